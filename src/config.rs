@@ -1,0 +1,204 @@
+//! The configuration file (`config.toml`) and its environment overrides.
+//!
+//! Owns the shape of the configuration: `config.example.toml` is its documentation, and a test
+//! parses that file, so every key there exists here and the other way round. Never logs the token.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// The whole configuration. Every section and key is optional; defaults are in `config.example.toml`.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub database: DatabaseConfig,
+    pub discord: DiscordConfig,
+    pub dice: DiceConfig,
+}
+
+/// Where the SQLite database lives.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DatabaseConfig {
+    pub path: PathBuf,
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        Self {
+            path: PathBuf::from("referee.sqlite3"),
+        }
+    }
+}
+
+/// How the bot reaches Discord.
+#[derive(Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DiscordConfig {
+    /// The bot token; `DISCORD_TOKEN` overrides it.
+    pub token: Option<String>,
+    /// A base URL that replaces `https://discord.com` (tests point it at a local fake);
+    /// `DISCORD_API_BASE` overrides it.
+    pub api_base: Option<String>,
+    /// Register commands in this one guild (instant) instead of globally.
+    pub dev_guild_id: Option<u64>,
+}
+
+impl std::fmt::Debug for DiscordConfig {
+    // The token must never reach a log line, even through `{:?}`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DiscordConfig")
+            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
+            .field("api_base", &self.api_base)
+            .field("dev_guild_id", &self.dev_guild_id)
+            .finish()
+    }
+}
+
+/// Limits on `/roll` expressions, so one message cannot make the bot roll forever.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DiceConfig {
+    pub max_dice: u32,
+    pub max_sides: u32,
+    pub max_terms: u32,
+    pub max_explosions: u32,
+    pub max_length: usize,
+}
+
+impl Default for DiceConfig {
+    fn default() -> Self {
+        Self {
+            max_dice: 100,
+            max_sides: 1000,
+            max_terms: 20,
+            max_explosions: 100,
+            max_length: 200,
+        }
+    }
+}
+
+/// Why the configuration could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a valid configuration: {message}")]
+    Parse { path: PathBuf, message: String },
+}
+
+impl Config {
+    /// Parses configuration text.
+    pub fn parse(text: &str, path: &Path) -> Result<Self, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })
+    }
+
+    /// Reads `path` if it exists (a missing file means all defaults), then applies the
+    /// environment overrides `DISCORD_TOKEN`, `DISCORD_API_BASE` and `REFEREE_DB`.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let mut config = match std::fs::read_to_string(path) {
+            Ok(text) => Self::parse(&text, path)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Self::default(),
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: path.to_owned(),
+                    source,
+                });
+            }
+        };
+        config.apply_env(|k| std::env::var(k).ok());
+        Ok(config)
+    }
+
+    /// Applies environment overrides read through `var` (a seam so tests need not touch the
+    /// process environment). Empty values are ignored.
+    pub fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) {
+        let var = |k: &str| var(k).filter(|v| !v.trim().is_empty());
+        if let Some(token) = var("DISCORD_TOKEN") {
+            self.discord.token = Some(token);
+        }
+        if let Some(base) = var("DISCORD_API_BASE") {
+            self.discord.api_base = Some(base);
+        }
+        if let Some(db) = var("REFEREE_DB") {
+            self.database.path = PathBuf::from(db);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE: &str = include_str!("../config.example.toml");
+
+    #[test]
+    fn the_example_parses_and_states_the_defaults() {
+        // Every key of the example is a real key (deny_unknown_fields), and the values it shows
+        // are the defaults the code uses when the key is absent.
+        let example = Config::parse(EXAMPLE, Path::new("config.example.toml")).unwrap();
+        let mut want = Config::default();
+        want.discord.dev_guild_id = example.discord.dev_guild_id;
+        assert_eq!(example, want);
+    }
+
+    #[test]
+    fn the_example_names_every_key() {
+        for key in [
+            "[database]",
+            "path",
+            "[discord]",
+            "token",
+            "api_base",
+            "dev_guild_id",
+            "[dice]",
+            "max_dice",
+            "max_sides",
+            "max_terms",
+            "max_explosions",
+            "max_length",
+        ] {
+            assert!(
+                EXAMPLE.contains(key),
+                "config.example.toml does not mention {key}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected() {
+        let err = Config::parse("[dice]\nmax_dic = 5\n", Path::new("x.toml")).unwrap_err();
+        assert!(err.to_string().contains("max_dic"), "{err}");
+    }
+
+    #[test]
+    fn environment_overrides_file_values_and_ignores_empty_ones() {
+        let mut c = Config::parse(
+            "[discord]\ntoken = \"file\"\n[database]\npath = \"a.db\"\n",
+            Path::new("c.toml"),
+        )
+        .unwrap();
+        c.apply_env(|k| match k {
+            "DISCORD_TOKEN" => Some("env".into()),
+            "REFEREE_DB" => Some(String::new()),
+            _ => None,
+        });
+        assert_eq!(c.discord.token.as_deref(), Some("env"));
+        assert_eq!(c.database.path, PathBuf::from("a.db"));
+    }
+
+    #[test]
+    fn debug_output_hides_the_token() {
+        let mut c = Config::default();
+        c.discord.token = Some("SECRET-TOKEN-123".into());
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("SECRET-TOKEN-123"), "{shown}");
+        assert!(shown.contains("<redacted>"));
+    }
+}

@@ -1,0 +1,1 @@
+//! Dice expressions (placeholder until the grammar lands).

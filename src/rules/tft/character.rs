@@ -1,0 +1,1 @@
+//! The character side (placeholder).

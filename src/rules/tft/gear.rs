@@ -1,0 +1,1 @@
+//! Weapons, armor and shields (placeholder).

@@ -1,0 +1,1 @@
+//! Saving rolls and common checks (placeholder).

@@ -1,0 +1,1 @@
+//! Advancement, professions and crafting (placeholder).

@@ -1,0 +1,1 @@
+//! Luck points (placeholder).

@@ -1,0 +1,1 @@
+//! Movement, travel and vehicles (placeholder).

@@ -1,0 +1,1 @@
+//! Exact odds of a check (placeholder).

@@ -1,0 +1,1 @@
+//! Skills, the skill table and general ratings (placeholder).

@@ -1,0 +1,1 @@
+//! Weaknesses and quirks (placeholder).

@@ -1,0 +1,1 @@
+//! Wounds and recovery (placeholder).

@@ -1,0 +1,5 @@
+//! Benchmarks: see the module docs of each group.
+
+fn main() {
+    divan::main();
+}
