@@ -2,3 +2,5 @@
 //!
 //! Owns permissions, roll modes and what a player may see. Calls `store` and `rules`; never
 //! touches Discord types. (Filled by the store/app/console issue.)
+
+pub mod perm;

@@ -1,0 +1,317 @@
+//! Characters and their public parts: sheet, skills, equipment, wounds, TFT hits.
+//!
+//! Nothing here is hidden, but NPC rows are: the `app` layer decides who may read an NPC.
+
+use rusqlite::{OptionalExtension as _, Row, params};
+
+use super::guilds::System;
+use super::{CharacterId, Conn, GuildId, Result, StoreError, UserId, next_id, now};
+
+/// A character row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Character {
+    pub guild_id: GuildId,
+    pub id: CharacterId,
+    pub name: String,
+    pub system: System,
+    pub owner_id: UserId,
+    pub npc: bool,
+    /// The public sheet as JSON (its shape belongs to `app`).
+    pub sheet_json: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// The key a name is unique and looked up by: trimmed, lowercase.
+pub fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+const COLUMNS: &str =
+    "guild_id, id, name, system, owner_id, npc, sheet_json, created_at, updated_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<(Character, String)> {
+    let system: String = r.get(3)?;
+    Ok((
+        Character {
+            guild_id: r.get(0)?,
+            id: r.get(1)?,
+            name: r.get(2)?,
+            system: System::Thiz,
+            owner_id: r.get(4)?,
+            npc: r.get(5)?,
+            sheet_json: r.get(6)?,
+            created_at: r.get(7)?,
+            updated_at: r.get(8)?,
+        },
+        system,
+    ))
+}
+
+fn finish((mut c, system): (Character, String)) -> Result<Character> {
+    c.system = System::parse(&system)
+        .ok_or_else(|| StoreError::Corrupt(format!("character system {system:?}")))?;
+    Ok(c)
+}
+
+/// A new character, for [`create`].
+#[derive(Debug, Clone)]
+pub struct NewCharacter<'a> {
+    pub name: &'a str,
+    pub system: System,
+    pub owner_id: UserId,
+    pub npc: bool,
+    pub sheet_json: &'a str,
+}
+
+/// Creates a character; `Ok(None)` when the guild already has one of that name (ignoring case).
+pub fn create(conn: &Conn, guild: GuildId, new: &NewCharacter<'_>) -> Result<Option<CharacterId>> {
+    let id = next_id(conn, "characters", guild)?;
+    let t = now();
+    let inserted = conn.execute(
+        "INSERT INTO characters (guild_id, id, name, name_key, system, owner_id, npc, sheet_json,
+                                 created_at, updated_at, last_used_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?9)
+         ON CONFLICT (guild_id, name_key) DO NOTHING",
+        params![
+            guild,
+            id,
+            new.name.trim(),
+            name_key(new.name),
+            new.system.as_str(),
+            new.owner_id,
+            new.npc,
+            new.sheet_json,
+            t
+        ],
+    )?;
+    Ok((inserted == 1).then_some(CharacterId(id)))
+}
+
+/// Finds a character of the guild by name, ignoring case.
+pub fn by_name(conn: &Conn, guild: GuildId, name: &str) -> Result<Option<Character>> {
+    let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND name_key = ?2");
+    conn.query_row(&sql, params![guild, name_key(name)], from_row)
+        .optional()?
+        .map(finish)
+        .transpose()
+}
+
+/// Finds a character of the guild by id.
+pub fn by_id(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Option<Character>> {
+    let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND id = ?2");
+    conn.query_row(&sql, params![guild, id], from_row)
+        .optional()?
+        .map(finish)
+        .transpose()
+}
+
+/// Every character of the guild, by name. The `app` layer filters what a caller may see.
+pub fn all(conn: &Conn, guild: GuildId) -> Result<Vec<Character>> {
+    let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 ORDER BY name_key");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([guild], from_row)?;
+    rows.map(|r| finish(r?)).collect()
+}
+
+/// The owner's characters, most recently used first (NPCs excluded).
+pub fn owned_by(conn: &Conn, guild: GuildId, owner: UserId) -> Result<Vec<Character>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND owner_id = ?2 AND npc = 0
+         ORDER BY last_used_at DESC, id DESC"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params![guild, owner], from_row)?;
+    rows.map(|r| finish(r?)).collect()
+}
+
+/// Marks a character as just used (the default for commands that omit `character`).
+pub fn touch(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<()> {
+    conn.execute(
+        "UPDATE characters SET last_used_at = ?3 WHERE guild_id = ?1 AND id = ?2",
+        params![guild, id, now()],
+    )?;
+    Ok(())
+}
+
+/// Replaces the public sheet JSON.
+pub fn set_sheet(conn: &Conn, guild: GuildId, id: CharacterId, sheet_json: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE characters SET sheet_json = ?3, updated_at = ?4 WHERE guild_id = ?1 AND id = ?2",
+        params![guild, id, sheet_json, now()],
+    )?;
+    Ok(())
+}
+
+/// Deletes a character and everything that hangs off it (skills, gear, wounds, secrets).
+pub fn delete(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<bool> {
+    Ok(conn.execute(
+        "DELETE FROM characters WHERE guild_id = ?1 AND id = ?2",
+        params![guild, id],
+    )? == 1)
+}
+
+/// A skill and its rating.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillRow {
+    pub skill: String,
+    pub rating: i64,
+}
+
+/// Sets a skill's rating (0 removes it).
+pub fn set_skill(
+    conn: &Conn,
+    guild: GuildId,
+    id: CharacterId,
+    skill: &str,
+    rating: i64,
+) -> Result<()> {
+    if rating == 0 {
+        conn.execute(
+            "DELETE FROM skills WHERE guild_id = ?1 AND character_id = ?2 AND skill_key = ?3",
+            params![guild, id, name_key(skill)],
+        )?;
+    } else {
+        conn.execute(
+            "INSERT INTO skills (guild_id, character_id, skill, skill_key, rating) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (guild_id, character_id, skill_key) DO UPDATE SET skill = excluded.skill, rating = excluded.rating",
+            params![guild, id, skill.trim(), name_key(skill), rating],
+        )?;
+    }
+    Ok(())
+}
+
+/// The character's skills, by name.
+pub fn skills(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Vec<SkillRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT skill, rating FROM skills WHERE guild_id = ?1 AND character_id = ?2 ORDER BY skill_key",
+    )?;
+    let rows = stmt.query_map(params![guild, id], |r| {
+        Ok(SkillRow {
+            skill: r.get(0)?,
+            rating: r.get(1)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A piece of equipment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub id: i64,
+    pub kind: String,
+    pub name: String,
+    pub stats_json: String,
+}
+
+/// Adds an item and returns its id.
+pub fn add_item(
+    conn: &Conn,
+    guild: GuildId,
+    id: CharacterId,
+    kind: &str,
+    name: &str,
+    stats_json: &str,
+) -> Result<i64> {
+    let item: i64 = conn.query_row(
+        "SELECT COALESCE(MAX(id), 0) + 1 FROM equipment WHERE guild_id = ?1 AND character_id = ?2",
+        params![guild, id],
+        |r| r.get(0),
+    )?;
+    conn.execute(
+        "INSERT INTO equipment (guild_id, character_id, id, kind, name, stats_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![guild, id, item, kind, name.trim(), stats_json],
+    )?;
+    Ok(item)
+}
+
+/// Removes an item by name (ignoring case); true if one was removed.
+pub fn remove_item(conn: &Conn, guild: GuildId, id: CharacterId, name: &str) -> Result<bool> {
+    Ok(conn.execute(
+        "DELETE FROM equipment WHERE guild_id = ?1 AND character_id = ?2 AND id =
+           (SELECT id FROM equipment WHERE guild_id = ?1 AND character_id = ?2 AND lower(name) = ?3 LIMIT 1)",
+        params![guild, id, name_key(name)],
+    )? == 1)
+}
+
+/// The character's equipment, in the order added.
+pub fn items(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Vec<Item>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, kind, name, stats_json FROM equipment WHERE guild_id = ?1 AND character_id = ?2 ORDER BY id",
+    )?;
+    let rows = stmt.query_map(params![guild, id], |r| {
+        Ok(Item {
+            id: r.get(0)?,
+            kind: r.get(1)?,
+            name: r.get(2)?,
+            stats_json: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// One (location, colour, count) entry of a THIZ wound sheet; names are the app's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WoundRow {
+    pub location: String,
+    pub level: String,
+    pub count: i64,
+}
+
+/// The character's wounds.
+pub fn wounds(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Vec<WoundRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT location, level, count FROM wounds WHERE guild_id = ?1 AND character_id = ?2 ORDER BY location, level",
+    )?;
+    let rows = stmt.query_map(params![guild, id], |r| {
+        Ok(WoundRow {
+            location: r.get(0)?,
+            level: r.get(1)?,
+            count: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Replaces the character's whole wound sheet (inside the caller's write transaction).
+pub fn set_wounds(conn: &Conn, guild: GuildId, id: CharacterId, rows: &[WoundRow]) -> Result<()> {
+    conn.execute(
+        "DELETE FROM wounds WHERE guild_id = ?1 AND character_id = ?2",
+        params![guild, id],
+    )?;
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO wounds (guild_id, character_id, location, level, count) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for w in rows.iter().filter(|w| w.count > 0) {
+        stmt.execute(params![guild, id, w.location, w.level, w.count])?;
+    }
+    Ok(())
+}
+
+/// TFT hits taken and fatigue.
+pub fn tft_damage(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<(i64, i64)> {
+    Ok(conn
+        .query_row(
+            "SELECT hits, fatigue FROM tft_damage WHERE guild_id = ?1 AND character_id = ?2",
+            params![guild, id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?
+        .unwrap_or((0, 0)))
+}
+
+/// Sets TFT hits taken and fatigue.
+pub fn set_tft_damage(
+    conn: &Conn,
+    guild: GuildId,
+    id: CharacterId,
+    hits: i64,
+    fatigue: i64,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO tft_damage (guild_id, character_id, hits, fatigue) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (guild_id, character_id) DO UPDATE SET hits = excluded.hits, fatigue = excluded.fatigue",
+        params![guild, id, hits, fatigue],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,235 @@
+//! The roll log: every roll, enough to reroll, reveal and audit it.
+//!
+//! A roll's player-visible result is `public_json`. Blind rolls and GM secret rolls keep their
+//! result in `secret_rolls` (a hidden table) until revealed; reading it takes a [`GmProof`].
+
+use rusqlite::{OptionalExtension as _, Row, params};
+
+use super::secrets::GmProof;
+use super::{CharacterId, Conn, GuildId, Result, RollId, UserId, next_id, now};
+
+/// Who may see a roll (SPEC §2, roll modes), plus `Secret` for a GM's committed roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Public,
+    Private,
+    Blind,
+    #[serde(rename = "self")]
+    SelfOnly,
+    Secret,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Public => "public",
+            Mode::Private => "private",
+            Mode::Blind => "blind",
+            Mode::SelfOnly => "self",
+            Mode::Secret => "secret",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Mode> {
+        Some(match s {
+            "public" => Mode::Public,
+            "private" => Mode::Private,
+            "blind" => Mode::Blind,
+            "self" => Mode::SelfOnly,
+            "secret" => Mode::Secret,
+            _ => return None,
+        })
+    }
+
+    /// Whether the roller's reply hides the result (it lives in `secret_rolls` until revealed).
+    pub fn hides_result(self) -> bool {
+        matches!(self, Mode::Blind | Mode::Secret)
+    }
+}
+
+/// A roll to log.
+#[derive(Debug, Clone)]
+pub struct NewRoll<'a> {
+    pub user: UserId,
+    pub character: Option<CharacterId>,
+    pub command: &'a str,
+    pub mode: Mode,
+    pub label: &'a str,
+    /// The full result as JSON (the app's shape). Stored publicly, or hidden for blind/secret modes.
+    pub result_json: &'a str,
+    /// For secret rolls: the published SHA-256 commitment and the nonce kept hidden.
+    pub commitment: Option<&'a str>,
+    pub nonce: Option<&'a str>,
+    /// The roll this one rerolls, if any.
+    pub parent: Option<RollId>,
+}
+
+/// A logged roll as a player may see it: the result is `None` while hidden.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollRow {
+    pub id: RollId,
+    pub user: UserId,
+    pub character: Option<CharacterId>,
+    pub command: String,
+    pub mode: Mode,
+    pub label: String,
+    pub public_json: Option<String>,
+    pub commitment: Option<String>,
+    pub luck_used: Option<String>,
+    pub parent: Option<RollId>,
+    pub created_at: i64,
+}
+
+const COLUMNS: &str = "id, user_id, character_id, command, mode, label, public_json, commitment, luck_used, parent_id, created_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<RollRow> {
+    let mode: String = r.get(4)?;
+    Ok(RollRow {
+        id: r.get(0)?,
+        user: r.get(1)?,
+        character: r.get(2)?,
+        command: r.get(3)?,
+        mode: Mode::parse(&mode).ok_or_else(|| {
+            rusqlite::Error::FromSqlConversionFailure(
+                4,
+                rusqlite::types::Type::Text,
+                format!("roll mode {mode:?}").into(),
+            )
+        })?,
+        label: r.get(5)?,
+        public_json: r.get(6)?,
+        commitment: r.get(7)?,
+        luck_used: r.get(8)?,
+        parent: r.get(9)?,
+        created_at: r.get(10)?,
+    })
+}
+
+/// Logs a roll and returns its id. Run inside a write transaction.
+pub fn insert(conn: &Conn, guild: GuildId, roll: &NewRoll<'_>) -> Result<RollId> {
+    let id = next_id(conn, "rolls", guild)?;
+    let public = (!roll.mode.hides_result()).then_some(roll.result_json);
+    conn.execute(
+        "INSERT INTO rolls (guild_id, id, user_id, character_id, command, mode, label, public_json, commitment, parent_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            guild,
+            id,
+            roll.user,
+            roll.character,
+            roll.command,
+            roll.mode.as_str(),
+            roll.label,
+            public,
+            roll.commitment,
+            roll.parent,
+            now()
+        ],
+    )?;
+    if roll.mode.hides_result() {
+        conn.execute(
+            "INSERT INTO secret_rolls (guild_id, roll_id, result_json, nonce) VALUES (?1, ?2, ?3, ?4)",
+            params![guild, id, roll.result_json, roll.nonce],
+        )?;
+    }
+    Ok(RollId(id))
+}
+
+/// A roll by id (result hidden for blind/secret rolls not yet revealed).
+pub fn get(conn: &Conn, guild: GuildId, id: RollId) -> Result<Option<RollRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM rolls WHERE guild_id = ?1 AND id = ?2");
+    Ok(conn
+        .query_row(&sql, params![guild, id], from_row)
+        .optional()?)
+}
+
+/// The latest roll of a character for a command family (`/check`, `/attack`…), if any.
+pub fn latest_for_character(
+    conn: &Conn,
+    guild: GuildId,
+    character: CharacterId,
+    commands: &[&str],
+) -> Result<Option<RollRow>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM rolls WHERE guild_id = ?1 AND character_id = ?2 ORDER BY id DESC LIMIT 50"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params![guild, character], from_row)?;
+    for row in rows {
+        let row = row?;
+        if commands.contains(&row.command.as_str()) {
+            return Ok(Some(row));
+        }
+    }
+    Ok(None)
+}
+
+/// Marks luck as used on a roll, once: false if it was already used (nothing changes then).
+pub fn use_luck(conn: &Conn, guild: GuildId, id: RollId, how: &str) -> Result<bool> {
+    Ok(conn.execute(
+        "UPDATE rolls SET luck_used = ?3 WHERE guild_id = ?1 AND id = ?2 AND luck_used IS NULL",
+        params![guild, id, how],
+    )? == 1)
+}
+
+/// The most recent rolls, newest first, of one user (`Some`) or everyone (`None`), optionally of
+/// one character. The `app` layer filters by mode for players.
+pub fn recent(
+    conn: &Conn,
+    guild: GuildId,
+    user: Option<UserId>,
+    character: Option<CharacterId>,
+    limit: u32,
+) -> Result<Vec<RollRow>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM rolls WHERE guild_id = ?1
+           AND (?2 IS NULL OR user_id = ?2) AND (?3 IS NULL OR character_id = ?3)
+         ORDER BY id DESC LIMIT ?4"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map(params![guild, user, character, limit], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A hidden roll's stored result and nonce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecretRoll {
+    pub result_json: String,
+    pub nonce: Option<String>,
+    pub revealed_at: Option<i64>,
+}
+
+/// Reads a hidden roll's result (GM only).
+pub fn secret(conn: &Conn, gm: GmProof, id: RollId) -> Result<Option<SecretRoll>> {
+    Ok(conn
+        .query_row(
+            "SELECT result_json, nonce, revealed_at FROM secret_rolls WHERE guild_id = ?1 AND roll_id = ?2",
+            params![gm.guild(), id],
+            |r| {
+                Ok(SecretRoll {
+                    result_json: r.get(0)?,
+                    nonce: r.get(1)?,
+                    revealed_at: r.get(2)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Reveals a hidden roll: its result becomes public. Returns false if it was already revealed
+/// (or is not a hidden roll). Run inside a write transaction.
+pub fn reveal(conn: &Conn, gm: GmProof, id: RollId) -> Result<bool> {
+    let changed = conn.execute(
+        "UPDATE secret_rolls SET revealed_at = ?3 WHERE guild_id = ?1 AND roll_id = ?2 AND revealed_at IS NULL",
+        params![gm.guild(), id, now()],
+    )?;
+    if changed == 1 {
+        conn.execute(
+            "UPDATE rolls SET public_json = (SELECT result_json FROM secret_rolls WHERE guild_id = ?1 AND roll_id = ?2)
+             WHERE guild_id = ?1 AND id = ?2",
+            params![gm.guild(), id],
+        )?;
+    }
+    Ok(changed == 1)
+}
