@@ -4,3 +4,4 @@
 //! touches Discord types. (Filled by the store/app/console issue.)
 
 pub mod perm;
+pub mod reply;

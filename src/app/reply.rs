@@ -1,0 +1,170 @@
+//! The reply model: what a use case answers, before any Discord or console rendering.
+//!
+//! `bot` turns it into interaction responses and messages; `console` prints it. It carries no
+//! Discord types. Where copies go (the GM channel) is part of the model, so routing is decided
+//! once, here in `app`, for every front end.
+
+use serde::Serialize;
+
+/// Who sees the reply in the channel where the command was run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Everyone in the channel.
+    Public,
+    /// Only the caller (an ephemeral reply).
+    Ephemeral,
+}
+
+/// A colour for an embed, named by meaning; `bot` maps it to Discord's integers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tone {
+    Black,
+    Red,
+    Yellow,
+    Green,
+    Grey,
+    Info,
+    Error,
+}
+
+/// One embed field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Field {
+    pub name: String,
+    pub value: String,
+    pub inline: bool,
+}
+
+/// An embed: a titled block with fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct Embed {
+    pub title: String,
+    pub description: String,
+    pub tone: Option<Tone>,
+    pub fields: Vec<Field>,
+    pub footer: Option<String>,
+}
+
+/// A button. Its id names only what it acts on (a roll id and an action); the handler re-checks
+/// who pressed it and what that id allows (SPEC §3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Button {
+    pub custom_id: String,
+    pub label: String,
+    pub disabled: bool,
+}
+
+/// A reply to one command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reply {
+    pub content: String,
+    pub embeds: Vec<Embed>,
+    pub buttons: Vec<Button>,
+    pub visibility: Visibility,
+    /// A copy for the GM channel (private and blind rolls), if any.
+    pub gm_copy: Option<Box<Reply>>,
+}
+
+impl Reply {
+    /// A public text reply.
+    pub fn public(content: impl Into<String>) -> Self {
+        Self {
+            content: content.into(),
+            embeds: Vec::new(),
+            buttons: Vec::new(),
+            visibility: Visibility::Public,
+            gm_copy: None,
+        }
+    }
+
+    /// An ephemeral text reply (errors, secrets for the caller alone).
+    pub fn ephemeral(content: impl Into<String>) -> Self {
+        Self {
+            visibility: Visibility::Ephemeral,
+            ..Self::public(content)
+        }
+    }
+
+    pub fn with_embed(mut self, embed: Embed) -> Self {
+        self.embeds.push(embed);
+        self
+    }
+
+    pub fn with_button(mut self, button: Button) -> Self {
+        self.buttons.push(button);
+        self
+    }
+
+    pub fn with_gm_copy(mut self, copy: Reply) -> Self {
+        self.gm_copy = Some(Box::new(copy));
+        self
+    }
+
+    /// Every piece of text in the reply and its GM copy, for tests that scan replies for secrets.
+    pub fn all_text(&self) -> String {
+        let mut out = self.content.clone();
+        for e in &self.embeds {
+            for part in [&e.title, &e.description] {
+                out.push('\n');
+                out.push_str(part);
+            }
+            for f in &e.fields {
+                out.push('\n');
+                out.push_str(&f.name);
+                out.push('\n');
+                out.push_str(&f.value);
+            }
+            if let Some(footer) = &e.footer {
+                out.push('\n');
+                out.push_str(footer);
+            }
+        }
+        for b in &self.buttons {
+            out.push('\n');
+            out.push_str(&b.label);
+            out.push('\n');
+            out.push_str(&b.custom_id);
+        }
+        if let Some(copy) = &self.gm_copy {
+            out.push('\n');
+            out.push_str(&copy.all_text());
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_text_reaches_every_part() {
+        let reply = Reply::public("c")
+            .with_embed(Embed {
+                title: "t".into(),
+                description: "d".into(),
+                tone: None,
+                fields: vec![Field {
+                    name: "n".into(),
+                    value: "v".into(),
+                    inline: false,
+                }],
+                footer: Some("f".into()),
+            })
+            .with_button(Button {
+                custom_id: "id".into(),
+                label: "l".into(),
+                disabled: false,
+            })
+            .with_gm_copy(Reply::ephemeral("g"));
+        let text = reply.all_text();
+        for part in ["c", "t", "d", "n", "v", "f", "id", "l", "g"] {
+            assert!(
+                text.lines().any(|l| l == part),
+                "{part} missing from {text:?}"
+            );
+        }
+    }
+}
