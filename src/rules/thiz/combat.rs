@@ -26,7 +26,7 @@ pub use armor::{
 pub use attack::{
     AdjustedAttack, Aim, AttackInput, AttackKind, AttackRoll, MISSING_LEG_SPEED, PRONE_MELEE,
     PRONE_MISSILE, Sight, TWO_ARM_PENALTY, TwoWeapon, UNTRAINED_DUAL_WIELD_PENALTY,
-    UNTRAINED_DUAL_WIELD_SPEED, WRONG_HAND_PENALTY, adjusted_attack, roll_attack,
+    UNTRAINED_DUAL_WIELD_SPEED, Vision, WRONG_HAND_PENALTY, adjusted_attack, roll_attack,
     speed_with_missing_leg, strength_bonus, trained_for_war_rating, two_weapon_ratings,
 };
 pub use burst::{BurstWeapon, BurstWound, burst_wounds};

@@ -31,13 +31,22 @@ pub enum AttackKind {
     Missile,
 }
 
-/// Who can see in this attack. Night-Blind flags mean "Night-Blind, and it is night".
+/// How well one combatant sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Vision {
+    #[default]
+    Clear,
+    /// Night-Blind, and it is night.
+    NightBlind,
+    /// Blind, in complete darkness, or blinded.
+    Blind,
+}
+
+/// Who can see in this attack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Sight {
-    pub attacker_cannot_see: bool,
-    pub target_cannot_see: bool,
-    pub attacker_night_blind: bool,
-    pub target_night_blind: bool,
+    pub attacker: Vision,
+    pub target: Vision,
 }
 
 /// Everything the adjusted attack rating is made of, as plain numbers.
@@ -97,25 +106,16 @@ pub fn strength_bonus(strength: i32, berserk: bool) -> i32 {
 
 fn sight_penalties(sight: Sight) -> (i32, i32) {
     // Both unable to see: the penalties cancel out (thiz-rulebook.md, "Sight").
-    if sight.attacker_cannot_see && sight.target_cannot_see {
+    if sight.attacker == Vision::Blind && sight.target == Vision::Blind {
         return (0, 0);
     }
-    // Decision: Night-Blind's -2 is for a character who can still see a little; one who cannot
-    // see at all takes the -5 instead, not both. A Night-Blind target avoids attacks by sight, so
-    // its Speed takes the -2 too.
-    let side = |blind: bool, night_blind: bool| {
-        if blind {
-            BLIND_PENALTY
-        } else if night_blind {
-            NIGHT_BLIND_PENALTY
-        } else {
-            0
-        }
+    // Decision: a Night-Blind target avoids attacks by sight, so its Speed takes the -2 too.
+    let penalty = |vision: Vision| match vision {
+        Vision::Clear => 0,
+        Vision::NightBlind => NIGHT_BLIND_PENALTY,
+        Vision::Blind => BLIND_PENALTY,
     };
-    (
-        side(sight.attacker_cannot_see, sight.attacker_night_blind),
-        side(sight.target_cannot_see, sight.target_night_blind),
-    )
+    (penalty(sight.attacker), penalty(sight.target))
 }
 
 /// The adjusted attack rating (thiz-rulebook.md, "Determining a Hit"): (skill + Attack Bonus +
@@ -339,39 +339,34 @@ mod tests {
         assert_eq!(adjusted_attack(&input).unwrap().rating, Rating(3));
     }
 
+    /// A change to the base input and the rating it should give.
+    type Case = (fn(&mut AttackInput), i32);
+
     #[test]
     fn defend_prone_and_sight() {
         // thiz-rulebook.md "Defend" (+weapon skill), "Dropping Prone" (melee +3, missile -3),
         // "Sight" (-5 each, cancelling), "Night-Blind" (-2).
         let base = melee(5, 0, 2, 0);
-        let cases: [(fn(&mut AttackInput), i32); 9] = [
+        let missile = |i: &mut AttackInput| {
+            i.target_prone = true;
+            i.kind = AttackKind::Missile;
+        };
+        let both_blind = |i: &mut AttackInput| {
+            i.sight = Sight {
+                attacker: Vision::Blind,
+                target: Vision::Blind,
+            };
+        };
+        let cases: [Case; 9] = [
             (|_| {}, 3),
             (|i| i.defending = Some(4), -1),
             (|i| i.target_prone = true, 6),
-            (
-                |i| {
-                    i.target_prone = true;
-                    i.kind = AttackKind::Missile
-                },
-                0,
-            ),
-            (|i| i.sight.attacker_cannot_see = true, -2),
-            (|i| i.sight.target_cannot_see = true, 8),
-            (
-                |i| {
-                    i.sight.attacker_cannot_see = true;
-                    i.sight.target_cannot_see = true
-                },
-                3,
-            ),
-            (|i| i.sight.attacker_night_blind = true, 1),
-            (
-                |i| {
-                    i.sight.attacker_night_blind = true;
-                    i.sight.attacker_cannot_see = true
-                },
-                -2,
-            ),
+            (missile, 0),
+            (|i| i.sight.attacker = Vision::Blind, -2),
+            (|i| i.sight.target = Vision::Blind, 8),
+            (both_blind, 3),
+            (|i| i.sight.attacker = Vision::NightBlind, 1),
+            (|i| i.sight.target = Vision::NightBlind, 5),
         ];
         for (n, (change, want)) in cases.into_iter().enumerate() {
             let mut input = base;

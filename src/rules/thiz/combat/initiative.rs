@@ -55,14 +55,14 @@ pub fn roll_initiative(
     } else {
         (InitiativeBase::SpeedAndPerception, speed_plus_perception)
     };
-    let die = dice.roll(10);
+    let face = dice.roll(10);
     Ok(InitiativeRoll {
-        die,
+        die: face,
         speed_plus_perception,
         physical,
         base,
         modifier,
-        total: die as i32 + rating + modifier,
+        total: face as i32 + rating + modifier,
     })
 }
 
