@@ -8,6 +8,7 @@
 //! in through a [`DieSource`].
 
 mod adjustment;
+mod mishap;
 mod miss;
 mod precise;
 mod table;
@@ -16,6 +17,7 @@ pub use adjustment::{
     Adjustment, Cestus, DefendAndAttack, LONG_RANGE_BANDS, MISSILE_HEXES_PER_DX, ParryShield,
     missile_range_dx,
 };
+pub use mishap::{AttackKind, Mishap};
 pub use miss::{MissOutcome, MissRoll, classify_miss, roll_to_miss};
 pub use precise::{EffectBand, PRECISE_TABLE, PreciseEffect, PreciseRow, PreciseTarget};
 pub use table::{

@@ -94,6 +94,13 @@ pub enum Adjustment {
     AttackerInFire,
     AttackerInDeepWater,
     AttackerHalfHidden,
+    /// In a wall-of-fire hex, or attacking through one (tft-house-rules.txt, "Wall of Fire").
+    WallOfFire,
+    /// Snowshoe talent on snowshoes, against a foe without them in deep snow
+    /// (tft-house-rules.txt, "Snowshoe").
+    SnowshoesVsFoeWithout,
+    /// Fighting on skis with the Skiing talent, a melee attack (tft-house-rules.txt, "Skiing").
+    MeleeOnSkis,
     /// Sharing a hex with a body.
     SharingHexWithBody,
     // --- Target's environment and status ---
@@ -132,6 +139,9 @@ pub enum Adjustment {
     ParryWithSecondWeapon {
         two_weapons: bool,
     },
+    /// Two Weapons talent parrying with the second weapon as a shield would
+    /// (tft-house-rules.txt, "Two Weapons (modifications)").
+    ParryWithSecondWeaponAsShield,
     ParryWithShield {
         shield: ParryShield,
         advanced_shield: bool,
@@ -174,7 +184,8 @@ impl Adjustment {
             Self::FromSide
             | Self::PoleSetVsCharge
             | Self::AttackingDownward
-            | Self::CrossbowOnSupport => 2,
+            | Self::CrossbowOnSupport
+            | Self::SnowshoesVsFoeWithout => 2,
             Self::FromRear | Self::TargetDown | Self::FleeingTarget => 4,
             Self::AttackingUpward
             | Self::Cestus(Cestus::Single)
@@ -184,6 +195,8 @@ impl Adjustment {
             | Self::AttackerInFire
             | Self::AttackerHalfHidden
             | Self::SharingHexWithBody
+            | Self::MeleeOnSkis
+            | Self::ParryWithSecondWeaponAsShield
             | Self::DefendAndAttack(
                 DefendAndAttack::TwoWeapons | DefendAndAttack::AdvancedShieldSmall,
             ) => -2,
@@ -191,7 +204,8 @@ impl Adjustment {
             | Self::Cestus(Cestus::Pair)
             | Self::TargetInShadow
             | Self::TargetBlurred
-            | Self::TargetHalfHiddenOrProne => -4,
+            | Self::TargetHalfHiddenOrProne
+            | Self::WallOfFire => -4,
             Self::SecondAttack { two_weapons: false }
             | Self::AttackerInShadow
             | Self::AttackerInDeepWater
@@ -327,7 +341,9 @@ impl Adjustment {
             Self::CrossbowOnSupport | Self::CrossbowProne => Group::Crossbow,
             Self::ThrownRange { .. } | Self::MissileRange { .. } => Group::Range,
             Self::Precise(_) => Group::Precise,
-            Self::ParryWithSecondWeapon { .. } | Self::ParryWithShield { .. } => Group::Parry,
+            Self::ParryWithSecondWeapon { .. }
+            | Self::ParryWithSecondWeaponAsShield
+            | Self::ParryWithShield { .. } => Group::Parry,
             // Decision: a figure that defends also dodging gets the extra die once.
             Self::TargetDefending | Self::TargetDodging => Group::Defence,
             other => Group::Own(std::mem::discriminant(other)),
@@ -391,6 +407,12 @@ mod tests {
             (A::CrossbowOnSupport, 2, 0),
             (A::CrossbowProne, 1, 0),
             (A::SharingHexWithBody, -2, 0),
+            // tft-house-rules.txt, "Wall of Fire", "Snowshoe", "Skiing".
+            (A::WallOfFire, -4, 0),
+            (A::SnowshoesVsFoeWithout, 2, 0),
+            (A::MeleeOnSkis, -2, 0),
+            // tft-house-rules.txt, "Two Weapons (modifications)": the shield-type parry.
+            (A::ParryWithSecondWeaponAsShield, -2, 0),
             (A::ThrownRange { spaces: 0 }, 0, 0),
             (A::ThrownRange { spaces: 3 }, -3, 0),
             // tft-house-rules-combat.txt, "Rolling to Miss and Multiple Rolls to Hit".
@@ -406,6 +428,14 @@ mod tests {
                     advanced_shield: false,
                 },
                 -3,
+                0,
+            ),
+            (
+                A::ParryWithShield {
+                    shield: ParryShield::Small,
+                    advanced_shield: true,
+                },
+                -2,
                 0,
             ),
             (
