@@ -76,6 +76,8 @@ pub enum AttackError {
     GoodShotDxTooLow { min: i32, adj_dx: i32 },
     #[error("opportunity fire cannot be a good bow shot")]
     GoodShotWithOpportunityFire,
+    #[error("opportunity fire needs at least one full turn of waiting")]
+    OpportunityFireWithoutWaiting,
     #[error("an attack rolls at most {max} dice; this one would roll {given}")]
     TooManyDice { max: u32, given: u32 },
 }
@@ -90,13 +92,16 @@ pub enum Technique {
     WeaponMaster,
     /// A declared good bow shot at a target this many hexes away (tft-house-rules-combat.txt).
     GoodBowShot { range_hexes: u32 },
+    /// A thrown dagger by a figure with Dagger Marksmanship: a hit's damage is really doubled
+    /// (tft-house-rules-combat.txt, "Dagger Marksmanship"); criticals are the normal ones.
+    DaggerMarksman,
 }
 
 impl Technique {
     /// The 3-dice double/triple range before waiting widens it.
     pub const fn criticals(self) -> CriticalRange {
         match self {
-            Self::Normal => CriticalRange::NORMAL,
+            Self::Normal | Self::DaggerMarksman => CriticalRange::NORMAL,
             Self::WeaponMaster | Self::GoodBowShot { .. } => CriticalRange::WEAPON_MASTER,
         }
     }
@@ -152,12 +157,19 @@ pub struct AttackRoll {
     pub adj_dx: i32,
     pub table: RollTable,
     pub outcome: AttackOutcome,
+    pub technique: Technique,
 }
 
 impl AttackRoll {
     /// Whether the blow lands.
     pub fn is_hit(&self) -> bool {
         self.outcome.is_hit()
+    }
+
+    /// Whether the damage is doubled outright, not by the house rules' "ignore armor" reading
+    /// (a Dagger Marksman's hit; the damage module decides how it meets a double or triple).
+    pub fn doubled_outright(&self) -> bool {
+        self.technique == Technique::DaggerMarksman && self.is_hit()
     }
 }
 
@@ -217,6 +229,13 @@ impl AttackSpec {
                 given: dice,
             });
         }
+        let waited = self
+            .adjustments
+            .iter()
+            .any(|a| matches!(a, Adjustment::WaitingForOpening { .. }));
+        if self.adjustments.contains(&Adjustment::OpportunityFire) && !waited {
+            return Err(AttackError::OpportunityFireWithoutWaiting);
+        }
         self.check_good_shot(adj_dx)?;
         let widen = self.adjustments.iter().map(Adjustment::widening).sum();
         Ok(AttackSetup {
@@ -269,6 +288,7 @@ impl AttackSetup {
             total,
             adj_dx: self.adj_dx,
             table,
+            technique: self.technique,
         }
     }
 }
@@ -407,9 +427,47 @@ mod tests {
         // The requirement is on adjDX, after adjustments.
         assert!(shot(12, 10, vec![A::Other(-3)]).setup().is_err());
         // tft-house-rules-combat.txt, "Opportunity Fire": no good shot.
+        let waiting = A::WaitingForOpening { turns: 1, widen: 0 };
         assert_eq!(
-            shot(14, 10, vec![A::OpportunityFire]).setup(),
+            shot(14, 10, vec![waiting, A::OpportunityFire]).setup(),
             Err(AttackError::GoodShotWithOpportunityFire)
+        );
+    }
+
+    #[test]
+    fn opportunity_fire_needs_waiting() {
+        // tft-house-rules-combat.txt, "Opportunity Fire": at least one full turn of waiting,
+        // whose DX bonus applies.
+        assert_eq!(
+            spec(12, vec![A::OpportunityFire]).setup(),
+            Err(AttackError::OpportunityFireWithoutWaiting)
+        );
+        let waiting = A::WaitingForOpening { turns: 2, widen: 0 };
+        let set = spec(12, vec![A::OpportunityFire, waiting]).setup().unwrap();
+        assert_eq!(set.adj_dx, 14);
+    }
+
+    #[test]
+    fn dagger_marksman_doubles_hits_only() {
+        // tft-house-rules-combat.txt, "Dagger Marksmanship": a hit's damage is really doubled.
+        let set = AttackSpec {
+            dx: 12,
+            technique: Technique::DaggerMarksman,
+            ..AttackSpec::default()
+        }
+        .setup()
+        .unwrap();
+        assert_eq!(set.criticals, CriticalRange::NORMAL);
+        let s = AttackTableSettings::default();
+        let hit = set.roll(s, &mut ScriptedDice::new([4, 4, 4]));
+        let miss = set.roll(s, &mut ScriptedDice::new([4, 4, 5]));
+        assert!(hit.doubled_outright());
+        assert!(!miss.doubled_outright());
+        let plain = spec(12, vec![]).setup().unwrap();
+        assert!(
+            !plain
+                .roll(s, &mut ScriptedDice::new([4, 4, 4]))
+                .doubled_outright()
         );
     }
 
