@@ -76,6 +76,8 @@ pub enum AttackError {
     GoodShotDxTooLow { min: i32, adj_dx: i32 },
     #[error("opportunity fire cannot be a good bow shot")]
     GoodShotWithOpportunityFire,
+    #[error("defending only adds a die against attacks from the front")]
+    DefendingAgainstFlank,
     #[error("opportunity fire needs at least one full turn of waiting")]
     OpportunityFireWithoutWaiting,
     #[error("an attack rolls at most {max} dice; this one would roll {given}")]
@@ -236,6 +238,16 @@ impl AttackSpec {
         if self.adjustments.contains(&Adjustment::OpportunityFire) && !waited {
             return Err(AttackError::OpportunityFireWithoutWaiting);
         }
+        // tft-house-rules-combat.txt, "Defending": only attackers from the front roll the die.
+        let flank = self.adjustments.iter().any(|a| {
+            matches!(
+                a,
+                Adjustment::FromSide | Adjustment::FromRear | Adjustment::TargetDown
+            )
+        });
+        if flank && self.adjustments.contains(&Adjustment::TargetDefending) {
+            return Err(AttackError::DefendingAgainstFlank);
+        }
         self.check_good_shot(adj_dx)?;
         let widen = self.adjustments.iter().map(Adjustment::widening).sum();
         Ok(AttackSetup {
@@ -315,10 +327,10 @@ mod tests {
             armor_dx: -3,
             shield_dx: -1,
             technique: Technique::Normal,
-            adjustments: vec![A::FromRear, A::Dazzled, A::TargetDefending],
+            adjustments: vec![A::AttackingDownward, A::Dazzled, A::TargetDefending],
         };
         let set = s.setup().unwrap();
-        assert_eq!(set.adj_dx, 13 - 3 - 1 + 4 - 3);
+        assert_eq!(set.adj_dx, 13 - 3 - 1 + 2 - 3);
         assert_eq!(set.dice, 4);
         let got: Vec<_> = set.lines.iter().map(|l| (l.reason, l.dx, l.dice)).collect();
         assert_eq!(
@@ -326,7 +338,7 @@ mod tests {
             [
                 (DxReason::Armor, -3, 0),
                 (DxReason::Shield, -1, 0),
-                (DxReason::Adjustment(A::FromRear), 4, 0),
+                (DxReason::Adjustment(A::AttackingDownward), 2, 0),
                 (DxReason::Adjustment(A::Dazzled), -3, 0),
                 (DxReason::Adjustment(A::TargetDefending), 0, 1),
             ]
@@ -431,6 +443,24 @@ mod tests {
         assert_eq!(
             shot(14, 10, vec![waiting, A::OpportunityFire]).setup(),
             Err(AttackError::GoodShotWithOpportunityFire)
+        );
+    }
+
+    #[test]
+    fn defending_counts_from_the_front_only() {
+        // tft-house-rules-combat.txt, "Defending": attackers from the front roll the extra die.
+        for flank in [A::FromSide, A::FromRear, A::TargetDown] {
+            assert_eq!(
+                spec(12, vec![A::TargetDefending, flank]).setup(),
+                Err(AttackError::DefendingAgainstFlank)
+            );
+        }
+        assert_eq!(spec(12, vec![A::TargetDefending]).setup().unwrap().dice, 4);
+        // Dodging is not limited to the front.
+        assert!(
+            spec(12, vec![A::TargetDodging, A::FromRear])
+                .setup()
+                .is_ok()
         );
     }
 
