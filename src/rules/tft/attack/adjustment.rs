@@ -222,6 +222,8 @@ impl Adjustment {
             // Decision: "+1 per space" counts the spaces beyond the first, so a one-space
             // man is not "large".
             Self::LargeTarget { spaces } => spaces.saturating_sub(1) as i32,
+            // Decision: thrown range counts the spaces between thrower and target (an adjacent
+            // target costs nothing), as the thrown-spell rule words it.
             Self::ThrownRange { spaces } => -(spaces as i32),
             Self::MissileRange {
                 hexes,
