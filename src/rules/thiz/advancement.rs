@@ -158,6 +158,16 @@ impl Study {
     }
 }
 
+/// How the student fits study into their days.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pace {
+    /// Every day with the tutor.
+    #[default]
+    FullTime,
+    /// Travelling or adventuring, studying some each day: a third more time.
+    OnTheRoad,
+}
+
 /// How long a course of study takes, step by step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StudyTime {
@@ -181,9 +191,9 @@ impl StudyTime {
 // months") contradicts its own "1/3rd more time" twice over; the rule as stated (repeated for
 // mundane training, whose "11 weeks" fits it) gives 8 months on the road. Study is counted in
 // 30-day months and rounded up to whole days, since study is not done until the time is served.
-pub fn study_time(study: Study, on_the_road: bool, quick_study: bool) -> StudyTime {
+pub fn study_time(study: Study, pace: Pace, quick_study: bool) -> StudyTime {
     let base_days = study.base_days();
-    let travelled = if on_the_road {
+    let travelled = if pace == Pace::OnTheRoad {
         base_days.saturating_mul(4).div_ceil(3)
     } else {
         base_days
@@ -389,8 +399,11 @@ pub struct SleeplessRoll {
 
 /// Roll the days a Sleepless character lasts before sleeping a full, heavy 8 hours.
 pub fn sleepless_days(dice: &mut impl DieSource) -> SleeplessRoll {
-    let die = dice.roll(8);
-    SleeplessRoll { die, days: die + 4 }
+    let face = dice.roll(8);
+    SleeplessRoll {
+        die: face,
+        days: face + 4,
+    }
 }
 
 #[cfg(test)]
@@ -477,7 +490,12 @@ mod tests {
             (Study::MundaneSpecial, true, true, 54), // 80 x 2/3 = 53.3, rounded up
         ];
         for (study, road, quick, days) in cases {
-            let t = study_time(study, road, quick);
+            let pace = if road {
+                Pace::OnTheRoad
+            } else {
+                Pace::FullTime
+            };
+            let t = study_time(study, pace, quick);
             assert_eq!(t.total_days, days, "{study:?} road {road} quick {quick}");
             assert_eq!(
                 t.base_days + t.travel_extra_days - t.quick_study_saving_days,
@@ -486,7 +504,7 @@ mod tests {
         }
         // The printed "11 weeks" for a mundane Special on the road.
         assert_eq!(
-            study_time(Study::MundaneSpecial, true, false)
+            study_time(Study::MundaneSpecial, Pace::OnTheRoad, false)
                 .weeks_and_days()
                 .0,
             11
