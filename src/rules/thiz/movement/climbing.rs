@@ -33,7 +33,7 @@ pub fn climb_checkpoints(height: u32) -> Vec<u32> {
     let mut points: Vec<u32> = (1..=height / CHECK_INTERVAL_FEET)
         .map(|n| n * CHECK_INTERVAL_FEET)
         .collect();
-    if height % CHECK_INTERVAL_FEET != 0 {
+    if !height.is_multiple_of(CHECK_INTERVAL_FEET) {
         points.push(height);
     }
     points

@@ -24,6 +24,8 @@ pub struct Rate {
     pub per_minute: u32,
 }
 
+// A filled table cell; the Option is the cell's type (an empty cell is written `None`).
+#[allow(clippy::unnecessary_wraps)]
 const fn r(per_turn: u32, per_minute: u32) -> Option<Rate> {
     Some(Rate {
         per_turn,

@@ -268,6 +268,37 @@ mod tests {
     }
 
     #[test]
+    fn travel_fractions_never_round() {
+        // Every load and terrain over a wide range of ratings: each step is an exact fraction of
+        // the one before (so 72nds of a mile are fine enough).
+        for rating in -40..=80 {
+            for load in [Load::Unladen, Load::Rider, Load::Vehicle] {
+                for terrain in [Terrain::Open, Terrain::Desert, Terrain::Mountains] {
+                    let day = travel_day(rating, rating, load, terrain, 0);
+                    let (ln, ld) = match load {
+                        Load::Unladen => (1, 1),
+                        Load::Rider => (2, 3),
+                        Load::Vehicle => (1, 2),
+                    };
+                    let (tn, td) = match terrain {
+                        Terrain::Open => (1, 1),
+                        Terrain::Desert => (1, 2),
+                        Terrain::Mountains => (2, 3),
+                    };
+                    assert_eq!(
+                        day.after_load.seventy_seconds * ld,
+                        day.base.seventy_seconds * ln
+                    );
+                    assert_eq!(
+                        day.after_terrain.seventy_seconds * td,
+                        day.after_load.seventy_seconds * tn
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn boats_are_ordered() {
         // thiz-rulebook.md, "Boats": 10 rowed, up to 30 sailing, 50 or 65 large, 80/100 powered.
         let all: Vec<u32> = BOATS
