@@ -286,7 +286,7 @@ pub fn craft_rating(skill: Option<i32>, general: i32) -> CraftRating {
             untrained_penalty: 0,
         },
         None => CraftRating {
-            rating: Rating(general - UNTRAINED_CRAFT_PENALTY),
+            rating: Rating(general.saturating_sub(UNTRAINED_CRAFT_PENALTY)),
             untrained_penalty: UNTRAINED_CRAFT_PENALTY,
         },
     }
@@ -402,7 +402,7 @@ pub fn sleepless_days(dice: &mut impl DieSource) -> SleeplessRoll {
     let face = dice.roll(8);
     SleeplessRoll {
         die: face,
-        days: face + 4,
+        days: face.saturating_add(4),
     }
 }
 

@@ -212,7 +212,11 @@ pub struct FireAttack {
 // Speed lowers the fire's rating.
 pub fn fire_attack_rating(fire_rating: i32, escape_speed: Option<i32>, armoured: bool) -> Rating {
     let speed = escape_speed.unwrap_or(0).max(0);
-    Rating(fire_rating - speed - i32::from(armoured))
+    Rating(
+        fire_rating
+            .saturating_sub(speed)
+            .saturating_sub(i32::from(armoured)),
+    )
 }
 
 /// Roll a fire's attack on one location (the caller picks or rolls the location).
@@ -323,7 +327,13 @@ pub fn afloat_rating(
     armour_bonus: i32,
     water: i32,
 ) -> Rating {
-    Rating(2 * swimming.max(general_physical) - armour_bonus.max(0) - water)
+    Rating(
+        swimming
+            .max(general_physical)
+            .saturating_mul(2)
+            .saturating_sub(armour_bonus.max(0))
+            .saturating_sub(water),
+    )
 }
 
 /// A check to stay afloat, or to breach the surface again.
@@ -351,7 +361,7 @@ pub fn afloat_check(
     let rating = afloat_rating(swimming, general_physical, armour_bonus, water_rating);
     let check = ChartRoll::roll(rating, dice);
     AfloatCheck {
-        doubled_skill: 2 * swimming.max(general_physical),
+        doubled_skill: swimming.max(general_physical).saturating_mul(2),
         armour_bonus: armour_bonus.max(0),
         water_rating,
         check,
@@ -370,7 +380,7 @@ pub const SUFFOCATION_LOCATION: Location = Location::Chest;
 
 /// How many turns a character can go without air: 6 + General Physical, never below zero.
 pub fn breath_turns(general_physical: i32) -> u32 {
-    (BASE_BREATH_TURNS + general_physical).max(0) as u32
+    BASE_BREATH_TURNS.saturating_add(general_physical).max(0) as u32
 }
 
 /// The state of one character's breath, turn by turn.
@@ -523,7 +533,7 @@ pub fn poison(
     } else {
         0
     };
-    let check = ChartRoll::roll(Rating(base_rating - penalty), dice);
+    let check = ChartRoll::roll(Rating(base_rating.saturating_sub(penalty)), dice);
     Ok(PoisonCheck {
         base_rating,
         weak_constitution_penalty: penalty,
@@ -854,5 +864,26 @@ mod tests {
         .unwrap();
         assert_eq!(p.antidote_window.split(), (3, 3));
         assert!(!p.resisted);
+    }
+
+    #[test]
+    fn extreme_numbers_do_not_overflow() {
+        // Ratings come from players; absurd ones must give an answer, not a crash.
+        for n in [i32::MIN, i32::MAX] {
+            let mut dice = ScriptedDice::new([50, 50, 50, 50]);
+            let _ = fire_attack(n, Some(n), true, &mut dice);
+            let _ = afloat_check(n, n, n, n, &mut dice);
+            let _ = poison(
+                n,
+                n,
+                Level::Red,
+                QuarterTime::whole(u32::MAX, TimeUnit::Days),
+                true,
+                true,
+                &mut dice,
+            );
+            let _ = breath_turns(n);
+            assert_eq!(dice.remaining(), 1);
+        }
     }
 }

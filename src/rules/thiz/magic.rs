@@ -102,14 +102,16 @@ pub struct Manifestation {
 
 /// The rating a Magic Skill is checked at to manifest an effect.
 pub fn casting_rating(skill: i32, void_touched_nearby: bool) -> Rating {
-    Rating(
-        skill
-            - if void_touched_nearby {
-                VOID_TOUCHED_PENALTY
-            } else {
-                0
-            },
-    )
+    Rating(skill.saturating_sub(void_penalty(void_touched_nearby)))
+}
+
+/// The Void-Touched penalty: 2 when such a character is within 20 feet, else 0.
+pub fn void_penalty(void_touched_nearby: bool) -> i32 {
+    if void_touched_nearby {
+        VOID_TOUCHED_PENALTY
+    } else {
+        0
+    }
 }
 
 /// Try to manifest an effect that needs `required`: a check against the Magic Skill.
@@ -125,11 +127,7 @@ pub fn manifest(
     let check = ChartRoll::roll(casting_rating(skill, void_touched_nearby), dice);
     Ok(Manifestation {
         skill,
-        void_penalty: if void_touched_nearby {
-            VOID_TOUCHED_PENALTY
-        } else {
-            0
-        },
+        void_penalty: void_penalty(void_touched_nearby),
         check,
         required,
         manifested: check.level >= required,
@@ -340,7 +338,7 @@ pub fn terror_check(
         return Err(MagicError::NoTargetLevel);
     }
     let penalty = terror_penalty(required);
-    let check = ChartRoll::roll(Rating(willpower - penalty), dice);
+    let check = ChartRoll::roll(Rating(willpower.saturating_sub(penalty)), dice);
     let terror = (!check.level.is_success()).then(|| {
         let d4 = dice.roll(4);
         Terror {
@@ -360,7 +358,7 @@ pub fn terror_check(
 /// The extra Willpower check a terrified character makes to approach or target the source.
 // Decision: the Terror's -3 applies to all checks, and this is a check, so it applies here too.
 pub fn terror_approach_check(willpower: i32, dice: &mut impl DieSource) -> ChartRoll {
-    ChartRoll::roll(Rating(willpower - TERROR_CHECK_PENALTY), dice)
+    ChartRoll::roll(Rating(willpower.saturating_sub(TERROR_CHECK_PENALTY)), dice)
 }
 
 #[cfg(test)]

@@ -15,7 +15,9 @@ pub const CHECK_INTERVAL_FEET: u32 = 100;
 /// Feet climbed per combat turn: 5 + half the Climbing skill.
 // Decision: half a point is dropped (rounded down), and a very poor climber moves no less than 0.
 pub fn climb_rate_feet(climbing: i32) -> u32 {
-    (BASE_CLIMB_FEET + climbing.div_euclid(2)).max(0) as u32
+    BASE_CLIMB_FEET
+        .saturating_add(climbing.div_euclid(2))
+        .max(0) as u32
 }
 
 /// The heights at which a climb of `height` feet is checked: every 100 feet and at the top, or

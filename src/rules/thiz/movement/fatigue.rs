@@ -45,7 +45,7 @@ pub fn jog_endurance(toughness: i32, general_physical: i32, marathon_runner: boo
         rating,
         base,
         marathon_bonus,
-        total: (base + marathon_bonus).min(MAX_JOG_HOURS),
+        total: base.saturating_add(marathon_bonus).min(MAX_JOG_HOURS),
         rest_minutes: JOG_REST_MINUTES,
     }
 }
@@ -61,7 +61,7 @@ pub fn sprint_endurance(
     weak_constitution: bool,
 ) -> Endurance {
     let toughness = if weak_constitution {
-        toughness - WEAK_CONSTITUTION_SPRINT_PENALTY
+        toughness.saturating_sub(WEAK_CONSTITUTION_SPRINT_PENALTY)
     } else {
         toughness
     };
@@ -72,7 +72,7 @@ pub fn sprint_endurance(
         rating,
         base,
         marathon_bonus,
-        total: base + marathon_bonus,
+        total: base.saturating_add(marathon_bonus),
         rest_minutes: SPRINT_REST_MINUTES,
     }
 }

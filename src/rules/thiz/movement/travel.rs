@@ -48,7 +48,9 @@ pub const FORD_COST: Miles = Miles {
 // Decision: the half point is kept (a rating of 7 marches 18.5 miles); a rating of -30 or lower
 // marches nothing rather than a negative distance.
 pub fn daily_miles(speed: i32, general_physical: i32) -> Miles {
-    let halves = (2 * BASE_DAILY_MILES + speed.max(general_physical)).max(0) as u32;
+    let halves = (2 * BASE_DAILY_MILES)
+        .saturating_add(speed.max(general_physical))
+        .max(0) as u32;
     Miles {
         seventy_seconds: halves.saturating_mul(36),
     }

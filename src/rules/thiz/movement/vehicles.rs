@@ -43,7 +43,11 @@ pub fn pilot_modifier(category: SpeedCategory) -> i32 {
 /// The rating a pilot checks: their Pilot skill for this vehicle or their General Mental rating,
 /// whichever is better, with the flat-out penalty.
 pub fn pilot_rating(pilot_skill: i32, general_mental: i32, category: SpeedCategory) -> Rating {
-    Rating(pilot_skill.max(general_mental) + pilot_modifier(category))
+    Rating(
+        pilot_skill
+            .max(general_mental)
+            .saturating_add(pilot_modifier(category)),
+    )
 }
 
 /// One column of the Vehicle Movement Rates table.
@@ -321,15 +325,15 @@ impl Collision {
             Collision::RearEnd {
                 striker_speed,
                 struck_speed,
-            } => striker_speed - struck_speed,
+            } => striker_speed.saturating_sub(struck_speed),
             Collision::HeadOn {
                 first_speed,
                 second_speed,
-            } => first_speed + second_speed,
+            } => first_speed.saturating_add(second_speed),
             Collision::Pedestrian {
                 vehicle_speed,
                 pedestrian_speed,
-            } => vehicle_speed - pedestrian_speed,
+            } => vehicle_speed.saturating_sub(pedestrian_speed),
             Collision::Fixture { vehicle_speed } => vehicle_speed,
         })
     }
@@ -422,7 +426,7 @@ pub struct CrashHit {
 /// The rating a crash attacks an occupant with: the vehicle's Speed when it was wrecked, less the
 /// occupant's Speed and the Armor Bonus on the location struck, as for any attack.
 pub fn crash_rating(vehicle_speed: i32, occupant_speed: i32, armour_bonus: i32) -> Rating {
-    Rating(vehicle_speed - (occupant_speed + armour_bonus))
+    Rating(vehicle_speed.saturating_sub(occupant_speed.saturating_add(armour_bonus)))
 }
 
 /// Roll a crash's hit on one occupant.
