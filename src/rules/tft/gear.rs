@@ -270,7 +270,7 @@ impl Shield {
 
     /// Only the metal shield can be mended, at the armor rate (20% of its price).
     pub fn repair_cost(&self) -> Option<u32> {
-        (self.kind == ShieldKind::MetalSmall).then(|| self.cost / 5)
+        (self.kind == ShieldKind::MetalSmall).then_some(self.cost / 5)
     }
 }
 
@@ -407,10 +407,10 @@ impl Quality {
                 broken: true,
             },
             Some(from) => {
-                let die = dice.roll(6);
+                let face = dice.roll(6);
                 Breakage {
-                    die: Some(die),
-                    broken: die >= from,
+                    die: Some(face),
+                    broken: face >= from,
                 }
             }
         }
