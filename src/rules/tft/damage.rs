@@ -341,16 +341,31 @@ pub fn striker_dice(striker: &Striker, attacker_st: i32) -> Result<(Dice, bool),
     })
 }
 
-/// Lists every stop and what it counts for against this blow.
-fn stops(
-    defence: &Defence,
-    ignore_armor: bool,
-    halve_natural: bool,
-    precise: Precise,
-) -> Vec<Stop> {
+/// Lists every stop and what it counts for against this blow. `house_special` is a double or
+/// triple blow under the house rule (armor and shields ignored, natural armor halved).
+///
+/// Decision: the sources do not say which way shields face; as in the original game a shield
+/// (and a parry, and a shield wall) guards the front and sides, not the rear. Decision: the
+/// precise head throw's "no AD" passes every stop, Warrior and Veteran included, since the
+/// summary counts toughness in AD.
+fn stops(defence: &Defence, house_special: bool, precise: Precise) -> Vec<Stop> {
     let rear = defence.direction == Direction::Rear;
+    let head = precise == Precise::Head;
+    let hand = precise == Precise::Hand;
+    // Armor, shields, packs and parries share one order of precedence for the reason shown.
+    let worn_or_carried = |printed: i32, faces: bool, precise_passes: bool| {
+        if !faces {
+            (StopRule::WrongSide, 0)
+        } else if precise_passes {
+            (StopRule::IgnoredByPreciseThrow, 0)
+        } else if house_special {
+            (StopRule::IgnoredByMultiplier, 0)
+        } else {
+            (StopRule::Full, printed)
+        }
+    };
     let mut out = Vec::new();
-    let mut push = |source, printed: i32, rule: StopRule, counted: i32| {
+    let mut push = |source, printed: i32, (rule, counted): (StopRule, i32)| {
         if printed > 0 {
             out.push(Stop {
                 source,
@@ -360,63 +375,60 @@ fn stops(
             });
         }
     };
-    // The order of the checks is the order of precedence of the reasons shown.
-    let armorlike = |printed: i32, faces: bool, precise_passes: bool| match () {
-        () if !faces => (StopRule::WrongSide, 0),
-        () if precise_passes => (StopRule::IgnoredByPreciseThrow, 0),
-        () if ignore_armor => (StopRule::IgnoredByMultiplier, 0),
-        () => (StopRule::Full, printed),
-    };
-    let head = precise == Precise::Head;
-    let hand = precise == Precise::Hand;
     if let Some(kind) = defence.armor {
         let armor = kind.armor();
-        let (mut rule, mut counted) = armorlike(
-            armor.stops,
-            true,
-            head || (hand && !kind.chain_or_heavier()),
-        );
-        if rule == StopRule::Full && defence.armor_wear != Wear::Sound {
-            (rule, counted) = (
+        let passes = head || (hand && !kind.chain_or_heavier());
+        let mut verdict = worn_or_carried(armor.stops, true, passes);
+        if verdict.0 == StopRule::Full && defence.armor_wear != Wear::Sound {
+            verdict = (
                 StopRule::Worn(defence.armor_wear),
                 armor.stops_when(defence.armor_wear),
             );
         }
-        push(StopSource::Armor(kind), armor.stops, rule, counted);
+        push(StopSource::Armor(kind), armor.stops, verdict);
     }
     if let Some(kind) = defence.shield {
         let printed = kind.shield().stops;
-        let (rule, counted) = armorlike(printed, !rear, head || hand);
-        push(StopSource::Shield(kind), printed, rule, counted);
+        push(
+            StopSource::Shield(kind),
+            printed,
+            worn_or_carried(printed, !rear, head || hand),
+        );
         let wall = defence.shield_wall_neighbours as i32;
-        let (rule, counted) = armorlike(wall, !rear, head || hand);
-        push(StopSource::ShieldWall, wall, rule, counted);
+        push(
+            StopSource::ShieldWall,
+            wall,
+            worn_or_carried(wall, !rear, head || hand),
+        );
     }
     if defence.pack_on_back {
-        let (rule, counted) = armorlike(PACK_ON_BACK_STOPS, rear, head);
-        push(StopSource::PackOnBack, PACK_ON_BACK_STOPS, rule, counted);
+        push(
+            StopSource::PackOnBack,
+            PACK_ON_BACK_STOPS,
+            worn_or_carried(PACK_ON_BACK_STOPS, rear, head),
+        );
     }
     let parry = defence.parry.stops();
-    let (rule, counted) = armorlike(parry, !rear, head || hand);
-    push(StopSource::Parry(defence.parry), parry, rule, counted);
+    push(
+        StopSource::Parry(defence.parry),
+        parry,
+        worn_or_carried(parry, !rear, head || hand),
+    );
     let tough = defence.toughness.stops();
-    let (rule, counted) = if head {
+    let verdict = if head {
         (StopRule::IgnoredByPreciseThrow, 0)
     } else {
         (StopRule::Full, tough)
     };
-    push(
-        StopSource::Toughness(defence.toughness),
-        tough,
-        rule,
-        counted,
-    );
-    let (rule, counted) = match () {
-        () if head => (StopRule::IgnoredByPreciseThrow, 0),
-        () if halve_natural => (StopRule::HalvedByMultiplier, defence.natural / 2),
-        () => (StopRule::Full, defence.natural),
+    push(StopSource::Toughness(defence.toughness), tough, verdict);
+    let verdict = if head {
+        (StopRule::IgnoredByPreciseThrow, 0)
+    } else if house_special {
+        (StopRule::HalvedByMultiplier, defence.natural / 2)
+    } else {
+        (StopRule::Full, defence.natural)
     };
-    push(StopSource::Natural, defence.natural, rule, counted);
+    push(StopSource::Natural, defence.natural, verdict);
     out
 }
 
@@ -426,7 +438,7 @@ fn stops(
 /// Decision: a pack (from the rear), a parry, a shield wall and natural armor or flesh spells
 /// all count as armor here; worn-out armor that stops nothing still counts as worn.
 fn unarmored(defence: &Defence) -> bool {
-    stops(defence, false, false, Precise::None)
+    stops(defence, false, Precise::None)
         .iter()
         .all(|s| matches!(s.source, StopSource::Toughness(_)) || s.rule == StopRule::WrongSide)
 }
@@ -513,12 +525,7 @@ pub fn roll_damage(
     let roll = (faces.iter().sum::<u32>() as i32 + to_roll.adds).max(0);
     let added_after = i32::from(blow.halfling);
     let before_armor = roll * factor + added_after;
-    let list = stops(
-        defence,
-        house_rules && special,
-        house_rules && special,
-        blow.precise,
-    );
+    let list = stops(defence, house_rules && special, blow.precise);
     let stopped: i32 = list.iter().map(|s| s.counted).sum();
     Ok(DamageRoll {
         dice: to_roll,

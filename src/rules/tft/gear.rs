@@ -150,6 +150,13 @@ impl Weapon {
         matches!(self.name, "Dagger" | "Main-Gauche")
     }
 
+    /// Whether a figure with the Two Weapons talent and this ST may hold it as its second
+    /// weapon: one-handed, needing at most one ST less than the figure has (tft-house-rules.txt,
+    /// "Two Weapons").
+    pub fn second_weapon_for(&self, st: i32) -> bool {
+        self.hands == Hands::One && self.st.unwrap_or(0) < st
+    }
+
     /// The damage dice, if the weapon has any.
     pub fn dice(&self) -> Option<Dice> {
         match self.damage {

@@ -239,7 +239,15 @@ fn normal_blow_stops() {
 }
 
 /// (multiplier, house rules, faces, dice rolled, before armor, stopped, hits)
-type MultiplierCase = (Multiplier, bool, &'static [u32], &'static str, i32, i32, i32);
+type MultiplierCase = (
+    Multiplier,
+    bool,
+    &'static [u32],
+    &'static str,
+    i32,
+    i32,
+    i32,
+);
 
 // tft-house-rules-combat.txt, "Double or Triple Damage", against the plain fallback
 // (/work/shared/rules/README.md).

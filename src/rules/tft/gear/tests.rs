@@ -379,3 +379,20 @@ fn fire_rates_at_their_thresholds() {
     assert!(!rate("great bow").fast(17, 16));
     assert!(rate("great bow").fast(18, 16));
 }
+
+// tft-house-rules.txt, "Two Weapons": ST 11 may hold any ST 10 weapon second; ST 14 any
+// one-handed weapon.
+#[test]
+fn second_weapon_with_two_weapons() {
+    let w = |n: &str| weapon(n).unwrap();
+    assert!(w("saber").second_weapon_for(11)); // ST 10
+    assert!(!w("shortsword").second_weapon_for(11)); // ST 11
+    assert!(w("dagger").second_weapon_for(1));
+    assert!(!w("great hammer").second_weapon_for(30)); // two-handed
+    let one_handed_fit_14 = weapons()
+        .iter()
+        .filter(|x| x.hands == Hands::One)
+        .all(|x| x.second_weapon_for(14));
+    assert!(one_handed_fit_14);
+    assert!(!w("morningstar").second_weapon_for(13));
+}
