@@ -13,6 +13,7 @@ pub mod gear;
 pub mod injury;
 pub mod multi;
 pub mod odds;
+pub mod resolve;
 pub mod saves;
 
 use std::fmt;
