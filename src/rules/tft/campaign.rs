@@ -1,1 +1,1 @@
-//! Campaign tables (placeholder).
+//! Campaign tables (in progress).
