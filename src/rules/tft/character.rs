@@ -8,6 +8,7 @@
 //! tables (the gear module owns them; armor comes in here as plain penalties).
 
 mod mounts;
+mod skills;
 mod spells;
 mod talents;
 
@@ -16,9 +17,14 @@ pub use mounts::{
     OVERLOAD_WALK_MA, RIDING_LIMITS, RidingLimits, hexes_before_facing_change, minimum_move_after,
     mount_load, mount_speed_damage_bonus, turn_cost,
 };
+pub use skills::{
+    MILITARY_DISCIPLINE_REACTION, SKI_COMBAT_DX, SKI_POLES_DX, Skier, TALENT_CHECKS, TalentCheck,
+    TalentRoll, WILLPOWER_IQ_BONUS, downhill_roll, level_snow_ma, ski_fall_damage, ski_jump_roll,
+    uphill_ma,
+};
 pub use spells::{
-    NEW_SPELLS, SpellInfo, SpellKind, SpellUpkeep, WallOfFireHits, spell_distance_adjustment,
-    wall_of_fire_hits,
+    NEW_SPELLS, SUMMON_LIMITS, SpellInfo, SpellKind, SpellUpkeep, SummonLimit, WallOfFireHits,
+    fits_summon, spell_distance_adjustment, wall_of_fire_hits,
 };
 pub use talents::{
     LearnCategory, MORE_TALENTS, StudyPlan, StudyProblem, TALENT_TABLE, Talent, TalentInfo,

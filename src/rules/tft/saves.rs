@@ -10,7 +10,7 @@ mod checks;
 
 pub use checks::{
     COMMON_CHECKS, CheckActivity, CommonCheck, MORE_CHECKS, TalentCondition, checks_for,
-    recognize_spell_modifier,
+    recognize_spell_modifier, roll_common_check,
 };
 
 use thiserror::Error;

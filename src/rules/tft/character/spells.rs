@@ -87,6 +87,107 @@ pub const NEW_SPELLS: [SpellInfo; 20] = [
     spell("7-Hex Wall of Fire", 17, C, 7, Once, None),
 ];
 
+/// What a summoning spell may bring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummonLimit {
+    /// An animal with at most these attributes (and of one hex, when `one_hex`).
+    Animal {
+        max_st: u32,
+        max_dx: u32,
+        max_iq: u32,
+        one_hex: bool,
+    },
+    /// A human fighter with exactly this ST + DX and IQ, and at least `min_st` ST.
+    Fighter {
+        st_plus_dx: u32,
+        iq: u32,
+        min_st: u32,
+    },
+}
+
+// tft-house-rules.txt, "New and Changed Spells": the summoning spells' limits. The Myrmidon's
+// text sets no least ST (0 here).
+/// The limits of each summoning spell, by spell name.
+pub const SUMMON_LIMITS: [(&str, SummonLimit); 7] = [
+    (
+        "Summon Small Animal",
+        SummonLimit::Animal {
+            max_st: 11,
+            max_dx: 14,
+            max_iq: 6,
+            one_hex: true,
+        },
+    ),
+    (
+        "Summon Myrmidon",
+        SummonLimit::Fighter {
+            st_plus_dx: 24,
+            iq: 8,
+            min_st: 0,
+        },
+    ),
+    (
+        "Summon Animal",
+        SummonLimit::Animal {
+            max_st: 20,
+            max_dx: 14,
+            max_iq: 6,
+            one_hex: true,
+        },
+    ),
+    (
+        "Summon Warrior",
+        SummonLimit::Fighter {
+            st_plus_dx: 28,
+            iq: 9,
+            min_st: 14,
+        },
+    ),
+    (
+        "Summon Large Animal",
+        SummonLimit::Animal {
+            max_st: 30,
+            max_dx: 15,
+            max_iq: 6,
+            one_hex: false,
+        },
+    ),
+    (
+        "Summon Veteran",
+        SummonLimit::Fighter {
+            st_plus_dx: 32,
+            iq: 9,
+            min_st: 16,
+        },
+    ),
+    (
+        "Summon Great Animal",
+        SummonLimit::Animal {
+            max_st: 50,
+            max_dx: 15,
+            max_iq: 6,
+            one_hex: false,
+        },
+    ),
+];
+
+/// Whether a creature with these attributes fits a summoning spell's limits (`hexes`: its size).
+pub fn fits_summon(limit: SummonLimit, st: u32, dx: u32, iq: u32, hexes: u32) -> bool {
+    match limit {
+        SummonLimit::Animal {
+            max_st,
+            max_dx,
+            max_iq,
+            one_hex,
+        } => st <= max_st && dx <= max_dx && iq <= max_iq && (!one_hex || hexes == 1),
+        SummonLimit::Fighter {
+            st_plus_dx,
+            iq: want_iq,
+            min_st,
+        } => st + dx == st_plus_dx && iq == want_iq && st >= min_st,
+    }
+}
+
 /// The DX adjustment for the distance to a spell's target (tft-rules-summary.md, "CASTING SPELLS
 /// BY TYPE"): missile spells -1 for every two megahexes, thrown spells -1 for each hex between
 /// caster and target, creation spells none; special spells say in their text (0 here).
@@ -133,6 +234,24 @@ pub fn wall_of_fire_hits(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn summon_limits_both_sides() {
+        // tft-house-rules.txt, "Summon Small Animal", "Summon Warrior".
+        let small = SUMMON_LIMITS[0].1;
+        assert!(fits_summon(small, 11, 14, 6, 1));
+        assert!(!fits_summon(small, 12, 14, 6, 1));
+        assert!(!fits_summon(small, 11, 15, 6, 1));
+        assert!(!fits_summon(small, 11, 14, 7, 1));
+        assert!(!fits_summon(small, 11, 14, 6, 2));
+        let warrior = SUMMON_LIMITS[3].1;
+        assert!(fits_summon(warrior, 14, 14, 9, 1));
+        assert!(!fits_summon(warrior, 13, 15, 9, 1));
+        assert!(!fits_summon(warrior, 15, 14, 9, 1));
+        for (name, _) in SUMMON_LIMITS {
+            assert!(NEW_SPELLS.iter().any(|s| s.name == name), "{name}");
+        }
+    }
 
     #[test]
     fn wall_of_fire_example() {

@@ -237,6 +237,17 @@ pub fn checks_for(activity: CheckActivity) -> impl Iterator<Item = &'static Comm
         .filter(move |c| c.activity == activity)
 }
 
+/// Rolls a common check for a figure whose attribute is `attribute_value`, with `extra` more
+/// modifiers from the situation.
+pub fn roll_common_check(
+    check: &CommonCheck,
+    attribute_value: i32,
+    extra: i32,
+    dice: &mut impl crate::rules::dice::DieSource,
+) -> Result<super::SaveOutcome, super::SaveError> {
+    super::save_roll(check.dice, attribute_value + check.modifier + extra, dice)
+}
+
 /// The IQ adjustment for recognizing a spell: -1 for each IQ level of the spell above the reader's
 /// IQ, nothing when it is at or under (tft-rules-summary.md, "COMMON CHECKS", Recognize Spell).
 pub fn recognize_spell_modifier(spell_iq: i32, reader_iq: i32) -> i32 {
@@ -310,6 +321,20 @@ mod tests {
         assert_eq!(find("without the Thief talent").dice, 5);
         assert_eq!(find("in hand-to-hand").dice, 3);
         assert_eq!(find("to an adjacent free hex").dice, 4);
+    }
+
+    #[test]
+    fn rolling_a_check_adds_its_modifier() {
+        use crate::rules::dice::ScriptedDice;
+        // "Climb Walls": 4d/DX, +2 with Climbing. DX 11 + 2 = 13: a 13 succeeds, a 14 fails.
+        let wall = checks_for(CheckActivity::ClimbWall)
+            .find(|c| c.modifier == 2)
+            .copied()
+            .unwrap();
+        let out = roll_common_check(&wall, 11, 0, &mut ScriptedDice::new([4, 4, 4, 1])).unwrap();
+        assert_eq!((out.total, out.target, out.succeeded()), (13, 13, true));
+        let out = roll_common_check(&wall, 11, 0, &mut ScriptedDice::new([4, 4, 4, 2])).unwrap();
+        assert!(!out.succeeded());
     }
 
     #[test]
