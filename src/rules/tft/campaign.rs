@@ -34,5 +34,5 @@ pub use thieves::{
 pub use week::{
     Disaster, JobError, JobRequirement, JobWeek, JobWeekOptions, MercenaryOptions, Mount,
     PayBreakdown, RiskOdds, check_requirements, find_roll, provided_lifestyle, risk_odds,
-    run_job_week, weekly_pay,
+    run_job_week, weekly_pay, wizard_combat_talents,
 };

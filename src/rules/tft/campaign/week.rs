@@ -40,6 +40,15 @@ pub struct MercenaryOptions {
     /// Hits the armor stops.
     pub armor_points: u32,
     pub mount: Mount,
+    /// A wizard hiring out as a mercenary: +$1 (tft-house-rules.txt, "Wizards"). Count the
+    /// wizard's spells into `combat_talents` with [`wizard_combat_talents`].
+    pub wizard: bool,
+}
+
+/// Combat talents of a wizard working as a mercenary: two spells count as one talent
+/// (tft-house-rules.txt, "Wizards"; an odd spell counts nothing).
+pub fn wizard_combat_talents(combat_talents: u32, spells: u32) -> u32 {
+    combat_talents + spells / 2
 }
 
 /// Everything about the worker a week of a job needs.
@@ -54,7 +63,7 @@ pub struct JobWeekOptions {
     /// True when the character is looking for the job this week (rolls to find it first).
     pub looking_for_work: bool,
     pub mercenary: MercenaryOptions,
-    /// A thief's MA (for the risk reduction).
+    /// A thief's MA (for the risk reduction); [`JobWeekOptions::new`] starts from DX / 2.
     pub ma: u32,
     /// Spells a wizard working as a thief may count, 1/4 each.
     pub fitting_spells: u32,
@@ -75,7 +84,7 @@ impl JobWeekOptions {
             knows_aid: false,
             looking_for_work: false,
             mercenary: MercenaryOptions::default(),
-            ma: 10,
+            ma: crate::rules::tft::character::base_ma(attributes.dx),
             fitting_spells: 0,
             self_employed: false,
             own_lodging: false,
@@ -229,6 +238,7 @@ fn mercenary_bonuses(job: &Job, m: &MercenaryOptions, st_dx: u32) -> u32 {
         _ => 0,
     };
     bonus += u32::from(m.rapid_fire_missile);
+    bonus += u32::from(m.wizard);
     bonus += if m.large_race { 2 } else { 0 };
     bonus += match m.armor_points {
         7.. => 2,
@@ -711,8 +721,13 @@ mod tests {
         assert_eq!((p.total, p.capped), (25, false));
         o.mercenary.rapid_fire_missile = true;
         o.mercenary.large_race = true;
+        o.mercenary.wizard = true;
         let p = pay(&o);
-        assert_eq!((p.bonuses, p.total, p.capped), (8, 25, true));
+        assert_eq!((p.bonuses, p.total, p.capped), (9, 25, true));
+        assert_eq!(
+            (wizard_combat_talents(1, 3), wizard_combat_talents(1, 4)),
+            (2, 3)
+        );
         o.mercenary.mount = Mount::Mounted;
         assert_eq!(pay(&o).total, 31); // 25 + 25%, rounded down
         o.mercenary.mount = Mount::Flying;
@@ -799,12 +814,13 @@ mod tests {
             Talent::MasterThief,
             Talent::Spying,
         ];
+        o.ma = 10;
         let job = Job {
             requires: &[],
             ..thief_job()
         };
         let w = run_job_week(&job, &o, &mut ScriptedDice::new([5, 5, 4])).unwrap();
-        assert_eq!((w.disaster_at, w.risk_roll), (15, 14)); // 12/4 = +3, capped at 15
+        assert_eq!((w.disaster_at, w.risk_roll), (15, 14)); // 10 quarters: +2, capped at 15
         assert!(w.disaster.is_none());
         assert_eq!(w.pay.map(|p| (p.bonuses, p.total)), Some((5, 15))); // +$5 allowed of $5
         let w = run_job_week(
