@@ -91,10 +91,14 @@ pub fn roll_against(dice: &mut impl DieSource, count: u32, against: i32) -> Attr
 
 /// The verdict on a total: (success, decided by an automatic band).
 pub fn judge(count: u32, total: i32, against: i32) -> (bool, bool) {
-    let n = count as i32;
-    if total <= 3 * n - 4 {
+    // The automatic bands live in one table, the saving rolls' (rules/README.md, "Saving rolls
+    // with N dice"); a dice count outside it has no automatic results.
+    let Ok(bands) = super::saves::bands(count) else {
+        return (total <= against, false);
+    };
+    if total <= bands.success_max as i32 {
         (true, true)
-    } else if total >= 4 * n + 4 {
+    } else if total >= bands.failure_min as i32 {
         (false, true)
     } else {
         (total <= against, false)

@@ -225,17 +225,12 @@ pub fn save_roll(
 ///
 /// Built by convolving one die at a time, so it is exact.
 pub fn sum_counts(dice: u32) -> Vec<u64> {
-    let mut counts = vec![1_u64];
-    for _ in 0..dice {
-        let mut next = vec![0_u64; counts.len() + 6];
-        for (sum, &ways) in counts.iter().enumerate() {
-            for face in 1..=6 {
-                next[sum + face] += ways;
-            }
-        }
-        counts = next;
+    // One convolution for the crate: the attack odds' (tft::odds), which allows up to 20 dice,
+    // more than any saving roll (callers check the dice count first).
+    match super::odds::sum_counts(dice) {
+        Ok(counts) => (0..=6 * dice).map(|total| counts.ways(total)).collect(),
+        Err(_) => Vec::new(),
     }
-    counts
 }
 
 /// The exact chances of each result of `dice` d6 against `target`, as counts over 6^dice.
