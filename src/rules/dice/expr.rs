@@ -144,7 +144,7 @@ impl fmt::Display for Expected {
             Self::Term => "dice or a number, like 2d6, d20 or 3",
             Self::Sides => "a number of sides, like 2d6 (or d% for d100)",
             Self::AfterDice => "+, -, the end, or one of kh3, kl1, dh1, dl1, r1, ! after the dice",
-            Self::AfterNumber => "+, -, d (as in 2d6) or the end",
+            Self::AfterNumber => "+, - or the end (or d right after a number, as in 2d6)",
             Self::KeepCount => "how many dice to keep or drop, like 4d6kh3",
             Self::DropSide => "h or l after d, like 4d6dl1 (drop the lowest)",
             Self::RerollValue => "the highest face to reroll, like 2d6r1",
