@@ -75,6 +75,15 @@ impl<'i> AddContext<Input<'i>, Expected> for Fail {
     }
 }
 
+// Decision: the grammar is strict where a lenient reading could guess wrong. Spaces are allowed
+// only around terms and operators (not inside `4d6kh3`); every letter is case-insensitive
+// (phones capitalize `D20`); a drop needs its side (`dh`/`dl`: a bare `d` would read as another
+// die) while `k3` means `kh3`; each modifier appears at most once per group but in any order; a
+// leading `-` is accepted, a leading `+` is not.
+// Decision: requests that parse but make no sense at a table are refused with their own error
+// rather than quietly fixed: `0d6`, `d1` (so also `d1!`, which would explode forever), keeping 0
+// or more dice than rolled, dropping all of them, `r0`, and an `r` at or above the sides.
+
 /// Parses `input` whole; see [`super::parse`].
 pub(super) fn expression(input: &str, limits: &Limits) -> Result<Expr, DiceError> {
     // Bytes first: counting characters is only needed when the byte count is already too many.
