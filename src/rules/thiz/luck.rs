@@ -191,12 +191,12 @@ pub fn stunt_rating(named: u32, luck: HiddenLuck) -> Rating {
 // could be spent on it.
 pub fn spend(
     luck: HiddenLuck,
-    use_: LuckUse,
+    purpose: LuckUse,
     everlasting: bool,
     dice: &mut impl DieSource,
 ) -> Result<SpendOutcome, LuckError> {
     // Reject malformed requests before anything is rolled or spent.
-    let wound = match use_ {
+    let wound = match purpose {
         LuckUse::LowerWound(level) => Some((level, lowered_wound(level)?)),
         LuckUse::Stunt { named: 0 } => return Err(LuckError::StuntNeedsPoints),
         _ => None,
@@ -214,7 +214,7 @@ pub fn spend(
             },
         });
     }
-    let (used, stunt) = match use_ {
+    let (used, stunt) = match purpose {
         LuckUse::Stunt { named } => {
             let rating = stunt_rating(named, luck);
             let roll = dice.d100();
@@ -232,7 +232,7 @@ pub fn spend(
         }
         _ => (1, None),
     };
-    let effect = match (use_, wound, stunt) {
+    let effect = match (purpose, wound, stunt) {
         (LuckUse::Reroll, ..) => Effect::Reroll,
         (LuckUse::LowerWound(_), Some((from, to)), _) => Effect::WoundLowered { from, to },
         (LuckUse::Stunt { .. }, _, Some(s)) => Effect::Stunt {

@@ -796,8 +796,11 @@ pub struct SleeplessCountdown {
 
 /// Sleepless: rolls the countdown (at the start of a campaign, or after a long skip of time).
 pub fn roll_sleepless(dice: &mut impl DieSource) -> SleeplessCountdown {
-    let die = dice.roll(8);
-    SleeplessCountdown { die, days: die + 4 }
+    let face = dice.roll(8);
+    SleeplessCountdown {
+        die: face,
+        days: face + 4,
+    }
 }
 
 /// Void-Touched: the modifier to magic checks of anyone within 20 feet of a void-touched one.
