@@ -10,6 +10,7 @@
 use thiserror::Error;
 
 use super::chart::{self, Level, Rating, Row};
+use super::skills::BaseRating;
 use super::traits;
 use crate::rules::dice::DieSource;
 
@@ -37,6 +38,14 @@ impl CheckInput {
     pub fn at(rating: i32) -> Self {
         CheckInput {
             base: Rating(rating),
+            ..CheckInput::default()
+        }
+    }
+
+    /// A check on a skill, from the rating `skills::base_rating` chose.
+    pub fn from_base(base: &BaseRating) -> Self {
+        CheckInput {
+            base: base.rating,
             ..CheckInput::default()
         }
     }
@@ -111,7 +120,7 @@ pub fn roll_check(
 ) -> Result<CheckOutcome, CheckError> {
     input.validate()?;
     let roll = dice.d100();
-    resolve_check(input, roll)
+    Ok(resolve_unchecked(input, roll))
 }
 
 /// Resolves a check whose d100 is already known (a reroll made elsewhere, a physical die, odds).
@@ -231,6 +240,22 @@ mod tests {
             assert_eq!((out.chart_level, out.level), (chart_level, level), "{roll}");
             assert_eq!(out.shifty_lowered, chart_level != level);
         }
+    }
+
+    #[test]
+    fn skill_checks_start_from_the_better_rating() {
+        // thiz-rulebook.md, chapter 2 introduction: no Unarmed Combat, Physical 4 → base 4.
+        use crate::rules::thiz::skills::{GeneralRatings, SkillId, base_rating};
+        let generals = GeneralRatings {
+            physical: 4,
+            ..GeneralRatings::default()
+        };
+        let skill = SkillId::parse("unarmed combat").unwrap();
+        let base = base_rating(&skill, None, &generals).unwrap();
+        let out = resolve_check(&CheckInput::from_base(&base), 41).unwrap();
+        assert_eq!((out.input.base, out.level), (Rating(4), Level::Yellow));
+        let out = resolve_check(&CheckInput::from_base(&base), 42).unwrap();
+        assert_eq!(out.level, Level::Green);
     }
 
     #[test]

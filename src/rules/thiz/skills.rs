@@ -734,7 +734,8 @@ impl SkillId {
     pub fn category(&self) -> Category {
         match &self.0 {
             Inner::Custom(c) => c.category,
-            _ => self.kind().map_or(Category::Magic, SkillKind::category),
+            Inner::Single(k) | Inner::Subject(k, _) => k.category(),
+            Inner::DualWield { .. } => SkillKind::DualWield.category(),
         }
     }
 
@@ -746,7 +747,8 @@ impl SkillId {
     pub fn general(&self) -> General {
         match &self.0 {
             Inner::Custom(c) => c.general,
-            _ => self.kind().map_or(General::Magical, SkillKind::general),
+            Inner::Single(k) | Inner::Subject(k, _) => k.general(),
+            Inner::DualWield { .. } => SkillKind::DualWield.general(),
         }
     }
 

@@ -280,6 +280,18 @@ pub fn weather_sense(level: Level) -> WeatherInsight {
     }
 }
 
+/// Pilot: may the character try to pilot this vehicle? Vehicles the referee calls complicated
+/// need the Pilot skill for their class; anything else may be tried at the general rating.
+pub fn may_pilot(trained_for_class: bool, referee_calls_it_complicated: bool) -> bool {
+    trained_for_class || !referee_calls_it_complicated
+}
+
+/// Swimming: only a rating above 0 lets a character swim any real distance or stay afloat long;
+/// below that they tread water.
+pub fn can_swim_distance(swimming: Option<i32>) -> bool {
+    swimming.is_some_and(|r| r > 0)
+}
+
 /// Summoning: a roll of 96..100 maddens whatever answers, which hunts the summoner.
 pub fn summoning_backfires(roll: u32) -> bool {
     roll >= 96
@@ -458,6 +470,12 @@ mod tests {
         let y = weather_sense(Yellow);
         assert!(y.precipitation_kind && y.wind && !y.precipitation_amount);
         assert!(weather_sense(Red).precipitation_amount);
+        assert!(may_pilot(false, false));
+        assert!(!may_pilot(false, true));
+        assert!(may_pilot(true, true));
+        assert!(!can_swim_distance(None));
+        assert!(!can_swim_distance(Some(0)));
+        assert!(can_swim_distance(Some(1)));
         assert!(!summoning_backfires(95));
         assert!(summoning_backfires(96));
     }
