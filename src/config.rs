@@ -78,6 +78,19 @@ impl Default for DiceConfig {
     }
 }
 
+impl DiceConfig {
+    /// The limits the dice parser enforces.
+    pub fn limits(&self) -> crate::rules::dice::expr::Limits {
+        crate::rules::dice::expr::Limits {
+            max_dice: self.max_dice,
+            max_sides: self.max_sides,
+            max_terms: self.max_terms,
+            max_explosions: self.max_explosions,
+            max_length: self.max_length,
+        }
+    }
+}
+
 /// Why the configuration could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -169,6 +182,14 @@ mod tests {
                 "config.example.toml does not mention {key}"
             );
         }
+    }
+
+    #[test]
+    fn dice_defaults_are_the_parsers_defaults() {
+        assert_eq!(
+            DiceConfig::default().limits(),
+            crate::rules::dice::expr::Limits::default()
+        );
     }
 
     #[test]
