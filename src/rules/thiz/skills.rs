@@ -936,6 +936,20 @@ mod tests {
     }
 
     #[test]
+    fn every_name_and_alias_reads_back() {
+        for s in SKILLS {
+            assert_eq!(SkillKind::from_name(s.name), Some(s.kind), "{}", s.name);
+        }
+        // An alias never shadows another skill's own name.
+        for (alias, kind) in ALIASES {
+            assert!(SKILLS.iter().all(|s| key(s.name) != alias), "{alias}");
+            assert_eq!(SkillKind::from_name(alias), Some(kind));
+        }
+        assert_eq!(SkillKind::from_name(""), None);
+        assert_eq!(SkillKind::from_name("--"), None);
+    }
+
+    #[test]
     fn physical_and_mental_tags_follow_the_table() {
         // thiz-rulebook.md, "Table of Skills": the [P] and [M] marks.
         let mental = [
