@@ -6,22 +6,7 @@
 
 use std::fmt;
 
-/// A typed command: its path (`["character", "create"]`) and its options in the order given.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Invocation {
-    pub path: Vec<String>,
-    pub options: Vec<(String, String)>,
-}
-
-impl Invocation {
-    /// The value of an option, if given.
-    pub fn option(&self, name: &str) -> Option<&str> {
-        self.options
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
+pub use crate::app::command::Invocation;
 
 /// Why a typed line is not a command.
 #[derive(Debug, Clone, PartialEq, Eq)]

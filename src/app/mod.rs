@@ -1,7 +1,130 @@
-//! Use cases: one function per command, taking the caller and returning a reply model.
+//! Use cases: one function per command, taking the caller and returning a [`reply::Reply`].
 //!
-//! Owns permissions, roll modes and what a player may see. Calls `store` and `rules`; never
-//! touches Discord types. (Filled by the store/app/console issue.)
+//! Owns permissions (checked here on every GM action, whatever Discord's command permissions say),
+//! the four roll modes and where copies go, what a player may see, and the composition of
+//! `rules` with `store`. Never touches Discord types and never formats for a particular front end
+//! beyond the reply model. The store is synchronous: front ends call [`App::handle`] from a
+//! blocking task (`tokio::task::spawn_blocking`), never holding a lock across an `.await`.
 
+pub mod characters;
+pub mod command;
+pub mod context;
+pub mod gm;
+pub mod help;
+pub mod luck;
 pub mod perm;
 pub mod reply;
+pub mod rolls;
+pub mod sheet;
+pub mod text;
+pub mod tft;
+pub mod thiz;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use crate::rules::dice::SeededDice;
+use crate::rules::dice::expr::Limits;
+use crate::store::{Store, StoreError};
+
+pub use command::Command;
+pub use context::Ctx;
+pub use perm::Caller;
+pub use reply::Reply;
+
+/// A failed use case: either the user's doing (shown verbatim, ephemeral) or ours (logged,
+/// answered "Something went wrong").
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// Something the user can fix: unknown character, bad number, not allowed…
+    #[error("{0}")]
+    User(String),
+    /// A fault of the bot or its database.
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<StoreError> for AppError {
+    fn from(e: StoreError) -> Self {
+        AppError::Internal(e.into())
+    }
+}
+
+impl From<perm::NotGm> for AppError {
+    fn from(e: perm::NotGm) -> Self {
+        AppError::User(e.to_string())
+    }
+}
+
+/// A user error from anything printable.
+pub fn user(message: impl std::fmt::Display) -> AppError {
+    AppError::User(message.to_string())
+}
+
+pub type AppResult<T> = Result<T, AppError>;
+
+/// Where the dice come from: the thread generator, or one seeded generator shared by all calls
+/// (`referee console --seed N`, tests) so a whole session repeats exactly.
+pub enum Dice {
+    Thread,
+    Seeded(Box<Mutex<SeededDice>>),
+}
+
+/// The application: the store, the dice and the limits, shared by every front end.
+pub struct App {
+    pub(crate) store: Arc<Store>,
+    pub(crate) dice: Dice,
+    pub(crate) limits: Limits,
+}
+
+impl App {
+    pub fn new(store: Arc<Store>, dice: Dice, limits: Limits) -> Self {
+        Self {
+            store,
+            dice,
+            limits,
+        }
+    }
+
+    /// Opens the database at `path` with production dice and default limits.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Ok(Self::new(
+            Arc::new(Store::open(path)?),
+            Dice::Thread,
+            Limits::default(),
+        ))
+    }
+
+    /// The `/roll` limits from the configuration.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    /// Runs one command for `caller`. `interaction_id` identifies this delivery (a Discord
+    /// interaction id, or a console line number) so a repeated delivery spends luck only once.
+    /// Never fails: errors become replies (user errors verbatim, internal ones logged).
+    pub fn handle(&self, caller: &Caller, interaction_id: &str, command: Command) -> Reply {
+        match self.try_handle(caller, interaction_id, command) {
+            Ok(reply) => reply,
+            Err(AppError::User(message)) => Reply::ephemeral(message),
+            Err(AppError::Internal(e)) => {
+                tracing::error!(error = ?e, guild = %caller.guild, "command failed");
+                Reply::ephemeral("Something went wrong. The error was logged; please try again.")
+            }
+        }
+    }
+
+    fn try_handle(
+        &self,
+        caller: &Caller,
+        interaction_id: &str,
+        command: Command,
+    ) -> AppResult<Reply> {
+        let ctx = Ctx::new(self, caller, interaction_id)?;
+        command.run(&ctx)
+    }
+}

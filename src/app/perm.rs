@@ -9,6 +9,8 @@ use crate::store::{GuildId, UserId};
 pub struct Caller {
     pub guild: GuildId,
     pub user: UserId,
+    /// How replies name the caller (their display name; user text, escaped when shown).
+    pub name: String,
     /// Role ids the member has in the guild.
     pub roles: Vec<u64>,
     /// Whether the member has the Manage Server permission.
@@ -47,6 +49,7 @@ mod tests {
         Caller {
             guild: GuildId(1),
             user: UserId(2),
+            name: "Tester".into(),
             roles,
             manage_server,
         }

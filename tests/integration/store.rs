@@ -269,6 +269,7 @@ fn test_gm(guild: GuildId) -> referee::store::secrets::GmProof {
     referee::app::perm::Caller {
         guild,
         user: UserId(1),
+        name: "GM".into(),
         roles: vec![],
         manage_server: true,
     }

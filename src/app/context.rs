@@ -1,0 +1,198 @@
+//! What every use case needs: the caller, the guild's settings, dice, characters the caller may
+//! see or act with, the roll log, and the routing of the four roll modes.
+
+use serde::Serialize;
+
+use super::command::RollMode;
+use super::reply::Reply;
+use super::text::escape;
+use super::{App, AppResult, Caller, Dice, user};
+use crate::rules::dice::{DieSource, SeededDice, ThreadDice};
+use crate::store::characters::{self, Character};
+use crate::store::guilds::{self, GuildSettings};
+use crate::store::rolls::{self, Mode, NewRoll};
+use crate::store::secrets::GmProof;
+use crate::store::{CharacterId, Conn, RollId};
+
+/// One command's context.
+pub struct Ctx<'a> {
+    pub app: &'a App,
+    pub caller: &'a Caller,
+    pub settings: GuildSettings,
+    /// This delivery's id (idempotency key for luck spends made without a button).
+    pub interaction_id: &'a str,
+}
+
+/// The dice for one command: the thread generator, or the shared seeded one (locked for the
+/// command's duration, so a seeded session is reproducible).
+pub enum DiceGuard<'a> {
+    Thread(ThreadDice),
+    Seeded(std::sync::MutexGuard<'a, SeededDice>),
+}
+
+impl DieSource for DiceGuard<'_> {
+    fn roll(&mut self, sides: u32) -> u32 {
+        match self {
+            DiceGuard::Thread(d) => d.roll(sides),
+            DiceGuard::Seeded(d) => d.roll(sides),
+        }
+    }
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(app: &'a App, caller: &'a Caller, interaction_id: &'a str) -> AppResult<Self> {
+        let settings = app.store.read(|c| guilds::get(c, caller.guild))?;
+        Ok(Self {
+            app,
+            caller,
+            settings,
+            interaction_id,
+        })
+    }
+
+    pub fn is_gm(&self) -> bool {
+        self.caller.is_gm(&self.settings)
+    }
+
+    /// The proof hidden-value reads need; a player gets a clear refusal.
+    pub fn gm(&self) -> AppResult<GmProof> {
+        Ok(self.caller.gm(&self.settings)?)
+    }
+
+    pub fn dice(&self) -> DiceGuard<'a> {
+        match &self.app.dice {
+            Dice::Thread => DiceGuard::Thread(ThreadDice),
+            // A poisoned lock only means another command panicked mid-roll; the generator is
+            // still a valid generator, so keep rolling with it.
+            Dice::Seeded(m) => {
+                DiceGuard::Seeded(m.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+            }
+        }
+    }
+
+    /// Whether the caller may see `c` at all: every player character, and NPCs for GMs only.
+    pub fn can_see(&self, c: &Character) -> bool {
+        !c.npc || self.is_gm()
+    }
+
+    /// Whether the caller may act for `c` (roll with it, spend its luck, edit it): its owner, or a GM.
+    pub fn can_act(&self, c: &Character) -> bool {
+        self.is_gm() || (!c.npc && c.owner_id == self.caller.user)
+    }
+
+    /// A character the caller may see, by name. NPCs are invisible to players: the answer is
+    /// the same as for a name that does not exist, so nothing leaks.
+    pub fn find_character(&self, conn: &Conn, name: &str) -> AppResult<Character> {
+        match characters::by_name(conn, self.caller.guild, name)? {
+            Some(c) if self.can_see(&c) => Ok(c),
+            _ => Err(user(format!(
+                "There is no character named {} here. /character list shows the ones you can use.",
+                escape(name.trim())
+            ))),
+        }
+    }
+
+    /// The character the caller acts with: the one named (which they must own, unless GM), or
+    /// else their most recently used one.
+    pub fn acting_character(&self, conn: &Conn, name: Option<&str>) -> AppResult<Character> {
+        if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
+            let c = self.find_character(conn, name)?;
+            if !self.can_act(&c) {
+                return Err(user(format!(
+                    "{} belongs to another player; only they or a GM can do that.",
+                    escape(&c.name)
+                )));
+            }
+            return Ok(c);
+        }
+        characters::owned_by(conn, self.caller.guild, self.caller.user)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| {
+                user("You have no character yet: make one with /character create name:… system:thiz (or tft), or name one with character:…")
+            })
+    }
+
+    /// Writes a roll to the log. `result` is stored whole (enough to reroll, reveal and audit);
+    /// for a blind roll it goes to the hidden table.
+    pub fn log_roll(
+        &self,
+        conn: &Conn,
+        character: Option<CharacterId>,
+        command: &str,
+        mode: RollMode,
+        label: &str,
+        result: &impl Serialize,
+    ) -> AppResult<RollId> {
+        let json = serde_json::to_string(result).map_err(anyhow::Error::from)?;
+        if let Some(c) = character {
+            characters::touch(conn, self.caller.guild, c)?;
+        }
+        Ok(rolls::insert(
+            conn,
+            self.caller.guild,
+            &NewRoll {
+                user: self.caller.user,
+                character,
+                command,
+                mode: mode.store_mode(),
+                label,
+                result_json: &json,
+                commitment: None,
+                nonce: None,
+                parent: None,
+            },
+        )?)
+    }
+
+    /// Turns a roll's full reply into what each audience gets, by mode (SPEC §2):
+    /// public → the channel; private → the roller (ephemeral) and a GM copy; blind → the roller is
+    /// told it was rolled, the GM copy has the result; self → the roller alone.
+    pub fn route(&self, mode: RollMode, what: &str, full: Reply) -> Reply {
+        let who = escape(&self.caller.name);
+        match mode {
+            RollMode::Public => full,
+            RollMode::SelfOnly => Reply {
+                visibility: super::reply::Visibility::Ephemeral,
+                ..full
+            },
+            RollMode::Private => {
+                let copy = gm_copy(&full, &format!("Private roll by {who}"));
+                Reply {
+                    visibility: super::reply::Visibility::Ephemeral,
+                    ..full
+                }
+                .with_gm_copy(copy)
+            }
+            RollMode::Blind => {
+                let copy = gm_copy(&full, &format!("Blind roll by {who}"));
+                Reply::ephemeral(format!(
+                    "You rolled {what} blind: only the GM sees the result."
+                ))
+                .with_gm_copy(copy)
+            }
+        }
+    }
+
+    /// The store's name for a mode, for filters.
+    pub fn mode_of(mode: RollMode) -> Mode {
+        mode.store_mode()
+    }
+}
+
+/// The GM channel's copy of a reply: the same content under a heading, without buttons (they
+/// belong to the roller).
+fn gm_copy(full: &Reply, heading: &str) -> Reply {
+    let content = if full.content.is_empty() {
+        heading.to_owned()
+    } else {
+        format!("{heading}\n{}", full.content)
+    };
+    Reply {
+        content,
+        embeds: full.embeds.clone(),
+        buttons: Vec::new(),
+        visibility: super::reply::Visibility::Public,
+        gm_copy: None,
+    }
+}
