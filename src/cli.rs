@@ -2,38 +2,115 @@
 //!
 //! Owns argument parsing and start-up wiring only; every mode's work lives in its own layer.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use crate::config::Config;
+use crate::console::{self, ConsoleOptions};
+use crate::store::Store;
 
 const USAGE: &str = "\
 referee — a Discord bot for THIZ and The Fantasy Trip
 
 Usage:
-  referee [run]              connect to Discord (token from DISCORD_TOKEN or config.toml)
-  referee console [options]  type slash commands on standard input, read the replies
-  referee migrate            apply database migrations and exit
-  referee backup PATH        copy the database to PATH while the bot runs
-  referee --help             this text
+  referee [--config PATH] [run]              connect to Discord (not in this build yet)
+  referee [--config PATH] console [options]  type slash commands on standard input, read the replies
+  referee [--config PATH] migrate            apply database migrations and exit
+  referee [--config PATH] backup PATH        copy the database to PATH, safely while the bot runs
+  referee --help                             this text
 
-Options:
-  --config PATH   configuration file (default: config.toml; see config.example.toml)
+Console options:
+  --guild ID   the guild to act in (default 1)
+  --user ID    who you are (default 1)
+  --gm         act as a GM (Manage Server)
+  --seed N     reproducible dice
+  --json       one JSON object per reply (Discord's interaction-response data, plus routing)
+  --db PATH    the database file (default: from the configuration, referee.sqlite3)
+
+Configuration: config.toml (see config.example.toml); DISCORD_TOKEN, DISCORD_API_BASE and
+REFEREE_DB override it. RUST_LOG sets the log level.
 ";
 
 /// Runs the command line and returns the process exit code.
 pub fn main(args: &[String]) -> ExitCode {
-    let mode = args.first().map_or("run", String::as_str);
-    match mode {
-        "-h" | "--help" | "help" => {
-            print!("{USAGE}");
-            ExitCode::SUCCESS
+    match dispatch(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("referee: {e:#}");
+            ExitCode::from(1)
         }
-        "run" | "console" | "migrate" | "backup" => {
-            // Honest about the state of the build: these modes arrive with the store, app and bot layers.
-            eprintln!("referee: `{mode}` is not available in this build yet; see README.md");
-            ExitCode::from(2)
+    }
+}
+
+fn dispatch(args: &[String]) -> anyhow::Result<ExitCode> {
+    let mut args = args.to_vec();
+    let mut config_path = PathBuf::from("config.toml");
+    if args.first().map(String::as_str) == Some("--config") {
+        if args.len() < 2 {
+            anyhow::bail!("--config needs a path");
+        }
+        config_path = PathBuf::from(args.remove(1));
+        args.remove(0);
+    }
+    let mode = args.first().map_or("run", String::as_str);
+    if matches!(mode, "-h" | "--help" | "help") {
+        print!("{USAGE}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    init_logging();
+    let config = Config::load(&config_path)?;
+    match mode {
+        "console" => {
+            let options = ConsoleOptions::parse(&args[1..]).map_err(anyhow::Error::msg)?;
+            let db = options.db.clone().unwrap_or(config.database.path.clone());
+            let stdin = std::io::stdin();
+            console::run(
+                &options,
+                &db,
+                config.dice.limits(),
+                stdin.lock(),
+                std::io::stdout().lock(),
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        "migrate" => {
+            let store = Store::open(&config.database.path)?;
+            println!(
+                "{}: schema at version {}",
+                store.path().display(),
+                Store::latest_version()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        "backup" => {
+            let Some(dest) = args.get(1) else {
+                anyhow::bail!("backup needs a destination path: referee backup PATH");
+            };
+            let store = Store::open(&config.database.path)?;
+            store.backup(std::path::Path::new(dest))?;
+            println!("backed up {} to {dest}", store.path().display());
+            Ok(ExitCode::SUCCESS)
+        }
+        "run" => {
+            // Honest about the state of the build: the Discord layer is the next piece of work.
+            eprintln!(
+                "referee: `run` (the Discord bot) is not in this build yet; try `referee console`"
+            );
+            Ok(ExitCode::from(2))
         }
         other => {
             eprintln!("referee: unknown command `{other}`\n\n{USAGE}");
-            ExitCode::from(2)
+            Ok(ExitCode::from(2))
         }
     }
+}
+
+fn init_logging() {
+    // Logs go to standard error so the console's replies on standard output stay clean.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }

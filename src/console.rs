@@ -5,8 +5,199 @@
 //! command does or who may run it. The line parser is pure so it can be tested on its own.
 
 use std::fmt;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 pub use crate::app::command::Invocation;
+use crate::app::reply::{Reply, Visibility};
+use crate::app::{App, Caller, Command, Dice};
+use crate::rules::dice::SeededDice;
+use crate::rules::dice::expr::Limits;
+use crate::store::{GuildId, Store, UserId};
+
+/// How the console was started (`referee console --guild … --user … --gm --seed … --json --db …`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsoleOptions {
+    pub guild: u64,
+    pub user: u64,
+    pub gm: bool,
+    pub seed: Option<u64>,
+    pub json: bool,
+    pub db: Option<PathBuf>,
+}
+
+impl Default for ConsoleOptions {
+    fn default() -> Self {
+        Self {
+            guild: 1,
+            user: 1,
+            gm: false,
+            seed: None,
+            json: false,
+            db: None,
+        }
+    }
+}
+
+impl ConsoleOptions {
+    /// Reads the console's flags; an unknown flag or a bad number is an error naming it.
+    pub fn parse(args: &[String]) -> Result<Self, String> {
+        let mut o = Self::default();
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            let mut value = |name: &str| {
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| format!("{name} needs a value"))
+            };
+            let number = |name: &str, v: String| {
+                v.parse::<u64>()
+                    .map_err(|_| format!("{name} must be a positive whole number; you gave {v:?}"))
+            };
+            match flag.as_str() {
+                "--guild" => o.guild = number("--guild", value("--guild")?)?,
+                "--user" => o.user = number("--user", value("--user")?)?,
+                "--seed" => o.seed = Some(number("--seed", value("--seed")?)?),
+                "--db" => o.db = Some(PathBuf::from(value("--db")?)),
+                "--gm" => o.gm = true,
+                "--json" => o.json = true,
+                other => return Err(format!("unknown console option {other:?}")),
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// Runs the console: one command per input line, one reply per command. Blank lines and lines
+/// starting with `#` are skipped. Returns when the input ends.
+pub fn run(
+    options: &ConsoleOptions,
+    db: &std::path::Path,
+    limits: Limits,
+    input: impl BufRead,
+    mut output: impl Write,
+) -> anyhow::Result<()> {
+    let store = Arc::new(Store::open(db)?);
+    let dice = match options.seed {
+        Some(seed) => Dice::Seeded(Box::new(Mutex::new(SeededDice::new(seed)))),
+        None => Dice::Thread,
+    };
+    let app = App::new(store, dice, limits);
+    let caller = Caller {
+        guild: GuildId(options.guild),
+        user: UserId(options.user),
+        name: format!("user {}", options.user),
+        roles: Vec::new(),
+        manage_server: options.gm,
+    };
+    for (n, line) in input.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let reply = match parse_line(&line)
+            .map_err(|e| e.to_string())
+            .and_then(read_files)
+        {
+            Err(message) => Reply::ephemeral(message),
+            Ok(inv) => match Command::parse(&inv) {
+                Err(e) => Reply::ephemeral(e.to_string()),
+                Ok(cmd) => app.handle(
+                    &caller,
+                    &format!("console-{}-{}", std::process::id(), n + 1),
+                    cmd,
+                ),
+            },
+        };
+        if options.json {
+            writeln!(output, "{}", to_json(&reply, options.gm))?;
+        } else {
+            write!(output, "{}", to_text(&reply, options.gm))?;
+        }
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// `/character import file:PATH` names a file in the console: its contents become the option.
+fn read_files(mut inv: Invocation) -> Result<Invocation, String> {
+    if inv.path == ["character", "import"] {
+        for (name, value) in &mut inv.options {
+            if name == "file" {
+                *value = std::fs::read_to_string(&*value)
+                    .map_err(|e| format!("cannot read {value}: {e}"))?;
+            }
+        }
+    }
+    Ok(inv)
+}
+
+/// One JSON object: Discord's interaction-response `data` plus `visibility` and `gm_copy`.
+/// The GM copy's content is shown only to a console run as GM (`--gm`); a player learns only
+/// that a copy went to the GM, as in Discord.
+pub fn to_json(reply: &Reply, gm: bool) -> serde_json::Value {
+    let mut data = reply.to_discord_data();
+    data["visibility"] = serde_json::json!(reply.visibility);
+    data["gm_copy"] = match &reply.gm_copy {
+        None => serde_json::Value::Null,
+        Some(copy) if gm => copy.to_discord_data(),
+        Some(_) => serde_json::json!("sent to the GM channel"),
+    };
+    data
+}
+
+/// The reply as plain text for a terminal.
+pub fn to_text(reply: &Reply, gm: bool) -> String {
+    let mut out = String::new();
+    render_text(reply, &mut out);
+    match &reply.gm_copy {
+        Some(copy) if gm => {
+            out.push_str("  [copy to the GM channel]\n");
+            let mut inner = String::new();
+            render_text(copy, &mut inner);
+            for line in inner.lines() {
+                out.push_str("  | ");
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        Some(_) => out.push_str("  (a copy went to the GM)\n"),
+        None => {}
+    }
+    out.push('\n');
+    out
+}
+
+fn render_text(reply: &Reply, out: &mut String) {
+    use std::fmt::Write as _;
+    if reply.visibility == Visibility::Ephemeral {
+        out.push_str("(only you) ");
+    }
+    if !reply.content.is_empty() {
+        out.push_str(&reply.content);
+        out.push('\n');
+    }
+    for e in &reply.embeds {
+        if !e.title.is_empty() {
+            let _ = writeln!(out, "== {} ==", e.title);
+        }
+        if !e.description.is_empty() {
+            out.push_str(&e.description);
+            out.push('\n');
+        }
+        for f in &e.fields {
+            let _ = writeln!(out, "{}: {}", f.name, f.value);
+        }
+        if let Some(footer) = &e.footer {
+            out.push_str(footer);
+            out.push('\n');
+        }
+    }
+    for b in &reply.buttons {
+        let _ = writeln!(out, "[{}] (/button id:{})", b.label, b.custom_id);
+    }
+}
 
 /// Why a typed line is not a command.
 #[derive(Debug, Clone, PartialEq, Eq)]
