@@ -3,8 +3,9 @@
 //!
 //! Source: thiz-rulebook.md, chapter 2 (each function names its skill). Owns only arithmetic on
 //! levels and ratings that no other module applies (the Strength melee bonus, Dual-Wield and
-//! Unarmed Combat against armour are combat's); never rolls dice (callers roll checks through `thiz::check`) and never
-//! decides what the referee decides (required levels of Persuasion, Perception ranges…).
+//! Unarmed Combat against armour are combat's); never rolls dice (callers roll checks through
+//! `thiz::check`) and never decides what the referee decides (required levels of Persuasion,
+//! Perception ranges…).
 
 use crate::rules::thiz::Level;
 
