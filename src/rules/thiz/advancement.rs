@@ -186,6 +186,12 @@ impl StudyTime {
     }
 }
 
+/// The Quick Study quirk: `days` of study cut by a third, rounded up to whole days so the cut
+/// never exceeds a third.
+pub fn quick_study_days(days: u32) -> u32 {
+    days.saturating_mul(2).div_ceil(3)
+}
+
 /// The time a course of study takes: a third more on the road, a third less with Quick Study.
 // Decision: the rulebook's magic example ("6 months + 3 additional months ... a total of 12
 // months") contradicts its own "1/3rd more time" twice over; the rule as stated (repeated for
@@ -199,7 +205,7 @@ pub fn study_time(study: Study, pace: Pace, quick_study: bool) -> StudyTime {
         base_days
     };
     let total_days = if quick_study {
-        travelled.saturating_mul(2).div_ceil(3)
+        quick_study_days(travelled)
     } else {
         travelled
     };
@@ -502,6 +508,9 @@ mod tests {
                 t.total_days
             );
         }
+        // "Quick Study" on any length of study: 180 days become 120; 10 become 6⅔, so 7.
+        assert_eq!(quick_study_days(180), 120);
+        assert_eq!(quick_study_days(10), 7);
         // The printed "11 weeks" for a mundane Special on the road.
         assert_eq!(
             study_time(Study::MundaneSpecial, Pace::OnTheRoad, false)
@@ -589,7 +598,10 @@ mod tests {
         // thiz-rulebook.md, "Sleepless": the referee rolls 1d8+4.
         let mut dice = ScriptedDice::new([1, 8]);
         assert_eq!(sleepless_days(&mut dice).days, 5);
-        assert_eq!(sleepless_days(&mut dice).days, 12);
+        assert_eq!(
+            sleepless_days(&mut dice),
+            SleeplessRoll { die: 8, days: 12 }
+        );
         assert_eq!((SLEEPLESS_HOURS, NORMAL_SLEEP_HOURS), (2, 8));
     }
 }

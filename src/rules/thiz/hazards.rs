@@ -851,6 +851,12 @@ mod tests {
             unit: TimeUnit::Turns,
         };
         assert_eq!(iron_constitution_window(odd).quarters, 6);
+        // A single quarter gains nothing: a quarter of it rounds down to 0.
+        let quarter = QuarterTime {
+            quarters: 1,
+            unit: TimeUnit::Turns,
+        };
+        assert_eq!(iron_constitution_window(quarter).quarters, 1);
         let mut dice = ScriptedDice::new([100]);
         let p = poison(
             0,

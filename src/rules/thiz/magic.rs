@@ -100,6 +100,12 @@ pub struct Manifestation {
     pub manifested: bool,
 }
 
+/// Whether a Void-Touched character `distance_ft` away is near enough to hinder magic (20 feet
+/// or less).
+pub fn void_touched_in_range(distance_ft: u32) -> bool {
+    distance_ft <= VOID_TOUCHED_RANGE_FEET
+}
+
 /// The rating a Magic Skill is checked at to manifest an effect.
 pub fn casting_rating(skill: i32, void_touched_nearby: bool) -> Rating {
     Rating(skill.saturating_sub(void_penalty(void_touched_nearby)))
@@ -510,6 +516,8 @@ mod tests {
         // thiz-rulebook.md, "Manifesting Magical Effects" and "Void-Touched" (-2 within 20 ft).
         assert_eq!(casting_rating(5, false), Rating(5));
         assert_eq!(casting_rating(5, true), Rating(3));
+        assert!(void_touched_in_range(20));
+        assert!(!void_touched_in_range(21));
         let mut dice = ScriptedDice::new([face(3, Level::Red), face(3, Level::Red) + 1]);
         let hit = manifest(5, Level::Red, true, &mut dice).unwrap();
         assert!(hit.manifested);

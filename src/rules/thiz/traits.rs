@@ -2,17 +2,24 @@
 //!
 //! Source: thiz-rulebook.md, chapter 3 "Weaknesses" and chapter 4 "Quirks". Owns [`Weakness`],
 //! [`Quirk`], their tables ([`WEAKNESSES`], [`QUIRKS`]) with kind, cost, prerequisites and a short
-//! summary, and small functions for the effects that change a roll or a number. Effects that are
-//! applied in combat, wounds, movement or hazards are exposed here as numbers for those modules
-//! to call. Must never roll a check itself (durations that are a die roll take a `DieSource`),
-//! read a sheet, or hold the rulebook's wording: the summaries are our own.
+//! summary, and small functions for the effects that no other module applies. An effect applied
+//! in combat, wounds, movement, hazards, magic or advancement lives in that module only (for
+//! example Missing Limb's Speed in `combat::speed_with_missing_leg`, Night-Blind in
+//! `combat::NIGHT_BLIND_PENALTY`, Weak Constitution and Iron Constitution in `hazards::poison`
+//! and `movement::sprint_endurance`, Marathon Runner in `movement::jog_endurance`, Quick Study and
+//! Sleepless in `advancement`, Void-Touched in `magic`); this module only points there. Must never
+//! roll a check itself (durations that are a die roll take a `DieSource`), read a sheet, or hold
+//! the rulebook's wording: the summaries are our own.
 
 use std::fmt;
 
 use thiserror::Error;
 
 use super::chart::Level;
+use super::combat::BERSERK_STRENGTH_BONUS;
+use super::movement::travel::{CELESTIAL_GUIDANCE_BONUS, STREET_SMARTS_BONUS};
 use super::skills::SkillKind;
+use super::wounds::TRIAGE_SPECIALIST_BONUS;
 use crate::rules::dice::DieSource;
 
 /// General weaknesses are of the body, Mental of the mind, Magical come from practising magic.
@@ -560,53 +567,11 @@ pub fn pocket_picking_detection_roll(light_touch: bool) -> u32 {
     if light_touch { 98 } else { 96 }
 }
 
-/// Weak Constitution: the modifier to Toughness checks against poison.
-pub fn poison_toughness_modifier(weak_constitution: bool) -> i32 {
-    if weak_constitution { -3 } else { 0 }
-}
-
-/// Weak Constitution: the Toughness that sets how long the character can sprint. (Movement
-/// calls this.)
-pub fn sprint_toughness(toughness: i32, weak_constitution: bool) -> i32 {
-    if weak_constitution {
-        toughness - 3
-    } else {
-        toughness
-    }
-}
-
-/// Missing Limb: the modifier to any use of a skill that needs both arms.
-pub fn both_arms_modifier(missing_limb: bool) -> i32 {
-    if missing_limb { -5 } else { 0 }
-}
-
 /// Which limb a Missing Limb weakness took.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Limb {
     Arm,
     Leg,
-}
-
-/// Missing Limb: the Speed a character missing a leg (without a working prosthetic) moves at,
-/// whatever their rating. (Movement and combat call this.)
-pub const MISSING_LEG_SPEED: i32 = -2;
-
-/// Missing Limb: the Speed rating that counts, given the missing limb and a prosthetic.
-pub fn effective_speed(speed: i32, missing: Option<Limb>, working_prosthetic: bool) -> i32 {
-    match missing {
-        Some(Limb::Leg) if !working_prosthetic => MISSING_LEG_SPEED,
-        _ => speed,
-    }
-}
-
-/// Night-Blind: the modifier to actions needing sight at night.
-pub fn night_sight_modifier(night_blind: bool, at_night: bool) -> i32 {
-    if night_blind && at_night { -2 } else { 0 }
-}
-
-/// Night-Blind: can the character navigate now?
-pub fn can_navigate(night_blind: bool, at_night: bool) -> bool {
-    !(night_blind && at_night)
 }
 
 /// Color Blind: the modifier to Perception when telling shades apart.
@@ -704,23 +669,16 @@ pub fn allergy_swollen_eyes(dice: &mut impl DieSource) -> TimedPenalty {
 }
 
 /// Berserk: the bonus to checks of this skill while berserk (+3 Strength and Willpower).
+/// The +3 is combat's [`BERSERK_STRENGTH_BONUS`], which the rule gives Willpower too. (Berserk's
+/// melee bonus is [`crate::rules::thiz::combat::strength_bonus`]; ignoring wounds is
+/// [`crate::rules::thiz::wounds::WoundEffects::none`] and the `berserk` flag of
+/// [`crate::rules::thiz::wounds::take_hit`].)
 pub fn berserk_check_bonus(skill: SkillKind, berserk: bool) -> i32 {
     if berserk && matches!(skill, SkillKind::Strength | SkillKind::Willpower) {
-        3
+        BERSERK_STRENGTH_BONUS
     } else {
         0
     }
-}
-
-/// Berserk: Strength points per +1 to melee attacks (10, or 5 while berserk). rules/README.md,
-/// "Strength melee bonus". (Combat calls this, or `skills::special::strength_melee_bonus`.)
-pub fn strength_bonus_divisor(berserk: bool) -> i32 {
-    if berserk { 5 } else { 10 }
-}
-
-/// Berserk: wounds are ignored until the end of the combat. (Wounds and combat call this.)
-pub fn ignores_wound_penalties(berserk: bool) -> bool {
-    berserk
 }
 
 /// The situational quirk bonuses, +3 each when their situation holds.
@@ -736,76 +694,29 @@ pub enum Situation {
     CombatWound,
 }
 
-/// The bonus a quirk gives to a check of `skill` in `situation`; 0 if it does not apply.
+/// Military Background: the bonus with friendly rank-and-file soldiers.
+pub const MILITARY_BACKGROUND_BONUS: i32 = 3;
+
+/// The bonus a quirk gives to a check of `skill` in `situation`; 0 if it does not apply. The
+/// numbers are those of the modules that own the rules: movement's travel (Celestial Guidance,
+/// Street-Smarts) and wounds (Triage Specialist).
 pub fn quirk_bonus(quirk: Quirk, skill: SkillKind, situation: Situation) -> i32 {
-    let applies = match (quirk, situation) {
+    let (applies, bonus) = match (quirk, situation) {
         (Quirk::CelestialGuidance, Situation::SkyVisibleInChosenTime) => {
-            skill == SkillKind::Navigation
+            (skill == SkillKind::Navigation, CELESTIAL_GUIDANCE_BONUS)
         }
-        (Quirk::StreetSmarts, Situation::InACity) => skill == SkillKind::Perception,
-        (Quirk::MilitaryBackground, Situation::FriendlySoldiers) => {
-            matches!(skill, SkillKind::FastTalk | SkillKind::Persuasion)
+        (Quirk::StreetSmarts, Situation::InACity) => {
+            (skill == SkillKind::Perception, STREET_SMARTS_BONUS)
         }
+        (Quirk::MilitaryBackground, Situation::FriendlySoldiers) => (
+            matches!(skill, SkillKind::FastTalk | SkillKind::Persuasion),
+            MILITARY_BACKGROUND_BONUS,
+        ),
         // "First Aid or other checks treating combat wounds": the caller says it is treatment.
-        (Quirk::TriageSpecialist, Situation::CombatWound) => true,
-        _ => false,
+        (Quirk::TriageSpecialist, Situation::CombatWound) => (true, TRIAGE_SPECIALIST_BONUS),
+        _ => (false, 0),
     };
-    if applies { 3 } else { 0 }
-}
-
-/// Trained for War: the rating with an untrained weapon of the starting weapon's family, the
-/// Physical rating +2 but no more than the best Weapon Skill in that family.
-pub fn trained_for_war_rating(physical: i32, best_in_family: i32) -> i32 {
-    physical.max((physical + 2).min(best_in_family))
-}
-
-/// Iron Constitution: a poison's onset time, in quarter-units (so 5 minutes is 20), grows by a
-/// quarter, rounded down to a quarter-unit: 20 → 25 (6¼ minutes). (Hazards calls this.)
-pub fn iron_constitution_onset(quarter_units: u32) -> u32 {
-    quarter_units.saturating_mul(5) / 4
-}
-
-/// Marathon Runner: extra jogging hours and sprinting minutes. (Movement calls this.)
-pub const MARATHON_EXTRA_JOG_HOURS: u32 = 3;
-pub const MARATHON_EXTRA_SPRINT_MINUTES: u32 = 3;
-/// The daily limit of jogging, which Marathon Runner does not raise.
-pub const MAX_JOG_HOURS_PER_DAY: u32 = 16;
-
-/// Marathon Runner: jogging hours allowed, capped at the daily 16.
-pub fn jog_hours(base_hours: u32, marathon_runner: bool) -> u32 {
-    let extra = if marathon_runner {
-        MARATHON_EXTRA_JOG_HOURS
-    } else {
-        0
-    };
-    (base_hours + extra).min(MAX_JOG_HOURS_PER_DAY)
-}
-
-/// Quick Study: study time cut by a third. Decision: whole days, rounded up so the cut never
-/// exceeds a third.
-pub fn quick_study_days(days: u32) -> u32 {
-    (days.saturating_mul(2)).div_ceil(3)
-}
-
-/// Sleepless: the referee's secret countdown, 1d8+4 days until the long sleep.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SleeplessCountdown {
-    pub die: u32,
-    pub days: u32,
-}
-
-/// Sleepless: rolls the countdown (at the start of a campaign, or after a long skip of time).
-pub fn roll_sleepless(dice: &mut impl DieSource) -> SleeplessCountdown {
-    let face = dice.roll(8);
-    SleeplessCountdown {
-        die: face,
-        days: face + 4,
-    }
-}
-
-/// Void-Touched: the modifier to magic checks of anyone within 20 feet of a void-touched one.
-pub fn void_touched_aura(distance_ft: u32) -> i32 {
-    if distance_ft <= 20 { -2 } else { 0 }
+    if applies { bonus } else { 0 }
 }
 
 /// Forgiving Fans / Polarizing Personality: the Fame check needs Black.
@@ -906,20 +817,10 @@ mod tests {
 
     #[test]
     fn numeric_weaknesses() {
-        // Chapter 3: Light Touch 98 vs 96; Weak Constitution -3; Missing Limb -5 and Speed -2;
-        // Night-Blind -2.
+        // Chapter 3: Light Touch 98 vs 96; Phobia -2 unless Berserk. (Weak Constitution,
+        // Missing Limb and Night-Blind are tested where they are applied.)
         assert_eq!(pocket_picking_detection_roll(false), 96);
         assert_eq!(pocket_picking_detection_roll(true), 98);
-        assert_eq!(poison_toughness_modifier(true), -3);
-        assert_eq!(poison_toughness_modifier(false), 0);
-        assert_eq!(sprint_toughness(5, true), 2);
-        assert_eq!(both_arms_modifier(true), -5);
-        assert_eq!(effective_speed(6, Some(Limb::Leg), false), -2);
-        assert_eq!(effective_speed(6, Some(Limb::Leg), true), 6);
-        assert_eq!(effective_speed(6, Some(Limb::Arm), false), 6);
-        assert_eq!(night_sight_modifier(true, true), -2);
-        assert_eq!(night_sight_modifier(true, false), 0);
-        assert!(!can_navigate(true, true));
         assert_eq!(phobia_combat_modifier(true, false), -2);
         assert_eq!(phobia_combat_modifier(true, true), 0);
     }
@@ -950,31 +851,23 @@ mod tests {
 
     #[test]
     fn timed_penalties_roll_their_dice() {
-        let mut d = ScriptedDice::new([6, 8, 3, 10, 1, 8]);
+        let mut d = ScriptedDice::new([6, 8, 3, 10, 1]);
         assert_eq!(compulsion_penalty(&mut d).hours, 6);
         assert_eq!(dependent_penalty(&mut d).hours, 8);
         assert_eq!(restless_sleep_penalty(&mut d).modifier, -2);
         assert_eq!(allergy_rash(&mut d).hours, 10);
         assert_eq!(allergy_swollen_eyes(&mut d).modifier, -5);
-        // Sleepless: 1d8+4, so 5..12.
-        assert_eq!(
-            roll_sleepless(&mut d),
-            SleeplessCountdown { die: 8, days: 12 }
-        );
-        let mut d = ScriptedDice::new([1]);
-        assert_eq!(roll_sleepless(&mut d).days, 5);
     }
 
     #[test]
     fn quirk_numbers() {
-        // Chapter 4: Berserk +3 / divisor 5; situational +3s; Trained for War; Iron
-        // Constitution (5 min → 6.25, 3 h → 3.75); Marathon Runner; Quick Study; Void-Touched.
+        // Chapter 4: Berserk +3; situational +3s; Fame checks need Black. (Berserk's melee
+        // bonus, Trained for War, Iron Constitution, Marathon Runner, Quick Study and
+        // Void-Touched are tested where they are applied.)
         assert_eq!(berserk_check_bonus(SkillKind::Strength, true), 3);
         assert_eq!(berserk_check_bonus(SkillKind::Willpower, true), 3);
         assert_eq!(berserk_check_bonus(SkillKind::Speed, true), 0);
         assert_eq!(berserk_check_bonus(SkillKind::Strength, false), 0);
-        assert_eq!(strength_bonus_divisor(false), 10);
-        assert_eq!(strength_bonus_divisor(true), 5);
         let s = Situation::InACity;
         assert_eq!(
             quirk_bonus(Quirk::StreetSmarts, SkillKind::Perception, s),
@@ -1004,18 +897,10 @@ mod tests {
             quirk_bonus(Quirk::StreetSmarts, SkillKind::Perception, cw),
             0
         );
-        assert_eq!(trained_for_war_rating(3, 7), 5);
-        assert_eq!(trained_for_war_rating(3, 4), 4);
-        assert_eq!(trained_for_war_rating(3, 1), 3);
-        assert_eq!(iron_constitution_onset(20), 25);
-        assert_eq!(iron_constitution_onset(12), 15);
-        assert_eq!(iron_constitution_onset(1), 1);
-        assert_eq!(jog_hours(10, true), 13);
-        assert_eq!(jog_hours(14, true), 16);
-        assert_eq!(quick_study_days(180), 120);
-        assert_eq!(quick_study_days(10), 7);
-        assert_eq!(void_touched_aura(20), -2);
-        assert_eq!(void_touched_aura(21), 0);
+        assert_eq!(
+            quirk_bonus(Quirk::MilitaryBackground, SkillKind::Persuasion, mil),
+            3
+        );
         assert!(fame_check_succeeds(Level::Black));
         assert!(!fame_check_succeeds(Level::Red));
     }

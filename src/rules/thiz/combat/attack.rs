@@ -312,6 +312,8 @@ mod tests {
         // thiz-rulebook.md, "Strength" (1 at 10, 1 at 15, 2 at 20) and "Berserk" (per 5).
         for (strength, berserk, bonus) in [
             (-3, false, 0),
+            (4, false, 0),
+            (5, false, 0),
             (9, false, 0),
             (10, false, 1),
             (15, false, 1),
@@ -321,6 +323,9 @@ mod tests {
             (5, true, 1),
             (9, true, 1),
             (10, true, 2),
+            (15, true, 3),
+            (20, true, 4),
+            (-3, true, 0),
         ] {
             assert_eq!(
                 strength_bonus(strength, berserk),
@@ -465,9 +470,11 @@ mod tests {
                 "{physical} {best}"
             );
         }
-        // thiz-rulebook.md, "Missing Limb": Speed -2 without a prosthetic.
+        // thiz-rulebook.md, "Missing Limb": Speed -2 without a prosthetic; -5 to skills that need
+        // both arms.
         assert_eq!(speed_with_missing_leg(6, true), -2);
         assert_eq!(speed_with_missing_leg(-5, true), -2);
         assert_eq!(speed_with_missing_leg(6, false), 6);
+        assert_eq!(TWO_ARM_PENALTY, -5);
     }
 }

@@ -109,6 +109,7 @@ mod tests {
             (16, 0, false, 16),
             (17, 0, false, 16),
             (0, 0, true, 4),
+            (10, 0, true, 13),
             (12, 0, true, 15),
             (13, 0, true, 16),
             (14, 0, true, 16),
@@ -134,6 +135,7 @@ mod tests {
             (6, 2, false, true, 3),
             (6, 4, false, true, 4),
             (3, 0, false, true, 1),
+            (5, 0, false, true, 2),
             (6, 2, true, true, 6),
             (20, 0, false, false, 20),
         ];

@@ -1,6 +1,9 @@
 //! The Movement Rate table: how far a character crawls, walks, jogs or sprints, per combat turn
 //! and per minute, by the better of Speed and General Physical.
 
+// Missing Limb's Speed is one rule for moving and for fighting; combat owns the number.
+use crate::rules::thiz::combat::MISSING_LEG_SPEED;
+
 /// A way of moving on foot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Gait {
@@ -130,8 +133,6 @@ pub enum Hindrance {
 
 /// Speed 0 under a heavy load.
 pub const HEAVY_LOAD_RATING: i32 = 0;
-/// Speed -2 on one leg.
-pub const MISSING_LEG_RATING: i32 = -2;
 
 /// The movement rating: the better of Speed and General Physical, unless a hindrance fixes it.
 // Decision: "considered to have a Speed of -2 (or 0)" replaces the whole rating, so a good
@@ -140,7 +141,7 @@ pub fn movement_rating(speed: i32, general_physical: i32, hindrance: Hindrance) 
     match hindrance {
         Hindrance::None => speed.max(general_physical),
         Hindrance::HeavyLoad => HEAVY_LOAD_RATING,
-        Hindrance::MissingLeg => MISSING_LEG_RATING,
+        Hindrance::MissingLeg => MISSING_LEG_SPEED,
     }
 }
 

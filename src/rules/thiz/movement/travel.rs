@@ -192,8 +192,6 @@ pub enum TravelError {
 pub const CELESTIAL_GUIDANCE_BONUS: i32 = 3;
 /// The Street-Smarts bonus to Perception in a city.
 pub const STREET_SMARTS_BONUS: i32 = 3;
-/// The Night-Blind penalty to anything needing sight at night.
-pub const NIGHT_BLIND_PENALTY: i32 = 2;
 
 /// The modifier to a Navigation check from quirks and weaknesses: +3 with Celestial Guidance
 /// for the chosen time when the sky can be seen; a Night-Blind character cannot navigate at night.
@@ -337,6 +335,5 @@ mod tests {
         assert_eq!(street_smarts_modifier(true, true), 3);
         assert_eq!(street_smarts_modifier(true, false), 0);
         assert_eq!(street_smarts_modifier(false, true), 0);
-        assert_eq!(NIGHT_BLIND_PENALTY, 2);
     }
 }

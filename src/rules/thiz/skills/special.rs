@@ -2,8 +2,10 @@
 //! particular skills, and the numbers some skills derive from a rating.
 //!
 //! Source: thiz-rulebook.md, chapter 2 (each function names its skill). Owns only arithmetic on
-//! levels and ratings; never rolls dice (callers roll checks through `thiz::check`) and never
-//! decides what the referee decides (required levels of Persuasion, Perception ranges…).
+//! levels and ratings that no other module applies (the Strength melee bonus, Dual-Wield and
+//! Unarmed Combat against armour are combat's); never rolls dice (callers roll checks through
+//! `thiz::check`) and never decides what the referee decides (required levels of Persuasion,
+//! Perception ranges…).
 
 use crate::rules::thiz::Level;
 
@@ -39,24 +41,9 @@ pub fn load_slows_to_speed_zero(load_lb: i32, strength: i32) -> bool {
     10 * i64::from(load_lb) >= 9 * i64::from(ground_lift_lb(strength))
 }
 
-/// Strength: the melee attack bonus, +1 per full 10 points (per full 5 when Berserk; see
-/// `traits::strength_bonus_divisor`). rules/README.md, "Strength melee bonus".
-pub fn strength_melee_bonus(strength: i32, berserk: bool) -> i32 {
-    strength.max(0) / crate::rules::thiz::traits::strength_bonus_divisor(berserk)
-}
-
-/// Dual-Wield: wielding the weapons in the wrong hands costs 2.
-pub const DUAL_WIELD_WRONG_HAND: i32 = -2;
-
 /// Tactics: the bonus allies get on their next turn, +1 Green to +4 Black.
 pub fn tactics_bonus(level: Level) -> i32 {
     level.index() as i32
-}
-
-/// Unarmed Combat: bare hands hurt an armored adversary only with Strength of at least three
-/// times the armor bonus of the area struck.
-pub fn unarmed_can_hurt_armored(strength: i32, armor_bonus: i32) -> bool {
-    strength >= 3 * armor_bonus
 }
 
 /// Appraise: with both Appraise and a fitting craft skill, the higher of the two plus 2.
@@ -314,23 +301,11 @@ mod tests {
 
     #[test]
     fn strength_numbers() {
-        // "Strength": 100 lb + 10 per point overhead, double off the ground; +1 melee per full 10
-        // (README: per full 5 when Berserk); 90% of the maximum slows to Speed 0.
+        // "Strength": 100 lb + 10 per point overhead, double off the ground; 90% of the maximum
+        // slows to Speed 0. (The melee bonus is `combat::strength_bonus`, tested there.)
         assert_eq!(overhead_lift_lb(0), 100);
         assert_eq!(overhead_lift_lb(5), 150);
         assert_eq!(ground_lift_lb(5), 300);
-        for (s, plain, berserk) in [
-            (4, 0, 0),
-            (5, 0, 1),
-            (9, 0, 1),
-            (10, 1, 2),
-            (15, 1, 3),
-            (20, 2, 4),
-            (-3, 0, 0),
-        ] {
-            assert_eq!(strength_melee_bonus(s, false), plain, "{s}");
-            assert_eq!(strength_melee_bonus(s, true), berserk, "{s} berserk");
-        }
         // Strength 0 can lift 200 lb off the ground: 180 is 90%, 179 is not.
         assert!(load_slows_to_speed_zero(180, 0));
         assert!(!load_slows_to_speed_zero(179, 0));
@@ -338,13 +313,12 @@ mod tests {
 
     #[test]
     fn thresholds_of_levels() {
-        // "Reflexes": Yellow or better; "Tactics": +1..+4; "Unarmed Combat": 3 × armor.
+        // "Reflexes": Yellow or better; "Tactics": +1..+4. ("Unarmed Combat" against armour is
+        // `combat::unarmed_can_damage`, tested there with the same cases.)
         assert!(!reflexes_acts_first(Green));
         assert!(reflexes_acts_first(Yellow));
         assert_eq!(tactics_bonus(Failure), 0);
         assert_eq!(tactics_bonus(Black), 4);
-        assert!(!unarmed_can_hurt_armored(5, 2));
-        assert!(unarmed_can_hurt_armored(6, 2));
     }
 
     #[test]
