@@ -1,8 +1,153 @@
-//! `/help`: short, ephemeral help.
+//! `/help`: short, ephemeral help, one line per command or the options of one command.
 
 use super::command::{Invocation, Opts};
-use super::reply::Reply;
-use super::{AppResult, Ctx};
+use super::reply::{Embed, Field, Reply, Tone};
+use super::{AppResult, Ctx, user};
+
+/// Every command: its name, who may use it, what it does, and its options. The README's command
+/// list says the same; a test keeps the two in step.
+pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
+    (
+        "roll",
+        "anyone",
+        "Roll dice: 2d6+1, 4d6kh3, 3d6!, 2d6r1, d%",
+        "expression [mode] [label]",
+    ),
+    (
+        "check",
+        "player, GM",
+        "THIZ check on a skill or a bare rating",
+        "[skill] [rating] [character] [modifier] [mode] [label]",
+    ),
+    (
+        "attack",
+        "player, GM",
+        "THIZ attack: hit, location, Toughness, wound",
+        "attacker target [weapon] [location] [missile] [modifier] [mode]",
+    ),
+    (
+        "tft save",
+        "player, GM",
+        "TFT saving roll: N dice against ST, DX, IQ or a number",
+        "attribute dice [character] [modifier] [mode]",
+    ),
+    (
+        "tft attack",
+        "player, GM",
+        "TFT attack: to-hit, damage, armor, injury",
+        "attacker target [weapon] [facing] [defending] [dodging] [wait] [range] [prior] [actions] [charge] [modifier] [mode]",
+    ),
+    (
+        "tft hth",
+        "player, GM",
+        "TFT hand-to-hand entry roll",
+        "character [modifier] [mode]",
+    ),
+    (
+        "tft dying",
+        "GM",
+        "TFT death and dying roll",
+        "character [mode]",
+    ),
+    (
+        "tft bash",
+        "player, GM",
+        "TFT shield bash or rush",
+        "attacker target [rush] [mode]",
+    ),
+    (
+        "tft job",
+        "GM",
+        "TFT: a week of a job",
+        "job [character] [mode]",
+    ),
+    (
+        "odds thiz",
+        "anyone",
+        "Exact odds of each THIZ level",
+        "rating [modifier]",
+    ),
+    (
+        "odds tft",
+        "anyone",
+        "Exact odds of each TFT attack or save outcome",
+        "target dice [save]",
+    ),
+    (
+        "luck spend",
+        "owner",
+        "Spend hidden luck: reroll, lower a wound, or a stunt",
+        "kind [character] [points] [roll]",
+    ),
+    (
+        "luck roll|show|award|set|log",
+        "GM",
+        "Roll, read or change a character's luck",
+        "character [points]",
+    ),
+    (
+        "character create",
+        "anyone",
+        "Make a THIZ or TFT character (npc: GM only)",
+        "name system [npc]",
+    ),
+    (
+        "character show|list|validate",
+        "anyone",
+        "See a sheet, your characters, or what breaks the creation rules",
+        "[name]",
+    ),
+    (
+        "character set|skill|gear|delete",
+        "owner, GM",
+        "Change a sheet",
+        "name …",
+    ),
+    (
+        "character export|import",
+        "owner, GM",
+        "Save or load a sheet as JSON",
+        "[name] | file",
+    ),
+    (
+        "wound add|heal|rest",
+        "GM; owner for rest",
+        "THIZ wounds and healing",
+        "character …",
+    ),
+    (
+        "gm setup",
+        "Manage Server",
+        "Set the GM role, GM channel and default system",
+        "[gm_role] [gm_channel] [system]",
+    ),
+    ("gm rules", "GM", "House-rule switches", "[name] [value]"),
+    (
+        "gm hidden|note",
+        "GM",
+        "Hidden values and notes on a sheet",
+        "character key|text [value]",
+    ),
+    (
+        "gm roll",
+        "GM",
+        "A secret roll with a public commitment",
+        "expression [label]",
+    ),
+    (
+        "reveal",
+        "GM",
+        "Reveal a secret roll so anyone can check its commitment",
+        "roll",
+    ),
+    (
+        "history",
+        "anyone",
+        "The roll log (what you may see)",
+        "[character] [count]",
+    ),
+    ("help", "anyone", "This help", "[command]"),
+];
 
 /// `/help [command]`.
 #[derive(Debug, Clone)]
@@ -14,13 +159,76 @@ impl HelpCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
         let o = Opts::new(inv, &["command"])?;
         Ok(Self {
-            command: o.text("command").map(str::to_owned),
+            command: o
+                .text("command")
+                .map(|c| c.trim().trim_start_matches('/').to_lowercase()),
         })
     }
 
     pub fn run(self, _ctx: &Ctx<'_>) -> AppResult<Reply> {
-        Ok(Reply::ephemeral(
-            "Commands: /roll /check /attack /tft /odds /luck /character /wound /gm /reveal /history /help",
-        ))
+        let Some(wanted) = self.command else {
+            let lines: Vec<String> = COMMANDS
+                .iter()
+                .map(|(name, _, what, _)| format!("`/{name}` — {what}"))
+                .collect();
+            return Ok(Reply::ephemeral("").with_embed(Embed {
+                title: "referee commands".into(),
+                description: lines.join("\n"),
+                tone: Some(Tone::Info),
+                fields: Vec::new(),
+                footer: Some("Roll modes: public, private (you + GM), blind (GM only), self (you only). /help command:check for details.".into()),
+            }));
+        };
+        let matches: Vec<_> = COMMANDS
+            .iter()
+            .filter(|(name, ..)| {
+                name.split(['|', ' ']).any(|w| w == wanted)
+                    || *name == wanted
+                    || name.starts_with(&wanted)
+            })
+            .collect();
+        if matches.is_empty() {
+            return Err(user(format!(
+                "There is no command {}. /help lists them.",
+                super::text::escape(&wanted)
+            )));
+        }
+        Ok(Reply::ephemeral("").with_embed(Embed {
+            title: format!("/help {}", super::text::escape(&wanted)),
+            description: String::new(),
+            tone: Some(Tone::Info),
+            fields: matches
+                .iter()
+                .map(|(name, who, what, options)| Field {
+                    name: format!("/{name} {options}"),
+                    value: format!("{what}. Who: {who}."),
+                    inline: false,
+                })
+                .collect(),
+            footer: None,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readme_lists_every_command() {
+        let readme = include_str!("../../README.md");
+        for (name, ..) in COMMANDS {
+            let (head, rest) = name.split_once(' ').unwrap_or((name, ""));
+            assert!(
+                readme.contains(&format!("/{head}")),
+                "README.md does not list /{head}"
+            );
+            for sub in rest.split('|').filter(|s| !s.is_empty()) {
+                assert!(
+                    readme.contains(sub),
+                    "README.md does not mention /{head} {sub}"
+                );
+            }
+        }
     }
 }
