@@ -42,7 +42,8 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
 /// How long a connection waits for another writer before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Connections kept open for reuse.
-const POOL_SIZE: usize = 8;
+// Enough for every blocking thread tokio may run a command on, so a busy bot reuses connections.
+const POOL_SIZE: usize = 64;
 
 /// A store error: SQLite failed, or stored data did not parse. Never caused by a user's input;
 /// the app answers these with "Something went wrong".
