@@ -1,5 +1,7 @@
 //! The one integration-test binary (serenity makes each extra binary slow to link).
 //!
+//! - `console`: the real binary — console over stdin, migrate, backup, --help.
 //! - `store`: the SQLite store on an on-disk database — migrations, WAL, backup, atomic luck.
 
+mod console;
 mod store;

@@ -1,0 +1,131 @@
+//! The real `referee` binary: `console` over standard input, `migrate`, `backup`, `--help`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn referee() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_referee"));
+    // No configuration file or environment from the developer's machine leaks into the test.
+    c.env_remove("DISCORD_TOKEN")
+        .env_remove("DISCORD_API_BASE")
+        .env_remove("REFEREE_DB")
+        .args(["--config", "/nonexistent/referee-test.toml"]);
+    c
+}
+
+/// Runs `referee console` with `args`, feeding `input`; returns standard output's lines.
+pub fn console(args: &[&str], input: &str) -> Vec<String> {
+    let mut child = referee()
+        .arg("console")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("the console ends");
+    assert!(
+        out.status.success(),
+        "console failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn json_mode_prints_one_object_per_command_in_discords_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("c.sqlite3");
+    let db = db.to_str().unwrap();
+    let lines = console(
+        &["--json", "--seed", "7", "--db", db],
+        "# a comment\n\n/help\nnot a command\n/roll expression:\"unclosed\n/dance\n",
+    );
+    assert_eq!(lines.len(), 4, "{lines:#?}");
+    for line in &lines {
+        let v: serde_json::Value = serde_json::from_str(line).expect("one JSON object per line");
+        assert!(
+            v.get("content").is_some() && v.get("embeds").is_some(),
+            "{v}"
+        );
+        assert_eq!(v["allowed_mentions"]["parse"], serde_json::json!([]));
+        assert!(v.get("visibility").is_some() && v.get("gm_copy").is_some());
+    }
+    // Malformed lines get a one-line, ephemeral explanation.
+    let bad: Vec<serde_json::Value> = lines[1..]
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for v in &bad {
+        assert_eq!(v["flags"], 64);
+        assert_eq!(v["visibility"], "ephemeral");
+        let content = v["content"].as_str().unwrap();
+        assert!(!content.is_empty() && !content.contains('\n'), "{content}");
+    }
+    assert!(
+        bad[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("starts with /")
+    );
+    assert!(bad[1]["content"].as_str().unwrap().contains("never closed"));
+    assert!(bad[2]["content"].as_str().unwrap().contains("/dance"));
+}
+
+#[test]
+fn migrate_then_backup_make_a_sound_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("m.sqlite3");
+    let copy = dir.path().join("copy.sqlite3");
+    let out = referee()
+        .env("REFEREE_DB", &db)
+        .arg("migrate")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("schema at version"));
+    let out = referee()
+        .env("REFEREE_DB", &db)
+        .args(["backup", copy.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let conn = rusqlite::Connection::open(&copy).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+}
+
+#[test]
+fn help_and_unknown_modes() {
+    let out = referee().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("console [options]"));
+    let out = referee().arg("dance").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = referee()
+        .args(["console", "--guild", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--guild must be"));
+}
