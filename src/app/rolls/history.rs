@@ -86,7 +86,7 @@ fn collect(
     for row in &rows {
         let result = match gm {
             Some(gm) => gm_result(conn, gm, row)?,
-            None => player_result(ctx, row),
+            None => player_result(row),
         };
         lines.push(line(ctx, row, &names, &result));
     }
@@ -127,21 +127,18 @@ fn line(
 }
 
 /// What a player may read of a row they are allowed to list.
-fn player_result(ctx: &Ctx<'_>, row: &RollRow) -> String {
+fn player_result(row: &RollRow) -> String {
     match row.mode {
         Mode::Blind => "blind roll — result hidden".to_owned(),
         Mode::Secret => match &row.public_json {
             Some(json) => format!("{} (revealed)", summary(&row.command, json)),
             None => commitment_note(row),
         },
-        // Listed only for the roller (private, self) or for everyone (public).
-        Mode::Public | Mode::Private | Mode::SelfOnly => {
-            debug_assert!(row.mode == Mode::Public || row.user == ctx.caller.user);
-            row.public_json.as_deref().map_or_else(
-                || "result not recorded".to_owned(),
-                |j| summary(&row.command, j),
-            )
-        }
+        // `collect` lists private and self rolls only to their roller, public ones to everyone.
+        Mode::Public | Mode::Private | Mode::SelfOnly => row.public_json.as_deref().map_or_else(
+            || "result not recorded".to_owned(),
+            |j| summary(&row.command, j),
+        ),
     }
 }
 

@@ -379,9 +379,10 @@ fn gm_commands_are_refused_to_players() -> TestResult {
     Ok(())
 }
 
-#[test]
-fn players_never_see_hidden_results_in_history() -> TestResult {
-    let (_dir, app) = app(9)?;
+/// Seeds one guild with hidden rolls carrying sentinel numbers: Ann's blind roll, Bo's private,
+/// self and blind rolls, a GM secret roll (#6), a public NPC roll, a blind roll of Ann's Vexa; and
+/// one public roll of Bo's. Returns the secret roll's commitment and nonce.
+fn seed_hidden_rolls(app: &App) -> Result<(String, String), Box<dyn std::error::Error>> {
     let npc = app.store.write(|tx| {
         characters::create(
             tx,
@@ -411,7 +412,7 @@ fn players_never_see_hidden_results_in_history() -> TestResult {
 
     // Ann's blind roll, Bo's hidden rolls, a GM secret, a public NPC roll; sentinels everywhere.
     run(
-        &app,
+        app,
         &ann(),
         &["roll"],
         &[("expression", "1d2+777777"), ("mode", "blind")],
@@ -423,18 +424,13 @@ fn players_never_see_hidden_results_in_history() -> TestResult {
         ("1d2+111111", "public"),
     ] {
         run(
-            &app,
+            app,
             &bo(),
             &["roll"],
             &[("expression", expression), ("mode", mode)],
         );
     }
-    let secret = run(
-        &app,
-        &gm(),
-        &["gm", "roll"],
-        &[("expression", "1d2+444444")],
-    );
+    let secret = run(app, &gm(), &["gm", "roll"], &[("expression", "1d2+444444")]);
     let commitment = commitment_of(&secret);
     let gm_proof = GmProof::verified(GUILD);
     let nonce = app
@@ -470,6 +466,13 @@ fn players_never_see_hidden_results_in_history() -> TestResult {
         }
         Ok::<_, crate::store::StoreError>(())
     })?;
+    Ok((commitment, nonce))
+}
+
+#[test]
+fn players_never_see_hidden_results_in_history() -> TestResult {
+    let (_dir, app) = app(9)?;
+    let (commitment, nonce) = seed_hidden_rolls(&app)?;
     let hidden = [
         "777778", "777779", "888888", "666666", "555555", "444444", "333333", "222222", "Shadow",
         &nonce,
