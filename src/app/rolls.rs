@@ -1,22 +1,321 @@
-//! Placeholder: this module's commands are being written.
+//! `/roll`, `/gm roll`, `/reveal` and `/history`: generic dice, the GM's committed secret rolls,
+//! and the roll log as each caller may see it.
+//!
+//! Owns the logged shape of a dice-expression roll ([`shown`]), the commitment scheme of secret
+//! rolls ([`commit`], with its own [`sha256`]) and the visibility rules of `/history`. Must never
+//! put a blind result, an unrevealed secret result, a nonce before its reveal, or anything about
+//! an NPC in a reply a player receives (outside `gm_copy`).
 
-use super::command::Invocation;
-use super::reply::Reply;
-use super::{AppResult, Ctx, user};
+mod commit;
+mod history;
+mod sha256;
+mod shown;
+#[cfg(test)]
+mod tests;
 
-/// This module's commands.
-#[derive(Debug, Clone)]
-pub enum RollsCommand {}
+use super::command::{Invocation, Opts, RollMode};
+use super::reply::{Embed, Field, Reply, Tone};
+use super::text::{escape, truncate};
+use super::{AppError, AppResult, Ctx, user};
+use crate::rules::dice::expr::{self, DiceError, Expr, Limits};
+use crate::store::RollId;
+use crate::store::rolls::{self, Mode, NewRoll};
+use shown::Rolled;
+
+/// The longest label a roll may carry, in characters.
+pub const MAX_LABEL: usize = 100;
+/// The most rolls `/history` lists at once (and the default).
+pub const MAX_HISTORY: u32 = 25;
+pub const DEFAULT_HISTORY: u32 = 10;
+
+/// The command name `/roll` logs under.
+const ROLL: &str = "roll";
+/// The command name `/gm roll` logs under.
+const GM_ROLL: &str = "gm roll";
+
+/// `/roll`, `/gm roll`, `/reveal`, `/history`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RollsCommand {
+    /// Roll a dice expression, shown by mode.
+    Roll {
+        expression: String,
+        mode: RollMode,
+        label: String,
+    },
+    /// A GM's secret roll: the channel sees a commitment only.
+    GmRoll { expression: String, label: String },
+    /// Reveal a secret roll, with what it takes to check its commitment.
+    Reveal { roll: RollId },
+    /// The roll log, filtered by what the caller may see.
+    History {
+        character: Option<String>,
+        count: u32,
+    },
+}
 
 impl RollsCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
-        Err(user(format!(
-            "{} is not available yet.",
-            inv.display_path()
-        )))
+        let path: Vec<&str> = inv.path.iter().map(String::as_str).collect();
+        match path.as_slice() {
+            ["roll"] => {
+                let o = Opts::new(inv, &["expression", "mode", "label"])?;
+                Ok(Self::Roll {
+                    expression: o.required("expression")?.to_owned(),
+                    mode: o.mode()?,
+                    label: label(o.text("label"))?,
+                })
+            }
+            ["gm", "roll"] => {
+                let o = Opts::new(inv, &["expression", "label"])?;
+                Ok(Self::GmRoll {
+                    expression: o.required("expression")?.to_owned(),
+                    label: label(o.text("label"))?,
+                })
+            }
+            ["reveal"] => {
+                let o = Opts::new(inv, &["roll"])?;
+                Ok(Self::Reveal {
+                    roll: roll_id(o.required("roll")?)?,
+                })
+            }
+            ["history"] => {
+                let o = Opts::new(inv, &["character", "count"])?;
+                let count = o
+                    .int("count", 1, i64::from(MAX_HISTORY))?
+                    .map_or(DEFAULT_HISTORY, |c| c as u32);
+                Ok(Self::History {
+                    character: o.text("character").map(|c| c.trim().to_owned()),
+                    count,
+                })
+            }
+            _ => Err(user(format!(
+                "There is no command {}. /help lists them.",
+                escape(&inv.display_path())
+            ))),
+        }
     }
 
-    pub fn run(self, _ctx: &Ctx<'_>) -> AppResult<Reply> {
-        match self {}
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        match self {
+            Self::Roll {
+                expression,
+                mode,
+                label,
+            } => roll(ctx, &expression, mode, &label),
+            Self::GmRoll { expression, label } => gm_roll(ctx, &expression, &label),
+            Self::Reveal { roll } => reveal(ctx, roll),
+            Self::History { character, count } => {
+                history::history(ctx, character.as_deref(), count)
+            }
+        }
     }
+}
+
+/// A label as given (trimmed), at most [`MAX_LABEL`] characters; empty when absent.
+fn label(raw: Option<&str>) -> AppResult<String> {
+    let label = raw.map(str::trim).unwrap_or_default();
+    let len = label.chars().count();
+    if len > MAX_LABEL {
+        return Err(user(format!(
+            "label can be at most {MAX_LABEL} characters; yours has {len}."
+        )));
+    }
+    Ok(label.to_owned())
+}
+
+/// A roll number as players see it under a roll ("Roll #12"): `12` or `#12`.
+fn roll_id(raw: &str) -> AppResult<RollId> {
+    let digits = raw.trim().trim_start_matches('#');
+    match digits.parse::<i64>() {
+        Ok(n) if n >= 1 => Ok(RollId(n)),
+        _ => Err(user(format!(
+            "roll must be a roll number like 12 (shown as \"Roll #12\" under each roll); you gave {:?}",
+            raw.trim()
+        ))),
+    }
+}
+
+/// A refused expression, in the parser's words.
+fn dice_error(e: &DiceError) -> AppError {
+    user(format!("Can't roll that: {e}."))
+}
+
+/// Parses `expression` under the configured limits.
+fn parse_expression(expression: &str, limits: &Limits) -> AppResult<Expr> {
+    expr::parse(expression, limits).map_err(|e| dice_error(&e))
+}
+
+/// `/roll`: rolls, logs, and routes by mode.
+fn roll(ctx: &Ctx<'_>, expression: &str, mode: RollMode, label: &str) -> AppResult<Reply> {
+    let limits = ctx.app.limits();
+    let expr = parse_expression(expression, limits)?;
+    let result = expr
+        .roll(&mut ctx.dice(), limits)
+        .map_err(|e| dice_error(&e))?;
+    let rolled = Rolled::new(&expr, &result);
+    let id = ctx
+        .app
+        .store
+        .write(|tx| ctx.log_roll(tx, None, ROLL, mode, label, &rolled))?;
+    let who = escape(&ctx.caller.name);
+    let embed = result_embed(
+        &rolled,
+        label,
+        &format!("{who} rolled `{}`", rolled.expression),
+        id,
+    );
+    let what = format!("`{}`", rolled.expression);
+    Ok(ctx.route(mode, &what, Reply::public("").with_embed(embed)))
+}
+
+/// The embed of a rolled expression: every die and the total.
+fn result_embed(rolled: &Rolled, label: &str, heading: &str, id: RollId) -> Embed {
+    let mut footer = format!("Roll #{id}");
+    if rolled.capped {
+        footer.push_str(" · the explosion limit stopped some dice from exploding further");
+    }
+    Embed {
+        title: if label.is_empty() {
+            "Dice roll".to_owned()
+        } else {
+            escape(label)
+        },
+        // Discord allows 4096 characters here; the dice limits keep a roll well below that.
+        description: truncate(&format!("{heading}\n{}", rolled.dice_line()), 4000),
+        tone: Some(Tone::Info),
+        fields: vec![Field {
+            name: "Total".into(),
+            value: format!("**{}**", rolled.total),
+            inline: true,
+        }],
+        footer: Some(footer),
+    }
+}
+
+/// `/gm roll`: a secret roll. The channel sees the commitment; the GM copy has the result.
+fn gm_roll(ctx: &Ctx<'_>, expression: &str, label: &str) -> AppResult<Reply> {
+    ctx.gm()?;
+    let limits = ctx.app.limits();
+    let expr = parse_expression(expression, limits)?;
+    // One guard for the roll and the nonce: asking `ctx.dice()` twice at once would deadlock
+    // the seeded generator.
+    let (result, nonce) = {
+        let mut dice = ctx.dice();
+        let result = expr.roll(&mut dice, limits).map_err(|e| dice_error(&e))?;
+        (result, commit::nonce(&mut dice))
+    };
+    let rolled = Rolled::new(&expr, &result);
+    let committed = commit::committed_string(&rolled.canonical(), &nonce);
+    let commitment = commit::commitment(&committed);
+    let json = serde_json::to_string(&rolled).map_err(anyhow::Error::from)?;
+    let id = ctx.app.store.write(|tx| {
+        rolls::insert(
+            tx,
+            ctx.caller.guild,
+            &NewRoll {
+                user: ctx.caller.user,
+                character: None,
+                command: GM_ROLL,
+                mode: Mode::Secret,
+                label,
+                result_json: &json,
+                commitment: Some(&commitment),
+                nonce: Some(&nonce),
+                parent: None,
+            },
+        )
+    })?;
+
+    let public = Embed {
+        title: if label.is_empty() {
+            "Secret roll".to_owned()
+        } else {
+            format!("Secret roll: {}", escape(label))
+        },
+        description: format!(
+            "The GM rolled in secret. This SHA-256 commits to the result; `/reveal roll:{id}` will show what lets anyone check it."
+        ),
+        tone: Some(Tone::Grey),
+        fields: vec![Field {
+            name: "Commitment".into(),
+            value: format!("`{commitment}`"),
+            inline: false,
+        }],
+        footer: Some(format!("Roll #{id}")),
+    };
+    let copy = Reply::public(format!("Secret roll #{id}, for GMs only")).with_embed(result_embed(
+        &rolled,
+        label,
+        &format!("`{}`", rolled.expression),
+        id,
+    ));
+    Ok(Reply::public("").with_embed(public).with_gm_copy(copy))
+}
+
+/// `/reveal`: publishes a secret roll's result, nonce and the exact string hashed, once.
+fn reveal(ctx: &Ctx<'_>, id: RollId) -> AppResult<Reply> {
+    let gm = ctx.gm()?;
+    let (row, rolled, nonce, committed) = ctx.app.store.write(|tx| -> AppResult<_> {
+        let not_secret = || {
+            user(format!(
+                "Roll #{id} is not a secret roll; /reveal works on rolls made with /gm roll."
+            ))
+        };
+        let row = rolls::get(tx, ctx.caller.guild, id)?.ok_or_else(|| {
+            user(format!(
+                "There is no roll #{id} here. /history lists recent rolls with their numbers."
+            ))
+        })?;
+        if row.mode != Mode::Secret {
+            return Err(not_secret());
+        }
+        let secret = rolls::secret(tx, gm, id)?.ok_or_else(not_secret)?;
+        if secret.revealed_at.is_some() {
+            return Err(user(format!(
+                "Roll #{id} was already revealed; /history shows its result."
+            )));
+        }
+        let rolled: Rolled =
+            serde_json::from_str(&secret.result_json).map_err(anyhow::Error::from)?;
+        let nonce = secret
+            .nonce
+            .ok_or_else(|| anyhow::anyhow!("secret roll #{id} has no nonce"))?;
+        let committed = commit::committed_string(&rolled.canonical(), &nonce);
+        // Checked before the reveal is written, so a mismatch (a damaged log) reveals nothing.
+        if row.commitment.as_deref() != Some(commit::commitment(&committed).as_str()) {
+            return Err(anyhow::anyhow!("secret roll #{id} does not match its commitment").into());
+        }
+        if !rolls::reveal(tx, gm, id)? {
+            return Err(user(format!(
+                "Roll #{id} was already revealed; /history shows its result."
+            )));
+        }
+        Ok((row, rolled, nonce, committed))
+    })?;
+
+    let mut embed = result_embed(
+        &rolled,
+        &row.label,
+        &format!("Secret roll #{id} revealed: `{}`", rolled.expression),
+        id,
+    );
+    embed.tone = Some(Tone::Green);
+    embed.fields.extend([
+        Field {
+            name: "Nonce".into(),
+            value: format!("`{nonce}`"),
+            inline: false,
+        },
+        Field {
+            name: "Commitment posted with the roll".into(),
+            value: format!("`{}`", row.commitment.unwrap_or_default()),
+            inline: false,
+        },
+    ]);
+    // The string goes in the content, in a code block: easy to copy exactly, and not bound by
+    // an embed field's 1024 characters.
+    let content = format!(
+        "Anyone can check roll #{id}: the SHA-256 of this exact string (UTF-8, no newline) must equal the commitment.\n```\n{committed}\n```"
+    );
+    Ok(Reply::public(content).with_embed(embed))
 }
