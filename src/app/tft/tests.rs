@@ -1,0 +1,1 @@
+//! Command-level tests of the TFT use cases.
