@@ -301,13 +301,13 @@ mod tests {
             armor_dx: -3,
             shield_dx: 0,
             technique: Technique::Normal,
-            adjustments: vec![Adjustment::FromSide, Adjustment::TargetDefending],
+            adjustments: vec![Adjustment::FromSide, Adjustment::TargetDodging],
         }
         .setup()
         .unwrap();
         assert_eq!(
             breakdown(&setup),
-            "DX 13, armor -3, from the side +2, target defending +1 die = **12** on 4 dice"
+            "DX 13, armor -3, from the side +2, target dodging +1 die = **12** on 4 dice"
         );
     }
 
