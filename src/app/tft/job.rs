@@ -178,9 +178,8 @@ fn talent_counts(sheet: &TftSheet) -> (u32, u32) {
         match Talent::parse(name) {
             Some(t) if WEAPON_TALENTS.contains(&t) => weapons += 1,
             Some(t) if OTHER_COMBAT_TALENTS.contains(&t) => other += 1,
-            Some(_) => {}
             None if name.to_ascii_lowercase().contains("weapon") => weapons += 1,
-            None => {}
+            Some(_) | None => {}
         }
     }
     (weapons, weapons + other)

@@ -104,11 +104,8 @@ pub(super) fn breakdown(setup: &AttackSetup) -> String {
             part.push_str(&signed(line.dx));
         }
         if line.dice > 0 {
-            part.push_str(&format!(
-                " +{} di{}",
-                line.dice,
-                if line.dice == 1 { "e" } else { "ce" }
-            ));
+            let noun = if line.dice == 1 { "die" } else { "dice" };
+            part = format!("{part} +{} {noun}", line.dice);
         }
         parts.push(part);
     }
@@ -147,13 +144,13 @@ fn damage_fields(d: &DamageResolution, target_st: i32, hits_before: i64) -> Vec<
     let roll = &d.damage;
     let mut rolled = format!("{}: {} = {}", roll.dice, faces(&roll.faces), roll.roll);
     for r in &roll.rerolls {
-        rolled.push_str(&format!(" (a 1 rolled again: {})", r.now));
+        rolled = format!("{rolled} (a 1 rolled again: {})", r.now);
     }
     if roll.factor > 1 {
-        rolled.push_str(&format!(" ×{}", roll.factor));
+        rolled = format!("{rolled} ×{}", roll.factor);
     }
     if roll.added_after > 0 {
-        rolled.push_str(&format!(" +{}", roll.added_after));
+        rolled = format!("{rolled} +{}", roll.added_after);
     }
     let special = match (roll.multiplier, roll.house_rules) {
         (Multiplier::Normal, _) => None,
@@ -243,7 +240,7 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
     let roll = &s.res.roll;
     let mut weapon = escape(s.weapon);
     if let Some(note) = s.weapon_note {
-        weapon.push_str(&format!(" ({note})"));
+        weapon = format!("{weapon} ({note})");
     }
     let mut fields = vec![
         field(
