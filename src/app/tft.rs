@@ -1,22 +1,194 @@
-//! Placeholder: this module's commands are being written.
+//! The Fantasy Trip use cases: saving rolls, the whole attack, HTH entry, death and dying,
+//! shield bash and rush, a week of a job, and the exact odds of attacks and saves.
+//!
+//! Owns reading a TFT character's numbers from its sheet and the store (attributes, armor,
+//! shield, weapons, hits taken), the guild's TFT table switches, and turning each rules outcome
+//! into a reply. Every number comes from `rules::tft`; this module must never compute a rule
+//! itself, never show another guild's data, and never apply anything before the whole input has
+//! been checked (each roll and its writes happen in one transaction).
+//!
+//! Tones, across these commands: Black for a special success (automatic success, double or
+//! triple), Green for a success, Grey for a failure, Red for a failure with a mishap (automatic
+//! failure, a dropped or broken weapon, a figure that dies).
+
+mod attack;
+mod bash;
+mod injury;
+mod job;
+mod odds;
+mod save;
+#[cfg(test)]
+mod tests;
 
 use super::command::Invocation;
-use super::reply::Reply;
+use super::reply::{Field, Reply};
+use super::sheet::{Sheet, TftSheet};
+use super::text::escape;
 use super::{AppResult, Ctx, user};
+use crate::rules::tft::attack::AttackTableSettings;
+use crate::rules::tft::character::Talent;
+use crate::rules::tft::gear;
+use crate::store::characters::Character;
 
-/// This module's commands.
+/// The `/tft` subcommands and `/odds tft`.
 #[derive(Debug, Clone)]
-pub enum TftCommand {}
+pub enum TftCommand {
+    /// `/tft save`: N dice against ST, DX, IQ or a number.
+    Save(save::Save),
+    /// `/tft attack`: to-hit, damage, armor, hits applied, reaction.
+    Attack(attack::Attack),
+    /// `/tft hth`: the 2d roll to enter hand-to-hand combat.
+    Hth(injury::Hth),
+    /// `/tft dying`: the 2d roll of a figure at 0 ST or below.
+    Dying(injury::DyingRoll),
+    /// `/tft bash`: the foe's roll to stay up after a shield bash or rush.
+    Bash(bash::Bash),
+    /// `/tft job`: a week of work.
+    Job(job::JobWeekCommand),
+    /// `/odds tft`: exact odds of an attack or a saving roll.
+    Odds(odds::Odds),
+}
+
+/// The subcommands, for messages.
+const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
-        Err(user(format!(
-            "{} is not available yet.",
-            inv.display_path()
-        )))
+        let path: Vec<&str> = inv.path.iter().map(String::as_str).collect();
+        Ok(match path.as_slice() {
+            ["tft", "save"] => TftCommand::Save(save::Save::parse(inv)?),
+            ["tft", "attack"] => TftCommand::Attack(attack::Attack::parse(inv)?),
+            ["tft", "hth"] => TftCommand::Hth(injury::Hth::parse(inv)?),
+            ["tft", "dying"] => TftCommand::Dying(injury::DyingRoll::parse(inv)?),
+            ["tft", "bash"] => TftCommand::Bash(bash::Bash::parse(inv)?),
+            ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
+            ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
+            ["tft"] => {
+                return Err(user(format!("/tft needs a subcommand: {SUBCOMMANDS}.")));
+            }
+            _ => {
+                return Err(user(format!(
+                    "There is no command {}; /tft has {SUBCOMMANDS}.",
+                    escape(&inv.display_path())
+                )));
+            }
+        })
     }
 
-    pub fn run(self, _ctx: &Ctx<'_>) -> AppResult<Reply> {
-        match self {}
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        match self {
+            TftCommand::Save(c) => c.run(ctx),
+            TftCommand::Attack(c) => c.run(ctx),
+            TftCommand::Hth(c) => c.run(ctx),
+            TftCommand::Dying(c) => c.run(ctx),
+            TftCommand::Bash(c) => c.run(ctx),
+            TftCommand::Job(c) => c.run(ctx),
+            TftCommand::Odds(c) => Ok(c.run(ctx)),
+        }
     }
+}
+
+// -------------------------------------------------------------------------------------------
+// Shared helpers
+
+/// The guild's TFT switches: the table settings and whether the house rules apply
+/// (`/gm rules`: "tft_house_rules" default on, "tft_four_dice_specials" default off,
+/// "tft_generalize_beyond_four" default on).
+fn table_settings(ctx: &Ctx<'_>) -> (AttackTableSettings, bool) {
+    let rule = |name: &str, default: bool| ctx.settings.rules.get(name).copied().unwrap_or(default);
+    let defaults = AttackTableSettings::default();
+    (
+        AttackTableSettings {
+            four_dice_specials: rule("tft_four_dice_specials", defaults.four_dice_specials),
+            generalize_beyond_four: rule(
+                "tft_generalize_beyond_four",
+                defaults.generalize_beyond_four,
+            ),
+        },
+        rule("tft_house_rules", true),
+    )
+}
+
+/// The TFT sheet of `c`, or a clear refusal for a THIZ character.
+fn tft_sheet(c: &Character) -> AppResult<TftSheet> {
+    match Sheet::of(c)? {
+        Sheet::Tft(s) => Ok(s),
+        Sheet::Thiz(_) => Err(user(format!(
+            "{} is a THIZ character; /tft commands need a TFT character (THIZ uses /check and /attack).",
+            escape(&c.name)
+        ))),
+    }
+}
+
+/// Whether the sheet lists `talent` (names are read as the rules read them).
+fn has_talent(sheet: &TftSheet, talent: Talent) -> bool {
+    sheet
+        .talents
+        .iter()
+        .any(|t| Talent::parse(t) == Some(talent))
+}
+
+/// The DX penalties of the armor and shield on a sheet: (armor, shield), each 0 or negative.
+fn gear_dx(c: &Character, sheet: &TftSheet) -> AppResult<(i32, i32)> {
+    let armor = match sheet.armor.as_deref().filter(|a| !a.trim().is_empty()) {
+        Some(name) => gear::armor(name).map_err(|e| gear_error(c, &e))?.dx,
+        None => 0,
+    };
+    let shield = match sheet.shield.as_deref().filter(|s| !s.trim().is_empty()) {
+        Some(name) => gear::shield(name).map_err(|e| gear_error(c, &e))?.dx,
+        None => 0,
+    };
+    Ok((armor, shield))
+}
+
+fn gear_error(c: &Character, e: &gear::GearError) -> super::AppError {
+    user(format!(
+        "{}'s sheet: {}. Fix it with /character set.",
+        escape(&c.name),
+        escape(&e.to_string())
+    ))
+}
+
+/// ST left: the attribute less hits and fatigue taken.
+fn st_left(sheet: &TftSheet, hits: i64, fatigue: i64) -> i32 {
+    let left = i64::from(sheet.st) - hits - fatigue;
+    // The injury rules accept down to -1000; anything lower is as dead as -1000.
+    left.clamp(-1000, 1000) as i32
+}
+
+/// Dice faces as players read them: "4 + 2 + 6".
+fn faces(faces: &[u32]) -> String {
+    if faces.is_empty() {
+        return "none".to_owned();
+    }
+    faces
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+fn field(name: &str, value: impl Into<String>, inline: bool) -> Field {
+    Field {
+        name: name.to_owned(),
+        value: value.into(),
+        inline,
+    }
+}
+
+/// Reads a fixed menu option, case-insensitively, answering with the accepted values.
+fn menu<T: Copy>(name: &str, given: &str, values: &[(&str, T)]) -> AppResult<T> {
+    let key = given.trim().to_ascii_lowercase();
+    values
+        .iter()
+        .find(|(n, _)| *n == key)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| {
+            let names: Vec<&str> = values.iter().map(|(n, _)| *n).collect();
+            user(format!(
+                "{name} must be one of {}; you gave \"{}\"",
+                names.join(", "),
+                escape(given.trim())
+            ))
+        })
 }

@@ -1,0 +1,519 @@
+//! `/tft attack attacker target [weapon] [facing] [defending] [dodging] [wait] [range] [prior]
+//! [actions] [charge] [modifier] [mode]`: the whole TFT attack, with the hits applied to the
+//! target in the same transaction as the roll's log entry.
+
+mod render;
+
+pub(super) use render::{outcome_name, table_text};
+
+use serde_json::json;
+
+use super::{gear_dx, has_talent, menu, st_left, table_settings, tft_sheet};
+use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::reply::Reply;
+use crate::app::sheet::{ItemStats, TftSheet};
+use crate::app::text::escape;
+use crate::app::{AppResult, Ctx, user};
+use crate::rules::tft::attack::{Adjustment, AttackSpec, Technique};
+use crate::rules::tft::character::Talent;
+use crate::rules::tft::damage::{
+    Blow, Charge, Defence, Direction, Precise, Striker, Target, striker_dice,
+};
+use crate::rules::tft::gear::{self, FineGrade, Quality, Weapon};
+use crate::rules::tft::resolve::resolve_attack;
+use crate::rules::tft::{Multiplier, injury, multi};
+use crate::store::characters::{self, Character, Item};
+
+/// The largest free modifier either way (the attack rules' own limit).
+const MAX_MODIFIER: i64 = 40;
+/// The most turns waited, earlier rolls and hexes accepted.
+const MAX_WAIT: i64 = 100;
+const MAX_PRIOR: i64 = 100;
+const MAX_RANGE: i64 = 10_000;
+
+/// Where the blow comes from, relative to the target's facing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Facing {
+    #[default]
+    Front,
+    Side,
+    Rear,
+}
+
+/// What the target does against the blow: each adds a die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guard {
+    Defending,
+    Dodging,
+}
+
+/// A parsed `/tft attack`.
+#[derive(Debug, Clone)]
+pub struct Attack {
+    attacker: String,
+    target: String,
+    weapon: Option<String>,
+    facing: Facing,
+    guard: Option<Guard>,
+    wait: Option<u32>,
+    range: Option<u32>,
+    prior: u32,
+    actions: Option<u32>,
+    charge: Charge,
+    modifier: i32,
+    mode: RollMode,
+}
+
+const OPTIONS: [&str; 13] = [
+    "attacker",
+    "target",
+    "weapon",
+    "facing",
+    "defending",
+    "dodging",
+    "wait",
+    "range",
+    "prior",
+    "actions",
+    "charge",
+    "modifier",
+    "mode",
+];
+
+/// What `weapon:` accepts for fighting bare-handed.
+const BARE_HANDS: [&str; 5] = ["hands", "bare hands", "fists", "unarmed", "none"];
+
+impl Attack {
+    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        let o = Opts::new(inv, &OPTIONS)?;
+        let facing = match o.text("facing") {
+            None => Facing::Front,
+            Some(f) => menu(
+                "facing",
+                f,
+                &[
+                    ("front", Facing::Front),
+                    ("side", Facing::Side),
+                    ("rear", Facing::Rear),
+                ],
+            )?,
+        };
+        let guard = match (o.flag("defending")?, o.flag("dodging")?) {
+            (true, true) => {
+                return Err(user(
+                    "Choose defending or dodging, not both: either adds one die to the roll.",
+                ));
+            }
+            (true, false) => Some(Guard::Defending),
+            (false, true) => Some(Guard::Dodging),
+            (false, false) => None,
+        };
+        let charge = match o.text("charge") {
+            None => Charge::None,
+            Some(c) => menu(
+                "charge",
+                c,
+                &[
+                    ("none", Charge::None),
+                    ("charging", Charge::Charging),
+                    ("off-centre", Charge::ChargingOffCentre),
+                    ("receiving", Charge::Receiving),
+                    ("receiving-rider", Charge::ReceivingRider),
+                ],
+            )?,
+        };
+        let max_actions = i64::from(multi::max_multiplier());
+        Ok(Self {
+            attacker: o.required("attacker")?.to_owned(),
+            target: o.required("target")?.to_owned(),
+            weapon: o.text("weapon").map(|w| w.trim().to_owned()),
+            facing,
+            guard,
+            wait: o
+                .int("wait", 0, MAX_WAIT)?
+                .filter(|&t| t > 0)
+                .map(|t| t as u32),
+            range: o.int("range", 0, MAX_RANGE)?.map(|r| r as u32),
+            prior: o.int("prior", 0, MAX_PRIOR)?.unwrap_or(0) as u32,
+            actions: o.int("actions", 1, max_actions)?.map(|a| a as u32),
+            charge,
+            modifier: o.int("modifier", -MAX_MODIFIER, MAX_MODIFIER)?.unwrap_or(0) as i32,
+            mode: o.mode()?,
+        })
+    }
+
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        let (settings, house_rules) = table_settings(ctx);
+        let guild = ctx.caller.guild;
+        let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
+            let attacker = ctx.acting_character(tx, Some(&self.attacker))?;
+            let target = ctx.find_character(tx, &self.target)?;
+            let a_sheet = tft_sheet(&attacker)?;
+            let t_sheet = tft_sheet(&target)?;
+            let items = characters::items(tx, guild, attacker.id)?;
+            let chosen = choose_weapon(&items, &attacker.name, self.weapon.as_deref())?;
+            let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet)?;
+            let spec = AttackSpec {
+                dx: a_sheet.dx,
+                armor_dx,
+                shield_dx,
+                technique: Technique::Normal,
+                adjustments: self.adjustments(&chosen, &a_sheet)?,
+            };
+            let setup = spec.setup().map_err(user)?;
+            let blow = Blow {
+                striker: chosen.striker(self.charge),
+                multiplier: Multiplier::Normal,
+                attacker_st: a_sheet.st,
+                precise: Precise::None,
+                dagger_marksmanship: false,
+                halfling: false,
+            };
+            // Refuse what the damage rules would refuse before any die is rolled.
+            striker_dice(&blow.striker, a_sheet.st).map_err(user)?;
+            injury::reaction_thresholds(t_sheet.st).map_err(user)?;
+            let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
+            let struck = Target {
+                defence: defence(&target, &t_sheet, self.facing)?,
+                st: t_sheet.st,
+                st_left: st_left(&t_sheet, hits_before, fatigue),
+                earlier_hits: 0,
+                acrobatics_adj_dx: acrobatics(&target, &t_sheet)?,
+            };
+            let (res, breakage) = {
+                let mut dice = ctx.dice();
+                let res = resolve_attack(&mut dice, &setup, settings, &blow, &struck, house_rules)
+                    .map_err(user)?;
+                let breakage = (res.roll.outcome
+                    == crate::rules::tft::attack::AttackOutcome::WeaponBreaks)
+                    .then(|| chosen.quality.roll_breakage(&mut dice));
+                (res, breakage)
+            };
+            let new_hits = res.damage.as_ref().map_or(0, |d| i64::from(d.applied.hits));
+            if new_hits > 0 {
+                characters::set_tft_damage(tx, guild, target.id, hits_before + new_hits, fatigue)?;
+            }
+            let label = format!("{} attacks {}", attacker.name, target.name);
+            ctx.log_roll(
+                tx,
+                Some(attacker.id),
+                "tft attack",
+                self.mode,
+                &label,
+                &json!({
+                    "attacker": attacker.id,
+                    "target": target.id,
+                    "weapon": chosen.name,
+                    "adj_dx": setup.adj_dx,
+                    "dice": setup.dice,
+                    "faces": res.roll.faces,
+                    "total": res.roll.total,
+                    "outcome": outcome_name(res.roll.outcome),
+                    "before_armor": res.damage.as_ref().map(|d| d.damage.before_armor),
+                    "hits": new_hits,
+                    "hits_taken": hits_before + new_hits,
+                    "weapon_broken": breakage.map(|b| b.broken),
+                }),
+            )?;
+            let shown = render::Shown {
+                attacker: &attacker.name,
+                target: &target.name,
+                weapon: &chosen.name,
+                weapon_note: chosen.note.as_deref(),
+                setup: &setup,
+                res: &res,
+                breakage,
+                target_st: t_sheet.st,
+                hits_before,
+            };
+            Ok((
+                format!("an attack on {}", escape(&target.name)),
+                Reply::public("").with_embed(render::embed(&shown)),
+            ))
+        })?;
+        Ok(ctx.route(self.mode, &what, full))
+    }
+
+    /// The typed adjustments this attack's options ask for.
+    fn adjustments(&self, chosen: &Chosen, sheet: &TftSheet) -> AppResult<Vec<Adjustment>> {
+        let mut out = Vec::new();
+        match self.facing {
+            Facing::Front => {}
+            Facing::Side => out.push(Adjustment::FromSide),
+            Facing::Rear => out.push(Adjustment::FromRear),
+        }
+        match self.guard {
+            Some(Guard::Defending) => out.push(Adjustment::TargetDefending),
+            Some(Guard::Dodging) => out.push(Adjustment::TargetDodging),
+            None => {}
+        }
+        if let Some(turns) = self.wait {
+            out.push(Adjustment::WaitingForOpening { turns, widen: 0 });
+        }
+        if let Some(hexes) = self.range {
+            out.push(range_adjustment(chosen, hexes, sheet)?);
+        }
+        if self.prior > 0 {
+            out.push(Adjustment::EarlierRollsThisTurn(self.prior));
+        }
+        if let Some(multiplier) = self.actions {
+            out.push(Adjustment::MultipleActions { multiplier });
+        }
+        let other = self.modifier + chosen.quality.dx_bonus();
+        if other != 0 {
+            out.push(Adjustment::Other(other));
+        }
+        Ok(out)
+    }
+}
+
+/// The range adjustment for the weapon: missile weapons by hexes, thrown ones by the spaces
+/// between thrower and target (one fewer than the hexes to it).
+fn range_adjustment(chosen: &Chosen, hexes: u32, sheet: &TftSheet) -> AppResult<Adjustment> {
+    match chosen.weapon {
+        Some(w) if w.is_missile() => Ok(Adjustment::MissileRange {
+            hexes,
+            missile_weapons_talent: sheet
+                .talents
+                .iter()
+                .any(|t| normalized(t) == "missileweapons"),
+            shooting_twice: false,
+        }),
+        Some(w) if w.thrown => Ok(Adjustment::ThrownRange {
+            spaces: hexes.saturating_sub(1),
+        }),
+        _ => Err(user(format!(
+            "range is for missile and thrown weapons; {} is used hand to hand, so leave range out.",
+            escape(&chosen.name)
+        ))),
+    }
+}
+
+fn normalized(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The weapon an attack uses.
+#[derive(Debug, Clone)]
+struct Chosen {
+    /// `None`: bare hands.
+    weapon: Option<&'static Weapon>,
+    quality: Quality,
+    /// How the reply names it.
+    name: String,
+    /// Why this one, when it was picked for the caller.
+    note: Option<String>,
+}
+
+impl Chosen {
+    fn striker(&self, charge: Charge) -> Striker {
+        match self.weapon {
+            Some(weapon) => Striker::Weapon {
+                weapon,
+                quality: self.quality,
+                charge,
+            },
+            None => Striker::BareHands,
+        }
+    }
+}
+
+/// Picks the weapon: the one named (from the attacker's equipment, else the weapon table, or
+/// bare hands), or else the first weapon the attacker carries.
+fn choose_weapon(items: &[Item], owner: &str, requested: Option<&str>) -> AppResult<Chosen> {
+    let carried: Vec<&Item> = items.iter().filter(|i| i.kind == "weapon").collect();
+    let Some(name) = requested else {
+        let Some(first) = carried.first() else {
+            return Err(user(format!(
+                "{} carries no weapon; name one with weapon:… (a row of the weapon table, or hands).",
+                escape(owner)
+            )));
+        };
+        let mut chosen = carried_weapon(first, owner)?;
+        if carried.len() > 1 {
+            chosen.note = Some(format!(
+                "the first of {} weapons carried; choose with weapon:",
+                carried.len()
+            ));
+        }
+        return Ok(chosen);
+    };
+    if BARE_HANDS.contains(&name.to_ascii_lowercase().as_str()) {
+        return Ok(Chosen {
+            weapon: None,
+            quality: Quality::Plain,
+            name: "bare hands".to_owned(),
+            note: None,
+        });
+    }
+    if let Some(item) = carried.iter().find(|i| i.name.eq_ignore_ascii_case(name)) {
+        return carried_weapon(item, owner);
+    }
+    let weapon = gear::weapon(name).map_err(|e| {
+        user(format!(
+            "{}; weapon takes a row of the weapon table (broadsword, dagger, longbow…) or hands.",
+            escape(&e.to_string())
+        ))
+    })?;
+    Ok(Chosen {
+        weapon: Some(weapon),
+        quality: Quality::Plain,
+        name: weapon.name.to_owned(),
+        note: None,
+    })
+}
+
+/// A carried weapon: its table row (the item's name) and quality (its stats).
+fn carried_weapon(item: &Item, owner: &str) -> AppResult<Chosen> {
+    let weapon = gear::weapon(&item.name).map_err(|e| {
+        user(format!(
+            "{}'s weapon \"{}\" is not a row of the weapon table ({}); name one with weapon:…",
+            escape(owner),
+            escape(&item.name),
+            escape(&e.to_string())
+        ))
+    })?;
+    let stats: ItemStats = serde_json::from_str(&item.stats_json).unwrap_or_default();
+    let quality = match stats.quality.as_deref() {
+        None => Quality::Plain,
+        Some(q) => parse_quality(q).ok_or_else(|| {
+            user(format!(
+                "{}'s {} has quality \"{}\"; a weapon is plain, good, fine, fine+1, fine+2, fine-dx+1 or fine-dx+2.",
+                escape(owner),
+                escape(&item.name),
+                escape(q)
+            ))
+        })?,
+    };
+    quality.check(weapon).map_err(user)?;
+    let name = match quality {
+        Quality::Plain => weapon.name.to_owned(),
+        Quality::Good => format!("good {}", weapon.name),
+        Quality::Fine(_) => format!("fine {}", weapon.name),
+    };
+    Ok(Chosen {
+        weapon: Some(weapon),
+        quality,
+        name,
+        note: None,
+    })
+}
+
+/// A weapon's quality as the equipment stats spell it.
+fn parse_quality(text: &str) -> Option<Quality> {
+    Some(match text.trim().to_ascii_lowercase().as_str() {
+        "" | "plain" => Quality::Plain,
+        "good" => Quality::Good,
+        "fine" | "fine-dx" => Quality::Fine(FineGrade::Dx),
+        "fine+1" => Quality::Fine(FineGrade::Damage1),
+        "fine-dx+1" => Quality::Fine(FineGrade::DxDamage1),
+        "fine+2" => Quality::Fine(FineGrade::Damage2),
+        "fine-dx+2" => Quality::Fine(FineGrade::DxDamage2),
+        _ => return None,
+    })
+}
+
+/// The target's armor and shield, facing the blow.
+fn defence(c: &Character, sheet: &TftSheet, facing: Facing) -> AppResult<Defence> {
+    let armor = match sheet.armor.as_deref().filter(|a| !a.trim().is_empty()) {
+        Some(name) => Some(
+            gear::armor(name)
+                .map_err(|e| super::gear_error(c, &e))?
+                .kind,
+        ),
+        None => None,
+    };
+    let shield = match sheet.shield.as_deref().filter(|s| !s.trim().is_empty()) {
+        Some(name) => Some(
+            gear::shield(name)
+                .map_err(|e| super::gear_error(c, &e))?
+                .kind,
+        ),
+        None => None,
+    };
+    Ok(Defence {
+        armor,
+        shield,
+        direction: match facing {
+            Facing::Front => Direction::Front,
+            Facing::Side => Direction::Side,
+            Facing::Rear => Direction::Rear,
+        },
+        ..Defence::default()
+    })
+}
+
+/// With Acrobatics, the target's adjDX for its knockdown saves.
+fn acrobatics(c: &Character, sheet: &TftSheet) -> AppResult<Option<i32>> {
+    if !has_talent(sheet, Talent::Acrobatics) {
+        return Ok(None);
+    }
+    let (armor, shield) = gear_dx(c, sheet)?;
+    Ok(Some(sheet.dx + armor + shield))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(kind: &str, name: &str, stats: &str) -> Item {
+        Item {
+            id: 1,
+            kind: kind.into(),
+            name: name.into(),
+            stats_json: stats.into(),
+        }
+    }
+
+    #[test]
+    fn the_first_carried_weapon_is_the_default() {
+        let items = [
+            item("item", "rope", "{}"),
+            item("weapon", "Broadsword", r#"{"quality":"good"}"#),
+            item("weapon", "dagger", "{}"),
+        ];
+        let c = choose_weapon(&items, "Ann", None).unwrap();
+        assert_eq!(
+            c.weapon.unwrap().name,
+            gear::weapon("broadsword").unwrap().name
+        );
+        assert_eq!(c.quality, Quality::Good);
+        assert!(c.note.unwrap().contains("first of 2"));
+        let c = choose_weapon(&items, "Ann", Some("DAGGER")).unwrap();
+        assert_eq!(c.weapon.unwrap().name, gear::weapon("dagger").unwrap().name);
+        assert!(c.note.is_none());
+    }
+
+    #[test]
+    fn weapons_by_table_name_or_bare_hands() {
+        let c = choose_weapon(&[], "Ann", Some("hands")).unwrap();
+        assert!(c.weapon.is_none());
+        let c = choose_weapon(&[], "Ann", Some("shortsword")).unwrap();
+        assert_eq!(c.quality, Quality::Plain);
+        let err = choose_weapon(&[], "Ann", None).unwrap_err().to_string();
+        assert!(err.contains("Ann carries no weapon"), "{err}");
+        let err = choose_weapon(&[], "Ann", Some("banana"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("banana") && err.contains("weapon table"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn qualities_parse() {
+        assert_eq!(parse_quality("Plain"), Some(Quality::Plain));
+        assert_eq!(
+            parse_quality("fine+2"),
+            Some(Quality::Fine(FineGrade::Damage2))
+        );
+        assert_eq!(parse_quality("shiny"), None);
+        let items = [item("weapon", "broadsword", r#"{"quality":"shiny"}"#)];
+        let err = choose_weapon(&items, "Ann", None).unwrap_err().to_string();
+        assert!(err.contains("quality"), "{err}");
+    }
+}

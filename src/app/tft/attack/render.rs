@@ -1,0 +1,319 @@
+//! The reply of `/tft attack`: the roll, adjDX with its breakdown, the special result, damage
+//! before and after armor, each stop, and what happened to the target.
+
+use super::super::{faces, field};
+use crate::app::reply::{Embed, Field, Tone};
+use crate::app::text::{escape, signed};
+use crate::rules::tft::Multiplier;
+use crate::rules::tft::attack::{
+    Adjustment, AttackOutcome, AttackSetup, DxReason, RollTable, TableSource,
+};
+use crate::rules::tft::damage::{DamageResolution, StopRule, StopSource};
+use crate::rules::tft::gear::Breakage;
+use crate::rules::tft::injury::{Condition, KnockdownReason};
+use crate::rules::tft::resolve::AttackResolution;
+
+/// Everything the reply shows.
+pub(super) struct Shown<'a> {
+    pub attacker: &'a str,
+    pub target: &'a str,
+    pub weapon: &'a str,
+    pub weapon_note: Option<&'a str>,
+    pub setup: &'a AttackSetup,
+    pub res: &'a AttackResolution,
+    pub breakage: Option<Breakage>,
+    pub target_st: i32,
+    pub hits_before: i64,
+}
+
+pub(in crate::app::tft) fn outcome_name(o: AttackOutcome) -> &'static str {
+    match o {
+        AttackOutcome::Triple => "Triple hit",
+        AttackOutcome::Double => "Double hit",
+        AttackOutcome::AutomaticHit => "Automatic hit",
+        AttackOutcome::Hit => "Hit",
+        AttackOutcome::Miss => "Miss",
+        AttackOutcome::AutomaticMiss => "Automatic miss",
+        AttackOutcome::DropWeapon => "Miss, weapon dropped",
+        AttackOutcome::WeaponBreaks => "Miss, weapon breaks",
+    }
+}
+
+pub(super) fn outcome_tone(o: AttackOutcome) -> Tone {
+    match o {
+        AttackOutcome::Triple | AttackOutcome::Double => Tone::Black,
+        AttackOutcome::AutomaticHit | AttackOutcome::Hit => Tone::Green,
+        AttackOutcome::Miss | AttackOutcome::AutomaticMiss => Tone::Grey,
+        AttackOutcome::DropWeapon | AttackOutcome::WeaponBreaks => Tone::Red,
+    }
+}
+
+/// The table a roll was read on, in words; marks the project's interpretations.
+pub(in crate::app::tft) fn table_text(table: &RollTable) -> String {
+    let n = table.dice;
+    match table.source {
+        TableSource::ThreeDice => "the 3-dice to-hit table".to_owned(),
+        TableSource::FourDice => "the published 4-dice table (no double or triple)".to_owned(),
+        TableSource::FourDiceWithSpecials => {
+            "the 4-dice table with this server's double/triple setting (an interpretation)"
+                .to_owned()
+        }
+        TableSource::Generalized => {
+            format!("the 4-dice pattern extended to {n} dice (an interpretation)")
+        }
+        TableSource::PlainComparison => {
+            format!("no table for {n} dice: only adjDX counts (an interpretation)")
+        }
+    }
+}
+
+fn adjustment_name(a: &Adjustment) -> String {
+    match *a {
+        Adjustment::FromSide => "from the side".to_owned(),
+        Adjustment::FromRear => "from the rear".to_owned(),
+        Adjustment::TargetDefending => "target defending".to_owned(),
+        Adjustment::TargetDodging => "target dodging".to_owned(),
+        Adjustment::WaitingForOpening { turns, .. } => {
+            format!("waited {turns} turn{}", plural(turns))
+        }
+        Adjustment::MissileRange { hexes, .. } => format!("range {hexes} hexes"),
+        Adjustment::ThrownRange { spaces } => format!("thrown across {spaces} spaces"),
+        Adjustment::EarlierRollsThisTurn(n) => format!("{n} earlier roll{} this turn", plural(n)),
+        Adjustment::MultipleActions { multiplier } => format!("multiple actions ×{multiplier}"),
+        Adjustment::Other(_) => "modifier".to_owned(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// "DX 13, armor -3, from the side +2, target defending +1 die = adjDX 12 on 4 dice".
+pub(super) fn breakdown(setup: &AttackSetup) -> String {
+    let mut parts = vec![format!("DX {}", setup.dx)];
+    for line in &setup.lines {
+        let name = match line.reason {
+            DxReason::Armor => "armor".to_owned(),
+            DxReason::Shield => "shield".to_owned(),
+            DxReason::Adjustment(a) => adjustment_name(&a),
+        };
+        let mut part = name;
+        if line.dx != 0 || line.dice == 0 {
+            part.push(' ');
+            part.push_str(&signed(line.dx));
+        }
+        if line.dice > 0 {
+            let noun = if line.dice == 1 { "die" } else { "dice" };
+            part = format!("{part} +{} {noun}", line.dice);
+        }
+        parts.push(part);
+    }
+    format!(
+        "{} = **{}** on {} dice",
+        parts.join(", "),
+        setup.adj_dx,
+        setup.dice
+    )
+}
+
+fn stop_name(source: StopSource) -> String {
+    match source {
+        StopSource::Armor(kind) => kind.armor().name.to_owned(),
+        StopSource::Shield(kind) => kind.shield().name.to_owned(),
+        StopSource::ShieldWall => "shield wall".to_owned(),
+        StopSource::PackOnBack => "pack".to_owned(),
+        StopSource::Parry(_) => "parry".to_owned(),
+        StopSource::Toughness(_) => "toughness".to_owned(),
+        StopSource::Natural => "natural armor".to_owned(),
+    }
+}
+
+fn stop_rule(rule: StopRule) -> &'static str {
+    match rule {
+        StopRule::Full => "",
+        StopRule::Worn(_) => " (worn)",
+        StopRule::IgnoredByMultiplier => " (ignored by the special hit)",
+        StopRule::HalvedByMultiplier => " (halved by the special hit)",
+        StopRule::WrongSide => " (facing the other way)",
+        StopRule::IgnoredByPreciseThrow => " (passed by a precise throw)",
+    }
+}
+
+fn damage_fields(d: &DamageResolution, target_st: i32, hits_before: i64) -> Vec<Field> {
+    let roll = &d.damage;
+    let mut rolled = format!("{}: {} = {}", roll.dice, faces(&roll.faces), roll.roll);
+    for r in &roll.rerolls {
+        rolled = format!("{rolled} (a 1 rolled again: {})", r.now);
+    }
+    if roll.factor > 1 {
+        rolled = format!("{rolled} ×{}", roll.factor);
+    }
+    if roll.added_after > 0 {
+        rolled = format!("{rolled} +{}", roll.added_after);
+    }
+    let special = match (roll.multiplier, roll.house_rules) {
+        (Multiplier::Normal, _) => None,
+        (Multiplier::Double, true) => Some("Double (house rule): armor and shields do not count"),
+        (Multiplier::Triple, true) => {
+            Some("Triple (house rule): one more die, armor and shields do not count")
+        }
+        (Multiplier::Double, false) => Some("Double: damage ×2"),
+        (Multiplier::Triple, false) => Some("Triple: damage ×3"),
+    };
+    let stops = if roll.stops.is_empty() {
+        "none".to_owned()
+    } else {
+        let list: Vec<String> = roll
+            .stops
+            .iter()
+            .map(|s| format!("{} {}{}", stop_name(s.source), s.counted, stop_rule(s.rule)))
+            .collect();
+        format!("{} = {}", list.join(", "), roll.stopped)
+    };
+    let mut fields = vec![field("Damage", rolled, false)];
+    if let Some(s) = special {
+        fields.push(field("Special", s, false));
+    }
+    fields.push(field("Before armor", roll.before_armor.to_string(), true));
+    fields.push(field("Stops", stops, true));
+    fields.push(field("Hits", roll.hits.to_string(), true));
+    fields.push(field(
+        "Target",
+        target_text(d, target_st, hits_before),
+        false,
+    ));
+    fields
+}
+
+fn target_text(d: &DamageResolution, target_st: i32, hits_before: i64) -> String {
+    let a = &d.applied;
+    let mut lines = vec![format!(
+        "ST {target_st}: {} → {} left ({} hits taken in all)",
+        a.st_before,
+        a.st_left,
+        hits_before + i64::from(a.hits)
+    )];
+    if d.after.minus_two_dx {
+        lines.push("−2 DX on its next action".to_owned());
+    }
+    if let Some(save) = &d.after.save {
+        let why: Vec<&str> = save
+            .reasons
+            .iter()
+            .map(|r| match r {
+                KnockdownReason::StrongAttacker { .. } => "a strong attacker",
+                KnockdownReason::PowerfulBlow { .. } => "a powerful blow",
+                KnockdownReason::Lance => "a lance",
+            })
+            .collect();
+        let r = &save.roll;
+        lines.push(format!(
+            "Knockdown save ({}): {}d {} = {} against {}{}: {}",
+            why.join(", "),
+            r.dice,
+            faces(&r.faces),
+            r.total,
+            r.against,
+            if save.used_adj_dx {
+                " (adjDX, Acrobatics)"
+            } else {
+                ""
+            },
+            if r.success { "stays up" } else { "falls" }
+        ));
+    }
+    if d.after.knocked_down {
+        lines.push("**Knocked down**".to_owned());
+    }
+    match a.condition {
+        Condition::Conscious => {}
+        Condition::Unconscious => lines.push("**Unconscious** at 0 ST".to_owned()),
+        Condition::Dying => {
+            lines.push("**Dying**: below 0 ST (roll with /tft dying)".to_owned());
+        }
+    }
+    lines.join("\n")
+}
+
+pub(super) fn embed(s: &Shown<'_>) -> Embed {
+    let roll = &s.res.roll;
+    let mut weapon = escape(s.weapon);
+    if let Some(note) = s.weapon_note {
+        weapon = format!("{weapon} ({note})");
+    }
+    let mut fields = vec![
+        field(
+            "Roll",
+            format!(
+                "{}d: {} = {}",
+                roll.faces.len(),
+                faces(&roll.faces),
+                roll.total
+            ),
+            true,
+        ),
+        field("Result", outcome_name(roll.outcome), true),
+        field("adjDX", breakdown(s.setup), false),
+        field("Weapon", weapon, false),
+    ];
+    if let Some(b) = s.breakage {
+        let die = b
+            .die
+            .map_or(String::new(), |d| format!(" (quality die {d})"));
+        let what = if b.broken { "breaks" } else { "holds" };
+        fields.push(field("Weapon", format!("It {what}{die}."), false));
+    }
+    let description = match &s.res.damage {
+        Some(d) => format!(
+            "**{}**: {} hit{} to {}.",
+            outcome_name(roll.outcome),
+            d.damage.hits,
+            if d.damage.hits == 1 { "" } else { "s" },
+            escape(s.target)
+        ),
+        None => format!("**{}**.", outcome_name(roll.outcome)),
+    };
+    if let Some(d) = &s.res.damage {
+        fields.extend(damage_fields(d, s.target_st, s.hits_before));
+    }
+    Embed {
+        title: format!("{} attacks {}", escape(s.attacker), escape(s.target)),
+        description,
+        tone: Some(outcome_tone(roll.outcome)),
+        fields,
+        footer: Some(format!("Read on {}.", table_text(&roll.table))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::tft::attack::{AttackSpec, AttackTableSettings, CriticalRange, Technique};
+
+    #[test]
+    fn breakdown_names_every_line() {
+        let setup = AttackSpec {
+            dx: 13,
+            armor_dx: -3,
+            shield_dx: 0,
+            technique: Technique::Normal,
+            adjustments: vec![Adjustment::FromSide, Adjustment::TargetDodging],
+        }
+        .setup()
+        .unwrap();
+        assert_eq!(
+            breakdown(&setup),
+            "DX 13, armor -3, from the side +2, target dodging +1 die = **12** on 4 dice"
+        );
+    }
+
+    #[test]
+    fn interpretations_are_marked() {
+        let s = AttackTableSettings::default();
+        let three = RollTable::new(3, CriticalRange::NORMAL, s);
+        let five = RollTable::new(5, CriticalRange::NORMAL, s);
+        assert!(!table_text(&three).contains("interpretation"));
+        assert!(table_text(&five).contains("interpretation"));
+    }
+}

@@ -1,0 +1,351 @@
+//! `/tft hth` (the 2d roll to enter hand-to-hand combat) and `/tft dying` (the 2d roll of a
+//! figure at 0 ST or below).
+
+use serde_json::json;
+
+use super::{faces, field, menu, st_left, tft_sheet};
+use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::reply::{Embed, Reply, Tone};
+use crate::app::text::{escape, signed};
+use crate::app::{AppResult, Ctx, user};
+use crate::rules::tft::injury::{
+    self, DyingModifier, DyingOutcome, Helper, HthEntry, HthModifier, HthResult,
+};
+use crate::store::characters;
+
+const MAX_MODIFIER: i64 = 20;
+const MAX_POTIONS: i64 = 4;
+const MAX_MINUTES: i64 = 600;
+
+// ---------------------------------------------------------------------------------------------
+// HTH
+
+/// A parsed `/tft hth`.
+#[derive(Debug, Clone)]
+pub struct Hth {
+    character: Option<String>,
+    modifiers: Vec<HthModifier>,
+    modifier: i32,
+    mode: RollMode,
+}
+
+const HTH_OPTIONS: [&str; 10] = [
+    "character",
+    "facing",
+    "crawling",
+    "moving",
+    "leaping",
+    "wall",
+    "faster",
+    "uc",
+    "modifier",
+    "mode",
+];
+
+impl Hth {
+    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        let o = Opts::new(inv, &HTH_OPTIONS)?;
+        let mut modifiers = Vec::new();
+        if let Some(f) = o.text("facing") {
+            let m = menu(
+                "facing",
+                f,
+                &[
+                    ("front", None),
+                    ("side", Some(HthModifier::FromSide)),
+                    ("rear", Some(HthModifier::FromRear)),
+                ],
+            )?;
+            modifiers.extend(m);
+        }
+        for (name, m) in [
+            ("crawling", HthModifier::FromCrawling),
+            ("moving", HthModifier::DuringMovement),
+            ("leaping", HthModifier::LeapingFromAbove),
+            ("wall", HthModifier::DefenderAgainstWall),
+            ("faster", HthModifier::DefenderHigherMa),
+        ] {
+            if o.flag(name)? {
+                modifiers.push(m);
+            }
+        }
+        if let Some(uc) = o.text("uc") {
+            let m = menu(
+                "uc",
+                uc,
+                &[
+                    ("attacker", HthModifier::AttackerHigherUc),
+                    ("defender", HthModifier::DefenderHigherUc),
+                ],
+            )?;
+            modifiers.push(m);
+        }
+        Ok(Self {
+            character: o.text("character").map(str::to_owned),
+            modifiers,
+            modifier: o.int("modifier", -MAX_MODIFIER, MAX_MODIFIER)?.unwrap_or(0) as i32,
+            mode: o.mode()?,
+        })
+    }
+
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
+            let c = ctx.acting_character(tx, self.character.as_deref())?;
+            tft_sheet(&c)?;
+            let entry = injury::hth_entry(&mut ctx.dice(), &self.modifiers).map_err(user)?;
+            let total = entry.total + self.modifier;
+            let result = injury::hth_result(total);
+            ctx.log_roll(
+                tx,
+                Some(c.id),
+                "tft hth",
+                self.mode,
+                "HTH entry",
+                &json!({
+                    "faces": entry.faces,
+                    "roll": entry.roll,
+                    "modifier": total - entry.roll,
+                    "total": total,
+                    "result": hth_name(result),
+                }),
+            )?;
+            Ok((
+                "an HTH entry roll".to_owned(),
+                Reply::public("").with_embed(render_hth(&c.name, &entry, self.modifier, total)),
+            ))
+        })?;
+        Ok(ctx.route(self.mode, &what, full))
+    }
+}
+
+fn hth_modifier_name(m: HthModifier) -> &'static str {
+    match m {
+        HthModifier::FromCrawling => "from crawling",
+        HthModifier::DuringMovement => "while moving",
+        HthModifier::DefenderHigherMa => "defender faster",
+        HthModifier::DefenderHigherUc => "defender better at UC",
+        HthModifier::AttackerHigherUc => "attacker better at UC",
+        HthModifier::LeapingFromAbove => "leaping from above",
+        HthModifier::FromSide => "from the side",
+        HthModifier::DefenderAgainstWall => "defender against a wall",
+        HthModifier::FromRear => "from the rear",
+    }
+}
+
+fn hth_name(r: HthResult) -> &'static str {
+    match r {
+        HthResult::AttackerKnockedBackAndDown => "Thrown back and down: the attacker falls",
+        HthResult::AttackerKnockedBack => "Thrown back: no HTH",
+        HthResult::DefenderReadiesDagger => "HTH begins; the defender may ready a dagger",
+        HthResult::Initiated => "HTH begins",
+        HthResult::DefenderStunned => "HTH begins; the defender is stunned (−2 DX next turn)",
+    }
+}
+
+fn render_hth(name: &str, e: &HthEntry, modifier: i32, total: i32) -> Embed {
+    let result = injury::hth_result(total);
+    let mut mods: Vec<String> = e
+        .modifiers
+        .iter()
+        .map(|(m, v)| format!("{} {}", hth_modifier_name(*m), signed(*v)))
+        .collect();
+    if modifier != 0 {
+        mods.push(format!("modifier {}", signed(modifier)));
+    }
+    Embed {
+        title: format!("{} tries to enter HTH", escape(name)),
+        description: format!("**{}**", hth_name(result)),
+        tone: Some(match result {
+            HthResult::AttackerKnockedBackAndDown => Tone::Red,
+            HthResult::AttackerKnockedBack => Tone::Grey,
+            HthResult::DefenderReadiesDagger | HthResult::Initiated => Tone::Green,
+            HthResult::DefenderStunned => Tone::Black,
+        }),
+        fields: vec![
+            field(
+                "Roll",
+                format!("2d: {} = {}", faces(&e.faces), e.roll),
+                true,
+            ),
+            field(
+                "Modifiers",
+                if mods.is_empty() {
+                    "none".to_owned()
+                } else {
+                    mods.join(", ")
+                },
+                true,
+            ),
+            field("Total", total.to_string(), true),
+        ],
+        footer: None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Death and dying
+
+/// A parsed `/tft dying`.
+#[derive(Debug, Clone)]
+pub struct DyingRoll {
+    character: Option<String>,
+    helper: Option<Helper>,
+    second: Option<Helper>,
+    potions: u32,
+    minutes: u32,
+    mode: RollMode,
+}
+
+const HELPERS: [(&str, Helper); 4] = [
+    ("friend", Helper::Friend),
+    ("first-aid", Helper::FirstAid),
+    ("physicker", Helper::Physicker),
+    ("master-physicker", Helper::MasterPhysicker),
+];
+
+impl DyingRoll {
+    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        let o = Opts::new(
+            inv,
+            &[
+                "character",
+                "helper",
+                "second",
+                "potions",
+                "minutes",
+                "mode",
+            ],
+        )?;
+        let helper = o
+            .text("helper")
+            .map(|h| menu("helper", h, &HELPERS))
+            .transpose()?;
+        let second = o
+            .text("second")
+            .map(|h| menu("second", h, &HELPERS))
+            .transpose()?;
+        if second.is_some() && helper.is_none() {
+            return Err(user(
+                "second is the second helper; name the first with helper:… too.",
+            ));
+        }
+        Ok(Self {
+            character: o.text("character").map(str::to_owned),
+            helper,
+            second,
+            potions: o.int("potions", 0, MAX_POTIONS)?.unwrap_or(0) as u32,
+            minutes: o.int("minutes", 0, MAX_MINUTES)?.unwrap_or(0) as u32,
+            mode: o.mode()?,
+        })
+    }
+
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        let guild = ctx.caller.guild;
+        let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
+            let c = ctx.acting_character(tx, self.character.as_deref())?;
+            let sheet = tft_sheet(&c)?;
+            let (hits, fatigue) = characters::tft_damage(tx, guild, c.id)?;
+            let left = st_left(&sheet, hits, fatigue);
+            if left > 0 {
+                return Err(user(format!(
+                    "{} has {left} ST left; only a figure at 0 ST or below rolls to live.",
+                    escape(&c.name)
+                )));
+            }
+            let who = injury::Dying {
+                st_left: left,
+                original_st: sheet.st,
+                helper: self.helper,
+                second_helper: self.second,
+                healing_potions: self.potions,
+                minutes_unhelped: self.minutes,
+            };
+            let outcome = injury::roll_dying(&mut ctx.dice(), &who).map_err(user)?;
+            let log = match &outcome {
+                DyingOutcome::DiesUnaided => json!({ "st_left": left, "unaided": true }),
+                DyingOutcome::Rolled(r) => json!({
+                    "st_left": left,
+                    "faces": r.faces,
+                    "roll": r.roll,
+                    "total": r.total,
+                    "survived": r.survived,
+                }),
+            };
+            ctx.log_roll(tx, Some(c.id), "tft dying", self.mode, "roll to live", &log)?;
+            Ok((
+                "the roll to live".to_owned(),
+                Reply::public("").with_embed(render_dying(&c.name, left, &outcome)),
+            ))
+        })?;
+        Ok(ctx.route(self.mode, &what, full))
+    }
+}
+
+fn dying_modifier_name(m: DyingModifier) -> &'static str {
+    match m {
+        DyingModifier::StBelowZero => "ST below 0",
+        DyingModifier::FirstHelper(_) => "helper",
+        DyingModifier::SecondHelper(_) => "second helper",
+        DyingModifier::HealingPotions => "healing potions",
+        DyingModifier::MinutesUnhelped => "minutes without help",
+        DyingModifier::OriginalSt => "original ST",
+    }
+}
+
+fn render_dying(name: &str, st_left: i32, outcome: &DyingOutcome) -> Embed {
+    let title = format!("{} fights for life", escape(name));
+    match outcome {
+        DyingOutcome::DiesUnaided => Embed {
+            title,
+            description: format!(
+                "**Dies**: below 0 ST ({st_left}) with nobody helping, there is no roll."
+            ),
+            tone: Some(Tone::Red),
+            fields: Vec::new(),
+            footer: Some("A helper (helper:friend or better) lets a dying figure roll.".into()),
+        },
+        DyingOutcome::Rolled(r) => {
+            let mods: Vec<String> = r
+                .modifiers
+                .iter()
+                .filter(|(_, v)| *v != 0)
+                .map(|(m, v)| format!("{} {}", dying_modifier_name(*m), signed(*v)))
+                .collect();
+            Embed {
+                title,
+                description: if r.survived {
+                    format!("**Lives** (needs {} or more)", injury::TO_LIVE)
+                } else {
+                    format!(
+                        "**Dies** (needed {} or more, and a 2 always dies)",
+                        injury::TO_LIVE
+                    )
+                },
+                tone: Some(if r.survived { Tone::Green } else { Tone::Red }),
+                fields: vec![
+                    field(
+                        "Roll",
+                        format!("2d: {} = {}", faces(&r.faces), r.roll),
+                        true,
+                    ),
+                    field(
+                        "Modifiers",
+                        if mods.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            mods.join(", ")
+                        },
+                        true,
+                    ),
+                    field("Total", r.total.to_string(), true),
+                ],
+                footer: r.survived.then(|| {
+                    format!(
+                        "A survivor needs {} weeks to recover fully.",
+                        injury::RECOVERY_WEEKS
+                    )
+                }),
+            }
+        }
+    }
+}

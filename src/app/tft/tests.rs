@@ -1,0 +1,677 @@
+//! Command-level tests of the TFT use cases: each command's happy path with seeded dice, its bad
+//! input (answered in one line, changing nothing) and who may run it.
+
+use std::sync::{Arc, Mutex};
+
+use crate::app::command::{Command, Invocation};
+use crate::app::reply::{Reply, Tone, Visibility};
+use crate::app::sheet::{Sheet, TftSheet, ThizSheet};
+use crate::app::{App, Caller, Dice};
+use crate::rules::dice::SeededDice;
+use crate::rules::dice::expr::Limits;
+use crate::store::characters::{self, NewCharacter};
+use crate::store::guilds::{self, GuildSettings, System};
+use crate::store::{CharacterId, GuildId, Store, StoreError, UserId, rolls};
+
+const ANN: u64 = 10;
+const BOB: u64 = 11;
+const GM: u64 = 99;
+
+struct World {
+    _dir: tempfile::TempDir,
+    app: App,
+}
+
+fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(Store::open(&dir.path().join("t.sqlite3")).unwrap());
+    let app = App::new(
+        store,
+        Dice::Seeded(Box::new(Mutex::new(SeededDice::new(7)))),
+        Limits::default(),
+    );
+    World { _dir: dir, app }
+}
+
+fn caller(user: u64) -> Caller {
+    Caller {
+        guild: GuildId(1),
+        user: UserId(user),
+        name: if user == GM { "Gem" } else { "Ann" }.into(),
+        roles: vec![],
+        manage_server: user == GM,
+    }
+}
+
+fn fighter(st: i32, dx: i32) -> TftSheet {
+    TftSheet {
+        st,
+        dx,
+        iq: 10,
+        ..TftSheet::default()
+    }
+}
+
+impl World {
+    fn add(&self, name: &str, owner: u64, npc: bool, sheet: &Sheet) -> CharacterId {
+        let system = match sheet {
+            Sheet::Thiz(_) => System::Thiz,
+            Sheet::Tft(_) => System::Tft,
+        };
+        self.app
+            .store
+            .write(|tx| -> Result<_, StoreError> {
+                Ok(characters::create(
+                    tx,
+                    GuildId(1),
+                    &NewCharacter {
+                        name,
+                        system,
+                        owner_id: UserId(owner),
+                        npc,
+                        sheet_json: &sheet.to_json(),
+                    },
+                )?
+                .unwrap())
+            })
+            .unwrap()
+    }
+
+    fn tft(&self, name: &str, owner: u64, sheet: TftSheet) -> CharacterId {
+        self.add(name, owner, false, &Sheet::Tft(sheet))
+    }
+
+    fn give(&self, id: CharacterId, kind: &str, name: &str, stats: &str) {
+        self.app
+            .store
+            .write(|tx| characters::add_item(tx, GuildId(1), id, kind, name, stats))
+            .unwrap();
+    }
+
+    fn run(&self, user: u64, path: &[&str], opts: &[(&str, &str)]) -> Reply {
+        match Command::parse(&Invocation::new(path, opts)) {
+            Ok(c) => self.app.handle(&caller(user), "i1", c),
+            Err(e) => Reply::ephemeral(e.to_string()),
+        }
+    }
+
+    fn hits(&self, id: CharacterId) -> i64 {
+        self.app
+            .store
+            .read(|c| characters::tft_damage(c, GuildId(1), id))
+            .unwrap()
+            .0
+    }
+
+    fn set_hits(&self, id: CharacterId, hits: i64) {
+        self.app
+            .store
+            .write(|tx| characters::set_tft_damage(tx, GuildId(1), id, hits, 0))
+            .unwrap();
+    }
+
+    fn rolls(&self) -> usize {
+        self.app
+            .store
+            .read(|c| rolls::recent(c, GuildId(1), None, None, 1000))
+            .unwrap()
+            .len()
+    }
+
+    fn set_rule(&self, name: &str, on: bool) {
+        self.app
+            .store
+            .write(|tx| {
+                let mut s: GuildSettings = guilds::get(tx, GuildId(1))?;
+                s.rules.insert(name.to_owned(), on);
+                guilds::put(tx, GuildId(1), &s)
+            })
+            .unwrap();
+    }
+}
+
+/// The one-line refusal of a reply, or a panic naming what came instead.
+fn refusal(reply: &Reply) -> &str {
+    assert_eq!(reply.visibility, Visibility::Ephemeral, "{reply:?}");
+    assert!(reply.embeds.is_empty(), "expected a refusal, got {reply:?}");
+    assert!(!reply.content.contains('\n'), "{}", reply.content);
+    &reply.content
+}
+
+fn field<'a>(reply: &'a Reply, name: &str) -> &'a str {
+    reply.embeds[0]
+        .fields
+        .iter()
+        .find(|f| f.name == name)
+        .map_or_else(
+            || panic!("no field {name} in {reply:?}"),
+            |f| f.value.as_str(),
+        )
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tft save
+
+#[test]
+fn save_against_the_sheet_is_rolled_logged_and_shown() {
+    let w = world();
+    w.tft("Vexa", ANN, fighter(11, 13));
+    let r = w.run(
+        ANN,
+        &["tft", "save"],
+        &[
+            ("attribute", "dx"),
+            ("dice", "3"),
+            ("character", "vexa"),
+            ("modifier", "-2"),
+        ],
+    );
+    assert_eq!(r.visibility, Visibility::Public);
+    let e = &r.embeds[0];
+    assert_eq!(e.title, "Vexa: 3d against DX");
+    assert_eq!(field(&r, "Target"), "DX 13 -2 = 11");
+    let dice: Vec<u32> = field(&r, "Dice")
+        .split(" + ")
+        .map(|f| f.parse().unwrap())
+        .collect();
+    assert_eq!(dice.len(), 3);
+    let total: u32 = field(&r, "Total").parse().unwrap();
+    assert_eq!(total, dice.iter().sum::<u32>());
+    let expected = match total {
+        ..=5 => "Automatic success",
+        16.. => "Automatic failure",
+        t if t <= 11 => "Success",
+        _ => "Failure",
+    };
+    assert_eq!(e.description, format!("**{expected}**"));
+    assert!(e.tone.is_some());
+    assert_eq!(w.rolls(), 1);
+}
+
+#[test]
+fn save_against_a_number_needs_no_character() {
+    let w = world();
+    let r = w.run(ANN, &["tft", "save"], &[("attribute", "12"), ("dice", "4")]);
+    assert!(r.embeds[0].title.starts_with("Saving roll: 4d against 12"));
+    assert_eq!(field(&r, "Dice").split(" + ").count(), 4);
+    assert_eq!(w.rolls(), 1);
+}
+
+#[test]
+fn save_refuses_bad_input_and_changes_nothing() {
+    let w = world();
+    w.tft("Vexa", ANN, fighter(11, 13));
+    w.tft("Brom", BOB, fighter(12, 12));
+    w.add("Gala", ANN, false, &Sheet::Thiz(ThizSheet::default()));
+    let cases: &[(&[(&str, &str)], &str)] = &[
+        (
+            &[("attribute", "dx"), ("dice", "0")],
+            "dice must be between 1 and 12; you gave 0",
+        ),
+        (
+            &[("attribute", "dx"), ("dice", "13")],
+            "dice must be between 1 and 12; you gave 13",
+        ),
+        (
+            &[("attribute", "luck"), ("dice", "3")],
+            "attribute must be st, dx, iq or a number",
+        ),
+        (
+            &[("attribute", "dx"), ("dice", "3"), ("character", "Nobody")],
+            "There is no character named Nobody",
+        ),
+        (
+            &[("attribute", "dx"), ("dice", "3"), ("character", "Brom")],
+            "Brom belongs to another player",
+        ),
+        (
+            &[("attribute", "dx"), ("dice", "3"), ("character", "Gala")],
+            "Gala is a THIZ character",
+        ),
+        (&[("attribute", "dx")], "needs the option dice"),
+        (
+            &[("attribute", "dx"), ("dice", "3"), ("mode", "loud")],
+            "mode must be public",
+        ),
+        (
+            &[("attribute", "dx"), ("dice", "3"), ("skill", "x")],
+            "has no option \"skill\"",
+        ),
+    ];
+    for (opts, want) in cases {
+        let r = w.run(ANN, &["tft", "save"], opts);
+        let msg = refusal(&r);
+        assert!(msg.contains(want), "{opts:?}: {msg}");
+    }
+    assert_eq!(w.rolls(), 0, "a refusal logs nothing");
+}
+
+#[test]
+fn a_gm_rolls_for_anyone_and_blind_hides_the_result() {
+    let w = world();
+    w.tft("Brom", BOB, fighter(12, 12));
+    let r = w.run(
+        GM,
+        &["tft", "save"],
+        &[
+            ("attribute", "st"),
+            ("dice", "3"),
+            ("character", "Brom"),
+            ("mode", "blind"),
+        ],
+    );
+    assert_eq!(r.visibility, Visibility::Ephemeral);
+    assert!(r.embeds.is_empty());
+    assert!(r.content.contains("only the GM sees"), "{}", r.content);
+    let copy = r.gm_copy.as_ref().unwrap();
+    assert_eq!(copy.embeds[0].title, "Brom: 3d against ST");
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tft attack
+
+#[test]
+fn attacks_apply_their_hits_to_the_target() {
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(14, 16));
+    w.give(ann, "weapon", "broadsword", "{}");
+    let target = w.tft(
+        "Brom",
+        BOB,
+        TftSheet {
+            armor: Some("leather".into()),
+            ..fighter(60, 10)
+        },
+    );
+    let mut applied = 0;
+    let mut landed = 0;
+    for _ in 0..12 {
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", "Vexa"), ("target", "Brom")],
+        );
+        let e = &r.embeds[0];
+        assert_eq!(e.title, "Vexa attacks Brom");
+        assert!(field(&r, "adjDX").starts_with("DX 16 = **16** on 3 dice"));
+        assert_eq!(field(&r, "Weapon"), "Broadsword");
+        if let Some(h) = e.fields.iter().find(|f| f.name == "Hits") {
+            landed += 1;
+            applied += h.value.parse::<i64>().unwrap();
+            assert!(field(&r, "Stops").starts_with("Leather"), "{r:?}");
+            assert!(field(&r, "Target").starts_with("ST 60: "), "{r:?}");
+        } else {
+            assert!(matches!(e.tone, Some(Tone::Grey | Tone::Red)), "{r:?}");
+        }
+        assert_eq!(w.hits(target), applied);
+    }
+    assert!(landed > 0, "DX 16 should land some blows in 12 tries");
+    assert_eq!(w.rolls(), 12);
+}
+
+#[test]
+fn attack_adjustments_show_in_the_breakdown() {
+    let w = world();
+    let ann = w.tft(
+        "Vexa",
+        ANN,
+        TftSheet {
+            armor: Some("chainmail".into()),
+            ..fighter(12, 14)
+        },
+    );
+    w.give(ann, "weapon", "longbow", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("dodging", "true"),
+            ("range", "13"),
+            ("prior", "1"),
+            ("modifier", "+1"),
+        ],
+    );
+    assert_eq!(
+        field(&r, "adjDX"),
+        "DX 14, armor -3, target dodging +1 die, range 13 hexes -2, 1 earlier roll this turn -1, modifier +1 = **9** on 4 dice"
+    );
+    assert!(r.embeds[0].footer.as_ref().unwrap().contains("4-dice"));
+}
+
+#[test]
+fn attack_refuses_bad_input_and_changes_nothing() {
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(12, 14));
+    w.give(ann, "weapon", "broadsword", "{}");
+    let brom = w.tft("Brom", BOB, fighter(12, 12));
+    w.add("Gala", ANN, false, &Sheet::Thiz(ThizSheet::default()));
+    w.add("Orc", GM, true, &Sheet::Tft(fighter(12, 10)));
+    let cases: &[(&[(&str, &str)], &str)] = &[
+        (
+            &[("attacker", "Vexa"), ("target", "Nobody")],
+            "There is no character named Nobody",
+        ),
+        (
+            &[("attacker", "Vexa"), ("target", "Orc")],
+            "There is no character named Orc",
+        ),
+        (
+            &[("attacker", "Brom"), ("target", "Vexa")],
+            "Brom belongs to another player",
+        ),
+        (
+            &[("attacker", "Gala"), ("target", "Brom")],
+            "Gala is a THIZ character",
+        ),
+        (
+            &[("attacker", "Vexa"), ("target", "Gala")],
+            "Gala is a THIZ character",
+        ),
+        (
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Brom"),
+                ("weapon", "banana"),
+            ],
+            "no weapon called \"banana\"",
+        ),
+        (
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Brom"),
+                ("defending", "yes"),
+                ("dodging", "yes"),
+            ],
+            "not both",
+        ),
+        (
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Brom"),
+                ("defending", "yes"),
+                ("facing", "rear"),
+            ],
+            "only adds a die against attacks from the front",
+        ),
+        (
+            &[("attacker", "Vexa"), ("target", "Brom"), ("range", "5")],
+            "range is for missile and thrown weapons",
+        ),
+        (
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Brom"),
+                ("facing", "above"),
+            ],
+            "facing must be one of front, side, rear",
+        ),
+        (
+            &[("attacker", "Vexa"), ("target", "Brom"), ("actions", "9")],
+            "actions must be between 1 and 2",
+        ),
+        (
+            &[("attacker", "Vexa"), ("target", "Brom"), ("modifier", "41")],
+            "modifier must be between -40 and 40",
+        ),
+        (
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Brom"),
+                ("weapon", "halberd"),
+            ],
+            "needs ST",
+        ),
+    ];
+    for (opts, want) in cases {
+        let r = w.run(ANN, &["tft", "attack"], opts);
+        let msg = refusal(&r);
+        assert!(msg.contains(want), "{opts:?}: {msg}");
+    }
+    assert_eq!(w.hits(brom), 0);
+    assert_eq!(w.rolls(), 0);
+}
+
+#[test]
+fn a_gm_attacks_with_any_character_and_npcs() {
+    let w = world();
+    w.add("Orc", GM, true, &Sheet::Tft(fighter(14, 12)));
+    w.tft("Vexa", ANN, fighter(12, 14));
+    let r = w.run(
+        GM,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Orc"),
+            ("target", "Vexa"),
+            ("weapon", "club"),
+            ("mode", "private"),
+        ],
+    );
+    assert_eq!(r.embeds[0].title, "Orc attacks Vexa");
+    assert_eq!(r.visibility, Visibility::Ephemeral);
+    assert!(r.gm_copy.is_some());
+}
+
+#[test]
+fn house_rule_switches_pick_the_table() {
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(12, 14));
+    w.give(ann, "weapon", "dagger", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    w.set_rule("tft_generalize_beyond_four", false);
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("defending", "true"),
+            ("actions", "1"),
+        ],
+    );
+    let footer = r.embeds[0].footer.as_ref().unwrap();
+    assert!(
+        footer.contains("only adjDX counts (an interpretation)"),
+        "{footer}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tft hth, /tft dying, /tft bash, /tft job
+
+#[test]
+fn hth_entry_adds_its_modifiers() {
+    let w = world();
+    w.tft("Vexa", ANN, fighter(12, 14));
+    let r = w.run(
+        ANN,
+        &["tft", "hth"],
+        &[("facing", "rear"), ("uc", "attacker"), ("modifier", "-1")],
+    );
+    assert_eq!(
+        field(&r, "Modifiers"),
+        "from the rear +2, attacker better at UC +1, modifier -1"
+    );
+    let roll: i32 = field(&r, "Roll")
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(field(&r, "Total"), (roll + 2).to_string());
+    let r = w.run(ANN, &["tft", "hth"], &[("uc", "nobody")]);
+    assert!(refusal(&r).contains("uc must be one of attacker, defender"));
+    assert_eq!(w.rolls(), 1);
+}
+
+#[test]
+fn dying_needs_a_figure_at_zero_or_below() {
+    let w = world();
+    let id = w.tft("Vexa", ANN, fighter(12, 14));
+    let r = w.run(ANN, &["tft", "dying"], &[]);
+    assert!(refusal(&r).contains("Vexa has 12 ST left"));
+    w.set_hits(id, 14);
+    let r = w.run(ANN, &["tft", "dying"], &[]);
+    assert!(
+        r.embeds[0]
+            .description
+            .starts_with("**Dies**: below 0 ST (-2)"),
+        "{r:?}"
+    );
+    let r = w.run(
+        ANN,
+        &["tft", "dying"],
+        &[("helper", "physicker"), ("potions", "2")],
+    );
+    assert!(field(&r, "Modifiers").contains("helper +2, healing potions +1, original ST +1"));
+    let r = w.run(ANN, &["tft", "dying"], &[("second", "physicker")]);
+    assert!(refusal(&r).contains("name the first with helper"));
+    let r = w.run(ANN, &["tft", "dying"], &[("helper", "priest")]);
+    assert!(refusal(&r).contains("helper must be one of friend, first-aid"));
+    assert_eq!(w.rolls(), 2);
+    assert_eq!(w.hits(id), 14, "a roll to live changes no hits");
+}
+
+#[test]
+fn bash_needs_a_shield_and_rolls_the_foe() {
+    let w = world();
+    w.tft("Vexa", ANN, fighter(12, 14));
+    w.tft(
+        "Hild",
+        ANN,
+        TftSheet {
+            shield: Some("large".into()),
+            talents: vec!["Advanced Shield".into()],
+            ..fighter(14, 12)
+        },
+    );
+    w.tft("Brom", BOB, fighter(12, 11));
+    let r = w.run(
+        ANN,
+        &["tft", "bash"],
+        &[("attacker", "Vexa"), ("target", "Brom")],
+    );
+    assert!(refusal(&r).contains("Vexa has no shield"));
+    let r = w.run(
+        ANN,
+        &["tft", "bash"],
+        &[("attacker", "Hild"), ("target", "Brom"), ("rush", "true")],
+    );
+    assert_eq!(r.embeds[0].title, "Hild shield-rushes Brom");
+    // ST 14 with Advanced Shield's rush bonus is 19, against ST 12: 4 dice.
+    assert_eq!(field(&r, "ST"), "19 against 12: 4 dice");
+    assert_eq!(field(&r, "Against"), "Brom's adjDX 11");
+    let r = w.run(
+        BOB,
+        &["tft", "bash"],
+        &[("attacker", "Hild"), ("target", "Brom")],
+    );
+    assert!(refusal(&r).contains("Hild belongs to another player"));
+    assert_eq!(w.rolls(), 1);
+}
+
+#[test]
+fn a_week_of_work() {
+    let w = world();
+    w.tft(
+        "Vexa",
+        ANN,
+        TftSheet {
+            talents: vec!["Literacy".into()],
+            ..fighter(12, 12)
+        },
+    );
+    let r = w.run(
+        ANN,
+        &["tft", "job"],
+        &[("job", "scribe"), ("looking", "no")],
+    );
+    assert_eq!(r.embeds[0].title, "Vexa: a week as Scribe");
+    assert!(field(&r, "Risk").starts_with("3d: "));
+    assert!(
+        r.embeds[0]
+            .footer
+            .as_ref()
+            .unwrap()
+            .contains("Nothing was written")
+    );
+    let r = w.run(ANN, &["tft", "job"], &[("job", "juggler")]);
+    let msg = refusal(&r);
+    assert!(
+        msg.contains("no job called \"juggler\"") && msg.contains("Garrison"),
+        "{msg}"
+    );
+    let r = w.run(
+        ANN,
+        &["tft", "job"],
+        &[("job", "garrison"), ("weapon_talents", "0")],
+    );
+    assert!(refusal(&r).contains("Vexa cannot work as Garrison"));
+    assert_eq!(w.rolls(), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// /odds tft
+
+#[test]
+fn attack_odds_name_every_outcome() {
+    let w = world();
+    let r = w.run(ANN, &["odds", "tft"], &[("target", "12"), ("dice", "3")]);
+    // 3d: 3 triple (1/216), 4 double (3/216), 5 automatic (6/216), 6..12 hits (150/216),
+    // 13..15 misses (46/216), 16 (6/216), 17 (3/216), 18 (1/216).
+    assert_eq!(field(&r, "Triple hit"), "0.46%");
+    assert_eq!(field(&r, "Double hit"), "1.39%");
+    assert_eq!(field(&r, "Automatic hit"), "2.78%");
+    assert_eq!(field(&r, "Hit"), "69.44%");
+    assert_eq!(field(&r, "Miss"), "21.30%");
+    assert_eq!(field(&r, "Automatic miss"), "2.78%");
+    assert_eq!(field(&r, "Miss, weapon dropped"), "1.39%");
+    assert_eq!(field(&r, "Miss, weapon breaks"), "0.46%");
+    assert_eq!(r.embeds[0].description, "Hits **74.07%** of the time.");
+    assert!(
+        !r.embeds[0]
+            .footer
+            .as_ref()
+            .unwrap()
+            .contains("interpretation")
+    );
+    let r = w.run(ANN, &["odds", "tft"], &[("target", "12"), ("dice", "5")]);
+    assert!(
+        r.embeds[0]
+            .footer
+            .as_ref()
+            .unwrap()
+            .contains("interpretation")
+    );
+    assert_eq!(w.rolls(), 0, "odds roll nothing");
+}
+
+#[test]
+fn save_odds_and_their_limits() {
+    let w = world();
+    let r = w.run(
+        ANN,
+        &["odds", "tft"],
+        &[("target", "10"), ("dice", "3"), ("save", "true")],
+    );
+    // 3..5 automatic (10/216), 6..10 success (98/216), 11..15 failure (98/216), 16+ (10/216).
+    assert_eq!(field(&r, "Automatic success"), "4.63%");
+    assert_eq!(field(&r, "Success"), "45.37%");
+    assert_eq!(field(&r, "Failure"), "45.37%");
+    assert_eq!(field(&r, "Automatic failure"), "4.63%");
+    let r = w.run(ANN, &["odds", "tft"], &[("target", "10"), ("dice", "21")]);
+    assert_eq!(refusal(&r), "dice must be between 3 and 20; you gave 21");
+    let r = w.run(ANN, &["odds", "tft"], &[("dice", "3")]);
+    assert!(refusal(&r).contains("needs the option target"));
+}
+
+#[test]
+fn unknown_subcommands_are_refused() {
+    let w = world();
+    let r = w.run(ANN, &["tft", "dance"], &[]);
+    assert!(refusal(&r).contains("/tft has save, attack"));
+    let r = w.run(ANN, &["tft"], &[]);
+    assert!(refusal(&r).contains("/tft needs a subcommand"));
+}
