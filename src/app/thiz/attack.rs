@@ -11,6 +11,8 @@
 //! - Wound penalties: the attacker's Head wounds count against the attack; the target's Head and
 //!   leg wounds against its Speed.
 
+use std::fmt::Write as _;
+
 use super::record::{AttackRecord, ThizRecord, ToughnessRecord, WoundRecord, rows_from_sheet};
 use super::stats::{ThizChar, clamp_input, describe_base};
 use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
@@ -86,18 +88,19 @@ fn refuse(e: impl std::fmt::Display) -> crate::app::AppError {
 fn attack_text(skill: &str, a: &AdjustedAttack) -> String {
     let mut s = skill.to_owned();
     if a.weapon_bonus != 0 {
-        s.push_str(&format!(" · weapon {}", signed(a.weapon_bonus)));
+        let _ = write!(s, " · weapon {}", signed(a.weapon_bonus));
     }
     if a.strength_bonus != 0 {
-        s.push_str(&format!(" · Strength {}", signed(a.strength_bonus)));
+        let _ = write!(s, " · Strength {}", signed(a.strength_bonus));
     }
     if a.modifier != 0 {
-        s.push_str(&format!(" · modifier {}", signed(a.modifier)));
+        let _ = write!(s, " · modifier {}", signed(a.modifier));
     }
-    s.push_str(&format!(
+    let _ = write!(
+        s,
         " − (Speed {} · armour {}) = {}",
         a.defence, a.armor, a.rating
-    ));
+    );
     s
 }
 
@@ -120,8 +123,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         let weapon = a.weapon.as_deref().map(|w| att.weapon(w)).transpose()?;
         let stats = weapon
             .as_ref()
-            .map(|(_, s)| s.clone())
-            .unwrap_or_else(ItemStats::default);
+            .map_or_else(ItemStats::default, |(_, s)| s.clone());
         let missile = a.missile || stats.missile;
         let skill = match &weapon {
             Some((item, _)) => SkillId::with_subject(SkillKind::WeaponSkill, &item.name)

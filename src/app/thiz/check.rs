@@ -1,5 +1,7 @@
 //! `/check`: a d100 against the chart, on a character's skill or a bare rating.
 
+use std::fmt::Write as _;
+
 use super::record::{CheckRecord, ThizRecord};
 use super::stats::{ThizChar, describe_base};
 use super::{INPUT_LIMIT, int, label, level_text, mode, row_text, tone};
@@ -190,25 +192,23 @@ fn embed(ctx: &Ctx<'_>, plan: &Plan, outcome: &CheckOutcome, odds: &Odds, label:
         .map_or_else(|| escape(&ctx.caller.name), |(_, n)| escape(n));
     let mut description = format!("**{}**", level_text(outcome.level));
     if outcome.shifty_lowered {
-        description.push_str(&format!(
+        let _ = write!(
+            description,
             " (Shifty: the chart gave {}, read one lower)",
             outcome.chart_level
-        ));
+        );
     }
     if !label.is_empty() {
-        description.push_str(&format!("\n{}", escape(label)));
+        let _ = write!(description, "\n{}", escape(label));
     }
     let mut rating = plan.base_text.clone();
     if outcome.input.modifier != 0 {
-        rating.push_str(&format!(" · modifier {}", signed(outcome.input.modifier)));
+        let _ = write!(rating, " · modifier {}", signed(outcome.input.modifier));
     }
     if outcome.input.wound_penalty != 0 {
-        rating.push_str(&format!(
-            " · wounds {}",
-            signed(outcome.input.wound_penalty)
-        ));
+        let _ = write!(rating, " · wounds {}", signed(outcome.input.wound_penalty));
     }
-    rating.push_str(&format!(" → {}", outcome.adjusted));
+    let _ = write!(rating, " → {}", outcome.adjusted);
     let field = |name: &str, value: String, inline: bool| Field {
         name: name.to_owned(),
         value,

@@ -143,6 +143,8 @@ pub struct WoundRecord {
 }
 
 /// An `/attack` as logged. The roll is logged under the attacker; the wound is on the target.
+// A log record: its flags are independent facts about one attack, not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttackRecord {
     pub attacker_id: CharacterId,

@@ -1,5 +1,7 @@
 //! `/wound add|heal|rest`: a THIZ character's wound sheet, kept by the GM, healed by rest.
 
+use std::fmt::Write as _;
+
 use super::record::{
     RestDayRecord, RestRecord, ThizRecord, describe_wounds, parse_wound_level, rows_from_sheet,
 };
@@ -112,7 +114,7 @@ fn sheet_reply(tc: &ThizChar, title: String, description: String, sheet: &WoundS
     }
     if !effects.useless.is_empty() {
         let limbs: Vec<&str> = effects.useless.iter().map(|l| l.name()).collect();
-        status.push_str(&format!("\nUseless: {}.", limbs.join(", ")));
+        let _ = write!(status, "\nUseless: {}.", limbs.join(", "));
     }
     Reply {
         visibility: visibility(tc),
@@ -157,7 +159,7 @@ fn add(ctx: &Ctx<'_>, name: &str, location: Location, level: Level) -> AppResult
         save(ctx, tx, &tc, &sheet)?;
         let mut description = format!("A {} wound on the {location}", added.inflicted);
         if added.recorded != added.inflicted {
-            description.push_str(&format!(", stacked up to {}", added.recorded));
+            let _ = write!(description, ", stacked up to {}", added.recorded);
         }
         description.push('.');
         let title = format!("{} is wounded", escape(&tc.character.name));
@@ -172,21 +174,18 @@ fn heal(ctx: &Ctx<'_>, name: &str, location: Option<Location>) -> AppResult<Repl
         let tc = ThizChar::load(tx, c, "/wound heal")?;
         let who = escape(&tc.character.name);
         let mut sheet = tc.wounds.clone();
-        let description = match location {
-            Some(l) => {
-                let Some(worst) = sheet.at(l).worst() else {
-                    return Err(user(format!("{who} has no wound on the {l} to heal.")));
-                };
-                sheet.heal(l, worst).map_err(|e| user(format!("{e}.")))?;
-                format!("The {worst} wound on the {l} is healed.")
+        let description = if let Some(l) = location {
+            let Some(worst) = sheet.at(l).worst() else {
+                return Err(user(format!("{who} has no wound on the {l} to heal.")));
+            };
+            sheet.heal(l, worst).map_err(|e| user(format!("{e}.")))?;
+            format!("The {worst} wound on the {l} is healed.")
+        } else {
+            if sheet.is_empty() {
+                return Err(user(format!("{who} has no wounds to heal.")));
             }
-            None => {
-                if sheet.is_empty() {
-                    return Err(user(format!("{who} has no wounds to heal.")));
-                }
-                sheet = WoundSheet::new();
-                "Every wound is healed.".to_owned()
-            }
+            sheet = WoundSheet::new();
+            "Every wound is healed.".to_owned()
         };
         save(ctx, tx, &tc, &sheet)?;
         Ok(sheet_reply(
@@ -387,106 +386,17 @@ mod tests {
         assert!(!sheet(&kit, vexa).at(Location::Chest).has(Level::Green));
     }
 
-    #[test]
-    fn bad_input_and_permissions_change_nothing() {
-        let kit = Kit::new(1);
-        let vexa = kit.thiz("Vexa", kit.player_id(), false);
-        kit.thiz("Bran", kit.other_id(), false);
-        kit.tft("Rook", kit.player_id());
-        kit.wound(vexa, "gut", "yellow");
-        let cases: [(&Kit, crate::app::Caller, &[&str], &[(&str, &str)], &str); 11] = [
-            (
-                &kit,
-                kit.player(),
-                &["wound", "add"],
-                &[("character", "Vexa"), ("location", "gut"), ("level", "red")],
-                "only a GM can do that",
-            ),
-            (
-                &kit,
-                kit.player(),
-                &["wound", "heal"],
-                &[("character", "Vexa")],
-                "only a GM can do that",
-            ),
-            (
-                &kit,
-                kit.gm(),
-                &["wound", "add"],
-                &[
-                    ("character", "Vexa"),
-                    ("location", "tail"),
-                    ("level", "red"),
-                ],
-                "no body location tail",
-            ),
-            (
-                &kit,
-                kit.gm(),
-                &["wound", "add"],
-                &[
-                    ("character", "Vexa"),
-                    ("location", "gut"),
-                    ("level", "failure"),
-                ],
-                "A wound is green, yellow, red or black",
-            ),
-            (
-                &kit,
-                kit.gm(),
-                &["wound", "add"],
-                &[
-                    ("character", "Nobody"),
-                    ("location", "gut"),
-                    ("level", "red"),
-                ],
-                "There is no character named Nobody",
-            ),
-            (
-                &kit,
-                kit.gm(),
-                &["wound", "add"],
-                &[("character", "Rook"), ("location", "gut"), ("level", "red")],
-                "Rook is a TFT character",
-            ),
-            (
-                &kit,
-                kit.other(),
-                &["wound", "rest"],
-                &[("character", "Vexa")],
-                "Vexa belongs to another player",
-            ),
-            (
-                &kit,
-                kit.player(),
-                &["wound", "rest"],
-                &[("character", "Vexa"), ("days", "0")],
-                "days must be between 1 and 365",
-            ),
-            (
-                &kit,
-                kit.player(),
-                &["wound", "rest"],
-                &[("character", "Vexa"), ("days", "366")],
-                "days must be between 1 and 365",
-            ),
-            (
-                &kit,
-                kit.player(),
-                &["wound", "rest"],
-                &[("character", "Bran")],
-                "Bran belongs to another player",
-            ),
-            (
-                &kit,
-                kit.player(),
-                &["wound"],
-                &[],
-                "/wound needs one of add, heal or rest",
-            ),
-        ];
-        for (kit, caller, path, opts, want) in cases {
-            let reply = kit.run(&caller, path, opts);
+    /// Who runs it, the command path, its options, and what the refusal must say.
+    type Case<'a> = (
+        crate::app::Caller,
+        &'a [&'a str],
+        &'a [(&'a str, &'a str)],
+        &'a str,
+    );
+
+    fn refused(kit: &Kit, cases: &[Case<'_>]) {
+        for (caller, path, opts, want) in cases {
+            let reply = kit.run(caller, path, opts);
             assert_eq!(reply.visibility, Visibility::Ephemeral, "{path:?} {opts:?}");
             assert!(
                 reply.content.contains(want),
@@ -494,9 +404,118 @@ mod tests {
                 reply.content
             );
         }
+    }
+
+    fn setup() -> (Kit, CharacterId) {
+        let kit = Kit::new(1);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.thiz("Bran", kit.other_id(), false);
+        kit.tft("Rook", kit.player_id());
+        kit.wound(vexa, "gut", "yellow");
+        (kit, vexa)
+    }
+
+    #[test]
+    fn add_and_heal_refuse_bad_input_and_players() {
+        let (kit, vexa) = setup();
+        let (add, heal) = (&["wound", "add"][..], &["wound", "heal"][..]);
+        let red_gut = |who| [("character", who), ("location", "gut"), ("level", "red")];
+        refused(
+            &kit,
+            &[
+                (kit.player(), add, &red_gut("Vexa"), "only a GM can do that"),
+                (
+                    kit.player(),
+                    heal,
+                    &[("character", "Vexa")],
+                    "only a GM can do that",
+                ),
+                (
+                    kit.gm(),
+                    add,
+                    &[
+                        ("character", "Vexa"),
+                        ("location", "tail"),
+                        ("level", "red"),
+                    ],
+                    "no body location tail",
+                ),
+                (
+                    kit.gm(),
+                    add,
+                    &[
+                        ("character", "Vexa"),
+                        ("location", "gut"),
+                        ("level", "failure"),
+                    ],
+                    "A wound is green, yellow, red or black",
+                ),
+                (
+                    kit.gm(),
+                    add,
+                    &red_gut("Nobody"),
+                    "There is no character named Nobody",
+                ),
+                (kit.gm(), add, &red_gut("Rook"), "Rook is a TFT character"),
+                (
+                    kit.gm(),
+                    heal,
+                    &[("character", "Vexa"), ("location", "elbow")],
+                    "no body location elbow",
+                ),
+                (
+                    kit.player(),
+                    &["wound"],
+                    &[],
+                    "/wound needs one of add, heal or rest",
+                ),
+            ],
+        );
+        assert_eq!(kit.wounds(vexa).len(), 1);
+    }
+
+    #[test]
+    fn rest_refuses_bad_input_and_others() {
+        let (kit, vexa) = setup();
+        let rest = &["wound", "rest"][..];
+        refused(
+            &kit,
+            &[
+                (
+                    kit.other(),
+                    rest,
+                    &[("character", "Vexa")],
+                    "Vexa belongs to another player",
+                ),
+                (
+                    kit.player(),
+                    rest,
+                    &[("character", "Vexa"), ("days", "0")],
+                    "days must be between 1 and 365",
+                ),
+                (
+                    kit.player(),
+                    rest,
+                    &[("character", "Vexa"), ("days", "366")],
+                    "days must be between 1 and 365",
+                ),
+                (
+                    kit.player(),
+                    rest,
+                    &[("character", "Bran")],
+                    "Bran belongs to another player",
+                ),
+                (
+                    kit.player(),
+                    rest,
+                    &[("character", "Rook")],
+                    "Rook is a TFT character",
+                ),
+            ],
+        );
         assert_eq!(kit.wounds(vexa).len(), 1);
         assert_eq!(kit.roll_count(), 0);
-        let reply = kit.run(&kit.gm(), &["wound", "rest"], &[("character", "Bran")]);
+        let reply = kit.run(&kit.gm(), rest, &[("character", "Bran")]);
         assert_eq!(
             reply.content,
             "Bran has no wounds: there is nothing to rest off."
