@@ -202,4 +202,89 @@ mod tests {
         assert!(parse_location("tail").is_err());
         assert_eq!(parse_location("R arm").unwrap(), Location::RightArm);
     }
+
+    #[test]
+    fn player_replies_never_carry_hidden_values() {
+        use super::testkit::{GUILD, Kit};
+        use crate::store::secrets::{self, GmProof, LedgerEntry, LuckKind};
+        let kit = Kit::new(11);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        let bran = kit.thiz("Bran", kit.other_id(), false);
+        let npc = kit.thiz("Zzyzx", kit.gm_id(), true);
+        kit.skill(vexa, "Stealth", 5);
+        kit.item(vexa, "weapon", "Sword", r#"{"attack_bonus": 3}"#);
+        kit.wound(vexa, "left leg", "green");
+        kit.wound(vexa, "gut", "yellow");
+        for id in [vexa, bran, npc] {
+            kit.hidden(id, "mook", "SENTINEL-HIDDEN");
+            kit.app
+                .store
+                .write(|tx| {
+                    secrets::add_note(
+                        tx,
+                        GmProof::verified(GUILD),
+                        id,
+                        kit.gm_id(),
+                        "SENTINEL-NOTE",
+                    )?;
+                    let entry = LedgerEntry {
+                        actor: kit.gm_id(),
+                        kind: LuckKind::Set,
+                        reason: "test",
+                        roll: None,
+                        idem_key: None,
+                    };
+                    secrets::set_luck(tx, GUILD, id, 4242, &entry)
+                })
+                .unwrap();
+        }
+        let mut texts = Vec::new();
+        for mode in ["public", "private", "blind", "self"] {
+            let runs: [(&[&str], Vec<(&str, &str)>); 5] = [
+                (&["check"], vec![("skill", "Stealth"), ("mode", mode)]),
+                (
+                    &["check"],
+                    vec![("rating", "3"), ("character", "Vexa"), ("mode", mode)],
+                ),
+                (&["check"], vec![("rating", "3"), ("mode", mode)]),
+                (
+                    &["attack"],
+                    vec![
+                        ("attacker", "Vexa"),
+                        ("target", "Bran"),
+                        ("weapon", "Sword"),
+                        ("mode", mode),
+                    ],
+                ),
+                (&["odds", "thiz"], vec![("rating", "3")]),
+            ];
+            for (path, opts) in runs {
+                let reply = kit.run(&kit.player(), path, &opts);
+                texts.push(
+                    Reply {
+                        gm_copy: None,
+                        ..reply
+                    }
+                    .all_text(),
+                );
+            }
+        }
+        let rest = kit.run(
+            &kit.player(),
+            &["wound", "rest"],
+            &[("character", "Vexa"), ("days", "3")],
+        );
+        texts.push(
+            Reply {
+                gm_copy: None,
+                ..rest
+            }
+            .all_text(),
+        );
+        for text in &texts {
+            for secret in ["SENTINEL", "4242", "Zzyzx", "mook"] {
+                assert!(!text.contains(secret), "{secret} leaked in {text}");
+            }
+        }
+    }
 }
