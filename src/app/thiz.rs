@@ -203,6 +203,9 @@ mod tests {
         assert_eq!(parse_location("R arm").unwrap(), Location::RightArm);
     }
 
+    /// A command path and its options.
+    type Run<'a> = (&'a [&'a str], Vec<(&'a str, &'a str)>);
+
     #[test]
     fn player_replies_never_carry_hidden_values() {
         use super::testkit::{GUILD, Kit};
@@ -240,7 +243,7 @@ mod tests {
         }
         let mut texts = Vec::new();
         for mode in ["public", "private", "blind", "self"] {
-            let runs: [(&[&str], Vec<(&str, &str)>); 5] = [
+            let runs: [Run<'_>; 5] = [
                 (&["check"], vec![("skill", "Stealth"), ("mode", mode)]),
                 (
                     &["check"],
