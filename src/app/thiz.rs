@@ -1,22 +1,293 @@
-//! Placeholder: this module's commands are being written.
+//! THIZ use cases: `/check`, `/attack`, `/wound add|heal|rest` and `/odds thiz` (SPEC §2).
+//!
+//! Owns the composition of the THIZ rules with the store: reading a character's skills, wounds,
+//! weaknesses and equipment, rolling through the context's dice, writing wounds and the roll log
+//! in one transaction, and the replies. The log's JSON shape is [`record::ThizRecord`], which the
+//! luck commands read to reroll a check or lower a wound. Never decides a rule itself (that is
+//! `rules::thiz`) and never reads a hidden value without the GM's proof.
+//!
+//! Decisions made here:
+//! - `/check rating:N character:X` checks X at the bare rating N, with X's wound penalty and
+//!   weaknesses; `rating:N` alone needs no character and offers no luck button.
+//! - A target is a **mook** when it is an NPC whose hidden value `mook` is true (`/gm hidden`).
+//!   Only GMs can name NPCs, so the hidden value is read with their proof.
+//! - `/wound heal character` without a location heals every wound; with one, the worst wound
+//!   there. `/wound add|heal|rest` answer in the channel for player characters and only to the GM
+//!   for NPCs.
 
-use super::command::Invocation;
-use super::reply::Reply;
+mod attack;
+mod check;
+mod odds;
+pub mod record;
+pub mod stats;
+mod wound;
+
+#[cfg(test)]
+mod testkit;
+
+use super::command::{Invocation, Opts, RollMode};
+use super::reply::{Reply, Tone};
 use super::{AppResult, Ctx, user};
+use crate::rules::thiz::chart::Row;
+use crate::rules::thiz::{Level, Location};
 
-/// This module's commands.
+pub use attack::AttackArgs;
+pub use check::CheckArgs;
+pub use wound::WoundArgs;
+
+/// `/check`, `/attack`, `/wound …` and `/odds thiz`.
 #[derive(Debug, Clone)]
-pub enum ThizCommand {}
+pub enum ThizCommand {
+    /// `/check [skill] [rating] [character] [modifier] [mode] [label]`.
+    Check(CheckArgs),
+    /// `/attack attacker target [weapon] [location] [missile] [modifier] [mode]`.
+    Attack(AttackArgs),
+    /// `/wound add|heal|rest …`.
+    Wound(WoundArgs),
+    /// `/odds thiz rating [modifier]`.
+    Odds { rating: i32, modifier: i32 },
+}
+
+/// The largest rating or modifier a player may type.
+pub const INPUT_LIMIT: i64 = 40;
+/// The longest label accepted, in characters.
+pub const MAX_LABEL: usize = 100;
 
 impl ThizCommand {
+    /// Parses `/check`, `/attack`, `/wound …` or `/odds thiz`.
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
-        Err(user(format!(
-            "{} is not available yet.",
-            inv.display_path()
-        )))
+        let path: Vec<&str> = inv.path.iter().map(String::as_str).collect();
+        Ok(match path.as_slice() {
+            ["check"] => ThizCommand::Check(CheckArgs::parse(inv)?),
+            ["attack"] => ThizCommand::Attack(AttackArgs::parse(inv)?),
+            ["wound", ..] => ThizCommand::Wound(WoundArgs::parse(inv)?),
+            ["odds", "thiz"] => {
+                let o = Opts::new(inv, &["rating", "modifier"])?;
+                ThizCommand::Odds {
+                    rating: int(o.required_int("rating", -INPUT_LIMIT, INPUT_LIMIT)?),
+                    modifier: int(o.int("modifier", -INPUT_LIMIT, INPUT_LIMIT)?.unwrap_or(0)),
+                }
+            }
+            _ => {
+                return Err(user(format!(
+                    "There is no command {}. /help lists them.",
+                    super::text::escape(&inv.display_path())
+                )));
+            }
+        })
     }
 
-    pub fn run(self, _ctx: &Ctx<'_>) -> AppResult<Reply> {
-        match self {}
+    /// Runs the command.
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        match self {
+            ThizCommand::Check(a) => check::run(ctx, &a),
+            ThizCommand::Attack(a) => attack::run(ctx, &a),
+            ThizCommand::Wound(a) => wound::run(ctx, &a),
+            ThizCommand::Odds { rating, modifier } => odds::run(rating, modifier),
+        }
+    }
+}
+
+/// A number already checked to be within ±40.
+fn int(v: i64) -> i32 {
+    i32::try_from(v).unwrap_or_default()
+}
+
+/// An optional label: at most [`MAX_LABEL`] characters.
+fn label(o: &Opts<'_>) -> AppResult<String> {
+    let text = o.text("label").unwrap_or_default().trim();
+    let len = text.chars().count();
+    if len > MAX_LABEL {
+        return Err(user(format!(
+            "label can be at most {MAX_LABEL} characters; yours has {len}."
+        )));
+    }
+    Ok(text.to_owned())
+}
+
+/// A location as typed, or a clear refusal listing the seven.
+fn parse_location(text: &str) -> AppResult<Location> {
+    Location::parse(text).ok_or_else(|| {
+        user(format!(
+            "There is no body location {}; use head, chest, gut, right arm, left arm, right leg or left leg.",
+            super::text::escape(text.trim())
+        ))
+    })
+}
+
+/// The mode option (public when absent).
+fn mode(o: &Opts<'_>) -> AppResult<RollMode> {
+    o.mode()
+}
+
+/// The embed colour of a level.
+pub fn tone(level: Level) -> Tone {
+    match level {
+        Level::Black => Tone::Black,
+        Level::Red => Tone::Red,
+        Level::Yellow => Tone::Yellow,
+        Level::Green => Tone::Green,
+        Level::Failure => Tone::Grey,
+    }
+}
+
+/// A level as a player reads it: "Red success", "Failure".
+pub fn level_text(level: Level) -> String {
+    if level.is_success() {
+        format!("{level} success")
+    } else {
+        "Failure".to_owned()
+    }
+}
+
+/// A chart row's bands: "Black 1–9 · Red 10–21 · Yellow 22–41 · Green 42–66 · Failure 67–100".
+pub fn row_text(row: &Row) -> String {
+    let mut parts = Vec::new();
+    let mut low = 1;
+    for level in [Level::Black, Level::Red, Level::Yellow, Level::Green] {
+        let high = row.threshold(level).unwrap_or(0);
+        if high >= low {
+            parts.push(format!("{level} {low}–{high}"));
+            low = high + 1;
+        }
+    }
+    if low <= 100 {
+        parts.push(format!("Failure {low}–100"));
+    }
+    parts.join(" · ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::thiz::Rating;
+    use crate::rules::thiz::chart;
+
+    #[test]
+    fn row_text_names_each_band() {
+        // Rating 4: Black ≤9, Red ≤21, Yellow ≤41, Green ≤66 (chart, chapter 5).
+        assert_eq!(
+            row_text(chart::row(Rating(4))),
+            "Black 1–9 · Red 10–21 · Yellow 22–41 · Green 42–66 · Failure 67–100"
+        );
+        // The lowest row has empty bands, which are left out.
+        let low = row_text(chart::row(Rating(-30)));
+        assert!(low.ends_with("–100"), "{low}");
+    }
+
+    #[test]
+    fn tones_and_level_text() {
+        assert_eq!(tone(Level::Failure), Tone::Grey);
+        assert_eq!(tone(Level::Black), Tone::Black);
+        assert_eq!(level_text(Level::Red), "Red success");
+        assert_eq!(level_text(Level::Failure), "Failure");
+    }
+
+    #[test]
+    fn parse_refuses_unknown_paths_and_bad_odds() {
+        let bad = ThizCommand::parse(&Invocation::new(&["odds", "thiz"], &[("rating", "41")]));
+        assert_eq!(
+            bad.err().unwrap().to_string(),
+            "rating must be between -40 and 40; you gave 41"
+        );
+        let missing = ThizCommand::parse(&Invocation::new(&["odds", "thiz"], &[]));
+        assert!(
+            missing
+                .err()
+                .unwrap()
+                .to_string()
+                .contains("needs the option rating")
+        );
+        assert!(ThizCommand::parse(&Invocation::new(&["wound", "poke"], &[])).is_err());
+        assert!(parse_location("tail").is_err());
+        assert_eq!(parse_location("R arm").unwrap(), Location::RightArm);
+    }
+
+    /// A command path and its options.
+    type Run<'a> = (&'a [&'a str], Vec<(&'a str, &'a str)>);
+
+    #[test]
+    fn player_replies_never_carry_hidden_values() {
+        use super::testkit::{GUILD, Kit};
+        use crate::store::secrets::{self, GmProof, LedgerEntry, LuckKind};
+        let kit = Kit::new(11);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        let bran = kit.thiz("Bran", kit.other_id(), false);
+        let npc = kit.thiz("Zzyzx", kit.gm_id(), true);
+        kit.skill(vexa, "Stealth", 5);
+        kit.item(vexa, "weapon", "Sword", r#"{"attack_bonus": 3}"#);
+        kit.wound(vexa, "left leg", "green");
+        kit.wound(vexa, "gut", "yellow");
+        for id in [vexa, bran, npc] {
+            kit.hidden(id, "mook", "SENTINEL-HIDDEN");
+            kit.app
+                .store
+                .write(|tx| {
+                    secrets::add_note(
+                        tx,
+                        GmProof::verified(GUILD),
+                        id,
+                        kit.gm_id(),
+                        "SENTINEL-NOTE",
+                    )?;
+                    let entry = LedgerEntry {
+                        actor: kit.gm_id(),
+                        kind: LuckKind::Set,
+                        reason: "test",
+                        roll: None,
+                        idem_key: None,
+                    };
+                    secrets::set_luck(tx, GUILD, id, 4242, &entry)
+                })
+                .unwrap();
+        }
+        let mut texts = Vec::new();
+        for mode in ["public", "private", "blind", "self"] {
+            let runs: [Run<'_>; 5] = [
+                (&["check"], vec![("skill", "Stealth"), ("mode", mode)]),
+                (
+                    &["check"],
+                    vec![("rating", "3"), ("character", "Vexa"), ("mode", mode)],
+                ),
+                (&["check"], vec![("rating", "3"), ("mode", mode)]),
+                (
+                    &["attack"],
+                    vec![
+                        ("attacker", "Vexa"),
+                        ("target", "Bran"),
+                        ("weapon", "Sword"),
+                        ("mode", mode),
+                    ],
+                ),
+                (&["odds", "thiz"], vec![("rating", "3")]),
+            ];
+            for (path, opts) in runs {
+                let reply = kit.run(&kit.player(), path, &opts);
+                texts.push(
+                    Reply {
+                        gm_copy: None,
+                        ..reply
+                    }
+                    .all_text(),
+                );
+            }
+        }
+        let rest = kit.run(
+            &kit.player(),
+            &["wound", "rest"],
+            &[("character", "Vexa"), ("days", "3")],
+        );
+        texts.push(
+            Reply {
+                gm_copy: None,
+                ..rest
+            }
+            .all_text(),
+        );
+        for text in &texts {
+            for secret in ["SENTINEL", "4242", "Zzyzx", "mook"] {
+                assert!(!text.contains(secret), "{secret} leaked in {text}");
+            }
+        }
     }
 }

@@ -1,0 +1,377 @@
+//! What the THIZ commands write to the roll log (`rolls.public_json`, or the hidden table for
+//! blind rolls), and how a wound sheet is stored in the `wounds` table.
+//!
+//! The roll log's JSON is [`ThizRecord`], tagged by `"kind"`: enough to reroll a check with luck
+//! ([`CheckRecord::input`]) and to lower the wound an attack left ([`AttackRecord::wound`]).
+//! Names of levels and locations are stored as players read them ("Yellow", "Right Arm") and read
+//! back with [`parse_level`] and [`Location::parse`]. Nothing hidden is ever stored here: the
+//! Unlucky mishap flag is not kept (it follows from `unlucky` and the roll, for the GM).
+
+use serde::{Deserialize, Serialize};
+
+use crate::app::{AppError, AppResult};
+use crate::rules::dice::DieSource;
+use crate::rules::thiz::check::{self, CheckError, CheckInput, CheckOutcome};
+use crate::rules::thiz::wounds::{LocationWounds, WoundSheet};
+use crate::rules::thiz::{Level, Location, Rating};
+use crate::store::CharacterId;
+use crate::store::characters::WoundRow;
+
+/// One THIZ roll as logged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ThizRecord {
+    /// `/check` (and a luck reroll of one).
+    Check(CheckRecord),
+    /// `/attack`.
+    Attack(AttackRecord),
+    /// `/wound rest`.
+    Rest(RestRecord),
+}
+
+impl ThizRecord {
+    /// Reads a logged result; `None` when it is not a THIZ record.
+    pub fn from_json(json: &str) -> Option<ThizRecord> {
+        serde_json::from_str(json).ok()
+    }
+}
+
+/// A `/check` as logged: its input whole (to reroll it) and the outcome read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckRecord {
+    /// The character who rolled, if any (a bare rating has none).
+    pub character_id: Option<CharacterId>,
+    pub character: Option<String>,
+    /// What was checked, as shown: "Stealth", "Weapon Skill (Sword)", or "rating 4".
+    pub subject: String,
+    /// The canonical skill name, when a skill was checked.
+    pub skill: Option<String>,
+    pub base: i32,
+    pub modifier: i32,
+    pub wound_penalty: i32,
+    pub unlucky: bool,
+    pub shifty: bool,
+    /// The d100, 1..=100.
+    pub roll: u32,
+    /// base + modifier + wound penalty.
+    pub adjusted: i32,
+    /// The chart row read (`adjusted` clamped to -30..=30).
+    pub row_rating: i32,
+    /// The level the chart gave, before Shifty.
+    pub chart_level: String,
+    /// The level the player got.
+    pub level: String,
+}
+
+impl CheckRecord {
+    /// The record of `outcome`.
+    pub fn new(
+        character: Option<(CharacterId, &str)>,
+        subject: &str,
+        skill: Option<&str>,
+        outcome: &CheckOutcome,
+    ) -> Self {
+        let input = outcome.input;
+        CheckRecord {
+            character_id: character.map(|(id, _)| id),
+            character: character.map(|(_, name)| name.to_owned()),
+            subject: subject.to_owned(),
+            skill: skill.map(str::to_owned),
+            base: input.base.0,
+            modifier: input.modifier,
+            wound_penalty: input.wound_penalty,
+            unlucky: input.unlucky,
+            shifty: input.shifty,
+            roll: outcome.roll,
+            adjusted: outcome.adjusted.0,
+            row_rating: outcome.row_rating,
+            chart_level: outcome.chart_level.name().to_owned(),
+            level: outcome.level.name().to_owned(),
+        }
+    }
+
+    /// The check's input, as it was rolled.
+    pub fn input(&self) -> CheckInput {
+        CheckInput {
+            base: Rating(self.base),
+            modifier: self.modifier,
+            wound_penalty: self.wound_penalty,
+            unlucky: self.unlucky,
+            shifty: self.shifty,
+        }
+    }
+
+    /// The outcome again, from the stored input and roll.
+    pub fn outcome(&self) -> Result<CheckOutcome, CheckError> {
+        check::resolve_check(&self.input(), self.roll)
+    }
+
+    /// The same check with a fresh d100 (a luck reroll): the new outcome and its record.
+    pub fn reroll(
+        &self,
+        dice: &mut impl DieSource,
+    ) -> Result<(CheckOutcome, CheckRecord), CheckError> {
+        let outcome = check::roll_check(&self.input(), dice)?;
+        let character = self.character_id.zip(self.character.as_deref());
+        let record = CheckRecord::new(character, &self.subject, self.skill.as_deref(), &outcome);
+        Ok((outcome, record))
+    }
+
+    /// Whether the roll brought an Unlucky mishap (for the GM's eyes only).
+    pub fn unlucky_flag(&self) -> bool {
+        crate::rules::thiz::traits::unlucky_mishap(self.unlucky, self.roll)
+    }
+}
+
+/// The Toughness check a hit called for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToughnessRecord {
+    /// The rating checked, wound penalties included.
+    pub rating: i32,
+    pub roll: u32,
+    pub level: String,
+}
+
+/// A wound written on a sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WoundRecord {
+    pub location: String,
+    /// The colour the hit left.
+    pub inflicted: String,
+    /// The colour written down (stepped up past colours already there).
+    pub recorded: String,
+}
+
+/// An `/attack` as logged. The roll is logged under the attacker; the wound is on the target.
+// A log record: its flags are independent facts about one attack, not a state machine.
+#[allow(clippy::struct_excessive_bools)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackRecord {
+    pub attacker_id: CharacterId,
+    pub attacker: String,
+    pub target_id: CharacterId,
+    pub target: String,
+    /// The weapon item used; `None` for bare hands.
+    pub weapon: Option<String>,
+    pub missile: bool,
+    /// A missile aimed at a named location (needs Black).
+    pub called_shot: bool,
+    /// The adjusted attack rating the hit was read at (with the armour where it landed).
+    pub rating: i32,
+    pub roll: u32,
+    pub level: String,
+    /// The hit's level, when it hit.
+    pub hit: Option<String>,
+    pub location: Option<String>,
+    /// The d100 on the location table, for a missile that hit.
+    pub location_roll: Option<u32>,
+    pub toughness: Option<ToughnessRecord>,
+    pub wound: Option<WoundRecord>,
+    pub mook_defeated: bool,
+    pub incapacitated: bool,
+}
+
+impl AttackRecord {
+    /// The wound the attack recorded: the target, where, and the colour now on the sheet.
+    pub fn wound(&self) -> Option<(CharacterId, Location, Level)> {
+        let w = self.wound.as_ref()?;
+        Some((
+            self.target_id,
+            Location::parse(&w.location)?,
+            parse_level(&w.recorded)?,
+        ))
+    }
+}
+
+/// One day of `/wound rest`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestDayRecord {
+    /// The Toughness roll and its level, on a day that needed one.
+    pub roll: Option<u32>,
+    pub level: Option<String>,
+    /// "Green on Gut", or `None` when nothing healed.
+    pub healed: Option<String>,
+}
+
+/// A `/wound rest` as logged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestRecord {
+    pub character_id: CharacterId,
+    pub character: String,
+    pub toughness: i32,
+    pub days_asked: u32,
+    pub days: Vec<RestDayRecord>,
+}
+
+/// Reads a level as players write it ("green", "Black"); `None` for anything else.
+pub fn parse_level(text: &str) -> Option<Level> {
+    let key = text.trim().to_ascii_lowercase();
+    Level::ALL
+        .into_iter()
+        .find(|l| l.name().eq_ignore_ascii_case(&key))
+}
+
+/// Reads a wound colour: Green, Yellow, Red or Black.
+pub fn parse_wound_level(text: &str) -> Option<Level> {
+    parse_level(text).filter(|l| *l != Level::Failure)
+}
+
+/// The `wounds` table's name of a location ("right arm").
+fn location_key(location: Location) -> String {
+    location.name().to_ascii_lowercase()
+}
+
+/// The `wounds` table's name of a colour ("yellow").
+fn level_key(level: Level) -> String {
+    level.name().to_ascii_lowercase()
+}
+
+/// A stored wound sheet (rows of `store::characters::wounds`) as the rules' [`WoundSheet`].
+pub fn sheet_from_rows(rows: &[WoundRow]) -> AppResult<WoundSheet> {
+    let corrupt = |what: String| AppError::Internal(anyhow::anyhow!("stored wound: {what}"));
+    let mut sheet = WoundSheet::new();
+    for row in rows {
+        let location = Location::parse(&row.location)
+            .ok_or_else(|| corrupt(format!("location {:?}", row.location)))?;
+        let level = parse_wound_level(&row.level)
+            .ok_or_else(|| corrupt(format!("level {:?}", row.level)))?;
+        let count = u32::try_from(row.count).unwrap_or(0);
+        let mut at: LocationWounds = sheet.at(location);
+        match level {
+            Level::Green => at.greens = at.greens.saturating_add(count),
+            Level::Yellow => at.yellow |= count > 0,
+            Level::Red => at.red |= count > 0,
+            Level::Black => at.black |= count > 0,
+            Level::Failure => {}
+        }
+        sheet.set_at(location, at);
+    }
+    Ok(sheet)
+}
+
+/// A wound sheet as rows for `store::characters::set_wounds`.
+pub fn rows_from_sheet(sheet: &WoundSheet) -> Vec<WoundRow> {
+    let mut rows = Vec::new();
+    for location in Location::ALL {
+        let at = sheet.at(location);
+        for level in [Level::Green, Level::Yellow, Level::Red, Level::Black] {
+            let count = if level == Level::Green {
+                i64::from(at.greens)
+            } else {
+                i64::from(at.has(level))
+            };
+            if count > 0 {
+                rows.push(WoundRow {
+                    location: location_key(location),
+                    level: level_key(level),
+                    count,
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// A wound sheet in a line a player reads: "Gut: Yellow · Left Leg: 2× Green", or "no wounds".
+pub fn describe_wounds(sheet: &WoundSheet) -> String {
+    let mut parts = Vec::new();
+    for location in Location::ALL {
+        let at = sheet.at(location);
+        let mut colours = Vec::new();
+        for level in [Level::Black, Level::Red, Level::Yellow] {
+            if at.has(level) {
+                colours.push(level.name().to_owned());
+            }
+        }
+        match at.greens {
+            0 => {}
+            1 => colours.push("Green".to_owned()),
+            n => colours.push(format!("{n}× Green")),
+        }
+        if !colours.is_empty() {
+            parts.push(format!("{location}: {}", colours.join(", ")));
+        }
+    }
+    if parts.is_empty() {
+        "no wounds".to_owned()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::dice::ScriptedDice;
+
+    #[test]
+    fn wound_rows_round_trip() {
+        let mut sheet = WoundSheet::new();
+        sheet.add(Location::Gut, Level::Yellow).unwrap();
+        sheet.add(Location::Gut, Level::Yellow).unwrap();
+        sheet.add(Location::LeftLeg, Level::Green).unwrap();
+        sheet.add(Location::LeftLeg, Level::Green).unwrap();
+        sheet.add(Location::Head, Level::Black).unwrap();
+        let rows = rows_from_sheet(&sheet);
+        assert!(
+            rows.iter()
+                .any(|r| r.location == "left leg" && r.level == "green" && r.count == 2)
+        );
+        assert!(rows.iter().all(|r| r.level == r.level.to_lowercase()));
+        assert_eq!(sheet_from_rows(&rows).unwrap(), sheet);
+        assert_eq!(
+            describe_wounds(&sheet),
+            "Head: Black · Gut: Red, Yellow · Left Leg: 2× Green"
+        );
+        assert_eq!(describe_wounds(&WoundSheet::new()), "no wounds");
+    }
+
+    #[test]
+    fn corrupt_wound_rows_are_internal_errors() {
+        let rows = [WoundRow {
+            location: "tail".into(),
+            level: "green".into(),
+            count: 1,
+        }];
+        assert!(matches!(sheet_from_rows(&rows), Err(AppError::Internal(_))));
+    }
+
+    #[test]
+    fn levels_parse_as_typed() {
+        assert_eq!(parse_level("BLACK"), Some(Level::Black));
+        assert_eq!(parse_level(" green "), Some(Level::Green));
+        assert_eq!(parse_level("failure"), Some(Level::Failure));
+        assert_eq!(parse_wound_level("failure"), None);
+        assert_eq!(parse_level("purple"), None);
+    }
+
+    #[test]
+    fn check_records_round_trip_and_reroll() {
+        let input = CheckInput {
+            modifier: -1,
+            unlucky: true,
+            ..CheckInput::at(5)
+        };
+        let out = check::resolve_check(&input, 99).unwrap();
+        let rec = CheckRecord::new(
+            Some((CharacterId(3), "Vexa")),
+            "Stealth",
+            Some("Stealth"),
+            &out,
+        );
+        assert_eq!(rec.input(), input);
+        assert_eq!(rec.outcome().unwrap(), out);
+        assert!(rec.unlucky_flag());
+        let json = serde_json::to_string(&ThizRecord::Check(rec.clone())).unwrap();
+        assert!(json.contains(r#""kind":"check""#), "{json}");
+        assert_eq!(
+            ThizRecord::from_json(&json),
+            Some(ThizRecord::Check(rec.clone()))
+        );
+        let (again, rerolled) = rec.reroll(&mut ScriptedDice::new([40])).unwrap();
+        assert_eq!((again.roll, again.level), (40, Level::Yellow));
+        assert_eq!(rerolled.character.as_deref(), Some("Vexa"));
+        assert_eq!(rerolled.level, "Yellow");
+        assert_eq!(ThizRecord::from_json("{}"), None);
+    }
+}
