@@ -82,7 +82,7 @@ fn parse_id(name: &str, raw: &str) -> AppResult<IdSetting> {
     digits
         .parse::<u64>()
         .ok()
-        .filter(|v| *v > 0 && *v <= i64::MAX as u64)
+        .filter(|v| *v > 0 && i64::try_from(*v).is_ok())
         .map(IdSetting::Set)
         .ok_or_else(|| {
             user(format!(
@@ -124,103 +124,10 @@ impl GmCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
         let path: Vec<&str> = inv.path.iter().map(String::as_str).collect();
         match path.as_slice() {
-            ["gm", "setup"] => {
-                let o = Opts::new(inv, &["gm_role", "gm_channel", "system"])?;
-                let system = o
-                    .text("system")
-                    .map(|s| {
-                        System::parse(s).ok_or_else(|| {
-                            user(format!(
-                                "system must be thiz or tft; you gave {:?}",
-                                truncate(s.trim(), 40)
-                            ))
-                        })
-                    })
-                    .transpose()?;
-                Ok(GmCommand::Setup {
-                    gm_role: o.text("gm_role").map(|v| parse_id("gm_role", v)).transpose()?,
-                    gm_channel: o
-                        .text("gm_channel")
-                        .map(|v| parse_id("gm_channel", v))
-                        .transpose()?,
-                    system,
-                })
-            }
-            ["gm", "rules"] => {
-                let o = Opts::new(inv, &["name", "value"])?;
-                let name = o
-                    .text("name")
-                    .map(|n| {
-                        let key = n.trim().to_ascii_lowercase();
-                        HOUSE_RULES
-                            .iter()
-                            .find(|r| r.name == key)
-                            .map(|r| r.name)
-                            .ok_or_else(|| {
-                                user(format!(
-                                    "There is no house rule {:?}; the switches are {}.",
-                                    truncate(n.trim(), 40),
-                                    rule_names()
-                                ))
-                            })
-                    })
-                    .transpose()?;
-                let value = match o.text("value") {
-                    Some(_) => Some(o.flag("value")?),
-                    None => None,
-                };
-                if name.is_none() && value.is_some() {
-                    return Err(user(format!(
-                        "Say which switch to set, like name:tft_house_rules value:off; the switches are {}.",
-                        rule_names()
-                    )));
-                }
-                Ok(GmCommand::Rules { name, value })
-            }
-            ["gm", "hidden"] => {
-                let o = Opts::new(inv, &["character", "key", "value"])?;
-                let character = o.required("character")?.trim().to_owned();
-                let key = o.required("key")?.trim().to_owned();
-                if key.chars().count() > MAX_KEY {
-                    return Err(user(format!(
-                        "key can be at most {MAX_KEY} characters; yours has {}.",
-                        key.chars().count()
-                    )));
-                }
-                let value = o.text("value").map(str::to_owned);
-                if let Some(v) = &value {
-                    if key == "*" {
-                        return Err(user(
-                            "key:* reads every hidden key back; name one key to set a value.",
-                        ));
-                    }
-                    if v.chars().count() > MAX_VALUE {
-                        return Err(user(format!(
-                            "value can be at most {MAX_VALUE} characters; yours has {}.",
-                            v.chars().count()
-                        )));
-                    }
-                }
-                Ok(GmCommand::Hidden {
-                    character,
-                    key,
-                    value,
-                })
-            }
-            ["gm", "note"] => {
-                let o = Opts::new(inv, &["character", "text"])?;
-                let character = o.required("character")?.trim().to_owned();
-                let text = o.text("text").map(|t| t.trim().to_owned());
-                if let Some(t) = &text
-                    && t.chars().count() > MAX_NOTE
-                {
-                    return Err(user(format!(
-                        "A note can be at most {MAX_NOTE} characters; yours has {}.",
-                        t.chars().count()
-                    )));
-                }
-                Ok(GmCommand::Note { character, text })
-            }
+            ["gm", "setup"] => parse_setup(inv),
+            ["gm", "rules"] => parse_rules(inv),
+            ["gm", "hidden"] => parse_hidden(inv),
+            ["gm", "note"] => parse_note(inv),
             _ => Err(user(format!(
                 "{} is not a GM command; use /gm setup, /gm rules, /gm hidden, /gm note or /gm roll.",
                 escape(&inv.display_path())
@@ -246,6 +153,110 @@ impl GmCommand {
     }
 }
 
+fn parse_setup(inv: &Invocation) -> AppResult<GmCommand> {
+    let o = Opts::new(inv, &["gm_role", "gm_channel", "system"])?;
+    let system = o
+        .text("system")
+        .map(|s| {
+            System::parse(s).ok_or_else(|| {
+                user(format!(
+                    "system must be thiz or tft; you gave {:?}",
+                    truncate(s.trim(), 40)
+                ))
+            })
+        })
+        .transpose()?;
+    Ok(GmCommand::Setup {
+        gm_role: o
+            .text("gm_role")
+            .map(|v| parse_id("gm_role", v))
+            .transpose()?,
+        gm_channel: o
+            .text("gm_channel")
+            .map(|v| parse_id("gm_channel", v))
+            .transpose()?,
+        system,
+    })
+}
+
+fn parse_rules(inv: &Invocation) -> AppResult<GmCommand> {
+    let o = Opts::new(inv, &["name", "value"])?;
+    let name = o
+        .text("name")
+        .map(|n| {
+            let key = n.trim().to_ascii_lowercase();
+            HOUSE_RULES
+                .iter()
+                .find(|r| r.name == key)
+                .map(|r| r.name)
+                .ok_or_else(|| {
+                    user(format!(
+                        "There is no house rule {:?}; the switches are {}.",
+                        truncate(n.trim(), 40),
+                        rule_names()
+                    ))
+                })
+        })
+        .transpose()?;
+    let value = match o.text("value") {
+        Some(_) => Some(o.flag("value")?),
+        None => None,
+    };
+    if name.is_none() && value.is_some() {
+        return Err(user(format!(
+            "Say which switch to set, like name:tft_house_rules value:off; the switches are {}.",
+            rule_names()
+        )));
+    }
+    Ok(GmCommand::Rules { name, value })
+}
+
+fn parse_hidden(inv: &Invocation) -> AppResult<GmCommand> {
+    let o = Opts::new(inv, &["character", "key", "value"])?;
+    let character = o.required("character")?.trim().to_owned();
+    let key = o.required("key")?.trim().to_owned();
+    if key.chars().count() > MAX_KEY {
+        return Err(user(format!(
+            "key can be at most {MAX_KEY} characters; yours has {}.",
+            key.chars().count()
+        )));
+    }
+    let value = o.text("value").map(str::to_owned);
+    if let Some(v) = &value {
+        if key == "*" {
+            return Err(user(
+                "key:* reads every hidden key back; name one key to set a value.",
+            ));
+        }
+        if v.chars().count() > MAX_VALUE {
+            return Err(user(format!(
+                "value can be at most {MAX_VALUE} characters; yours has {}.",
+                v.chars().count()
+            )));
+        }
+    }
+    Ok(GmCommand::Hidden {
+        character,
+        key,
+        value,
+    })
+}
+
+fn parse_note(inv: &Invocation) -> AppResult<GmCommand> {
+    let o = Opts::new(inv, &["character", "text"])?;
+    let character = o.required("character")?.trim().to_owned();
+    let text = o.text("text").map(|t| t.trim().to_owned());
+    if let Some(t) = &text
+        && t.chars().count() > MAX_NOTE
+    {
+        return Err(user(format!(
+            "A note can be at most {MAX_NOTE} characters; yours has {}.",
+            t.chars().count()
+        )));
+    }
+    Ok(GmCommand::Note { character, text })
+}
+
 fn apply(slot: &mut Option<u64>, setting: Option<IdSetting>) {
     match setting {
         Some(IdSetting::Set(v)) => *slot = Some(v),
@@ -261,9 +272,7 @@ fn setup(
     system: Option<System>,
 ) -> AppResult<Reply> {
     if !ctx.caller.manage_server {
-        return Err(user(
-            "Only a member with Manage Server can run /gm setup.",
-        ));
+        return Err(user("Only a member with Manage Server can run /gm setup."));
     }
     let guild = ctx.caller.guild;
     let changed = gm_role.is_some() || gm_channel.is_some() || system.is_some();
@@ -295,9 +304,10 @@ fn setup(
         fields: vec![
             field(
                 "GM role",
-                settings
-                    .gm_role_id
-                    .map_or_else(|| "none (Manage Server only)".into(), |r| format!("<@&{r}>")),
+                settings.gm_role_id.map_or_else(
+                    || "none (Manage Server only)".into(),
+                    |r| format!("<@&{r}>"),
+                ),
             ),
             field(
                 "GM channel",
@@ -371,7 +381,10 @@ fn hidden(ctx: &Ctx<'_>, character: &str, key: &str, value: Option<&str>) -> App
         Ok(match value {
             Some(v) => {
                 secrets::set_hidden(tx, gm, c.id, key, v)?;
-                Reply::ephemeral(format!("Hidden {shown_key} on {name} is now {}.", escape(v)))
+                Reply::ephemeral(format!(
+                    "Hidden {shown_key} on {name} is now {}.",
+                    escape(v)
+                ))
             }
             None if key == "*" => {
                 let all = secrets::all_hidden(tx, gm, c.id)?;
@@ -393,9 +406,7 @@ fn hidden(ctx: &Ctx<'_>, character: &str, key: &str, value: Option<&str>) -> App
             }
             None => Reply::ephemeral(match secrets::hidden(tx, gm, c.id, key)? {
                 Some(v) => format!("Hidden {shown_key} on {name}: {}", escape(&v)),
-                None => format!(
-                    "{name} has no hidden {shown_key}; key:* lists the ones set."
-                ),
+                None => format!("{name} has no hidden {shown_key}; key:* lists the ones set."),
             }),
         })
     })

@@ -94,7 +94,8 @@ pub enum LuckCommand {
     Gm { action: GmLuck, character: String },
 }
 
-const SUBCOMMANDS: &str = "/luck spend, /luck roll, /luck show, /luck award, /luck set or /luck log";
+const SUBCOMMANDS: &str =
+    "/luck spend, /luck roll, /luck show, /luck award, /luck set or /luck log";
 
 impl LuckCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -243,7 +244,7 @@ mod parse_tests {
     }
 
     fn err(path: &[&str], opts: &[(&str, &str)]) -> String {
-        parse(path, opts).err().expect("should refuse").to_string()
+        parse(path, opts).expect_err("should refuse").to_string()
     }
 
     #[test]
@@ -277,9 +278,7 @@ mod parse_tests {
             err(&["luck", "spend"], &[("kind", "stunt"), ("points", "0")])
                 .contains("between 1 and 999")
         );
-        assert!(
-            parse(&["luck", "spend"], &[("kind", "stunt"), ("points", "999")]).is_ok()
-        );
+        assert!(parse(&["luck", "spend"], &[("kind", "stunt"), ("points", "999")]).is_ok());
         assert!(
             err(&["luck", "spend"], &[("kind", "stunt"), ("points", "1000")])
                 .contains("between 1 and 999")
@@ -302,7 +301,11 @@ mod parse_tests {
     #[test]
     fn gm_options() {
         assert_eq!(
-            parse(&["luck", "award"], &[("character", "Vexa"), ("points", "2")]).unwrap(),
+            parse(
+                &["luck", "award"],
+                &[("character", "Vexa"), ("points", "2")]
+            )
+            .unwrap(),
             LuckCommand::Gm {
                 action: GmLuck::Award(2),
                 character: "Vexa".into()
@@ -315,11 +318,24 @@ mod parse_tests {
                 character: "Vexa".into()
             }
         );
-        assert!(err(&["luck", "award"], &[("character", "Vexa"), ("points", "0")]).contains("between 1"));
-        assert!(err(&["luck", "set"], &[("character", "Vexa"), ("points", "-1")]).contains("between 0"));
-        assert!(err(&["luck", "set"], &[("character", "Vexa")]).contains("needs the option points"));
+        assert!(
+            err(
+                &["luck", "award"],
+                &[("character", "Vexa"), ("points", "0")]
+            )
+            .contains("between 1")
+        );
+        assert!(
+            err(&["luck", "set"], &[("character", "Vexa"), ("points", "-1")]).contains("between 0")
+        );
+        assert!(
+            err(&["luck", "set"], &[("character", "Vexa")]).contains("needs the option points")
+        );
         assert!(err(&["luck", "show"], &[]).contains("needs the option character"));
-        assert!(err(&["luck", "show"], &[("character", "V"), ("points", "1")]).contains("accepts character"));
+        assert!(
+            err(&["luck", "show"], &[("character", "V"), ("points", "1")])
+                .contains("accepts character")
+        );
         assert!(err(&["luck"], &[]).contains("/luck spend"));
         assert!(err(&["luck", "steal"], &[]).contains("/luck spend"));
     }
@@ -335,8 +351,17 @@ mod parse_tests {
             }
         );
         assert_eq!(button_id(SpendKind::Reroll, RollId(3)), "luck:reroll:3");
-        for bad in ["luck:stunt:1", "luck:reroll:x", "luck:reroll:0", "luck:reroll:1:2", "other"] {
-            assert!(err(&["button"], &[("id", bad)]).contains("no longer valid"), "{bad}");
+        for bad in [
+            "luck:stunt:1",
+            "luck:reroll:x",
+            "luck:reroll:0",
+            "luck:reroll:1:2",
+            "other",
+        ] {
+            assert!(
+                err(&["button"], &[("id", bad)]).contains("no longer valid"),
+                "{bad}"
+            );
         }
     }
 }

@@ -247,7 +247,8 @@ mod tests {
         let (out, to) = lower_in_rows(&rows, Location::Head, Level::Yellow).unwrap();
         assert_eq!(to, Some(Level::Green));
         assert!(out.contains(&row("Head", "green", 1)));
-        let (out, to) = lower_in_rows(&[row("Gut", "green", 1)], Location::Gut, Level::Green).unwrap();
+        let (out, to) =
+            lower_in_rows(&[row("Gut", "green", 1)], Location::Gut, Level::Green).unwrap();
         assert_eq!((out, to), (vec![], None));
         assert!(lower_in_rows(&rows, Location::Gut, Level::Black).is_none());
     }

@@ -35,8 +35,21 @@ pub(super) fn run(ctx: &Ctx<'_>, action: GmLuck, character: &str) -> AppResult<R
         Ok(match action {
             GmLuck::Roll => {
                 let points = roll_starting_luck(&mut ctx.dice()).reveal_to_gm();
-                secrets::set_luck(tx, guild, c.id, i64::from(points), &entry(LuckKind::Rolled, "/luck roll"))?;
-                ctx.log_roll(tx, Some(c.id), "luck roll", RollMode::Blind, "luck", &json!({ "d10": points }))?;
+                secrets::set_luck(
+                    tx,
+                    guild,
+                    c.id,
+                    i64::from(points),
+                    &entry(LuckKind::Rolled, "/luck roll"),
+                )?;
+                ctx.log_roll(
+                    tx,
+                    Some(c.id),
+                    "luck roll",
+                    RollMode::Blind,
+                    "luck",
+                    &json!({ "d10": points }),
+                )?;
                 Reply::ephemeral(format!(
                     "Rolled 1d10 in secret for {name}'s luck: {points}. {name} now has {}.",
                     points_text(i64::from(points))
@@ -44,15 +57,21 @@ pub(super) fn run(ctx: &Ctx<'_>, action: GmLuck, character: &str) -> AppResult<R
             }
             GmLuck::Show => Reply::ephemeral(match secrets::luck(tx, gm, c.id)? {
                 Some(points) => format!("{name} has {}.", points_text(points)),
-                None => format!(
-                    "{name}'s luck was never rolled; /luck roll character:{name} rolls it."
-                ),
+                None => {
+                    format!("{name}'s luck was never rolled; /luck roll character:{name} rolls it.")
+                }
             }),
             GmLuck::Award(points) => {
                 let before = current(tx, gm, &c)?;
                 let after = award(before, points).reveal_to_gm();
                 let added = i64::from(after) - i64::from(before.reveal_to_gm());
-                secrets::award_luck(tx, guild, c.id, added, &entry(LuckKind::Awarded, "/luck award"))?;
+                secrets::award_luck(
+                    tx,
+                    guild,
+                    c.id,
+                    added,
+                    &entry(LuckKind::Awarded, "/luck award"),
+                )?;
                 Reply::ephemeral(format!(
                     "Awarded {name} {}; {name} now has {}.",
                     points_text(i64::from(points)),
@@ -60,8 +79,17 @@ pub(super) fn run(ctx: &Ctx<'_>, action: GmLuck, character: &str) -> AppResult<R
                 ))
             }
             GmLuck::Set(points) => {
-                secrets::set_luck(tx, guild, c.id, i64::from(points), &entry(LuckKind::Set, "/luck set"))?;
-                Reply::ephemeral(format!("{name} now has {}.", points_text(i64::from(points))))
+                secrets::set_luck(
+                    tx,
+                    guild,
+                    c.id,
+                    i64::from(points),
+                    &entry(LuckKind::Set, "/luck set"),
+                )?;
+                Reply::ephemeral(format!(
+                    "{name} now has {}.",
+                    points_text(i64::from(points))
+                ))
             }
             GmLuck::Log => ledger_reply(&name, &secrets::ledger(tx, gm, c.id)?),
         })
@@ -79,7 +107,11 @@ fn thiz_only(c: &Character) -> AppResult<()> {
     }
 }
 
-fn current(conn: &crate::store::Conn, gm: secrets::GmProof, c: &Character) -> AppResult<HiddenLuck> {
+fn current(
+    conn: &crate::store::Conn,
+    gm: secrets::GmProof,
+    c: &Character,
+) -> AppResult<HiddenLuck> {
     let points = secrets::luck(conn, gm, c.id)?.unwrap_or(0);
     HiddenLuck::new(points.clamp(0, i64::from(u32::MAX)) as u32)
         .map_err(|e| crate::app::AppError::Internal(e.into()))
@@ -115,7 +147,11 @@ fn ledger_reply(name: &str, rows: &[LedgerRow]) -> Reply {
     }
     let shown = &rows[rows.len().saturating_sub(LEDGER_LINES)..];
     let title = if shown.len() < rows.len() {
-        format!("{name}'s luck ledger (the last {} of {})", shown.len(), rows.len())
+        format!(
+            "{name}'s luck ledger (the last {} of {})",
+            shown.len(),
+            rows.len()
+        )
     } else {
         format!("{name}'s luck ledger")
     };

@@ -138,7 +138,12 @@ fn readable_json(ctx: &Ctx<'_>, conn: &Conn, row: &RollRow) -> AppResult<Option<
     Ok(rolls::secret(conn, ctx.gm()?, row.id)?.map(|s| s.result_json))
 }
 
-fn character_by_id(ctx: &Ctx<'_>, conn: &Conn, row: &RollRow, id: crate::store::CharacterId) -> AppResult<Character> {
+fn character_by_id(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    row: &RollRow,
+    id: crate::store::CharacterId,
+) -> AppResult<Character> {
     match characters::by_id(conn, ctx.caller.guild, id)? {
         Some(c) if ctx.can_see(&c) => Ok(c),
         _ => Err(no_roll(row.id)),
@@ -146,7 +151,14 @@ fn character_by_id(ctx: &Ctx<'_>, conn: &Conn, row: &RollRow, id: crate::store::
 }
 
 /// When both a roll and a character are named, they must agree.
-fn same_character(ctx: &Ctx<'_>, conn: &Conn, named: Option<&str>, c: &Character, row: RollId, what: &str) -> AppResult<()> {
+fn same_character(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    named: Option<&str>,
+    c: &Character,
+    row: RollId,
+    what: &str,
+) -> AppResult<()> {
     if let Some(name) = named {
         let other = ctx.find_character(conn, name)?;
         if other.id != c.id {
@@ -160,6 +172,14 @@ fn same_character(ctx: &Ctx<'_>, conn: &Conn, named: Option<&str>, c: &Character
     Ok(())
 }
 
+/// What a spend is for: the rules' use, the ledger's kind, the roll it applies to.
+#[derive(Clone, Copy)]
+struct Purpose {
+    rule: LuckUse,
+    kind: LuckKind,
+    roll: Option<RollId>,
+}
+
 /// Spends `req.points` of `c`'s luck, runs the rules' spend (stunt roll, Luck Everlasting) on the
 /// total as it was, and gives back what Luck Everlasting kept.
 fn spend_points(
@@ -167,11 +187,10 @@ fn spend_points(
     conn: &Conn,
     dice: &mut DiceGuard<'_>,
     c: &Character,
-    purpose: LuckUse,
-    kind: LuckKind,
-    roll: Option<RollId>,
+    purpose: Purpose,
     req: &Request<'_>,
 ) -> AppResult<Spent> {
+    let Purpose { rule, kind, roll } = purpose;
     let everlasting = has_everlasting(c)?;
     let reason = match roll {
         Some(r) => format!("roll #{r}"),
@@ -191,9 +210,10 @@ fn spend_points(
             Spend::Exhausted => return Ok(Spent::NoLuck),
             Spend::Duplicate => return Ok(Spent::Duplicate),
         };
-    let before = HiddenLuck::new((points + left) as u32).map_err(|e| AppError::Internal(e.into()))?;
-    let outcome =
-        rules_luck::spend(before, purpose, everlasting, dice).map_err(|e| AppError::Internal(e.into()))?;
+    let before =
+        HiddenLuck::new((points + left) as u32).map_err(|e| AppError::Internal(e.into()))?;
+    let outcome = rules_luck::spend(before, rule, everlasting, dice)
+        .map_err(|e| AppError::Internal(e.into()))?;
     let kept = points - i64::from(outcome.gm.deducted);
     if kept > 0 {
         secrets::award_luck(
@@ -280,7 +300,9 @@ fn luck_line(view: PlayerView) -> &'static str {
 /// The reply when nothing could be spent.
 fn not_spent(c: &Character, spent: &Spent) -> Reply {
     match spent {
-        Spent::Duplicate => Reply::ephemeral("That luck was already spent; nothing more was taken."),
+        Spent::Duplicate => {
+            Reply::ephemeral("That luck was already spent; nothing more was taken.")
+        }
         _ => Reply::ephemeral(format!(
             "{} has no luck left, so nothing happened.",
             escape(&c.name)
@@ -328,29 +350,14 @@ fn roll_mode(mode: Mode) -> RollMode {
 
 // ---- Reroll ------------------------------------------------------------------------------------
 
-fn reroll(ctx: &Ctx<'_>, conn: &Conn, dice: &mut DiceGuard<'_>, req: &Request<'_>) -> AppResult<Reply> {
+fn reroll(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    dice: &mut DiceGuard<'_>,
+    req: &Request<'_>,
+) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
-    let (c, row) = if let Some(id) = req.roll {
-        let row = rolls::get(conn, guild, id)?.ok_or_else(|| no_roll(id))?;
-        let character = row.character.ok_or_else(|| no_roll(id))?;
-        let c = character_by_id(ctx, conn, &row, character)?;
-        if !CHECK_COMMANDS.contains(&row.command.as_str()) {
-            return Err(user(format!(
-                "Roll #{id} is not a /check; luck rerolls checks only."
-            )));
-        }
-        same_character(ctx, conn, req.character, &c, id, "was rolled by")?;
-        (c, row)
-    } else {
-        let c = ctx.acting_character(conn, req.character)?;
-        let row = rolls::latest_for_character(conn, guild, c.id, &CHECK_COMMANDS)?.ok_or_else(|| {
-            user(format!(
-                "{} has no check to reroll yet.",
-                escape(&c.name)
-            ))
-        })?;
-        (c, row)
-    };
+    let (c, row) = find_check(ctx, conn, req)?;
     check_may_spend(ctx, req, &c)?;
     thiz_only(&c)?;
     if row.luck_used.is_some() {
@@ -373,7 +380,18 @@ fn reroll(ctx: &Ctx<'_>, conn: &Conn, dice: &mut DiceGuard<'_>, req: &Request<'_
         .validate()
         .map_err(|e| AppError::Internal(anyhow::anyhow!("logged check #{}: {e}", row.id)))?;
 
-    let spent = spend_points(ctx, conn, dice, &c, LuckUse::Reroll, LuckKind::SpentReroll, Some(row.id), req)?;
+    let spent = spend_points(
+        ctx,
+        conn,
+        dice,
+        &c,
+        Purpose {
+            rule: LuckUse::Reroll,
+            kind: LuckKind::SpentReroll,
+            roll: Some(row.id),
+        },
+        req,
+    )?;
     let Spent::Done(done) = spent else {
         return Ok(not_spent(&c, &spent));
     };
@@ -382,36 +400,17 @@ fn reroll(ctx: &Ctx<'_>, conn: &Conn, dice: &mut DiceGuard<'_>, req: &Request<'_
     }
     let outcome = resolve_check(&input, dice.d100())
         .map_err(|e| AppError::Internal(anyhow::anyhow!("reroll of #{}: {e}", row.id)))?;
-    let new = RerollableCheck {
-        roll: outcome.roll,
-        ..old.clone()
-    };
-    let result = json!({
-        "check": new,
-        "level": outcome.level.name(),
-        "rerolls": row.id,
-    });
     let mode = roll_mode(row.mode);
-    let result_json = serde_json::to_string(&result).map_err(anyhow::Error::from)?;
-    characters::touch(conn, guild, c.id)?;
-    let new_id = rolls::insert(
-        conn,
-        guild,
-        &NewRoll {
-            user: ctx.caller.user,
-            character: Some(c.id),
-            command: row.command.as_str(),
-            mode: mode.store_mode(),
-            label: &row.label,
-            result_json: &result_json,
-            commitment: None,
-            nonce: None,
-            parent: Some(row.id),
-        },
-    )?;
+    let new_id = log_reroll(ctx, conn, &c, &row, &old, &outcome)?;
 
     let full = Reply::public("")
-        .with_embed(reroll_embed(&c, &old, row.id, &outcome, done.outcome.player))
+        .with_embed(reroll_embed(
+            &c,
+            &old,
+            row.id,
+            &outcome,
+            done.outcome.player,
+        ))
         .with_button(Button {
             custom_id: button_id(SpendKind::Reroll, new_id),
             label: "Spend luck: reroll".into(),
@@ -429,6 +428,67 @@ fn reroll(ctx: &Ctx<'_>, conn: &Conn, dice: &mut DiceGuard<'_>, req: &Request<'_
     Ok(with_gm_lines(routed, &gm_lines))
 }
 
+/// The roll (named, or the character's latest check) and whose it is.
+fn find_check(ctx: &Ctx<'_>, conn: &Conn, req: &Request<'_>) -> AppResult<(Character, RollRow)> {
+    let guild = ctx.caller.guild;
+    if let Some(id) = req.roll {
+        let row = rolls::get(conn, guild, id)?.ok_or_else(|| no_roll(id))?;
+        let character = row.character.ok_or_else(|| no_roll(id))?;
+        let c = character_by_id(ctx, conn, &row, character)?;
+        if !CHECK_COMMANDS.contains(&row.command.as_str()) {
+            return Err(user(format!(
+                "Roll #{id} is not a /check; luck rerolls checks only."
+            )));
+        }
+        same_character(ctx, conn, req.character, &c, id, "was rolled by")?;
+        Ok((c, row))
+    } else {
+        let c = ctx.acting_character(conn, req.character)?;
+        let row = rolls::latest_for_character(conn, guild, c.id, &CHECK_COMMANDS)?
+            .ok_or_else(|| user(format!("{} has no check to reroll yet.", escape(&c.name))))?;
+        Ok((c, row))
+    }
+}
+
+/// Logs the reroll as a check of its own (so it can be rerolled in turn), with its parent and
+/// the original's mode and label.
+fn log_reroll(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    c: &Character,
+    row: &RollRow,
+    old: &RerollableCheck,
+    outcome: &CheckOutcome,
+) -> AppResult<RollId> {
+    let guild = ctx.caller.guild;
+    let new = RerollableCheck {
+        roll: outcome.roll,
+        ..old.clone()
+    };
+    let result = json!({
+        "check": new,
+        "level": outcome.level.name(),
+        "rerolls": row.id,
+    });
+    let result_json = serde_json::to_string(&result).map_err(anyhow::Error::from)?;
+    characters::touch(conn, guild, c.id)?;
+    Ok(rolls::insert(
+        conn,
+        guild,
+        &NewRoll {
+            user: ctx.caller.user,
+            character: Some(c.id),
+            command: row.command.as_str(),
+            mode: roll_mode(row.mode).store_mode(),
+            label: &row.label,
+            result_json: &result_json,
+            commitment: None,
+            nonce: None,
+            parent: Some(row.id),
+        },
+    )?)
+}
+
 fn reroll_embed(
     c: &Character,
     old: &RerollableCheck,
@@ -440,8 +500,10 @@ fn reroll_embed(
         .skill
         .as_deref()
         .map_or_else(|| "check".to_owned(), escape);
-    let was = crate::rules::thiz::check::resolve_check(&old.input(), old.roll)
-        .map_or_else(|_| old.roll.to_string(), |o| format!("{} ({})", o.roll, o.level));
+    let was = crate::rules::thiz::check::resolve_check(&old.input(), old.roll).map_or_else(
+        |_| old.roll.to_string(),
+        |o| format!("{} ({})", o.roll, o.level),
+    );
     Embed {
         title: format!("{}: {what} rerolled: {}", escape(&c.name), new.level),
         description: luck_line(view).to_owned(),
@@ -485,7 +547,12 @@ fn latest_wound(ctx: &Ctx<'_>, conn: &Conn, target: &Character) -> AppResult<Opt
     Ok(None)
 }
 
-fn wound(ctx: &Ctx<'_>, conn: &Conn, dice: &mut DiceGuard<'_>, req: &Request<'_>) -> AppResult<Reply> {
+fn wound(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    dice: &mut DiceGuard<'_>,
+    req: &Request<'_>,
+) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
     let (c, row) = if let Some(id) = req.roll {
         let row = rolls::get(conn, guild, id)?.ok_or_else(|| no_roll(id))?;
@@ -531,7 +598,18 @@ fn wound(ctx: &Ctx<'_>, conn: &Conn, dice: &mut DiceGuard<'_>, req: &Request<'_>
         )));
     };
 
-    let spent = spend_points(ctx, conn, dice, &c, LuckUse::LowerWound(from), LuckKind::SpentWound, Some(row.id), req)?;
+    let spent = spend_points(
+        ctx,
+        conn,
+        dice,
+        &c,
+        Purpose {
+            rule: LuckUse::LowerWound(from),
+            kind: LuckKind::SpentWound,
+            roll: Some(row.id),
+        },
+        req,
+    )?;
     let Spent::Done(done) = spent else {
         return Ok(not_spent(&c, &spent));
     };
@@ -539,11 +617,18 @@ fn wound(ctx: &Ctx<'_>, conn: &Conn, dice: &mut DiceGuard<'_>, req: &Request<'_>
         return Err(already_used(row.id));
     }
     characters::set_wounds(conn, guild, c.id, &new_rows)?;
-    let reply = Reply::public("").with_embed(wound_embed(&c, location, from, to, done.outcome.player));
+    let reply =
+        Reply::public("").with_embed(wound_embed(&c, location, from, to, done.outcome.player));
     Ok(with_gm_lines(reply, &done.gm_lines))
 }
 
-fn wound_embed(c: &Character, location: Location, from: Level, to: Option<Level>, view: PlayerView) -> Embed {
+fn wound_embed(
+    c: &Character,
+    location: Location,
+    from: Level,
+    to: Option<Level>,
+    view: PlayerView,
+) -> Embed {
     let now = match to {
         Some(level) => format!("is now {level}"),
         None => "is gone".to_owned(),
@@ -562,12 +647,21 @@ fn wound_embed(c: &Character, location: Location, from: Level, to: Option<Level>
 
 // ---- Stunt -------------------------------------------------------------------------------------
 
-fn stunt(ctx: &Ctx<'_>, conn: &Conn, dice: &mut DiceGuard<'_>, req: &Request<'_>) -> AppResult<Reply> {
+fn stunt(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    dice: &mut DiceGuard<'_>,
+    req: &Request<'_>,
+) -> AppResult<Reply> {
     let c = ctx.acting_character(conn, req.character)?;
     check_may_spend(ctx, req, &c)?;
     thiz_only(&c)?;
-    let purpose = LuckUse::Stunt { named: req.points };
-    let spent = spend_points(ctx, conn, dice, &c, purpose, LuckKind::SpentStunt, None, req)?;
+    let purpose = Purpose {
+        rule: LuckUse::Stunt { named: req.points },
+        kind: LuckKind::SpentStunt,
+        roll: None,
+    };
+    let spent = spend_points(ctx, conn, dice, &c, purpose, req)?;
     let Spent::Done(done) = spent else {
         return Ok(not_spent(&c, &spent));
     };

@@ -47,7 +47,8 @@ fn world() -> World {
     w.character("Vexa", ANN, false, System::Thiz, &ThizSheet::default());
     w.character("Bruno", BOB, false, System::Thiz, &ThizSheet::default());
     w.character("Grut", GM, true, System::Thiz, &ThizSheet::default());
-    w.character("Tess", ANN, false, System::Tft, &ThizSheet::default());
+    // Owned by a third player, so Ann's default character is always Vexa.
+    w.character("Tess", 30, false, System::Tft, &ThizSheet::default());
     w
 }
 
@@ -85,7 +86,14 @@ impl World {
             .id
     }
 
-    fn run(&self, user: u64, gm: bool, interaction: &str, path: &[&str], opts: &[(&str, &str)]) -> Reply {
+    fn run(
+        &self,
+        user: u64,
+        gm: bool,
+        interaction: &str,
+        path: &[&str],
+        opts: &[(&str, &str)],
+    ) -> Reply {
         match Command::parse(&Invocation::new(path, opts)) {
             Ok(cmd) => self.app.handle(&caller(user, gm), interaction, cmd),
             Err(e) => Reply::ephemeral(e.to_string()),
@@ -133,7 +141,14 @@ impl World {
             .collect()
     }
 
-    fn insert_roll(&self, user: u64, character: CharacterId, command: &str, mode: Mode, json: &str) -> RollId {
+    fn insert_roll(
+        &self,
+        user: u64,
+        character: CharacterId,
+        command: &str,
+        mode: Mode,
+        json: &str,
+    ) -> RollId {
         self.app
             .store
             .write(|tx| {
@@ -193,11 +208,18 @@ impl World {
 
     fn wounds(&self, name: &str) -> Vec<WoundRow> {
         let id = self.id(name);
-        self.app.store.read(|c| characters::wounds(c, GUILD, id)).unwrap()
+        self.app
+            .store
+            .read(|c| characters::wounds(c, GUILD, id))
+            .unwrap()
     }
 
     fn roll(&self, id: RollId) -> rolls::RollRow {
-        self.app.store.read(|c| rolls::get(c, GUILD, id)).unwrap().unwrap()
+        self.app
+            .store
+            .read(|c| rolls::get(c, GUILD, id))
+            .unwrap()
+            .unwrap()
     }
 
     fn roll_count(&self) -> usize {
@@ -219,7 +241,11 @@ fn player_text(reply: &Reply) -> String {
 }
 
 fn gm_text(reply: &Reply) -> String {
-    reply.gm_copy.as_ref().map(|c| c.all_text()).unwrap_or_default()
+    reply
+        .gm_copy
+        .as_ref()
+        .map(|c| c.all_text())
+        .unwrap_or_default()
 }
 
 fn spend<'a>(kind: &'a str, more: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
@@ -241,7 +267,13 @@ fn two_hundred_concurrent_spends_take_exactly_the_total() {
             .map(|id| {
                 let w = &w;
                 s.spawn(move || {
-                    w.run(ANN, false, id, &["luck", "spend"], &[("kind", "stunt"), ("points", "1"), ("character", "Vexa")])
+                    w.run(
+                        ANN,
+                        false,
+                        id,
+                        &["luck", "spend"],
+                        &[("kind", "stunt"), ("points", "1"), ("character", "Vexa")],
+                    )
                 })
             })
             .collect();
@@ -257,7 +289,11 @@ fn two_hundred_concurrent_spends_take_exactly_the_total() {
         .count();
     assert_eq!((spent, refused), (5, 195));
     assert_eq!(w.luck("Vexa"), Some(0));
-    let spends = w.ledger_kinds("Vexa").iter().filter(|k| k.starts_with("spent")).count();
+    let spends = w
+        .ledger_kinds("Vexa")
+        .iter()
+        .filter(|k| k.starts_with("spent"))
+        .count();
     assert_eq!(spends, 5);
 }
 
@@ -265,14 +301,29 @@ fn two_hundred_concurrent_spends_take_exactly_the_total() {
 fn the_same_interaction_spends_once() {
     let w = world();
     w.set_luck("Vexa", 3);
-    let first = w.run(ANN, false, "same", &["luck", "spend"], &spend("stunt", &[("points", "1")]));
+    let first = w.run(
+        ANN,
+        false,
+        "same",
+        &["luck", "spend"],
+        &spend("stunt", &[("points", "1")]),
+    );
     assert!(player_text(&first).contains("Luck spent"), "{first:?}");
-    let again = w.run(ANN, false, "same", &["luck", "spend"], &spend("stunt", &[("points", "1")]));
+    let again = w.run(
+        ANN,
+        false,
+        "same",
+        &["luck", "spend"],
+        &spend("stunt", &[("points", "1")]),
+    );
     assert!(player_text(&again).contains("already spent"), "{again:?}");
     assert_eq!(again.visibility, Visibility::Ephemeral);
     assert_eq!(w.luck("Vexa"), Some(2));
     assert_eq!(w.ledger_kinds("Vexa"), ["set", "spent: stunt"]);
 }
+
+/// Who runs it, the options, what the answer says.
+type Case<'a> = (u64, Vec<(&'a str, &'a str)>, &'a str);
 
 // ---- Reroll ------------------------------------------------------------------------------------
 
@@ -299,7 +350,13 @@ fn reroll_rerolls_the_latest_check_once() {
 
     // A second reroll of the same roll is refused and changes nothing.
     let rolls_before = w.roll_count();
-    let again = w.run(ANN, false, "r2", &["luck", "spend"], &spend("reroll", &[("roll", &old.0.to_string())]));
+    let again = w.run(
+        ANN,
+        false,
+        "r2",
+        &["luck", "spend"],
+        &spend("reroll", &[("roll", &old.0.to_string())]),
+    );
     assert!(player_text(&again).contains("already used"), "{again:?}");
     assert_eq!(w.luck("Vexa"), Some(3));
     assert_eq!(w.roll_count(), rolls_before);
@@ -311,20 +368,32 @@ fn reroll_refusals_change_nothing() {
     let w = world();
     w.set_luck("Vexa", 4);
     w.set_luck("Bruno", 4);
-    let cases: Vec<(u64, Vec<(&str, &str)>, &str)> = vec![
+    let cases: Vec<Case<'_>> = vec![
         // No check yet.
         (ANN, spend("reroll", &[]), "no check to reroll"),
         // Someone else's character.
-        (ANN, spend("reroll", &[("character", "Bruno")]), "belongs to another player"),
+        (
+            ANN,
+            spend("reroll", &[("character", "Bruno")]),
+            "belongs to another player",
+        ),
         // An NPC is invisible to players.
-        (ANN, spend("reroll", &[("character", "Grut")]), "no character named Grut"),
+        (
+            ANN,
+            spend("reroll", &[("character", "Grut")]),
+            "no character named Grut",
+        ),
         // A roll that does not exist.
         (ANN, spend("reroll", &[("roll", "99")]), "no roll #99"),
-        // A TFT character.
-        (ANN, spend("stunt", &[("character", "Tess"), ("points", "1")]), "THIZ rule"),
+        // A TFT character (the GM may act for it, but it has no luck).
+        (
+            GM,
+            spend("stunt", &[("character", "Tess"), ("points", "1")]),
+            "THIZ rule",
+        ),
     ];
     for (user, opts, want) in cases {
-        let reply = w.run(user, false, "x", &["luck", "spend"], &opts);
+        let reply = w.run(user, user == GM, "x", &["luck", "spend"], &opts);
         assert!(player_text(&reply).contains(want), "{opts:?}: {reply:?}");
         assert_eq!(reply.visibility, Visibility::Ephemeral);
     }
@@ -339,16 +408,40 @@ fn reroll_refusals_change_nothing() {
     ];
     for (roll, want) in cases {
         let id = roll.0.to_string();
-        let reply = w.run(ANN, false, "y", &["luck", "spend"], &spend("reroll", &[("roll", &id)]));
+        let reply = w.run(
+            ANN,
+            false,
+            "y",
+            &["luck", "spend"],
+            &spend("reroll", &[("roll", &id)]),
+        );
         assert!(player_text(&reply).contains(want), "{reply:?}");
     }
-    let mismatch = w.run(ANN, false, "z", &["luck", "spend"], &spend("reroll", &[("roll", &bruno.0.to_string()), ("character", "Vexa")]));
-    assert!(player_text(&mismatch).contains("was rolled by Bruno, not Vexa"), "{mismatch:?}");
+    let mismatch = w.run(
+        ANN,
+        false,
+        "z",
+        &["luck", "spend"],
+        &spend(
+            "reroll",
+            &[("roll", &bruno.0.to_string()), ("character", "Vexa")],
+        ),
+    );
+    assert!(
+        player_text(&mismatch).contains("was rolled by Bruno, not Vexa"),
+        "{mismatch:?}"
+    );
     assert_eq!((w.luck("Vexa"), w.luck("Bruno")), (Some(4), Some(4)));
     assert_eq!(w.ledger_kinds("Vexa"), ["set"]);
     assert!(w.roll(blind).luck_used.is_none());
     // A GM may spend luck on a blind roll; the result stays blind.
-    let gm = w.run(GM, true, "g", &["luck", "spend"], &spend("reroll", &[("roll", &blind.0.to_string())]));
+    let gm = w.run(
+        GM,
+        true,
+        "g",
+        &["luck", "spend"],
+        &spend("reroll", &[("roll", &blind.0.to_string())]),
+    );
     assert!(player_text(&gm).contains("blind"), "{gm:?}");
     assert!(gm_text(&gm).contains("4 → 3"));
     assert_eq!(w.luck("Vexa"), Some(3));
@@ -362,7 +455,10 @@ fn reroll_button_is_for_the_owner_and_works_once() {
     let id = format!("luck:reroll:{}", roll.0);
     for (user, gm) in [(BOB, false), (GM, true)] {
         let reply = w.run(user, gm, "b", &["button"], &[("id", &id)]);
-        assert!(player_text(&reply).contains("only they can spend"), "{reply:?}");
+        assert!(
+            player_text(&reply).contains("only they can spend"),
+            "{reply:?}"
+        );
         assert_eq!(reply.visibility, Visibility::Ephemeral);
     }
     assert_eq!(w.luck("Vexa"), Some(4));
@@ -389,16 +485,33 @@ fn wound_lowers_the_latest_wound_once() {
     let roll = w.log_wound("Vexa", "Left Arm", "red");
     let reply = w.run(ANN, false, "w1", &["luck", "spend"], &spend("wound", &[]));
     let text = player_text(&reply);
-    assert!(text.contains("The Red wound on the Left Arm is now Yellow"), "{text}");
+    assert!(
+        text.contains("The Red wound on the Left Arm is now Yellow"),
+        "{text}"
+    );
     assert!(gm_text(&reply).contains("2 → 1"));
     let wounds = w.wounds("Vexa");
-    assert!(wounds.iter().any(|r| r.location == "Left Arm" && r.level == "yellow"));
+    assert!(
+        wounds
+            .iter()
+            .any(|r| r.location == "Left Arm" && r.level == "yellow")
+    );
     assert!(!wounds.iter().any(|r| r.level == "red"));
-    assert!(wounds.iter().any(|r| r.location == "Head" && r.level == "green"));
+    assert!(
+        wounds
+            .iter()
+            .any(|r| r.location == "Head" && r.level == "green")
+    );
     assert_eq!(w.roll(roll).luck_used.as_deref(), Some("wound"));
 
     // Again on the same roll: refused, nothing changes.
-    let again = w.run(ANN, false, "w2", &["luck", "spend"], &spend("wound", &[("roll", &roll.0.to_string())]));
+    let again = w.run(
+        ANN,
+        false,
+        "w2",
+        &["luck", "spend"],
+        &spend("wound", &[("roll", &roll.0.to_string())]),
+    );
     assert!(player_text(&again).contains("already used"), "{again:?}");
     assert_eq!(w.wounds("Vexa"), wounds);
     assert_eq!(w.luck("Vexa"), Some(1));
@@ -407,10 +520,16 @@ fn wound_lowers_the_latest_wound_once() {
     let head = RollId(roll.0 - 1);
     let id = format!("luck:wound:{}", head.0);
     let refused = w.run(BOB, false, "w3", &["button"], &[("id", &id)]);
-    assert!(player_text(&refused).contains("only they can spend"), "{refused:?}");
+    assert!(
+        player_text(&refused).contains("only they can spend"),
+        "{refused:?}"
+    );
     let pressed = w.run(ANN, false, "w4", &["button"], &[("id", &id)]);
     let text = player_text(&pressed);
-    assert!(text.contains("The Green wound on the Head is gone"), "{text}");
+    assert!(
+        text.contains("The Green wound on the Head is gone"),
+        "{text}"
+    );
     assert!(text.contains("your luck has run out"), "{text}");
     assert!(!w.wounds("Vexa").iter().any(|r| r.location == "Head"));
     assert_eq!(w.luck("Vexa"), Some(0));
@@ -422,9 +541,15 @@ fn a_healed_wound_or_no_luck_spends_nothing() {
     w.set_luck("Vexa", 1);
     let roll = w.log_wound("Vexa", "Gut", "yellow");
     let id = w.id("Vexa");
-    w.app.store.write(|tx| characters::set_wounds(tx, GUILD, id, &[])).unwrap();
+    w.app
+        .store
+        .write(|tx| characters::set_wounds(tx, GUILD, id, &[]))
+        .unwrap();
     let reply = w.run(ANN, false, "h", &["luck", "spend"], &spend("wound", &[]));
-    assert!(player_text(&reply).contains("no longer on the sheet"), "{reply:?}");
+    assert!(
+        player_text(&reply).contains("no longer on the sheet"),
+        "{reply:?}"
+    );
     assert_eq!(w.luck("Vexa"), Some(1));
     assert!(w.roll(roll).luck_used.is_none());
 
@@ -434,8 +559,17 @@ fn a_healed_wound_or_no_luck_spends_nothing() {
     assert!(player_text(&reply).contains("no luck left"), "{reply:?}");
     assert!(w.roll(roll).luck_used.is_none());
     assert!(w.wounds("Vexa").iter().any(|r| r.level == "yellow"));
-    let none = w.run(ANN, false, "h3", &["luck", "spend"], &spend("wound", &[("character", "Bruno")]));
-    assert!(player_text(&none).contains("belongs to another player"), "{none:?}");
+    let none = w.run(
+        ANN,
+        false,
+        "h3",
+        &["luck", "spend"],
+        &spend("wound", &[("character", "Bruno")]),
+    );
+    assert!(
+        player_text(&none).contains("belongs to another player"),
+        "{none:?}"
+    );
 }
 
 // ---- Stunt, Luck Everlasting, secrecy ----------------------------------------------------------
@@ -444,21 +578,50 @@ fn a_healed_wound_or_no_luck_spends_nothing() {
 fn stunts_spend_at_most_the_total_and_say_only_how_it_went() {
     let w = world();
     w.set_luck("Vexa", 2);
-    let reply = w.run(ANN, false, "s1", &["luck", "spend"], &spend("stunt", &[("points", "3")]));
+    let reply = w.run(
+        ANN,
+        false,
+        "s1",
+        &["luck", "spend"],
+        &spend("stunt", &[("points", "3")]),
+    );
     let text = player_text(&reply);
     assert!(text.contains("pushes their luck"), "{text}");
     assert!(text.contains("your luck has run out"), "{text}");
     assert!(!text.chars().any(|c| c.is_ascii_digit()), "{text}");
-    assert!(gm_text(&reply).contains("3 named, rolled at rating 2"), "{}", gm_text(&reply));
+    assert!(
+        gm_text(&reply).contains("3 named, rolled at rating 2"),
+        "{}",
+        gm_text(&reply)
+    );
     assert_eq!(w.luck("Vexa"), Some(0));
-    let broke = w.run(ANN, false, "s2", &["luck", "spend"], &spend("stunt", &[("points", "1")]));
+    let broke = w.run(
+        ANN,
+        false,
+        "s2",
+        &["luck", "spend"],
+        &spend("stunt", &[("points", "1")]),
+    );
     assert!(player_text(&broke).contains("no luck left"), "{broke:?}");
     // Never rolled counts as none.
-    let never = w.run(BOB, false, "s3", &["luck", "spend"], &spend("stunt", &[("points", "1")]));
+    let never = w.run(
+        BOB,
+        false,
+        "s3",
+        &["luck", "spend"],
+        &spend("stunt", &[("points", "1")]),
+    );
     assert!(player_text(&never).contains("no luck left"), "{never:?}");
     // The stunt roll is logged, blind.
-    let rows = w.app.store.read(|c| rolls::recent(c, GUILD, None, None, 10)).unwrap();
-    assert!(rows.iter().any(|r| r.command == "luck stunt" && r.mode == Mode::Blind && r.public_json.is_none()));
+    let rows = w
+        .app
+        .store
+        .read(|c| rolls::recent(c, GUILD, None, None, 10))
+        .unwrap();
+    assert!(
+        rows.iter()
+            .any(|r| r.command == "luck stunt" && r.mode == Mode::Blind && r.public_json.is_none())
+    );
 }
 
 #[test]
@@ -468,11 +631,23 @@ fn no_player_reply_holds_the_total() {
     w.set_luck("Vexa", 9);
     let mut replies = Vec::new();
     for i in 0..3 {
-        replies.push(w.run(ANN, false, &format!("a{i}"), &["luck", "spend"], &spend("stunt", &[("points", "1")])));
+        replies.push(w.run(
+            ANN,
+            false,
+            &format!("a{i}"),
+            &["luck", "spend"],
+            &spend("stunt", &[("points", "1")]),
+        ));
     }
     w.log_wound("Vexa", "Chest", "black");
     replies.push(w.run(ANN, false, "b", &["luck", "spend"], &spend("wound", &[])));
-    replies.push(w.run(ANN, false, "c", &["luck", "spend"], &spend("stunt", &[("points", "2")])));
+    replies.push(w.run(
+        ANN,
+        false,
+        "c",
+        &["luck", "spend"],
+        &spend("stunt", &[("points", "2")]),
+    ));
     for reply in &replies {
         let text = player_text(reply);
         for total in ["9", "8", "7", "6", "5", "4", "3"] {
@@ -498,14 +673,27 @@ fn luck_everlasting_is_rolled_in_secret() {
     };
     w.character("Lucky", ANN, false, System::Thiz, &sheet);
     w.set_luck("Lucky", 3);
-    let reply = w.run(ANN, false, "e", &["luck", "spend"], &spend("stunt", &[("character", "Lucky"), ("points", "2")]));
+    let reply = w.run(
+        ANN,
+        false,
+        "e",
+        &["luck", "spend"],
+        &spend("stunt", &[("character", "Lucky"), ("points", "2")]),
+    );
     let gm = gm_text(&reply);
     assert_eq!(gm.matches("Luck Everlasting: d100").count(), 2, "{gm}");
     assert!(!player_text(&reply).contains("Everlasting"));
     let kept = gm.matches("the point is kept").count() as i64;
     assert_eq!(w.luck("Lucky"), Some(3 - 2 + kept));
-    let rows = w.app.store.read(|c| rolls::recent(c, GUILD, None, None, 10)).unwrap();
-    assert!(rows.iter().any(|r| r.command == "luck everlasting" && r.mode == Mode::Blind));
+    let rows = w
+        .app
+        .store
+        .read(|c| rolls::recent(c, GUILD, None, None, 10))
+        .unwrap();
+    assert!(
+        rows.iter()
+            .any(|r| r.command == "luck everlasting" && r.mode == Mode::Blind)
+    );
 }
 
 // ---- The GM's commands -------------------------------------------------------------------------
@@ -517,24 +705,58 @@ fn gm_luck_commands() {
     let points = w.luck("Vexa").unwrap();
     assert!((1..=10).contains(&points));
     assert_eq!(rolled.visibility, Visibility::Ephemeral);
-    assert!(rolled.content.contains(&format!("Vexa now has {points}")), "{rolled:?}");
+    assert!(
+        rolled.content.contains(&format!("Vexa now has {points}")),
+        "{rolled:?}"
+    );
 
     let shown = w.run(GM, true, "2", &["luck", "show"], &[("character", "vexa")]);
-    assert!(shown.content.contains(&format!("Vexa has {points} luck point")), "{shown:?}");
+    assert!(
+        shown
+            .content
+            .contains(&format!("Vexa has {points} luck point")),
+        "{shown:?}"
+    );
     assert_eq!(shown.visibility, Visibility::Ephemeral);
 
-    let awarded = w.run(GM, true, "3", &["luck", "award"], &[("character", "Vexa"), ("points", "2")]);
-    assert!(awarded.content.contains(&format!("now has {} luck points", points + 2)), "{awarded:?}");
-    w.run(GM, true, "4", &["luck", "set"], &[("character", "Vexa"), ("points", "4")]);
+    let awarded = w.run(
+        GM,
+        true,
+        "3",
+        &["luck", "award"],
+        &[("character", "Vexa"), ("points", "2")],
+    );
+    assert!(
+        awarded
+            .content
+            .contains(&format!("now has {} luck points", points + 2)),
+        "{awarded:?}"
+    );
+    w.run(
+        GM,
+        true,
+        "4",
+        &["luck", "set"],
+        &[("character", "Vexa"), ("points", "4")],
+    );
     let shown = w.run(GM, true, "5", &["luck", "show"], &[("character", "Vexa")]);
     assert_eq!(shown.content, "Vexa has 4 luck points.");
-    w.run(GM, true, "6", &["luck", "set"], &[("character", "Vexa"), ("points", "1")]);
+    w.run(
+        GM,
+        true,
+        "6",
+        &["luck", "set"],
+        &[("character", "Vexa"), ("points", "1")],
+    );
     let shown = w.run(GM, true, "7", &["luck", "show"], &[("character", "Vexa")]);
     assert_eq!(shown.content, "Vexa has 1 luck point.");
 
     let log = w.run(GM, true, "8", &["luck", "log"], &[("character", "Vexa")]);
     let text = log.all_text();
-    assert!(text.contains("rolled") && text.contains("awarded") && text.contains("→ 1 · set"), "{text}");
+    assert!(
+        text.contains("rolled") && text.contains("awarded") && text.contains("→ 1 · set"),
+        "{text}"
+    );
     assert_eq!(log.visibility, Visibility::Ephemeral);
 
     // NPCs are the GM's to manage; a never-rolled total says so.
@@ -544,7 +766,13 @@ fn gm_luck_commands() {
     assert!(empty.content.contains("empty"));
     let tft = w.run(GM, true, "11", &["luck", "roll"], &[("character", "Tess")]);
     assert!(tft.content.contains("THIZ rule"));
-    let unknown = w.run(GM, true, "12", &["luck", "show"], &[("character", "Nobody")]);
+    let unknown = w.run(
+        GM,
+        true,
+        "12",
+        &["luck", "show"],
+        &[("character", "Nobody")],
+    );
     assert!(unknown.content.contains("no character named Nobody"));
 }
 
