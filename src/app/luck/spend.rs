@@ -121,6 +121,12 @@ fn no_roll(id: RollId) -> AppError {
     ))
 }
 
+fn blind(id: RollId) -> AppError {
+    user(format!(
+        "Roll #{id} was blind; only a GM can spend luck on it."
+    ))
+}
+
 fn already_used(id: RollId) -> AppError {
     user(format!(
         "Luck was already used on roll #{id}; each roll takes luck once."
@@ -363,12 +369,7 @@ fn reroll(
     if row.luck_used.is_some() {
         return Err(already_used(row.id));
     }
-    let json = readable_json(ctx, conn, &row)?.ok_or_else(|| {
-        user(format!(
-            "Roll #{} was blind; only a GM can spend luck on it.",
-            row.id
-        ))
-    })?;
+    let json = readable_json(ctx, conn, &row)?.ok_or_else(|| blind(row.id))?;
     let old = logged::check_of(&json).ok_or_else(|| {
         user(format!(
             "Roll #{} was logged without its check, so it cannot be rerolled.",
@@ -561,7 +562,7 @@ fn wound(
                 "Roll #{id} is not an /attack; luck lowers the wound an attack left."
             )));
         }
-        let json = readable_json(ctx, conn, &row)?.ok_or_else(|| no_roll(id))?;
+        let json = readable_json(ctx, conn, &row)?.ok_or_else(|| blind(id))?;
         let w = logged::wound_of(&json)
             .ok_or_else(|| user(format!("Roll #{id} left no wound to lower.")))?;
         let c = character_by_id(ctx, conn, &row, w.target)?;
