@@ -1,12 +1,15 @@
-//! What luck reads back from the roll log: the shape a logged `/check` and a logged `/attack`
-//! must have for a luck reroll or a lowered wound, and the wound sheet as stored.
+//! What luck reads back from the roll log: the parts of a logged `/check` and `/attack` that a
+//! luck reroll or a lowered wound needs, and the wound sheet as stored.
 //!
-//! `thiz` writes these shapes when it logs a roll (as fields of its result JSON: `check` on a
-//! check, `wound` on an attack that wounded); luck reads them back. Extra fields are ignored, so
-//! the rest of a result is `thiz`'s own business. Must never write the roll log or decide who
-//! may spend luck.
+//! The shape is `thiz`'s `ThizRecord` (`app/thiz/record.rs`): a JSON object tagged by `"kind"`;
+//! a check (`"kind": "check"`) carries its input and d100 at the top level, an attack
+//! (`"kind": "attack"`) carries `target_id` and `wound: {location, inflicted, recorded}`. Luck
+//! reads only the fields named here and ignores the rest, and writes a reroll as a copy of the
+//! original record with the new roll and level, so both modules read every check alike. Must
+//! never write the roll log or decide who may spend luck.
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::rules::thiz::check::{CheckInput, CheckOutcome};
 use crate::rules::thiz::wounds::{LocationWounds, WoundSheet};
@@ -18,11 +21,13 @@ use crate::store::characters::WoundRow;
 pub const CHECK_COMMANDS: [&str; 2] = ["check", "/check"];
 pub const ATTACK_COMMANDS: [&str; 2] = ["attack", "/attack"];
 
-/// A check as logged, with what a reroll needs to resolve it again: the input (not the sheet,
-/// which may have changed since) and the d100 it got. Stored under the key `check` of the roll's
-/// result JSON.
+/// A logged check, as far as a reroll needs it: the input (not the sheet, which may have changed
+/// since) and the d100 it got. The same field names as `thiz`'s `CheckRecord`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RerollableCheck {
+    /// What was checked, as shown ("Stealth", "rating 4").
+    #[serde(default)]
+    pub subject: Option<String>,
     /// The skill's name, when the check was on a skill.
     #[serde(default)]
     pub skill: Option<String>,
@@ -41,19 +46,6 @@ pub struct RerollableCheck {
 }
 
 impl RerollableCheck {
-    /// What `thiz` logs for a check it rolled.
-    pub fn from_outcome(outcome: &CheckOutcome, skill: Option<&str>) -> Self {
-        Self {
-            skill: skill.map(str::to_owned),
-            base: outcome.input.base.0,
-            modifier: outcome.input.modifier,
-            wound_penalty: outcome.input.wound_penalty,
-            unlucky: outcome.input.unlucky,
-            shifty: outcome.input.shifty,
-            roll: outcome.roll,
-        }
-    }
-
     /// The input to resolve again.
     pub fn input(&self) -> CheckInput {
         CheckInput {
@@ -64,17 +56,24 @@ impl RerollableCheck {
             shifty: self.shifty,
         }
     }
+
+    /// How a reply names the check.
+    pub fn what(&self) -> &str {
+        self.subject
+            .as_deref()
+            .or(self.skill.as_deref())
+            .unwrap_or("check")
+    }
 }
 
-/// The wound an attack left, as logged under the key `wound` of the attack's result JSON.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The wound an attack left, read from the attack's record.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WoundOnRoll {
     /// The wounded character.
     pub target: CharacterId,
-    /// The body section, as `Location::name` writes it ("Left Arm"); any spelling
-    /// `Location::parse` reads is accepted.
+    /// The body section, in any spelling `Location::parse` reads.
     pub location: String,
-    /// The colour recorded on the sheet (after stacking): green, yellow, red or black.
+    /// The colour recorded on the sheet (after stacking).
     pub level: String,
 }
 
@@ -88,27 +87,55 @@ impl WoundOnRoll {
     }
 }
 
-/// The two shapes, read from a result JSON.
-#[derive(Debug, Default, Deserialize)]
-struct Logged {
+#[derive(Deserialize)]
+struct AttackShape {
+    target_id: CharacterId,
     #[serde(default)]
-    check: Option<RerollableCheck>,
-    #[serde(default)]
-    wound: Option<WoundOnRoll>,
+    wound: Option<WoundShape>,
 }
 
-fn logged(json: &str) -> Logged {
-    serde_json::from_str(json).unwrap_or_default()
+#[derive(Deserialize)]
+struct WoundShape {
+    location: String,
+    recorded: String,
 }
 
-/// The check in a logged result, if it has one.
+/// The record's object, if it is of `kind`.
+fn record(json: &str, kind: &str) -> Option<Map<String, Value>> {
+    match serde_json::from_str(json).ok()? {
+        Value::Object(map) if map.get("kind").and_then(Value::as_str) == Some(kind) => Some(map),
+        _ => None,
+    }
+}
+
+/// The check in a logged result, if it is a check.
 pub fn check_of(json: &str) -> Option<RerollableCheck> {
-    logged(json).check
+    serde_json::from_value(Value::Object(record(json, "check")?)).ok()
 }
 
-/// The wound in a logged result, if it has one.
+/// The wound in a logged result, if it is an attack that wounded.
 pub fn wound_of(json: &str) -> Option<WoundOnRoll> {
-    logged(json).wound
+    let attack: AttackShape =
+        serde_json::from_value(Value::Object(record(json, "attack")?)).ok()?;
+    let wound = attack.wound?;
+    Some(WoundOnRoll {
+        target: attack.target_id,
+        location: wound.location,
+        level: wound.recorded,
+    })
+}
+
+/// The record of a reroll: the original check's record with the new d100 and what it read, so
+/// every other field (character, subject…) carries over as `thiz` wrote it.
+pub fn rerolled_record(json: &str, outcome: &CheckOutcome, parent: i64) -> Option<String> {
+    let mut map = record(json, "check")?;
+    map.insert("roll".into(), outcome.roll.into());
+    map.insert("adjusted".into(), outcome.adjusted.0.into());
+    map.insert("row_rating".into(), outcome.row_rating.into());
+    map.insert("chart_level".into(), outcome.chart_level.name().into());
+    map.insert("level".into(), outcome.level.name().into());
+    map.insert("rerolls".into(), parent.into());
+    serde_json::to_string(&Value::Object(map)).ok()
 }
 
 /// A colour as stored (`green`) or typed (`Green`).
@@ -157,7 +184,10 @@ pub fn lower_in_rows(
     let spelling = rows
         .iter()
         .find(|r| Location::parse(&r.location) == Some(location))
-        .map_or_else(|| location.name().to_owned(), |r| r.location.clone());
+        .map_or_else(
+            || location.name().to_ascii_lowercase(),
+            |r| r.location.clone(),
+        );
     let mut out: Vec<WoundRow> = rows
         .iter()
         .filter(|r| Location::parse(&r.location) != Some(location))
@@ -194,31 +224,56 @@ mod tests {
         }
     }
 
+    /// A check as `thiz` logs it (its `ThizRecord::Check`).
+    fn check_json() -> String {
+        serde_json::json!({
+            "kind": "check", "character_id": 3, "character": "Vexa", "subject": "Swimming",
+            "skill": "Swimming", "base": 4, "modifier": -2, "wound_penalty": 0, "unlucky": false,
+            "shifty": true, "roll": 40, "adjusted": 2, "row_rating": 2, "chart_level": "Yellow",
+            "level": "Green",
+        })
+        .to_string()
+    }
+
     #[test]
-    fn a_check_round_trips_through_the_log_shape() {
+    fn checks_are_read_from_the_thiz_record() {
+        let back = check_of(&check_json()).unwrap();
         let input = CheckInput {
             modifier: -2,
             shifty: true,
             ..CheckInput::at(4)
         };
-        let out = resolve_check(&input, 40).unwrap();
-        let logged = RerollableCheck::from_outcome(&out, Some("Swimming"));
-        let json = serde_json::json!({ "check": logged, "level": "Yellow" }).to_string();
-        let back = check_of(&json).unwrap();
         assert_eq!(back.input(), input);
-        assert_eq!(back.roll, 40);
-        assert_eq!(back.skill.as_deref(), Some("Swimming"));
+        assert_eq!((back.roll, back.what()), (40, "Swimming"));
         assert!(check_of("{}").is_none());
         assert!(check_of("not json").is_none());
+        assert!(check_of(r#"{"kind": "attack", "base": 1, "roll": 2}"#).is_none());
     }
 
     #[test]
-    fn wounds_read_in_any_spelling() {
-        let json = r#"{"wound": {"target": 3, "location": "left arm", "level": "red"}}"#;
+    fn a_reroll_keeps_the_record_and_changes_the_roll() {
+        let input = check_of(&check_json()).unwrap().input();
+        let out = resolve_check(&input, 95).unwrap();
+        let json = rerolled_record(&check_json(), &out, 7).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["kind"], "check");
+        assert_eq!(v["character"], "Vexa");
+        assert_eq!(v["roll"], 95);
+        assert_eq!(v["level"], out.level.name());
+        assert_eq!(v["rerolls"], 7);
+        assert_eq!(check_of(&json).unwrap().roll, 95);
+    }
+
+    #[test]
+    fn wounds_are_read_from_the_attack_record() {
+        let json = r#"{"kind": "attack", "target_id": 3, "attacker_id": 1,
+            "wound": {"location": "Left Arm", "inflicted": "Yellow", "recorded": "Red"}}"#;
         let w = wound_of(json).unwrap();
         assert_eq!(w.target, CharacterId(3));
         assert_eq!(w.location(), Some(Location::LeftArm));
         assert_eq!(w.level(), Some(Level::Red));
+        assert!(wound_of(r#"{"kind": "attack", "target_id": 3, "wound": null}"#).is_none());
+        assert!(wound_of(r#"{"kind": "check", "target_id": 3}"#).is_none());
         assert_eq!(parse_level("failure"), Some(Level::Failure));
         assert!(
             WoundOnRoll {

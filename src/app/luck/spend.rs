@@ -372,7 +372,7 @@ fn reroll(
     let json = readable_json(ctx, conn, &row)?.ok_or_else(|| blind(row.id))?;
     let old = logged::check_of(&json).ok_or_else(|| {
         user(format!(
-            "Roll #{} was logged without its check, so it cannot be rerolled.",
+            "Roll #{} was not logged as a THIZ check, so it cannot be rerolled.",
             row.id
         ))
     })?;
@@ -402,7 +402,7 @@ fn reroll(
     let outcome = resolve_check(&input, dice.d100())
         .map_err(|e| AppError::Internal(anyhow::anyhow!("reroll of #{}: {e}", row.id)))?;
     let mode = roll_mode(row.mode);
-    let new_id = log_reroll(ctx, conn, &c, &row, &old, &outcome)?;
+    let new_id = log_reroll(ctx, conn, &c, &row, &json, &outcome)?;
 
     let full = Reply::public("")
         .with_embed(reroll_embed(
@@ -451,27 +451,20 @@ fn find_check(ctx: &Ctx<'_>, conn: &Conn, req: &Request<'_>) -> AppResult<(Chara
     }
 }
 
-/// Logs the reroll as a check of its own (so it can be rerolled in turn), with its parent and
-/// the original's mode and label.
+/// Logs the reroll as a check of its own (so it can be rerolled in turn): the original's record
+/// with the new roll, under the original's command, mode and label, with its parent.
 fn log_reroll(
     ctx: &Ctx<'_>,
     conn: &Conn,
     c: &Character,
     row: &RollRow,
-    old: &RerollableCheck,
+    old_json: &str,
     outcome: &CheckOutcome,
 ) -> AppResult<RollId> {
     let guild = ctx.caller.guild;
-    let new = RerollableCheck {
-        roll: outcome.roll,
-        ..old.clone()
-    };
-    let result = json!({
-        "check": new,
-        "level": outcome.level.name(),
-        "rerolls": row.id,
-    });
-    let result_json = serde_json::to_string(&result).map_err(anyhow::Error::from)?;
+    let result_json = logged::rerolled_record(old_json, outcome, row.id.0).ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!("roll #{} is not a check record", row.id))
+    })?;
     characters::touch(conn, guild, c.id)?;
     Ok(rolls::insert(
         conn,
@@ -497,10 +490,7 @@ fn reroll_embed(
     new: &CheckOutcome,
     view: PlayerView,
 ) -> Embed {
-    let what = old
-        .skill
-        .as_deref()
-        .map_or_else(|| "check".to_owned(), escape);
+    let what = escape(old.what());
     let was = crate::rules::thiz::check::resolve_check(&old.input(), old.roll).map_or_else(
         |_| old.roll.to_string(),
         |o| format!("{} ({})", o.roll, o.level),

@@ -2,7 +2,6 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::logged::RerollableCheck;
 use crate::app::command::{Command, Invocation};
 use crate::app::reply::{Reply, Visibility};
 use crate::app::sheet::{Sheet, ThizSheet};
@@ -171,32 +170,33 @@ impl World {
             .unwrap()
     }
 
-    /// Logs a check as `thiz` does, at rating 4 with roll 90 (a Failure).
+    /// Logs a check as `thiz` does (its `ThizRecord::Check`), at rating 4 with roll 90 (a Failure).
     fn log_check(&self, name: &str, mode: Mode) -> RollId {
-        let check = RerollableCheck {
-            skill: Some("Swimming".into()),
-            base: 4,
-            modifier: 0,
-            wound_penalty: 0,
-            unlucky: false,
-            shifty: false,
-            roll: 90,
-        };
-        let json = serde_json::json!({ "check": check, "level": "Failure" }).to_string();
-        self.insert_roll(ANN, self.id(name), "check", mode, &json)
+        let id = self.id(name);
+        let json = serde_json::json!({
+            "kind": "check", "character_id": id, "character": name, "subject": "Swimming",
+            "skill": "Swimming", "base": 4, "modifier": 0, "wound_penalty": 0, "unlucky": false,
+            "shifty": false, "roll": 90, "adjusted": 4, "row_rating": 4,
+            "chart_level": "Failure", "level": "Failure",
+        })
+        .to_string();
+        self.insert_roll(ANN, id, "check", mode, &json)
     }
 
-    /// Logs an attack by Bruno that left a wound on `target`, and records the wound.
+    /// Logs an attack by Bruno that left a wound on `target` (as `thiz`'s `ThizRecord::Attack`),
+    /// and records the wound.
     fn log_wound(&self, target: &str, location: &str, level: &str) -> RollId {
         let id = self.id(target);
         let json = serde_json::json!({
-            "wound": { "target": id, "location": location, "level": level },
+            "kind": "attack", "attacker_id": self.id("Bruno"), "attacker": "Bruno",
+            "target_id": id, "target": target, "roll": 10, "level": "Red",
+            "wound": { "location": location, "inflicted": level, "recorded": level },
         })
         .to_string();
         let mut rows = self.wounds(target);
         rows.push(WoundRow {
-            location: location.into(),
-            level: level.into(),
+            location: location.to_ascii_lowercase(),
+            level: level.to_ascii_lowercase(),
             count: 1,
         });
         self.app
@@ -346,7 +346,8 @@ fn reroll_rerolls_the_latest_check_once() {
     assert_eq!((row.parent, row.command.as_str()), (Some(old), "check"));
     assert_eq!(reply.buttons[0].custom_id, format!("luck:reroll:{}", new.0));
     let logged = super::logged::check_of(row.public_json.as_deref().unwrap()).unwrap();
-    assert_eq!(logged.base, 4);
+    assert_eq!((logged.base, logged.what()), (4, "Swimming"));
+    assert!(row.public_json.unwrap().contains(r#""character":"Vexa""#));
 
     // A second reroll of the same roll is refused and changes nothing.
     let rolls_before = w.roll_count();
@@ -494,13 +495,13 @@ fn wound_lowers_the_latest_wound_once() {
     assert!(
         wounds
             .iter()
-            .any(|r| r.location == "Left Arm" && r.level == "yellow")
+            .any(|r| r.location == "left arm" && r.level == "yellow")
     );
     assert!(!wounds.iter().any(|r| r.level == "red"));
     assert!(
         wounds
             .iter()
-            .any(|r| r.location == "Head" && r.level == "green")
+            .any(|r| r.location == "head" && r.level == "green")
     );
     assert_eq!(w.roll(roll).luck_used.as_deref(), Some("wound"));
 
@@ -531,7 +532,7 @@ fn wound_lowers_the_latest_wound_once() {
         "{text}"
     );
     assert!(text.contains("your luck has run out"), "{text}");
-    assert!(!w.wounds("Vexa").iter().any(|r| r.location == "Head"));
+    assert!(!w.wounds("Vexa").iter().any(|r| r.location == "head"));
     assert_eq!(w.luck("Vexa"), Some(0));
 }
 
