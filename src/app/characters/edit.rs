@@ -129,7 +129,7 @@ pub(super) fn set(ctx: &Ctx<'_>, name: &str, field: &str, value: &str) -> AppRes
     Ok(Reply::ephemeral(format!(
         "{}: {} is now {}.",
         escape(&who),
-        field.trim().to_ascii_lowercase(),
+        escape(&fields::field_key(field)),
         escape(&shown)
     )))
 }

@@ -524,7 +524,7 @@ mod tests {
     #[test]
     fn weaknesses_and_quirks_are_canonical() {
         assert_eq!(weakness("phobia (heights)").unwrap(), "Phobia (heights)");
-        assert_eq!(weakness("night blind").unwrap(), "Night Blind");
+        assert_eq!(weakness("night blind").unwrap(), "Night-Blind");
         assert!(weakness("Clumsy").unwrap_err().contains("no weakness"));
         assert!(weakness("Phobia ()").is_err());
         assert_eq!(parse_weakness("Phobia (heights)"), Some(Weakness::Phobia));

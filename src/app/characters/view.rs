@@ -104,11 +104,12 @@ pub(super) fn problems(l: &Loaded) -> Vec<String> {
     }
 }
 
-fn field(name: &str, value: String, inline: bool) -> Field {
+fn field(name: &str, value: impl AsRef<str>, inline: bool) -> Field {
+    let value = value.as_ref();
     let value = if value.trim().is_empty() {
         "—".to_owned()
     } else {
-        truncate(&value, FIELD_MAX)
+        truncate(value, FIELD_MAX)
     };
     Field {
         name: name.to_owned(),
