@@ -19,6 +19,7 @@ mod tests;
 
 use super::command::{Invocation, Opts};
 use super::reply::Reply;
+use super::text::escape;
 use super::{AppResult, Ctx, user};
 use crate::rules::thiz::skills::SkillId;
 use crate::store::guilds::System;
@@ -95,8 +96,8 @@ impl std::str::FromStr for ItemKind {
     fn from_str(s: &str) -> Result<Self, String> {
         ItemKind::parse(s).ok_or_else(|| {
             format!(
-                "kind must be weapon, armor, shield or item; you gave {:?}",
-                s.trim()
+                "kind must be weapon, armor, shield or item; you gave \"{}\"",
+                escape(s.trim())
             )
         })
     }
@@ -145,8 +146,8 @@ impl CharacterCommand {
                 let raw = o.required("system")?;
                 let system = System::parse(raw).ok_or_else(|| {
                     user(format!(
-                        "system must be thiz or tft; you gave {:?}",
-                        raw.trim()
+                        "system must be thiz or tft; you gave \"{}\"",
+                        escape(raw.trim())
                     ))
                 })?;
                 CharacterCommand::Create {
@@ -265,7 +266,8 @@ fn parse_gear(inv: &Invocation) -> AppResult<CharacterCommand> {
         }
         other => {
             return Err(user(format!(
-                "action must be add or remove; you gave {other:?}"
+                "action must be add or remove; you gave \"{}\"",
+                escape(other)
             )));
         }
     };

@@ -190,7 +190,8 @@ fn locations(raw: &str) -> AppResult<Vec<String>> {
     for entry in fields::split_list(raw) {
         let loc = Location::parse(&entry).ok_or_else(|| {
             unchanged(&format!(
-                "there is no location \"{entry}\"; use head, chest, gut, left arm, right arm, left leg, right leg"
+                "there is no location \"{}\"; use head, chest, gut, left arm, right arm, left leg, right leg",
+                escape(&entry)
             ))
         })?;
         let name = loc.name().to_owned();

@@ -6,6 +6,7 @@
 //! is accepted the other. Never touches storage.
 
 use crate::app::sheet::{Sheet, TftSheet, ThizSheet};
+use crate::app::text::escape;
 use crate::rules::tft::character::{SheetTalent, Talent, talent_info};
 use crate::rules::tft::gear;
 use crate::rules::thiz::Location;
@@ -160,7 +161,7 @@ fn subject(entry: &str, raw: &str) -> Result<String, String> {
 pub fn weakness(entry: &str) -> Result<String, String> {
     let (name, subj) = name_and_subject(entry);
     let w = Weakness::from_name(name).ok_or_else(|| {
-        format!("there is no weakness called \"{name}\" (the names of the rulebook's chapter 3 are accepted)")
+        format!("there is no weakness called \"{}\" (the names of the rulebook's chapter 3 are accepted)", escape(name))
     })?;
     match subj {
         Some(s) => Ok(format!("{} ({})", w.name(), subject(w.name(), s)?)),
@@ -178,13 +179,13 @@ pub fn quirk(entry: &str) -> Result<String, String> {
     Quirk::from_name(entry)
         .map(|q| q.name().to_owned())
         .ok_or_else(|| {
-            format!("there is no quirk called \"{}\" (the names of the rulebook's chapter 4 are accepted)", entry.trim())
+            format!("there is no quirk called \"{}\" (the names of the rulebook's chapter 4 are accepted)", escape(entry.trim()))
         })
 }
 
 /// A THIZ skill as a player types it.
 pub fn skill(raw: &str) -> Result<SkillId, String> {
-    SkillId::parse(raw).map_err(|e| e.to_string())
+    SkillId::parse(raw).map_err(|e| escaped_error(&e, raw))
 }
 
 /// The missing limb: an arm or a leg, stored as the location's name ("Left Arm").
@@ -193,7 +194,7 @@ pub fn limb(raw: &str) -> Result<String, String> {
         Some(l) if l.is_arm() || l.is_leg() => Ok(l.name().to_owned()),
         _ => Err(format!(
             "missing_limb must be an arm or a leg: left arm, right arm, left leg or right leg; you gave \"{}\"",
-            raw.trim()
+            escape(raw.trim())
         )),
     }
 }
@@ -217,7 +218,8 @@ const MAX_TALENT_COST: u32 = 10;
 /// or the table gives none ("Acute Hearing (3)").
 pub fn talent(entry: &str) -> Result<String, String> {
     let (name, cost) = name_and_subject(entry);
-    let t = Talent::parse(name).ok_or_else(|| format!("there is no talent called \"{name}\""))?;
+    let t = Talent::parse(name)
+        .ok_or_else(|| format!("there is no talent called \"{}\"", escape(name)))?;
     let listed = talent_info(t).and_then(|i| i.cost);
     let cost = match cost {
         None => None,
@@ -260,29 +262,36 @@ pub fn spell(entry: &str) -> Result<String, String> {
     text("a spell's name", entry, MAX_TEXT_CHARS)
 }
 
-fn gear_error(e: &gear::GearError) -> String {
-    e.to_string()
+/// A rules error about what a player typed, with their text escaped for Discord markdown.
+fn escaped_error(e: &impl std::fmt::Display, raw: &str) -> String {
+    let raw = raw.trim();
+    let message = e.to_string();
+    if raw.is_empty() {
+        message
+    } else {
+        message.replace(raw, &escape(raw))
+    }
 }
 
 /// A TFT armor by the table's name.
 pub fn armor(raw: &str) -> Result<String, String> {
     gear::armor(raw)
         .map(|a| a.name.to_owned())
-        .map_err(|e| gear_error(&e))
+        .map_err(|e| escaped_error(&e, raw))
 }
 
 /// A TFT shield by the table's name.
 pub fn shield(raw: &str) -> Result<String, String> {
     gear::shield(raw)
         .map(|s| s.name.to_owned())
-        .map_err(|e| gear_error(&e))
+        .map_err(|e| escaped_error(&e, raw))
 }
 
 /// A TFT weapon by the table's name.
 pub fn weapon(raw: &str) -> Result<String, String> {
     gear::weapon(raw)
         .map(|w| w.name.to_owned())
-        .map_err(|e| gear_error(&e))
+        .map_err(|e| escaped_error(&e, raw))
 }
 
 /// An item's name in the equipment list.
@@ -294,7 +303,7 @@ fn number(field: &str, raw: &str, min: i64, max: i64) -> Result<i64, String> {
     let value: i64 = raw.trim().trim_start_matches('+').parse().map_err(|_| {
         format!(
             "{field} must be a whole number between {min} and {max}; you gave \"{}\"",
-            raw.trim()
+            escape(raw.trim())
         )
     })?;
     if (min..=max).contains(&value) {
@@ -412,7 +421,8 @@ fn apply_thiz(s: &mut ThizSheet, field: &str, value: &str) -> Result<(), String>
         "notes" => s.notes = optional(value, notes)?,
         other => {
             return Err(format!(
-                "a THIZ sheet has no field \"{other}\"; the fields are {}",
+                "a THIZ sheet has no field \"{}\"; the fields are {}",
+                escape(other),
                 THIZ_FIELDS.join(", ")
             ));
         }
@@ -437,7 +447,8 @@ fn apply_tft(s: &mut TftSheet, field: &str, value: &str) -> Result<(), String> {
         "notes" => s.notes = optional(value, notes)?,
         other => {
             return Err(format!(
-                "a TFT sheet has no field \"{other}\"; the fields are {}",
+                "a TFT sheet has no field \"{}\"; the fields are {}",
+                escape(other),
                 TFT_FIELDS.join(", ")
             ));
         }

@@ -980,8 +980,8 @@ fn import_refuses_bad_fields_with_the_reason() {
         ("system", json!("gurps"), "unknown system \"gurps\""),
         ("name", json!("Vexa"), "already taken"),
         ("name", json!("x".repeat(65)), "at most 64"),
-        ("luck", json!(9), "unknown field `luck`"),
-        ("sheet.luck", json!(9), "sheet: unknown field `luck`"),
+        ("luck", json!(9), "unknown field \"luck\""),
+        ("sheet.luck", json!(9), "sheet: unknown field \"luck\""),
         ("sheet.weaknesses.0", json!("Clumsy"), "sheet.weaknesses"),
         ("skills.0.skill", json!("Basket Weaving"), "skills[0]"),
         (
@@ -1009,7 +1009,11 @@ fn import_refuses_bad_fields_with_the_reason() {
             "quality is for TFT weapons",
         ),
         ("equipment", item("hat", json!({})), "kind must be weapon"),
-        ("system", json!("tft"), "sheet: unknown field `weaknesses`"),
+        (
+            "system",
+            json!("tft"),
+            "sheet: unknown field \"weaknesses\"",
+        ),
     ];
     for (path, value, expected) in cases {
         let mut file = good_file();
@@ -1059,4 +1063,21 @@ fn unknown_subcommands_are_refused() {
     let w = world();
     w.refused(&ann(), &["dance"], &[], "/character takes create, show");
     w.refused(&ann(), &[], &[], "/character takes create, show");
+}
+
+#[test]
+fn user_text_is_escaped_in_replies_and_refusals() {
+    let w = world();
+    let shown = w.create(&ann(), "**@everyone**", "thiz");
+    assert_eq!(shown.embeds[0].title, r"\*\*\@everyone\*\* is ready");
+    let bad = [
+        ("name", "**@everyone**"),
+        ("field", "quirks"),
+        ("value", "_sly_"),
+    ];
+    w.refused(&ann(), &["set"], &bad, r#"no quirk called "\_sly\_""#);
+    let bad = [("name", "**@everyone**"), ("field", "*x*"), ("value", "1")];
+    w.refused(&ann(), &["set"], &bad, r#"no field "\*x\*""#);
+    let bad = [("name", "Joe"), ("system", "`tft`")];
+    w.refused(&ann(), &["create"], &bad, r#"you gave "\`tft\`""#);
 }

@@ -198,6 +198,11 @@ pub(super) struct Import {
     pub damage: (i64, i64),
 }
 
+/// A serde message about the file, safe to show: backticks become quotes and markdown is escaped.
+fn serde_reason(e: &serde_json::Error) -> String {
+    escape(&e.to_string().replace('`', "\""))
+}
+
 fn refused(reason: impl std::fmt::Display) -> AppError {
     user(format!("Import refused, nothing was created: {reason}."))
 }
@@ -221,7 +226,7 @@ pub(super) fn check(text: &str) -> AppResult<Import> {
         )));
     }
     let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| refused(format!("the file is not valid JSON ({e})")))?;
+        .map_err(|e| refused(format!("the file is not valid JSON ({})", serde_reason(&e))))?;
     let Some(obj) = value.as_object() else {
         return Err(refused("the file must be a JSON object"));
     };
@@ -246,17 +251,17 @@ pub(super) fn check(text: &str) -> AppResult<Import> {
             escape(system_text)
         )));
     }
-    let file: CharacterFile =
-        serde_json::from_value(value).map_err(|e| refused(format!("bad field: {e}")))?;
+    let file: CharacterFile = serde_json::from_value(value)
+        .map_err(|e| refused(format!("bad field: {}", serde_reason(&e))))?;
     let name = fields::character_name(&file.name).map_err(|e| refused(format!("name: {e}")))?;
     let sheet = match file.system {
         System::Thiz => Sheet::Thiz(
             serde_json::from_value::<ThizSheet>(file.sheet.clone())
-                .map_err(|e| refused(format!("sheet: {e}")))?,
+                .map_err(|e| refused(format!("sheet: {}", serde_reason(&e))))?,
         ),
         System::Tft => Sheet::Tft(
             serde_json::from_value::<TftSheet>(file.sheet.clone())
-                .map_err(|e| refused(format!("sheet: {e}")))?,
+                .map_err(|e| refused(format!("sheet: {}", serde_reason(&e))))?,
         ),
     };
     let sheet = fields::normalize(&sheet).map_err(refused)?;
