@@ -1081,3 +1081,26 @@ fn user_text_is_escaped_in_replies_and_refusals() {
     let bad = [("name", "Joe"), ("system", "`tft`")];
     w.refused(&ann(), &["create"], &bad, r#"you gave "\`tft\`""#);
 }
+
+#[test]
+fn the_documented_example_imports() {
+    let doc = include_str!("../../../docs/character-format.md");
+    let example = doc
+        .split("## Example")
+        .nth(1)
+        .expect("the doc has an example");
+    let json = example
+        .split("```json\n")
+        .nth(1)
+        .and_then(|s| s.split("\n```").next());
+    let w = world();
+    w.ok(
+        &ann(),
+        &["import"],
+        &[("file", json.expect("a json block"))],
+    );
+    let shown = w.ok(&ann(), &["show"], &[("name", "Gala of Iondren")]);
+    assert_eq!(field(&shown, "Skills"), Some(r"Knowledge \(History\) 5"));
+    let problems = w.ok(&ann(), &["validate"], &[]).all_text();
+    assert!(!problems.contains("parent"), "{problems}");
+}
