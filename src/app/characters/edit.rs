@@ -26,7 +26,12 @@ fn unchanged(reason: &str) -> crate::app::AppError {
 
 /// Rolls and stores a new THIZ character's secret luck (call inside the creating transaction).
 /// The roll is logged blind: its result lives in the hidden table.
-pub(super) fn roll_secret_luck(ctx: &Ctx<'_>, conn: &Conn, id: CharacterId) -> AppResult<()> {
+pub(super) fn roll_secret_luck(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    id: CharacterId,
+    command: &str,
+) -> AppResult<()> {
     // The dice guard is a temporary: released before anything else is written.
     let luck = roll_starting_luck(&mut ctx.dice()).reveal_to_gm();
     secrets::set_luck(
@@ -45,7 +50,7 @@ pub(super) fn roll_secret_luck(ctx: &Ctx<'_>, conn: &Conn, id: CharacterId) -> A
     ctx.log_roll(
         conn,
         Some(id),
-        "/character create",
+        command,
         RollMode::Blind,
         "starting luck (1d10)",
         &serde_json::json!({ "die": 10, "luck": luck }),
@@ -79,7 +84,7 @@ pub(super) fn create(ctx: &Ctx<'_>, name: &str, system: System, npc: bool) -> Ap
         };
         let id = characters::create(tx, guild, &new)?.ok_or_else(|| name_taken(name))?;
         if system == System::Thiz {
-            roll_secret_luck(ctx, tx, id)?;
+            roll_secret_luck(ctx, tx, id, "/character create")?;
         }
         Ok(())
     })?;

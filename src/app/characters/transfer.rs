@@ -410,7 +410,7 @@ pub(super) fn import(ctx: &Ctx<'_>, text: &str) -> AppResult<Reply> {
         }
         characters::set_wounds(tx, guild, id, &imp.wounds)?;
         match imp.system {
-            System::Thiz => roll_secret_luck(ctx, tx, id)?,
+            System::Thiz => roll_secret_luck(ctx, tx, id, "/character import")?,
             System::Tft => characters::set_tft_damage(tx, guild, id, imp.damage.0, imp.damage.1)?,
         }
         Ok(())
