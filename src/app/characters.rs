@@ -1,22 +1,275 @@
-//! Placeholder: this module's commands are being written.
+//! `/character …`: making, showing, editing, checking, deleting, exporting and importing sheets.
+//!
+//! Owns who may see and change a character here: every player character is visible to everyone
+//! in the guild, an NPC only to GMs (to a player it is answered exactly like a name that does not
+//! exist), and only the owner or a GM may change, check, export or delete one. Owns the export
+//! format (`docs/character-format.md`). A THIZ character's secret luck is rolled when it is made,
+//! in the same transaction, and never shown: no reply built here carries a hidden value.
+//!
+//! Layout: [`fields`] (pure checks of typed values), `edit` (create, set, skill, gear, delete),
+//! `view` (show, list, validate), `transfer` (export, import).
 
-use super::command::Invocation;
+mod edit;
+pub mod fields;
+mod transfer;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use super::command::{Invocation, Opts};
 use super::reply::Reply;
+use super::text::escape;
 use super::{AppResult, Ctx, user};
+use crate::rules::thiz::skills::SkillId;
+use crate::store::guilds::System;
 
-/// This module's commands.
+/// A `/character` subcommand, with its options checked.
 #[derive(Debug, Clone)]
-pub enum CharacterCommand {}
+pub enum CharacterCommand {
+    /// `create name system [npc]`.
+    Create {
+        name: String,
+        system: System,
+        npc: bool,
+    },
+    /// `show [name]`: the public sheet, posted in the channel.
+    Show { name: Option<String> },
+    /// `list`: the characters the caller may see.
+    List,
+    /// `set name field value`.
+    Set {
+        name: String,
+        field: String,
+        value: String,
+    },
+    /// `skill name skill rating` (THIZ; 0 removes).
+    Skill {
+        name: String,
+        skill: SkillId,
+        rating: i64,
+    },
+    /// `gear name action item …`.
+    Gear { name: String, change: GearChange },
+    /// `validate [name]`.
+    Validate { name: Option<String> },
+    /// `delete name`.
+    Delete { name: String },
+    /// `export [name]`.
+    Export { name: Option<String> },
+    /// `import file` (the file's JSON text).
+    Import { file: String },
+}
+
+/// What kind of equipment row an item is (`app::sheet::ItemStats` says which numbers each keeps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemKind {
+    Weapon,
+    Armor,
+    Shield,
+    Item,
+}
+
+impl ItemKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemKind::Weapon => "weapon",
+            ItemKind::Armor => "armor",
+            ItemKind::Shield => "shield",
+            ItemKind::Item => "item",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ItemKind> {
+        Some(match s.trim().to_ascii_lowercase().as_str() {
+            "weapon" => ItemKind::Weapon,
+            "armor" | "armour" => ItemKind::Armor,
+            "shield" => ItemKind::Shield,
+            "item" => ItemKind::Item,
+            _ => return None,
+        })
+    }
+}
+
+impl std::str::FromStr for ItemKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        ItemKind::parse(s).ok_or_else(|| {
+            format!(
+                "kind must be weapon, armor, shield or item; you gave \"{}\"",
+                escape(s.trim())
+            )
+        })
+    }
+}
+
+/// The numbers given with `gear action:add` (each `None` when not given).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GearNumbers {
+    pub attack_bonus: Option<i32>,
+    pub armor_bonus: Option<i32>,
+    pub locations: Option<String>,
+    pub missile: Option<bool>,
+}
+
+/// A change to the equipment list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GearChange {
+    Add {
+        item: String,
+        kind: ItemKind,
+        numbers: GearNumbers,
+    },
+    Remove {
+        item: String,
+    },
+}
+
+/// The most bonus a THIZ weapon or armor can carry; a limit against typing errors.
+pub const MAX_BONUS: i64 = 20;
+
+fn name_opt(o: &Opts<'_>) -> Option<String> {
+    o.text("name").map(|s| s.trim().to_owned())
+}
+
+fn required_name(o: &Opts<'_>) -> AppResult<String> {
+    Ok(o.required("name")?.trim().to_owned())
+}
 
 impl CharacterCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
-        Err(user(format!(
-            "{} is not available yet.",
-            inv.display_path()
-        )))
+        let sub = inv.path.get(1).map(String::as_str).unwrap_or_default();
+        Ok(match sub {
+            "create" => {
+                let o = Opts::new(inv, &["name", "system", "npc"])?;
+                let name = fields::character_name(o.required("name")?).map_err(user)?;
+                let raw = o.required("system")?;
+                let system = System::parse(raw).ok_or_else(|| {
+                    user(format!(
+                        "system must be thiz or tft; you gave \"{}\"",
+                        escape(raw.trim())
+                    ))
+                })?;
+                CharacterCommand::Create {
+                    name,
+                    system,
+                    npc: o.flag("npc")?,
+                }
+            }
+            "show" => CharacterCommand::Show {
+                name: name_opt(&Opts::new(inv, &["name"])?),
+            },
+            "list" => {
+                Opts::new(inv, &[])?;
+                CharacterCommand::List
+            }
+            "set" => {
+                let o = Opts::new(inv, &["name", "field", "value"])?;
+                CharacterCommand::Set {
+                    name: required_name(&o)?,
+                    field: o.required("field")?.trim().to_owned(),
+                    value: o.required("value")?.to_owned(),
+                }
+            }
+            "skill" => {
+                let o = Opts::new(inv, &["name", "skill", "rating"])?;
+                let name = required_name(&o)?;
+                let skill = fields::skill(o.required("skill")?).map_err(user)?;
+                CharacterCommand::Skill {
+                    name,
+                    skill,
+                    rating: o.required_int("rating", 0, 30)?,
+                }
+            }
+            "gear" => parse_gear(inv)?,
+            "validate" => CharacterCommand::Validate {
+                name: name_opt(&Opts::new(inv, &["name"])?),
+            },
+            "delete" => CharacterCommand::Delete {
+                name: required_name(&Opts::new(inv, &["name"])?)?,
+            },
+            "export" => CharacterCommand::Export {
+                name: name_opt(&Opts::new(inv, &["name"])?),
+            },
+            "import" => {
+                let o = Opts::new(inv, &["file"])?;
+                CharacterCommand::Import {
+                    file: o.required("file")?.to_owned(),
+                }
+            }
+            _ => {
+                return Err(user(
+                    "/character takes create, show, list, set, skill, gear, validate, delete, export or import.",
+                ));
+            }
+        })
     }
 
-    pub fn run(self, _ctx: &Ctx<'_>) -> AppResult<Reply> {
-        match self {}
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        match self {
+            CharacterCommand::Create { name, system, npc } => edit::create(ctx, &name, system, npc),
+            CharacterCommand::Show { name } => view::show(ctx, name.as_deref()),
+            CharacterCommand::List => view::list(ctx),
+            CharacterCommand::Set { name, field, value } => edit::set(ctx, &name, &field, &value),
+            CharacterCommand::Skill {
+                name,
+                skill,
+                rating,
+            } => edit::skill(ctx, &name, &skill, rating),
+            CharacterCommand::Gear { name, change } => edit::gear(ctx, &name, &change),
+            CharacterCommand::Validate { name } => view::validate(ctx, name.as_deref()),
+            CharacterCommand::Delete { name } => edit::delete(ctx, &name),
+            CharacterCommand::Export { name } => transfer::export(ctx, name.as_deref()),
+            CharacterCommand::Import { file } => transfer::import(ctx, &file),
+        }
     }
+}
+
+fn parse_gear(inv: &Invocation) -> AppResult<CharacterCommand> {
+    let o = Opts::new(
+        inv,
+        &[
+            "name",
+            "action",
+            "item",
+            "kind",
+            "attack_bonus",
+            "armor_bonus",
+            "locations",
+            "missile",
+        ],
+    )?;
+    let name = required_name(&o)?;
+    let action = o.required("action")?.trim().to_ascii_lowercase();
+    let item = fields::item_name(o.required("item")?).map_err(user)?;
+    let numbers = GearNumbers {
+        attack_bonus: o
+            .int("attack_bonus", -MAX_BONUS, MAX_BONUS)?
+            .map(|n| n as i32),
+        armor_bonus: o.int("armor_bonus", 0, MAX_BONUS)?.map(|n| n as i32),
+        locations: o.text("locations").map(str::to_owned),
+        missile: o.text("missile").map(|_| o.flag("missile")).transpose()?,
+    };
+    let change = match action.as_str() {
+        "add" => GearChange::Add {
+            item,
+            kind: o.choice("kind")?.unwrap_or(ItemKind::Item),
+            numbers,
+        },
+        "remove" => {
+            if o.text("kind").is_some() || numbers != GearNumbers::default() {
+                return Err(user(
+                    "action:remove takes only the item's name; leave out kind and the numbers.",
+                ));
+            }
+            GearChange::Remove { item }
+        }
+        other => {
+            return Err(user(format!(
+                "action must be add or remove; you gave \"{}\"",
+                escape(other)
+            )));
+        }
+    };
+    Ok(CharacterCommand::Gear { name, change })
 }

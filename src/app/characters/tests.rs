@@ -1,0 +1,1106 @@
+//! `/character …` end to end through `App::handle`, on a temporary database: each subcommand's
+//! happy path, each bad input (asserting the message and that nothing changed), permissions, and
+//! that no reply a player receives carries a hidden value.
+
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
+
+use super::transfer;
+use crate::app::command::{Command, Invocation};
+use crate::app::reply::{Reply, Visibility};
+use crate::app::sheet::{ItemStats, Sheet};
+use crate::app::{App, AppResult, Caller, Dice};
+use crate::rules::dice::SeededDice;
+use crate::rules::dice::expr::Limits;
+use crate::store::characters::{self, Character, Item, SkillRow, WoundRow};
+use crate::store::secrets::{self, GmProof, LedgerEntry, LuckKind};
+use crate::store::{GuildId, Store, UserId, rolls};
+
+const GUILD: GuildId = GuildId(1);
+
+/// A command's options, as a table of refusals lists them.
+type Opts<'a> = &'a [(&'a str, &'a str)];
+
+struct World {
+    _dir: tempfile::TempDir,
+    app: App,
+}
+
+fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(Store::open(&dir.path().join("t.sqlite3")).unwrap());
+    let dice = Dice::Seeded(Box::new(Mutex::new(SeededDice::new(7))));
+    let app = App::new(store, dice, Limits::default());
+    World { _dir: dir, app }
+}
+
+fn player(user: u64, name: &str) -> Caller {
+    Caller {
+        guild: GUILD,
+        user: UserId(user),
+        name: name.into(),
+        roles: vec![],
+        manage_server: false,
+    }
+}
+
+fn ann() -> Caller {
+    player(10, "Ann")
+}
+
+fn bob() -> Caller {
+    player(11, "Bob")
+}
+
+fn gm() -> Caller {
+    Caller {
+        manage_server: true,
+        ..player(99, "Gina")
+    }
+}
+
+fn proof() -> GmProof {
+    GmProof::verified(GUILD)
+}
+
+impl World {
+    /// Runs a command as the bot would: a parse error is answered like any user error.
+    fn run(&self, caller: &Caller, path: &[&str], options: Opts<'_>) -> Reply {
+        let mut full = vec!["character"];
+        full.extend_from_slice(path);
+        match Command::parse(&Invocation::new(&full, options)) {
+            Ok(command) => self.app.handle(caller, "i1", command),
+            Err(e) => Reply::ephemeral(e.to_string()),
+        }
+    }
+
+    fn ok(&self, caller: &Caller, path: &[&str], options: Opts<'_>) -> Reply {
+        let reply = self.run(caller, path, options);
+        let text = reply.all_text();
+        for failure in [
+            "Nothing changed",
+            "refused",
+            "Something went wrong",
+            "There is no",
+        ] {
+            assert!(
+                !text.contains(failure),
+                "{path:?} {options:?} failed: {text}"
+            );
+        }
+        reply
+    }
+
+    /// Everything stored for the guild, public and hidden, as text: equal before and after a
+    /// refused command means nothing changed.
+    fn snapshot(&self) -> String {
+        let read = |c: &crate::store::Conn| -> crate::store::Result<String> {
+            let mut out = String::new();
+            for ch in characters::all(c, GUILD)? {
+                let _ = writeln!(
+                    out,
+                    "{ch:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+                    characters::skills(c, GUILD, ch.id)?,
+                    characters::items(c, GUILD, ch.id)?,
+                    characters::wounds(c, GUILD, ch.id)?,
+                    characters::tft_damage(c, GUILD, ch.id)?,
+                    secrets::luck(c, proof(), ch.id)?,
+                    secrets::ledger(c, proof(), ch.id)?.len(),
+                    secrets::all_hidden(c, proof(), ch.id)?,
+                    secrets::notes(c, proof(), ch.id)?,
+                );
+            }
+            let logged = rolls::recent(c, GUILD, None, None, 1000)?.len();
+            let _ = write!(out, "rolls {logged}");
+            Ok(out)
+        };
+        self.app.store.read(read).unwrap()
+    }
+
+    /// Runs a command that must be refused: ephemeral, one line, saying `expected`, changing
+    /// nothing.
+    fn refused(&self, caller: &Caller, path: &[&str], options: Opts<'_>, expected: &str) -> Reply {
+        let before = self.snapshot();
+        let reply = self.run(caller, path, options);
+        let content = &reply.content;
+        assert_eq!(reply.visibility, Visibility::Ephemeral, "{reply:?}");
+        assert!(
+            content.contains(expected),
+            "{path:?} {options:?}: {expected:?} not in {content:?}"
+        );
+        assert!(!content.contains('\n'), "one line: {content:?}");
+        assert_eq!(
+            self.snapshot(),
+            before,
+            "{path:?} {options:?} changed something"
+        );
+        reply
+    }
+
+    /// Every case refused for `caller`: (options, expected words).
+    fn refuse_all(&self, caller: &Caller, path: &[&str], cases: &[(Opts<'_>, &str)]) {
+        for (options, expected) in cases {
+            self.refused(caller, path, options, expected);
+        }
+    }
+
+    fn create(&self, caller: &Caller, name: &str, system: &str) -> Reply {
+        self.ok(caller, &["create"], &[("name", name), ("system", system)])
+    }
+
+    fn set(&self, caller: &Caller, name: &str, field: &str, value: &str) -> Reply {
+        let options = [("name", name), ("field", field), ("value", value)];
+        self.ok(caller, &["set"], &options)
+    }
+
+    fn skill(&self, caller: &Caller, name: &str, skill: &str, rating: &str) -> Reply {
+        let options = [("name", name), ("skill", skill), ("rating", rating)];
+        self.ok(caller, &["skill"], &options)
+    }
+
+    fn gear(&self, caller: &Caller, name: &str, rest: Opts<'_>) -> Reply {
+        let mut options = vec![("name", name)];
+        options.extend_from_slice(rest);
+        self.ok(caller, &["gear"], &options)
+    }
+
+    fn character(&self, name: &str) -> Character {
+        let found = self.app.store.read(|c| characters::by_name(c, GUILD, name));
+        found.unwrap().unwrap()
+    }
+
+    fn luck(&self, name: &str) -> Option<i64> {
+        let id = self.character(name).id;
+        self.app
+            .store
+            .read(|c| secrets::luck(c, proof(), id))
+            .unwrap()
+    }
+
+    fn skills(&self, name: &str) -> Vec<SkillRow> {
+        let id = self.character(name).id;
+        self.app
+            .store
+            .read(|c| characters::skills(c, GUILD, id))
+            .unwrap()
+    }
+
+    fn items(&self, name: &str) -> Vec<Item> {
+        let id = self.character(name).id;
+        self.app
+            .store
+            .read(|c| characters::items(c, GUILD, id))
+            .unwrap()
+    }
+}
+
+fn field<'a>(reply: &'a Reply, name: &str) -> Option<&'a str> {
+    let mut fields = reply.embeds.iter().flat_map(|e| &e.fields);
+    fields.find(|f| f.name == name).map(|f| f.value.as_str())
+}
+
+// ---- create ----------------------------------------------------------------------------------
+
+#[test]
+fn create_rolls_secret_luck_and_never_shows_it() {
+    let w = world();
+    // Many characters, so most luck totals 1..=10 are met; no reply may hold any digit at all.
+    let names = [
+        "Vexa", "Gala", "Orin", "Pell", "Quill", "Rusk", "Sable", "Tarn", "Umber", "Vale", "Wren",
+        "Yarrow", "Zed", "Ash", "Brin", "Cole", "Dray", "Eddo", "Fenn", "Holt",
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for name in names {
+        let reply = w.create(&ann(), name, "thiz");
+        assert_eq!(reply.visibility, Visibility::Public);
+        let text = reply.all_text();
+        assert!(text.contains("rolled their luck in secret"), "{text}");
+        assert!(!text.chars().any(|c| c.is_ascii_digit()), "{text}");
+        assert!(reply.gm_copy.is_none());
+        let luck = w.luck(name).expect("luck is rolled at creation");
+        assert!((1..=10).contains(&luck));
+        seen.insert(luck);
+    }
+    assert!(seen.len() > 3, "the die varies: {seen:?}");
+    // The ledger says how the luck came.
+    let id = w.character("Vexa").id;
+    let ledger = w
+        .app
+        .store
+        .read(|c| secrets::ledger(c, proof(), id))
+        .unwrap();
+    assert_eq!(ledger.len(), 1);
+    assert_eq!(ledger[0].kind, LuckKind::Rolled.as_str());
+    // The roll is logged blind: its result is not public.
+    let logged = w
+        .app
+        .store
+        .read(|c| rolls::recent(c, GUILD, None, Some(id), 10));
+    let logged = logged.unwrap();
+    assert_eq!(logged.len(), 1);
+    assert!(logged[0].public_json.is_none());
+}
+
+#[test]
+fn create_tft_has_no_luck_and_default_attributes() {
+    let w = world();
+    assert!(w.create(&ann(), "Joe", "TFT").all_text().contains("TFT"));
+    assert_eq!(w.luck("Joe"), None);
+    let shown = w.ok(&ann(), &["show"], &[("name", "joe")]);
+    assert_eq!(
+        field(&shown, "Attributes"),
+        Some("ST 8 · DX 8 · IQ 8 · SP 0")
+    );
+}
+
+#[test]
+fn create_refuses_bad_input_and_changes_nothing() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    w.create(&ann(), &"y".repeat(64), "tft");
+    let long = "x".repeat(65);
+    w.refuse_all(
+        &ann(),
+        &["create"],
+        &[
+            (&[("system", "thiz")], "needs the option name"),
+            (
+                &[("name", "   "), ("system", "thiz")],
+                "needs the option name",
+            ),
+            (
+                &[("name", &long), ("system", "thiz")],
+                "at most 64 characters",
+            ),
+            (
+                &[("name", "Gala"), ("system", "gurps")],
+                "system must be thiz or tft",
+            ),
+            (&[("name", "Gala")], "needs the option system"),
+            (
+                &[("name", "Gala"), ("system", "thiz"), ("npc", "maybe")],
+                "npc must be true or false",
+            ),
+            (
+                &[("name", "Gala"), ("system", "thiz"), ("colour", "red")],
+                "no option \"colour\"",
+            ),
+        ],
+    );
+    let taken = [("name", "VEXA"), ("system", "tft")];
+    w.refused(&bob(), &["create"], &taken, "already taken");
+}
+
+#[test]
+fn only_gms_make_npcs_and_players_cannot_see_them() {
+    let w = world();
+    let npc = [("name", "Krull"), ("system", "thiz"), ("npc", "true")];
+    w.refused(&ann(), &["create"], &npc, "Only a GM can make an NPC");
+    let made = w.ok(&gm(), &["create"], &npc);
+    assert_eq!(
+        made.visibility,
+        Visibility::Ephemeral,
+        "an NPC is not announced"
+    );
+    assert!(w.character("Krull").npc);
+    assert!(w.luck("Krull").is_some());
+
+    // To a player an NPC is answered exactly like a name that does not exist.
+    let unknown = |name: &str| {
+        format!(
+            "There is no character named {name} here. /character list shows the ones you can use."
+        )
+    };
+    let cases: [(&[&str], Opts<'_>); 7] = [
+        (&["show"], &[]),
+        (&["validate"], &[]),
+        (&["export"], &[]),
+        (&["delete"], &[]),
+        (&["set"], &[("field", "homeland"), ("value", "Iondren")]),
+        (&["skill"], &[("skill", "Stealth"), ("rating", "3")]),
+        (&["gear"], &[("action", "add"), ("item", "Club")]),
+    ];
+    for (path, rest) in cases {
+        for name in ["Krull", "Nobody"] {
+            let mut options = vec![("name", name)];
+            options.extend_from_slice(rest);
+            let reply = w.refused(&ann(), path, &options, "There is no character named");
+            assert_eq!(reply.content, unknown(name));
+        }
+    }
+    assert!(!w.ok(&ann(), &["list"], &[]).all_text().contains("Krull"));
+
+    // The GM sees it, marked, and its sheet only ephemerally.
+    assert!(
+        w.ok(&gm(), &["list"], &[])
+            .all_text()
+            .contains("Krull · THIZ (NPC)")
+    );
+    let shown = w.ok(&gm(), &["show"], &[("name", "Krull")]);
+    assert_eq!(shown.visibility, Visibility::Ephemeral);
+}
+
+// ---- show and list ---------------------------------------------------------------------------
+
+/// Puts a sentinel in every hidden place of `id` (luck 777, ledger, hidden key, GM note) and a
+/// wound on its sheet.
+fn seed_secrets(w: &World, id: crate::store::CharacterId) {
+    let seed = |tx: &rusqlite::Transaction<'_>| -> AppResult<()> {
+        let entry = LedgerEntry {
+            actor: UserId(99),
+            kind: LuckKind::Set,
+            reason: "SENTINEL-LEDGER",
+            roll: None,
+            idem_key: None,
+        };
+        secrets::set_luck(tx, GUILD, id, 777, &entry)?;
+        secrets::set_hidden(tx, proof(), id, "sleepless", "SENTINEL-HIDDEN")?;
+        secrets::add_note(tx, proof(), id, UserId(99), "SENTINEL-NOTE")?;
+        let wound = WoundRow {
+            location: "Left Arm".into(),
+            level: "yellow".into(),
+            count: 1,
+        };
+        characters::set_wounds(tx, GUILD, id, &[wound])?;
+        Ok(())
+    };
+    w.app.store.write(seed).unwrap();
+}
+
+#[test]
+fn show_posts_the_public_thiz_sheet_without_hidden_values() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    w.skill(&ann(), "Vexa", "appraise", "5");
+    w.skill(&ann(), "Vexa", "Weapon Skill (sword)", "4");
+    w.set(&ann(), "Vexa", "weaknesses", "phobia (spiders), tic");
+    w.set(&ann(), "Vexa", "quirks", "light touch");
+    w.set(&ann(), "Vexa", "homeland", "Iondren");
+    let sword = [
+        ("action", "add"),
+        ("item", "Sword"),
+        ("kind", "weapon"),
+        ("attack_bonus", "2"),
+    ];
+    w.gear(&ann(), "Vexa", &sword);
+    seed_secrets(&w, w.character("Vexa").id);
+
+    let shown = w.ok(&ann(), &["show"], &[("name", "vexa")]);
+    assert_eq!(shown.visibility, Visibility::Public);
+    assert_eq!(shown.embeds[0].title, "Vexa");
+    assert_eq!(
+        field(&shown, "Skills"),
+        Some("Appraise 5\nWeapon Skill \\(Sword\\) 4")
+    );
+    let generals = "Physical 0 · Mental 0 · Magical 0";
+    assert_eq!(field(&shown, "General ratings"), Some(generals));
+    assert_eq!(
+        field(&shown, "Weaknesses"),
+        Some(r"Phobia \(spiders\), Tic")
+    );
+    assert_eq!(field(&shown, "Quirks"), Some("Light Touch"));
+    assert!(
+        field(&shown, "Equipment")
+            .unwrap()
+            .contains("Sword (weapon, +2 attack)")
+    );
+    assert_eq!(field(&shown, "Wounds"), Some("Left Arm: 1 yellow"));
+    assert!(field(&shown, "Background").unwrap().contains("Iondren"));
+    assert!(
+        field(&shown, "Needs fixing")
+            .unwrap()
+            .contains("/character validate")
+    );
+
+    // Another player sees the same public sheet, without the owner's "Needs fixing" line.
+    let theirs = w.ok(&bob(), &["show"], &[("name", "Vexa")]);
+    assert!(field(&theirs, "Needs fixing").is_none());
+    assert_eq!(field(&theirs, "Skills"), field(&shown, "Skills"));
+
+    // No reply a player gets from a read command holds a hidden value.
+    let cases: [(Caller, &[&str], Opts<'_>); 6] = [
+        (ann(), &["show"], &[("name", "Vexa")]),
+        (ann(), &["show"], &[]),
+        (bob(), &["show"], &[("name", "Vexa")]),
+        (ann(), &["list"], &[]),
+        (ann(), &["validate"], &[("name", "Vexa")]),
+        (ann(), &["export"], &[("name", "Vexa")]),
+    ];
+    for (caller, path, options) in cases {
+        let text = w.ok(&caller, path, options).all_text();
+        for secret in ["777", "SENTINEL", "luck\""] {
+            assert!(!text.contains(secret), "{path:?} leaked {secret}: {text}");
+        }
+    }
+}
+
+#[test]
+fn show_tft_sheet_with_armor_and_hits() {
+    let w = world();
+    w.create(&ann(), "Joe", "tft");
+    for (f, v) in [
+        ("st", "11"),
+        ("dx", "12"),
+        ("iq", "9"),
+        ("armor", "chain"),
+        ("shield", "small"),
+        ("talents", "sword, shield, acute hearing (3)"),
+        ("spells", "Light"),
+    ] {
+        w.set(&ann(), "Joe", f, v);
+    }
+    w.gear(
+        &ann(),
+        "Joe",
+        &[
+            ("action", "add"),
+            ("item", "broadsword"),
+            ("kind", "weapon"),
+        ],
+    );
+    let id = w.character("Joe").id;
+    let hurt = w
+        .app
+        .store
+        .write(|tx| characters::set_tft_damage(tx, GUILD, id, 3, 1));
+    hurt.unwrap();
+    let shown = w.ok(&ann(), &["show"], &[]);
+    assert_eq!(
+        field(&shown, "Attributes"),
+        Some("ST 11 · DX 12 · IQ 9 · SP 0")
+    );
+    assert_eq!(field(&shown, "MA"), Some("6"), "chainmail holds MA at 6");
+    assert_eq!(field(&shown, "adjDX"), Some("9"));
+    let talents = r"Sword, Shield, Acute Hearing \(3\)";
+    assert_eq!(field(&shown, "Talents"), Some(talents));
+    let worn = field(&shown, "Armor and shield").unwrap();
+    assert!(worn.contains("Chainmail (stops 3, DX -3)"), "{worn}");
+    assert!(field(&shown, "Equipment").unwrap().contains("Broadsword"));
+    assert_eq!(
+        field(&shown, "Hits"),
+        Some("3 taken, 7 ST left · fatigue 1")
+    );
+}
+
+#[test]
+fn list_marks_the_callers_characters() {
+    let w = world();
+    w.refused(&ann(), &["list"], &[], "No characters here yet");
+    w.create(&ann(), "Vexa", "thiz");
+    w.create(&bob(), "Joe", "tft");
+    let list = w.ok(&ann(), &["list"], &[]);
+    assert_eq!(list.visibility, Visibility::Ephemeral);
+    assert_eq!(list.embeds[0].description, "Joe · TFT\nVexa · THIZ (yours)");
+    w.refused(&ann(), &["list"], &[("name", "x")], "takes no options");
+}
+
+#[test]
+fn show_without_a_name_uses_the_callers_character() {
+    let w = world();
+    w.refused(&ann(), &["show"], &[], "You have no character yet");
+    w.create(&ann(), "Vexa", "thiz");
+    assert_eq!(w.ok(&ann(), &["show"], &[]).embeds[0].title, "Vexa");
+}
+
+// ---- set, skill, gear ------------------------------------------------------------------------
+
+#[test]
+fn set_stores_canonical_values() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    let reply = w.set(&ann(), "Vexa", "Parent skill", "knowledge: history");
+    assert_eq!(
+        reply.content,
+        r"Vexa: parent\_skill is now Knowledge \(History\)."
+    );
+    w.set(&ann(), "Vexa", "missing_limb", "l-arm");
+    w.set(&gm(), "Vexa", "notes", "Owes the guild");
+    let sheet = Sheet::of(&w.character("Vexa")).unwrap();
+    let s = sheet.thiz().unwrap();
+    assert_eq!(s.parent_skill.as_deref(), Some("Knowledge (History)"));
+    assert_eq!(s.missing_limb.as_deref(), Some("Left Arm"));
+    assert_eq!(s.notes.as_deref(), Some("Owes the guild"));
+    w.set(&ann(), "Vexa", "notes", "none");
+    let sheet = Sheet::of(&w.character("Vexa")).unwrap();
+    assert_eq!(sheet.thiz().unwrap().notes, None);
+}
+
+#[test]
+fn set_refuses_bad_input_and_other_players() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    w.create(&ann(), "Joe", "tft");
+    let long = "n".repeat(1001);
+    let v = |field, value| [("name", "Vexa"), ("field", field), ("value", value)];
+    let j = |field, value| [("name", "Joe"), ("field", field), ("value", value)];
+    w.refuse_all(
+        &ann(),
+        &["set"],
+        &[
+            (
+                &v("luck", "5"),
+                "the fields are homeland, parents, parent_skill",
+            ),
+            (&j("homeland", "x"), "the fields are st, dx, iq"),
+            (
+                &v("weaknesses", "tic, clumsy"),
+                "no weakness called \"clumsy\"",
+            ),
+            (&v("quirks", "flying"), "no quirk called"),
+            (&v("parent_skill", "basket weaving"), "no skill called"),
+            (&v("missing_limb", "head"), "an arm or a leg"),
+            (&v("notes", &long), "at most 1000"),
+            (&j("st", "201"), "between 1 and 200"),
+            (&j("st", "strong"), "whole number"),
+            (&j("armor", "mithril"), "no armor called"),
+            (&j("shield", "buckler"), "no shield called"),
+            (&j("talents", "sword, juggling"), "no talent called"),
+            (&j("talents", "acute hearing"), "with its cost"),
+            (
+                &[("name", "Joe"), ("field", "st")],
+                "needs the option value",
+            ),
+            (&v("homeland", "   "), "needs the option value"),
+        ],
+    );
+    let other = v("homeland", "Nowhere");
+    w.refused(&bob(), &["set"], &other, "belongs to another player");
+    let nobody = [("name", "Nobody"), ("field", "homeland"), ("value", "x")];
+    w.refused(
+        &ann(),
+        &["set"],
+        &nobody,
+        "There is no character named Nobody",
+    );
+}
+
+#[test]
+fn skill_sets_and_removes_ratings() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    let reply = w.skill(&ann(), "Vexa", "lock-picking", "30");
+    assert_eq!(reply.content, r"Vexa: Lock\-picking is now 30.");
+    w.skill(&gm(), "Vexa", "Lock-Picking", "4");
+    let skills = w.skills("Vexa");
+    assert_eq!((skills.len(), skills[0].rating), (1, 4));
+    w.skill(&ann(), "Vexa", "lock-picking", "0");
+    assert!(w.skills("Vexa").is_empty());
+
+    w.create(&ann(), "Joe", "tft");
+    let v = |skill, rating| [("name", "Vexa"), ("skill", skill), ("rating", rating)];
+    w.refuse_all(
+        &ann(),
+        &["skill"],
+        &[
+            (&v("stealth", "0"), "nothing to remove"),
+            (&v("stealth", "31"), "between 0 and 30"),
+            (&v("stealth", "-1"), "between 0 and 30"),
+            (&v("basket weaving", "3"), "no skill called"),
+            (&v("weapon skill", "3"), "needs a weapon"),
+            (
+                &[("name", "Joe"), ("skill", "stealth"), ("rating", "3")],
+                "is for THIZ",
+            ),
+        ],
+    );
+    w.refused(
+        &bob(),
+        &["skill"],
+        &v("stealth", "3"),
+        "belongs to another player",
+    );
+}
+
+#[test]
+fn gear_adds_and_removes_thiz_items() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    let bow = [
+        ("kind", "weapon"),
+        ("attack_bonus", "-1"),
+        ("missile", "true"),
+    ];
+    let mail = [
+        ("kind", "armor"),
+        ("armor_bonus", "3"),
+        ("locations", "chest, gut, chest"),
+    ];
+    w.gear(
+        &ann(),
+        "Vexa",
+        &[&[("action", "add"), ("item", "Longbow")][..], &bow].concat(),
+    );
+    w.gear(
+        &ann(),
+        "Vexa",
+        &[&[("action", "add"), ("item", "Mail shirt")][..], &mail].concat(),
+    );
+    w.gear(&ann(), "Vexa", &[("action", "add"), ("item", "Rope")]);
+    let items = w.items("Vexa");
+    assert_eq!(items.len(), 3);
+    let stats = |i: usize| serde_json::from_str::<ItemStats>(&items[i].stats_json).unwrap();
+    assert_eq!((stats(0).attack_bonus, stats(0).missile), (-1, true));
+    assert_eq!(
+        (stats(1).armor_bonus, stats(1).locations),
+        (3, vec!["Chest".into(), "Gut".into()])
+    );
+    assert_eq!(items[2].kind, "item");
+    w.gear(&ann(), "Vexa", &[("action", "remove"), ("item", "rope")]);
+    assert_eq!(w.items("Vexa").len(), 2);
+
+    let g = |rest: Opts<'static>| [&[("name", "Vexa")][..], rest].concat();
+    w.refuse_all(
+        &ann(),
+        &["gear"],
+        &[
+            (
+                &g(&[("action", "remove"), ("item", "Rope")]),
+                "carries no item named Rope",
+            ),
+            (
+                &g(&[("action", "drop"), ("item", "Rope")]),
+                "action must be add or remove",
+            ),
+            (
+                &g(&[
+                    ("action", "remove"),
+                    ("item", "Longbow"),
+                    ("kind", "weapon"),
+                ]),
+                "takes only",
+            ),
+            (
+                &g(&[("action", "add"), ("item", "Cloak"), ("kind", "hat")]),
+                "kind must be weapon",
+            ),
+            (
+                &g(&[
+                    ("action", "add"),
+                    ("item", "Helm"),
+                    ("kind", "armor"),
+                    ("locations", "tail"),
+                ]),
+                "no location \"tail\"",
+            ),
+            (
+                &g(&[
+                    ("action", "add"),
+                    ("item", "Helm"),
+                    ("kind", "armor"),
+                    ("attack_bonus", "1"),
+                ]),
+                "attack_bonus does not apply to armor",
+            ),
+            (
+                &g(&[("action", "add"), ("item", "Rope"), ("missile", "true")]),
+                "missile does not apply to a plain item",
+            ),
+            (
+                &g(&[
+                    ("action", "add"),
+                    ("item", "Axe"),
+                    ("kind", "weapon"),
+                    ("attack_bonus", "21"),
+                ]),
+                "between -20 and 20",
+            ),
+            (&g(&[("action", "add")]), "needs the option item"),
+        ],
+    );
+    let rope = g(&[("action", "add"), ("item", "Rope")]);
+    w.refused(&bob(), &["gear"], &rope, "belongs to another player");
+}
+
+#[test]
+fn gear_for_tft_uses_the_weapon_table() {
+    let w = world();
+    w.create(&ann(), "Joe", "tft");
+    w.gear(
+        &ann(),
+        "Joe",
+        &[("action", "add"), ("item", "great bow"), ("kind", "weapon")],
+    );
+    assert_eq!(w.items("Joe")[0].name, "Great Bow");
+    let j = |item, kind| {
+        [
+            ("name", "Joe"),
+            ("action", "add"),
+            ("item", item),
+            ("kind", kind),
+        ]
+    };
+    let dagger = [&j("Dagger", "weapon")[..], &[("attack_bonus", "1")]].concat();
+    w.refuse_all(
+        &ann(),
+        &["gear"],
+        &[
+            (&j("lightsaber", "weapon"), "no weapon called"),
+            (&j("Chainmail", "armor"), "field:armor"),
+            (&dagger, "does not apply"),
+        ],
+    );
+}
+
+// ---- validate and delete ---------------------------------------------------------------------
+
+#[test]
+fn validate_lists_every_thiz_breach_until_fixed() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    let reply = w.ok(&ann(), &["validate"], &[]);
+    assert_eq!(reply.visibility, Visibility::Ephemeral);
+    let text = reply.all_text();
+    for breach in ["hard skills", "soft skills", "parent"] {
+        assert!(text.contains(breach), "{breach} missing: {text}");
+    }
+    for skill in ["Reflexes", "Strength", "Appraise", "Forgery"] {
+        w.skill(&ann(), "Vexa", skill, "5");
+    }
+    w.set(&ann(), "Vexa", "parent_skill", "forgery");
+    let reply = w.ok(&ann(), &["validate"], &[("name", "Vexa")]);
+    assert_eq!(reply.embeds[0].title, "Vexa: no problems");
+    assert!(field(&w.ok(&ann(), &["show"], &[]), "Needs fixing").is_none());
+    w.skill(&ann(), "Vexa", "Forgery", "6");
+    let reply = w.ok(&gm(), &["validate"], &[("name", "Vexa")]);
+    assert!(reply.embeds[0].title.contains("2 problems"), "{reply:?}");
+    w.refused(
+        &bob(),
+        &["validate"],
+        &[("name", "Vexa")],
+        "belongs to another player",
+    );
+}
+
+#[test]
+fn validate_checks_tft_point_totals() {
+    let w = world();
+    w.create(&ann(), "Joe", "tft");
+    let reply = w.ok(&ann(), &["validate"], &[("name", "Joe")]);
+    assert_eq!(reply.embeds[0].title, "Joe: no problems");
+    w.set(&ann(), "Joe", "sp", "3");
+    let text = w.ok(&ann(), &["validate"], &[("name", "Joe")]).all_text();
+    assert!(text.contains("Skill Points may not exceed"), "{text}");
+}
+
+#[test]
+fn delete_removes_everything_and_only_for_owner_or_gm() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    w.skill(&ann(), "Vexa", "stealth", "3");
+    w.refused(
+        &bob(),
+        &["delete"],
+        &[("name", "Vexa")],
+        "belongs to another player",
+    );
+    w.refused(&ann(), &["delete"], &[], "needs the option name");
+    let reply = w.ok(&ann(), &["delete"], &[("name", "VEXA")]);
+    assert!(reply.content.contains("Deleted Vexa"));
+    assert_eq!(
+        w.snapshot(),
+        "rolls 1",
+        "character, skills and luck are gone; the log stays"
+    );
+    w.create(&ann(), "Gala", "tft");
+    w.ok(&gm(), &["delete"], &[("name", "Gala")]);
+    assert_eq!(w.snapshot(), "rolls 1");
+}
+
+// ---- export and import -----------------------------------------------------------------------
+
+/// The JSON inside an export reply's code block.
+fn exported_json(reply: &Reply) -> serde_json::Value {
+    let body = reply
+        .content
+        .strip_prefix("```json\n")
+        .and_then(|s| s.strip_suffix("\n```"));
+    let body = body.unwrap_or_else(|| panic!("not a json block: {}", reply.content));
+    serde_json::from_str(body).unwrap()
+}
+
+#[test]
+fn export_then_import_round_trips_a_thiz_character() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    w.skill(&ann(), "Vexa", "weapon skill (sword)", "4");
+    w.set(&ann(), "Vexa", "weaknesses", "Phobia (spiders, rats)");
+    let sword = [
+        ("action", "add"),
+        ("item", "Sword"),
+        ("kind", "weapon"),
+        ("attack_bonus", "1"),
+    ];
+    w.gear(&ann(), "Vexa", &sword);
+    let id = w.character("Vexa").id;
+    let wound = WoundRow {
+        location: "Head".into(),
+        level: "green".into(),
+        count: 2,
+    };
+    let hurt = w
+        .app
+        .store
+        .write(|tx| characters::set_wounds(tx, GUILD, id, &[wound]));
+    hurt.unwrap();
+
+    let reply = w.ok(&ann(), &["export"], &[]);
+    assert_eq!(reply.visibility, Visibility::Ephemeral);
+    let mut json = exported_json(&reply);
+    assert_eq!(json["format"], "referee-character");
+    assert_eq!(json["version"], 1);
+    assert_eq!(json["system"], "thiz");
+    assert_eq!(json["skills"][0]["skill"], "Weapon Skill (Sword)");
+    assert_eq!(json["wounds"][0]["count"], 2);
+    assert!(json.get("hits").is_none() && json.get("npc").is_none());
+    w.refused(
+        &bob(),
+        &["export"],
+        &[("name", "Vexa")],
+        "belongs to another player",
+    );
+
+    json["name"] = "Vexa Again".into();
+    let reply = w.ok(&bob(), &["import"], &[("file", &json.to_string())]);
+    assert!(
+        reply.content.contains("Imported Vexa Again"),
+        "{}",
+        reply.content
+    );
+    assert!(!reply.all_text().chars().any(|c| c.is_ascii_digit()));
+    let copy = w.character("Vexa Again");
+    assert_eq!(copy.owner_id, UserId(11));
+    assert!(!copy.npc);
+    assert_eq!(copy.sheet_json, w.character("Vexa").sheet_json);
+    let parts = |id| {
+        let read = |c: &crate::store::Conn| {
+            let skills = characters::skills(c, GUILD, id)?;
+            Ok((
+                skills,
+                characters::items(c, GUILD, id)?,
+                characters::wounds(c, GUILD, id)?,
+            ))
+        };
+        w.app.store.read(read).unwrap()
+    };
+    assert_eq!(parts(copy.id), parts(id));
+    assert!(
+        w.luck("Vexa Again").is_some(),
+        "an imported THIZ character gets secret luck"
+    );
+}
+
+#[test]
+fn export_then_import_round_trips_a_tft_character() {
+    let w = world();
+    w.create(&ann(), "Joe", "tft");
+    w.set(&ann(), "Joe", "talents", "Sword, Acute Hearing (3)");
+    w.gear(
+        &ann(),
+        "Joe",
+        &[("action", "add"), ("item", "dagger"), ("kind", "weapon")],
+    );
+    let id = w.character("Joe").id;
+    let hurt = w
+        .app
+        .store
+        .write(|tx| characters::set_tft_damage(tx, GUILD, id, 4, 2));
+    hurt.unwrap();
+    let mut json = exported_json(&w.ok(&ann(), &["export"], &[("name", "Joe")]));
+    assert_eq!(
+        (json["hits"].as_i64(), json["fatigue"].as_i64()),
+        (Some(4), Some(2))
+    );
+    assert!(json.get("skills").is_none() && json.get("wounds").is_none());
+    json["name"] = "Joe Two".into();
+    w.ok(&ann(), &["import"], &[("file", &json.to_string())]);
+    let copy = w.character("Joe Two");
+    assert_eq!(copy.sheet_json, w.character("Joe").sheet_json);
+    let damage = w
+        .app
+        .store
+        .read(|c| characters::tft_damage(c, GUILD, copy.id));
+    assert_eq!(damage.unwrap(), (4, 2));
+    assert_eq!(w.luck("Joe Two"), None);
+}
+
+fn good_file() -> serde_json::Value {
+    serde_json::json!({
+        "format": "referee-character", "version": 1, "system": "thiz", "name": "Newt",
+        "sheet": {"weaknesses": ["Tic"]}, "skills": [{"skill": "Stealth", "rating": 3}],
+        "equipment": [], "wounds": []
+    })
+}
+
+#[test]
+fn import_refuses_files_that_are_not_ours() {
+    let w = world();
+    let huge = format!("{{\"x\": \"{}\"}}", "a".repeat(transfer::MAX_FILE_CHARS));
+    w.refuse_all(
+        &bob(),
+        &["import"],
+        &[
+            (&[("file", "{not json")], "not valid JSON"),
+            (&[("file", "[1, 2]")], "must be a JSON object"),
+            (&[], "needs the option file"),
+            (&[("file", &huge)], "at most 100000"),
+        ],
+    );
+    w.ok(&bob(), &["import"], &[("file", &good_file().to_string())]);
+}
+
+/// Sets `path` ("skills.0.rating") in a JSON value, making object keys as needed.
+fn put(file: &mut serde_json::Value, path: &str, value: serde_json::Value) {
+    let mut at = file;
+    for part in path.split('.') {
+        at = match part.parse::<usize>() {
+            Ok(i) => &mut at[i],
+            Err(_) => &mut at[part],
+        };
+    }
+    *at = value;
+}
+
+#[test]
+fn import_refuses_bad_fields_with_the_reason() {
+    use serde_json::json;
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    let wound =
+        |location, level, count| json!([{"location": location, "level": level, "count": count}]);
+    let item = |kind, stats| json!([{"kind": kind, "name": "Axe", "stats": stats}]);
+    let twice = json!([{"skill": "stealth", "rating": 1}, {"skill": "Stealth", "rating": 2}]);
+    let cases = [
+        (
+            "format",
+            json!("gurps-sheet"),
+            "not a referee character file",
+        ),
+        ("version", json!(2), "version 2 of the format"),
+        ("version", json!("one"), "no whole-number \"version\""),
+        ("system", json!("gurps"), "unknown system \"gurps\""),
+        ("name", json!("Vexa"), "already taken"),
+        ("name", json!("x".repeat(65)), "at most 64"),
+        ("luck", json!(9), "unknown field \"luck\""),
+        ("sheet.luck", json!(9), "sheet: unknown field \"luck\""),
+        ("sheet.weaknesses.0", json!("Clumsy"), "sheet.weaknesses"),
+        ("skills.0.skill", json!("Basket Weaving"), "skills[0]"),
+        (
+            "skills.0.rating",
+            json!(31),
+            "skills[0].rating must be between 1 and 30",
+        ),
+        ("skills", twice, "listed twice"),
+        ("hits", json!(3), "hits belongs to TFT characters only"),
+        ("wounds", wound("tail", "red", 1), "wounds[0]"),
+        ("wounds", wound("head", "purple", 1), "level must be green"),
+        (
+            "wounds",
+            wound("head", "red", 100),
+            "count must be between 1 and 99",
+        ),
+        (
+            "equipment",
+            item("weapon", json!({"armor_bonus": 2})),
+            "equipment[0]",
+        ),
+        (
+            "equipment",
+            item("weapon", json!({"quality": "fine"})),
+            "quality is for TFT weapons",
+        ),
+        ("equipment", item("hat", json!({})), "kind must be weapon"),
+        (
+            "system",
+            json!("tft"),
+            "sheet: unknown field \"weaknesses\"",
+        ),
+    ];
+    for (path, value, expected) in cases {
+        let mut file = good_file();
+        put(&mut file, path, value);
+        w.refused(
+            &bob(),
+            &["import"],
+            &[("file", &file.to_string())],
+            expected,
+        );
+    }
+    let mut file = good_file();
+    put(&mut file, "system", json!("tft"));
+    put(&mut file, "sheet", json!({}));
+    let expected = "skills belongs to THIZ characters only";
+    w.refused(
+        &bob(),
+        &["import"],
+        &[("file", &file.to_string())],
+        expected,
+    );
+}
+
+#[test]
+fn long_exports_are_cut_with_a_note_and_backticks_cannot_close_the_block() {
+    let w = world();
+    let name = "Tick`s```";
+    w.create(&ann(), name, "thiz");
+    let json = exported_json(&w.ok(&ann(), &["export"], &[]));
+    assert_eq!(json["name"], name, "the JSON escape keeps the name");
+    for i in 0..40 {
+        let item = format!("Trinket number {i} with a long name");
+        w.gear(&ann(), name, &[("action", "add"), ("item", &item)]);
+    }
+    let reply = w.ok(&ann(), &["export"], &[]);
+    assert!(reply.content.chars().count() <= transfer::MAX_SHOWN_CHARS);
+    assert!(
+        reply.content.contains("too long for one message"),
+        "{}",
+        reply.content
+    );
+    assert_eq!(reply.content.matches("```").count(), 2);
+}
+
+#[test]
+fn unknown_subcommands_are_refused() {
+    let w = world();
+    w.refused(&ann(), &["dance"], &[], "/character takes create, show");
+    w.refused(&ann(), &[], &[], "/character takes create, show");
+}
+
+#[test]
+fn user_text_is_escaped_in_replies_and_refusals() {
+    let w = world();
+    let shown = w.create(&ann(), "**@everyone**", "thiz");
+    assert_eq!(shown.embeds[0].title, r"\*\*\@everyone\*\* is ready");
+    let bad = [
+        ("name", "**@everyone**"),
+        ("field", "quirks"),
+        ("value", "_sly_"),
+    ];
+    w.refused(&ann(), &["set"], &bad, r#"no quirk called "\_sly\_""#);
+    let bad = [("name", "**@everyone**"), ("field", "*x*"), ("value", "1")];
+    w.refused(&ann(), &["set"], &bad, r#"no field "\*x\*""#);
+    let bad = [("name", "Joe"), ("system", "`tft`")];
+    w.refused(&ann(), &["create"], &bad, r#"you gave "\`tft\`""#);
+}
+
+#[test]
+fn the_documented_example_imports() {
+    let doc = include_str!("../../../docs/character-format.md");
+    let example = doc
+        .split("## Example")
+        .nth(1)
+        .expect("the doc has an example");
+    let json = example
+        .split("```json\n")
+        .nth(1)
+        .and_then(|s| s.split("\n```").next());
+    let w = world();
+    w.ok(
+        &ann(),
+        &["import"],
+        &[("file", json.expect("a json block"))],
+    );
+    let shown = w.ok(&ann(), &["show"], &[("name", "Gala of Iondren")]);
+    assert_eq!(field(&shown, "Skills"), Some(r"Knowledge \(History\) 5"));
+    let problems = w.ok(&ann(), &["validate"], &[]).all_text();
+    assert!(!problems.contains("parent"), "{problems}");
+}

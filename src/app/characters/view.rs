@@ -1,0 +1,415 @@
+//! `show`, `list` and `validate`: the public sheet as an embed, the characters a caller may see,
+//! and every breach of the creation or point rules. Reads only public tables.
+
+use super::fields;
+use crate::app::reply::{Embed, Field, Reply, Tone};
+use crate::app::sheet::{ItemStats, Sheet, TftSheet, ThizSheet};
+use crate::app::text::{escape, signed, truncate};
+use crate::app::{AppResult, Ctx};
+use crate::rules::tft::character::{self as tft_char, Attributes, SheetPoints};
+use crate::rules::tft::gear;
+use crate::rules::thiz::creation::{self, Draft};
+use crate::rules::thiz::skills::{GeneralRatings, SkillId};
+use crate::rules::thiz::traits::Quirk;
+use crate::store::characters::{self, Character, Item, SkillRow, WoundRow};
+use crate::store::guilds::System;
+use crate::store::{Conn, GuildId};
+
+/// Discord's limit on an embed field's value.
+const FIELD_MAX: usize = 1024;
+
+/// A character with every public part of its sheet.
+pub(super) struct Loaded {
+    pub character: Character,
+    pub sheet: Sheet,
+    pub skills: Vec<SkillRow>,
+    pub items: Vec<Item>,
+    pub wounds: Vec<WoundRow>,
+    /// TFT hits taken and fatigue.
+    pub damage: (i64, i64),
+}
+
+pub(super) fn load(conn: &Conn, guild: GuildId, character: Character) -> AppResult<Loaded> {
+    let id = character.id;
+    Ok(Loaded {
+        sheet: Sheet::of(&character)?,
+        skills: characters::skills(conn, guild, id)?,
+        items: characters::items(conn, guild, id)?,
+        wounds: characters::wounds(conn, guild, id)?,
+        damage: characters::tft_damage(conn, guild, id)?,
+        character,
+    })
+}
+
+/// The stored skills as the rules know them (a row that no longer parses is left out).
+fn skill_ids(skills: &[SkillRow]) -> Vec<(SkillId, i32)> {
+    skills
+        .iter()
+        .filter_map(|s| Some((SkillId::parse(&s.skill).ok()?, s.rating as i32)))
+        .collect()
+}
+
+/// The THIZ creation draft a sheet stands for.
+pub(super) fn draft(sheet: &ThizSheet, skills: &[SkillRow]) -> Draft {
+    Draft {
+        skills: skill_ids(skills),
+        weaknesses: sheet
+            .weaknesses
+            .iter()
+            .filter_map(|w| fields::parse_weakness(w))
+            .collect(),
+        quirks: sheet
+            .quirks
+            .iter()
+            .filter_map(|q| Quirk::from_name(q))
+            .collect(),
+        parent_skill: sheet
+            .parent_skill
+            .as_deref()
+            .and_then(|s| SkillId::parse(s).ok()),
+        missing_limb: sheet.missing_limb.as_deref().and_then(fields::parse_limb),
+    }
+}
+
+/// What the TFT point check needs from a sheet. Each spell counts one point.
+pub(super) fn sheet_points(s: &TftSheet) -> SheetPoints {
+    let n = |v: i32| v.max(0) as u32;
+    SheetPoints {
+        attributes: Attributes {
+            st: n(s.st),
+            dx: n(s.dx),
+            iq: n(s.iq),
+            sp: n(s.sp),
+        },
+        talents: s
+            .talents
+            .iter()
+            .filter_map(|t| fields::parse_talent(t))
+            .collect(),
+        spell_points: s.spells.len() as u32,
+    }
+}
+
+/// Every breach of the rules on the sheet, phrased for the player.
+pub(super) fn problems(l: &Loaded) -> Vec<String> {
+    match &l.sheet {
+        Sheet::Thiz(s) => creation::validate(&draft(s, &l.skills))
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        Sheet::Tft(s) => tft_char::validate_sheet(&sheet_points(s))
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+    }
+}
+
+fn field(name: &str, value: impl AsRef<str>, inline: bool) -> Field {
+    let value = value.as_ref();
+    let value = if value.trim().is_empty() {
+        "—".to_owned()
+    } else {
+        truncate(value, FIELD_MAX)
+    };
+    Field {
+        name: name.to_owned(),
+        value,
+        inline,
+    }
+}
+
+fn joined(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        items
+            .iter()
+            .map(|i| escape(i))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn equipment_line(item: &Item) -> String {
+    let stats: ItemStats = serde_json::from_str(&item.stats_json).unwrap_or_default();
+    let mut notes = vec![item.kind.clone()];
+    if stats.attack_bonus != 0 {
+        notes.push(format!("{} attack", signed(stats.attack_bonus)));
+    }
+    if stats.armor_bonus != 0 {
+        notes.push(format!("{} armor", signed(stats.armor_bonus)));
+    }
+    if !stats.locations.is_empty() {
+        notes.push(stats.locations.join(", "));
+    }
+    if stats.missile {
+        notes.push("missile".to_owned());
+    }
+    if let Some(q) = &stats.quality {
+        notes.push(q.clone());
+    }
+    format!("{} ({})", escape(&item.name), escape(&notes.join(", ")))
+}
+
+fn equipment(items: &[Item]) -> String {
+    if items.is_empty() {
+        return "none".to_owned();
+    }
+    items
+        .iter()
+        .map(equipment_line)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn wounds(rows: &[WoundRow]) -> String {
+    if rows.is_empty() {
+        return "none".to_owned();
+    }
+    rows.iter()
+        .map(|w| format!("{}: {} {}", escape(&w.location), w.count, escape(&w.level)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn thiz_fields(s: &ThizSheet, l: &Loaded) -> Vec<Field> {
+    let skills = if l.skills.is_empty() {
+        "none yet: /character skill adds one".to_owned()
+    } else {
+        l.skills
+            .iter()
+            .map(|s| format!("{} {}", escape(&s.skill), s.rating))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let ids = skill_ids(&l.skills);
+    let g = GeneralRatings::from_skills(ids.iter().map(|(s, r)| (s, *r)));
+    let mut background = Vec::new();
+    for (label, value) in [
+        ("Homeland", &s.homeland),
+        ("Parents", &s.parents),
+        ("Parent or mentor skill", &s.parent_skill),
+        ("Missing limb", &s.missing_limb),
+    ] {
+        if let Some(v) = value {
+            background.push(format!("{label}: {}", escape(v)));
+        }
+    }
+    let mut out = vec![
+        field("Skills", skills, false),
+        field(
+            "General ratings",
+            format!(
+                "Physical {} · Mental {} · Magical {}",
+                g.physical, g.mental, g.magical
+            ),
+            false,
+        ),
+        field("Weaknesses", joined(&s.weaknesses), true),
+        field("Quirks", joined(&s.quirks), true),
+    ];
+    if !background.is_empty() {
+        out.push(field("Background", background.join("\n"), false));
+    }
+    out.push(field("Equipment", equipment(&l.items), false));
+    out.push(field("Wounds", wounds(&l.wounds), false));
+    out
+}
+
+fn tft_fields(s: &TftSheet, l: &Loaded) -> Vec<Field> {
+    let armor = s.armor.as_deref().and_then(|a| gear::armor(a).ok());
+    let shield = s.shield.as_deref().and_then(|a| gear::shield(a).ok());
+    let base =
+        s.ma.unwrap_or_else(|| tft_char::base_ma(s.dx.max(0) as u32) as i32);
+    let ma = armor.map_or(base, |a| a.ma_for(base));
+    let adj_dx = s.dx + armor.map_or(0, |a| a.dx) + shield.map_or(0, |sh| sh.dx);
+    let mut worn = Vec::new();
+    if let Some(a) = armor {
+        worn.push(format!(
+            "{} (stops {}, DX {})",
+            a.name,
+            a.stops,
+            signed(a.dx)
+        ));
+    }
+    if let Some(sh) = shield {
+        worn.push(format!(
+            "{} (stops {}, DX {})",
+            sh.name,
+            sh.stops,
+            signed(sh.dx)
+        ));
+    }
+    let (hits, fatigue) = l.damage;
+    vec![
+        field(
+            "Attributes",
+            format!("ST {} · DX {} · IQ {} · SP {}", s.st, s.dx, s.iq, s.sp),
+            false,
+        ),
+        field("MA", ma.to_string(), true),
+        field("adjDX", adj_dx.to_string(), true),
+        field("XP", s.xp.to_string(), true),
+        field("Talents", joined(&s.talents), false),
+        field("Spells", joined(&s.spells), false),
+        field(
+            "Armor and shield",
+            if worn.is_empty() {
+                "none".to_owned()
+            } else {
+                worn.join("\n")
+            },
+            false,
+        ),
+        field("Equipment", equipment(&l.items), false),
+        field(
+            "Hits",
+            format!(
+                "{hits} taken, {} ST left · fatigue {fatigue}",
+                i64::from(s.st) - hits - fatigue
+            ),
+            false,
+        ),
+    ]
+}
+
+/// The public sheet as an embed; `problems` adds the "Needs fixing" line (owner and GM only).
+pub(super) fn sheet_embed(l: &Loaded, problems: Option<usize>) -> Embed {
+    let c = &l.character;
+    let mut fields = match &l.sheet {
+        Sheet::Thiz(s) => thiz_fields(s, l),
+        Sheet::Tft(s) => tft_fields(s, l),
+    };
+    let notes = match &l.sheet {
+        Sheet::Thiz(s) => s.notes.as_deref(),
+        Sheet::Tft(s) => s.notes.as_deref(),
+    };
+    if let Some(n) = notes {
+        fields.push(field("Notes", escape(n), false));
+    }
+    if let Some(n) = problems.filter(|&n| n > 0) {
+        let noun = if n == 1 { "problem" } else { "problems" };
+        fields.push(field(
+            "Needs fixing",
+            format!("{n} {noun} — /character validate"),
+            false,
+        ));
+    }
+    let system = match c.system {
+        System::Thiz => "THIZ",
+        System::Tft => "TFT",
+    };
+    Embed {
+        title: escape(&c.name),
+        description: String::new(),
+        tone: Some(Tone::Info),
+        fields,
+        footer: Some(if c.npc {
+            format!("{system} NPC (only GMs see this)")
+        } else {
+            format!("{system} character")
+        }),
+    }
+}
+
+/// `/character show [name]`.
+pub(super) fn show(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
+    let guild = ctx.caller.guild;
+    let loaded = ctx.app.store.read(|conn| {
+        let found = match name {
+            Some(n) => ctx.find_character(conn, n),
+            None => ctx.acting_character(conn, None),
+        };
+        Ok(found.and_then(|c| load(conn, guild, c)))
+    })??;
+    let problems = ctx
+        .can_act(&loaded.character)
+        .then(|| problems(&loaded).len());
+    let reply = Reply::public("").with_embed(sheet_embed(&loaded, problems));
+    // An NPC is a GM's secret: its sheet goes to the GM alone, never to the channel.
+    Ok(if loaded.character.npc {
+        Reply {
+            visibility: crate::app::reply::Visibility::Ephemeral,
+            ..reply
+        }
+    } else {
+        reply
+    })
+}
+
+/// `/character list`: ephemeral, since it marks the caller's own characters.
+pub(super) fn list(ctx: &Ctx<'_>) -> AppResult<Reply> {
+    let all = ctx
+        .app
+        .store
+        .read(|conn| characters::all(conn, ctx.caller.guild))?;
+    let lines: Vec<String> = all
+        .iter()
+        .filter(|c| ctx.can_see(c))
+        .map(|c| {
+            let system = match c.system {
+                System::Thiz => "THIZ",
+                System::Tft => "TFT",
+            };
+            let mark = if c.npc {
+                " (NPC)"
+            } else if c.owner_id == ctx.caller.user {
+                " (yours)"
+            } else {
+                ""
+            };
+            format!("{} · {system}{mark}", escape(&c.name))
+        })
+        .collect();
+    if lines.is_empty() {
+        return Ok(Reply::ephemeral(
+            "No characters here yet. Make one with /character create name:… system:thiz (or tft).",
+        ));
+    }
+    Ok(Reply::ephemeral("").with_embed(Embed {
+        title: "Characters".into(),
+        description: truncate(&lines.join("\n"), 4096),
+        tone: Some(Tone::Info),
+        fields: Vec::new(),
+        footer: Some(format!("{} in all", lines.len())),
+    }))
+}
+
+/// `/character validate [name]`: owner or GM.
+pub(super) fn validate(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
+    let guild = ctx.caller.guild;
+    let loaded = ctx.app.store.read(|conn| {
+        Ok(ctx
+            .acting_character(conn, name)
+            .and_then(|c| load(conn, guild, c)))
+    })??;
+    let found = problems(&loaded);
+    let name = escape(&loaded.character.name);
+    let embed = if found.is_empty() {
+        Embed {
+            title: format!("{name}: no problems"),
+            description: "The sheet follows the rules.".into(),
+            tone: Some(Tone::Green),
+            ..Embed::default()
+        }
+    } else {
+        let list = found
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{}. {p}", i + 1))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let noun = if found.len() == 1 {
+            "problem"
+        } else {
+            "problems"
+        };
+        Embed {
+            title: format!("{name}: {} {noun} to fix", found.len()),
+            description: truncate(&list, 4096),
+            tone: Some(Tone::Yellow),
+            ..Embed::default()
+        }
+    };
+    Ok(Reply::ephemeral("").with_embed(embed))
+}
