@@ -91,6 +91,11 @@ pub fn run(
         roles: Vec::new(),
         manage_server: options.gm,
     };
+    // Interaction ids must not repeat across console sessions on one database (a luck spend is
+    // idempotent per id), so they carry the session's start time as well as the line number.
+    let session = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
     for (n, line) in input.lines().enumerate() {
         let line = line?;
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
@@ -105,7 +110,7 @@ pub fn run(
                 Err(e) => Reply::ephemeral(e.to_string()),
                 Ok(cmd) => app.handle(
                     &caller,
-                    &format!("console-{}-{}", std::process::id(), n + 1),
+                    &format!("console-{session}-{}-{}", std::process::id(), n + 1),
                     cmd,
                 ),
             },

@@ -102,6 +102,16 @@ impl Reply {
         self
     }
 
+    /// Every piece of text the caller receives: the reply without its GM copy (which goes to
+    /// the GM channel). Tests scan this for secrets.
+    pub fn caller_text(&self) -> String {
+        Reply {
+            gm_copy: None,
+            ..self.clone()
+        }
+        .all_text()
+    }
+
     /// Every piece of text in the reply and its GM copy, for tests that scan replies for secrets.
     pub fn all_text(&self) -> String {
         let mut out = self.content.clone();

@@ -1,7 +1,9 @@
 //! The one integration-test binary (serenity makes each extra binary slow to link).
 //!
 //! - `console`: the real binary — console over stdin, migrate, backup, --help.
+//! - `secrecy`: the secrecy sweep — sentinels in every hidden place, every command as a player.
 //! - `store`: the SQLite store on an on-disk database — migrations, WAL, backup, atomic luck.
 
 mod console;
+mod secrecy;
 mod store;

@@ -1,0 +1,374 @@
+//! The secrecy sweep (SPEC §3): every hidden value is seeded with a sentinel, every command is run
+//! as a player — on their own character, someone else's, an NPC — and every reply the player
+//! receives is scanned. No sentinel may appear. The same sweep as GM must find them, which shows
+//! the sentinels were really stored and the scan can fail.
+
+use std::sync::{Arc, Mutex};
+
+use referee::app::command::Invocation;
+use referee::app::{App, Caller, Command, Dice, Reply};
+use referee::rules::dice::SeededDice;
+use referee::rules::dice::expr::Limits;
+use referee::store::{GuildId, Store, UserId};
+
+const LUCK_ALYS: &str = "737";
+const LUCK_BRAM: &str = "626";
+const HIDDEN: &str = "SENTINELHIDDENVALUE";
+const NOTE: &str = "SENTINELGMNOTE";
+const NPC: &str = "Zorvakhnpc";
+const NPC_HIDDEN: &str = "SENTINELNPCHIDDEN";
+/// A GM's secret roll of 1d2+424200 totals 424201 or 424202; a player's blind roll of
+/// 1d2+515100 totals 515101 or 515102 (the expressions themselves match neither).
+const SECRET_ROLL: [&str; 2] = ["424201", "424202"];
+const BLIND_ROLL: [&str; 2] = ["515101", "515102"];
+/// A name no character has, to compare an NPC's answers with.
+const NOBODY: &str = "Qxqxnobody";
+
+pub struct World {
+    _dir: tempfile::TempDir,
+    pub app: App,
+    pub gm: Caller,
+    pub alys: Caller,
+    pub bram: Caller,
+    n: std::cell::Cell<u64>,
+}
+
+fn caller(user: u64, name: &str, gm: bool) -> Caller {
+    Caller {
+        guild: GuildId(1),
+        user: UserId(user),
+        name: name.into(),
+        roles: Vec::new(),
+        manage_server: gm,
+    }
+}
+
+impl World {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(&dir.path().join("w.sqlite3")).unwrap());
+        let app = App::new(
+            store,
+            Dice::Seeded(Box::new(Mutex::new(SeededDice::new(11)))),
+            Limits::default(),
+        );
+        Self {
+            _dir: dir,
+            app,
+            gm: caller(1, "Gemma", true),
+            alys: caller(10, "Alys's player", false),
+            bram: caller(20, "Bram's player", false),
+            n: std::cell::Cell::new(0),
+        }
+    }
+
+    pub fn run(&self, who: &Caller, path: &[&str], options: &[(&str, &str)]) -> Reply {
+        self.n.set(self.n.get() + 1);
+        let inv = Invocation::new(path, options);
+        match Command::parse(&inv) {
+            Ok(cmd) => self
+                .app
+                .handle(who, &format!("sweep-{}", self.n.get()), cmd),
+            Err(e) => Reply::ephemeral(e.to_string()),
+        }
+    }
+
+    /// Runs a setup step that must succeed (its reply is not an error).
+    fn setup(&self, who: &Caller, path: &[&str], options: &[(&str, &str)]) -> Reply {
+        let r = self.run(who, path, options);
+        let text = r.all_text();
+        assert!(
+            ![
+                "Something went wrong",
+                "not available",
+                "Can't",
+                "There is no",
+                "only a GM"
+            ]
+            .iter()
+            .any(|e| text.contains(e)),
+            "setup {path:?} {options:?} failed: {text}"
+        );
+        r
+    }
+
+    /// The sentinel world: two players' characters, an NPC, luck, hidden keys, notes, a GM
+    /// secret roll and a player's blind roll.
+    pub fn seeded() -> Self {
+        let w = Self::new();
+        w.setup(
+            &w.alys,
+            &["character", "create"],
+            &[("name", "Alys"), ("system", "thiz")],
+        );
+        w.setup(
+            &w.alys,
+            &["character", "create"],
+            &[("name", "Tor"), ("system", "tft")],
+        );
+        w.setup(
+            &w.bram,
+            &["character", "create"],
+            &[("name", "Bram"), ("system", "thiz")],
+        );
+        w.setup(
+            &w.gm,
+            &["character", "create"],
+            &[("name", NPC), ("system", "thiz"), ("npc", "true")],
+        );
+        w.setup(
+            &w.alys,
+            &["character", "skill"],
+            &[("name", "Alys"), ("skill", "Swimming"), ("rating", "4")],
+        );
+        w.setup(
+            &w.alys,
+            &["character", "skill"],
+            &[("name", "Alys"), ("skill", "Toughness"), ("rating", "3")],
+        );
+        w.setup(
+            &w.bram,
+            &["character", "skill"],
+            &[("name", "Bram"), ("skill", "Toughness"), ("rating", "2")],
+        );
+        w.setup(
+            &w.gm,
+            &["luck", "set"],
+            &[("character", "Alys"), ("points", LUCK_ALYS)],
+        );
+        w.setup(
+            &w.gm,
+            &["luck", "set"],
+            &[("character", "Bram"), ("points", LUCK_BRAM)],
+        );
+        for c in ["Alys", "Bram", "Tor", NPC] {
+            let value = if c == NPC { NPC_HIDDEN } else { HIDDEN };
+            w.setup(
+                &w.gm,
+                &["gm", "hidden"],
+                &[("character", c), ("key", "sleepless"), ("value", value)],
+            );
+            w.setup(&w.gm, &["gm", "note"], &[("character", c), ("text", NOTE)]);
+        }
+        w.setup(
+            &w.gm,
+            &["gm", "roll"],
+            &[("expression", "1d2+424200"), ("label", "ambush")],
+        );
+        w.setup(
+            &w.alys,
+            &["roll"],
+            &[("expression", "1d2+515100"), ("mode", "blind")],
+        );
+        w
+    }
+}
+
+const SENTINELS: [&str; 10] = [
+    LUCK_ALYS,
+    LUCK_BRAM,
+    HIDDEN,
+    NOTE,
+    NPC,
+    NPC_HIDDEN,
+    SECRET_ROLL[0],
+    SECRET_ROLL[1],
+    BLIND_ROLL[0],
+    BLIND_ROLL[1],
+];
+
+/// A command to try: its path and its options.
+struct Try {
+    path: Vec<&'static str>,
+    options: Vec<(&'static str, String)>,
+}
+
+fn t(path: &[&'static str], options: &[(&'static str, &str)]) -> Try {
+    Try {
+        path: path.to_vec(),
+        options: options.iter().map(|(k, v)| (*k, (*v).to_owned())).collect(),
+    }
+}
+
+impl World {
+    /// The same command with the NPC's name replaced by a name nobody has.
+    fn without_npc(t: &Try) -> Try {
+        Try {
+            path: t.path.clone(),
+            options: t
+                .options
+                .iter()
+                .map(|(k, v)| (*k, v.replace(NPC, NOBODY)))
+                .collect(),
+        }
+    }
+
+    fn try_it(&self, who: &Caller, t: &Try) -> Reply {
+        let options: Vec<(&str, &str)> = t.options.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        self.run(who, &t.path, &options)
+    }
+}
+
+/// Every command and option combination a player can try, on their own character, another
+/// player's, and the NPC.
+fn player_commands() -> Vec<Try> {
+    let mut v = Vec::new();
+    for mode in ["public", "private", "blind", "self"] {
+        v.push(t(&["roll"], &[("expression", "2d6+1"), ("mode", mode)]));
+        v.push(t(&["check"], &[("rating", "4"), ("mode", mode)]));
+        v.push(t(
+            &["check"],
+            &[("skill", "Swimming"), ("character", "Alys"), ("mode", mode)],
+        ));
+        v.push(t(
+            &["tft", "save"],
+            &[("attribute", "12"), ("dice", "3"), ("mode", mode)],
+        ));
+    }
+    for c in ["Alys", "Bram", NPC, "Tor"] {
+        v.push(t(&["character", "show"], &[("name", c)]));
+        v.push(t(&["character", "validate"], &[("name", c)]));
+        v.push(t(&["character", "export"], &[("name", c)]));
+        v.push(t(&["check"], &[("skill", "Swimming"), ("character", c)]));
+        v.push(t(&["attack"], &[("attacker", "Alys"), ("target", c)]));
+        v.push(t(&["attack"], &[("attacker", c), ("target", "Alys")]));
+        v.push(t(
+            &["tft", "save"],
+            &[("attribute", "st"), ("dice", "3"), ("character", c)],
+        ));
+        v.push(t(&["tft", "attack"], &[("attacker", "Tor"), ("target", c)]));
+        v.push(t(&["history"], &[("character", c)]));
+        for kind in ["reroll", "wound", "stunt"] {
+            v.push(t(&["luck", "spend"], &[("kind", kind), ("character", c)]));
+        }
+        for sub in ["roll", "show", "award", "set", "log"] {
+            v.push(t(&["luck", sub], &[("character", c), ("points", "3")]));
+        }
+        v.push(t(
+            &["gm", "hidden"],
+            &[("character", c), ("key", "sleepless")],
+        ));
+        v.push(t(&["gm", "note"], &[("character", c)]));
+        v.push(t(
+            &["wound", "add"],
+            &[("character", c), ("location", "head"), ("level", "red")],
+        ));
+        v.push(t(&["wound", "rest"], &[("character", c), ("days", "1")]));
+        v.push(t(
+            &["character", "set"],
+            &[("name", c), ("field", "notes"), ("value", "hi")],
+        ));
+    }
+    v.push(t(&["luck", "spend"], &[("kind", "stunt"), ("points", "5")]));
+    v.push(t(&["luck", "spend"], &[("kind", "reroll")]));
+    v.push(t(&["character", "list"], &[]));
+    v.push(t(&["character", "show"], &[]));
+    v.push(t(&["history"], &[]));
+    v.push(t(&["history"], &[("count", "25")]));
+    v.push(t(&["reveal"], &[("roll", "1")]));
+    v.push(t(&["gm", "roll"], &[("expression", "1d6")]));
+    v.push(t(&["gm", "rules"], &[]));
+    v.push(t(&["gm", "setup"], &[("gm_role", "5")]));
+    v.push(t(&["odds", "thiz"], &[("rating", "4")]));
+    v.push(t(&["odds", "tft"], &[("target", "12"), ("dice", "3")]));
+    v.push(t(&["help"], &[]));
+    for id in 1..=12 {
+        v.push(t(&["button"], &[("id", &format!("luck:reroll:{id}"))]));
+        v.push(t(&["button"], &[("id", &format!("luck:wound:{id}"))]));
+        v.push(t(
+            &["luck", "spend"],
+            &[("kind", "reroll"), ("roll", &id.to_string())],
+        ));
+    }
+    v
+}
+
+fn scan(text: &str) -> Vec<&'static str> {
+    SENTINELS
+        .iter()
+        .copied()
+        .filter(|s| text.contains(s))
+        .collect()
+}
+
+#[test]
+fn a_player_never_receives_a_hidden_value() {
+    let w = World::seeded();
+    let mut leaks = Vec::new();
+    let mut answered = 0;
+    for player in [&w.alys, &w.bram] {
+        for cmd in player_commands() {
+            let text = w.try_it(player, &cmd).caller_text();
+            let (path, options) = (&cmd.path, &cmd.options);
+            assert!(
+                !text.contains("Something went wrong"),
+                "{path:?} {options:?}: {text}"
+            );
+            answered += 1;
+            let names_npc = options.iter().any(|(_, v)| v.contains(NPC));
+            if names_npc {
+                // Naming the NPC must answer exactly as naming nobody: the name the player typed
+                // comes back, and nothing else differs.
+                let other = w.try_it(player, &World::without_npc(&cmd)).caller_text();
+                assert_eq!(
+                    text.replace(NPC, NOBODY),
+                    other,
+                    "an NPC answers unlike a missing character: {path:?} {options:?}"
+                );
+            }
+            for s in scan(&text) {
+                if names_npc && s == NPC {
+                    continue;
+                }
+                leaks.push(format!(
+                    "{s} in {path:?} {options:?} as user {}: {text}",
+                    player.user
+                ));
+            }
+        }
+    }
+    assert!(answered > 300, "the sweep ran {answered} commands");
+    assert!(
+        leaks.is_empty(),
+        "{} leaks:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}
+
+#[test]
+fn the_same_sweep_as_gm_finds_every_sentinel() {
+    let w = World::seeded();
+    let mut seen = String::new();
+    // First the log, while the seeded secret and blind rolls are among the latest 25.
+    for (path, options) in [
+        (vec!["luck", "show"], vec![("character", "Alys")]),
+        (vec!["luck", "show"], vec![("character", "Bram")]),
+        (
+            vec!["gm", "hidden"],
+            vec![("character", NPC), ("key", "sleepless")],
+        ),
+        (vec!["history"], vec![("count", "25")]),
+    ] {
+        seen.push_str(&w.run(&w.gm, &path, &options).all_text());
+    }
+    for cmd in player_commands() {
+        seen.push_str(&w.try_it(&w.gm, &cmd).all_text());
+        seen.push('\n');
+    }
+    // Each dice sentinel is one of two totals; the GM must see one of each pair.
+    let missing: Vec<_> = SENTINELS
+        .iter()
+        .filter(|s| !SECRET_ROLL.contains(s) && !BLIND_ROLL.contains(s))
+        .filter(|s| !seen.contains(*s))
+        .collect();
+    assert!(missing.is_empty(), "the GM never saw {missing:?}");
+    assert!(
+        SECRET_ROLL.iter().any(|s| seen.contains(s)),
+        "no secret roll result"
+    );
+    assert!(
+        BLIND_ROLL.iter().any(|s| seen.contains(s)),
+        "no blind roll result"
+    );
+}
