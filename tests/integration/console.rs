@@ -129,3 +129,43 @@ fn help_and_unknown_modes() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--guild must be"));
 }
+
+/// Two console processes spending one character's luck at once on one database file: exactly
+/// the total is spent, never more (SPEC §4; WAL with `BEGIN IMMEDIATE` across processes).
+#[test]
+fn two_processes_on_one_database_never_overspend() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shared.sqlite3");
+    let db = db.to_str().unwrap().to_owned();
+    console(
+        &["--db", &db, "--user", "10"],
+        "/character create name:Vexa system:thiz\n",
+    );
+    console(
+        &["--db", &db, "--gm"],
+        "/luck set character:Vexa points:5\n",
+    );
+    let spends = "/luck spend kind:stunt points:1 character:Vexa\n".repeat(12);
+    let runs: Vec<_> = (0..2)
+        .map(|_| {
+            let (db, spends) = (db.clone(), spends.clone());
+            std::thread::spawn(move || console(&["--db", &db, "--user", "10", "--json"], &spends))
+        })
+        .collect();
+    let lines: Vec<String> = runs.into_iter().flat_map(|r| r.join().unwrap()).collect();
+    assert_eq!(lines.len(), 24);
+    let spent = lines
+        .iter()
+        .filter(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let text = v.to_string();
+            !text.contains("no luck left") && !text.contains("Something went wrong")
+        })
+        .count();
+    assert_eq!(spent, 5, "{lines:#?}");
+    let shown = console(&["--db", &db, "--gm"], "/luck show character:Vexa\n");
+    assert!(
+        shown.iter().any(|l| l.contains("has 0 luck points")),
+        "{shown:?}"
+    );
+}
