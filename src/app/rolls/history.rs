@@ -184,6 +184,13 @@ fn summary(command: &str, json: &str) -> String {
     if let Some(total) = value.get("total").and_then(serde_json::Value::as_i64) {
         return format!("total **{total}**");
     }
+    // THIZ checks and attacks log their d100 and the level it earned.
+    if let (Some(roll), Some(level)) = (
+        value.get("roll").and_then(serde_json::Value::as_i64),
+        value.get("level").and_then(serde_json::Value::as_str),
+    ) {
+        return format!("d100 {roll} → **{}**", escape(level));
+    }
     "rolled".to_owned()
 }
 
@@ -195,6 +202,10 @@ mod tests {
     fn summaries_of_each_shape() {
         let rolled = r#"{"expression":"2d6","terms":[],"total":7}"#;
         assert_eq!(summary("roll", rolled), "`2d6` → **7**");
+        assert_eq!(
+            summary("check", r#"{"kind":"check","roll":84,"level":"Failure"}"#),
+            "d100 84 → **Failure**"
+        );
         assert_eq!(summary("gm roll", rolled), "`2d6` → **7**");
         assert_eq!(
             summary("check", r#"{"summary":"Green on 42 *nice*"}"#),
