@@ -32,7 +32,7 @@ pub const HOUSE_RULES: [HouseRule; 3] = [
     HouseRule {
         name: "tft_four_dice_specials",
         default: false,
-        about: "special results (double and triple damage, drops, breaks) on 4-dice rolls too",
+        about: "on 4 dice (defending, dodging), read a 4 as triple and a 5 as double damage",
     },
     HouseRule {
         name: "tft_generalize_beyond_four",

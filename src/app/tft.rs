@@ -91,21 +91,16 @@ impl TftCommand {
 // -------------------------------------------------------------------------------------------
 // Shared helpers
 
-/// The guild's TFT switches: the table settings and whether the house rules apply
-/// (`/gm rules`: "tft_house_rules" default on, "tft_four_dice_specials" default off,
-/// "tft_generalize_beyond_four" default on).
+/// The guild's TFT switches (`/gm rules`, whose table holds the names and defaults): the
+/// attack-table settings and whether the house rules apply.
 fn table_settings(ctx: &Ctx<'_>) -> (AttackTableSettings, bool) {
-    let rule = |name: &str, default: bool| ctx.settings.rules.get(name).copied().unwrap_or(default);
-    let defaults = AttackTableSettings::default();
+    let rule = |name: &str| super::gm::house_rule(&ctx.settings, name);
     (
         AttackTableSettings {
-            four_dice_specials: rule("tft_four_dice_specials", defaults.four_dice_specials),
-            generalize_beyond_four: rule(
-                "tft_generalize_beyond_four",
-                defaults.generalize_beyond_four,
-            ),
+            four_dice_specials: rule("tft_four_dice_specials"),
+            generalize_beyond_four: rule("tft_generalize_beyond_four"),
         },
-        rule("tft_house_rules", true),
+        rule("tft_house_rules"),
     )
 }
 
@@ -191,4 +186,27 @@ fn menu<T: Copy>(name: &str, given: &str, values: &[(&str, T)]) -> AppResult<T> 
                 escape(given.trim())
             ))
         })
+}
+
+#[cfg(test)]
+mod switch_tests {
+    use super::*;
+    use crate::store::guilds::GuildSettings;
+
+    #[test]
+    fn gm_switch_defaults_are_the_rules_defaults() {
+        // rules/README.md: no multipliers on 4 dice, the generalization beyond 4 dice on, the
+        // house rules on. `/gm rules` owns the names; the rules own the table defaults.
+        let settings = GuildSettings::default();
+        let table = AttackTableSettings::default();
+        assert_eq!(
+            super::super::gm::house_rule(&settings, "tft_four_dice_specials"),
+            table.four_dice_specials
+        );
+        assert_eq!(
+            super::super::gm::house_rule(&settings, "tft_generalize_beyond_four"),
+            table.generalize_beyond_four
+        );
+        assert!(super::super::gm::house_rule(&settings, "tft_house_rules"));
+    }
 }

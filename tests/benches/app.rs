@@ -5,12 +5,11 @@
 //! Targets (issue): p99 ≤ 200 µs for a read, ≤ 1 ms for a luck spend with 64 in flight, under
 //! 40 MB resident. Run with `cargo bench --bench app`.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use referee::app::command::Invocation;
 use referee::app::{App, Caller, Command, Dice};
-use referee::rules::dice::SeededDice;
 use referee::rules::dice::expr::Limits;
 use referee::store::characters::{self, NewCharacter};
 use referee::store::guilds::System;
@@ -25,6 +24,11 @@ const OPS: usize = 2_000;
 const IN_FLIGHT: usize = 64;
 
 fn main() {
+    // Errors behind "Something went wrong" are logged: show them.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter("error")
+        .with_writer(std::io::stderr)
+        .try_init();
     let guilds: u64 = std::env::var("REFEREE_BENCH_GUILDS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -38,11 +42,8 @@ fn main() {
         "populated {guilds} guilds x {PER_GUILD} characters in {:.1} s",
         start.elapsed().as_secs_f64()
     );
-    let app = Arc::new(App::new(
-        store,
-        Dice::Seeded(Box::new(Mutex::new(SeededDice::new(1)))),
-        Limits::default(),
-    ));
+    // Production dice: a seeded generator is one lock shared by every command.
+    let app = Arc::new(App::new(store, Dice::Thread, Limits::default()));
 
     let workloads: [(&str, MakeInvocation); 3] = [
         ("/check", |i| {
@@ -128,7 +129,7 @@ fn populate(store: &Store, guilds: u64) {
                             tx,
                             GuildId(guild),
                             id,
-                            1_000,
+                            900,
                             &LedgerEntry {
                                 actor: UserId(1),
                                 kind: LuckKind::Set,
