@@ -7,12 +7,11 @@
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 pub use crate::app::command::Invocation;
 use crate::app::reply::{Reply, Visibility};
 use crate::app::{App, Caller, Command, Dice};
-use crate::rules::dice::SeededDice;
 use crate::rules::dice::expr::Limits;
 use crate::store::{GuildId, Store, UserId};
 
@@ -80,7 +79,7 @@ pub fn run(
 ) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(db)?);
     let dice = match options.seed {
-        Some(seed) => Dice::Seeded(Box::new(Mutex::new(SeededDice::new(seed)))),
+        Some(seed) => Dice::seeded(seed),
         None => Dice::Thread,
     };
     let app = App::new(store, dice, limits);

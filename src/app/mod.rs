@@ -70,6 +70,13 @@ pub enum Dice {
     Seeded(Box<Mutex<SeededDice>>),
 }
 
+impl Dice {
+    /// One seeded generator for every call: a whole session repeats exactly.
+    pub fn seeded(seed: u64) -> Self {
+        Dice::Seeded(Box::new(Mutex::new(SeededDice::new(seed))))
+    }
+}
+
 /// The application: the store, the dice and the limits, shared by every front end.
 pub struct App {
     pub(crate) store: Arc<Store>,
@@ -127,4 +134,14 @@ impl App {
         let ctx = Ctx::new(self, caller, interaction_id)?;
         command.run(&ctx)
     }
+}
+
+/// A fresh app on a temporary database with seeded dice, for the use-case tests. Keep the
+/// directory alive as long as the app.
+#[cfg(test)]
+pub(crate) fn temp_app(seed: u64) -> (tempfile::TempDir, App) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let store = Store::open(&dir.path().join("t.sqlite3")).expect("a fresh database");
+    let app = App::new(Arc::new(store), Dice::seeded(seed), Limits::default());
+    (dir, app)
 }

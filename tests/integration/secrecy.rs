@@ -3,11 +3,10 @@
 //! receives is scanned. No sentinel may appear. The same sweep as GM must find them, which shows
 //! the sentinels were really stored and the scan can fail.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use referee::app::command::Invocation;
 use referee::app::{App, Caller, Command, Dice, Reply};
-use referee::rules::dice::SeededDice;
 use referee::rules::dice::expr::Limits;
 use referee::store::{GuildId, Store, UserId};
 
@@ -47,11 +46,7 @@ impl World {
     pub fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(Store::open(&dir.path().join("w.sqlite3")).unwrap());
-        let app = App::new(
-            store,
-            Dice::Seeded(Box::new(Mutex::new(SeededDice::new(11)))),
-            Limits::default(),
-        );
+        let app = App::new(store, Dice::seeded(11), Limits::default());
         Self {
             _dir: dir,
             app,

@@ -3,18 +3,15 @@
 //! that no reply a player receives carries a hidden value.
 
 use std::fmt::Write as _;
-use std::sync::{Arc, Mutex};
 
 use super::transfer;
 use crate::app::command::{Command, Invocation};
 use crate::app::reply::{Reply, Visibility};
 use crate::app::sheet::{ItemStats, Sheet};
-use crate::app::{App, AppResult, Caller, Dice};
-use crate::rules::dice::SeededDice;
-use crate::rules::dice::expr::Limits;
+use crate::app::{App, AppResult, Caller};
 use crate::store::characters::{self, Character, Item, SkillRow, WoundRow};
 use crate::store::secrets::{self, GmProof, LedgerEntry, LuckKind};
-use crate::store::{GuildId, Store, UserId, rolls};
+use crate::store::{GuildId, UserId, rolls};
 
 const GUILD: GuildId = GuildId(1);
 
@@ -27,10 +24,7 @@ struct World {
 }
 
 fn world() -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(Store::open(&dir.path().join("t.sqlite3")).unwrap());
-    let dice = Dice::Seeded(Box::new(Mutex::new(SeededDice::new(7))));
-    let app = App::new(store, dice, Limits::default());
+    let (dir, app) = crate::app::temp_app(7);
     World { _dir: dir, app }
 }
 

@@ -1,16 +1,12 @@
 //! `/gm setup|rules|hidden|note` through `App::handle`.
 
-use std::sync::{Arc, Mutex};
-
 use super::*;
 use crate::app::command::{Command, Invocation};
 use crate::app::reply::Visibility;
-use crate::app::{App, Caller, Dice};
-use crate::rules::dice::SeededDice;
-use crate::rules::dice::expr::Limits;
+use crate::app::{App, Caller};
 use crate::store::characters::{self, NewCharacter};
 use crate::store::secrets::GmProof;
-use crate::store::{CharacterId, GuildId, Store, UserId};
+use crate::store::{CharacterId, GuildId, UserId};
 
 const GUILD: GuildId = GuildId(1);
 
@@ -49,13 +45,7 @@ fn role_gm() -> Caller {
 }
 
 fn world() -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(Store::open(&dir.path().join("t.sqlite3")).unwrap());
-    let app = App::new(
-        store,
-        Dice::Seeded(Box::new(Mutex::new(SeededDice::new(7)))),
-        Limits::default(),
-    );
+    let (dir, app) = crate::app::temp_app(7);
     for (name, owner, npc) in [("Vexa", 10, false), ("Grut", 1, true)] {
         app.store
             .write(|tx| {

@@ -1,18 +1,14 @@
 //! `/luck` through `App::handle`: spends, buttons, the GM's commands, concurrency and secrecy.
 
-use std::sync::{Arc, Mutex};
-
 use crate::app::command::{Command, Invocation};
 use crate::app::reply::{Reply, Visibility};
 use crate::app::sheet::{Sheet, ThizSheet};
-use crate::app::{App, Caller, Dice};
-use crate::rules::dice::SeededDice;
-use crate::rules::dice::expr::Limits;
+use crate::app::{App, Caller};
 use crate::store::characters::{self, NewCharacter, WoundRow};
 use crate::store::guilds::System;
 use crate::store::rolls::{self, Mode, NewRoll};
 use crate::store::secrets::{self, GmProof, LedgerEntry, LuckKind};
-use crate::store::{CharacterId, GuildId, RollId, Store, UserId};
+use crate::store::{CharacterId, GuildId, RollId, UserId};
 
 const GUILD: GuildId = GuildId(1);
 const GM: u64 = 1;
@@ -35,13 +31,7 @@ fn caller(user: u64, gm: bool) -> Caller {
 }
 
 fn world() -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(Store::open(&dir.path().join("t.sqlite3")).unwrap());
-    let app = App::new(
-        store,
-        Dice::Seeded(Box::new(Mutex::new(SeededDice::new(7)))),
-        Limits::default(),
-    );
+    let (dir, app) = crate::app::temp_app(7);
     let w = World { _dir: dir, app };
     w.character("Vexa", ANN, false, System::Thiz, &ThizSheet::default());
     w.character("Bruno", BOB, false, System::Thiz, &ThizSheet::default());

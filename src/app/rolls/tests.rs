@@ -1,31 +1,21 @@
 //! Use-case tests for `/roll`, `/gm roll`, `/reveal` and `/history` against a temporary database.
 
-use std::sync::{Arc, Mutex};
+// Every test returns TestResult so that `?` reads the same throughout, even where none fails.
+#![allow(clippy::unnecessary_wraps)]
 
 use super::sha256;
 use super::*;
 use crate::app::reply::Visibility;
-use crate::app::{App, Caller, Command, Dice};
+use crate::app::{App, Caller, Command};
 use crate::rules::dice::SeededDice;
 use crate::store::characters::{self, NewCharacter};
 use crate::store::guilds::System;
 use crate::store::secrets::GmProof;
-use crate::store::{GuildId, Store, UserId};
+use crate::store::{GuildId, UserId};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 const GUILD: GuildId = GuildId(1);
-
-fn app(seed: u64) -> Result<(tempfile::TempDir, App), Box<dyn std::error::Error>> {
-    let dir = tempfile::tempdir()?;
-    let store = Arc::new(Store::open(&dir.path().join("t.sqlite3"))?);
-    let app = App::new(
-        store,
-        Dice::Seeded(Box::new(Mutex::new(SeededDice::new(seed)))),
-        Limits::default(),
-    );
-    Ok((dir, app))
-}
 
 fn caller(user: u64, name: &str, gm: bool) -> Caller {
     Caller {
@@ -82,7 +72,7 @@ fn player_text(reply: &Reply) -> String {
 
 #[test]
 fn seeded_rolls_have_exact_totals() -> TestResult {
-    let (_dir, app) = app(7)?;
+    let (_dir, app) = crate::app::temp_app(7);
     let mut totals = Vec::new();
     for expression in ["2d6+1", "4d6kh3", "1d100", "3d6!-2"] {
         let reply = run(&app, &ann(), &["roll"], &[("expression", expression)]);
@@ -108,7 +98,7 @@ fn seeded_rolls_have_exact_totals() -> TestResult {
 
 #[test]
 fn a_roll_shows_each_die_the_total_and_its_number() -> TestResult {
-    let (_dir, app) = app(7)?;
+    let (_dir, app) = crate::app::temp_app(7);
     let reply = run(
         &app,
         &ann(),
@@ -142,7 +132,7 @@ fn a_roll_shows_each_die_the_total_and_its_number() -> TestResult {
 
 #[test]
 fn modes_route_the_result() -> TestResult {
-    let (_dir, app) = app(3)?;
+    let (_dir, app) = crate::app::temp_app(3);
     let private = run(
         &app,
         &ann(),
@@ -186,7 +176,7 @@ fn modes_route_the_result() -> TestResult {
 
 #[test]
 fn every_bad_roll_is_a_user_error_and_logs_nothing() -> TestResult {
-    let (_dir, app) = app(1)?;
+    let (_dir, app) = crate::app::temp_app(1);
     let long = "1".repeat(201);
     let many_terms = vec!["1"; 21].join("+");
     let cases: Vec<(Vec<(&str, &str)>, &str)> = vec![
@@ -273,7 +263,7 @@ fn hashed_string(reply: &Reply) -> String {
 
 #[test]
 fn a_revealed_string_hashes_to_the_commitment() -> TestResult {
-    let (_dir, app) = app(11)?;
+    let (_dir, app) = crate::app::temp_app(11);
     let secret = run(
         &app,
         &gm(),
@@ -328,7 +318,7 @@ fn a_revealed_string_hashes_to_the_commitment() -> TestResult {
 
 #[test]
 fn reveal_refuses_what_is_not_a_secret_roll() -> TestResult {
-    let (_dir, app) = app(2)?;
+    let (_dir, app) = crate::app::temp_app(2);
     run(&app, &ann(), &["roll"], &[("expression", "1d6")]);
     run(
         &app,
@@ -357,7 +347,7 @@ fn reveal_refuses_what_is_not_a_secret_roll() -> TestResult {
 
 #[test]
 fn gm_commands_are_refused_to_players() -> TestResult {
-    let (_dir, app) = app(5)?;
+    let (_dir, app) = crate::app::temp_app(5);
     let refused = run(&app, &ann(), &["gm", "roll"], &[("expression", "1d6")]);
     assert!(
         refused.content.starts_with("only a GM can do that"),
@@ -471,7 +461,7 @@ fn seed_hidden_rolls(app: &App) -> Result<(String, String), Box<dyn std::error::
 
 #[test]
 fn players_never_see_hidden_results_in_history() -> TestResult {
-    let (_dir, app) = app(9)?;
+    let (_dir, app) = crate::app::temp_app(9);
     let (commitment, nonce) = seed_hidden_rolls(&app)?;
     let hidden = [
         "777778", "777779", "888888", "666666", "555555", "444444", "333333", "222222", "Shadow",
@@ -526,7 +516,7 @@ fn players_never_see_hidden_results_in_history() -> TestResult {
 
 #[test]
 fn history_count_is_checked() -> TestResult {
-    let (_dir, app) = app(4)?;
+    let (_dir, app) = crate::app::temp_app(4);
     for _ in 0..3 {
         run(&app, &ann(), &["roll"], &[("expression", "1d6")]);
     }

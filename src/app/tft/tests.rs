@@ -1,17 +1,13 @@
 //! Command-level tests of the TFT use cases: each command's happy path with seeded dice, its bad
 //! input (answered in one line, changing nothing) and who may run it.
 
-use std::sync::{Arc, Mutex};
-
 use crate::app::command::{Command, Invocation};
 use crate::app::reply::{Reply, Tone, Visibility};
 use crate::app::sheet::{Sheet, TftSheet, ThizSheet};
-use crate::app::{App, Caller, Dice};
-use crate::rules::dice::SeededDice;
-use crate::rules::dice::expr::Limits;
+use crate::app::{App, Caller};
 use crate::store::characters::{self, NewCharacter};
 use crate::store::guilds::{self, GuildSettings, System};
-use crate::store::{CharacterId, GuildId, Store, StoreError, UserId, rolls};
+use crate::store::{CharacterId, GuildId, StoreError, UserId, rolls};
 
 const ANN: u64 = 10;
 const BOB: u64 = 11;
@@ -23,13 +19,7 @@ struct World {
 }
 
 fn world() -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(Store::open(&dir.path().join("t.sqlite3")).unwrap());
-    let app = App::new(
-        store,
-        Dice::Seeded(Box::new(Mutex::new(SeededDice::new(7)))),
-        Limits::default(),
-    );
+    let (dir, app) = crate::app::temp_app(7);
     World { _dir: dir, app }
 }
 

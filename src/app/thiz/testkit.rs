@@ -1,17 +1,13 @@
 //! Test helpers for the THIZ commands: a temporary database, seeded dice, callers and characters.
 
-use std::sync::{Arc, Mutex};
-
 use tempfile::TempDir;
 
 use crate::app::command::{Command, Invocation};
-use crate::app::{App, Caller, Dice, Reply};
-use crate::rules::dice::SeededDice;
-use crate::rules::dice::expr::Limits;
+use crate::app::{App, Caller, Reply};
 use crate::store::characters::{self, NewCharacter, WoundRow};
 use crate::store::guilds::System;
 use crate::store::secrets::GmProof;
-use crate::store::{CharacterId, GuildId, Store, UserId, rolls};
+use crate::store::{CharacterId, GuildId, UserId, rolls};
 
 pub const GUILD: GuildId = GuildId(1);
 
@@ -24,13 +20,7 @@ pub struct Kit {
 #[allow(clippy::unused_self)]
 impl Kit {
     pub fn new(seed: u64) -> Kit {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Arc::new(Store::open(&dir.path().join("t.sqlite3")).unwrap());
-        let app = App::new(
-            store,
-            Dice::Seeded(Box::new(Mutex::new(SeededDice::new(seed)))),
-            Limits::default(),
-        );
+        let (dir, app) = crate::app::temp_app(seed);
         Kit { _dir: dir, app }
     }
 
