@@ -13,7 +13,7 @@ const USAGE: &str = "\
 referee — a Discord bot for THIZ and The Fantasy Trip
 
 Usage:
-  referee [--config PATH] [run]              connect to Discord (not in this build yet)
+  referee [--config PATH] [run]              connect to Discord (the default)
   referee [--config PATH] console [options]  type slash commands on standard input, read the replies
   referee [--config PATH] migrate            apply database migrations and exit
   referee [--config PATH] backup PATH        copy the database to PATH, safely while the bot runs
@@ -92,11 +92,14 @@ fn dispatch(args: &[String]) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         "run" => {
-            // Honest about the state of the build: the Discord layer is the next piece of work.
-            eprintln!(
-                "referee: `run` (the Discord bot) is not in this build yet; try `referee console`"
-            );
-            Ok(ExitCode::from(2))
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                // The store's work runs here; a few threads per core keep SQLite busy without
+                // an unbounded pile of connections.
+                .max_blocking_threads(16)
+                .build()?;
+            runtime.block_on(crate::bot::run(config))?;
+            Ok(ExitCode::SUCCESS)
         }
         other => {
             eprintln!("referee: unknown command `{other}`\n\n{USAGE}");

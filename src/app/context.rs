@@ -194,5 +194,6 @@ fn gm_copy(full: &Reply, heading: &str) -> Reply {
         buttons: Vec::new(),
         visibility: super::reply::Visibility::Public,
         gm_copy: None,
+        file: None,
     }
 }

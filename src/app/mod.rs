@@ -16,6 +16,7 @@ pub mod perm;
 pub mod reply;
 pub mod rolls;
 pub mod sheet;
+pub mod suggest;
 pub mod text;
 pub mod tft;
 pub mod thiz;
@@ -115,10 +116,42 @@ impl App {
     /// interaction id, or a console line number) so a repeated delivery spends luck only once.
     /// Never fails: errors become replies (user errors verbatim, internal ones logged).
     pub fn handle(&self, caller: &Caller, interaction_id: &str, command: Command) -> Reply {
-        match self.try_handle(caller, interaction_id, command) {
-            Ok(reply) => reply,
-            Err(AppError::User(message)) => Reply::ephemeral(message),
-            Err(AppError::Internal(e)) => {
+        self.try_handle(caller, interaction_id, command)
+            .unwrap_or_else(|e| Self::error_reply(caller, e))
+    }
+
+    /// Parses and runs an invocation as typed or sent by Discord. `Ok` is the command's reply,
+    /// `Err` the reply explaining why it was refused or failed (already rendered for the caller):
+    /// front ends that act on success (the bot disables a used button) tell the two apart.
+    // Both outcomes are replies of the same size; boxing one of them would only add an allocation.
+    #[allow(clippy::result_large_err)]
+    pub fn run(
+        &self,
+        caller: &Caller,
+        interaction_id: &str,
+        invocation: &command::Invocation,
+    ) -> Result<Reply, Reply> {
+        Command::parse(invocation)
+            .and_then(|command| self.try_handle(caller, interaction_id, command))
+            .map_err(|e| Self::error_reply(caller, e))
+    }
+
+    /// The GM channel of `guild`, where copies of private and blind rolls go (`None` when unset
+    /// or unreadable: the copies stay reachable through `/history`).
+    pub fn gm_channel(&self, guild: crate::store::GuildId) -> Option<u64> {
+        match self.store.read(|c| crate::store::guilds::get(c, guild)) {
+            Ok(settings) => settings.gm_channel_id,
+            Err(e) => {
+                tracing::error!(error = ?e, %guild, "cannot read the GM channel");
+                None
+            }
+        }
+    }
+
+    fn error_reply(caller: &Caller, error: AppError) -> Reply {
+        match error {
+            AppError::User(message) => Reply::ephemeral(message),
+            AppError::Internal(e) => {
                 tracing::error!(error = ?e, guild = %caller.guild, "command failed");
                 Reply::ephemeral("Something went wrong. The error was logged; please try again.")
             }

@@ -56,6 +56,13 @@ pub struct Button {
     pub disabled: bool,
 }
 
+/// A file sent with a reply (a character export), as text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReplyFile {
+    pub name: String,
+    pub content: String,
+}
+
 /// A reply to one command.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Reply {
@@ -65,6 +72,8 @@ pub struct Reply {
     pub visibility: Visibility,
     /// A copy for the GM channel (private and blind rolls), if any.
     pub gm_copy: Option<Box<Reply>>,
+    /// A file attached to the reply, if any.
+    pub file: Option<ReplyFile>,
 }
 
 impl Reply {
@@ -76,6 +85,7 @@ impl Reply {
             buttons: Vec::new(),
             visibility: Visibility::Public,
             gm_copy: None,
+            file: None,
         }
     }
 
@@ -94,6 +104,14 @@ impl Reply {
 
     pub fn with_button(mut self, button: Button) -> Self {
         self.buttons.push(button);
+        self
+    }
+
+    pub fn with_file(mut self, name: impl Into<String>, content: impl Into<String>) -> Self {
+        self.file = Some(ReplyFile {
+            name: name.into(),
+            content: content.into(),
+        });
         self
     }
 
@@ -136,6 +154,12 @@ impl Reply {
             out.push_str(&b.label);
             out.push('\n');
             out.push_str(&b.custom_id);
+        }
+        if let Some(file) = &self.file {
+            out.push('\n');
+            out.push_str(&file.name);
+            out.push('\n');
+            out.push_str(&file.content);
         }
         if let Some(copy) = &self.gm_copy {
             out.push('\n');

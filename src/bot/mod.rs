@@ -1,3 +1,34 @@
-//! The Discord layer: poise commands, rendering of reply models to embeds, buttons, autocomplete.
+//! The Discord layer: poise commands, rendering of reply models to Discord messages, the luck
+//! buttons, autocomplete, and `referee run`.
 //!
-//! Owns everything serenity/poise; calls only `app`. (Filled by the Discord bot issue.)
+//! Owns everything serenity and poise; calls only `app`. A command here is a thin wrapper: its
+//! typed options become an [`Invocation`](crate::app::command::Invocation) with the same option
+//! names the console types, `app` decides everything (permissions, roll modes, secrets), and
+//! [`render`] turns the reply model into Discord builders. Must never decide who may do what, read
+//! the store, or format game results itself.
+
+mod autocomplete;
+mod buttons;
+mod choices;
+mod commands;
+mod invoke;
+pub mod render;
+mod run;
+
+use std::sync::Arc;
+
+use crate::app::App;
+
+pub use commands::all as commands;
+pub use run::run;
+
+/// What every command handler shares: the application and the count of commands in flight
+/// (so a shutdown waits for them).
+pub struct Data {
+    pub app: Arc<App>,
+    pub inflight: Arc<invoke::Inflight>,
+}
+
+/// Internal failures only: a user's mistake is already a reply from `app`.
+pub type Error = anyhow::Error;
+pub type Context<'a> = poise::Context<'a, Data, Error>;

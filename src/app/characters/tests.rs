@@ -884,6 +884,17 @@ fn export_then_import_round_trips_a_thiz_character() {
 }
 
 #[test]
+fn exports_attach_the_whole_file_under_a_safe_name() {
+    let w = world();
+    w.create(&ann(), "Vexa/../`x`", "thiz");
+    let reply = w.ok(&ann(), &["export"], &[]);
+    let file = reply.file.as_ref().expect("an export attaches its file");
+    assert_eq!(file.name, "Vexa_____x_.referee.json");
+    let attached: serde_json::Value = serde_json::from_str(&file.content).unwrap();
+    assert_eq!(attached, exported_json(&reply));
+}
+
+#[test]
 fn export_then_import_round_trips_a_tft_character() {
     let w = world();
     w.create(&ann(), "Joe", "tft");

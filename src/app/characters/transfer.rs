@@ -168,11 +168,28 @@ pub(super) fn export_content(file: &CharacterFile) -> String {
     let total = compact.chars().count();
     let note = format!(
         "This sheet's file is {total} characters, too long for one message: the start is shown. \
-         Ask a GM for the full file until the bot sends it as an attachment."
+         The attached file holds all of it."
     );
     let room = MAX_SHOWN_CHARS.saturating_sub(note.chars().count() + 16);
     let cut: String = compact.chars().take(room).collect();
     format!("{note}\n{}", fence(&format!("{cut}…")))
+}
+
+/// The attachment's name: the character's name with anything but letters, digits, `-` and `_`
+/// made `_` (so no path or markup can hide in it), then `.referee.json`.
+fn file_name(name: &str) -> String {
+    let stem: String = name
+        .chars()
+        .take(60)
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{stem}.referee.json")
 }
 
 /// `/character export [name]`: owner or GM; ephemeral.
@@ -183,7 +200,9 @@ pub(super) fn export(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
             .acting_character(conn, name)
             .and_then(|c| load(conn, guild, c)))
     })??;
-    Ok(Reply::ephemeral(export_content(&to_file(&loaded))))
+    let file = to_file(&loaded);
+    let json = serde_json::to_string_pretty(&file).map_err(anyhow::Error::from)?;
+    Ok(Reply::ephemeral(export_content(&file)).with_file(file_name(&loaded.character.name), json))
 }
 
 /// A checked import, ready to write.

@@ -1,0 +1,144 @@
+//! Autocomplete for character, skill, weapon and location options. The suggestions come from
+//! `app` (`App::suggest`), which limits them to what the caller may see; this file only reads the
+//! command path and the character already typed from the interaction.
+
+use std::sync::Arc;
+
+use poise::serenity_prelude as serenity;
+
+use super::Context;
+use super::invoke::caller_of;
+use crate::app::suggest::{Suggest, SuggestContext};
+
+/// Character names the caller may see.
+pub async fn character(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    suggest(ctx, Suggest::Character, typed).await
+}
+
+/// Skills of the character named in the same command (or the caller's latest), then the catalogue.
+pub async fn skill(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    suggest(ctx, Suggest::Skill, typed).await
+}
+
+/// Weapons the command accepts.
+pub async fn weapon(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    suggest(ctx, Suggest::Weapon, typed).await
+}
+
+/// Hit locations.
+pub async fn location(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    suggest(ctx, Suggest::Location, typed).await
+}
+
+async fn suggest(
+    ctx: Context<'_>,
+    what: Suggest,
+    typed: &str,
+) -> serenity::CreateAutocompleteResponse {
+    let poise::Context::Application(actx) = ctx else {
+        return serenity::CreateAutocompleteResponse::new();
+    };
+    let interaction = actx.interaction;
+    let Some(caller) = caller_of(
+        interaction.guild_id,
+        interaction.member.as_deref(),
+        &interaction.user,
+    ) else {
+        return serenity::CreateAutocompleteResponse::new();
+    };
+    let (path, character) = path_and_character(&interaction.data);
+    let app = Arc::clone(&ctx.data().app);
+    let typed = typed.to_owned();
+    let choices = tokio::task::spawn_blocking(move || {
+        let command: Vec<&str> = path.iter().map(String::as_str).collect();
+        let context = SuggestContext {
+            character: character.as_deref(),
+            command: &command,
+        };
+        app.suggest(&caller, what, &typed, &context)
+    })
+    .await
+    .unwrap_or_default();
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        choices
+            .into_iter()
+            .map(|s| serenity::AutocompleteChoice::new(s.clone(), s))
+            .collect(),
+    )
+}
+
+/// The command's path (`["tft", "attack"]`) and the character it acts with, if typed: the
+/// `character` option, else `attacker`, else `name` inside `/character …`.
+fn path_and_character(data: &serenity::CommandData) -> (Vec<String>, Option<String>) {
+    let mut path = vec![data.name.clone()];
+    let mut options = &data.options;
+    loop {
+        let nested = options.iter().find_map(|o| match &o.value {
+            serenity::CommandDataOptionValue::SubCommand(inner)
+            | serenity::CommandDataOptionValue::SubCommandGroup(inner) => Some((&o.name, inner)),
+            _ => None,
+        });
+        match nested {
+            Some((name, inner)) => {
+                path.push(name.clone());
+                options = inner;
+            }
+            None => break,
+        }
+    }
+    let text = |name: &str| {
+        options
+            .iter()
+            .find(|o| o.name == name)
+            .and_then(|o| match &o.value {
+                serenity::CommandDataOptionValue::String(s) => Some(s.clone()),
+                serenity::CommandDataOptionValue::Autocomplete { value, .. } => Some(value.clone()),
+                _ => None,
+            })
+    };
+    let character = text("character")
+        .or_else(|| text("attacker"))
+        .or_else(|| (path[0] == "character").then(|| text("name")).flatten())
+        .filter(|c| !c.trim().is_empty());
+    (path, character)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(json: serde_json::Value) -> serenity::CommandData {
+        serde_json::from_value(json).expect("valid command data")
+    }
+
+    #[test]
+    fn the_path_and_the_character_come_from_nested_options() {
+        let d = data(serde_json::json!({
+            "id": "1", "name": "tft", "type": 1,
+            "options": [{ "name": "attack", "type": 1, "options": [
+                { "name": "attacker", "type": 3, "value": "Joe" },
+                { "name": "weapon", "type": 3, "value": "bro", "focused": true }
+            ]}]
+        }));
+        assert_eq!(
+            path_and_character(&d),
+            (
+                vec!["tft".to_owned(), "attack".to_owned()],
+                Some("Joe".to_owned())
+            )
+        );
+        let d = data(serde_json::json!({
+            "id": "1", "name": "check", "type": 1,
+            "options": [{ "name": "skill", "type": 3, "value": "Sw", "focused": true }]
+        }));
+        assert_eq!(path_and_character(&d), (vec!["check".to_owned()], None));
+        let d = data(serde_json::json!({
+            "id": "1", "name": "character", "type": 1,
+            "options": [{ "name": "skill", "type": 1, "options": [
+                { "name": "name", "type": 3, "value": "Gala" },
+                { "name": "skill", "type": 3, "value": "", "focused": true }
+            ]}]
+        }));
+        assert_eq!(path_and_character(&d).1.as_deref(), Some("Gala"));
+    }
+}

@@ -1,0 +1,35 @@
+//! `/check`.
+
+use crate::bot::autocomplete;
+use crate::bot::choices::Mode;
+use crate::bot::invoke::{Args, invoke};
+use crate::bot::{Context, Error};
+
+/// THIZ check: d100 on the resolution chart, for a skill or a bare rating
+#[poise::command(slash_command, guild_only)]
+pub async fn check(
+    ctx: Context<'_>,
+    #[description = "A skill of your character"] skill: Option<String>,
+    #[description = "A bare rating instead of a skill (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    rating: Option<i64>,
+    #[description = "Whose check (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "Added to the rating (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    modifier: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+    #[description = "What the check is for"] label: Option<String>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("skill", skill)
+        .opt("rating", rating)
+        .opt("character", character)
+        .opt("modifier", modifier)
+        .choice("mode", mode)
+        .opt("label", label);
+    invoke(ctx, &["check"], args).await
+}

@@ -1,0 +1,225 @@
+//! From a Discord interaction to an `app` call and back: the caller, the options, the blocking
+//! hop to the store, the reply, and the GM channel's copy.
+//!
+//! Every command and button goes through here, so the rules of sending (no mentions, ephemeral
+//! errors, copies to the GM channel) hold everywhere.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+
+use super::{Context, Data, Error, render};
+use crate::app::command::Invocation;
+use crate::app::reply::Reply;
+use crate::app::{App, Caller};
+use crate::store::{GuildId, UserId};
+
+/// Commands being handled right now, so a shutdown lets them finish.
+#[derive(Default)]
+pub struct Inflight {
+    count: AtomicUsize,
+    idle: tokio::sync::Notify,
+}
+
+/// Counts one command in flight until dropped.
+pub struct InflightGuard(Arc<Inflight>);
+
+impl Inflight {
+    pub fn enter(self: &Arc<Self>) -> InflightGuard {
+        self.count.fetch_add(1, Ordering::SeqCst);
+        InflightGuard(Arc::clone(self))
+    }
+
+    pub fn current(&self) -> usize {
+        self.count.load(Ordering::SeqCst)
+    }
+
+    /// Waits until nothing is in flight, or `limit` has passed; returns how many were left.
+    pub async fn drain(&self, limit: Duration) -> usize {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let notified = self.idle.notified();
+            let left = self.current();
+            if left == 0 {
+                return 0;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                return self.current();
+            }
+        }
+    }
+}
+
+impl Drop for InflightGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+/// A command's options as `app` names them, built from typed poise parameters. Absent options
+/// are left out, exactly as when the console's user does not type them.
+#[derive(Debug, Default)]
+pub struct Args(Vec<(String, String)>);
+
+/// A value that can be given as an option.
+pub trait ArgValue {
+    fn arg(self) -> Option<String>;
+}
+
+macro_rules! arg_by_display {
+    ($($t:ty),*) => {$(
+        impl ArgValue for $t {
+            fn arg(self) -> Option<String> {
+                Some(self.to_string())
+            }
+        }
+    )*};
+}
+arg_by_display!(String, &str, i64, i32, u32, u64, bool);
+
+impl ArgValue for serenity::ChannelId {
+    fn arg(self) -> Option<String> {
+        Some(self.get().to_string())
+    }
+}
+
+impl ArgValue for serenity::RoleId {
+    fn arg(self) -> Option<String> {
+        Some(self.get().to_string())
+    }
+}
+
+impl<T: ArgValue> ArgValue for Option<T> {
+    fn arg(self) -> Option<String> {
+        self.and_then(ArgValue::arg)
+    }
+}
+
+impl Args {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds an option when it has a value.
+    pub fn opt(mut self, name: &str, value: impl ArgValue) -> Self {
+        if let Some(v) = value.arg() {
+            self.0.push((name.to_owned(), v));
+        }
+        self
+    }
+
+    /// Adds a fixed-menu option (its choice name is the value `app` parses).
+    pub fn choice<T: poise::ChoiceParameter>(mut self, name: &str, value: Option<T>) -> Self {
+        if let Some(v) = value {
+            self.0.push((name.to_owned(), v.name().to_owned()));
+        }
+        self
+    }
+
+    pub fn into_invocation(self, path: &[&str]) -> Invocation {
+        Invocation {
+            path: path.iter().map(|p| (*p).to_owned()).collect(),
+            options: self.0,
+        }
+    }
+}
+
+/// The caller as `app` knows them, from an interaction's guild and member. `None` outside a
+/// guild (every command is guild-only, so poise refuses those first).
+pub fn caller_of(
+    guild: Option<serenity::GuildId>,
+    member: Option<&serenity::Member>,
+    user: &serenity::User,
+) -> Option<Caller> {
+    let guild = guild?;
+    let member = member?;
+    let manage_server = member
+        .permissions
+        .is_some_and(|p| p.manage_guild() || p.administrator());
+    Some(Caller {
+        guild: GuildId(guild.get()),
+        user: UserId(user.id.get()),
+        name: member.display_name().to_owned(),
+        roles: member.roles.iter().map(|r| r.get()).collect(),
+        manage_server,
+    })
+}
+
+/// Runs `invocation` in `app` on the blocking pool. A panic in `app` becomes an internal error,
+/// still answered.
+// `Err` is the refusal as a reply, the same type as `Ok` (see `App::run`).
+#[allow(clippy::result_large_err)]
+pub async fn call_app(
+    data: &Data,
+    caller: Caller,
+    interaction_id: String,
+    invocation: Invocation,
+) -> Result<Reply, Reply> {
+    let app: Arc<App> = Arc::clone(&data.app);
+    match tokio::task::spawn_blocking(move || app.run(&caller, &interaction_id, &invocation)).await
+    {
+        Ok(result) => result,
+        Err(e) => {
+            tracing::error!(error = %e, "a command panicked");
+            Err(Reply::ephemeral(render::SOMETHING_WENT_WRONG))
+        }
+    }
+}
+
+/// The whole life of a slash command: caller, app, reply, GM copy.
+pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), Error> {
+    let _inflight = ctx.data().inflight.enter();
+    let poise::Context::Application(actx) = ctx else {
+        return Ok(());
+    };
+    let interaction = actx.interaction;
+    let Some(caller) = caller_of(
+        interaction.guild_id,
+        interaction.member.as_deref(),
+        &interaction.user,
+    ) else {
+        ctx.send(render::create_reply(&Reply::ephemeral(
+            "referee works in a server's channels, not in direct messages.",
+        )))
+        .await?;
+        return Ok(());
+    };
+    let guild = caller.guild;
+    let reply = call_app(
+        ctx.data(),
+        caller,
+        interaction.id.get().to_string(),
+        args.into_invocation(path),
+    )
+    .await
+    .unwrap_or_else(|refusal| refusal);
+    ctx.send(render::create_reply(&reply)).await?;
+    send_gm_copy(ctx.serenity_context(), ctx.data(), guild, &reply).await;
+    Ok(())
+}
+
+/// Posts the reply's GM copy, if any, to the guild's GM channel. Without a GM channel the copy
+/// stays in the roll log, where `/history` shows it to GMs.
+pub async fn send_gm_copy(http: &serenity::Context, data: &Data, guild: GuildId, reply: &Reply) {
+    let Some(copy) = &reply.gm_copy else {
+        return;
+    };
+    let app = Arc::clone(&data.app);
+    let channel = tokio::task::spawn_blocking(move || app.gm_channel(guild))
+        .await
+        .ok()
+        .flatten();
+    let Some(channel) = channel.and_then(|c| (c != 0).then(|| serenity::ChannelId::new(c))) else {
+        return;
+    };
+    if let Err(e) = channel
+        .send_message(&http.http, render::create_message(copy))
+        .await
+    {
+        tracing::warn!(error = %e, %guild, "cannot post to the GM channel");
+    }
+}

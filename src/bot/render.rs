@@ -1,0 +1,415 @@
+//! Reply models → Discord builders, within Discord's limits. Pure: no I/O, unit-tested.
+//!
+//! [`fit`] first cuts a reply to Discord's limits on our own model (so the cutting is tested
+//! without serenity), then the builders copy it field by field. Colours come from the reply's
+//! [`Tone`](crate::app::reply::Tone) (THIZ levels: black, red, yellow, green; grey for failure).
+//! Every message goes out with no mentions allowed (SPEC §3).
+
+use poise::serenity_prelude as serenity;
+
+use crate::app::reply::{Embed, Field, Reply, Visibility};
+
+/// The answer to any internal failure (the details are logged, never shown).
+pub const SOMETHING_WENT_WRONG: &str =
+    "Something went wrong. The error was logged; please try again.";
+
+/// Characters of message content.
+pub const CONTENT_MAX: usize = 2000;
+/// Embeds on one message.
+pub const EMBEDS_MAX: usize = 10;
+/// Characters of an embed title.
+pub const TITLE_MAX: usize = 256;
+/// Characters of an embed description.
+pub const DESCRIPTION_MAX: usize = 4096;
+/// Fields of one embed.
+pub const FIELDS_MAX: usize = 25;
+/// Characters of a field name.
+pub const FIELD_NAME_MAX: usize = 256;
+/// Characters of a field value.
+pub const FIELD_VALUE_MAX: usize = 1024;
+/// Characters of an embed footer.
+pub const FOOTER_MAX: usize = 2048;
+/// Characters of all embeds of one message together.
+pub const EMBEDS_TOTAL_MAX: usize = 6000;
+/// Buttons in one action row, and rows on one message.
+pub const BUTTONS_PER_ROW: usize = 5;
+pub const ROWS_MAX: usize = 5;
+/// Characters of a button label, and of a custom id.
+pub const LABEL_MAX: usize = 80;
+pub const CUSTOM_ID_MAX: usize = 100;
+
+/// What Discord shows for an empty field name or value (both must be non-empty).
+const BLANK: &str = "\u{200b}";
+
+/// `text` cut to at most `max` characters, ending in "…" when cut.
+pub fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+fn embed_len(e: &Embed) -> usize {
+    e.title.chars().count()
+        + e.description.chars().count()
+        + e.fields
+            .iter()
+            .map(|f| f.name.chars().count() + f.value.chars().count())
+            .sum::<usize>()
+        + e.footer.as_ref().map_or(0, |f| f.chars().count())
+}
+
+/// The reply cut to Discord's limits: long texts end in "…", extra fields, embeds and buttons
+/// are dropped (a last field says how many fields were left out), empty field texts become a
+/// blank Discord accepts, and a reply with nothing to show gets a dash.
+pub fn fit(reply: &Reply) -> Reply {
+    let mut out = reply.clone();
+    out.content = cut(&out.content, CONTENT_MAX);
+    out.embeds.truncate(EMBEDS_MAX);
+    for e in &mut out.embeds {
+        e.title = cut(&e.title, TITLE_MAX);
+        e.description = cut(&e.description, DESCRIPTION_MAX);
+        e.footer = e.footer.as_ref().map(|f| cut(f, FOOTER_MAX));
+        if e.fields.len() > FIELDS_MAX {
+            let left_out = e.fields.len() - (FIELDS_MAX - 1);
+            e.fields.truncate(FIELDS_MAX - 1);
+            e.fields.push(Field {
+                name: "More".into(),
+                value: format!("{left_out} more fields not shown"),
+                inline: false,
+            });
+        }
+        for f in &mut e.fields {
+            f.name = if f.name.trim().is_empty() {
+                BLANK.into()
+            } else {
+                cut(&f.name, FIELD_NAME_MAX)
+            };
+            f.value = if f.value.trim().is_empty() {
+                BLANK.into()
+            } else {
+                cut(&f.value, FIELD_VALUE_MAX)
+            };
+        }
+    }
+    // Whole embeds beyond the shared budget are dropped, last first.
+    while out.embeds.iter().map(embed_len).sum::<usize>() > EMBEDS_TOTAL_MAX {
+        out.embeds.pop();
+    }
+    out.buttons.truncate(BUTTONS_PER_ROW * ROWS_MAX);
+    for b in &mut out.buttons {
+        b.label = cut(&b.label, LABEL_MAX);
+        // A custom id is ours (`luck:reroll:{roll}`), far below the limit; a longer one would be
+        // a bug, and cutting it would point at another roll, so it is disabled instead.
+        if b.custom_id.chars().count() > CUSTOM_ID_MAX {
+            b.custom_id = cut(&b.custom_id, CUSTOM_ID_MAX);
+            b.disabled = true;
+        }
+    }
+    if out.content.trim().is_empty() && out.embeds.is_empty() {
+        out.content = "—".into();
+    }
+    out.gm_copy = reply.gm_copy.as_ref().map(|c| Box::new(fit(c)));
+    out
+}
+
+fn embed(e: &Embed) -> serenity::CreateEmbed {
+    let mut b = serenity::CreateEmbed::new();
+    if !e.title.is_empty() {
+        b = b.title(&e.title);
+    }
+    if !e.description.is_empty() {
+        b = b.description(&e.description);
+    }
+    if let Some(tone) = e.tone {
+        b = b.colour(tone.color());
+    }
+    b = b.fields(
+        e.fields
+            .iter()
+            .map(|f| (f.name.clone(), f.value.clone(), f.inline)),
+    );
+    if let Some(footer) = &e.footer {
+        b = b.footer(serenity::CreateEmbedFooter::new(footer));
+    }
+    b
+}
+
+fn embeds(r: &Reply) -> Vec<serenity::CreateEmbed> {
+    r.embeds.iter().map(embed).collect()
+}
+
+fn components(r: &Reply) -> Vec<serenity::CreateActionRow> {
+    r.buttons
+        .chunks(BUTTONS_PER_ROW)
+        .map(|row| {
+            serenity::CreateActionRow::Buttons(
+                row.iter()
+                    .map(|b| {
+                        serenity::CreateButton::new(&b.custom_id)
+                            .label(&b.label)
+                            .style(serenity::ButtonStyle::Primary)
+                            .disabled(b.disabled)
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn no_mentions() -> serenity::CreateAllowedMentions {
+    serenity::CreateAllowedMentions::new()
+}
+
+/// The reply to a slash command.
+pub fn create_reply(reply: &Reply) -> poise::CreateReply {
+    let r = fit(reply);
+    let mut b = poise::CreateReply::default()
+        .content(&r.content)
+        .ephemeral(r.visibility == Visibility::Ephemeral)
+        .allowed_mentions(no_mentions());
+    for e in embeds(&r) {
+        b = b.embed(e);
+    }
+    if !r.buttons.is_empty() {
+        b = b.components(components(&r));
+    }
+    if let Some(file) = &r.file {
+        b = b.attachment(serenity::CreateAttachment::bytes(
+            file.content.as_bytes(),
+            file.name.as_str(),
+        ));
+    }
+    b
+}
+
+/// The initial response to a component interaction, as a new message.
+pub fn interaction_message(reply: &Reply) -> serenity::CreateInteractionResponseMessage {
+    let r = fit(reply);
+    let mut b = serenity::CreateInteractionResponseMessage::new()
+        .content(&r.content)
+        .embeds(embeds(&r))
+        .ephemeral(r.visibility == Visibility::Ephemeral)
+        .allowed_mentions(no_mentions());
+    if !r.buttons.is_empty() {
+        b = b.components(components(&r));
+    }
+    b
+}
+
+/// A follow-up message to an interaction (the result of pressing a luck button).
+pub fn followup(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
+    let r = fit(reply);
+    let mut b = serenity::CreateInteractionResponseFollowup::new()
+        .content(&r.content)
+        .embeds(embeds(&r))
+        .ephemeral(r.visibility == Visibility::Ephemeral)
+        .allowed_mentions(no_mentions());
+    if !r.buttons.is_empty() {
+        b = b.components(components(&r));
+    }
+    b
+}
+
+/// A message posted to a channel (the GM channel's copy).
+pub fn create_message(reply: &Reply) -> serenity::CreateMessage {
+    let r = fit(reply);
+    let mut b = serenity::CreateMessage::new()
+        .content(&r.content)
+        .embeds(embeds(&r))
+        .allowed_mentions(no_mentions());
+    if !r.buttons.is_empty() {
+        b = b.components(components(&r));
+    }
+    b
+}
+
+/// The components of `message` with every button disabled: a luck button is used once.
+pub fn disabled_components(message: &serenity::Message) -> Vec<serenity::CreateActionRow> {
+    message
+        .components
+        .iter()
+        .map(|row| {
+            serenity::CreateActionRow::Buttons(
+                row.components
+                    .iter()
+                    .filter_map(|c| match c {
+                        serenity::ActionRowComponent::Button(b) => Some(b),
+                        _ => None,
+                    })
+                    .map(|b| {
+                        let mut nb = match &b.data {
+                            serenity::ButtonKind::Link { url } => {
+                                serenity::CreateButton::new_link(url)
+                            }
+                            serenity::ButtonKind::Premium { sku_id } => {
+                                serenity::CreateButton::new_premium(*sku_id)
+                            }
+                            serenity::ButtonKind::NonLink { custom_id, style } => {
+                                serenity::CreateButton::new(custom_id).style(*style)
+                            }
+                        };
+                        if let Some(label) = &b.label {
+                            nb = nb.label(label);
+                        }
+                        nb.disabled(true)
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::reply::{Button, Tone};
+    use serde_json::Value;
+
+    fn field(name: &str, value: &str) -> Field {
+        Field {
+            name: name.into(),
+            value: value.into(),
+            inline: true,
+        }
+    }
+
+    fn embed_of(fields: Vec<Field>) -> Embed {
+        Embed {
+            title: "t".into(),
+            description: "d".into(),
+            tone: Some(Tone::Red),
+            fields,
+            footer: None,
+        }
+    }
+
+    // twilight-validate's habit: both sides of every limit.
+    #[test]
+    fn content_is_cut_only_past_the_limit() {
+        let at = "a".repeat(CONTENT_MAX);
+        assert_eq!(fit(&Reply::public(at.clone())).content, at);
+        let over = fit(&Reply::public("a".repeat(CONTENT_MAX + 1))).content;
+        assert_eq!(over.chars().count(), CONTENT_MAX);
+        assert!(over.ends_with('…'));
+        // Characters, not bytes.
+        let wide = "é".repeat(CONTENT_MAX);
+        assert_eq!(fit(&Reply::public(wide.clone())).content, wide);
+    }
+
+    #[test]
+    fn embed_texts_are_cut_at_their_limits() {
+        for (max, set) in [
+            (
+                TITLE_MAX,
+                (|e: &mut Embed, s: String| e.title = s) as fn(&mut Embed, String),
+            ),
+            (DESCRIPTION_MAX, |e, s| e.description = s),
+            (FOOTER_MAX, |e, s| e.footer = Some(s)),
+        ] {
+            for (len, cut_expected) in [(max, false), (max + 1, true)] {
+                let mut e = embed_of(vec![]);
+                set(&mut e, "x".repeat(len));
+                let out = fit(&Reply::public("").with_embed(e));
+                let all = serde_json::to_string(&out.embeds[0]).unwrap();
+                assert_eq!(all.contains('…'), cut_expected, "max {max} len {len}");
+            }
+        }
+        let at =
+            fit(&Reply::public("")
+                .with_embed(embed_of(vec![field("n", &"v".repeat(FIELD_VALUE_MAX))])));
+        assert_eq!(
+            at.embeds[0].fields[0].value.chars().count(),
+            FIELD_VALUE_MAX
+        );
+        assert!(!at.embeds[0].fields[0].value.ends_with('…'));
+        let over = fit(&Reply::public("")
+            .with_embed(embed_of(vec![field("n", &"v".repeat(FIELD_VALUE_MAX + 1))])));
+        assert_eq!(
+            over.embeds[0].fields[0].value.chars().count(),
+            FIELD_VALUE_MAX
+        );
+        assert!(over.embeds[0].fields[0].value.ends_with('…'));
+    }
+
+    #[test]
+    fn fields_beyond_twenty_five_are_summarised() {
+        let fields = |n: usize| {
+            (0..n)
+                .map(|i| field(&format!("f{i}"), "v"))
+                .collect::<Vec<_>>()
+        };
+        let at = fit(&Reply::public("").with_embed(embed_of(fields(FIELDS_MAX))));
+        assert_eq!(at.embeds[0].fields.len(), FIELDS_MAX);
+        assert_eq!(at.embeds[0].fields[24].name, "f24");
+        let over = fit(&Reply::public("").with_embed(embed_of(fields(FIELDS_MAX + 3))));
+        assert_eq!(over.embeds[0].fields.len(), FIELDS_MAX);
+        assert_eq!(over.embeds[0].fields[24].value, "4 more fields not shown");
+    }
+
+    #[test]
+    fn empty_fields_become_blank_and_empty_replies_a_dash() {
+        let out = fit(&Reply::public("").with_embed(embed_of(vec![field("", " ")])));
+        assert_eq!(out.embeds[0].fields[0].name, BLANK);
+        assert_eq!(out.embeds[0].fields[0].value, BLANK);
+        assert_eq!(fit(&Reply::public("")).content, "—");
+    }
+
+    #[test]
+    fn embeds_share_six_thousand_characters() {
+        // "t" + "d" + "n" + 996 characters = 999 each: six fit in 6000, seven do not.
+        let big = || embed_of(vec![field("n", &"v".repeat(996))]);
+        let mut r = Reply::public("");
+        for _ in 0..6 {
+            r = r.with_embed(big());
+        }
+        assert_eq!(embed_len(&big()), 999);
+        assert_eq!(fit(&r).embeds.len(), 6);
+        let r = r.with_embed(big());
+        assert_eq!(
+            fit(&r).embeds.len(),
+            6,
+            "the seventh (6993 characters in all) is dropped"
+        );
+    }
+
+    #[test]
+    fn builders_carry_colour_flags_buttons_and_no_mentions() {
+        let r = Reply::ephemeral("hi")
+            .with_embed(embed_of(vec![field("Roll", "42")]))
+            .with_button(Button {
+                custom_id: "luck:reroll:3".into(),
+                label: "Spend luck: reroll".into(),
+                disabled: false,
+            });
+        let msg: Value = serde_json::to_value(interaction_message(&r)).unwrap();
+        assert_eq!(msg["flags"], 64);
+        assert_eq!(msg["allowed_mentions"]["parse"], serde_json::json!([]));
+        assert_eq!(msg["embeds"][0]["color"], Tone::Red.color());
+        assert_eq!(
+            msg["components"][0]["components"][0]["custom_id"],
+            "luck:reroll:3"
+        );
+        let public: Value = serde_json::to_value(create_message(&Reply::public("x"))).unwrap();
+        assert_eq!(public["allowed_mentions"]["parse"], serde_json::json!([]));
+        assert!(public.get("flags").is_none_or(|f| f != 64));
+        let follow: Value = serde_json::to_value(followup(&r)).unwrap();
+        assert_eq!(follow["flags"], 64);
+        assert_eq!(follow["allowed_mentions"]["parse"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn a_mention_in_a_name_stays_text() {
+        // The escaping is app's; here the point is that nothing turns mentions back on.
+        let r = Reply::public("@everyone rolled");
+        let msg: Value = serde_json::to_value(create_message(&r)).unwrap();
+        let allowed = &msg["allowed_mentions"];
+        assert_eq!(allowed["parse"], serde_json::json!([]));
+        for list in ["users", "roles"] {
+            assert!(allowed[list].as_array().is_none_or(Vec::is_empty), "{allowed}");
+        }
+        assert!(allowed.get("replied_user").is_none_or(|v| v == false));
+    }
+}

@@ -1,0 +1,201 @@
+//! `referee run`: connect to Discord (or to the base URL in `DISCORD_API_BASE`), register the
+//! commands, answer interactions, and shut down cleanly on SIGINT/SIGTERM.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context as _, bail};
+use poise::serenity_prelude as serenity;
+
+use super::invoke::Inflight;
+use super::{Data, Error, buttons, commands, render};
+use crate::app::{App, Dice};
+use crate::config::Config;
+use crate::store::Store;
+
+/// How long a shutdown waits for commands in flight.
+const DRAIN_LIMIT: Duration = Duration::from_secs(10);
+
+/// Runs the bot until SIGINT or SIGTERM.
+pub async fn run(config: Config) -> anyhow::Result<()> {
+    let Some(token) = config
+        .discord
+        .token
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+    else {
+        bail!(
+            "no bot token: set the DISCORD_TOKEN environment variable (or discord.token in \
+             config.toml) to the token from the Discord developer portal"
+        );
+    };
+    let mut http = serenity::HttpBuilder::new(token.trim());
+    if let Some(base) = &config.discord.api_base {
+        // Both calls are needed: with the rate limiter on, serenity ignores the proxy.
+        http = http
+            .proxy(base.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    check_token(&http, config.discord.api_base.as_deref()).await?;
+
+    let store = Store::open(&config.database.path).with_context(|| {
+        format!(
+            "cannot open the database {}",
+            config.database.path.display()
+        )
+    })?;
+    let app = Arc::new(App::new(
+        Arc::new(store),
+        Dice::Thread,
+        config.dice.limits(),
+    ));
+    let inflight = Arc::new(Inflight::default());
+    let data = Data {
+        app: Arc::clone(&app),
+        inflight: Arc::clone(&inflight),
+    };
+    let dev_guild = config.discord.dev_guild_id;
+
+    let framework = poise::Framework::builder()
+        .options(poise::FrameworkOptions {
+            commands: commands(),
+            on_error: |error| Box::pin(on_error(error)),
+            event_handler: |framework, event| {
+                Box::pin(on_event(
+                    framework.serenity_context,
+                    event,
+                    framework.user_data,
+                ))
+            },
+            allowed_mentions: Some(serenity::CreateAllowedMentions::new()),
+            initialize_owners: false,
+            ..Default::default()
+        })
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let commands = &framework.options().commands;
+                match dev_guild {
+                    Some(guild) => {
+                        poise::builtins::register_in_guild(
+                            ctx,
+                            commands,
+                            serenity::GuildId::new(guild),
+                        )
+                        .await?;
+                    }
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                tracing::info!(bot = %ready.user.name, commands = commands.len(), "ready");
+                Ok(data)
+            })
+        })
+        .build();
+
+    let mut client =
+        serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::empty())
+            .framework(framework)
+            .await
+            .context("cannot build the Discord client")?;
+    let shards = Arc::clone(&client.shard_manager);
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        tracing::info!("shutting down: finishing commands in flight");
+        shards.shutdown_all().await;
+    });
+    let outcome = client.start().await;
+    let left = inflight.drain(DRAIN_LIMIT).await;
+    if left > 0 {
+        tracing::warn!(left, "commands still running at shutdown");
+    }
+    drop(client);
+    // The last handle to the store closes its connections (and WAL) here.
+    drop(app);
+    outcome.context("the connection to Discord failed")?;
+    Ok(())
+}
+
+/// Asks Discord who we are, so a wrong token is a clear message at start rather than a silent
+/// gateway failure.
+async fn check_token(http: &serenity::Http, base: Option<&str>) -> anyhow::Result<()> {
+    match http.get_current_application_info().await {
+        Ok(info) => {
+            tracing::info!(application = %info.id, name = %info.name, "token accepted");
+            Ok(())
+        }
+        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(e)))
+            if e.status_code.as_u16() == 401 =>
+        {
+            bail!("Discord rejected the bot token (401 Unauthorized): check DISCORD_TOKEN")
+        }
+        Err(e) => bail!(
+            "cannot reach Discord at {}: {e}",
+            base.unwrap_or("https://discord.com")
+        ),
+    }
+}
+
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}
+
+async fn on_event(
+    ctx: &serenity::Context,
+    event: &serenity::FullEvent,
+    data: &Data,
+) -> Result<(), Error> {
+    if let serenity::FullEvent::InteractionCreate {
+        interaction: serenity::Interaction::Component(press),
+    } = event
+        && let Err(e) = buttons::pressed(ctx, data, press).await
+    {
+        tracing::error!(error = ?e, "a button press failed");
+    }
+    Ok(())
+}
+
+/// The one error handler: internal errors are logged and answered "Something went wrong";
+/// poise's own (a DM to a guild-only command, say) go to its default handler.
+async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    match error {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            tracing::error!(error = ?error, command = %ctx.command().qualified_name, "command failed");
+            let _ = ctx
+                .send(render::create_reply(&crate::app::Reply::ephemeral(
+                    render::SOMETHING_WENT_WRONG,
+                )))
+                .await;
+        }
+        poise::FrameworkError::CommandPanic { payload, ctx, .. } => {
+            tracing::error!(panic = ?payload, command = %ctx.command().qualified_name, "command panicked");
+            let _ = ctx
+                .send(render::create_reply(&crate::app::Reply::ephemeral(
+                    render::SOMETHING_WENT_WRONG,
+                )))
+                .await;
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::error!(error = ?e, "the error handler failed");
+            }
+        }
+    }
+}
