@@ -1,0 +1,158 @@
+//! The fake's WebSocket gateway at `/ws`: HELLO, IDENTIFY → READY, heartbeats, RESUME, and
+//! INTERACTION_CREATE dispatches with increasing sequence numbers.
+//!
+//! Owns one task per connection. The newest connection that has been READY (or RESUMED) takes
+//! the dispatches; a restarted bot simply connects again. Never validates IDENTIFY strictly
+//! (serenity's presence fields are odd) and never sends anything serenity would treat as fatal.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::State;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use super::payload::{self, APPLICATION_ID};
+use super::{Dispatch, Outgoing, Shared};
+
+/// Long enough that no heartbeat happens in a short test (serenity may still send one at once).
+const HEARTBEAT_INTERVAL_MS: u64 = 45_000;
+
+pub(crate) async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Response {
+    ws.on_upgrade(move |socket| connection(shared, socket))
+}
+
+/// The READY event's `d`.
+pub fn ready(session_id: &str, resume_url: &str) -> Value {
+    json!({
+        "v": 10,
+        "user": {
+            "id": APPLICATION_ID.to_string(),
+            "username": "referee",
+            "discriminator": "0",
+            "global_name": null,
+            "avatar": null,
+            "bot": true,
+            "verified": true,
+            "mfa_enabled": false,
+            "flags": 0,
+        },
+        "guilds": [],
+        "session_id": session_id,
+        "resume_gateway_url": resume_url,
+        "shard": [0, 1],
+        "application": { "id": APPLICATION_ID.to_string(), "flags": 0 },
+    })
+}
+
+fn text(v: &Value) -> Message {
+    Message::Text(v.to_string().into())
+}
+
+async fn connection(shared: Arc<Shared>, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::unbounded_channel::<Outgoing>();
+    let generation = {
+        let mut log = shared.lock();
+        log.connections += 1;
+        log.connections
+    };
+    let hello = json!({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}});
+    if sink.send(text(&hello)).await.is_err() {
+        return;
+    }
+    let mut session: Option<String> = None;
+    let mut seq: u64 = 0;
+    loop {
+        tokio::select! {
+            incoming = stream.next() => {
+                let Some(Ok(message)) = incoming else { break };
+                let frame: Value = match message {
+                    Message::Text(t) => serde_json::from_str(t.as_str()).unwrap_or(Value::Null),
+                    Message::Binary(b) => serde_json::from_slice(&b).unwrap_or(Value::Null),
+                    Message::Close(_) => break,
+                    _ => continue,
+                };
+                let reply = match frame["op"].as_u64() {
+                    Some(1) => Some(json!({"op": 11})),
+                    Some(2) => {
+                        let id = format!("fake-session-{}", payload::next_id());
+                        seq = 1;
+                        let ready = json!({
+                            "op": 0, "s": seq, "t": "READY",
+                            "d": ready(&id, &format!("{}/ws", shared.base.replacen("http", "ws", 1))),
+                        });
+                        if sink.send(text(&ready)).await.is_err() { break; }
+                        let mut log = shared.lock();
+                        log.identifies += 1;
+                        log.sessions.insert(id.clone(), seq);
+                        log.live = Some((generation, tx.clone()));
+                        drop(log);
+                        shared.changed.notify_all();
+                        session = Some(id);
+                        None
+                    }
+                    Some(6) => {
+                        let wanted = frame["d"]["session_id"].as_str().unwrap_or_default().to_owned();
+                        let known = shared.lock().sessions.get(&wanted).copied();
+                        if let Some(last) = known {
+                            seq = last + 1;
+                            let resumed = json!({"op": 0, "s": seq, "t": "RESUMED", "d": {}});
+                            if sink.send(text(&resumed)).await.is_err() { break; }
+                            let mut log = shared.lock();
+                            log.sessions.insert(wanted.clone(), seq);
+                            log.live = Some((generation, tx.clone()));
+                            drop(log);
+                            shared.changed.notify_all();
+                            session = Some(wanted);
+                            None
+                        } else {
+                            // Unknown session: make the client IDENTIFY afresh.
+                            Some(json!({"op": 9, "d": false}))
+                        }
+                    }
+                    _ => None,
+                };
+                if let Some(reply) = reply
+                    && sink.send(text(&reply)).await.is_err()
+                {
+                    break;
+                }
+            }
+            outgoing = rx.recv() => {
+                match outgoing {
+                    Some(Outgoing::Dispatch { interaction_id, payload }) => {
+                        seq += 1;
+                        let frame = json!({"op": 0, "s": seq, "t": "INTERACTION_CREATE", "d": payload});
+                        // `send` flushes: the frame is on the socket when it returns.
+                        if sink.send(text(&frame)).await.is_err() { break; }
+                        let flushed_at = Instant::now();
+                        let mut log = shared.lock();
+                        if let Some(id) = &session {
+                            log.sessions.insert(id.clone(), seq);
+                        }
+                        log.dispatches.push(Dispatch { seq, interaction_id, flushed_at });
+                        drop(log);
+                        shared.changed.notify_all();
+                    }
+                    Some(Outgoing::Close) | None => {
+                        // 4000 is Discord's "unknown error, reconnect": serenity resumes after
+                        // it, while a close without a code leaves it reading a dead socket.
+                        let frame = CloseFrame { code: 4000, reason: "fake: dropped".into() };
+                        let _ = sink.send(Message::Close(Some(frame))).await;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let mut log = shared.lock();
+    if log.live.as_ref().is_some_and(|(g, _)| *g == generation) {
+        log.live = None;
+    }
+    drop(log);
+    shared.changed.notify_all();
+}

@@ -1,0 +1,449 @@
+//! A fake Discord on 127.0.0.1 for end-to-end tests of the real `referee` binary.
+//!
+//! Owns the REST routes the bot calls (under `/api/v10`, see `rest`), the WebSocket gateway at
+//! `/ws` (see `gateway`), attachment downloads at `/attachments/{id}/{name}`, the record of every
+//! request, and the checks that make a test fail: an unknown route, or a body that breaks
+//! Discord's OpenAPI schema (`openapi`). Never talks to the real Discord, never sleeps to wait:
+//! every wait is on an event, with a timeout, and a failed wait lists what did arrive.
+//!
+//! The server runs on its own tokio runtime, so tests stay plain `#[test]` functions and the API
+//! below is blocking. Dropping the handle (when the test is not already panicking) asserts that no
+//! unknown route was hit and every checked body was valid; [`FakeDiscord::finish`] does the same
+//! on demand.
+
+// A toolkit for every end-to-end test and benchmark: each test uses only part of it.
+#![allow(dead_code)]
+
+pub mod gateway;
+pub mod openapi;
+pub mod payload;
+pub mod process;
+pub mod rest;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+/// How long any expectation waits before failing (the bot answers in milliseconds).
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The token a fake accepts unless told otherwise.
+pub const TOKEN: &str = "fake-token.for-tests.only";
+
+/// One file of a multipart body.
+#[derive(Debug, Clone)]
+pub struct File {
+    /// The form field, e.g. `files[0]`.
+    pub field: String,
+    pub filename: Option<String>,
+    pub content_type: Option<String>,
+    pub bytes: Vec<u8>,
+}
+
+/// One HTTP request the bot made, as the fake saw it.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Arrival order, from 0, over the fake's whole life.
+    pub index: usize,
+    pub method: String,
+    /// The full path, e.g. `/api/v10/interactions/1/tok/callback`.
+    pub path: String,
+    pub query: Option<String>,
+    /// Header names in lower case.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body, or a multipart body's `payload_json`; `None` when there was no JSON.
+    pub json: Option<Value>,
+    pub files: Vec<File>,
+    /// The status the fake answered.
+    pub status: u16,
+    /// When the request (head and body) had arrived.
+    pub at: Instant,
+}
+
+impl Request {
+    /// The path without `/api/v10`.
+    pub fn route(&self) -> &str {
+        self.path.strip_prefix("/api/v10").unwrap_or(&self.path)
+    }
+
+    /// `"POST /api/v10/…"`.
+    pub fn line(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// True for `method` on a route (without `/api/v10`) starting with `prefix`.
+    pub fn is(&self, method: &str, prefix: &str) -> bool {
+        self.method == method && self.route().starts_with(prefix)
+    }
+
+    /// The JSON body; panics (naming the request) when there is none.
+    pub fn body(&self) -> &Value {
+        self.json
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} has no JSON body", self.line()))
+    }
+
+    /// Is this the interaction callback of `interaction_id`?
+    pub fn is_callback_of(&self, interaction_id: u64) -> bool {
+        self.method == "POST"
+            && self
+                .route()
+                .starts_with(&format!("/interactions/{interaction_id}/"))
+            && self.route().ends_with("/callback")
+    }
+
+    /// Is this a follow-up (`POST /webhooks/{app}/{token}`) for the interaction `token`?
+    pub fn is_followup_of(&self, token: &str) -> bool {
+        self.method == "POST" && self.route().starts_with("/webhooks/") && {
+            let mut parts = self.route().split('/').skip(3);
+            parts.next() == Some(token) && parts.next().is_none()
+        }
+    }
+
+    /// Is this a message posted in `channel_id` (`POST /channels/{id}/messages`)?
+    pub fn is_channel_message(&self, channel_id: u64) -> bool {
+        self.method == "POST" && self.route() == format!("/channels/{channel_id}/messages")
+    }
+
+    fn summary(&self) -> String {
+        let body = self
+            .json
+            .as_ref()
+            .map(|j| {
+                let s = j.to_string();
+                if s.len() > 300 {
+                    format!("{}…", &s[..s.floor_char_boundary(300)])
+                } else {
+                    s
+                }
+            })
+            .unwrap_or_default();
+        format!("#{} {} → {} {body}", self.index, self.line(), self.status)
+    }
+}
+
+/// One INTERACTION_CREATE the gateway wrote.
+#[derive(Debug, Clone)]
+pub struct Dispatch {
+    pub seq: u64,
+    pub interaction_id: u64,
+    /// When the frame had been flushed to the socket (latency is measured from here).
+    pub flushed_at: Instant,
+}
+
+/// What the gateway connection tasks are told to do.
+#[derive(Debug)]
+pub(crate) enum Outgoing {
+    Dispatch { interaction_id: u64, payload: Value },
+    Close,
+}
+
+/// Everything the fake has seen, behind one lock, with one condition variable for the waits.
+#[derive(Default)]
+pub(crate) struct Log {
+    pub requests: Vec<Request>,
+    pub unknown: Vec<String>,
+    pub invalid: Vec<String>,
+    pub dispatches: Vec<Dispatch>,
+    /// IDENTIFYs answered with READY, over all connections.
+    pub identifies: usize,
+    /// Sessions started, for RESUME: session id → last sequence number.
+    pub sessions: HashMap<String, u64>,
+    /// The connection that receives dispatches: (its generation, its sender).
+    pub live: Option<(u64, mpsc::UnboundedSender<Outgoing>)>,
+    pub connections: u64,
+    /// Files served at `/attachments/{id}/{name}`.
+    pub attachments: HashMap<u64, (String, Vec<u8>)>,
+    /// The `@original` message of each interaction token.
+    pub originals: HashMap<String, Value>,
+    /// Messages by id, as created through the fake.
+    pub messages: HashMap<u64, Value>,
+}
+
+pub(crate) struct Shared {
+    pub token: String,
+    pub base: String,
+    pub log: Mutex<Log>,
+    pub changed: Condvar,
+}
+
+impl Shared {
+    pub fn lock(&self) -> MutexGuard<'_, Log> {
+        // A poisoned lock means a test thread panicked mid-update; the log is still readable.
+        self.log
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The handle on one running fake. Cheap to share by reference; dropping it stops the server.
+pub struct FakeDiscord {
+    shared: Arc<Shared>,
+    runtime: Option<tokio::runtime::Runtime>,
+    port: u16,
+}
+
+impl FakeDiscord {
+    /// Starts a fake that accepts [`TOKEN`].
+    pub fn start() -> Self {
+        Self::with_token(TOKEN)
+    }
+
+    /// Starts a fake that accepts `Bot <token>` and answers 401 to anything else.
+    pub fn with_token(token: &str) -> Self {
+        // Warn about a missing spec now, once, rather than in the middle of a request.
+        let _ = openapi::validators();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("fake-discord")
+            .enable_all()
+            .build()
+            .expect("a tokio runtime for the fake");
+        // Bound with std, so starting a fake inside an async test does not nest runtimes.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        listener
+            .set_nonblocking(true)
+            .expect("a non-blocking listener");
+        let port = listener.local_addr().expect("local address").port();
+        let shared = Arc::new(Shared {
+            token: token.to_owned(),
+            base: format!("http://127.0.0.1:{port}"),
+            log: Mutex::new(Log::default()),
+            changed: Condvar::new(),
+        });
+        let app = rest::router(shared.clone());
+        runtime.spawn(async move {
+            use axum::serve::ListenerExt;
+            let listener = tokio::net::TcpListener::from_std(listener).expect("a tokio listener");
+            // Nagle's algorithm plus the peer's delayed ACK would hold small frames back by
+            // tens of milliseconds, and the fake, not the bot, would dominate every latency.
+            let listener = listener.tap_io(|tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
+            let _ = axum::serve(listener, app).await;
+        });
+        Self {
+            shared,
+            runtime: Some(runtime),
+            port,
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`: what `DISCORD_API_BASE` is set to.
+    pub fn base(&self) -> &str {
+        &self.shared.base
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The token this fake accepts (without `Bot `).
+    pub fn token(&self) -> &str {
+        &self.shared.token
+    }
+
+    /// A copy of every request so far, in arrival order.
+    pub fn requests(&self) -> Vec<Request> {
+        self.shared.lock().requests.clone()
+    }
+
+    /// Requests to routes the fake does not serve (each also answered with a JSON 404).
+    pub fn unknown_routes(&self) -> Vec<String> {
+        self.shared.lock().unknown.clone()
+    }
+
+    /// Bodies that broke Discord's OpenAPI schema: path, body and errors.
+    pub fn invalid_bodies(&self) -> Vec<String> {
+        self.shared.lock().invalid.clone()
+    }
+
+    /// Every INTERACTION_CREATE flushed so far.
+    pub fn dispatches(&self) -> Vec<Dispatch> {
+        self.shared.lock().dispatches.clone()
+    }
+
+    /// IDENTIFYs answered with READY so far (one per bot start, plus forced re-identifies).
+    pub fn identifies(&self) -> usize {
+        self.shared.lock().identifies
+    }
+
+    /// Empties and returns the recorded problems (unknown routes, invalid bodies), for a test
+    /// that provokes one on purpose.
+    pub fn take_problems(&self) -> Vec<String> {
+        let mut log = self.shared.lock();
+        let mut out = std::mem::take(&mut log.unknown);
+        out.append(&mut log.invalid);
+        out
+    }
+
+    /// Panics if any unknown route was hit or any checked body was invalid.
+    pub fn finish(&self) {
+        let log = self.shared.lock();
+        let mut problems = String::new();
+        for u in &log.unknown {
+            let _ = writeln!(problems, "unknown route: {u}");
+        }
+        for i in &log.invalid {
+            let _ = writeln!(problems, "body against Discord's OpenAPI schema: {i}");
+        }
+        assert!(
+            problems.is_empty(),
+            "the fake Discord saw problems:\n{problems}"
+        );
+    }
+
+    /// Waits until `pred` holds for the log, and returns what `pred` found.
+    fn wait_log<T>(
+        &self,
+        timeout: Duration,
+        what: &str,
+        mut pred: impl FnMut(&Log) -> Option<T>,
+    ) -> T {
+        let deadline = Instant::now() + timeout;
+        let mut log = self.shared.lock();
+        loop {
+            if let Some(found) = pred(&log) {
+                return found;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                let arrived: Vec<String> = log.requests.iter().map(Request::summary).collect();
+                panic!(
+                    "timed out after {timeout:?} waiting for {what}; {} request(s) arrived:\n{}\n\
+                     gateway: {} IDENTIFY(s), {} dispatch(es)",
+                    arrived.len(),
+                    arrived.join("\n"),
+                    log.identifies,
+                    log.dispatches.len()
+                );
+            }
+            log = self
+                .shared
+                .changed
+                .wait_timeout(log, deadline - now)
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .0;
+        }
+    }
+
+    /// Waits for the first request (from index `from` on) for which `pred` holds.
+    pub fn wait_for_from(
+        &self,
+        from: usize,
+        what: &str,
+        timeout: Duration,
+        mut pred: impl FnMut(&Request) -> bool,
+    ) -> Request {
+        self.wait_log(timeout, what, |log| {
+            log.requests.iter().skip(from).find(|r| pred(r)).cloned()
+        })
+    }
+
+    /// Waits for the first request for which `pred` holds.
+    pub fn wait_for(
+        &self,
+        what: &str,
+        timeout: Duration,
+        pred: impl FnMut(&Request) -> bool,
+    ) -> Request {
+        self.wait_for_from(0, what, timeout, pred)
+    }
+
+    /// Waits until `n` requests satisfy `pred`; returns them.
+    pub fn wait_for_n(
+        &self,
+        n: usize,
+        what: &str,
+        timeout: Duration,
+        mut pred: impl FnMut(&Request) -> bool,
+    ) -> Vec<Request> {
+        self.wait_log(timeout, what, |log| {
+            let found: Vec<Request> = log.requests.iter().filter(|r| pred(r)).cloned().collect();
+            (found.len() >= n).then_some(found)
+        })
+    }
+
+    /// The callback of interaction `interaction_id` (within [`TIMEOUT`]).
+    pub fn callback_for(&self, interaction_id: u64) -> Request {
+        self.wait_for(
+            &format!("the callback of interaction {interaction_id}"),
+            TIMEOUT,
+            |r| r.is_callback_of(interaction_id),
+        )
+    }
+
+    /// The `n`th (from 0) follow-up for interaction `token` (within [`TIMEOUT`]).
+    pub fn followup_for(&self, token: &str, n: usize) -> Request {
+        self.wait_for_n(n + 1, &format!("follow-up #{n} of {token}"), TIMEOUT, |r| {
+            r.is_followup_of(token)
+        })
+        .swap_remove(n)
+    }
+
+    /// Waits until `count` IDENTIFYs have been answered and a connection takes dispatches.
+    pub fn wait_ready(&self, count: usize, timeout: Duration) {
+        self.wait_log(timeout, &format!("{count} gateway READY(s)"), |log| {
+            (log.identifies >= count && log.live.is_some()).then_some(())
+        });
+    }
+
+    /// Sends an interaction over the live gateway connection (waiting up to [`TIMEOUT`] for one).
+    /// Returns at once: the dispatch's flush time is recorded in [`FakeDiscord::dispatches`].
+    /// The payload is checked against serenity's `Interaction` first.
+    pub fn dispatch(&self, payload: &payload::Built) {
+        payload::checked(&payload.json);
+        let sender = self.wait_log(TIMEOUT, "a gateway connection to dispatch on", |log| {
+            log.live.as_ref().map(|(_, tx)| tx.clone())
+        });
+        sender
+            .send(Outgoing::Dispatch {
+                interaction_id: payload.id,
+                payload: payload.json.clone(),
+            })
+            .expect("the gateway connection is open");
+    }
+
+    /// Closes the live gateway socket (the bot should RESUME or reconnect).
+    pub fn drop_gateway(&self) {
+        if let Some((_, tx)) = self.shared.lock().live.take() {
+            let _ = tx.send(Outgoing::Close);
+        }
+    }
+
+    /// Makes `bytes` downloadable at the returned URL (`{base}/attachments/{id}/{name}`);
+    /// returns `(id, url)`.
+    pub fn add_attachment(&self, name: &str, bytes: Vec<u8>) -> (u64, String) {
+        let id = payload::next_id();
+        self.shared
+            .lock()
+            .attachments
+            .insert(id, (name.to_owned(), bytes));
+        (id, format!("{}/attachments/{id}/{name}", self.base()))
+    }
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            // Never blocks, so the handle may be dropped inside an async test too.
+            rt.shutdown_background();
+        }
+        if !std::thread::panicking() {
+            self.finish();
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! The fake's HTTP side: the REST routes under `/api/v10`, attachment downloads, and the router
+//! that also mounts the gateway.
+//!
+//! Owns the answers to each route and the recording of every request (JSON or multipart body,
+//! files, arrival time). Checks the `Authorization` header on `/api/v10` (401 when it is not
+//! `Bot <token>`), validates message bodies against the OpenAPI schemas as they arrive, and
+//! answers any other route with a JSON 404 that the test later fails on. Never blocks a request
+//! on a test: answers are immediate.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde_json::{Value, json};
+
+use super::openapi::{self, BodyRoute};
+use super::payload::{self, APPLICATION_ID, CHANNEL_ID, GUILD_ID};
+use super::{File, Request, Shared};
+
+/// Bodies above this are refused (the bot never sends anything near it).
+const MAX_BODY: usize = 64 << 20;
+
+pub(crate) fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/ws", get(super::gateway::upgrade))
+        .route("/attachments/{id}/{name}", get(attachment))
+        .fallback(any)
+        .with_state(shared)
+}
+
+async fn attachment(
+    State(shared): State<Arc<Shared>>,
+    Path((id, name)): Path<(u64, String)>,
+) -> Response {
+    match shared.lock().attachments.get(&id) {
+        Some((stored, bytes)) if *stored == name => (StatusCode::OK, bytes.clone()).into_response(),
+        _ => (StatusCode::NOT_FOUND, "no such attachment").into_response(),
+    }
+}
+
+fn json_response(status: StatusCode, body: &Value) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// Every route but `/ws` and the attachments: record, check, answer.
+async fn any(State(shared): State<Arc<Shared>>, request: axum::extract::Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let bytes = axum::body::to_bytes(body, MAX_BODY)
+        .await
+        .unwrap_or_default();
+    let at = Instant::now();
+    let headers: Vec<(String, String)> = parts
+        .headers
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_owned(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let header_value = |name: &str| {
+        headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    let content_type = header_value("content-type").unwrap_or_default();
+    let (json, files) = decode_body(&content_type, &bytes);
+    let method = parts.method.as_str().to_owned();
+    let path = parts.uri.path().to_owned();
+
+    let authorized =
+        header_value("authorization").as_deref() == Some(format!("Bot {}", shared.token).as_str());
+    let (status, answer, problem) = if !path.starts_with("/api/v10/") {
+        (StatusCode::NOT_FOUND, Some(not_found()), true)
+    } else if !authorized {
+        (
+            StatusCode::UNAUTHORIZED,
+            Some(json!({"message": "401: Unauthorized", "code": 0})),
+            false,
+        )
+    } else {
+        let route = &path["/api/v10".len()..];
+        match answer(&shared, &method, route, json.as_ref()) {
+            Some((status, body)) => (status, body, false),
+            None => (StatusCode::NOT_FOUND, Some(not_found()), true),
+        }
+    };
+
+    let invalid = check_body(&method, &path, json.as_ref(), status);
+    {
+        let mut log = shared.lock();
+        let index = log.requests.len();
+        if problem {
+            log.unknown.push(format!("{method} {path}"));
+        }
+        log.invalid.extend(invalid);
+        log.requests.push(Request {
+            index,
+            method,
+            path,
+            query: parts.uri.query().map(str::to_owned),
+            headers,
+            json,
+            files,
+            status: status.as_u16(),
+            at,
+        });
+    }
+    shared.changed.notify_all();
+    match answer {
+        Some(body) => json_response(status, &body),
+        None => (status, Body::empty()).into_response(),
+    }
+}
+
+fn not_found() -> Value {
+    json!({"message": "404: Not Found", "code": 0})
+}
+
+/// The answer to an authorized `/api/v10` request: `None` for a route the fake does not serve;
+/// `Some((status, None))` for an empty body.
+fn answer(
+    shared: &Shared,
+    method: &str,
+    route: &str,
+    body: Option<&Value>,
+) -> Option<(StatusCode, Option<Value>)> {
+    let segments: Vec<&str> = route.trim_start_matches('/').split('/').collect();
+    let ok = |v: Value| Some((StatusCode::OK, Some(v)));
+    let empty = || Some((StatusCode::NO_CONTENT, None));
+    let ws = format!("{}/ws", shared.base.replacen("http", "ws", 1));
+    let body_or_empty = body.cloned().unwrap_or_else(|| json!({}));
+    match (method, segments.as_slice()) {
+        ("GET", ["gateway"]) => ok(json!({ "url": ws })),
+        ("GET", ["gateway", "bot"]) => ok(json!({
+            "url": ws,
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1
+            },
+        })),
+        ("GET", ["oauth2", "applications", "@me"]) => ok(json!({
+            "id": APPLICATION_ID.to_string(),
+            "name": "referee",
+            "icon": null,
+            "description": "",
+            "bot_public": true,
+            "bot_require_code_grant": false,
+            "verify_key": "0000000000000000000000000000000000000000000000000000000000000000",
+            "flags": 0,
+            "owner": payload::user(1, "owner"),
+        })),
+        ("PUT", ["applications", _app, "commands"]) => ok(echo_commands(&body_or_empty, None)),
+        ("PUT", ["applications", _app, "guilds", guild, "commands"]) => {
+            ok(echo_commands(&body_or_empty, Some(guild)))
+        }
+        ("POST", ["interactions", _id, token, "callback"]) => {
+            // A new message (type 4) becomes the interaction's `@original`.
+            if body_or_empty["type"] == 4 {
+                let message = new_message(shared, CHANNEL_ID, &body_or_empty["data"]);
+                shared.lock().originals.insert((*token).to_owned(), message);
+            }
+            empty()
+        }
+        ("POST", ["webhooks", _app, _token]) => ok(new_message(shared, CHANNEL_ID, &body_or_empty)),
+        (_, ["webhooks", _app, token, "messages", which]) => {
+            let mut log = shared.lock();
+            let stored = if *which == "@original" {
+                log.originals.get_mut(*token)
+            } else {
+                which
+                    .parse::<u64>()
+                    .ok()
+                    .and_then(|id| log.messages.get_mut(&id))
+            };
+            let stored = stored?;
+            match method {
+                "GET" => ok(stored.clone()),
+                "PATCH" => {
+                    if let Some(fields) = body_or_empty.as_object() {
+                        for (k, v) in fields {
+                            stored[k] = v.clone();
+                        }
+                    }
+                    ok(stored.clone())
+                }
+                "DELETE" => empty(),
+                _ => None,
+            }
+        }
+        ("POST", ["channels", channel, "messages"]) => {
+            let channel = channel.parse().ok()?;
+            ok(new_message(shared, channel, &body_or_empty))
+        }
+        ("GET", ["channels", channel]) => ok(json!({
+            "id": channel,
+            "type": 0,
+            "guild_id": GUILD_ID.to_string(),
+            "name": format!("channel-{channel}"),
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": false,
+        })),
+        ("GET", ["guilds", _guild, "members", user]) => ok(json!({
+            "user": payload::user(user.parse().ok()?, &format!("user{user}")),
+            "roles": [],
+            "joined_at": "2024-01-01T00:00:00.000000+00:00",
+            "deaf": false,
+            "mute": false,
+            "flags": 0,
+        })),
+        _ => None,
+    }
+}
+
+/// The registration PUT's commands, answered the way Discord does: each with an id.
+fn echo_commands(body: &Value, guild: Option<&str>) -> Value {
+    let commands = body.as_array().cloned().unwrap_or_default();
+    Value::Array(
+        commands
+            .into_iter()
+            .map(|mut c| {
+                let name = c["name"].as_str().unwrap_or_default().to_owned();
+                c["id"] = json!(payload::command_id(&name).to_string());
+                c["application_id"] = json!(APPLICATION_ID.to_string());
+                c["version"] = json!("1");
+                if c.get("type").is_none_or(Value::is_null) {
+                    c["type"] = json!(1);
+                }
+                if let Some(g) = guild {
+                    c["guild_id"] = json!(g);
+                }
+                c
+            })
+            .collect(),
+    )
+}
+
+fn new_message(shared: &Shared, channel_id: u64, body: &Value) -> Value {
+    let id = payload::next_id();
+    let message = payload::message(id, channel_id, body);
+    shared.lock().messages.insert(id, message.clone());
+    message
+}
+
+/// Validates a body the bot sent on a checked route; returns the failure report, if any.
+fn check_body(method: &str, path: &str, json: Option<&Value>, status: StatusCode) -> Vec<String> {
+    if status == StatusCode::UNAUTHORIZED {
+        return Vec::new();
+    }
+    let Some(route) = body_route(method, path) else {
+        return Vec::new();
+    };
+    let Some(validators) = openapi::validators() else {
+        return Vec::new();
+    };
+    let Some(json) = json else {
+        return vec![format!("{method} {path}: no JSON body")];
+    };
+    let errors = validators.errors(route, json);
+    if errors.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!(
+            "{method} {path}\n  body: {json}\n  errors:\n    {}",
+            errors.join("\n    ")
+        )]
+    }
+}
+
+/// Which checked route a request is on.
+pub fn body_route(method: &str, path: &str) -> Option<BodyRoute> {
+    let route = path.strip_prefix("/api/v10/")?;
+    let segments: Vec<&str> = route.split('/').collect();
+    match (method, segments.as_slice()) {
+        ("POST", ["interactions", _, _, "callback"]) => Some(BodyRoute::Callback),
+        ("POST", ["webhooks", _, _]) => Some(BodyRoute::WebhookExecute),
+        ("PATCH", ["webhooks", _, _, "messages", _]) => Some(BodyRoute::WebhookEdit),
+        ("POST", ["channels", _, "messages"]) => Some(BodyRoute::ChannelMessage),
+        ("PUT", ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]) => {
+            Some(BodyRoute::Commands)
+        }
+        _ => None,
+    }
+}
+
+/// Splits a body into its JSON (plain, or a multipart `payload_json`) and its files.
+pub fn decode_body(content_type: &str, bytes: &[u8]) -> (Option<Value>, Vec<File>) {
+    if let Some(boundary) = content_type
+        .strip_prefix("multipart/form-data")
+        .and_then(|rest| {
+            rest.split(';')
+                .find_map(|p| p.trim().strip_prefix("boundary="))
+        })
+    {
+        let boundary = boundary.trim_matches('"');
+        let mut json = None;
+        let mut files = Vec::new();
+        for part in multipart_parts(bytes, boundary) {
+            if part.field == "payload_json" {
+                json = serde_json::from_slice(&part.bytes).ok();
+            } else {
+                files.push(part);
+            }
+        }
+        (json, files)
+    } else if bytes.is_empty() {
+        (None, Vec::new())
+    } else {
+        // A body that is not JSON is kept as a string, so the failure shows what came.
+        let json = serde_json::from_slice(bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned()));
+        (Some(json), Vec::new())
+    }
+}
+
+/// The parts of a `multipart/form-data` body (RFC 7578), each as a [`File`].
+fn multipart_parts(body: &[u8], boundary: &str) -> Vec<File> {
+    let delimiter = format!("--{boundary}");
+    let delimiter = delimiter.as_bytes();
+    let mut parts = Vec::new();
+    let mut rest = body;
+    // Skip the preamble up to the first delimiter.
+    let Some(start) = find(rest, delimiter) else {
+        return parts;
+    };
+    rest = &rest[start + delimiter.len()..];
+    while !rest.starts_with(b"--") {
+        let rest_trimmed = rest.strip_prefix(b"\r\n").unwrap_or(rest);
+        let Some(end) = find(rest_trimmed, delimiter) else {
+            break;
+        };
+        let part = &rest_trimmed[..end];
+        let part = part.strip_suffix(b"\r\n").unwrap_or(part);
+        if let Some(head_end) = find(part, b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&part[..head_end]);
+            let mut file = File {
+                field: String::new(),
+                filename: None,
+                content_type: None,
+                bytes: part[head_end + 4..].to_vec(),
+            };
+            for line in head.lines() {
+                let (name, value) = line.split_once(':').unwrap_or((line, ""));
+                if name.eq_ignore_ascii_case("content-disposition") {
+                    for param in value.split(';').map(str::trim) {
+                        if let Some(v) = param.strip_prefix("name=") {
+                            v.trim_matches('"').clone_into(&mut file.field);
+                        } else if let Some(v) = param.strip_prefix("filename=") {
+                            file.filename = Some(v.trim_matches('"').to_owned());
+                        }
+                    }
+                } else if name.eq_ignore_ascii_case("content-type") {
+                    file.content_type = Some(value.trim().to_owned());
+                }
+            }
+            parts.push(file);
+        }
+        rest = &rest_trimmed[end + delimiter.len()..];
+    }
+    parts
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
