@@ -21,6 +21,8 @@ pub struct BotOptions {
     pub dir: PathBuf,
     /// `discord.dev_guild_id` in the configuration file (commands registered in that guild).
     pub dev_guild_id: Option<u64>,
+    /// `RUST_LOG` for the bot (the load benchmark turns debug logging off).
+    pub log: String,
 }
 
 impl BotOptions {
@@ -31,6 +33,7 @@ impl BotOptions {
             token: fake.token().to_owned(),
             dir: dir.to_owned(),
             dev_guild_id: None,
+            log: "referee=debug,warn".to_owned(),
         }
     }
 
@@ -74,7 +77,7 @@ impl BotProcess {
             .env("DISCORD_TOKEN", &options.token)
             .env("DISCORD_API_BASE", &options.api_base)
             .env("REFEREE_DB", options.db())
-            .env("RUST_LOG", "referee=debug,warn")
+            .env("RUST_LOG", &options.log)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());

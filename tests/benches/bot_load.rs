@@ -1,0 +1,333 @@
+//! Load benchmark of the real `referee run` binary through the fake Discord's gateway.
+//!
+//! Run: `cargo bench --bench bot_load` (release build). It starts the fake Discord
+//! (`tests/integration/fake`) and the bot on a temporary database, creates a guild's worth of
+//! characters, then for each rate dispatches a mixed workload open-loop (the dispatcher never waits
+//! for answers, so a slow bot shows its own backlog) and reports, per rate: interactions per
+//! second achieved, p50/p99/max latency from the moment the INTERACTION_CREATE frame was flushed to
+//! the moment the bot's callback request arrived, errors (no callback within 10 s, or "Something
+//! went wrong"), and the bot's CPU time and peak resident memory (from /proc). Then it raises the
+//! rate to find the highest one with p99 under 50 ms, and reports the idle RSS of a fresh bot.
+//!
+//! The mix, per interaction: 35% `/check skill:Swimming`, 20% `/character show`, 10% `/luck spend
+//! kind:stunt`, 15% `/tft attack`, 20% `/roll expression:3d6+2` — each by one of 20 players with
+//! their own THIZ and TFT characters.
+//!
+//! Environment: `REFEREE_LOAD_SECS` (seconds per rate, default 30), `REFEREE_LOAD_RATES` (comma
+//! list, default `100,1000,5000`), `REFEREE_LOAD_SEARCH` (comma list of rates tried for the highest
+//! rate under 50 ms, default `2000,3000,4000,5000,6000,8000,10000`; empty to skip).
+//! Bot and fake share this machine's cores, as the issue's targets say.
+
+#[path = "../integration/fake/mod.rs"]
+mod fake;
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use fake::FakeDiscord;
+use fake::payload::{self, Built, Caller};
+use fake::process::{BotOptions, BotProcess};
+use serde_json::Value;
+
+const PLAYERS: u64 = 20;
+const GM: u64 = 1;
+
+fn env_list(name: &str, default: &str) -> Vec<u64> {
+    std::env::var(name)
+        .unwrap_or_else(|_| default.to_owned())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect()
+}
+
+/// One bot on one fake, with its characters made.
+struct Rig {
+    bot: BotProcess,
+    fake: FakeDiscord,
+    _dir: tempfile::TempDir,
+    templates: Vec<Built>,
+}
+
+fn command(caller: &Caller, name: &str, options: Vec<Value>) -> Built {
+    payload::command(caller, name, options, Value::Null)
+}
+
+fn sub(caller: &Caller, name: &str, subname: &str, options: Vec<Value>) -> Built {
+    payload::command(caller, name, vec![payload::subcommand(subname, options)], Value::Null)
+}
+
+impl Rig {
+    fn start() -> Self {
+        let fake = FakeDiscord::start();
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut options = BotOptions::new(&fake, dir.path());
+        options.log = "warn".into();
+        let bot = BotProcess::spawn(&options);
+        fake.wait_ready(1, fake::TIMEOUT);
+        fake.wait_for("the command registration", fake::TIMEOUT, |r| {
+            r.method == "PUT" && r.route().contains("/commands")
+        });
+        let mut rig = Self { bot, fake, _dir: dir, templates: Vec::new() };
+        rig.setup();
+        rig
+    }
+
+    /// Runs one setup command and waits for its callback; panics when it was refused (setup
+    /// replies are public or carry an embed; a refusal is ephemeral text alone).
+    fn must(&self, built: &Built) {
+        self.fake.dispatch(built);
+        let cb = self.fake.callback_for(built.id);
+        let data = &cb.body()["data"];
+        let refused = data["flags"].as_u64().unwrap_or(0) & 64 != 0
+            && data["embeds"].as_array().is_none_or(Vec::is_empty);
+        assert!(!refused, "setup command refused: {}", data["content"]);
+    }
+
+    fn setup(&mut self) {
+        let gm = Caller::gm(GM);
+        for p in 0..PLAYERS {
+            let player = Caller::player(100 + p);
+            let thiz = format!("Thiz{p}");
+            let tft = format!("Tft{p}");
+            self.must(&sub(&player, "character", "create", vec![
+                payload::string("name", &thiz), payload::string("system", "thiz")]));
+            self.must(&sub(&player, "character", "skill", vec![
+                payload::string("name", &thiz), payload::string("skill", "Swimming"), payload::integer("rating", 4)]));
+            self.must(&sub(&player, "character", "create", vec![
+                payload::string("name", &tft), payload::string("system", "tft")]));
+            self.must(&sub(&player, "character", "set", vec![
+                payload::string("name", &tft), payload::string("field", "st"), payload::string("value", "12")]));
+            self.must(&sub(&gm, "luck", "set", vec![
+                payload::string("character", &thiz), payload::integer("points", 1_000)]));
+            let target = format!("Tft{}", (p + 1) % PLAYERS);
+            // Templates: the mix for this player, re-sent with fresh ids.
+            self.templates.extend([
+                command(&player, "check", vec![payload::string("skill", "Swimming"), payload::string("character", &thiz)]),
+                command(&player, "check", vec![payload::string("skill", "Swimming"), payload::string("character", &thiz)]),
+                command(&player, "check", vec![payload::string("skill", "Swimming"), payload::string("character", &thiz)]),
+                command(&player, "check", vec![payload::integer("rating", 4)]),
+                command(&player, "check", vec![payload::integer("rating", 4), payload::integer("modifier", -2)]),
+                command(&player, "check", vec![payload::integer("rating", 2)]),
+                command(&player, "check", vec![payload::integer("rating", 6)]),
+                sub(&player, "character", "show", vec![payload::string("name", &thiz)]),
+                sub(&player, "character", "show", vec![payload::string("name", &tft)]),
+                sub(&player, "character", "show", vec![payload::string("name", &thiz)]),
+                sub(&player, "character", "show", vec![payload::string("name", &tft)]),
+                sub(&player, "luck", "spend", vec![payload::string("kind", "stunt"), payload::string("character", &thiz)]),
+                sub(&player, "luck", "spend", vec![payload::string("kind", "stunt"), payload::string("character", &thiz)]),
+                sub(&player, "tft", "attack", vec![payload::string("attacker", &tft), payload::string("target", &target), payload::string("weapon", "Broadsword")]),
+                sub(&player, "tft", "attack", vec![payload::string("attacker", &tft), payload::string("target", &target), payload::string("weapon", "Dagger")]),
+                sub(&player, "tft", "attack", vec![payload::string("attacker", &tft), payload::string("target", &target), payload::string("weapon", "Broadsword")]),
+                command(&player, "roll", vec![payload::string("expression", "3d6+2")]),
+                command(&player, "roll", vec![payload::string("expression", "1d100")]),
+                command(&player, "roll", vec![payload::string("expression", "4d6kh3")]),
+                command(&player, "roll", vec![payload::string("expression", "2d6+1")]),
+            ]);
+        }
+    }
+}
+
+/// A copy of `template` with a fresh interaction id and token.
+fn fresh(template: &Built) -> Built {
+    let id = payload::next_id();
+    let token = format!("itoken-{id}");
+    let mut json = template.json.clone();
+    json["id"] = Value::from(id.to_string());
+    json["token"] = Value::from(token.clone());
+    Built { id, token, json }
+}
+
+/// Resident memory now and at its peak (kB), and CPU time used (user + system), of `pid`.
+fn proc_stats(pid: u32) -> (u64, u64, Duration) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb = |key: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name (which may hold spaces) start at ") ".
+    let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
+    let fields: Vec<u64> = after.split_whitespace().filter_map(|f| f.parse().ok()).collect();
+    // utime and stime are the 14th and 15th fields of the whole line: 11th and 12th after ") ",
+    // and the state letter (not a number) is dropped by the parse above, so 10 and 11 here.
+    let ticks = fields.get(10).copied().unwrap_or(0) + fields.get(11).copied().unwrap_or(0);
+    // Clock ticks are 100 per second on Linux.
+    (kb("VmRSS:"), kb("VmHWM:"), Duration::from_millis(ticks * 10))
+}
+
+struct Outcome {
+    rate: u64,
+    sent: usize,
+    achieved: f64,
+    p50: Duration,
+    p99: Duration,
+    max: Duration,
+    errors: usize,
+    cpu: Duration,
+    peak_rss_kb: u64,
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// Dispatches `rate` interactions per second for `secs` seconds, open-loop, then collects.
+fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
+    let (_, _, cpu_before) = proc_stats(rig.bot.pid());
+    let total = (rate * secs) as usize;
+    let interval = Duration::from_secs_f64(1.0 / rate as f64);
+    let first_request = rig.fake.requests().len();
+    let start = Instant::now();
+    let mut ids = Vec::with_capacity(total);
+    for n in 0..total {
+        let due = start + interval * n as u32;
+        let now = Instant::now();
+        if due > now {
+            std::thread::sleep(due - now);
+        }
+        let built = fresh(&rig.templates[n % rig.templates.len()]);
+        ids.push(built.id);
+        rig.fake.dispatch(&built);
+    }
+    let elapsed_send = start.elapsed();
+    // Wait for the last answers (or the timeout), then read the record once.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut requests;
+    loop {
+        requests = rig.fake.requests();
+        let answered = requests[first_request..]
+            .iter()
+            .filter(|r| r.method == "POST" && r.route().starts_with("/interactions/"))
+            .count();
+        if answered >= total || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (_, peak_rss_kb, cpu_after) = proc_stats(rig.bot.pid());
+    let flushed: HashMap<u64, Instant> = rig
+        .fake
+        .dispatches()
+        .into_iter()
+        .map(|d| (d.interaction_id, d.flushed_at))
+        .collect();
+    let mut answered: HashMap<u64, (Instant, bool)> = HashMap::new();
+    let mut last = start;
+    for r in &requests[first_request..] {
+        let route = r.route();
+        if r.method != "POST" || !route.starts_with("/interactions/") {
+            continue;
+        }
+        let Some(id) = route.split('/').nth(2).and_then(|v| v.parse::<u64>().ok()) else {
+            continue;
+        };
+        let failed = r
+            .json
+            .as_ref()
+            .and_then(|b| b["data"]["content"].as_str())
+            .is_some_and(|c| c.contains("Something went wrong"));
+        last = last.max(r.at);
+        answered.insert(id, (r.at, failed));
+    }
+    let mut latencies = Vec::with_capacity(total);
+    let mut errors = 0;
+    for id in &ids {
+        match (flushed.get(id), answered.get(id)) {
+            (Some(sent), Some((at, failed))) => {
+                latencies.push(at.saturating_duration_since(*sent));
+                if *failed {
+                    errors += 1;
+                }
+            }
+            _ => errors += 1,
+        }
+    }
+    latencies.sort_unstable();
+    let span = last.saturating_duration_since(start).max(elapsed_send);
+    Outcome {
+        rate,
+        sent: total,
+        achieved: latencies.len() as f64 / span.as_secs_f64(),
+        p50: percentile(&latencies, 50.0),
+        p99: percentile(&latencies, 99.0),
+        max: latencies.last().copied().unwrap_or_default(),
+        errors,
+        cpu: cpu_after.saturating_sub(cpu_before),
+        peak_rss_kb,
+    }
+}
+
+fn report(o: &Outcome, secs: u64) {
+    println!(
+        "{:>6}/s for {secs:>2} s: sent {:>6}, answered {:>8.0}/s, p50 {:>9.3?}, p99 {:>9.3?}, max {:>9.3?}, errors {:>5}, bot CPU {:>7.2?} ({:>4.0}% of one core), peak RSS {:>6} kB",
+        o.rate,
+        o.sent,
+        o.achieved,
+        o.p50,
+        o.p99,
+        o.max,
+        o.errors,
+        o.cpu,
+        100.0 * o.cpu.as_secs_f64() / secs as f64,
+        o.peak_rss_kb
+    );
+}
+
+fn main() {
+    // `cargo bench` passes --bench; `cargo test --benches` would pass nothing: run only for bench.
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("bot_load: run with `cargo bench --bench bot_load`");
+        return;
+    }
+    let secs = env_list("REFEREE_LOAD_SECS", "30").first().copied().unwrap_or(30);
+    let rates = env_list("REFEREE_LOAD_RATES", "100,1000,5000");
+    let search = env_list("REFEREE_LOAD_SEARCH", "2000,3000,4000,5000,6000,8000,10000");
+
+    // Idle memory: a fresh bot, connected and registered, before any command.
+    {
+        let fake = FakeDiscord::start();
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut options = BotOptions::new(&fake, dir.path());
+        options.log = "warn".into();
+        let bot = BotProcess::spawn(&options);
+        fake.wait_ready(1, fake::TIMEOUT);
+        fake.wait_for("the command registration", fake::TIMEOUT, |r| {
+            r.method == "PUT" && r.route().contains("/commands")
+        });
+        std::thread::sleep(Duration::from_secs(2));
+        let (rss, hwm, cpu) = proc_stats(bot.pid());
+        println!("idle bot (connected, commands registered, 2 s later): RSS {rss} kB, peak {hwm} kB, CPU so far {cpu:?}");
+    }
+
+    for rate in rates {
+        let rig = Rig::start();
+        let o = phase(&rig, rate, secs);
+        report(&o, secs);
+    }
+    if !search.is_empty() {
+        println!("highest rate with p99 under 50 ms (10 s each):");
+        let mut best = None;
+        for rate in search {
+            let rig = Rig::start();
+            let o = phase(&rig, rate, 10);
+            report(&o, 10);
+            if o.p99 < Duration::from_millis(50) && o.errors == 0 && o.achieved >= 0.95 * rate as f64 {
+                best = Some(rate);
+            } else {
+                break;
+            }
+        }
+        match best {
+            Some(rate) => println!("highest sustained rate with p99 < 50 ms and no error: {rate}/s"),
+            None => println!("no rate tried kept p99 under 50 ms"),
+        }
+    }
+}
