@@ -1,5 +1,6 @@
 //! Fixed menus as Discord choices, so a bad value never reaches `app` (STYLE §3). Each choice's
-//! name is the value `app` parses, the same word the console types.
+//! name is the value `app` parses, the same word the console types; a test in `commands` parses
+//! every one of them through `app`. Menus longer than Discord's 25 choices (TFT jobs) stay text.
 
 /// Who sees a roll (SPEC §2, "Roll modes").
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
@@ -16,7 +17,6 @@ pub enum Mode {
 
 /// A game system.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-#[allow(dead_code)] // used by the commands arriving next
 pub enum System {
     #[name = "thiz"]
     Thiz,
@@ -26,7 +26,6 @@ pub enum System {
 
 /// What a luck point is spent on.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-#[allow(dead_code)] // used by the commands arriving next
 pub enum LuckKind {
     #[name = "reroll"]
     Reroll,
@@ -34,4 +33,98 @@ pub enum LuckKind {
     Wound,
     #[name = "stunt"]
     Stunt,
+}
+
+/// Where a TFT blow or HTH attempt comes from, relative to the target's facing.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Facing {
+    #[name = "front"]
+    Front,
+    #[name = "side"]
+    Side,
+    #[name = "rear"]
+    Rear,
+}
+
+/// A TFT charge, by the attacker or against one.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Charge {
+    #[name = "none"]
+    None,
+    #[name = "charging"]
+    Charging,
+    #[name = "off-centre"]
+    OffCentre,
+    #[name = "receiving"]
+    Receiving,
+    #[name = "receiving-rider"]
+    ReceivingRider,
+}
+
+/// Who has the higher Unarmed Combat talent in a TFT HTH entry.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum HigherUc {
+    #[name = "attacker"]
+    Attacker,
+    #[name = "defender"]
+    Defender,
+}
+
+/// Who tends a dying TFT figure.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Helper {
+    #[name = "friend"]
+    Friend,
+    #[name = "first-aid"]
+    FirstAid,
+    #[name = "physicker"]
+    Physicker,
+    #[name = "master-physicker"]
+    MasterPhysicker,
+}
+
+/// Adding an item to a sheet, or taking it off.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum GearAction {
+    #[name = "add"]
+    Add,
+    #[name = "remove"]
+    Remove,
+}
+
+/// What kind of equipment row an item is.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum ItemKind {
+    #[name = "weapon"]
+    Weapon,
+    #[name = "armor"]
+    Armor,
+    #[name = "shield"]
+    Shield,
+    #[name = "item"]
+    Item,
+}
+
+/// A THIZ wound colour.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum WoundLevel {
+    #[name = "green"]
+    Green,
+    #[name = "yellow"]
+    Yellow,
+    #[name = "red"]
+    Red,
+    #[name = "black"]
+    Black,
+}
+
+/// The `/gm rules` switches (`app::gm::HOUSE_RULES`; a test keeps the two lists equal).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum HouseRule {
+    #[name = "tft_house_rules"]
+    HouseRules,
+    #[name = "tft_four_dice_specials"]
+    FourDiceSpecials,
+    #[name = "tft_generalize_beyond_four"]
+    GeneralizeBeyondFour,
 }

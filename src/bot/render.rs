@@ -408,7 +408,10 @@ mod tests {
         let allowed = &msg["allowed_mentions"];
         assert_eq!(allowed["parse"], serde_json::json!([]));
         for list in ["users", "roles"] {
-            assert!(allowed[list].as_array().is_none_or(Vec::is_empty), "{allowed}");
+            assert!(
+                allowed[list].as_array().is_none_or(Vec::is_empty),
+                "{allowed}"
+            );
         }
         assert!(allowed.get("replied_user").is_none_or(|v| v == false));
     }

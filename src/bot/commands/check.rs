@@ -9,7 +9,9 @@ use crate::bot::{Context, Error};
 #[poise::command(slash_command, guild_only)]
 pub async fn check(
     ctx: Context<'_>,
-    #[description = "A skill of your character"] skill: Option<String>,
+    #[description = "A skill of your character"]
+    #[autocomplete = "autocomplete::skill"]
+    skill: Option<String>,
     #[description = "A bare rating instead of a skill (-40 to 40)"]
     #[min = -40]
     #[max = 40]

@@ -2,11 +2,22 @@
 //! its options as `app` does and hands them to [`invoke`](super::invoke::invoke).
 //!
 //! The first `///` line of each command is what players read in Discord (≤ 100 characters);
-//! every option has a description.
+//! every option has a description. The tests below hold the registered commands to `app`'s
+//! command list, option names, menus and number ranges, and to Discord's limits. Must never
+//! decide anything a command does: that is `app`'s.
 
+mod attack;
+mod character;
 mod check;
+mod gm;
 mod help;
+mod history;
+mod luck;
+mod odds;
+mod reveal;
 mod roll;
+mod tft;
+mod wound;
 
 use super::{Data, Error};
 
@@ -16,6 +27,20 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         // Player
         roll::roll(),
         check::check(),
+        attack::attack(),
+        tft::tft(),
+        odds::odds(),
+        luck::luck(),
+        character::character(),
+        wound::wound(),
+        history::history(),
         help::help(),
+        // GM
+        gm::gm(),
+        reveal::reveal(),
+        // Admin: `/gm setup` (Manage Server) is a subcommand of `/gm`, where GMs look for it.
     ]
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,227 @@
+//! `/tft save|attack|hth|dying|bash|job`.
+
+use crate::bot::autocomplete;
+use crate::bot::choices::{Charge, Facing, Helper, HigherUc, Mode};
+use crate::bot::invoke::{Args, invoke};
+use crate::bot::{Context, Error};
+
+/// The Fantasy Trip: saving rolls, attacks and the other rolls on a table
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "tft_save",
+        "tft_attack",
+        "tft_hth",
+        "tft_dying",
+        "tft_bash",
+        "tft_job"
+    ),
+    subcommand_required
+)]
+// poise wants an async fn, even for a parent Discord never calls.
+#[allow(clippy::unused_async)]
+pub async fn tft(_: Context<'_>) -> Result<(), Error> {
+    // Discord calls only the subcommands.
+    Ok(())
+}
+
+/// TFT saving roll: some dice against ST, DX, IQ or a number
+#[poise::command(slash_command, rename = "save")]
+pub async fn tft_save(
+    ctx: Context<'_>,
+    // A word or a number, so text.
+    #[description = "st, dx, iq, or a number from 1 to 100"] attribute: String,
+    #[description = "How many dice (1 to 12)"]
+    #[min = 1]
+    #[max = 12]
+    dice: i64,
+    #[description = "Whose roll (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "Added to the number (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    modifier: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("attribute", attribute)
+        .opt("dice", dice)
+        .opt("character", character)
+        .opt("modifier", modifier)
+        .choice("mode", mode);
+    invoke(ctx, &["tft", "save"], args).await
+}
+
+/// TFT attack: to-hit, damage, armor and the hits taken
+#[poise::command(slash_command, rename = "attack")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
+pub async fn tft_attack(
+    ctx: Context<'_>,
+    #[description = "Who attacks"]
+    #[autocomplete = "autocomplete::character"]
+    attacker: String,
+    #[description = "Who is attacked"]
+    #[autocomplete = "autocomplete::character"]
+    target: String,
+    #[description = "The weapon used (default: the attacker's first)"]
+    #[autocomplete = "autocomplete::weapon"]
+    weapon: Option<String>,
+    #[description = "Where the blow comes from (default front)"] facing: Option<Facing>,
+    #[description = "The target is defending (one more die)"] defending: Option<bool>,
+    #[description = "The target is dodging (one more die)"] dodging: Option<bool>,
+    #[description = "Turns spent waiting for an opening (0 to 100)"]
+    #[min = 0]
+    #[max = 100]
+    wait: Option<i64>,
+    #[description = "Distance in hexes, for a missile or thrown weapon (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    range: Option<i64>,
+    #[description = "Rolls to miss already made this turn (0 to 100)"]
+    #[min = 0]
+    #[max = 100]
+    prior: Option<i64>,
+    #[description = "The penalty multiplier of multiple actions this turn (1 or 2)"]
+    #[min = 1]
+    #[max = 2]
+    actions: Option<i64>,
+    #[description = "A charge by the attacker, or received"] charge: Option<Charge>,
+    #[description = "Added to adjusted DX (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    modifier: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("attacker", attacker)
+        .opt("target", target)
+        .opt("weapon", weapon)
+        .choice("facing", facing)
+        .opt("defending", defending)
+        .opt("dodging", dodging)
+        .opt("wait", wait)
+        .opt("range", range)
+        .opt("prior", prior)
+        .opt("actions", actions)
+        .choice("charge", charge)
+        .opt("modifier", modifier)
+        .choice("mode", mode);
+    invoke(ctx, &["tft", "attack"], args).await
+}
+
+/// TFT roll to enter hand-to-hand combat
+#[poise::command(slash_command, rename = "hth")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
+pub async fn tft_hth(
+    ctx: Context<'_>,
+    #[description = "Who tries to close (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "Where the attempt comes from (default front)"] facing: Option<Facing>,
+    #[description = "The attacker is crawling"] crawling: Option<bool>,
+    #[description = "The attempt is made during movement"] moving: Option<bool>,
+    #[description = "The attacker leaps from above"] leaping: Option<bool>,
+    #[description = "The defender stands against a wall"] wall: Option<bool>,
+    #[description = "The defender has the higher MA"] faster: Option<bool>,
+    #[description = "Who has the higher Unarmed Combat talent"] uc: Option<HigherUc>,
+    #[description = "Added to the roll (-20 to 20)"]
+    #[min = -20]
+    #[max = 20]
+    modifier: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("character", character)
+        .choice("facing", facing)
+        .opt("crawling", crawling)
+        .opt("moving", moving)
+        .opt("leaping", leaping)
+        .opt("wall", wall)
+        .opt("faster", faster)
+        .choice("uc", uc)
+        .opt("modifier", modifier)
+        .choice("mode", mode);
+    invoke(ctx, &["tft", "hth"], args).await
+}
+
+/// TFT roll of a figure at 0 ST or below, to live
+#[poise::command(slash_command, rename = "dying")]
+pub async fn tft_dying(
+    ctx: Context<'_>,
+    #[description = "Who is dying (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "Who tends the figure"] helper: Option<Helper>,
+    #[description = "A second helper"] second: Option<Helper>,
+    #[description = "Healing potions given (0 to 4)"]
+    #[min = 0]
+    #[max = 4]
+    potions: Option<i64>,
+    #[description = "Minutes the figure lay without help (0 to 600)"]
+    #[min = 0]
+    #[max = 600]
+    minutes: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("character", character)
+        .choice("helper", helper)
+        .choice("second", second)
+        .opt("potions", potions)
+        .opt("minutes", minutes)
+        .choice("mode", mode);
+    invoke(ctx, &["tft", "dying"], args).await
+}
+
+/// TFT shield bash or rush: the foe's roll to stay up
+#[poise::command(slash_command, rename = "bash")]
+pub async fn tft_bash(
+    ctx: Context<'_>,
+    #[description = "Who bashes"]
+    #[autocomplete = "autocomplete::character"]
+    attacker: String,
+    #[description = "Who is bashed"]
+    #[autocomplete = "autocomplete::character"]
+    target: String,
+    #[description = "A shield rush instead of a bash"] rush: Option<bool>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("attacker", attacker)
+        .opt("target", target)
+        .opt("rush", rush)
+        .choice("mode", mode);
+    invoke(ctx, &["tft", "bash"], args).await
+}
+
+/// TFT: a week of a job, every roll shown
+#[poise::command(slash_command, rename = "job")]
+pub async fn tft_job(
+    ctx: Context<'_>,
+    // More jobs than Discord's 25 choices, so text; app names them all on a typo.
+    #[description = "The job, like Garrison, Scribe or Student"] job: String,
+    #[description = "Who works (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "Still looking for this job: roll to find it first"] looking: Option<bool>,
+    #[description = "Weapon talents, for a mercenary's pay (0 to 50)"]
+    #[min = 0]
+    #[max = 50]
+    weapon_talents: Option<i64>,
+    #[description = "Other combat talents, for a mercenary's pay (0 to 50)"]
+    #[min = 0]
+    #[max = 50]
+    combat_talents: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("job", job)
+        .opt("character", character)
+        .opt("looking", looking)
+        .opt("weapon_talents", weapon_talents)
+        .opt("combat_talents", combat_talents)
+        .choice("mode", mode);
+    invoke(ctx, &["tft", "job"], args).await
+}
