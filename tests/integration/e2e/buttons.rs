@@ -8,9 +8,10 @@ fn only_the_owner_spends_luck_with_the_reroll_button() {
     let s = Session::start();
     let owner = s.player(10);
     let gm = s.gm(1);
-    s.console(&owner, "/character create name:Gala system:thiz");
+    s.run(&owner, "/character create name:Gala system:thiz");
     // Luck is rolled in secret at creation; give Gala a known amount to spend.
-    s.console(&gm, "/luck set character:Gala points:3");
+    let set = s.run(&gm, "/luck set character:Gala points:3");
+    assert!(set.ephemeral(), "luck is the GM's secret: {}", set.text());
 
     let check = s.run(&owner, "/check rating:4 character:Gala");
     let buttons = check.custom_ids();
