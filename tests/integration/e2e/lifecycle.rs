@@ -185,10 +185,13 @@ fn a_restart_on_the_same_database_keeps_characters_and_the_roll_log() {
     let mut s = Session::start();
     let gm = s.gm(1);
     let owner = s.player(10);
-    // `/character create` is not a bot command yet: create the sheet through the console, on
-    // the same database file the bot uses.
-    s.console(&owner, "/character create name:Gala system:thiz");
-    s.console(&owner, "/character skill name:Gala skill:Swimming rating:4");
+    let created = s.run(&owner, "/character create name:Gala system:thiz");
+    assert!(
+        created.text().contains("Gala is ready"),
+        "{}",
+        created.text()
+    );
+    s.run(&owner, "/character skill name:Gala skill:Swimming rating:4");
     let before = s.run(&owner, "/check skill:Swimming character:Gala");
     assert!(
         before.text().contains("Gala: Swimming check"),
@@ -211,8 +214,7 @@ fn a_restart_on_the_same_database_keeps_characters_and_the_roll_log() {
         last_before + 2,
         "the roll log continues after the restart (a check, then this roll)"
     );
-    let history = s.console(&gm, "/history");
-    let history = super::message_text(&history);
+    let history = s.run(&gm, "/history").text();
     assert_eq!(
         history.matches("Gala · check").count(),
         2,

@@ -17,6 +17,7 @@
 //! r.ephemeral();       // flags & 64
 //! r.custom_ids();      // the buttons' custom ids
 //! r.followup(0);       // the first follow-up (POST /webhooks/{app}/{token}), waited for
+//! r.edit();            // the first PATCH of @original (a deferred answer's content), waited for
 //! r.channel_message(GM_CHANNEL_ID);  // the first message in that channel after the dispatch
 //! let p = s.press(&alice, &r.message(), "luck:reroll:2");   // a button press → Reply
 //! let choices = s.autocomplete(&alice, "/check skill:Sw", "skill");  // data.choices
@@ -34,6 +35,11 @@
 //! parallel. Dropping a session kills the bot, then checks the fake: an unknown route or a body
 //! that breaks Discord's OpenAPI schema fails the test.
 
+// A harness for every end-to-end test to come: each test uses only part of it.
+#![allow(dead_code)]
+
+mod buttons;
+mod characters;
 mod lifecycle;
 mod roll;
 
@@ -497,6 +503,22 @@ impl Reply<'_> {
     /// The `n`th (from 0) follow-up message of this interaction, waited for.
     pub fn followup(&self, n: usize) -> Request {
         self.session.fake.followup_for(&self.interaction.token, n)
+    }
+
+    /// The first edit of the original response (`PATCH …/messages/@original`), waited for: where
+    /// the content of a deferred (type 5) answer arrives.
+    pub fn edit(&self) -> Request {
+        let token = &self.interaction.token;
+        self.session.fake.wait_for_from(
+            self.from,
+            &format!("an edit of the original response of {token}"),
+            TIMEOUT,
+            |r| {
+                r.method == "PATCH"
+                    && r.route().starts_with("/webhooks/")
+                    && r.route().ends_with(&format!("/{token}/messages/@original"))
+            },
+        )
     }
 
     /// The first message posted in `channel_id` since this interaction was dispatched.

@@ -51,8 +51,8 @@ fn a_public_roll_answers_in_the_channel_with_a_correct_total() {
 fn a_private_roll_is_ephemeral_and_copied_to_the_gm_channel() {
     let s = Session::start();
     let gm = s.gm(1);
-    let setup = s.console(&gm, &format!("/gm setup gm_channel:{GM_CHANNEL_ID}"));
-    assert!(message_text(&setup).contains("Settings saved"), "{setup}");
+    let setup = s.run(&gm, &format!("/gm setup gm_channel:{GM_CHANNEL_ID}"));
+    assert!(setup.text().contains("Settings saved"), "{}", setup.text());
 
     let reply = s.run(&s.player(10), "/roll expression:2d6+1 mode:private");
     assert_eq!(reply.kind(), 4);
@@ -95,8 +95,8 @@ fn autocomplete_offers_the_characters_the_caller_may_see() {
     let s = Session::start();
     let owner = s.player(10);
     let gm = s.gm(1);
-    s.console(&owner, "/character create name:Gala system:thiz");
-    s.console(&gm, "/character create name:Gaunt system:thiz npc:true");
+    s.run(&owner, "/character create name:Gala system:thiz");
+    s.run(&gm, "/character create name:Gaunt system:thiz npc:true");
     let names = |caller| -> Vec<String> {
         s.autocomplete(caller, "/check character:Ga", "character")
             .iter()

@@ -10,6 +10,22 @@
 //! below is blocking. Dropping the handle (when the test is not already panicking) asserts that no
 //! unknown route was hit and every checked body was valid; [`FakeDiscord::finish`] does the same
 //! on demand.
+//!
+//! # Using it without the `e2e::Session` harness (a benchmark, a custom test)
+//!
+//! ```text
+//! let fake = FakeDiscord::start();                       // or with_token("…")
+//! let dir = tempfile::tempdir()?;
+//! let mut bot = BotProcess::spawn(&BotOptions::new(&fake, dir.path()));
+//! fake.wait_ready(1, TIMEOUT);                           // READY sent, a socket takes dispatches
+//! let i = payload::command(&Caller::player(10), "roll",
+//!                          vec![payload::string("expression", "2d6")], Value::Null);
+//! fake.dispatch(&i);                                     // returns at once (open loop)
+//! let cb = fake.callback_for(i.id);                      // Request: json, files, at (Instant)
+//! let sent = fake.dispatches();                          // Dispatch { seq, interaction_id, flushed_at }
+//! let latency = cb.at - sent[0].flushed_at;
+//! bot.terminate(TIMEOUT);                                // SIGTERM → ExitStatus
+//! ```
 
 // A toolkit for every end-to-end test and benchmark: each test uses only part of it.
 #![allow(dead_code)]

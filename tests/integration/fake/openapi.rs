@@ -5,6 +5,7 @@
 //! bot writes to. Never fails a test because the file is missing: it warns once, loudly, and the
 //! fake checks everything else. Compiled once per test process (the spec is large).
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -225,9 +226,12 @@ pub fn validators() -> Option<&'static Validators> {
                     Some(Validators::from_spec(&spec))
                 }
                 Err(e) => {
-                    eprintln!(
-                        "\n**********\nWARNING: {} not found ({e}) — request bodies are NOT checked \
-                         against Discord's OpenAPI schemas\n**********\n",
+                    // Straight to the process's stderr: the test harness captures `eprintln!`
+                    // and would hide the warning whenever the tests pass.
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "\n**********\nWARNING: {} not found ({e}) — request bodies are NOT \
+                         checked against Discord's OpenAPI schemas\n**********\n",
                         path.display()
                     );
                     None
