@@ -34,6 +34,7 @@
 //! parallel. Dropping a session kills the bot, then checks the fake: an unknown route or a body
 //! that breaks Discord's OpenAPI schema fails the test.
 
+mod commands;
 mod lifecycle;
 mod roll;
 
