@@ -36,6 +36,7 @@
 
 mod commands;
 mod lifecycle;
+mod modes;
 mod roll;
 
 use std::path::Path;
