@@ -195,7 +195,7 @@ pub fn number_after(text: &str, prefix: &str) -> i64 {
 pub fn assert_refusal(reply: &Reply, line: &str) {
     assert_eq!(reply.kind(), 4, "{line}: {}", reply.callback_body());
     assert!(reply.ephemeral(), "{line}: a refusal is ephemeral");
-    let text = reply.text();
+    let text = reply.content();
     assert!(
         !text.is_empty() && !text.contains('\n'),
         "{line}: a refusal is one line: {text:?}"
@@ -551,6 +551,14 @@ fn luck_from_set_to_log() {
         "{}",
         check.text()
     );
+    assert!(
+        check
+            .custom_ids()
+            .iter()
+            .any(|id| id.starts_with("luck:reroll:")),
+        "a check offers its owner the reroll button: {:?}",
+        check.custom_ids()
+    );
     let spend = x.run(&alys, "/luck spend kind:reroll character:Alys");
     let text = spend.text();
     assert!(
@@ -564,10 +572,26 @@ fn luck_from_set_to_log() {
     let text = x.text(&gm, "/luck show character:Alys");
     assert!(text.contains("Alys has 8 luck points"), "one spent: {text}");
 
+    // The same spend through the check's own button: the press takes the buttons away and the
+    // result follows.
+    let check = x.run(&alys, "/check skill:Swimming character:Alys");
+    let id = check
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("luck:reroll:"))
+        .unwrap_or_else(|| panic!("a reroll button: {}", check.callback_body()));
+    let pressed = s.press(&alys, &check.message(), &id);
+    assert_eq!(pressed.kind(), 7, "{}", pressed.callback_body());
+    let result = message_text(pressed.followup(0).body());
+    assert!(result.contains("Alys: Swimming rerolled"), "{result}");
+    let text = x.text(&gm, "/luck show character:Alys");
+    assert!(text.contains("Alys has 7 luck points"), "two spent: {text}");
+
     let text = x.text(&gm, "/luck log character:Alys");
     assert!(text.contains("Alys's luck ledger"), "{text}");
     assert!(text.contains("+2 → 9 · awarded"), "{text}");
     assert!(text.contains("-1 → 8 · spent: reroll"), "{text}");
+    assert!(text.contains("-1 → 7 · spent: reroll"), "{text}");
 
     let text = x.text(&gm, "/luck roll character:Alys");
     let rolled = number_after(&text, "for Alys's luck: ");

@@ -38,6 +38,7 @@ mod commands;
 mod lifecycle;
 mod modes;
 mod roll;
+mod secrecy;
 
 use std::path::Path;
 use std::process::ExitStatus;
