@@ -53,7 +53,12 @@ fn command(caller: &Caller, name: &str, options: Vec<Value>) -> Built {
 }
 
 fn sub(caller: &Caller, name: &str, subname: &str, options: Vec<Value>) -> Built {
-    payload::command(caller, name, vec![payload::subcommand(subname, options)], Value::Null)
+    payload::command(
+        caller,
+        name,
+        vec![payload::subcommand(subname, options)],
+        Value::Null,
+    )
 }
 
 impl Rig {
@@ -67,7 +72,12 @@ impl Rig {
         fake.wait_for("the command registration", fake::TIMEOUT, |r| {
             r.method == "PUT" && r.route().contains("/commands")
         });
-        let mut rig = Self { bot, fake, _dir: dir, templates: Vec::new() };
+        let mut rig = Self {
+            bot,
+            fake,
+            _dir: dir,
+            templates: Vec::new(),
+        };
         rig.setup();
         rig
     }
@@ -89,42 +99,107 @@ impl Rig {
             let player = Caller::player(100 + p);
             let thiz = format!("Thiz{p}");
             let tft = format!("Tft{p}");
-            self.must(&sub(&player, "character", "create", vec![
-                payload::string("name", &thiz), payload::string("system", "thiz")]));
-            self.must(&sub(&player, "character", "skill", vec![
-                payload::string("name", &thiz), payload::string("skill", "Swimming"), payload::integer("rating", 4)]));
-            self.must(&sub(&player, "character", "create", vec![
-                payload::string("name", &tft), payload::string("system", "tft")]));
-            self.must(&sub(&player, "character", "set", vec![
-                payload::string("name", &tft), payload::string("field", "st"), payload::string("value", "12")]));
-            self.must(&sub(&gm, "luck", "set", vec![
-                payload::string("character", &thiz), payload::integer("points", 1_000)]));
+            self.must(&sub(
+                &player,
+                "character",
+                "create",
+                vec![
+                    payload::string("name", &thiz),
+                    payload::string("system", "thiz"),
+                ],
+            ));
+            self.must(&sub(
+                &player,
+                "character",
+                "skill",
+                vec![
+                    payload::string("name", &thiz),
+                    payload::string("skill", "Swimming"),
+                    payload::integer("rating", 4),
+                ],
+            ));
+            self.must(&sub(
+                &player,
+                "character",
+                "create",
+                vec![
+                    payload::string("name", &tft),
+                    payload::string("system", "tft"),
+                ],
+            ));
+            self.must(&sub(
+                &player,
+                "character",
+                "set",
+                vec![
+                    payload::string("name", &tft),
+                    payload::string("field", "st"),
+                    payload::string("value", "12"),
+                ],
+            ));
+            self.must(&sub(
+                &gm,
+                "luck",
+                "set",
+                vec![
+                    payload::string("character", &thiz),
+                    payload::integer("points", 1_000),
+                ],
+            ));
             let target = format!("Tft{}", (p + 1) % PLAYERS);
-            // Templates: the mix for this player, re-sent with fresh ids.
-            self.templates.extend([
-                command(&player, "check", vec![payload::string("skill", "Swimming"), payload::string("character", &thiz)]),
-                command(&player, "check", vec![payload::string("skill", "Swimming"), payload::string("character", &thiz)]),
-                command(&player, "check", vec![payload::string("skill", "Swimming"), payload::string("character", &thiz)]),
-                command(&player, "check", vec![payload::integer("rating", 4)]),
-                command(&player, "check", vec![payload::integer("rating", 4), payload::integer("modifier", -2)]),
-                command(&player, "check", vec![payload::integer("rating", 2)]),
-                command(&player, "check", vec![payload::integer("rating", 6)]),
-                sub(&player, "character", "show", vec![payload::string("name", &thiz)]),
-                sub(&player, "character", "show", vec![payload::string("name", &tft)]),
-                sub(&player, "character", "show", vec![payload::string("name", &thiz)]),
-                sub(&player, "character", "show", vec![payload::string("name", &tft)]),
-                sub(&player, "luck", "spend", vec![payload::string("kind", "stunt"), payload::string("character", &thiz)]),
-                sub(&player, "luck", "spend", vec![payload::string("kind", "stunt"), payload::string("character", &thiz)]),
-                sub(&player, "tft", "attack", vec![payload::string("attacker", &tft), payload::string("target", &target), payload::string("weapon", "Broadsword")]),
-                sub(&player, "tft", "attack", vec![payload::string("attacker", &tft), payload::string("target", &target), payload::string("weapon", "Dagger")]),
-                sub(&player, "tft", "attack", vec![payload::string("attacker", &tft), payload::string("target", &target), payload::string("weapon", "Broadsword")]),
-                command(&player, "roll", vec![payload::string("expression", "3d6+2")]),
-                command(&player, "roll", vec![payload::string("expression", "1d100")]),
-                command(&player, "roll", vec![payload::string("expression", "4d6kh3")]),
-                command(&player, "roll", vec![payload::string("expression", "2d6+1")]),
-            ]);
+            self.templates.extend(mix(&player, &thiz, &tft, &target));
         }
     }
+}
+
+/// One player's share of the mix (templates, re-sent with fresh ids): 7 checks, 4 sheets, 2 luck
+/// spends, 3 TFT attacks and 4 rolls in 20.
+fn mix(player: &Caller, thiz: &str, tft: &str, target: &str) -> Vec<Built> {
+    use payload::{integer, string};
+    let check = || {
+        command(
+            player,
+            "check",
+            vec![string("skill", "Swimming"), string("character", thiz)],
+        )
+    };
+    let bare = |rating: i64| command(player, "check", vec![integer("rating", rating)]);
+    let show = |name: &str| sub(player, "character", "show", vec![string("name", name)]);
+    let spend = || {
+        let options = vec![string("kind", "stunt"), string("character", thiz)];
+        sub(player, "luck", "spend", options)
+    };
+    let attack = |weapon: &str| {
+        let options = vec![
+            string("attacker", tft),
+            string("target", target),
+            string("weapon", weapon),
+        ];
+        sub(player, "tft", "attack", options)
+    };
+    let roll = |dice: &str| command(player, "roll", vec![string("expression", dice)]);
+    vec![
+        check(),
+        check(),
+        check(),
+        bare(4),
+        bare(2),
+        bare(6),
+        bare(-3),
+        show(thiz),
+        show(tft),
+        show(thiz),
+        show(tft),
+        spend(),
+        spend(),
+        attack("Broadsword"),
+        attack("Dagger"),
+        attack("Broadsword"),
+        roll("3d6+2"),
+        roll("1d100"),
+        roll("4d6kh3"),
+        roll("2d6+1"),
+    ]
 }
 
 /// A copy of `template` with a fresh interaction id and token.
@@ -151,12 +226,19 @@ fn proc_stats(pid: u32) -> (u64, u64, Duration) {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     // Fields after the command name (which may hold spaces) start at ") ".
     let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
-    let fields: Vec<u64> = after.split_whitespace().filter_map(|f| f.parse().ok()).collect();
+    let fields: Vec<u64> = after
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
     // utime and stime are the 14th and 15th fields of the whole line: 11th and 12th after ") ",
     // and the state letter (not a number) is dropped by the parse above, so 10 and 11 here.
     let ticks = fields.get(10).copied().unwrap_or(0) + fields.get(11).copied().unwrap_or(0);
     // Clock ticks are 100 per second on Linux.
-    (kb("VmRSS:"), kb("VmHWM:"), Duration::from_millis(ticks * 10))
+    (
+        kb("VmRSS:"),
+        kb("VmHWM:"),
+        Duration::from_millis(ticks * 10),
+    )
 }
 
 struct Outcome {
@@ -287,7 +369,10 @@ fn main() {
         println!("bot_load: run with `cargo bench --bench bot_load`");
         return;
     }
-    let secs = env_list("REFEREE_LOAD_SECS", "30").first().copied().unwrap_or(30);
+    let secs = env_list("REFEREE_LOAD_SECS", "30")
+        .first()
+        .copied()
+        .unwrap_or(30);
     let rates = env_list("REFEREE_LOAD_RATES", "100,1000,5000");
     let search = env_list("REFEREE_LOAD_SEARCH", "2000,3000,4000,5000,6000,8000,10000");
 
@@ -304,7 +389,9 @@ fn main() {
         });
         std::thread::sleep(Duration::from_secs(2));
         let (rss, hwm, cpu) = proc_stats(bot.pid());
-        println!("idle bot (connected, commands registered, 2 s later): RSS {rss} kB, peak {hwm} kB, CPU so far {cpu:?}");
+        println!(
+            "idle bot (connected, commands registered, 2 s later): RSS {rss} kB, peak {hwm} kB, CPU so far {cpu:?}"
+        );
     }
 
     for rate in rates {
@@ -319,14 +406,19 @@ fn main() {
             let rig = Rig::start();
             let o = phase(&rig, rate, 10);
             report(&o, 10);
-            if o.p99 < Duration::from_millis(50) && o.errors == 0 && o.achieved >= 0.95 * rate as f64 {
+            if o.p99 < Duration::from_millis(50)
+                && o.errors == 0
+                && o.achieved >= 0.95 * rate as f64
+            {
                 best = Some(rate);
             } else {
                 break;
             }
         }
         match best {
-            Some(rate) => println!("highest sustained rate with p99 < 50 ms and no error: {rate}/s"),
+            Some(rate) => {
+                println!("highest sustained rate with p99 < 50 ms and no error: {rate}/s");
+            }
             None => println!("no rate tried kept p99 under 50 ms"),
         }
     }

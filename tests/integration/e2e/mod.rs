@@ -40,8 +40,11 @@
 
 mod buttons;
 mod characters;
+mod commands;
 mod lifecycle;
+mod modes;
 mod roll;
+mod secrecy;
 
 use std::path::Path;
 use std::process::ExitStatus;
@@ -400,6 +403,8 @@ impl Session {
                     "roles",
                     role.to_string(),
                     json!({"id": role.to_string(), "name": format!("role-{role}"), "color": 0,
+                           "colors": {"primary_color": 0, "secondary_color": null,
+                                      "tertiary_color": null},
                            "hoist": false, "position": 1, "permissions": "0",
                            "managed": false, "mentionable": true, "flags": 0}),
                 );

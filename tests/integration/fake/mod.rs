@@ -35,7 +35,10 @@ pub mod openapi;
 pub mod payload;
 pub mod process;
 pub mod rest;
+// The load benchmark includes this module in a target without a test harness, where the test
+// functions are compiled out and their imports and helpers would look unused.
 #[cfg(test)]
+#[allow(unused)]
 mod tests;
 
 use std::collections::HashMap;

@@ -1,0 +1,674 @@
+//! Every command and subcommand of the registration, through Discord, with the reply checked.
+//!
+//! Owns the per-group scripts and the coverage test: each group declares the command paths it
+//! runs ([`GROUPS`]) and fails when it ran any other set, and
+//! [`every_registered_command_has_an_end_to_end_test`] fails when the declared paths are not
+//! exactly the registration's leaves, so a new command without a test here fails the suite.
+//! Never sleeps, never edits the harness: the helpers below take a `&Session`.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::{GM_CHANNEL_ID, Reply, Session, message_text};
+use crate::fake::payload::Caller;
+
+/// The command paths each group runs (`"tft save"`, `"roll"`…).
+const GROUPS: &[(&str, &[&str])] = &[
+    (
+        "dice",
+        &["roll", "check", "odds thiz", "odds tft", "help", "history"],
+    ),
+    (
+        "characters",
+        &[
+            "character create",
+            "character skill",
+            "character gear",
+            "character set",
+            "character show",
+            "character validate",
+            "character list",
+            "character export",
+            "character delete",
+            "character import",
+        ],
+    ),
+    (
+        "thiz",
+        &[
+            "character create",
+            "character skill",
+            "attack",
+            "wound add",
+            "wound heal",
+            "wound rest",
+            "character show",
+        ],
+    ),
+    (
+        "tft",
+        &[
+            "character create",
+            "character set",
+            "character gear",
+            "character import",
+            "tft save",
+            "tft attack",
+            "tft hth",
+            "tft dying",
+            "tft bash",
+            "tft job",
+        ],
+    ),
+    (
+        "luck",
+        &[
+            "character create",
+            "character skill",
+            "check",
+            "luck set",
+            "luck show",
+            "luck award",
+            "luck spend",
+            "luck log",
+            "luck roll",
+        ],
+    ),
+    (
+        "gm",
+        &[
+            "character create",
+            "gm setup",
+            "gm rules",
+            "gm hidden",
+            "gm note",
+            "gm roll",
+            "reveal",
+            "history",
+        ],
+    ),
+];
+
+/// A session that remembers which command paths it ran.
+pub struct Script<'s> {
+    pub s: &'s Session,
+    ran: RefCell<BTreeSet<String>>,
+}
+
+impl<'s> Script<'s> {
+    pub fn new(s: &'s Session) -> Self {
+        Self {
+            s,
+            ran: RefCell::new(BTreeSet::new()),
+        }
+    }
+
+    /// Runs `line` as `caller` (see [`Session::run`]) and records its command path.
+    pub fn run(&self, caller: &Caller, line: &str) -> Reply<'s> {
+        self.ran.borrow_mut().insert(path_of(line));
+        self.s.run(caller, line)
+    }
+
+    /// Runs `line` and returns the reply's text, asserting the bot answered with a message.
+    pub fn text(&self, caller: &Caller, line: &str) -> String {
+        let reply = self.run(caller, line);
+        assert_eq!(reply.kind(), 4, "{line}: {}", reply.callback_body());
+        reply.text()
+    }
+
+    /// Asserts that this script ran exactly the paths [`GROUPS`] declares for `group`.
+    fn ran_exactly(&self, group: &str) {
+        let declared: BTreeSet<String> = GROUPS
+            .iter()
+            .find(|(name, _)| *name == group)
+            .unwrap_or_else(|| panic!("no group {group} in GROUPS"))
+            .1
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect();
+        assert_eq!(
+            *self.ran.borrow(),
+            declared,
+            "group {group} ran other commands than GROUPS declares for it"
+        );
+    }
+}
+
+/// The command path of a console-style line: `"/tft save attribute:12"` → `"tft save"`.
+pub fn path_of(line: &str) -> String {
+    referee::console::parse_line(line)
+        .unwrap_or_else(|e| panic!("{line:?} is not a command line: {e}"))
+        .path
+        .join(" ")
+}
+
+/// Every leaf of the registered commands: a command, subcommand or group's subcommand.
+pub fn leaves(commands: &[Value]) -> BTreeSet<String> {
+    fn walk(prefix: &str, item: &Value, out: &mut BTreeSet<String>) {
+        let name = item["name"].as_str().unwrap_or("?");
+        let here = if prefix.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{prefix} {name}")
+        };
+        let subs: Vec<&Value> = item["options"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|o| o["type"] == 1 || o["type"] == 2)
+            .collect();
+        if subs.is_empty() {
+            out.insert(here);
+        } else {
+            for sub in subs {
+                walk(&here, sub, out);
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    for command in commands {
+        walk("", command, &mut out);
+    }
+    out
+}
+
+/// The integer right after the first `prefix` in `text` (a leading minus included).
+pub fn number_after(text: &str, prefix: &str) -> i64 {
+    let rest = text
+        .split_once(prefix)
+        .unwrap_or_else(|| panic!("no {prefix:?} in {text}"))
+        .1;
+    let digits: String = rest
+        .chars()
+        .enumerate()
+        .take_while(|(i, c)| c.is_ascii_digit() || (*i == 0 && *c == '-'))
+        .map(|(_, c)| c)
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no number after {prefix:?} in {text}"))
+}
+
+/// The reply is one short line only its caller sees: how a refusal looks.
+pub fn assert_refusal(reply: &Reply, line: &str) {
+    assert_eq!(reply.kind(), 4, "{line}: {}", reply.callback_body());
+    assert!(reply.ephemeral(), "{line}: a refusal is ephemeral");
+    let text = reply.content();
+    assert!(
+        !text.is_empty() && !text.contains('\n'),
+        "{line}: a refusal is one line: {text:?}"
+    );
+    assert!(
+        reply.data()["embeds"]
+            .as_array()
+            .is_none_or(std::vec::Vec::is_empty),
+        "{line}: a refusal is plain text: {}",
+        reply.callback_body()
+    );
+}
+
+#[test]
+fn every_registered_command_has_an_end_to_end_test() {
+    let s = Session::start();
+    let registered = leaves(s.commands());
+    let declared: BTreeSet<String> = GROUPS
+        .iter()
+        .flat_map(|(_, paths)| paths.iter().map(|p| (*p).to_owned()))
+        .collect();
+    let untested: Vec<_> = registered.difference(&declared).collect();
+    let unknown: Vec<_> = declared.difference(&registered).collect();
+    assert!(
+        untested.is_empty() && unknown.is_empty(),
+        "commands registered without an end-to-end test: {untested:?}; \
+         tested but not registered: {unknown:?}"
+    );
+    assert_eq!(
+        declared.len(),
+        registered.len(),
+        "as many command paths exercised as registered"
+    );
+    assert!(registered.len() > 30, "{registered:?}");
+}
+
+/// The dice, the total and its parts: "[3, 5] + 1" and "Total: **9**".
+fn dice_and_total(text: &str) -> (Vec<i64>, i64) {
+    let list = text
+        .split_once('[')
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .unwrap_or_else(|| panic!("no dice list in {text}"))
+        .0;
+    let dice = list
+        .split(',')
+        .map(|d| {
+            d.trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("a die {d:?} in {text}"))
+        })
+        .collect();
+    (dice, number_after(text, "Total: **"))
+}
+
+#[test]
+fn dice_odds_help_and_history() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let alys = s.player(10);
+
+    let reply = x.run(&alys, "/roll expression:3d6+2 label:stats");
+    assert!(!reply.ephemeral(), "a public roll");
+    let text = reply.text();
+    assert!(text.contains("3d6+2"), "{text}");
+    let (dice, total) = dice_and_total(&text);
+    assert_eq!(dice.len(), 3, "{text}");
+    assert!(dice.iter().all(|d| (1..=6).contains(d)), "{text}");
+    assert!((5..=20).contains(&total), "{text}");
+    assert_eq!(total, dice.iter().sum::<i64>() + 2, "{text}");
+
+    let text = x.text(&alys, "/check rating:4 modifier:-1");
+    assert!(text.contains("rating 4 check"), "{text}");
+    let d100 = number_after(&text, "Roll: d100: ");
+    assert!((1..=100).contains(&d100), "{text}");
+    assert!(
+        ["Black", "Red", "Yellow", "Green", "Failure"]
+            .iter()
+            .any(|level| text.contains(&format!("**{level}"))),
+        "a THIZ level: {text}"
+    );
+
+    let text = x.text(&alys, "/odds thiz rating:4");
+    for level in ["Black", "Red", "Yellow", "Green", "Failure"] {
+        assert!(
+            text.contains(&format!("{level}: ")),
+            "the odds name {level}: {text}"
+        );
+    }
+    assert!(text.contains("rating 4"), "{text}");
+    assert!(text.contains("Any success: 66%"), "{text}");
+
+    let text = x.text(&alys, "/odds tft target:12 dice:3");
+    assert!(text.contains("3 dice against adjDX 12"), "{text}");
+    assert!(text.contains("Hits **74.07%**"), "{text}");
+
+    let help = x.run(&alys, "/help");
+    assert!(help.ephemeral(), "help answers the asker only");
+    let text = help.text();
+    for command in s.commands() {
+        let name = command["name"].as_str().expect("a name");
+        assert!(
+            text.contains(&format!("`/{name}")),
+            "help lists /{name}: {text}"
+        );
+    }
+    let text = x.text(&alys, "/help command:roll");
+    assert!(text.contains("/roll expression [mode] [label]"), "{text}");
+
+    let text = x.text(&alys, "/history");
+    assert!(
+        text.contains("roll · public · “stats”: `3d6+2` → **")
+            && text.contains(&format!("**{total}**")),
+        "the log has the roll and its total: {text}"
+    );
+    assert!(text.contains("check · public"), "{text}");
+    x.ran_exactly("dice");
+}
+
+#[test]
+fn character_sheets_from_create_to_import() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let alys = s.player(10);
+    let bram = s.player(20);
+
+    let created = x.run(&alys, "/character create name:Alys system:thiz");
+    assert!(!created.ephemeral(), "{}", created.callback_body());
+    let text = created.text();
+    assert!(
+        text.contains("Alys is ready") && text.contains("THIZ"),
+        "{text}"
+    );
+    x.text(&bram, "/character create name:Bram system:tft");
+
+    let text = x.text(&alys, "/character skill name:Alys skill:Swimming rating:4");
+    assert!(text.contains("Alys: Swimming is now 4"), "{text}");
+    let text = x.text(
+        &alys,
+        "/character gear name:Alys action:add item:Sword kind:weapon attack_bonus:4",
+    );
+    assert!(text.contains("Alys now carries Sword"), "{text}");
+    let text = x.text(
+        &alys,
+        "/character set name:Alys field:notes value:\"Sings badly\"",
+    );
+    assert!(text.contains("notes is now Sings badly"), "{text}");
+
+    let text = x.text(&alys, "/character show name:Alys");
+    for field in [
+        "Alys",
+        "Skills: Swimming 4",
+        "Equipment: Sword (weapon, +4 attack)",
+        "Notes: Sings badly",
+        "THIZ character",
+    ] {
+        assert!(text.contains(field), "the sheet shows {field:?}: {text}");
+    }
+    let text = x.text(&alys, "/character validate name:Alys");
+    assert!(
+        text.contains("Alys") && text.contains("problems to fix"),
+        "{text}"
+    );
+
+    let listed = x.run(&alys, "/character list");
+    let text = listed.text();
+    assert!(text.contains("Alys · THIZ (yours)"), "{text}");
+    assert!(text.contains("Bram · TFT"), "{text}");
+
+    let export = x.run(&alys, "/character export name:Alys");
+    assert_eq!(export.kind(), 4, "{}", export.callback_body());
+    let file = export
+        .callback
+        .files
+        .first()
+        .unwrap_or_else(|| panic!("export attaches a file: {}", export.callback_body()));
+    let filename = file.filename.clone().unwrap_or_default();
+    assert!(
+        std::path::Path::new(&filename)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json")),
+        "a .json file: {filename:?}"
+    );
+    let json: Value = serde_json::from_slice(&file.bytes).expect("the exported file is JSON");
+    assert_eq!(json["format"], "referee-character", "{json}");
+    assert_eq!(json["name"], "Alys", "the file names the character: {json}");
+    assert_eq!(json["skills"][0]["skill"], "Swimming", "{json}");
+    assert!(json.get("luck").is_none(), "no luck in an export: {json}");
+
+    let text = x.text(&alys, "/character delete name:Alys");
+    assert!(text.contains("Deleted Alys"), "{text}");
+    let text = x.text(&alys, "/character list");
+    assert!(!text.contains("Alys"), "deleted: {text}");
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join(&filename);
+    std::fs::write(&path, &file.bytes).expect("write the exported file");
+    let text = x.text(&alys, &format!("/character import file:{}", path.display()));
+    assert!(text.contains("Imported Alys"), "{text}");
+    let text = x.text(&alys, "/character show name:Alys");
+    assert!(
+        text.contains("Skills: Swimming 4") && text.contains("Notes: Sings badly"),
+        "the imported sheet is the exported one: {text}"
+    );
+    x.ran_exactly("characters");
+}
+
+#[test]
+fn thiz_attacks_and_wounds() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let (alys, bram, gm) = (s.player(10), s.player(20), s.gm(1));
+    x.text(&alys, "/character create name:Alys system:thiz");
+    x.text(&bram, "/character create name:Bram system:thiz");
+    x.text(&bram, "/character skill name:Bram skill:Toughness rating:3");
+
+    let attack = x.run(&alys, "/attack attacker:Alys target:Bram");
+    assert!(!attack.ephemeral(), "an attack is public");
+    let text = attack.text();
+    assert!(text.contains("Alys attacks Bram"), "{text}");
+    let d100 = number_after(&text, "d100: ");
+    assert!((1..=100).contains(&d100), "{text}");
+
+    let text = x.text(&gm, "/wound add character:Bram location:head level:red");
+    assert!(
+        text.contains("Bram is wounded") && text.contains("A Red wound on the Head"),
+        "{text}"
+    );
+    let text = x.text(&bram, "/character show name:Bram");
+    // The attack may have wounded Bram too, so the sheet may list more than this wound.
+    assert!(
+        text.to_lowercase().contains("head: 1 red"),
+        "the sheet has the wound: {text}"
+    );
+    let text = x.text(&gm, "/wound heal character:Bram location:head");
+    assert!(
+        text.contains("Bram is healed") && text.contains("The Red wound on the Head is healed"),
+        "{text}"
+    );
+    x.text(
+        &gm,
+        "/wound add character:Bram location:\"left arm\" level:yellow",
+    );
+    let rest = x.run(&bram, "/wound rest character:Bram days:3");
+    let text = rest.text();
+    assert!(text.contains("Bram rests"), "{text}");
+    assert!(
+        text.contains("Toughness 3") && text.contains("Day 1: ") && text.contains("Wounds now: "),
+        "{text}"
+    );
+    x.ran_exactly("thiz");
+}
+
+#[test]
+fn tft_saves_attacks_hth_dying_bash_and_jobs() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let alys = s.player(10);
+    x.text(&alys, "/character create name:Tor system:tft");
+    x.text(&alys, "/character create name:Ulf system:tft");
+    for (field, value) in [
+        ("st", "12"),
+        ("dx", "11"),
+        ("talents", "\"Sword, Shield\""),
+        ("shield", "\"Small Shield\""),
+    ] {
+        let text = x.text(
+            &alys,
+            &format!("/character set name:Tor field:{field} value:{value}"),
+        );
+        assert!(text.contains(&format!("Tor: {field} is now")), "{text}");
+    }
+    let text = x.text(
+        &alys,
+        "/character gear name:Tor action:add item:Broadsword kind:weapon",
+    );
+    assert!(text.contains("Tor now carries Broadsword"), "{text}");
+
+    let text = x.text(&alys, "/tft save attribute:st dice:3 character:Tor");
+    assert!(
+        text.contains("Tor: 3d against ST") && text.contains("Target: ST 12"),
+        "{text}"
+    );
+    let total = number_after(&text, "Total: ");
+    assert!((3..=18).contains(&total), "{text}");
+
+    let text = x.text(&alys, "/tft attack attacker:Tor target:Ulf");
+    assert!(text.contains("Tor attacks Ulf"), "{text}");
+    assert!(text.contains("Weapon: Broadsword"), "{text}");
+    let roll_line = text
+        .lines()
+        .find(|l| l.starts_with("Roll: 3d: "))
+        .unwrap_or_else(|| panic!("a 3-dice roll: {text}"));
+    let roll = number_after(roll_line, "= ");
+    assert!((3..=18).contains(&roll), "{text}");
+
+    let text = x.text(&alys, "/tft hth character:Tor");
+    assert!(text.contains("Tor tries to enter HTH"), "{text}");
+    assert!(text.contains("Roll: 2d: "), "{text}");
+
+    let text = x.text(&alys, "/tft bash attacker:Tor target:Ulf");
+    assert!(text.contains("Tor shield-bashes Ulf"), "{text}");
+    assert!(text.contains("Against: Ulf's adjDX"), "{text}");
+
+    let text = x.text(&alys, "/tft job job:Garrison character:Tor");
+    assert!(text.contains("Tor: a week as Garrison"), "{text}");
+    assert!(text.contains("Pay: $"), "{text}");
+
+    // Only a figure at 0 ST or below rolls to live; no command deals hits on demand, so the
+    // dying figure comes from a sheet file with its hits taken.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("dyer.json");
+    std::fs::write(
+        &path,
+        r#"{"format":"referee-character","version":1,"system":"tft","name":"Dyer","sheet":{"st":8},"hits":9}"#,
+    )
+    .expect("write a sheet file");
+    let text = x.text(&alys, &format!("/character import file:{}", path.display()));
+    assert!(text.contains("Imported Dyer"), "{text}");
+    let text = x.text(&alys, "/tft dying character:Dyer helper:physicker");
+    assert!(text.contains("Dyer fights for life"), "{text}");
+    assert!(
+        text.contains("**Lives**") || text.contains("**Dies**"),
+        "{text}"
+    );
+    let roll = number_after(&text, "Roll: 2d: ");
+    assert!((1..=6).contains(&roll), "{text}");
+    x.ran_exactly("tft");
+}
+
+#[test]
+fn luck_from_set_to_log() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let (alys, gm) = (s.player(10), s.gm(1));
+    x.text(&alys, "/character create name:Alys system:thiz");
+    x.text(&alys, "/character skill name:Alys skill:Swimming rating:4");
+
+    let set = x.run(&gm, "/luck set character:Alys points:7");
+    assert!(set.ephemeral(), "luck is the GM's secret");
+    assert!(
+        set.text().contains("Alys now has 7 luck points"),
+        "{}",
+        set.text()
+    );
+    let text = x.text(&gm, "/luck show character:Alys");
+    assert!(text.contains("Alys has 7 luck points"), "{text}");
+    let text = x.text(&gm, "/luck award character:Alys points:2");
+    assert!(text.contains("Alys now has 9 luck points"), "{text}");
+
+    let check = x.run(&alys, "/check skill:Swimming character:Alys");
+    assert!(
+        check.text().contains("Alys: Swimming check"),
+        "{}",
+        check.text()
+    );
+    assert!(
+        check
+            .custom_ids()
+            .iter()
+            .any(|id| id.starts_with("luck:reroll:")),
+        "a check offers its owner the reroll button: {:?}",
+        check.custom_ids()
+    );
+    let spend = x.run(&alys, "/luck spend kind:reroll character:Alys");
+    let text = spend.text();
+    assert!(
+        text.contains("Alys: Swimming rerolled") && text.contains("Luck spent"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("luck point"),
+        "the player is not told the total: {text}"
+    );
+    let text = x.text(&gm, "/luck show character:Alys");
+    assert!(text.contains("Alys has 8 luck points"), "one spent: {text}");
+
+    // The same spend through the check's own button: the press takes the buttons away and the
+    // result follows.
+    let check = x.run(&alys, "/check skill:Swimming character:Alys");
+    let id = check
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("luck:reroll:"))
+        .unwrap_or_else(|| panic!("a reroll button: {}", check.callback_body()));
+    let pressed = s.press(&alys, &check.message(), &id);
+    assert_eq!(pressed.kind(), 7, "{}", pressed.callback_body());
+    let result = message_text(pressed.followup(0).body());
+    assert!(result.contains("Alys: Swimming rerolled"), "{result}");
+    let text = x.text(&gm, "/luck show character:Alys");
+    assert!(text.contains("Alys has 7 luck points"), "two spent: {text}");
+
+    let text = x.text(&gm, "/luck log character:Alys");
+    assert!(text.contains("Alys's luck ledger"), "{text}");
+    assert!(text.contains("+2 → 9 · awarded"), "{text}");
+    assert!(text.contains("-1 → 8 · spent: reroll"), "{text}");
+    assert!(text.contains("-1 → 7 · spent: reroll"), "{text}");
+
+    let text = x.text(&gm, "/luck roll character:Alys");
+    let rolled = number_after(&text, "for Alys's luck: ");
+    assert!((1..=10).contains(&rolled), "1d10: {text}");
+    let text = x.text(&gm, "/luck show character:Alys");
+    assert!(
+        text.contains(&format!("Alys has {rolled} luck point")),
+        "the roll is the new total: {text}"
+    );
+    x.ran_exactly("luck");
+}
+
+#[test]
+fn gm_tools_secret_rolls_and_reveal() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let (alys, gm) = (s.player(10), s.gm(1));
+    x.text(&alys, "/character create name:Alys system:thiz");
+
+    let text = x.text(
+        &gm,
+        &format!("/gm setup gm_channel:{GM_CHANNEL_ID} system:tft"),
+    );
+    assert!(text.contains("Settings saved"), "{text}");
+    assert!(text.contains(&GM_CHANNEL_ID.to_string()), "{text}");
+    assert!(text.contains("Default system: tft"), "{text}");
+
+    let text = x.text(&gm, "/gm rules");
+    assert!(text.contains("tft_house_rules: on"), "{text}");
+    let text = x.text(&gm, "/gm rules name:tft_house_rules value:false");
+    assert!(text.contains("tft_house_rules is now off"), "{text}");
+    let text = x.text(&gm, "/gm rules");
+    assert!(text.contains("tft_house_rules: off"), "{text}");
+
+    let text = x.text(&gm, "/gm hidden character:Alys key:sleepless value:9");
+    assert!(text.contains("Hidden sleepless on Alys is now 9"), "{text}");
+    let text = x.text(&gm, "/gm hidden character:Alys key:sleepless");
+    assert!(text.contains("Hidden sleepless on Alys: 9"), "{text}");
+    let text = x.text(&gm, "/gm note character:Alys text:\"Owes the guild\"");
+    assert!(text.contains("Noted on Alys"), "{text}");
+    let text = x.text(&gm, "/gm note character:Alys");
+    assert!(text.contains("1. Owes the guild"), "{text}");
+
+    let secret = x.run(&gm, "/gm roll expression:1d2+424200 label:ambush");
+    assert!(!secret.ephemeral(), "the commitment is public");
+    let public = secret.text();
+    assert!(
+        !public.contains("42420"),
+        "the result stays secret: {public}"
+    );
+    let number = number_after(&public, "Roll #");
+    let commitment = public
+        .split_once("Commitment: `")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map_or_else(
+            || panic!("no commitment in {public}"),
+            |(hex, _)| hex.to_owned(),
+        );
+    assert_eq!(commitment.len(), 64, "a SHA-256 in hex: {commitment}");
+    let copy = message_text(secret.channel_message(GM_CHANNEL_ID).body());
+    let total = number_after(&copy, "Total: **");
+    assert!((424_201..=424_202).contains(&total), "{copy}");
+
+    let revealed = x.run(&gm, &format!("/reveal roll:{number}"));
+    assert!(!revealed.ephemeral(), "a reveal is public");
+    let text = revealed.text();
+    assert!(
+        text.contains(&format!("Secret roll #{number} revealed")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("Total: **{total}**")), "{text}");
+    assert!(text.contains(&commitment), "the same commitment: {text}");
+
+    let text = x.text(&gm, "/history");
+    assert!(
+        text.contains(&format!("**#{number}**")) && text.contains("(revealed)"),
+        "{text}"
+    );
+    x.ran_exactly("gm");
+}
