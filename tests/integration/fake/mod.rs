@@ -193,6 +193,9 @@ pub(crate) struct Log {
 }
 
 pub(crate) struct Shared {
+    /// Whether bodies are checked against the OpenAPI schemas (off only for the load benchmark,
+    /// where the check's CPU would be counted against the bot's latency).
+    pub check_schemas: bool,
     pub token: String,
     pub base: String,
     pub log: Mutex<Log>,
@@ -223,6 +226,16 @@ impl FakeDiscord {
 
     /// Starts a fake that accepts `Bot <token>` and answers 401 to anything else.
     pub fn with_token(token: &str) -> Self {
+        Self::build(token, true)
+    }
+
+    /// A fake for the load benchmark: the same routes and record, without the OpenAPI body
+    /// checks (the end-to-end tests make them; here their CPU would count against the bot).
+    pub fn for_load() -> Self {
+        Self::build(TOKEN, false)
+    }
+
+    fn build(token: &str, check_schemas: bool) -> Self {
         // Warn about a missing spec now, once, rather than in the middle of a request.
         let _ = openapi::validators();
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -238,6 +251,7 @@ impl FakeDiscord {
             .expect("a non-blocking listener");
         let port = listener.local_addr().expect("local address").port();
         let shared = Arc::new(Shared {
+            check_schemas,
             token: token.to_owned(),
             base: format!("http://127.0.0.1:{port}"),
             log: Mutex::new(Log::default()),
