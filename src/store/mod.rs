@@ -42,7 +42,7 @@ pub mod secrets;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, SyncSender};
-use std::sync::{Condvar, LazyLock, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -116,6 +116,8 @@ pub struct Store {
     reader_free: Condvar,
     max_readers: usize,
     commits: AtomicU64,
+    /// Background checkpoints completed (shared with the checkpointer thread).
+    checkpoints: Arc<AtomicU64>,
     /// Wakes the checkpointer; dropping it stops the thread.
     checkpoint: Mutex<Option<SyncSender<()>>>,
     checkpointer: Mutex<Option<JoinHandle<()>>>,
@@ -157,7 +159,8 @@ impl Store {
         let mut writer = connect(path, Role::Writer)?;
         MIGRATIONS.to_latest(&mut writer)?;
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-        let (checkpoint, checkpointer) = start_checkpointer(path)?;
+        let checkpoints = Arc::new(AtomicU64::new(0));
+        let (checkpoint, checkpointer) = start_checkpointer(path, Arc::clone(&checkpoints))?;
         Ok(Self {
             path: path.to_owned(),
             writer: Mutex::new(writer),
@@ -170,6 +173,7 @@ impl Store {
             // run at once only costs memory.
             max_readers: (2 * cores + 2).min(16),
             commits: AtomicU64::new(0),
+            checkpoints,
             checkpoint: Mutex::new(Some(checkpoint)),
             checkpointer: Mutex::new(Some(checkpointer)),
         })
@@ -187,6 +191,11 @@ impl Store {
     /// The most reader connections this store opens.
     pub fn max_readers(&self) -> usize {
         self.max_readers
+    }
+
+    /// How many background checkpoints have completed (for tests and diagnostics).
+    pub fn checkpoints(&self) -> u64 {
+        self.checkpoints.load(Ordering::Relaxed)
     }
 
     /// A reader: an idle one, a new one while under the limit, or else the next one given back.
@@ -330,7 +339,10 @@ fn connect(path: &Path, role: Role) -> Result<Connection> {
 }
 
 /// Starts the thread that checkpoints the WAL whenever it is woken.
-fn start_checkpointer(path: &Path) -> Result<(SyncSender<()>, JoinHandle<()>)> {
+fn start_checkpointer(
+    path: &Path,
+    done: Arc<AtomicU64>,
+) -> Result<(SyncSender<()>, JoinHandle<()>)> {
     let conn = connect(path, Role::Checkpointer)?;
     // One pending wake-up is enough: a checkpoint copies everything committed before it starts.
     let (tx, rx) = mpsc::sync_channel::<()>(1);
@@ -340,15 +352,18 @@ fn start_checkpointer(path: &Path) -> Result<(SyncSender<()>, JoinHandle<()>)> {
             while rx.recv().is_ok() {
                 // PASSIVE never waits for readers or the writer: it copies what it can now and
                 // leaves the rest for the next round.
-                let done = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+                let result = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
                     Ok((
                         r.get::<_, i64>(0)?,
                         r.get::<_, i64>(1)?,
                         r.get::<_, i64>(2)?,
                     ))
                 });
-                if let Err(e) = done {
-                    tracing::warn!("background checkpoint failed: {e}");
+                match result {
+                    Ok(_) => {
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Err(e) => tracing::warn!("background checkpoint failed: {e}"),
                 }
             }
         })
@@ -394,5 +409,107 @@ mod tests {
     fn migrations_are_valid() {
         MIGRATIONS.validate().unwrap();
         assert!(Store::latest_version() >= 1);
+    }
+
+    fn temp_store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("t.sqlite3")).expect("open");
+        (dir, store)
+    }
+
+    #[test]
+    fn the_writer_has_the_same_pragmas_as_readers() {
+        let (_dir, store) = temp_store();
+        let pragmas = |c: &Conn| -> Result<(String, i64, i64, i64)> {
+            Ok((
+                c.query_row("PRAGMA journal_mode", [], |r| r.get(0))?,
+                c.query_row("PRAGMA synchronous", [], |r| r.get(0))?,
+                c.query_row("PRAGMA foreign_keys", [], |r| r.get(0))?,
+                c.query_row("PRAGMA busy_timeout", [], |r| r.get(0))?,
+            ))
+        };
+        let read = store.read(pragmas).expect("read");
+        let written = store.write(|tx| pragmas(tx)).expect("write");
+        assert_eq!(read, ("wal".to_owned(), 1, 1, 5000));
+        assert_eq!(written, read);
+    }
+
+    #[test]
+    fn readers_stay_within_the_bound_under_many_threads() {
+        let (_dir, store) = temp_store();
+        let store = Arc::new(store);
+        let threads: Vec<_> = (0..4 * store.max_readers())
+            .map(|_| {
+                let store = Arc::clone(&store);
+                std::thread::spawn(move || {
+                    for _ in 0..20 {
+                        let one: i64 = store
+                            .read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get(0))?))
+                            .expect("read");
+                        assert_eq!(one, 1);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("reader thread");
+        }
+        let pool = store.readers.lock().expect("pool");
+        assert!(pool.open >= 1, "no reader was opened");
+        assert!(
+            pool.open <= store.max_readers(),
+            "{} readers open, bound {}",
+            pool.open,
+            store.max_readers()
+        );
+        assert_eq!(pool.idle.len(), pool.open, "every reader came back");
+    }
+
+    #[test]
+    fn a_panicking_reader_gives_its_connection_back() {
+        let (_dir, store) = temp_store();
+        let store = Arc::new(store);
+        for _ in 0..=store.max_readers() {
+            let s = Arc::clone(&store);
+            let panicked =
+                std::thread::spawn(move || s.read(|_| -> Result<()> { panic!("a bug in a read") }))
+                    .join();
+            assert!(panicked.is_err(), "the read should have panicked");
+        }
+        // Had each panic kept its connection, this read would wait forever: bound it.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let s = Arc::clone(&store);
+        std::thread::spawn(move || {
+            let _ = tx.send(s.read(|c| Ok(c.query_row("SELECT 2", [], |r| r.get::<_, i64>(0))?)));
+        });
+        let two = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("a reader was free within 10 s")
+            .expect("read");
+        assert_eq!(two, 2);
+    }
+
+    #[test]
+    fn commits_wake_the_background_checkpointer() {
+        let (_dir, store) = temp_store();
+        store
+            .write(|tx| Ok::<_, StoreError>(tx.execute_batch("CREATE TABLE t (x INTEGER)")?))
+            .expect("create");
+        for x in 0..CHECKPOINT_EVERY {
+            store
+                .write(|tx| {
+                    Ok::<_, StoreError>(tx.execute("INSERT INTO t VALUES (?1)", [x as i64])?)
+                })
+                .expect("insert");
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while store.checkpoints() == 0 && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(store.checkpoints() >= 1, "no checkpoint within 10 s");
+        let rows: i64 = store
+            .read(|c| Ok(c.query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))?))
+            .expect("count");
+        assert_eq!(rows, CHECKPOINT_EVERY as i64);
     }
 }

@@ -7,7 +7,7 @@
 
 use rusqlite::{OptionalExtension as _, params};
 
-use super::{CharacterId, Conn, GuildId, Result, RollId, UserId, exec, next_id, now, query_row};
+use super::{CharacterId, Conn, GuildId, Result, RollId, UserId, exec, now, query_row};
 
 /// Proof that the caller was verified as a GM of the guild. Created only by the app layer's
 /// permission check (`app::perm`), right after it checked the caller's roles.
@@ -150,13 +150,14 @@ fn write_ledger(
     after: i64,
     entry: &LedgerEntry<'_>,
 ) -> Result<()> {
-    let row = next_id(conn, "luck_ledger", guild)?;
-    exec(conn,
+    // The row id is the guild's next, taken in the insert itself (see `rolls::insert`).
+    exec(
+        conn,
         "INSERT INTO luck_ledger (guild_id, id, character_id, actor_id, delta, points_after, kind, reason, roll_id, idem_key, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+         VALUES (?1, (SELECT COALESCE(MAX(id), 0) + 1 FROM luck_ledger WHERE guild_id = ?1),
+                 ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         params![
             guild,
-            row,
             id,
             entry.actor,
             delta,

@@ -258,7 +258,7 @@ fn pooled(
     let mut lat = Vec::with_capacity(ops);
     while lat.len() < ops {
         let d = done_rx
-            .recv_timeout(Duration::from_secs(60))
+            .recv_timeout(Duration::from_mins(1))
             .expect("a worker finished a command within a minute");
         lat.push(d);
         if submitted < ops {
