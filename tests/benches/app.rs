@@ -17,6 +17,13 @@
 //!   commands outstanding (a closed loop: each completion submits the next), and latency runs from
 //!   submission to completion, so time spent queued counts. With `w` workers and service time `s`,
 //!   expect p50 ≈ 64·s / w: the queue, not the store, dominates.
+//! - **1000/s**: an open loop at the bot's target rate (p99 ≤ 2 ms at 1,000 interactions/s):
+//!   commands arrive on a fixed schedule through the same workers, and latency runs from the
+//!   scheduled arrival, so a stall counts against every command queued behind it.
+//! - For the sequential case, the slowest 1% is split by the scheduler's account of the thread
+//!   (`/proc/thread-self/schedstat`): time on a CPU, time runnable but waiting for one (another
+//!   process had it), and the rest, blocked (I/O, locks). On a shared machine the second part is
+//!   not the store's doing.
 //! - Each case also reports throughput (commands/s of wall time) and CPU per command (user +
 //!   system time of the whole process, checkpoint thread included, divided by the commands).
 //! - Memory: VmRSS after opening the store (before any command), after all cases, and VmHWM
@@ -43,6 +50,30 @@ type MakeInvocation = fn(u64) -> Invocation;
 
 const PER_GUILD: u64 = 10;
 const IN_FLIGHT: usize = 64;
+/// The bot's target rate (issue 4: p99 ≤ 2 ms at 1,000 interactions/s).
+const RATE: u64 = 1_000;
+
+/// How commands arrive in a case.
+#[derive(Clone, Copy)]
+enum Load {
+    /// One at a time, on the calling thread.
+    Sequential,
+    /// A closed loop: this many outstanding at once.
+    InFlight(usize),
+    /// An open loop: this many per second on a fixed schedule, whatever the latency.
+    Rate(u64),
+}
+
+impl std::fmt::Display for Load {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self {
+            Load::Sequential => "1".to_owned(),
+            Load::InFlight(n) => n.to_string(),
+            Load::Rate(r) => format!("{r}/s"),
+        };
+        f.pad(&text)
+    }
+}
 /// Luck each character starts with: more than the spends of any run can take.
 const LUCK: i64 = 900;
 const POPULATE_ENV: &str = "REFEREE_BENCH_POPULATE";
@@ -112,30 +143,42 @@ fn main() {
     ];
     println!(
         "{:<17} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9}",
-        "workload", "in flight", "p50 µs", "p99 µs", "max µs", "cmds/s", "CPU µs"
+        "workload", "load", "p50 µs", "p99 µs", "max µs", "cmds/s", "CPU µs"
     );
     let mut seq = 0_u64;
     for (label, make) in workloads {
-        for in_flight in [1, IN_FLIGHT] {
+        for load in [
+            Load::Sequential,
+            Load::InFlight(IN_FLIGHT),
+            Load::Rate(RATE),
+        ] {
             let cpu_before = cpu_time();
             let wall = Instant::now();
-            let mut lat = if in_flight == 1 {
-                sequential(&app, guilds, ops, seq, make)
-            } else {
-                pooled(&app, guilds, ops, seq, workers, in_flight, make)
+            let mut split = None;
+            let mut lat = match load {
+                Load::Sequential => {
+                    let mut timed = sequential(&app, guilds, ops, seq, make);
+                    let lat = timed.iter().map(|t| t.wall).collect();
+                    split = Some(slowest_split(&mut timed));
+                    lat
+                }
+                _ => pooled(&app, guilds, ops, seq, workers, load, make),
             };
             let wall = wall.elapsed();
             let cpu = cpu_time().saturating_sub(cpu_before);
             seq += ops as u64;
             lat.sort_unstable();
             println!(
-                "{label:<17} {in_flight:>9} {:>9.1} {:>9.1} {:>10.1} {:>10.0} {:>9.1}",
+                "{label:<17} {load:>9} {:>9.1} {:>9.1} {:>10.1} {:>10.0} {:>9.1}",
                 micros(pct(&lat, 50.0)),
                 micros(pct(&lat, 99.0)),
                 micros(*lat.last().unwrap_or(&Duration::ZERO)),
                 ops as f64 / wall.as_secs_f64(),
                 micros(cpu) / ops as f64,
             );
+            if let Some(split) = split {
+                println!("{split}");
+            }
         }
     }
     println!(
@@ -178,20 +221,59 @@ fn serve(app: &App, guilds: u64, i: u64, make: MakeInvocation) {
     );
 }
 
-fn sequential(
-    app: &App,
-    guilds: u64,
-    ops: usize,
-    first: u64,
-    make: MakeInvocation,
-) -> Vec<Duration> {
+/// One sequential command's wall time, split by the scheduler's account of the thread.
+#[derive(Clone, Copy)]
+struct Timed {
+    wall: Duration,
+    /// On a CPU.
+    run: Duration,
+    /// Runnable but waiting for a CPU (other processes, other threads).
+    waiting: Duration,
+}
+
+fn sequential(app: &App, guilds: u64, ops: usize, first: u64, make: MakeInvocation) -> Vec<Timed> {
     (0..ops as u64)
         .map(|k| {
+            let before = schedstat();
             let start = Instant::now();
             serve(app, guilds, first + k, make);
-            start.elapsed()
+            let wall = start.elapsed();
+            let after = schedstat();
+            Timed {
+                wall,
+                run: after.0.saturating_sub(before.0),
+                waiting: after.1.saturating_sub(before.1),
+            }
         })
         .collect()
+}
+
+/// This thread's time on a CPU and time runnable but waiting for one, from
+/// `/proc/thread-self/schedstat` (nanoseconds).
+fn schedstat() -> (Duration, Duration) {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    let mut f = text
+        .split_whitespace()
+        .map(|v| Duration::from_nanos(v.parse().unwrap_or(0)));
+    (f.next().unwrap_or_default(), f.next().unwrap_or_default())
+}
+
+/// For the slowest 1% of sequential commands: mean time on a CPU, waiting for a CPU, and off
+/// CPU (blocked on I/O or a lock, or asleep).
+fn slowest_split(timed: &mut [Timed]) -> String {
+    timed.sort_unstable_by_key(|t| std::cmp::Reverse(t.wall));
+    let n = (timed.len() / 100).max(1);
+    let slow = &timed[..n.min(timed.len())];
+    let mean = |f: fn(&Timed) -> Duration| {
+        micros(slow.iter().map(f).sum::<Duration>()) / slow.len().max(1) as f64
+    };
+    let wall = mean(|t| t.wall);
+    let run = mean(|t| t.run);
+    let waiting = mean(|t| t.waiting);
+    format!(
+        "  slowest 1% ({n}): mean {wall:.0} µs = {run:.0} on CPU + {waiting:.0} waiting for a CPU + {:.0} blocked",
+        (wall - run - waiting).max(0.0)
+    )
 }
 
 /// A submitted command: its number and when it was submitted.
@@ -220,15 +302,15 @@ impl Queue {
     }
 }
 
-/// `ops` commands through `workers` threads with `in_flight` outstanding at once; each latency
-/// runs from submission to completion.
+/// `ops` commands through `workers` threads, arriving as `load` says; each latency runs from
+/// submission (for an open loop: the scheduled arrival) to completion.
 fn pooled(
     app: &Arc<App>,
     guilds: u64,
     ops: usize,
     first: u64,
     workers: usize,
-    in_flight: usize,
+    load: Load,
     make: MakeInvocation,
 ) -> Vec<Duration> {
     let queue = Arc::new(Queue {
@@ -252,18 +334,45 @@ fn pooled(
         })
         .collect();
     drop(done_tx);
-    let submit = |k: usize| queue.push(Some((first + k as u64, Instant::now())));
-    let mut submitted = in_flight.min(ops);
-    (0..submitted).for_each(submit);
-    let mut lat = Vec::with_capacity(ops);
-    while lat.len() < ops {
+    let submit = |k: usize, at: Instant| queue.push(Some((first + k as u64, at)));
+    let next = |lat: &mut Vec<Duration>| {
         let d = done_rx
             .recv_timeout(Duration::from_mins(1))
             .expect("a worker finished a command within a minute");
         lat.push(d);
-        if submitted < ops {
-            submit(submitted);
-            submitted += 1;
+    };
+    let mut lat = Vec::with_capacity(ops);
+    match load {
+        Load::InFlight(_) | Load::Sequential => {
+            let n = match load {
+                Load::InFlight(n) => n,
+                _ => 1,
+            };
+            let mut submitted = n.min(ops);
+            (0..submitted).for_each(|k| submit(k, Instant::now()));
+            while lat.len() < ops {
+                next(&mut lat);
+                if submitted < ops {
+                    submit(submitted, Instant::now());
+                    submitted += 1;
+                }
+            }
+        }
+        Load::Rate(per_second) => {
+            // Latency counts from the scheduled arrival, not from when the driver got round to
+            // it, so a stall delays every command behind it (no coordinated omission).
+            let gap = Duration::from_secs(1) / per_second.max(1) as u32;
+            let start = Instant::now();
+            for k in 0..ops {
+                let at = start + gap * k as u32;
+                if let Some(wait) = at.checked_duration_since(Instant::now()) {
+                    std::thread::sleep(wait);
+                }
+                submit(k, at);
+            }
+            while lat.len() < ops {
+                next(&mut lat);
+            }
         }
     }
     for _ in 0..workers {
