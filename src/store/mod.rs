@@ -63,6 +63,8 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 pub const READER_CACHE_KIB: i64 = 1024;
 /// Page cache of the writer connection, in KiB: it touches the indexes of every table it writes.
 pub const WRITER_CACHE_KIB: i64 = 2048;
+/// How long a reader waits for a pooled connection before opening an extra one.
+const READER_WAIT: Duration = Duration::from_secs(2);
 /// Prepared statements each connection keeps (rusqlite's default, 16, is fewer than one
 /// luck spend uses on the writer).
 const STATEMENT_CACHE: usize = 96;
@@ -146,6 +148,13 @@ impl Drop for Lent<'_> {
                 .readers
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
+            if pool.open > self.store.max_readers {
+                // An overflow reader (see `take`): close it rather than keep it.
+                pool.open -= 1;
+                drop(pool);
+                drop(conn);
+                return;
+            }
             pool.idle.push(conn);
             drop(pool);
             self.store.reader_free.notify_one();
@@ -199,8 +208,12 @@ impl Store {
     }
 
     /// A reader: an idle one, a new one while under the limit, or else the next one given back.
+    /// If none comes back within [`READER_WAIT`], an extra one is opened (and closed when given
+    /// back): a caller that reads while holding the writer, with every reader lent to threads
+    /// waiting for that writer, gets a slow answer instead of a deadlock.
     fn take(&self) -> Result<Lent<'_>> {
         let mut pool = self.readers.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut waited = false;
         loop {
             if let Some(conn) = pool.idle.pop() {
                 return Ok(Lent {
@@ -208,7 +221,7 @@ impl Store {
                     conn: Some(conn),
                 });
             }
-            if pool.open < self.max_readers {
+            if pool.open < self.max_readers || waited {
                 pool.open += 1;
                 drop(pool);
                 return match connect(&self.path, Role::Reader) {
@@ -225,10 +238,12 @@ impl Store {
                     }
                 };
             }
-            pool = self
+            let (guard, timeout) = self
                 .reader_free
-                .wait(pool)
+                .wait_timeout(pool, READER_WAIT)
                 .unwrap_or_else(PoisonError::into_inner);
+            pool = guard;
+            waited = timeout.timed_out();
         }
     }
 
@@ -244,7 +259,8 @@ impl Store {
 
     /// Runs `f` in one `BEGIN IMMEDIATE` transaction on this process's writer, committed if `f`
     /// returns `Ok`. Use it for every read-then-write. `f` may return an error of its own type
-    /// (a refusal, say), which rolls the transaction back.
+    /// (a refusal, say), which rolls the transaction back. `f` must not call [`Store::write`]
+    /// itself (the writer is not re-entrant) and has no need to call [`Store::read`]: `tx` reads.
     pub fn write<T, E: From<StoreError>>(
         &self,
         f: impl FnOnce(&Transaction<'_>) -> Result<T, E>,
@@ -438,13 +454,19 @@ mod tests {
     fn readers_stay_within_the_bound_under_many_threads() {
         let (_dir, store) = temp_store();
         let store = Arc::new(store);
+        let most = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let threads: Vec<_> = (0..4 * store.max_readers())
             .map(|_| {
                 let store = Arc::clone(&store);
+                let most = Arc::clone(&most);
                 std::thread::spawn(move || {
                     for _ in 0..20 {
                         let one: i64 = store
-                            .read(|c| Ok(c.query_row("SELECT 1", [], |r| r.get(0))?))
+                            .read(|c| {
+                                let open = store.readers.lock().expect("pool").open;
+                                most.fetch_max(open, Ordering::Relaxed);
+                                Ok(c.query_row("SELECT 1", [], |r| r.get(0))?)
+                            })
                             .expect("read");
                         assert_eq!(one, 1);
                     }
@@ -454,15 +476,69 @@ mod tests {
         for t in threads {
             t.join().expect("reader thread");
         }
-        let pool = store.readers.lock().expect("pool");
-        assert!(pool.open >= 1, "no reader was opened");
+        let most = most.load(Ordering::Relaxed);
+        assert!(most >= 1, "no reader was opened");
         assert!(
-            pool.open <= store.max_readers(),
-            "{} readers open, bound {}",
-            pool.open,
+            most <= store.max_readers(),
+            "{most} readers open at once, bound {}",
             store.max_readers()
         );
+        let pool = store.readers.lock().expect("pool");
         assert_eq!(pool.idle.len(), pool.open, "every reader came back");
+    }
+
+    #[test]
+    fn a_read_with_every_reader_lent_gets_an_extra_one() {
+        let (_dir, store) = temp_store();
+        let store = Arc::new(store);
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let release_rx = Arc::new(Mutex::new(release_rx));
+        let (held_tx, held_rx) = std::sync::mpsc::channel::<()>();
+        let holders: Vec<_> = (0..store.max_readers())
+            .map(|_| {
+                let store = Arc::clone(&store);
+                let release = Arc::clone(&release_rx);
+                let held = held_tx.clone();
+                std::thread::spawn(move || {
+                    store
+                        .read(|_| {
+                            held.send(()).expect("test alive");
+                            let rx = release.lock().expect("release lock");
+                            let _ = rx.recv_timeout(Duration::from_secs(30));
+                            Ok(())
+                        })
+                        .expect("held read");
+                })
+            })
+            .collect();
+        for _ in 0..store.max_readers() {
+            held_rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("every reader lent within 10 s");
+        }
+        // Like a writer that reads while the readers' threads wait for it: it must not hang.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let s = Arc::clone(&store);
+        std::thread::spawn(move || {
+            let _ = tx.send(s.read(|c| Ok(c.query_row("SELECT 3", [], |r| r.get::<_, i64>(0))?)));
+        });
+        let three = rx
+            .recv_timeout(READER_WAIT + Duration::from_secs(10))
+            .expect("the extra reader answered")
+            .expect("read");
+        assert_eq!(three, 3);
+        for _ in 0..store.max_readers() {
+            let _ = release_tx.send(());
+        }
+        for h in holders {
+            h.join().expect("holder");
+        }
+        let pool = store.readers.lock().expect("pool");
+        assert_eq!(
+            pool.open,
+            store.max_readers(),
+            "the extra reader was closed"
+        );
     }
 
     #[test]
