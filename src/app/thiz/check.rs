@@ -149,14 +149,12 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
     })
 }
 
-/// Runs `/check`: plans, rolls and logs in one transaction, then builds and routes the reply
-/// outside it, so the writer lock is held only for the work that needs it.
+/// Runs `/check`: plans, rolls, logs and routes in one transaction.
 pub(super) fn run(ctx: &Ctx<'_>, a: &CheckArgs) -> AppResult<Reply> {
-    let (plan, outcome, odds, roll_id) = ctx.app.store.write(|tx| -> AppResult<_> {
+    ctx.app.store.write(|tx| {
         let plan = plan(ctx, tx, a)?;
         let outcome =
             roll_check(&plan.input, &mut ctx.dice()).map_err(|e| user(format!("{e}.")))?;
-        // Before the log, so an input the odds refuse logs nothing.
         let odds = check_odds(&plan.input).map_err(|e| user(format!("{e}.")))?;
         let character = plan.character.as_ref().map(|(id, n)| (*id, n.as_str()));
         let record = CheckRecord::new(character, &plan.subject, plan.skill.as_deref(), &outcome);
@@ -168,22 +166,21 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &CheckArgs) -> AppResult<Reply> {
             &a.label,
             &ThizRecord::Check(record),
         )?;
-        Ok((plan, outcome, odds, roll_id))
-    })?;
-    let mut full = Reply::public("").with_embed(embed(ctx, &plan, &outcome, &odds, &a.label));
-    if plan.character.is_some() {
-        full = full.with_button(Button {
-            custom_id: format!("luck:reroll:{roll_id}"),
-            label: "Spend luck: reroll".to_owned(),
-            disabled: false,
-        });
-    }
-    let what = format!("a check on {}", escape(&plan.subject));
-    let routed = ctx.route(a.mode, &what, full);
-    Ok(if outcome.unlucky_flag {
-        flag_unlucky(ctx, routed, &plan, &outcome)
-    } else {
-        routed
+        let mut full = Reply::public("").with_embed(embed(ctx, &plan, &outcome, &odds, &a.label));
+        if plan.character.is_some() {
+            full = full.with_button(Button {
+                custom_id: format!("luck:reroll:{roll_id}"),
+                label: "Spend luck: reroll".to_owned(),
+                disabled: false,
+            });
+        }
+        let what = format!("a check on {}", escape(&plan.subject));
+        let routed = ctx.route(a.mode, &what, full);
+        Ok(if outcome.unlucky_flag {
+            flag_unlucky(ctx, routed, &plan, &outcome)
+        } else {
+            routed
+        })
     })
 }
 
