@@ -105,9 +105,7 @@ impl<'a> Ctx<'a> {
             }
             return Ok(c);
         }
-        characters::owned_by(conn, self.caller.guild, self.caller.user)?
-            .into_iter()
-            .next()
+        characters::last_used(conn, self.caller.guild, self.caller.user)?
             .ok_or_else(|| {
                 user("You have no character yet: make one with /character create name:… system:thiz (or tft), or name one with character:…")
             })

@@ -5,7 +5,9 @@
 use rusqlite::{OptionalExtension as _, Row, params};
 
 use super::guilds::System;
-use super::{CharacterId, Conn, GuildId, Result, StoreError, UserId, next_id, now};
+use super::{
+    CharacterId, Conn, GuildId, Result, StoreError, UserId, exec, next_id, now, query_row,
+};
 
 /// A character row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +70,8 @@ pub struct NewCharacter<'a> {
 pub fn create(conn: &Conn, guild: GuildId, new: &NewCharacter<'_>) -> Result<Option<CharacterId>> {
     let id = next_id(conn, "characters", guild)?;
     let t = now();
-    let inserted = conn.execute(
+    let inserted = exec(
+        conn,
         "INSERT INTO characters (guild_id, id, name, name_key, system, owner_id, npc, sheet_json,
                                  created_at, updated_at, last_used_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?9)
@@ -91,7 +94,7 @@ pub fn create(conn: &Conn, guild: GuildId, new: &NewCharacter<'_>) -> Result<Opt
 /// Finds a character of the guild by name, ignoring case.
 pub fn by_name(conn: &Conn, guild: GuildId, name: &str) -> Result<Option<Character>> {
     let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND name_key = ?2");
-    conn.query_row(&sql, params![guild, name_key(name)], from_row)
+    query_row(conn, &sql, params![guild, name_key(name)], from_row)
         .optional()?
         .map(finish)
         .transpose()
@@ -100,7 +103,7 @@ pub fn by_name(conn: &Conn, guild: GuildId, name: &str) -> Result<Option<Charact
 /// Finds a character of the guild by id.
 pub fn by_id(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Option<Character>> {
     let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND id = ?2");
-    conn.query_row(&sql, params![guild, id], from_row)
+    query_row(conn, &sql, params![guild, id], from_row)
         .optional()?
         .map(finish)
         .transpose()
@@ -125,9 +128,23 @@ pub fn owned_by(conn: &Conn, guild: GuildId, owner: UserId) -> Result<Vec<Charac
     rows.map(|r| finish(r?)).collect()
 }
 
+/// The owner's most recently used character (NPCs excluded): the first of [`owned_by`], without
+/// reading the others.
+pub fn last_used(conn: &Conn, guild: GuildId, owner: UserId) -> Result<Option<Character>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND owner_id = ?2 AND npc = 0
+         ORDER BY last_used_at DESC, id DESC LIMIT 1"
+    );
+    query_row(conn, &sql, params![guild, owner], from_row)
+        .optional()?
+        .map(finish)
+        .transpose()
+}
+
 /// Marks a character as just used (the default for commands that omit `character`).
 pub fn touch(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<()> {
-    conn.execute(
+    exec(
+        conn,
         "UPDATE characters SET last_used_at = ?3 WHERE guild_id = ?1 AND id = ?2",
         params![guild, id, now()],
     )?;
@@ -136,7 +153,8 @@ pub fn touch(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<()> {
 
 /// Replaces the public sheet JSON.
 pub fn set_sheet(conn: &Conn, guild: GuildId, id: CharacterId, sheet_json: &str) -> Result<()> {
-    conn.execute(
+    exec(
+        conn,
         "UPDATE characters SET sheet_json = ?3, updated_at = ?4 WHERE guild_id = ?1 AND id = ?2",
         params![guild, id, sheet_json, now()],
     )?;
@@ -145,7 +163,8 @@ pub fn set_sheet(conn: &Conn, guild: GuildId, id: CharacterId, sheet_json: &str)
 
 /// Deletes a character and everything that hangs off it (skills, gear, wounds, secrets).
 pub fn delete(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<bool> {
-    Ok(conn.execute(
+    Ok(exec(
+        conn,
         "DELETE FROM characters WHERE guild_id = ?1 AND id = ?2",
         params![guild, id],
     )? == 1)
@@ -167,12 +186,13 @@ pub fn set_skill(
     rating: i64,
 ) -> Result<()> {
     if rating == 0 {
-        conn.execute(
+        exec(
+            conn,
             "DELETE FROM skills WHERE guild_id = ?1 AND character_id = ?2 AND skill_key = ?3",
             params![guild, id, name_key(skill)],
         )?;
     } else {
-        conn.execute(
+        exec(conn,
             "INSERT INTO skills (guild_id, character_id, skill, skill_key, rating) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT (guild_id, character_id, skill_key) DO UPDATE SET skill = excluded.skill, rating = excluded.rating",
             params![guild, id, skill.trim(), name_key(skill), rating],
@@ -213,12 +233,14 @@ pub fn add_item(
     name: &str,
     stats_json: &str,
 ) -> Result<i64> {
-    let item: i64 = conn.query_row(
+    let item: i64 = query_row(
+        conn,
         "SELECT COALESCE(MAX(id), 0) + 1 FROM equipment WHERE guild_id = ?1 AND character_id = ?2",
         params![guild, id],
         |r| r.get(0),
     )?;
-    conn.execute(
+    exec(
+        conn,
         "INSERT INTO equipment (guild_id, character_id, id, kind, name, stats_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![guild, id, item, kind, name.trim(), stats_json],
     )?;
@@ -227,7 +249,7 @@ pub fn add_item(
 
 /// Removes an item by name (ignoring case); true if one was removed.
 pub fn remove_item(conn: &Conn, guild: GuildId, id: CharacterId, name: &str) -> Result<bool> {
-    Ok(conn.execute(
+    Ok(exec(conn,
         "DELETE FROM equipment WHERE guild_id = ?1 AND character_id = ?2 AND id =
            (SELECT id FROM equipment WHERE guild_id = ?1 AND character_id = ?2 AND lower(name) = ?3 LIMIT 1)",
         params![guild, id, name_key(name)],
@@ -275,7 +297,8 @@ pub fn wounds(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Vec<WoundR
 
 /// Replaces the character's whole wound sheet (inside the caller's write transaction).
 pub fn set_wounds(conn: &Conn, guild: GuildId, id: CharacterId, rows: &[WoundRow]) -> Result<()> {
-    conn.execute(
+    exec(
+        conn,
         "DELETE FROM wounds WHERE guild_id = ?1 AND character_id = ?2",
         params![guild, id],
     )?;
@@ -290,14 +313,14 @@ pub fn set_wounds(conn: &Conn, guild: GuildId, id: CharacterId, rows: &[WoundRow
 
 /// TFT hits taken and fatigue.
 pub fn tft_damage(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<(i64, i64)> {
-    Ok(conn
-        .query_row(
-            "SELECT hits, fatigue FROM tft_damage WHERE guild_id = ?1 AND character_id = ?2",
-            params![guild, id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?
-        .unwrap_or((0, 0)))
+    Ok(query_row(
+        conn,
+        "SELECT hits, fatigue FROM tft_damage WHERE guild_id = ?1 AND character_id = ?2",
+        params![guild, id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()?
+    .unwrap_or((0, 0)))
 }
 
 /// Sets TFT hits taken and fatigue.
@@ -308,10 +331,53 @@ pub fn set_tft_damage(
     hits: i64,
     fatigue: i64,
 ) -> Result<()> {
-    conn.execute(
+    exec(conn,
         "INSERT INTO tft_damage (guild_id, character_id, hits, fatigue) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (guild_id, character_id) DO UPDATE SET hits = excluded.hits, fatigue = excluded.fatigue",
         params![guild, id, hits, fatigue],
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    #[test]
+    fn last_used_is_the_first_of_owned_by_and_skips_npcs() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(&dir.path().join("t.sqlite3")).expect("open");
+        let guild = GuildId(7);
+        let owner = UserId(10);
+        let new = |name, npc| NewCharacter {
+            name,
+            system: System::Thiz,
+            owner_id: owner,
+            npc,
+            sheet_json: "{}",
+        };
+        let (found, all) = store
+            .write(|tx| {
+                assert_eq!(last_used(tx, guild, owner)?, None);
+                let a = create(tx, guild, &new("Ada", false))?.expect("fresh");
+                create(tx, guild, &new("Bo", false))?.expect("fresh");
+                let npc = create(tx, guild, &new("Grunt", true))?.expect("fresh");
+                // Same second for all: the later id wins the tie, unless used later.
+                tx.execute(
+                    "UPDATE characters SET last_used_at = last_used_at + 5 WHERE guild_id = ?1 AND id = ?2",
+                    params![guild, a],
+                )?;
+                tx.execute(
+                    "UPDATE characters SET last_used_at = last_used_at + 9 WHERE guild_id = ?1 AND id = ?2",
+                    params![guild, npc],
+                )?;
+                Ok::<_, StoreError>((last_used(tx, guild, owner)?, owned_by(tx, guild, owner)?))
+            })
+            .expect("write");
+        let found = found.expect("a character");
+        assert_eq!(found.name, "Ada");
+        assert_eq!(Some(&found), all.first());
+        assert_eq!(all.len(), 2, "the NPC is not the owner's to act with");
+    }
 }

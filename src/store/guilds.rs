@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use rusqlite::{OptionalExtension as _, params};
 
-use super::{Conn, GuildId, Result, StoreError, now};
+use super::{Conn, GuildId, Result, StoreError, exec, now, query_row};
 
 /// The game system of a character or a guild's default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -54,8 +54,7 @@ impl Default for GuildSettings {
 
 /// Reads a guild's settings (defaults when the guild has none stored).
 pub fn get(conn: &Conn, guild: GuildId) -> Result<GuildSettings> {
-    let row = conn
-        .query_row(
+    let row = query_row(conn,
             "SELECT gm_role_id, gm_channel_id, default_system, rules_json FROM guilds WHERE guild_id = ?1",
             [guild],
             |r| {
@@ -85,7 +84,7 @@ pub fn get(conn: &Conn, guild: GuildId) -> Result<GuildSettings> {
 pub fn put(conn: &Conn, guild: GuildId, settings: &GuildSettings) -> Result<()> {
     let rules = serde_json::to_string(&settings.rules)
         .map_err(|e| StoreError::Corrupt(format!("guild rules: {e}")))?;
-    conn.execute(
+    exec(conn,
         "INSERT INTO guilds (guild_id, gm_role_id, gm_channel_id, default_system, rules_json, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT (guild_id) DO UPDATE SET gm_role_id = excluded.gm_role_id,

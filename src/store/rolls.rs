@@ -6,7 +6,7 @@
 use rusqlite::{OptionalExtension as _, Row, params};
 
 use super::secrets::GmProof;
-use super::{CharacterId, Conn, GuildId, Result, RollId, UserId, next_id, now};
+use super::{CharacterId, Conn, GuildId, Result, RollId, UserId, exec, now, query_row};
 
 /// Who may see a roll (SPEC §2, roll modes), plus `Secret` for a GM's committed roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -108,14 +108,17 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<RollRow> {
 
 /// Logs a roll and returns its id. Run inside a write transaction.
 pub fn insert(conn: &Conn, guild: GuildId, roll: &NewRoll<'_>) -> Result<RollId> {
-    let id = next_id(conn, "rolls", guild)?;
     let public = (!roll.mode.hides_result()).then_some(roll.result_json);
-    conn.execute(
+    // The id is the guild's next (`MAX(id) + 1`), taken in the same statement: one step instead
+    // of a query and an insert, and still inside the caller's write transaction.
+    let id: i64 = query_row(
+        conn,
         "INSERT INTO rolls (guild_id, id, user_id, character_id, command, mode, label, public_json, commitment, parent_id, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+         VALUES (?1, (SELECT COALESCE(MAX(id), 0) + 1 FROM rolls WHERE guild_id = ?1),
+                 ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         RETURNING id",
         params![
             guild,
-            id,
             roll.user,
             roll.character,
             roll.command,
@@ -126,9 +129,11 @@ pub fn insert(conn: &Conn, guild: GuildId, roll: &NewRoll<'_>) -> Result<RollId>
             roll.parent,
             now()
         ],
+        |r| r.get(0),
     )?;
     if roll.mode.hides_result() {
-        conn.execute(
+        exec(
+            conn,
             "INSERT INTO secret_rolls (guild_id, roll_id, result_json, nonce) VALUES (?1, ?2, ?3, ?4)",
             params![guild, id, roll.result_json, roll.nonce],
         )?;
@@ -139,9 +144,7 @@ pub fn insert(conn: &Conn, guild: GuildId, roll: &NewRoll<'_>) -> Result<RollId>
 /// A roll by id (result hidden for blind/secret rolls not yet revealed).
 pub fn get(conn: &Conn, guild: GuildId, id: RollId) -> Result<Option<RollRow>> {
     let sql = format!("SELECT {COLUMNS} FROM rolls WHERE guild_id = ?1 AND id = ?2");
-    Ok(conn
-        .query_row(&sql, params![guild, id], from_row)
-        .optional()?)
+    Ok(query_row(conn, &sql, params![guild, id], from_row).optional()?)
 }
 
 /// The latest roll of a character for a command family (`/check`, `/attack`…), if any.
@@ -167,7 +170,8 @@ pub fn latest_for_character(
 
 /// Marks luck as used on a roll, once: false if it was already used (nothing changes then).
 pub fn use_luck(conn: &Conn, guild: GuildId, id: RollId, how: &str) -> Result<bool> {
-    Ok(conn.execute(
+    Ok(exec(
+        conn,
         "UPDATE rolls SET luck_used = ?3 WHERE guild_id = ?1 AND id = ?2 AND luck_used IS NULL",
         params![guild, id, how],
     )? == 1)
@@ -202,8 +206,7 @@ pub struct SecretRoll {
 
 /// Reads a hidden roll's result (GM only).
 pub fn secret(conn: &Conn, gm: GmProof, id: RollId) -> Result<Option<SecretRoll>> {
-    Ok(conn
-        .query_row(
+    Ok(query_row(conn,
             "SELECT result_json, nonce, revealed_at FROM secret_rolls WHERE guild_id = ?1 AND roll_id = ?2",
             params![gm.guild(), id],
             |r| {
@@ -220,12 +223,13 @@ pub fn secret(conn: &Conn, gm: GmProof, id: RollId) -> Result<Option<SecretRoll>
 /// Reveals a hidden roll: its result becomes public. Returns false if it was already revealed
 /// (or is not a hidden roll). Run inside a write transaction.
 pub fn reveal(conn: &Conn, gm: GmProof, id: RollId) -> Result<bool> {
-    let changed = conn.execute(
+    let changed = exec(
+        conn,
         "UPDATE secret_rolls SET revealed_at = ?3 WHERE guild_id = ?1 AND roll_id = ?2 AND revealed_at IS NULL",
         params![gm.guild(), id, now()],
     )?;
     if changed == 1 {
-        conn.execute(
+        exec(conn,
             "UPDATE rolls SET public_json = (SELECT result_json FROM secret_rolls WHERE guild_id = ?1 AND roll_id = ?2)
              WHERE guild_id = ?1 AND id = ?2",
             params![gm.guild(), id],

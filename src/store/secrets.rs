@@ -7,7 +7,7 @@
 
 use rusqlite::{OptionalExtension as _, params};
 
-use super::{CharacterId, Conn, GuildId, Result, RollId, UserId, next_id, now};
+use super::{CharacterId, Conn, GuildId, Result, RollId, UserId, exec, now, query_row};
 
 /// Proof that the caller was verified as a GM of the guild. Created only by the app layer's
 /// permission check (`app::perm`), right after it checked the caller's roles.
@@ -29,7 +29,7 @@ impl GmProof {
 
 /// Sets a hidden key on a character.
 pub fn set_hidden(conn: &Conn, gm: GmProof, id: CharacterId, key: &str, value: &str) -> Result<()> {
-    conn.execute(
+    exec(conn,
         "INSERT INTO hidden_values (guild_id, character_id, key, value, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (guild_id, character_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
         params![gm.guild, id, key.trim(), value, now()],
@@ -39,13 +39,13 @@ pub fn set_hidden(conn: &Conn, gm: GmProof, id: CharacterId, key: &str, value: &
 
 /// Reads one hidden key.
 pub fn hidden(conn: &Conn, gm: GmProof, id: CharacterId, key: &str) -> Result<Option<String>> {
-    Ok(conn
-        .query_row(
-            "SELECT value FROM hidden_values WHERE guild_id = ?1 AND character_id = ?2 AND key = ?3",
-            params![gm.guild, id, key.trim()],
-            |r| r.get(0),
-        )
-        .optional()?)
+    Ok(query_row(
+        conn,
+        "SELECT value FROM hidden_values WHERE guild_id = ?1 AND character_id = ?2 AND key = ?3",
+        params![gm.guild, id, key.trim()],
+        |r| r.get(0),
+    )
+    .optional()?)
 }
 
 /// Every hidden key of a character, by key.
@@ -65,12 +65,14 @@ pub fn add_note(
     author: UserId,
     text: &str,
 ) -> Result<()> {
-    let note: i64 = conn.query_row(
+    let note: i64 = query_row(
+        conn,
         "SELECT COALESCE(MAX(id), 0) + 1 FROM gm_notes WHERE guild_id = ?1 AND character_id = ?2",
         params![gm.guild, id],
         |r| r.get(0),
     )?;
-    conn.execute(
+    exec(
+        conn,
         "INSERT INTO gm_notes (guild_id, character_id, id, author_id, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![gm.guild, id, note, author, text, now()],
     )?;
@@ -92,13 +94,13 @@ pub fn luck(conn: &Conn, gm: GmProof, id: CharacterId) -> Result<Option<i64>> {
 }
 
 fn luck_inner(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Option<i64>> {
-    Ok(conn
-        .query_row(
-            "SELECT points FROM luck WHERE guild_id = ?1 AND character_id = ?2",
-            params![guild, id],
-            |r| r.get(0),
-        )
-        .optional()?)
+    Ok(query_row(
+        conn,
+        "SELECT points FROM luck WHERE guild_id = ?1 AND character_id = ?2",
+        params![guild, id],
+        |r| r.get(0),
+    )
+    .optional()?)
 }
 
 /// Why luck changed, for the ledger.
@@ -148,13 +150,14 @@ fn write_ledger(
     after: i64,
     entry: &LedgerEntry<'_>,
 ) -> Result<()> {
-    let row = next_id(conn, "luck_ledger", guild)?;
-    conn.execute(
+    // The row id is the guild's next, taken in the insert itself (see `rolls::insert`).
+    exec(
+        conn,
         "INSERT INTO luck_ledger (guild_id, id, character_id, actor_id, delta, points_after, kind, reason, roll_id, idem_key, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+         VALUES (?1, (SELECT COALESCE(MAX(id), 0) + 1 FROM luck_ledger WHERE guild_id = ?1),
+                 ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         params![
             guild,
-            row,
             id,
             entry.actor,
             delta,
@@ -179,7 +182,8 @@ pub fn set_luck(
 ) -> Result<()> {
     let before = luck_inner(conn, guild, id)?.unwrap_or(0);
     let points = points.max(0);
-    conn.execute(
+    exec(
+        conn,
         "INSERT INTO luck (guild_id, character_id, points) VALUES (?1, ?2, ?3)
          ON CONFLICT (guild_id, character_id) DO UPDATE SET points = excluded.points",
         params![guild, id, points],
@@ -210,13 +214,13 @@ pub fn spend_luck(
     entry: &LedgerEntry<'_>,
 ) -> Result<Spend> {
     if let Some(key) = entry.idem_key {
-        let seen: Option<i64> = conn
-            .query_row(
-                "SELECT 1 FROM luck_ledger WHERE guild_id = ?1 AND idem_key = ?2",
-                params![guild, key],
-                |r| r.get(0),
-            )
-            .optional()?;
+        let seen: Option<i64> = query_row(
+            conn,
+            "SELECT 1 FROM luck_ledger WHERE guild_id = ?1 AND idem_key = ?2",
+            params![guild, key],
+            |r| r.get(0),
+        )
+        .optional()?;
         if seen.is_some() {
             return Ok(Spend::Duplicate);
         }
@@ -227,7 +231,8 @@ pub fn spend_luck(
         return Ok(Spend::Exhausted);
     }
     // Conditional on the total we read, so even outside a transaction no spend can go below zero.
-    let changed = conn.execute(
+    let changed = exec(
+        conn,
         "UPDATE luck SET points = points - ?3 WHERE guild_id = ?1 AND character_id = ?2 AND points >= ?3",
         params![guild, id, spend],
     )?;
