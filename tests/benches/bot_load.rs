@@ -140,7 +140,16 @@ impl Rig {
                 ],
             ));
             let target = format!("Tft{}", (p + 1) % PLAYERS);
-            self.templates.extend(mix(&player, &thiz, &tft, &target));
+            let all = mix(&player, &thiz, &tft, &target);
+            // REFEREE_LOAD_ONLY=show keeps one kind of command (by its name or subcommand), to
+            // see which part of the mix limits the rate.
+            match std::env::var("REFEREE_LOAD_ONLY") {
+                Ok(only) => self.templates.extend(all.into_iter().filter(|b| {
+                    let data = &b.json["data"];
+                    data["name"] == only.as_str() || data["options"][0]["name"] == only.as_str()
+                })),
+                Err(_) => self.templates.extend(all),
+            }
         }
     }
 }
@@ -251,6 +260,10 @@ struct Outcome {
     refused: usize,
     sample_refusal: String,
     cpu: Duration,
+    /// CPU of this process: the fake Discord and the dispatcher.
+    fake_cpu: Duration,
+    /// The rate the dispatcher kept up.
+    dispatched: f64,
     peak_rss_kb: u64,
 }
 
@@ -265,6 +278,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 /// Dispatches `rate` interactions per second for `secs` seconds, open-loop, then collects.
 fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
     let (_, _, cpu_before) = proc_stats(rig.bot.pid());
+    let (_, _, fake_cpu_before) = proc_stats(std::process::id());
     let total = (rate * secs) as usize;
     let interval = Duration::from_secs_f64(1.0 / rate as f64);
     let first_request = rig.fake.requests().len();
@@ -296,6 +310,7 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         std::thread::sleep(Duration::from_millis(20));
     }
     let (_, peak_rss_kb, cpu_after) = proc_stats(rig.bot.pid());
+    let (_, _, fake_cpu_after) = proc_stats(std::process::id());
     let flushed: HashMap<u64, Instant> = rig
         .fake
         .dispatches()
@@ -353,6 +368,8 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         refused,
         sample_refusal,
         cpu: cpu_after.saturating_sub(cpu_before),
+        fake_cpu: fake_cpu_after.saturating_sub(fake_cpu_before),
+        dispatched: total as f64 / elapsed_send.as_secs_f64(),
         peak_rss_kb,
     }
 }
@@ -370,6 +387,10 @@ fn report(o: &Outcome, secs: u64) {
         o.cpu,
         100.0 * o.cpu.as_secs_f64() / secs as f64,
         o.peak_rss_kb
+    );
+    println!(
+        "        dispatched {:.0}/s; fake + dispatcher CPU {:.2?}",
+        o.dispatched, o.fake_cpu
     );
     if o.refused > 0 {
         println!(
