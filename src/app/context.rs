@@ -192,6 +192,7 @@ fn gm_copy(full: &Reply, heading: &str) -> Reply {
         buttons: Vec::new(),
         visibility: super::reply::Visibility::Public,
         gm_copy: None,
+        gm_channel: None,
         file: None,
     }
 }

@@ -136,18 +136,6 @@ impl App {
             .map_err(|e| Self::error_reply(caller, e))
     }
 
-    /// The GM channel of `guild`, where copies of private and blind rolls go (`None` when unset
-    /// or unreadable: the copies stay reachable through `/history`).
-    pub fn gm_channel(&self, guild: crate::store::GuildId) -> Option<u64> {
-        match self.store.read(|c| crate::store::guilds::get(c, guild)) {
-            Ok(settings) => settings.gm_channel_id,
-            Err(e) => {
-                tracing::error!(error = ?e, %guild, "cannot read the GM channel");
-                None
-            }
-        }
-    }
-
     fn error_reply(caller: &Caller, error: AppError) -> Reply {
         match error {
             AppError::User(message) => Reply::ephemeral(message),
@@ -165,7 +153,12 @@ impl App {
         command: Command,
     ) -> AppResult<Reply> {
         let ctx = Ctx::new(self, caller, interaction_id)?;
-        command.run(&ctx)
+        let mut reply = command.run(&ctx)?;
+        // Where the copy goes is decided here, from the settings the command already read.
+        if reply.gm_copy.is_some() {
+            reply.gm_channel = ctx.settings.gm_channel_id;
+        }
+        Ok(reply)
     }
 }
 

@@ -72,6 +72,9 @@ pub struct Reply {
     pub visibility: Visibility,
     /// A copy for the GM channel (private and blind rolls), if any.
     pub gm_copy: Option<Box<Reply>>,
+    /// For a GM copy: the guild's GM channel, read with the guild's settings when the command
+    /// ran (`None` when unset: the copy stays reachable through `/history`).
+    pub gm_channel: Option<u64>,
     /// A file attached to the reply, if any.
     pub file: Option<ReplyFile>,
 }
@@ -85,6 +88,7 @@ impl Reply {
             buttons: Vec::new(),
             visibility: Visibility::Public,
             gm_copy: None,
+            gm_channel: None,
             file: None,
         }
     }

@@ -36,7 +36,7 @@ pub async fn pressed(
             press
                 .create_followup(&ctx.http, render::followup(&reply))
                 .await?;
-            send_gm_copy(ctx, data, guild, &reply).await;
+            send_gm_copy(ctx, guild, &reply).await;
             Ok(())
         }
         Err(refusal) => respond(ctx, press, &refusal).await,

@@ -198,25 +198,17 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
     .await
     .unwrap_or_else(|refusal| refusal);
     ctx.send(render::create_reply(&reply)).await?;
-    send_gm_copy(ctx.serenity_context(), ctx.data(), guild, &reply).await;
+    send_gm_copy(ctx.serenity_context(), guild, &reply).await;
     Ok(())
 }
 
-/// Posts the reply's GM copy, if any, to the guild's GM channel. Without a GM channel the copy
-/// stays in the roll log, where `/history` shows it to GMs.
-pub async fn send_gm_copy(http: &serenity::Context, data: &Data, guild: GuildId, reply: &Reply) {
-    let Some(copy) = &reply.gm_copy else {
+/// Posts the reply's GM copy, if any, to the guild's GM channel (which `app` put on the reply).
+/// Without a GM channel the copy stays in the roll log, where `/history` shows it to GMs.
+pub async fn send_gm_copy(http: &serenity::Context, guild: GuildId, reply: &Reply) {
+    let (Some(copy), Some(channel)) = (&reply.gm_copy, reply.gm_channel.filter(|c| *c != 0)) else {
         return;
     };
-    let app = Arc::clone(&data.app);
-    let channel = tokio::task::spawn_blocking(move || app.gm_channel(guild))
-        .await
-        .ok()
-        .flatten();
-    let Some(channel) = channel.and_then(|c| (c != 0).then(|| serenity::ChannelId::new(c))) else {
-        return;
-    };
-    if let Err(e) = channel
+    if let Err(e) = serenity::ChannelId::new(channel)
         .send_message(&http.http, render::create_message(copy))
         .await
     {

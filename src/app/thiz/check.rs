@@ -264,6 +264,7 @@ fn flag_unlucky(ctx: &Ctx<'_>, mut reply: Reply, plan: &Plan, outcome: &CheckOut
             buttons: Vec::new(),
             visibility: Visibility::Public,
             gm_copy: None,
+            gm_channel: None,
             file: None,
         },
     };
