@@ -94,9 +94,9 @@ fn dispatch(args: &[String]) -> anyhow::Result<ExitCode> {
         "run" => {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
-                // The store's work runs here; a few threads per core keep SQLite busy without
-                // an unbounded pile of connections.
-                .max_blocking_threads(16)
+                // `app` runs on the bot's own threads (bot::workers); this pool only serves
+                // tokio's occasional blocking work (a DNS lookup, say).
+                .max_blocking_threads(4)
                 .build()?;
             runtime.block_on(crate::bot::run(config))?;
             Ok(ExitCode::SUCCESS)

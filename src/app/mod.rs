@@ -3,8 +3,9 @@
 //! Owns permissions (checked here on every GM action, whatever Discord's command permissions say),
 //! the four roll modes and where copies go, what a player may see, and the composition of
 //! `rules` with `store`. Never touches Discord types and never formats for a particular front end
-//! beyond the reply model. The store is synchronous: front ends call [`App::handle`] from a
-//! blocking task (`tokio::task::spawn_blocking`), never holding a lock across an `.await`.
+//! beyond the reply model. The store is synchronous: the bot calls [`App::run`] on its own
+//! threads (`bot::workers`), never on the async runtime and never holding a lock across an
+//! `.await`.
 
 pub mod characters;
 pub mod command;

@@ -49,16 +49,19 @@ async fn suggest(
     let (path, character) = path_and_character(&interaction.data);
     let app = Arc::clone(&ctx.data().app);
     let typed = typed.to_owned();
-    let choices = tokio::task::spawn_blocking(move || {
-        let command: Vec<&str> = path.iter().map(String::as_str).collect();
-        let context = SuggestContext {
-            character: character.as_deref(),
-            command: &command,
-        };
-        app.suggest(&caller, what, &typed, &context)
-    })
-    .await
-    .unwrap_or_default();
+    let choices = ctx
+        .data()
+        .workers
+        .run(move || {
+            let command: Vec<&str> = path.iter().map(String::as_str).collect();
+            let context = SuggestContext {
+                character: character.as_deref(),
+                command: &command,
+            };
+            app.suggest(&caller, what, &typed, &context)
+        })
+        .await
+        .unwrap_or_default();
     serenity::CreateAutocompleteResponse::new().set_choices(
         choices
             .into_iter()

@@ -149,7 +149,7 @@ pub fn caller_of(
     })
 }
 
-/// Runs `invocation` in `app` on the blocking pool. A panic in `app` becomes an internal error,
+/// Runs `invocation` in `app` on the bot's app threads ([`super::workers`]). A panic in `app` becomes an internal error,
 /// still answered.
 // `Err` is the refusal as a reply, the same type as `Ok` (see `App::run`).
 #[allow(clippy::result_large_err)]
@@ -160,7 +160,10 @@ pub async fn call_app(
     invocation: Invocation,
 ) -> Result<Reply, Reply> {
     let app: Arc<App> = Arc::clone(&data.app);
-    match tokio::task::spawn_blocking(move || app.run(&caller, &interaction_id, &invocation)).await
+    match data
+        .workers
+        .run(move || app.run(&caller, &interaction_id, &invocation))
+        .await
     {
         Ok(result) => result,
         Err(e) => {

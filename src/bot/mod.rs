@@ -14,6 +14,7 @@ mod commands;
 mod invoke;
 pub mod render;
 mod run;
+pub mod workers;
 
 use std::sync::Arc;
 
@@ -22,10 +23,11 @@ use crate::app::App;
 pub use commands::all as commands;
 pub use run::run;
 
-/// What every command handler shares: the application and the count of commands in flight
-/// (so a shutdown waits for them).
+/// What every command handler shares: the application, the threads that run it, and the count
+/// of commands in flight (so a shutdown waits for them).
 pub struct Data {
     pub app: Arc<App>,
+    pub workers: Arc<workers::Workers>,
     pub inflight: Arc<invoke::Inflight>,
 }
 

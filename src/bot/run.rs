@@ -8,6 +8,7 @@ use anyhow::{Context as _, bail};
 use poise::serenity_prelude as serenity;
 
 use super::invoke::Inflight;
+use super::workers::Workers;
 use super::{Data, Error, buttons, commands, render};
 use crate::app::{App, Dice};
 use crate::config::Config;
@@ -51,8 +52,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         config.dice.limits(),
     ));
     let inflight = Arc::new(Inflight::default());
+    let workers =
+        Arc::new(Workers::start(Workers::default_count()).context("cannot start the app threads")?);
     let data = Data {
         app: Arc::clone(&app),
+        workers: Arc::clone(&workers),
         inflight: Arc::clone(&inflight),
     };
     let dev_guild = config.discord.dev_guild_id;
@@ -109,6 +113,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         tracing::warn!(left, "commands still running at shutdown");
     }
     drop(client);
+    // Queued app calls finish, then their threads stop.
+    workers.shutdown();
     // The last handle to the store closes its connections (and WAL) here.
     drop(app);
     outcome.context("the connection to Discord failed")?;

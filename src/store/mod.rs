@@ -10,8 +10,8 @@
 //! WAL mode with `synchronous=NORMAL` and a busy timeout, so a running bot and a GM's console can
 //! share the file. Every read-then-write runs in a `BEGIN IMMEDIATE` transaction
 //! ([`Store::write`]), which takes the write lock up front: two spends of one luck point cannot
-//! both read "1". No connection is held across an `.await` (the store is synchronous; `app`
-//! reaches it through `spawn_blocking`).
+//! both read "1". No connection is held across an `.await` (the store is synchronous; the bot
+//! reaches it through `app` on its own threads, `bot::workers`).
 //!
 //! ## Connections and speed
 //! - One writer connection per process, behind a mutex: SQLite admits one writer at a time anyway,

@@ -13,7 +13,7 @@
 //! - **sequential**: one thread, one command at a time; latency is the service time.
 //! - **64 in flight**: served the way the bot serves interactions — a fixed set of worker threads
 //!   the size of the machine (`available_parallelism`, or `REFEREE_BENCH_WORKERS`) takes commands
-//!   from one queue, as tokio's blocking pool does when it is the bottleneck. The driver keeps 64
+//!   from one queue, as the bot's own app threads do (`bot::workers`). The driver keeps 64
 //!   commands outstanding (a closed loop: each completion submits the next), and latency runs from
 //!   submission to completion, so time spent queued counts. With `w` workers and service time `s`,
 //!   expect p50 ≈ 64·s / w: the queue, not the store, dominates.

@@ -209,14 +209,28 @@ fn mix(player: &Caller, thiz: &str, tft: &str, target: &str) -> Vec<Built> {
     ]
 }
 
-/// A copy of `template` with a fresh interaction id and token.
-fn fresh(template: &Built) -> Built {
-    let id = payload::next_id();
-    let token = format!("itoken-{id}");
+const ID_MARK: &str = "REFEREE-LOAD-ID";
+const TOKEN_MARK: &str = "REFEREE-LOAD-TOKEN";
+
+/// A template as JSON text with marks where the id and token go, so that each dispatch is two
+/// string replacements rather than a clone and a serialization of a JSON tree (the dispatcher
+/// shares the machine with the bot, so its CPU is kept small).
+fn text_template(template: &Built) -> String {
     let mut json = template.json.clone();
-    json["id"] = Value::from(id.to_string());
-    json["token"] = Value::from(token.clone());
-    Built { id, token, json }
+    json["id"] = Value::from(ID_MARK);
+    json["token"] = Value::from(TOKEN_MARK);
+    json.to_string()
+}
+
+/// A copy of a text template with a fresh interaction id and token: `(id, JSON text)`.
+fn fresh(template: &str) -> (u64, String) {
+    let id = payload::next_id();
+    let text = template.replacen(ID_MARK, &id.to_string(), 1).replacen(
+        TOKEN_MARK,
+        &format!("itoken-{id}"),
+        1,
+    );
+    (id, text)
 }
 
 /// Resident memory now and at its peak (kB), and CPU time used (user + system), of `pid`.
@@ -231,15 +245,13 @@ fn proc_stats(pid: u32) -> (u64, u64, Duration) {
             .unwrap_or(0)
     };
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // Fields after the command name (which may hold spaces) start at ") ".
+    // Fields after the command name (which may hold spaces) start at ") " with the state
+    // letter, field 3 of the whole line; utime and stime are fields 14 and 15, so 11 and 12
+    // here. Every field is kept (tty and tpgid can be -1), so the positions hold.
     let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
-    let fields: Vec<u64> = after
-        .split_whitespace()
-        .filter_map(|f| f.parse().ok())
-        .collect();
-    // utime and stime are the 14th and 15th fields of the whole line: 11th and 12th after ") ",
-    // and the state letter (not a number) is dropped by the parse above, so 10 and 11 here.
-    let ticks = fields.get(10).copied().unwrap_or(0) + fields.get(11).copied().unwrap_or(0);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let field = |n: usize| -> u64 { fields.get(n).and_then(|f| f.parse().ok()).unwrap_or(0) };
+    let ticks = field(11) + field(12);
     // Clock ticks are 100 per second on Linux.
     (
         kb("VmRSS:"),
@@ -279,9 +291,10 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
     let (_, _, cpu_before) = proc_stats(rig.bot.pid());
     let (_, _, fake_cpu_before) = proc_stats(std::process::id());
+    let texts: Vec<String> = rig.templates.iter().map(text_template).collect();
     let total = (rate * secs) as usize;
     let interval = Duration::from_secs_f64(1.0 / rate as f64);
-    let first_request = rig.fake.requests().len();
+    let first_request = rig.fake.request_count();
     let start = Instant::now();
     let mut ids = Vec::with_capacity(total);
     for n in 0..total {
@@ -290,25 +303,23 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         if due > now {
             std::thread::sleep(due - now);
         }
-        let built = fresh(&rig.templates[n % rig.templates.len()]);
-        ids.push(built.id);
-        rig.fake.dispatch(&built);
+        let (id, text) = fresh(&texts[n % texts.len()]);
+        ids.push(id);
+        rig.fake.dispatch_text(id, text);
     }
     let elapsed_send = start.elapsed();
     // Wait for the last answers (or the timeout), then read the record once.
     let deadline = Instant::now() + Duration::from_secs(10);
-    let mut requests;
     loop {
-        requests = rig.fake.requests();
-        let answered = requests[first_request..]
-            .iter()
-            .filter(|r| r.method == "POST" && r.route().starts_with("/interactions/"))
-            .count();
+        let answered = rig.fake.count_requests(first_request, |r| {
+            r.method == "POST" && r.route().starts_with("/interactions/")
+        });
         if answered >= total || Instant::now() > deadline {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+    let requests = rig.fake.requests();
     let (_, peak_rss_kb, cpu_after) = proc_stats(rig.bot.pid());
     let (_, _, fake_cpu_after) = proc_stats(std::process::id());
     let flushed: HashMap<u64, Instant> = rig
@@ -376,7 +387,7 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
 
 fn report(o: &Outcome, secs: u64) {
     println!(
-        "{:>6}/s for {secs:>2} s: sent {:>6}, answered {:>8.0}/s, p50 {:>9.3?}, p99 {:>9.3?}, max {:>9.3?}, errors {:>5}, bot CPU {:>7.2?} ({:>4.0}% of one core), peak RSS {:>6} kB",
+        "{:>6}/s for {secs:>2} s: sent {:>6}, answered {:>8.0}/s, p50 {:>9.3?}, p99 {:>9.3?}, max {:>9.3?}, errors {:>5}, bot CPU {:>7.2?} ({:>4.0}% of one core, {:>4.0} µs per interaction), peak RSS {:>6} kB",
         o.rate,
         o.sent,
         o.achieved,
@@ -386,6 +397,7 @@ fn report(o: &Outcome, secs: u64) {
         o.errors,
         o.cpu,
         100.0 * o.cpu.as_secs_f64() / secs as f64,
+        1e6 * o.cpu.as_secs_f64() / o.sent.max(1) as f64,
         o.peak_rss_kb
     );
     println!(
@@ -429,6 +441,25 @@ fn main() {
         println!(
             "idle bot (connected, commands registered, 2 s later): RSS {rss} kB, peak {hwm} kB, CPU so far {cpu:?}"
         );
+        // Where the resident memory is: the heap and stacks (anonymous) or the mapped binary and
+        // libraries (file-backed).
+        let rollup = std::fs::read_to_string(format!("/proc/{}/smaps_rollup", bot.pid()))
+            .unwrap_or_default();
+        let parts: Vec<&str> = rollup
+            .lines()
+            .filter(|l| {
+                [
+                    "Rss:",
+                    "Anonymous:",
+                    "Private_Clean:",
+                    "Shared_Clean:",
+                    "Private_Dirty:",
+                ]
+                .iter()
+                .any(|key| l.starts_with(key))
+            })
+            .collect();
+        println!("        {}", parts.join("; "));
     }
 
     for rate in rates {

@@ -52,6 +52,30 @@ fn text(v: &Value) -> Message {
     Message::Text(v.to_string().into())
 }
 
+/// The INTERACTION_CREATE frame for a dispatch, numbered `seq`: `(interaction id, frame)`.
+fn dispatch_frame(seq: u64, outgoing: Outgoing) -> (u64, Message) {
+    match outgoing {
+        Outgoing::Dispatch {
+            interaction_id,
+            payload,
+        } => (
+            interaction_id,
+            text(&json!({"op": 0, "s": seq, "t": "INTERACTION_CREATE", "d": payload})),
+        ),
+        // Already JSON text: spliced in as it is (the load benchmark's fast path).
+        Outgoing::DispatchText {
+            interaction_id,
+            payload,
+        } => (
+            interaction_id,
+            Message::Text(
+                format!(r#"{{"op":0,"s":{seq},"t":"INTERACTION_CREATE","d":{payload}}}"#).into(),
+            ),
+        ),
+        Outgoing::Close => unreachable!("a close is not a dispatch"),
+    }
+}
+
 async fn connection(shared: Arc<Shared>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::unbounded_channel::<Outgoing>();
@@ -124,11 +148,11 @@ async fn connection(shared: Arc<Shared>, socket: WebSocket) {
             }
             outgoing = rx.recv() => {
                 match outgoing {
-                    Some(Outgoing::Dispatch { interaction_id, payload }) => {
+                    Some(outgoing @ (Outgoing::Dispatch { .. } | Outgoing::DispatchText { .. })) => {
                         seq += 1;
-                        let frame = json!({"op": 0, "s": seq, "t": "INTERACTION_CREATE", "d": payload});
+                        let (interaction_id, frame) = dispatch_frame(seq, outgoing);
                         // `send` flushes: the frame is on the socket when it returns.
-                        if sink.send(text(&frame)).await.is_err() { break; }
+                        if sink.send(frame).await.is_err() { break; }
                         let flushed_at = Instant::now();
                         let mut log = shared.lock();
                         if let Some(id) = &session {
