@@ -319,9 +319,10 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let requests = rig.fake.requests();
+    // CPU is read before the record is copied out for the analysis, which is not the fake's.
     let (_, peak_rss_kb, cpu_after) = proc_stats(rig.bot.pid());
     let (_, _, fake_cpu_after) = proc_stats(std::process::id());
+    let requests = rig.fake.requests();
     let flushed: HashMap<u64, Instant> = rig
         .fake
         .dispatches()
