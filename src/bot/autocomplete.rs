@@ -7,7 +7,7 @@ use std::sync::Arc;
 use poise::serenity_prelude as serenity;
 
 use super::Context;
-use super::invoke::caller_of;
+use super::invoke::command_caller;
 use crate::app::suggest::{Suggest, SuggestContext};
 
 /// Character names the caller may see.
@@ -39,11 +39,7 @@ async fn suggest(
         return serenity::CreateAutocompleteResponse::new();
     };
     let interaction = actx.interaction;
-    let Some(caller) = caller_of(
-        interaction.guild_id,
-        interaction.member.as_deref(),
-        &interaction.user,
-    ) else {
+    let Some(caller) = command_caller(interaction) else {
         return serenity::CreateAutocompleteResponse::new();
     };
     let (path, character) = path_and_character(&interaction.data);

@@ -149,6 +149,15 @@ pub fn caller_of(
     })
 }
 
+/// The caller of a slash command or an autocomplete request (see [`caller_of`]).
+pub fn command_caller(interaction: &serenity::CommandInteraction) -> Option<Caller> {
+    caller_of(
+        interaction.guild_id,
+        interaction.member.as_deref(),
+        &interaction.user,
+    )
+}
+
 /// Runs `invocation` in `app` on the bot's app threads ([`super::workers`]). A panic in `app` becomes an internal error,
 /// still answered.
 // `Err` is the refusal as a reply, the same type as `Ok` (see `App::run`).
@@ -180,11 +189,7 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
         return Ok(());
     };
     let interaction = actx.interaction;
-    let Some(caller) = caller_of(
-        interaction.guild_id,
-        interaction.member.as_deref(),
-        &interaction.user,
-    ) else {
+    let Some(caller) = command_caller(interaction) else {
         ctx.send(render::create_reply(&Reply::ephemeral(
             "referee works in a server's channels, not in direct messages.",
         )))

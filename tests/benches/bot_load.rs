@@ -61,17 +61,24 @@ fn sub(caller: &Caller, name: &str, subname: &str, options: Vec<Value>) -> Built
     )
 }
 
+/// A fresh bot on a temporary database and a load fake, once it is connected and its commands
+/// are registered.
+fn start_bot() -> (FakeDiscord, tempfile::TempDir, BotProcess) {
+    let fake = FakeDiscord::for_load();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut options = BotOptions::new(&fake, dir.path());
+    options.log = "warn".into();
+    let bot = BotProcess::spawn(&options);
+    fake.wait_ready(1, fake::TIMEOUT);
+    fake.wait_for("the command registration", fake::TIMEOUT, |r| {
+        r.method == "PUT" && r.route().contains("/commands")
+    });
+    (fake, dir, bot)
+}
+
 impl Rig {
     fn start() -> Self {
-        let fake = FakeDiscord::for_load();
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let mut options = BotOptions::new(&fake, dir.path());
-        options.log = "warn".into();
-        let bot = BotProcess::spawn(&options);
-        fake.wait_ready(1, fake::TIMEOUT);
-        fake.wait_for("the command registration", fake::TIMEOUT, |r| {
-            r.method == "PUT" && r.route().contains("/commands")
-        });
+        let (fake, dir, bot) = start_bot();
         let mut rig = Self {
             bot,
             fake,
@@ -428,15 +435,7 @@ fn main() {
 
     // Idle memory: a fresh bot, connected and registered, before any command.
     {
-        let fake = FakeDiscord::for_load();
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let mut options = BotOptions::new(&fake, dir.path());
-        options.log = "warn".into();
-        let bot = BotProcess::spawn(&options);
-        fake.wait_ready(1, fake::TIMEOUT);
-        fake.wait_for("the command registration", fake::TIMEOUT, |r| {
-            r.method == "PUT" && r.route().contains("/commands")
-        });
+        let (_fake, _dir, bot) = start_bot();
         std::thread::sleep(Duration::from_secs(2));
         let (rss, hwm, cpu) = proc_stats(bot.pid());
         println!(

@@ -452,10 +452,7 @@ impl FakeDiscord {
         if self.shared.check_schemas {
             payload::checked(&payload.json);
         }
-        let sender = self.wait_log(TIMEOUT, "a gateway connection to dispatch on", |log| {
-            log.live.as_ref().map(|(_, tx)| tx.clone())
-        });
-        sender
+        self.live_sender()
             .send(Outgoing::Dispatch {
                 interaction_id: payload.id,
                 payload: payload.json.clone(),
@@ -468,15 +465,19 @@ impl FakeDiscord {
     /// Records the flush time like [`FakeDiscord::dispatch`].
     #[allow(dead_code)]
     pub fn dispatch_text(&self, interaction_id: u64, payload: String) {
-        let sender = self.wait_log(TIMEOUT, "a gateway connection to dispatch on", |log| {
-            log.live.as_ref().map(|(_, tx)| tx.clone())
-        });
-        sender
+        self.live_sender()
             .send(Outgoing::DispatchText {
                 interaction_id,
                 payload,
             })
             .expect("the gateway connection is open");
+    }
+
+    /// The live gateway connection's queue (waiting up to [`TIMEOUT`] for one).
+    fn live_sender(&self) -> mpsc::UnboundedSender<Outgoing> {
+        self.wait_log(TIMEOUT, "a gateway connection to dispatch on", |log| {
+            log.live.as_ref().map(|(_, tx)| tx.clone())
+        })
     }
 
     /// How many requests from the `from`th on match `pred`, without copying the record.
