@@ -96,7 +96,7 @@ fn parse_id(name: &str, raw: &str) -> AppResult<IdSetting> {
 /// `/gm …` (but `/gm roll`, which is a roll).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GmCommand {
-    /// `/gm setup [gm_role] [gm_channel] [system]`; without options, shows the settings.
+    /// `/gm setup [gm_role] [gm_channel] [system] [clear]`; without options, shows the settings.
     Setup {
         gm_role: Option<IdSetting>,
         gm_channel: Option<IdSetting>,
@@ -154,7 +154,7 @@ impl GmCommand {
 }
 
 fn parse_setup(inv: &Invocation) -> AppResult<GmCommand> {
-    let o = Opts::new(inv, &["gm_role", "gm_channel", "system"])?;
+    let o = Opts::new(inv, &["gm_role", "gm_channel", "system", "clear"])?;
     let system = o
         .text("system")
         .map(|s| {
@@ -166,15 +166,43 @@ fn parse_setup(inv: &Invocation) -> AppResult<GmCommand> {
             })
         })
         .transpose()?;
+    let mut gm_role = o
+        .text("gm_role")
+        .map(|v| parse_id("gm_role", v))
+        .transpose()?;
+    let mut gm_channel = o
+        .text("gm_channel")
+        .map(|v| parse_id("gm_channel", v))
+        .transpose()?;
+    // `clear:` exists for Discord, whose role and channel pickers cannot say "none".
+    if let Some(raw) = o.text("clear") {
+        let (role, channel) = match raw.trim().to_ascii_lowercase().as_str() {
+            "gm_role" => (true, false),
+            "gm_channel" => (false, true),
+            "both" => (true, true),
+            _ => {
+                return Err(user(format!(
+                    "clear must be gm_role, gm_channel or both; you gave {:?}",
+                    truncate(raw.trim(), 40)
+                )));
+            }
+        };
+        for (cleared, slot, name) in [
+            (role, &mut gm_role, "gm_role"),
+            (channel, &mut gm_channel, "gm_channel"),
+        ] {
+            if !cleared {
+                continue;
+            }
+            if matches!(slot, Some(IdSetting::Set(_))) {
+                return Err(user(format!("Set {name} or clear it, not both at once.")));
+            }
+            *slot = Some(IdSetting::Clear);
+        }
+    }
     Ok(GmCommand::Setup {
-        gm_role: o
-            .text("gm_role")
-            .map(|v| parse_id("gm_role", v))
-            .transpose()?,
-        gm_channel: o
-            .text("gm_channel")
-            .map(|v| parse_id("gm_channel", v))
-            .transpose()?,
+        gm_role,
+        gm_channel,
         system,
     })
 }

@@ -118,8 +118,8 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     (
         "gm setup",
         "Manage Server",
-        "Set the GM role, GM channel and default system",
-        "[gm_role] [gm_channel] [system]",
+        "Set or clear the GM role and GM channel, set the default system",
+        "[gm_role] [gm_channel] [system] [clear]",
     ),
     ("gm rules", "GM", "House-rule switches", "[name] [value]"),
     (

@@ -24,6 +24,17 @@ pub enum System {
     Tft,
 }
 
+/// Which of the GM settings `/gm setup` clears.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum SetupClear {
+    #[name = "gm_role"]
+    GmRole,
+    #[name = "gm_channel"]
+    GmChannel,
+    #[name = "both"]
+    Both,
+}
+
 /// What a luck point is spent on.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum LuckKind {

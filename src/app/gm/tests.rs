@@ -159,6 +159,70 @@ fn setup_needs_manage_server_and_saves_settings() {
 }
 
 #[test]
+fn setup_clear_forgets_the_role_the_channel_or_both() {
+    // `clear:` is how Discord's role and channel pickers, which cannot say "none", unset them.
+    let w = world();
+    let set = |w: &World| {
+        w.run(
+            &admin(),
+            &["gm", "setup"],
+            &[("gm_role", "77"), ("gm_channel", "88")],
+        );
+    };
+    for (which, role, channel) in [
+        ("gm_role", None, Some(88)),
+        ("gm_channel", Some(77), None),
+        ("both", None, None),
+        ("Both", None, None),
+    ] {
+        set(&w);
+        let reply = w.run(&admin(), &["gm", "setup"], &[("clear", which)]);
+        assert!(
+            reply.all_text().contains("Settings saved"),
+            "{which}: {reply:?}"
+        );
+        let s = w.settings();
+        assert_eq!((s.gm_role_id, s.gm_channel_id), (role, channel), "{which}");
+    }
+
+    // Refused, changing nothing: a player; an unknown target; setting and clearing one at once.
+    set(&w);
+    let before = w.settings();
+    let player_try = w.run(&player(), &["gm", "setup"], &[("clear", "both")]);
+    assert!(
+        player_try.content.contains("Manage Server"),
+        "{player_try:?}"
+    );
+    for (options, want) in [
+        (
+            vec![("clear", "everything")],
+            "clear must be gm_role, gm_channel or both",
+        ),
+        (
+            vec![("clear", "gm_role"), ("gm_role", "5")],
+            "Set gm_role or clear it, not both",
+        ),
+        (
+            vec![("clear", "both"), ("gm_channel", "6")],
+            "Set gm_channel or clear it, not both",
+        ),
+    ] {
+        let reply = w.run(&admin(), &["gm", "setup"], &options);
+        assert_eq!(reply.visibility, Visibility::Ephemeral);
+        assert!(reply.content.contains(want), "{options:?}: {reply:?}");
+    }
+    assert_eq!(w.settings(), before);
+    // Clearing alongside setting the other one is fine.
+    w.run(
+        &admin(),
+        &["gm", "setup"],
+        &[("clear", "gm_channel"), ("gm_role", "9")],
+    );
+    let s = w.settings();
+    assert_eq!((s.gm_role_id, s.gm_channel_id), (Some(9), None));
+}
+
+#[test]
 fn rules_list_show_and_set() {
     let w = world();
     let list = w.run(&admin(), &["gm", "rules"], &[]);

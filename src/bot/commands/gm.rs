@@ -3,7 +3,7 @@
 use poise::serenity_prelude as serenity;
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{HouseRule, System};
+use crate::bot::choices::{HouseRule, SetupClear, System};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
@@ -21,7 +21,7 @@ pub async fn gm(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Set the GM role, the GM channel and the default system (Manage Server)
+/// Set or clear the GM role and the GM channel, set the default system (Manage Server)
 #[poise::command(slash_command, rename = "setup")]
 pub async fn gm_setup(
     ctx: Context<'_>,
@@ -30,11 +30,13 @@ pub async fn gm_setup(
         serenity::ChannelId,
     >,
     #[description = "The system new characters use by default"] system: Option<System>,
+    #[description = "Forget the GM role, the GM channel, or both"] clear: Option<SetupClear>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("gm_role", gm_role)
         .opt("gm_channel", gm_channel)
-        .choice("system", system);
+        .choice("system", system)
+        .choice("clear", clear);
     invoke(ctx, &["gm", "setup"], args).await
 }
 

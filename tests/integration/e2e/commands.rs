@@ -670,5 +670,11 @@ fn gm_tools_secret_rolls_and_reveal() {
         text.contains(&format!("**#{number}**")) && text.contains("(revealed)"),
         "{text}"
     );
+
+    // Discord's channel picker cannot say "none": `clear:` forgets the GM channel.
+    let text = x.text(&gm, "/gm setup clear:gm_channel");
+    assert!(text.contains("Settings saved"), "{text}");
+    assert!(text.contains("GM channel: none"), "{text}");
+    assert!(!text.contains(&GM_CHANNEL_ID.to_string()), "{text}");
     x.ran_exactly("gm");
 }
