@@ -350,12 +350,21 @@ fn seed_secrets(w: &World, id: crate::store::CharacterId) {
         secrets::set_luck(tx, GUILD, id, 777, &entry)?;
         secrets::set_hidden(tx, proof(), id, "sleepless", "SENTINEL-HIDDEN")?;
         secrets::add_note(tx, proof(), id, UserId(99), "SENTINEL-NOTE")?;
-        let wound = WoundRow {
-            location: "Left Arm".into(),
-            level: "yellow".into(),
-            count: 1,
+        let wound = |location: &str, level: &str, count| WoundRow {
+            location: location.into(),
+            level: level.into(),
+            count,
         };
-        characters::set_wounds(tx, GUILD, id, &[wound])?;
+        characters::set_wounds(
+            tx,
+            GUILD,
+            id,
+            &[
+                wound("Left Arm", "yellow", 1),
+                wound("Gut", "green", 2),
+                wound("Gut", "red", 1),
+            ],
+        )?;
         Ok(())
     };
     w.app.store.write(seed).unwrap();
@@ -398,7 +407,12 @@ fn show_posts_the_public_thiz_sheet_without_hidden_values() {
             .unwrap()
             .contains("Sword (weapon, +2 attack)")
     );
-    assert_eq!(field(&shown, "Wounds"), Some("Left Arm: 1 yellow"));
+    // The words `/wound` uses (THIZ Rulebook, "Wounds": one colour per location, greens count).
+    // Worst colour first, greens counted, locations in body order.
+    assert_eq!(
+        field(&shown, "Wounds"),
+        Some("Gut: Red, 2× Green\nLeft Arm: Yellow")
+    );
     assert!(field(&shown, "Background").unwrap().contains("Iondren"));
     assert!(
         field(&shown, "Needs fixing")

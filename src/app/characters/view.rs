@@ -5,6 +5,7 @@ use super::fields;
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::sheet::{ItemStats, Sheet, TftSheet, ThizSheet};
 use crate::app::text::{escape, signed, truncate};
+use crate::app::thiz::record;
 use crate::app::{AppResult, Ctx};
 use crate::rules::tft::character::{self as tft_char, Attributes, SheetPoints};
 use crate::rules::tft::gear;
@@ -162,14 +163,20 @@ fn equipment(items: &[Item]) -> String {
         .join("\n")
 }
 
+/// The sheet's wounds in the words `/wound` answers with ("Left Arm: Yellow"), one location a
+/// line; rows that do not parse (never written by this program) are shown as stored.
 fn wounds(rows: &[WoundRow]) -> String {
     if rows.is_empty() {
         return "none".to_owned();
     }
-    rows.iter()
-        .map(|w| format!("{}: {} {}", escape(&w.location), w.count, escape(&w.level)))
-        .collect::<Vec<_>>()
-        .join("\n")
+    match record::sheet_from_rows(rows) {
+        Ok(sheet) => record::wound_lines(&sheet).join("\n"),
+        Err(_) => rows
+            .iter()
+            .map(|w| format!("{}: {} {}", escape(&w.location), w.count, escape(&w.level)))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
 }
 
 fn thiz_fields(s: &ThizSheet, l: &Loaded) -> Vec<Field> {

@@ -274,6 +274,17 @@ pub fn rows_from_sheet(sheet: &WoundSheet) -> Vec<WoundRow> {
 
 /// A wound sheet in a line a player reads: "Gut: Yellow · Left Leg: 2× Green", or "no wounds".
 pub fn describe_wounds(sheet: &WoundSheet) -> String {
+    let parts = wound_lines(sheet);
+    if parts.is_empty() {
+        "no wounds".to_owned()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+/// One "Location: colours" entry per wounded location, worst colour first, in body order: the
+/// words both `/wound` and the sheet use.
+pub fn wound_lines(sheet: &WoundSheet) -> Vec<String> {
     let mut parts = Vec::new();
     for location in Location::ALL {
         let at = sheet.at(location);
@@ -292,11 +303,7 @@ pub fn describe_wounds(sheet: &WoundSheet) -> String {
             parts.push(format!("{location}: {}", colours.join(", ")));
         }
     }
-    if parts.is_empty() {
-        "no wounds".to_owned()
-    } else {
-        parts.join(" · ")
-    }
+    parts
 }
 
 #[cfg(test)]
