@@ -164,22 +164,15 @@ fn equipment(items: &[Item]) -> String {
 }
 
 /// The sheet's wounds in the words `/wound` answers with ("Left Arm: Yellow"), one location a
-/// line; rows that do not parse (never written by this program) are shown as stored.
-fn wounds(rows: &[WoundRow]) -> String {
+/// line. A stored row that does not parse is an internal error, as it is for `/check`.
+fn wounds(rows: &[WoundRow]) -> AppResult<String> {
     if rows.is_empty() {
-        return "none".to_owned();
+        return Ok("none".to_owned());
     }
-    match record::sheet_from_rows(rows) {
-        Ok(sheet) => record::wound_lines(&sheet).join("\n"),
-        Err(_) => rows
-            .iter()
-            .map(|w| format!("{}: {} {}", escape(&w.location), w.count, escape(&w.level)))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    }
+    Ok(record::wound_lines(&record::sheet_from_rows(rows)?).join("\n"))
 }
 
-fn thiz_fields(s: &ThizSheet, l: &Loaded) -> Vec<Field> {
+fn thiz_fields(s: &ThizSheet, l: &Loaded) -> AppResult<Vec<Field>> {
     let skills = if l.skills.is_empty() {
         "none yet: /character skill adds one".to_owned()
     } else {
@@ -219,8 +212,8 @@ fn thiz_fields(s: &ThizSheet, l: &Loaded) -> Vec<Field> {
         out.push(field("Background", background.join("\n"), false));
     }
     out.push(field("Equipment", equipment(&l.items), false));
-    out.push(field("Wounds", wounds(&l.wounds), false));
-    out
+    out.push(field("Wounds", wounds(&l.wounds)?, false));
+    Ok(out)
 }
 
 fn tft_fields(s: &TftSheet, l: &Loaded) -> Vec<Field> {
@@ -281,10 +274,10 @@ fn tft_fields(s: &TftSheet, l: &Loaded) -> Vec<Field> {
 }
 
 /// The public sheet as an embed; `problems` adds the "Needs fixing" line (owner and GM only).
-pub(super) fn sheet_embed(l: &Loaded, problems: Option<usize>) -> Embed {
+pub(super) fn sheet_embed(l: &Loaded, problems: Option<usize>) -> AppResult<Embed> {
     let c = &l.character;
     let mut fields = match &l.sheet {
-        Sheet::Thiz(s) => thiz_fields(s, l),
+        Sheet::Thiz(s) => thiz_fields(s, l)?,
         Sheet::Tft(s) => tft_fields(s, l),
     };
     let notes = match &l.sheet {
@@ -306,7 +299,7 @@ pub(super) fn sheet_embed(l: &Loaded, problems: Option<usize>) -> Embed {
         System::Thiz => "THIZ",
         System::Tft => "TFT",
     };
-    Embed {
+    Ok(Embed {
         title: escape(&c.name),
         description: String::new(),
         tone: Some(Tone::Info),
@@ -316,7 +309,7 @@ pub(super) fn sheet_embed(l: &Loaded, problems: Option<usize>) -> Embed {
         } else {
             format!("{system} character")
         }),
-    }
+    })
 }
 
 /// `/character show [name]`.
@@ -332,7 +325,7 @@ pub(super) fn show(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
     let problems = ctx
         .can_act(&loaded.character)
         .then(|| problems(&loaded).len());
-    let reply = Reply::public("").with_embed(sheet_embed(&loaded, problems));
+    let reply = Reply::public("").with_embed(sheet_embed(&loaded, problems)?);
     // An NPC is a GM's secret: its sheet goes to the GM alone, never to the channel.
     Ok(if loaded.character.npc {
         Reply {
