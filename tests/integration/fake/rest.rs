@@ -144,12 +144,13 @@ fn answer(
     let segments: Vec<&str> = route.trim_start_matches('/').split('/').collect();
     let ok = |v: Value| Some((StatusCode::OK, Some(v)));
     let empty = || Some((StatusCode::NO_CONTENT, None));
-    let ws = format!("{}/ws", shared.base.replacen("http", "ws", 1));
-    let body_or_empty = body.cloned().unwrap_or_else(|| json!({}));
+    let ws = || format!("{}/ws", shared.base.replacen("http", "ws", 1));
+    let empty_object = json!({});
+    let body_or_empty = body.unwrap_or(&empty_object);
     match (method, segments.as_slice()) {
-        ("GET", ["gateway"]) => ok(json!({ "url": ws })),
+        ("GET", ["gateway"]) => ok(json!({ "url": ws() })),
         ("GET", ["gateway", "bot"]) => ok(json!({
-            "url": ws,
+            "url": ws(),
             "shards": 1,
             "session_start_limit": {
                 "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1
@@ -166,30 +167,27 @@ fn answer(
             "flags": 0,
             "owner": payload::user(1, "owner"),
         })),
-        ("PUT", ["applications", _app, "commands"]) => ok(echo_commands(&body_or_empty, None)),
+        ("PUT", ["applications", _app, "commands"]) => ok(echo_commands(body_or_empty, None)),
         ("PUT", ["applications", _app, "guilds", guild, "commands"]) => {
-            ok(echo_commands(&body_or_empty, Some(guild)))
+            ok(echo_commands(body_or_empty, Some(guild)))
         }
         ("POST", ["interactions", _id, token, "callback"]) => {
             // A new message (type 4) becomes the interaction's `@original`.
             if body_or_empty["type"] == 4 {
-                let message = new_message(shared, CHANNEL_ID, &body_or_empty["data"]);
-                shared.lock().originals.insert((*token).to_owned(), message);
+                let id = store_message(shared, CHANNEL_ID, &body_or_empty["data"]);
+                shared.lock().originals.insert((*token).to_owned(), id);
             }
             empty()
         }
-        ("POST", ["webhooks", _app, _token]) => ok(new_message(shared, CHANNEL_ID, &body_or_empty)),
+        ("POST", ["webhooks", _app, _token]) => ok(new_message(shared, CHANNEL_ID, body_or_empty)),
         (_, ["webhooks", _app, token, "messages", which]) => {
             let mut log = shared.lock();
-            let stored = if *which == "@original" {
-                log.originals.get_mut(*token)
+            let id = if *which == "@original" {
+                log.originals.get(*token).copied()
             } else {
-                which
-                    .parse::<u64>()
-                    .ok()
-                    .and_then(|id| log.messages.get_mut(&id))
+                which.parse::<u64>().ok()
             };
-            let stored = stored?;
+            let stored = log.messages.get_mut(&id?)?;
             match method {
                 "GET" => ok(stored.clone()),
                 "PATCH" => {
@@ -206,7 +204,7 @@ fn answer(
         }
         ("POST", ["channels", channel, "messages"]) => {
             let channel = channel.parse().ok()?;
-            ok(new_message(shared, channel, &body_or_empty))
+            ok(new_message(shared, channel, body_or_empty))
         }
         ("GET", ["channels", channel]) => ok(json!({
             "id": channel,
@@ -252,11 +250,21 @@ fn echo_commands(body: &Value, guild: Option<&str>) -> Value {
     )
 }
 
+/// Creates a message from a body, as Discord would, and returns it.
 fn new_message(shared: &Shared, channel_id: u64, body: &Value) -> Value {
     let id = payload::next_id();
     let message = payload::message(id, channel_id, body);
     shared.lock().messages.insert(id, message.clone());
     message
+}
+
+/// Creates a message from a body and returns only its id (an interaction's `@original`, which
+/// nobody reads back at once: one copy, in `messages`).
+fn store_message(shared: &Shared, channel_id: u64, body: &Value) -> u64 {
+    let id = payload::next_id();
+    let message = payload::message(id, channel_id, body);
+    shared.lock().messages.insert(id, message);
+    id
 }
 
 /// Validates a body the bot sent on a checked route; returns the failure report, if any.
