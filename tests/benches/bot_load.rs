@@ -8,8 +8,10 @@
 //! the moment the bot's callback request arrived, errors (no callback within 10 s, or "Something
 //! went wrong"), the bot's CPU time and peak resident memory (from /proc), and the CPU time the
 //! hypervisor stole from this VM meanwhile (`/proc/stat`: latency no profile of ours can explain,
-//! and the reason two runs of the same build differ). Then it raises the
-//! rate to find the highest one with p99 under 50 ms, and reports the idle RSS of a fresh bot.
+//! and the reason two runs of the same build differ) — in the whole phase, and while the slowest
+//! interaction waited (sampled every 10 ms), so a tail can be told from a pause of the VM. Then
+//! it raises the rate to find the highest one with p99 under 50 ms, and reports the idle RSS of a
+//! fresh bot.
 //!
 //! The mix, per interaction: 35% `/check skill:Swimming`, 20% `/character show`, 10% `/luck spend
 //! kind:stunt`, 15% `/tft attack`, 20% `/roll expression:3d6+2` — each by one of 20 players with
@@ -283,6 +285,47 @@ fn steal() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
+/// `/proc/stat`'s steal, sampled every 10 ms on a thread of its own while a phase runs, so that
+/// the slowest interaction can be set beside what the hypervisor took while it waited.
+struct StealSampler {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<Vec<(Instant, Duration)>>,
+}
+
+impl StealSampler {
+    fn start() -> Self {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut samples = vec![(Instant::now(), steal())];
+            while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(10));
+                samples.push((Instant::now(), steal()));
+            }
+            samples
+        });
+        Self { stop, thread }
+    }
+
+    fn finish(self) -> Vec<(Instant, Duration)> {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.thread.join().unwrap_or_default()
+    }
+}
+
+/// Steal between two instants, from the samples (the last sample at or before each).
+fn steal_between(samples: &[(Instant, Duration)], from: Instant, to: Instant) -> Duration {
+    let at = |t: Instant| {
+        samples
+            .iter()
+            .take_while(|(when, _)| *when <= t)
+            .last()
+            .or(samples.first())
+            .map_or(Duration::ZERO, |(_, s)| *s)
+    };
+    at(to).saturating_sub(at(from))
+}
+
 struct Outcome {
     rate: u64,
     sent: usize,
@@ -301,6 +344,9 @@ struct Outcome {
     dispatched: f64,
     /// CPU time the hypervisor gave to others during the phase (see [`steal`]).
     steal: Duration,
+    /// The slowest interaction's wait, and the steal during it (plus 10 ms either side, the
+    /// sampling step).
+    worst: (Duration, Duration),
     peak_rss_kb: u64,
 }
 
@@ -312,11 +358,54 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
+/// The interaction callbacks among a phase's requests.
+struct Answers {
+    /// Interaction id → (arrival, whether it said "Something went wrong").
+    by_id: HashMap<u64, (Instant, bool)>,
+    /// Answers that were a refusal rather than a result (should be none), and one of them.
+    refused: usize,
+    sample_refusal: String,
+    /// The last arrival.
+    last: Option<Instant>,
+}
+
+fn answers(requests: &[fake::Request]) -> Answers {
+    let mut out = Answers {
+        by_id: HashMap::new(),
+        refused: 0,
+        sample_refusal: String::new(),
+        last: None,
+    };
+    for r in requests {
+        let route = r.route();
+        if r.method != "POST" || !route.starts_with("/interactions/") {
+            continue;
+        }
+        let Some(id) = route.split('/').nth(2).and_then(|v| v.parse::<u64>().ok()) else {
+            continue;
+        };
+        let data = r.json.as_ref().map(|b| &b["data"]);
+        let content = data.and_then(|d| d["content"].as_str()).unwrap_or_default();
+        let failed = content.contains("Something went wrong");
+        // Every command of the mix answers with an embed; a bare ephemeral text is a refusal.
+        if data.is_some_and(|d| d["embeds"].as_array().is_none_or(Vec::is_empty)) {
+            out.refused += 1;
+            if out.sample_refusal.is_empty() {
+                content.clone_into(&mut out.sample_refusal);
+            }
+        }
+        out.last = Some(out.last.map_or(r.at, |l| l.max(r.at)));
+        out.by_id.insert(id, (r.at, failed));
+    }
+    out
+}
+
 /// Dispatches `rate` interactions per second for `secs` seconds, open-loop, then collects.
 fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
     let (_, _, cpu_before) = proc_stats(rig.bot.pid());
     let (_, _, fake_cpu_before) = proc_stats(std::process::id());
     let steal_before = steal();
+    let sampler = StealSampler::start();
     let texts: Vec<String> = rig.templates.iter().map(text_template).collect();
     let total = (rate * secs) as usize;
     let interval = Duration::from_secs_f64(1.0 / rate as f64);
@@ -349,6 +438,7 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
     let (_, peak_rss_kb, cpu_after) = proc_stats(rig.bot.pid());
     let (_, _, fake_cpu_after) = proc_stats(std::process::id());
     let stolen = steal().saturating_sub(steal_before);
+    let steal_samples = sampler.finish();
     let requests = rig.fake.requests();
     let flushed: HashMap<u64, Instant> = rig
         .fake
@@ -356,37 +446,32 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         .into_iter()
         .map(|d| (d.interaction_id, d.flushed_at))
         .collect();
-    let mut answered: HashMap<u64, (Instant, bool)> = HashMap::new();
-    let mut refused = 0;
-    let mut sample_refusal = String::new();
-    let mut last = start;
-    for r in &requests[first_request..] {
-        let route = r.route();
-        if r.method != "POST" || !route.starts_with("/interactions/") {
-            continue;
-        }
-        let Some(id) = route.split('/').nth(2).and_then(|v| v.parse::<u64>().ok()) else {
-            continue;
-        };
-        let data = r.json.as_ref().map(|b| &b["data"]);
-        let content = data.and_then(|d| d["content"].as_str()).unwrap_or_default();
-        let failed = content.contains("Something went wrong");
-        // Every command of the mix answers with an embed; a bare ephemeral text is a refusal.
-        if data.is_some_and(|d| d["embeds"].as_array().is_none_or(Vec::is_empty)) {
-            refused += 1;
-            if sample_refusal.is_empty() {
-                content.clone_into(&mut sample_refusal);
-            }
-        }
-        last = last.max(r.at);
-        answered.insert(id, (r.at, failed));
-    }
+    let Answers {
+        by_id: answered,
+        refused,
+        sample_refusal,
+        last,
+    } = answers(&requests[first_request..]);
+    let last = last.unwrap_or(start).max(start);
     let mut latencies = Vec::with_capacity(total);
     let mut errors = 0;
+    let mut worst = (Duration::ZERO, Duration::ZERO);
+    let step = Duration::from_millis(10);
     for id in &ids {
         match (flushed.get(id), answered.get(id)) {
             (Some(sent), Some((at, failed))) => {
-                latencies.push(at.saturating_duration_since(*sent));
+                let latency = at.saturating_duration_since(*sent);
+                if latency > worst.0 {
+                    worst = (
+                        latency,
+                        steal_between(
+                            &steal_samples,
+                            sent.checked_sub(step).unwrap_or(*sent),
+                            *at + step,
+                        ),
+                    );
+                }
+                latencies.push(latency);
                 if *failed {
                     errors += 1;
                 }
@@ -410,6 +495,7 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         fake_cpu: fake_cpu_after.saturating_sub(fake_cpu_before),
         dispatched: total as f64 / elapsed_send.as_secs_f64(),
         steal: stolen,
+        worst,
         peak_rss_kb,
     }
 }
@@ -430,8 +516,8 @@ fn report(o: &Outcome, secs: u64) {
         o.peak_rss_kb
     );
     println!(
-        "        dispatched {:.0}/s; fake + dispatcher CPU {:.2?}; stolen by the hypervisor {:.2?}",
-        o.dispatched, o.fake_cpu, o.steal
+        "        dispatched {:.0}/s; fake + dispatcher CPU {:.2?}; stolen by the hypervisor {:.2?}, of which {:.2?} while the slowest interaction ({:.2?}) waited",
+        o.dispatched, o.fake_cpu, o.steal, o.worst.1, o.worst.0
     );
     if o.refused > 0 {
         println!(
