@@ -138,6 +138,14 @@ fn required_name(o: &Opts<'_>) -> AppResult<String> {
 
 impl CharacterCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        // `/character show Alys` (a value without its option name) must not run
+        // `/character show` for the caller's own character: extra words are an unknown command.
+        if inv.path.len() > 2 {
+            return Err(user(format!(
+                "There is no command {}. Options are written with their name, like /character show name:Alys; /help lists the commands.",
+                escape(&inv.display_path())
+            )));
+        }
         let sub = inv.path.get(1).map(String::as_str).unwrap_or_default();
         Ok(match sub {
             "create" => {

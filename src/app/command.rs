@@ -285,4 +285,31 @@ mod tests {
             .unwrap();
         assert!(err.to_string().contains("There is no command /dance"));
     }
+
+    /// A value typed without its option name (`/character show Alys`) becomes an extra path
+    /// word: every command family refuses it rather than running the shorter command.
+    #[test]
+    fn extra_words_after_a_command_are_refused() {
+        for path in [
+            &["character", "show", "alys"][..],
+            &["character", "list", "x"],
+            &["check", "swimming"],
+            &["roll", "2d6"],
+            &["luck", "show", "alys"],
+            &["gm", "rules", "x"],
+            &["tft", "save", "dx"],
+            &["odds", "thiz", "4"],
+            &["wound", "add", "x"],
+            &["history", "x"],
+            &["help", "roll"],
+        ] {
+            let err = Command::parse(&Invocation::new(path, &[]))
+                .err()
+                .unwrap_or_else(|| panic!("{path:?} was accepted"));
+            assert!(
+                err.to_string().contains(&format!("/{}", path.join(" "))),
+                "{path:?}: {err}"
+            );
+        }
+    }
 }

@@ -3,11 +3,13 @@
 //! - `e2e`: the real `referee run` against the fake Discord — start, registration, commands.
 //! - `fake`: a fake Discord (REST + gateway on 127.0.0.1) for end-to-end tests, and its own tests.
 //! - `console`: the real binary — console over stdin, migrate, backup, --help.
+//! - `fuzz`: random input through `app` — no panic, clean refusals that change nothing, no secret.
 //! - `secrecy`: the secrecy sweep — sentinels in every hidden place, every command as a player.
 //! - `store`: the SQLite store on an on-disk database — migrations, WAL, backup, atomic luck.
 
 mod console;
 mod e2e;
 mod fake;
+mod fuzz;
 mod secrecy;
 mod store;

@@ -10,11 +10,11 @@ use referee::app::{App, Caller, Command, Dice, Reply};
 use referee::rules::dice::expr::Limits;
 use referee::store::{GuildId, Store, UserId};
 
-const LUCK_ALYS: &str = "737";
-const LUCK_BRAM: &str = "626";
+pub const LUCK_ALYS: &str = "737";
+pub const LUCK_BRAM: &str = "626";
 const HIDDEN: &str = "SENTINELHIDDENVALUE";
 const NOTE: &str = "SENTINELGMNOTE";
-const NPC: &str = "Zorvakhnpc";
+pub const NPC: &str = "Zorvakhnpc";
 const NPC_HIDDEN: &str = "SENTINELNPCHIDDEN";
 /// A GM's secret roll of 1d2+424200 totals 424201 or 424202; a player's blind roll of
 /// 1d2+515100 totals 515101 or 515102 (the expressions themselves match neither).
@@ -159,7 +159,7 @@ impl World {
     }
 }
 
-const SENTINELS: [&str; 10] = [
+pub const SENTINELS: [&str; 10] = [
     LUCK_ALYS,
     LUCK_BRAM,
     HIDDEN,
@@ -278,7 +278,7 @@ fn player_commands() -> Vec<Try> {
     v
 }
 
-fn scan(text: &str) -> Vec<&'static str> {
+pub fn scan(text: &str) -> Vec<&'static str> {
     SENTINELS
         .iter()
         .copied()
