@@ -371,4 +371,40 @@ mod tests {
             assert!(!got.to_string().is_empty());
         }
     }
+
+    /// A value as a user would quote it: in double quotes, with `\` and `"` escaped.
+    fn quoted(value: &str) -> String {
+        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+
+    proptest::proptest! {
+        /// Any line at all (SPEC §5: a malformed line gets a one-line explanation, never a crash).
+        #[test]
+        fn any_line_parses_or_gets_a_one_line_reason(line in "\\PC{0,80}") {
+            if let Err(e) = parse_line(&line) {
+                let text = e.to_string();
+                proptest::prop_assert!(!text.is_empty() && !text.contains('\n'), "{:?}", text);
+            }
+        }
+
+        /// Whatever a value holds (spaces, colons, quotes, backslashes, any script), quoting it
+        /// brings it back exactly.
+        #[test]
+        fn quoted_values_come_back_exactly(
+            path in proptest::collection::vec("[a-z]{1,8}", 1..3),
+            values in proptest::collection::vec("\\PC{0,20}", 0..4),
+        ) {
+            let options: Vec<(String, String)> = values
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (format!("opt{i}"), v))
+                .collect();
+            let mut line = format!("/{}", path.join(" "));
+            for (name, value) in &options {
+                line.push_str(&format!(" {name}:{}", quoted(value)));
+            }
+            let parsed = parse_line(&line);
+            proptest::prop_assert_eq!(parsed, Ok(Invocation { path, options }), "{}", line);
+        }
+    }
 }
