@@ -401,7 +401,10 @@ mod tests {
                 .collect();
             let mut line = format!("/{}", path.join(" "));
             for (name, value) in &options {
-                line.push_str(&format!(" {name}:{}", quoted(value)));
+                line.push(' ');
+                line.push_str(name);
+                line.push(':');
+                line.push_str(&quoted(value));
             }
             let parsed = parse_line(&line);
             proptest::prop_assert_eq!(parsed, Ok(Invocation { path, options }), "{}", line);
