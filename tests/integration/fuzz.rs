@@ -7,10 +7,13 @@
 //! file. Values are drawn from pools per option type: the names in the world, names nobody has,
 //! boundary numbers and numbers out of range, markup and mentions, empty and very long text,
 //! broken and near-valid import files, plus random text and numbers. Some steps add an option
-//! the command does not have, or garble the path.
+//! the command does not have, or garble the path; some press a luck button (real and made-up
+//! roll ids) or ask for autocomplete instead.
 //!
 //! After every step:
 //! - no panic, and never "Something went wrong" (bad input is the user's error, not ours);
+//! - autocomplete offers at most 25 values of at most 100 characters, writes nothing, and
+//!   offers a player no secret (never the NPC's name in a character menu, whatever they typed);
 //! - a refusal is ephemeral and leaves every table of the database exactly as it was;
 //! - for a player: no hidden value of the world appears in anything they receive. A sentinel
 //!   the inputs themselves typed (the NPC's name, say) is no longer a secret from then on and is
@@ -22,6 +25,7 @@ use std::sync::LazyLock;
 use proptest::prelude::*;
 use referee::app::command::Invocation;
 use referee::app::reply::Visibility;
+use referee::app::suggest::{Suggest, SuggestContext};
 use referee::app::{Caller, Reply};
 use serde_json::Value;
 
@@ -240,7 +244,8 @@ struct Step {
     leaf: u16,
     /// Per option: whether to give it (even = yes) and which pool entry.
     picks: Vec<(u8, u16)>,
-    /// 0..=12 as is; 13 adds an unknown option; 14 drops the last path segment; 15 adds one.
+    /// 0..=12 as is; 13 adds an unknown option; 14 drops the last path segment; 15 adds one;
+    /// 16 presses a luck button instead; 17 asks for autocomplete instead.
     garble: u8,
     text: String,
     number: i64,
@@ -251,7 +256,7 @@ fn step() -> impl Strategy<Value = Step> {
         any::<u8>(),
         any::<u16>(),
         prop::collection::vec((any::<u8>(), any::<u16>()), 14),
-        0_u8..16,
+        0_u8..18,
         "\\PC{0,30}",
         any::<i64>(),
     )
@@ -307,6 +312,18 @@ impl Step {
             };
             options.push((opt.name.clone(), value));
         }
+        if self.garble == 16 {
+            // A luck button, as Discord would deliver its custom id: real and made-up roll ids.
+            let (kind, n) = self.picks[0];
+            let kind = ["reroll", "wound", "stunt", ""][usize::from(kind) % 4];
+            let roll = self.pooled(SMALL, usize::from(n));
+            let id = match n % 5 {
+                0 => format!("luck:{kind}:{}", self.text),
+                1 => format!("luck:{kind}:{roll}:{roll}"),
+                _ => format!("luck:{kind}:{roll}"),
+            };
+            return Invocation::new(&["button"], &[("id", &id)]);
+        }
         match self.garble {
             13 => options.push(("bogus".to_owned(), self.text.clone())),
             14 if path.len() > 1 => {
@@ -316,6 +333,35 @@ impl Step {
             _ => {}
         }
         Invocation { path, options }
+    }
+
+    /// The autocomplete request of an autocomplete step: what is completed, the text typed so
+    /// far, and the character option typed beside it.
+    fn suggestion(&self) -> (Suggest, String, Option<String>) {
+        let (what, typed) = self.picks[0];
+        let (with, character) = self.picks[1];
+        let what = [
+            Suggest::Character,
+            Suggest::Skill,
+            Suggest::Weapon,
+            Suggest::Location,
+        ][usize::from(what) % 4];
+        let pool = match what {
+            Suggest::Character => CHARACTERS,
+            Suggest::Skill => SKILLS,
+            Suggest::Weapon => WEAPONS,
+            Suggest::Location => LOCATIONS,
+        };
+        let mut typed = self.pooled(pool, usize::from(typed));
+        // Often only the start of it, as typed while the menu is open.
+        typed.truncate(
+            typed
+                .char_indices()
+                .nth(usize::from(with % 4) + 1)
+                .map_or(typed.len(), |(i, _)| i),
+        );
+        let character = (with % 2 == 0).then(|| self.pooled(CHARACTERS, usize::from(character)));
+        (what, typed, character)
     }
 
     fn pooled(&self, pool: &[&str], pick: usize) -> String {
@@ -385,6 +431,45 @@ fn run_case(steps: &[Step], players_only: bool) -> Result<(), TestCaseError> {
             1 => &w.bram,
             _ => &w.gm,
         };
+        if step.garble == 17 {
+            let (what, typed, character) = step.suggestion();
+            let leaf = &CATALOGUE[usize::from(step.leaf) % CATALOGUE.len()];
+            let command: Vec<&str> = leaf.path.iter().map(String::as_str).collect();
+            let context = SuggestContext {
+                character: character.as_deref(),
+                command: &command,
+            };
+            let offered = w.app.suggest(who, what, &typed, &context);
+            let asked = format!("{what:?} {typed:?} beside {character:?} in {command:?}");
+            prop_assert!(
+                offered.len() <= 25,
+                "{} suggestions for {asked}",
+                offered.len()
+            );
+            for value in &offered {
+                prop_assert!(
+                    value.chars().count() <= 100,
+                    "{value:?} is too long, for {asked}"
+                );
+                // What was typed into the menu is no reason to offer a secret. No player's
+                // character can take the NPC's name (names are unique), so a character menu must
+                // never offer it, whatever earlier steps typed.
+                let leaks: Vec<_> = scan(value)
+                    .into_iter()
+                    .filter(|s| !tainted.contains(s) || (*s == NPC && what == Suggest::Character))
+                    .collect();
+                prop_assert!(
+                    !players_only || leaks.is_empty(),
+                    "{leaks:?} offered to user {} for {asked}",
+                    who.user
+                );
+            }
+            prop_assert!(
+                snapshot(&w) == before,
+                "autocomplete changed the database: {asked}"
+            );
+            continue;
+        }
         let inv = step.invocation(&exported);
         let typed = format!("{inv:?}");
         tainted.extend(SENTINELS.iter().filter(|s| typed.contains(*s)));
