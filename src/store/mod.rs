@@ -17,6 +17,14 @@
 //! - One writer connection per process, behind a mutex: SQLite admits one writer at a time anyway,
 //!   and a mutex hands over in microseconds where SQLite's busy handler sleeps and retries.
 //!   Other processes on the file still meet the busy timeout.
+//! - **Group commit.** When other threads are already queued for the writer, a write does not
+//!   commit on its own: each write runs in a `SAVEPOINT` of one `BEGIN IMMEDIATE` transaction,
+//!   the last write of the group (the one that finds nobody queued behind it, or the
+//!   [`MAX_GROUP`]th) commits them all at once, and every write of the group returns only once
+//!   that commit is done, with its outcome. A refused write rolls back to its savepoint and
+//!   leaves the others' changes in place. A lone write commits at once, as before. Under load
+//!   this turns many small commits (each writing the same table and index pages to the WAL again,
+//!   and taking SQLite's file locks again) into one.
 //! - A bounded pool of reader connections (about two per core); a reader waits for a free one
 //!   rather than opening more, so memory stays bounded however many threads call in.
 //! - Every statement goes through the connection's prepared-statement cache ([`exec`],
@@ -39,15 +47,16 @@ pub mod ids;
 pub mod rolls;
 pub mod secrets;
 
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, SyncSender};
 use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use include_dir::{Dir, include_dir};
-use rusqlite::{Connection, OpenFlags, Params, Row, Transaction, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags, Params, Row};
 use rusqlite_migration::Migrations;
 
 pub use ids::{CharacterId, GuildId, RollId, UserId};
@@ -59,6 +68,8 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
 
 /// How long a connection waits for another process's writer before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// The most writes one group commit holds (see the module's "Group commit").
+pub const MAX_GROUP: usize = 64;
 /// Page cache of each reader connection, in KiB (SQLite's default is 2 MiB per connection).
 pub const READER_CACHE_KIB: i64 = 1024;
 /// Page cache of the writer connection, in KiB: it touches the indexes of every table it writes.
@@ -85,6 +96,9 @@ pub enum StoreError {
     Migration(#[from] rusqlite_migration::Error),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// The commit of a group this write belonged to failed, so its changes were rolled back.
+    #[error("the group commit failed: {0}")]
+    Commit(String),
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -106,13 +120,125 @@ struct Pool {
     open: usize,
 }
 
+/// This process's writer connection and the group transaction open on it, if any.
+struct Writer {
+    conn: Connection,
+    /// The open group: `BEGIN IMMEDIATE` was run and the writes since are not yet committed.
+    group: Option<Arc<Group>>,
+    /// Writes run in the open group.
+    jobs: usize,
+    /// A savepoint statement failed or SQLite ended the transaction itself: the group can only
+    /// be rolled back.
+    broken: bool,
+}
+
+impl Writer {
+    /// The open group, or a new one (`BEGIN IMMEDIATE`).
+    fn group(&mut self) -> Result<Arc<Group>> {
+        if let Some(group) = &self.group {
+            return Ok(Arc::clone(group));
+        }
+        exec(&self.conn, "BEGIN IMMEDIATE", [])?;
+        let group = Arc::new(Group::default());
+        self.group = Some(Arc::clone(&group));
+        self.jobs = 0;
+        self.broken = false;
+        Ok(group)
+    }
+
+    /// Runs one write in its own savepoint of the open group: kept if `f` returns `Ok`, rolled
+    /// back if it returns an error or panics (the panic is handed back, to resume once the group
+    /// is settled).
+    fn run<T, E: From<StoreError>>(
+        &mut self,
+        f: impl FnOnce(&Conn) -> Result<T, E>,
+    ) -> std::thread::Result<Result<T, E>> {
+        if let Err(e) = exec(&self.conn, "SAVEPOINT write", []) {
+            self.broken = true;
+            return Ok(Err(E::from(e)));
+        }
+        let out = catch_unwind(AssertUnwindSafe(|| f(&self.conn)));
+        let undo = !matches!(out, Ok(Ok(_)));
+        let ended = if self.conn.is_autocommit() {
+            // SQLite rolled the whole transaction back itself (an I/O error, say).
+            Err(StoreError::Commit(
+                "SQLite ended the transaction".to_owned(),
+            ))
+        } else if undo {
+            exec(&self.conn, "ROLLBACK TO write", [])
+                .and_then(|_| exec(&self.conn, "RELEASE write", []))
+        } else {
+            exec(&self.conn, "RELEASE write", [])
+        };
+        if ended.is_err() {
+            self.broken = true;
+        }
+        self.jobs += 1;
+        match (out, ended) {
+            (Ok(Ok(_)), Err(e)) => Ok(Err(E::from(e))),
+            (out, _) => out,
+        }
+    }
+
+    /// Ends the open group: `COMMIT`, or `ROLLBACK` if it is broken or the commit failed.
+    fn close(&mut self) -> (usize, Result<(), String>) {
+        let jobs = std::mem::take(&mut self.jobs);
+        self.group = None;
+        let outcome = if self.conn.is_autocommit() {
+            Err("SQLite ended the transaction".to_owned())
+        } else if std::mem::take(&mut self.broken) {
+            Err("a savepoint could not be kept".to_owned())
+        } else {
+            exec(&self.conn, "COMMIT", [])
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        if outcome.is_err() && !self.conn.is_autocommit() {
+            let _ = exec(&self.conn, "ROLLBACK", []);
+        }
+        (jobs, outcome)
+    }
+}
+
+/// One group commit: its writes wait here for the outcome of its `COMMIT`.
+#[derive(Default)]
+struct Group {
+    outcome: Mutex<Option<Result<(), String>>>,
+    settled: Condvar,
+}
+
+impl Group {
+    fn settle(&self, outcome: Result<(), String>) {
+        *self.outcome.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
+        self.settled.notify_all();
+    }
+
+    fn wait(&self) -> Result<(), String> {
+        let mut slot = self.outcome.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(outcome) = slot.as_ref() {
+                return outcome.clone();
+            }
+            slot = self
+                .settled
+                .wait(slot)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
 /// The database: a path, one writer connection, a bounded pool of readers, and the background
 /// checkpointer.
 pub struct Store {
     path: PathBuf,
-    /// This process's writer. Holding the lock is this process's turn to write; `BEGIN
-    /// IMMEDIATE` then takes SQLite's write lock against other processes.
-    writer: Mutex<Connection>,
+    /// This process's writer. Holding the lock is this process's turn to write; the group's
+    /// `BEGIN IMMEDIATE` takes SQLite's write lock against other processes until it commits.
+    writer: Mutex<Writer>,
+    /// Threads that are about to take, or waiting for, the writer lock: while there are any, a
+    /// write leaves its group open for them.
+    queued: AtomicUsize,
+    /// Group commits made (each of one or more writes); `commits` counts the writes.
+    groups: AtomicU64,
     readers: Mutex<Pool>,
     /// Signalled when a reader comes back to the pool.
     reader_free: Condvar,
@@ -172,7 +298,14 @@ impl Store {
         let (checkpoint, checkpointer) = start_checkpointer(path, Arc::clone(&checkpoints))?;
         Ok(Self {
             path: path.to_owned(),
-            writer: Mutex::new(writer),
+            writer: Mutex::new(Writer {
+                conn: writer,
+                group: None,
+                jobs: 0,
+                broken: false,
+            }),
+            queued: AtomicUsize::new(0),
+            groups: AtomicU64::new(0),
             readers: Mutex::new(Pool {
                 idle: Vec::new(),
                 open: 0,
@@ -200,6 +333,15 @@ impl Store {
     /// The most reader connections this store opens.
     pub fn max_readers(&self) -> usize {
         self.max_readers
+    }
+
+    /// Writes committed, and the group commits they were committed in (for diagnostics: the
+    /// ratio is the mean group's size).
+    pub fn commit_counts(&self) -> (u64, u64) {
+        (
+            self.commits.load(Ordering::Relaxed),
+            self.groups.load(Ordering::Relaxed),
+        )
     }
 
     /// How many background checkpoints have completed (for tests and diagnostics).
@@ -257,37 +399,58 @@ impl Store {
         f(conn)
     }
 
-    /// Runs `f` in one `BEGIN IMMEDIATE` transaction on this process's writer, committed if `f`
-    /// returns `Ok`. Use it for every read-then-write. `f` may return an error of its own type
-    /// (a refusal, say), which rolls the transaction back. `f` must not call [`Store::write`]
-    /// itself (the writer is not re-entrant) and has no need to call [`Store::read`]: `tx` reads.
+    /// Runs `f` in a `BEGIN IMMEDIATE` transaction on this process's writer, committed if `f`
+    /// returns `Ok` — possibly together with other threads' writes (group commit, see the
+    /// module's docs); either way this returns only after the commit, with its outcome. Use it
+    /// for every read-then-write. `f` may return an error of its own type (a refusal, say), which
+    /// rolls back what `f` did. `f` must not call [`Store::write`] itself (the writer is not
+    /// re-entrant) and has no need to call [`Store::read`]: `conn` reads, and sees the writes
+    /// before it in its group.
     pub fn write<T, E: From<StoreError>>(
         &self,
-        f: impl FnOnce(&Transaction<'_>) -> Result<T, E>,
+        f: impl FnOnce(&Conn) -> Result<T, E>,
     ) -> Result<T, E> {
-        // A poisoned lock only means another writer panicked; its transaction was rolled back
-        // when it unwound, so the connection is clean.
-        let mut conn = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
-        let out = (|| {
-            let tx = conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-                .map_err(|e| E::from(e.into()))?;
-            let value = f(&tx)?;
-            tx.commit().map_err(|e| E::from(e.into()))?;
-            Ok(value)
-        })();
-        drop(conn);
-        if out.is_ok() {
-            self.committed();
+        self.queued.fetch_add(1, Ordering::SeqCst);
+        // A poisoned lock only means another writer panicked; its savepoint was rolled back
+        // before the panic went on, so the connection is clean.
+        let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        self.queued.fetch_sub(1, Ordering::SeqCst);
+        let group = match writer.group() {
+            Ok(group) => group,
+            Err(e) => return Err(E::from(e)),
+        };
+        let out = writer.run(f);
+        let last =
+            writer.broken || writer.jobs >= MAX_GROUP || self.queued.load(Ordering::SeqCst) == 0;
+        if last {
+            let (jobs, outcome) = writer.close();
+            drop(writer);
+            if outcome.is_ok() {
+                self.committed(jobs as u64);
+            }
+            group.settle(outcome);
+        } else {
+            // Whoever is queued takes the writer next and so settles the group, or passes it on.
+            drop(writer);
         }
-        out
+        let outcome = group.wait();
+        match out {
+            Err(panic) => resume_unwind(panic),
+            Ok(Ok(value)) => match outcome {
+                Ok(()) => Ok(value),
+                Err(why) => Err(E::from(StoreError::Commit(why))),
+            },
+            // A refusal stands whatever became of the group: it wrote nothing.
+            Ok(Err(e)) => Err(e),
+        }
     }
 
-    /// Counts a commit and, every [`CHECKPOINT_EVERY`], wakes the checkpointer (outside the
-    /// writer lock; if it is still busy with the last one, the wake-up is dropped).
-    fn committed(&self) {
-        let n = self.commits.fetch_add(1, Ordering::Relaxed) + 1;
-        if n.is_multiple_of(CHECKPOINT_EVERY)
+    /// Counts `jobs` committed writes and, every [`CHECKPOINT_EVERY`], wakes the checkpointer
+    /// (outside the writer lock; if it is still busy with the last one, the wake-up is dropped).
+    fn committed(&self, jobs: u64) {
+        self.groups.fetch_add(1, Ordering::Relaxed);
+        let before = self.commits.fetch_add(jobs, Ordering::Relaxed);
+        if before / CHECKPOINT_EVERY != (before + jobs) / CHECKPOINT_EVERY
             && let Some(tx) = self.checkpoint_sender().as_ref()
         {
             let _ = tx.try_send(());
@@ -563,6 +726,215 @@ mod tests {
             .expect("a reader was free within 10 s")
             .expect("read");
         assert_eq!(two, 2);
+    }
+
+    /// A table for the group-commit tests; `child.parent` is checked only at COMMIT.
+    fn group_store() -> (tempfile::TempDir, Arc<Store>) {
+        let (dir, store) = temp_store();
+        store
+            .write(|c| {
+                Ok::<_, StoreError>(c.execute_batch(
+                    "CREATE TABLE t (x INTEGER PRIMARY KEY);
+                     CREATE TABLE child (x INTEGER REFERENCES t (x) DEFERRABLE INITIALLY DEFERRED);",
+                )?)
+            })
+            .expect("create");
+        (dir, Arc::new(store))
+    }
+
+    fn rows(store: &Store, table: &str) -> Vec<i64> {
+        store
+            .read(|c| {
+                let mut st = c.prepare(&format!("SELECT x FROM {table} ORDER BY x"))?;
+                let xs = st.query_map([], |r| r.get(0))?;
+                Ok(xs.collect::<rusqlite::Result<Vec<i64>>>()?)
+            })
+            .expect("read rows")
+    }
+
+    /// Spins until `n` threads are queued for the writer (bounded: a test must not hang).
+    fn until_queued(store: &Store, n: usize) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while store.queued.load(Ordering::SeqCst) < n {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no writer queued within 10 s"
+            );
+            std::thread::yield_now();
+        }
+    }
+
+    /// Runs `first` on a thread that keeps its group open until a second write, `second`, is
+    /// queued behind it, so the two share one group commit. Returns both results.
+    fn in_one_group<A: Send + 'static, B: Send + 'static>(
+        store: &Arc<Store>,
+        first: impl FnOnce(&Conn) -> Result<A> + Send + 'static,
+        second: impl FnOnce(&Conn) -> Result<B> + Send + 'static,
+    ) -> (
+        std::thread::Result<Result<A>>,
+        std::thread::Result<Result<B>>,
+    ) {
+        let (go_tx, go_rx) = mpsc::channel::<()>();
+        let s = Arc::clone(store);
+        let a = std::thread::spawn(move || {
+            s.write(|c| {
+                let out = first(c);
+                go_tx.send(()).expect("test alive");
+                until_queued(&s, 1);
+                out
+            })
+        });
+        go_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the first write ran");
+        let s = Arc::clone(store);
+        let b = std::thread::spawn(move || s.write(second));
+        (a.join(), b.join())
+    }
+
+    // The group-commit tests below use `child`'s deferred foreign key to make a COMMIT fail.
+
+    #[test]
+    fn writes_queued_behind_an_open_group_commit_together() {
+        let (_dir, store) = group_store();
+        let (_, groups_before) = store.commit_counts();
+        let (a, b) = in_one_group(
+            &store,
+            |c| exec(c, "INSERT INTO t VALUES (1)", []),
+            |c| exec(c, "INSERT INTO t VALUES (2)", []),
+        );
+        assert_eq!(a.expect("no panic").expect("first write"), 1);
+        assert_eq!(b.expect("no panic").expect("second write"), 1);
+        assert_eq!(rows(&store, "t"), vec![1, 2]);
+        let (_, groups_after) = store.commit_counts();
+        assert_eq!(groups_after - groups_before, 1, "two writes, one commit");
+    }
+
+    #[test]
+    fn a_write_returns_only_once_its_group_is_committed() {
+        let (_dir, store) = group_store();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let (go_tx, go_rx) = mpsc::channel::<()>();
+        let s = Arc::clone(&store);
+        let first_seen = Arc::clone(&seen);
+        let a = std::thread::spawn(move || {
+            s.write(|c| {
+                exec(c, "INSERT INTO t VALUES (1)", [])?;
+                go_tx.send(()).expect("test alive");
+                until_queued(&s, 1);
+                Ok::<_, StoreError>(())
+            })
+            .expect("first write");
+            // Returned: what it wrote must be visible to anyone, through another connection.
+            first_seen.lock().expect("seen").extend(rows(&s, "t"));
+        });
+        go_rx.recv_timeout(Duration::from_secs(10)).expect("ran");
+        let s = Arc::clone(&store);
+        let b = std::thread::spawn(move || {
+            s.write(|c| {
+                // Hold the group open a while: the first write must still be waiting.
+                std::thread::sleep(Duration::from_millis(50));
+                exec(c, "INSERT INTO t VALUES (2)", [])
+            })
+        });
+        a.join().expect("first thread");
+        b.join().expect("second thread").expect("second write");
+        let seen = seen.lock().expect("seen").clone();
+        assert!(
+            seen.contains(&1),
+            "the first write returned before its commit: saw {seen:?}"
+        );
+    }
+
+    #[test]
+    fn a_refused_or_panicking_write_in_a_group_undoes_only_its_own_changes() {
+        fn refuse(c: &Conn) -> Result<()> {
+            exec(c, "INSERT INTO t VALUES (2)", [])?;
+            Err(StoreError::Corrupt("refused".to_owned()))
+        }
+        fn panic(c: &Conn) -> Result<()> {
+            exec(c, "INSERT INTO t VALUES (2)", [])?;
+            panic!("a bug in a write")
+        }
+        type Write = fn(&Conn) -> Result<()>;
+        let cases: [(&str, Write); 2] = [("refused", refuse), ("panics", panic)];
+        for (what, second) in cases {
+            let (_dir, store) = group_store();
+            let (a, b) = in_one_group(&store, |c| exec(c, "INSERT INTO t VALUES (1)", []), second);
+            assert_eq!(a.expect("no panic").expect("first write"), 1, "{what}");
+            match (what, b) {
+                ("refused", Ok(Err(e))) => assert!(e.to_string().contains("refused"), "{e}"),
+                ("panics", Err(_)) => {}
+                (_, other) => panic!("{what}: the second write came back as {other:?}"),
+            }
+            assert_eq!(rows(&store, "t"), vec![1], "{what}");
+            // The writer is usable afterwards.
+            store
+                .write(|c| exec(c, "INSERT INTO t VALUES (3)", []))
+                .expect("a write after it");
+            assert_eq!(rows(&store, "t"), vec![1, 3], "{what}");
+        }
+    }
+
+    #[test]
+    fn a_failed_group_commit_fails_every_write_of_the_group_and_keeps_none() {
+        let (_dir, store) = group_store();
+        let (a, b) = in_one_group(
+            &store,
+            |c| exec(c, "INSERT INTO t VALUES (1)", []),
+            // Fine until COMMIT checks the deferred key: there is no t row 99.
+            |c| exec(c, "INSERT INTO child VALUES (99)", []),
+        );
+        for (which, result) in [("first", a), ("second", b)] {
+            let err = result.expect("no panic").expect_err(which);
+            assert!(
+                matches!(err, StoreError::Commit(_)),
+                "{which}: {err:?} is not a failed commit"
+            );
+        }
+        assert_eq!(rows(&store, "t"), Vec::<i64>::new());
+        assert_eq!(rows(&store, "child"), Vec::<i64>::new());
+        // A lone write after it commits as usual.
+        store
+            .write(|c| exec(c, "INSERT INTO t VALUES (5)", []))
+            .expect("write after the failed group");
+        assert_eq!(rows(&store, "t"), vec![5]);
+    }
+
+    #[test]
+    fn a_lone_write_whose_commit_fails_gets_the_error() {
+        let (_dir, store) = group_store();
+        let err = store
+            .write(|c| exec(c, "INSERT INTO child VALUES (7)", []))
+            .expect_err("the deferred key fails at COMMIT");
+        assert!(matches!(err, StoreError::Commit(_)), "{err:?}");
+        assert_eq!(rows(&store, "child"), Vec::<i64>::new());
+    }
+
+    #[test]
+    fn many_threads_writing_at_once_lose_nothing_and_share_commits() {
+        let (_dir, store) = group_store();
+        let (jobs_before, groups_before) = store.commit_counts();
+        let threads: Vec<_> = (0..16_i64)
+            .map(|t| {
+                let store = Arc::clone(&store);
+                std::thread::spawn(move || {
+                    for i in 0..50_i64 {
+                        store
+                            .write(|c| exec(c, "INSERT INTO t VALUES (?1)", [t * 1000 + i]))
+                            .expect("write");
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("writer thread");
+        }
+        let got = rows(&store, "t");
+        assert_eq!(got.len(), 16 * 50);
+        let (jobs, groups) = store.commit_counts();
+        assert_eq!(jobs - jobs_before, 16 * 50, "every write counted once");
+        assert!(groups - groups_before <= jobs - jobs_before);
     }
 
     #[test]

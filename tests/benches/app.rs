@@ -12,7 +12,8 @@
 //!   it opens the finished file like a bot starting up.
 //! - **sequential**: one thread, one command at a time; latency is the service time.
 //! - **64 in flight**: served the way the bot serves interactions — a fixed set of worker threads
-//!   the size of the machine (`available_parallelism`, or `REFEREE_BENCH_WORKERS`) takes commands
+//!   as many as the bot runs (`bot::workers::Workers::default_count`, four per core, or
+//!   `REFEREE_BENCH_WORKERS`) takes commands
 //!   from one queue, as the bot's own app threads do (`bot::workers`). The driver keeps 64
 //!   commands outstanding (a closed loop: each completion submits the next), and latency runs from
 //!   submission to completion, so time spent queued counts. With `w` workers and service time `s`,
@@ -98,26 +99,23 @@ fn main() {
     }
     let ops = env_num("REFEREE_BENCH_OPS", 5_000).max(1) as usize;
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-    let workers = env_num("REFEREE_BENCH_WORKERS", cores as u64).max(1) as usize;
+    let workers = env_num(
+        "REFEREE_BENCH_WORKERS",
+        referee::bot::workers::Workers::default_count() as u64,
+    )
+    .max(1) as usize;
 
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("bench.sqlite3");
-    let start = Instant::now();
-    let status = std::process::Command::new(std::env::current_exe().expect("own path"))
-        .env(POPULATE_ENV, &path)
-        .status()
-        .expect("run the populating child");
-    assert!(status.success(), "populating child failed: {status}");
-    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
-    println!(
-        "populated {guilds} guilds x {PER_GUILD} characters in {:.1} s (child process), file {} MB",
-        start.elapsed().as_secs_f64(),
-        size / (1024 * 1024)
-    );
+    populate_in_child(&path, guilds);
 
     let store = Arc::new(Store::open(&path).expect("open"));
     // Production dice: a seeded generator is one lock shared by every command.
-    let app = Arc::new(App::new(store, Dice::Thread, Limits::default()));
+    let app = Arc::new(App::new(
+        Arc::clone(&store),
+        Dice::Thread,
+        Limits::default(),
+    ));
     let rss_setup = status_kib("VmRSS");
     println!(
         "{cores} cores; {workers} worker threads for the in-flight cases; {ops} commands per case"
@@ -141,8 +139,8 @@ fn main() {
         }),
     ];
     println!(
-        "{:<17} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9}",
-        "workload", "load", "p50 µs", "p99 µs", "max µs", "cmds/s", "CPU µs"
+        "{:<17} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>7}",
+        "workload", "load", "p50 µs", "p99 µs", "max µs", "cmds/s", "CPU µs", "group"
     );
     let mut seq = 0_u64;
     for (label, make) in workloads {
@@ -152,6 +150,7 @@ fn main() {
             Load::Rate(RATE),
         ] {
             let cpu_before = cpu_time();
+            let (writes_before, groups_before) = store.commit_counts();
             let wall = Instant::now();
             let mut split = None;
             let mut lat = match load {
@@ -165,10 +164,11 @@ fn main() {
             };
             let wall = wall.elapsed();
             let cpu = cpu_time().saturating_sub(cpu_before);
+            let group = mean_group(&store, writes_before, groups_before);
             seq += ops as u64;
             lat.sort_unstable();
             println!(
-                "{label:<17} {load:>9} {:>9.1} {:>9.1} {:>10.1} {:>10.0} {:>9.1}",
+                "{label:<17} {load:>9} {:>9.1} {:>9.1} {:>10.1} {:>10.0} {:>9.1} {group:>7}",
                 micros(pct(&lat, 50.0)),
                 micros(pct(&lat, 99.0)),
                 micros(*lat.last().unwrap_or(&Duration::ZERO)),
@@ -186,6 +186,32 @@ fn main() {
         status_kib("VmRSS"),
         status_kib("VmHWM")
     );
+}
+
+/// Fills the database at `path` from a child process (see "Method").
+fn populate_in_child(path: &Path, guilds: u64) {
+    let start = Instant::now();
+    let status = std::process::Command::new(std::env::current_exe().expect("own path"))
+        .env(POPULATE_ENV, path)
+        .status()
+        .expect("run the populating child");
+    assert!(status.success(), "populating child failed: {status}");
+    let size = std::fs::metadata(path).map_or(0, |m| m.len());
+    println!(
+        "populated {guilds} guilds x {PER_GUILD} characters in {:.1} s (child process), file {} MB",
+        start.elapsed().as_secs_f64(),
+        size / (1024 * 1024)
+    );
+}
+
+/// The mean number of writes per group commit since the counts given (see the store's "Group
+/// commit"), or "-" when nothing was written.
+fn mean_group(store: &Store, writes_before: u64, groups_before: u64) -> String {
+    let (writes, groups) = store.commit_counts();
+    match groups - groups_before {
+        0 => "-".to_owned(),
+        n => format!("{:.1}", (writes - writes_before) as f64 / n as f64),
+    }
 }
 
 fn name(i: u64) -> String {
