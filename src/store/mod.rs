@@ -123,70 +123,66 @@ struct Pool {
 /// This process's writer connection and the group transaction open on it, if any.
 struct Writer {
     conn: Connection,
-    /// The open group: `BEGIN IMMEDIATE` was run and the writes since are not yet committed.
-    group: Option<Arc<Group>>,
-    /// Writes run in the open group.
+    open: Option<OpenGroup>,
+}
+
+/// A group whose `BEGIN IMMEDIATE` was run and whose writes are not yet committed.
+struct OpenGroup {
+    group: Arc<Group>,
+    /// Writes run in it so far.
     jobs: usize,
-    /// A savepoint statement failed or SQLite ended the transaction itself: the group can only
-    /// be rolled back.
+    /// A savepoint statement failed or SQLite ended the transaction itself: it can only be
+    /// rolled back.
     broken: bool,
 }
 
-impl Writer {
-    /// The open group, or a new one (`BEGIN IMMEDIATE`).
-    fn group(&mut self) -> Result<Arc<Group>> {
-        if let Some(group) = &self.group {
-            return Ok(Arc::clone(group));
+impl OpenGroup {
+    fn new() -> Self {
+        Self {
+            group: Arc::default(),
+            jobs: 0,
+            broken: false,
         }
-        exec(&self.conn, "BEGIN IMMEDIATE", [])?;
-        let group = Arc::new(Group::default());
-        self.group = Some(Arc::clone(&group));
-        self.jobs = 0;
-        self.broken = false;
-        Ok(group)
     }
+}
 
-    /// Runs one write in its own savepoint of the open group: kept if `f` returns `Ok`, rolled
-    /// back if it returns an error or panics (the panic is handed back, to resume once the group
-    /// is settled).
+impl Writer {
+    /// Runs one write in its own savepoint of the open group `open`: kept if `f` returns `Ok`,
+    /// rolled back if it returns an error or panics (the panic is handed back, to resume once
+    /// the group is settled). If the savepoint cannot be ended cleanly the group is marked
+    /// broken, and its close reports the failure to every write in it.
     fn run<T, E: From<StoreError>>(
-        &mut self,
+        conn: &Conn,
+        open: &mut OpenGroup,
         f: impl FnOnce(&Conn) -> Result<T, E>,
     ) -> std::thread::Result<Result<T, E>> {
-        if let Err(e) = exec(&self.conn, "SAVEPOINT write", []) {
-            self.broken = true;
+        open.jobs += 1;
+        if let Err(e) = exec(conn, "SAVEPOINT write", []) {
+            open.broken = true;
             return Ok(Err(E::from(e)));
         }
-        let out = catch_unwind(AssertUnwindSafe(|| f(&self.conn)));
-        let undo = !matches!(out, Ok(Ok(_)));
-        let ended = if self.conn.is_autocommit() {
+        let out = catch_unwind(AssertUnwindSafe(|| f(conn)));
+        let ended = if conn.is_autocommit() {
             // SQLite rolled the whole transaction back itself (an I/O error, say).
-            Err(StoreError::Commit(
-                "SQLite ended the transaction".to_owned(),
-            ))
-        } else if undo {
-            exec(&self.conn, "ROLLBACK TO write", [])
-                .and_then(|_| exec(&self.conn, "RELEASE write", []))
+            false
+        } else if matches!(out, Ok(Ok(_))) {
+            exec(conn, "RELEASE write", []).is_ok()
         } else {
-            exec(&self.conn, "RELEASE write", [])
+            exec(conn, "ROLLBACK TO write", [])
+                .and_then(|_| exec(conn, "RELEASE write", []))
+                .is_ok()
         };
-        if ended.is_err() {
-            self.broken = true;
-        }
-        self.jobs += 1;
-        match (out, ended) {
-            (Ok(Ok(_)), Err(e)) => Ok(Err(E::from(e))),
-            (out, _) => out,
-        }
+        open.broken |= !ended;
+        out
     }
 
     /// Ends the open group: `COMMIT`, or `ROLLBACK` if it is broken or the commit failed.
-    fn close(&mut self) -> (usize, Result<(), String>) {
-        let jobs = std::mem::take(&mut self.jobs);
-        self.group = None;
+    /// Returns how many writes it held and the outcome to settle it with.
+    fn close(&mut self) -> Option<(usize, Result<(), String>)> {
+        let open = self.open.take()?;
         let outcome = if self.conn.is_autocommit() {
             Err("SQLite ended the transaction".to_owned())
-        } else if std::mem::take(&mut self.broken) {
+        } else if open.broken {
             Err("a savepoint could not be kept".to_owned())
         } else {
             exec(&self.conn, "COMMIT", [])
@@ -196,7 +192,7 @@ impl Writer {
         if outcome.is_err() && !self.conn.is_autocommit() {
             let _ = exec(&self.conn, "ROLLBACK", []);
         }
-        (jobs, outcome)
+        Some((open.jobs, outcome))
     }
 }
 
@@ -300,9 +296,7 @@ impl Store {
             path: path.to_owned(),
             writer: Mutex::new(Writer {
                 conn: writer,
-                group: None,
-                jobs: 0,
-                broken: false,
+                open: None,
             }),
             queued: AtomicUsize::new(0),
             groups: AtomicU64::new(0),
@@ -413,25 +407,27 @@ impl Store {
         self.queued.fetch_add(1, Ordering::SeqCst);
         // A poisoned lock only means another writer panicked; its savepoint was rolled back
         // before the panic went on, so the connection is clean.
-        let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
         self.queued.fetch_sub(1, Ordering::SeqCst);
-        let group = match writer.group() {
-            Ok(group) => group,
-            Err(e) => return Err(E::from(e)),
-        };
-        let out = writer.run(f);
-        let last =
-            writer.broken || writer.jobs >= MAX_GROUP || self.queued.load(Ordering::SeqCst) == 0;
-        if last {
-            let (jobs, outcome) = writer.close();
-            drop(writer);
+        let writer = &mut *guard;
+        if writer.open.is_none()
+            && let Err(e) = exec(&writer.conn, "BEGIN IMMEDIATE", [])
+        {
+            return Err(E::from(e));
+        }
+        let open = writer.open.get_or_insert_with(OpenGroup::new);
+        let group = Arc::clone(&open.group);
+        let out = Writer::run(&writer.conn, open, f);
+        let last = open.broken || open.jobs >= MAX_GROUP || self.queued.load(Ordering::SeqCst) == 0;
+        // Unless last, whoever is queued takes the writer next and so settles the group, or
+        // passes it on.
+        let closed = if last { writer.close() } else { None };
+        drop(guard);
+        if let Some((jobs, outcome)) = closed {
             if outcome.is_ok() {
                 self.committed(jobs as u64);
             }
             group.settle(outcome);
-        } else {
-            // Whoever is queued takes the writer next and so settles the group, or passes it on.
-            drop(writer);
         }
         let outcome = group.wait();
         match out {
