@@ -1,7 +1,8 @@
 //! The `app` layer on a file database: latency, throughput, CPU and memory of `/check`,
 //! `/character show` and a luck spend (`/luck spend kind:stunt`), on a database of many guilds
 //! (default 10,000 × 10 characters; `REFEREE_BENCH_GUILDS` changes it, `REFEREE_BENCH_OPS` the
-//! commands per case, default 5,000). Run with `cargo bench --bench app`.
+//! commands per case, default 5,000; `REFEREE_BENCH_ONLY` a part of one workload's label, to run
+//! that one alone). Run with `cargo bench --bench app`.
 //!
 //! Targets (issue 4): p99 ≤ 200 µs for a read and ≤ 1 ms for a luck spend with 64 in flight, on
 //! 2 cores, under 40 MB resident.
@@ -21,6 +22,11 @@
 //! - **1000/s**: an open loop at the bot's target rate (p99 ≤ 2 ms at 1,000 interactions/s):
 //!   commands arrive on a fixed schedule through the same workers, and latency runs from the
 //!   scheduled arrival, so a stall counts against every command queued behind it.
+//! - **Floors**, to tell the cost of serving from the cost of a command: `/help` (reads only the
+//!   guild's settings, one indexed SELECT, and answers fixed text) and `write floor` (one store
+//!   write that finds a character by name and marks it used, the least any roll writes, committed
+//!   like every write). With 64 in flight on `c` cores, no command can do better than
+//!   64 × (its CPU time) / c, so these two bound what any read or write can reach.
 //! - For the sequential case, the line under it gives the slowest 1%'s mean wall time and how
 //!   much of it the thread was runnable but waiting for a CPU (`/proc/thread-self/schedstat`):
 //!   on a shared machine that part is other processes' doing, not the store's.
@@ -47,6 +53,16 @@ use referee::store::{CharacterId, GuildId, Store, UserId};
 
 /// Builds the command for the i-th operation.
 type MakeInvocation = fn(u64) -> Invocation;
+
+/// What a case runs.
+#[derive(Clone, Copy)]
+enum Work {
+    /// A command through `App::handle`, built for the i-th operation.
+    Command(MakeInvocation),
+    /// The write floor: one store write that finds a character by name and marks it used (what
+    /// every roll adds to the log), with no command around it.
+    Touch,
+}
 
 const PER_GUILD: u64 = 10;
 const IN_FLIGHT: usize = 64;
@@ -121,29 +137,46 @@ fn main() {
         "{cores} cores; {workers} worker threads for the in-flight cases; {ops} commands per case"
     );
 
-    let workloads: [(&str, MakeInvocation); 3] = [
-        ("/check", |i| {
-            Invocation::new(
-                &["check"],
-                &[("skill", "Swimming"), ("character", &name(i))],
-            )
-        }),
-        ("/character show", |i| {
-            Invocation::new(&["character", "show"], &[("name", &name(i))])
-        }),
-        ("/luck spend", |i| {
-            Invocation::new(
-                &["luck", "spend"],
-                &[("kind", "stunt"), ("character", &name(i)), ("points", "1")],
-            )
-        }),
+    let workloads: [(&str, Work); 5] = [
+        // The read floor: `/help` reads only the guild's settings (one indexed SELECT) and
+        // answers with fixed text, so it measures what serving costs before a command does any
+        // work.
+        ("/help", Work::Command(|_| Invocation::new(&["help"], &[]))),
+        ("write floor", Work::Touch),
+        (
+            "/check",
+            Work::Command(|i| {
+                Invocation::new(
+                    &["check"],
+                    &[("skill", "Swimming"), ("character", &name(i))],
+                )
+            }),
+        ),
+        (
+            "/character show",
+            Work::Command(|i| Invocation::new(&["character", "show"], &[("name", &name(i))])),
+        ),
+        (
+            "/luck spend",
+            Work::Command(|i| {
+                Invocation::new(
+                    &["luck", "spend"],
+                    &[("kind", "stunt"), ("character", &name(i)), ("points", "1")],
+                )
+            }),
+        ),
     ];
     println!(
         "{:<17} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>7}",
         "workload", "load", "p50 µs", "p99 µs", "max µs", "cmds/s", "CPU µs", "group"
     );
     let mut seq = 0_u64;
-    for (label, make) in workloads {
+    // `REFEREE_BENCH_ONLY=show` (any part of a workload's label) runs that workload alone.
+    let only = std::env::var("REFEREE_BENCH_ONLY").unwrap_or_default();
+    for (label, work) in workloads {
+        if !label.contains(only.as_str()) {
+            continue;
+        }
         for load in [
             Load::Sequential,
             Load::InFlight(IN_FLIGHT),
@@ -155,12 +188,23 @@ fn main() {
             let mut split = None;
             let mut lat = match load {
                 Load::Sequential => {
-                    let mut timed = sequential(&app, guilds, ops, seq, make);
+                    let mut timed = sequential(&app, guilds, ops, seq, work);
                     let lat = timed.iter().map(|t| t.wall).collect();
                     split = Some(slowest_split(&mut timed));
                     lat
                 }
-                _ => pooled(&app, guilds, ops, seq, workers, load, make),
+                _ => {
+                    let (lat, mut late) = pooled(&app, guilds, ops, seq, workers, load, work);
+                    if !late.is_empty() {
+                        late.sort_unstable();
+                        split = Some(format!(
+                            "  of which the driver's own lateness (woken after the scheduled arrival): p50 {:.0} µs, p99 {:.0} µs",
+                            micros(pct(&late, 50.0)),
+                            micros(pct(&late, 99.0))
+                        ));
+                    }
+                    lat
+                }
             };
             let wall = wall.elapsed();
             let cpu = cpu_time().saturating_sub(cpu_before);
@@ -234,8 +278,22 @@ fn caller(guild: u64) -> Caller {
 }
 
 /// Runs the i-th command of a case and checks it did not fail.
-fn serve(app: &App, guilds: u64, i: u64, make: MakeInvocation) {
+fn serve(app: &App, guilds: u64, i: u64, work: Work) {
     let caller = caller(guild_of(i, guilds));
+    let make = match work {
+        Work::Command(make) => make,
+        Work::Touch => {
+            let name = name(i);
+            let touched = app.store().write(|conn| {
+                let found = characters::by_name(conn, caller.guild, &name)?;
+                found
+                    .map(|c| characters::touch(conn, caller.guild, c.id))
+                    .transpose()
+            });
+            assert!(matches!(touched, Ok(Some(()))), "{touched:?}");
+            return;
+        }
+    };
     let inv = make(i);
     let id = format!("bench-{i}-{}", inv.display_path());
     let cmd = Command::parse(&inv).expect("a valid command");
@@ -254,12 +312,12 @@ struct Timed {
     waiting: Duration,
 }
 
-fn sequential(app: &App, guilds: u64, ops: usize, first: u64, make: MakeInvocation) -> Vec<Timed> {
+fn sequential(app: &App, guilds: u64, ops: usize, first: u64, work: Work) -> Vec<Timed> {
     (0..ops as u64)
         .map(|k| {
             let before = schedstat();
             let start = Instant::now();
-            serve(app, guilds, first + k, make);
+            serve(app, guilds, first + k, work);
             let wall = start.elapsed();
             let after = schedstat();
             Timed {
@@ -324,7 +382,9 @@ impl Queue {
 }
 
 /// `ops` commands through `workers` threads, arriving as `load` says; each latency runs from
-/// submission (for an open loop: the scheduled arrival) to completion.
+/// submission (for an open loop: the scheduled arrival) to completion. For an open loop, also
+/// how late the driver submitted each command: a sleeping thread wakes tens of microseconds
+/// after its deadline (timer slack, the hypervisor), and that counts in the latency.
 fn pooled(
     app: &Arc<App>,
     guilds: u64,
@@ -332,8 +392,8 @@ fn pooled(
     first: u64,
     workers: usize,
     load: Load,
-    make: MakeInvocation,
-) -> Vec<Duration> {
+    work: Work,
+) -> (Vec<Duration>, Vec<Duration>) {
     let queue = Arc::new(Queue {
         jobs: Mutex::new(VecDeque::new()),
         ready: Condvar::new(),
@@ -346,7 +406,7 @@ fn pooled(
             let done = done_tx.clone();
             std::thread::spawn(move || {
                 while let Some((i, submitted)) = queue.pop() {
-                    serve(&app, guilds, i, make);
+                    serve(&app, guilds, i, work);
                     if done.send(submitted.elapsed()).is_err() {
                         break;
                     }
@@ -363,6 +423,7 @@ fn pooled(
         lat.push(d);
     };
     let mut lat = Vec::with_capacity(ops);
+    let mut late = Vec::new();
     match load {
         Load::InFlight(_) | Load::Sequential => {
             let n = match load {
@@ -389,6 +450,7 @@ fn pooled(
                 if let Some(wait) = at.checked_duration_since(Instant::now()) {
                     std::thread::sleep(wait);
                 }
+                late.push(Instant::now().saturating_duration_since(at));
                 submit(k, at);
             }
             while lat.len() < ops {
@@ -402,7 +464,7 @@ fn pooled(
     for t in threads {
         t.join().expect("bench worker");
     }
-    lat
+    (lat, late)
 }
 
 fn pct(sorted: &[Duration], p: f64) -> Duration {
