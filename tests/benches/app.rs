@@ -185,27 +185,7 @@ fn main() {
             let cpu_before = cpu_time();
             let (writes_before, groups_before) = store.commit_counts();
             let wall = Instant::now();
-            let mut split = None;
-            let mut lat = match load {
-                Load::Sequential => {
-                    let mut timed = sequential(&app, guilds, ops, seq, work);
-                    let lat = timed.iter().map(|t| t.wall).collect();
-                    split = Some(slowest_split(&mut timed));
-                    lat
-                }
-                _ => {
-                    let (lat, mut late) = pooled(&app, guilds, ops, seq, workers, load, work);
-                    if !late.is_empty() {
-                        late.sort_unstable();
-                        split = Some(format!(
-                            "  of which the driver's own lateness (woken after the scheduled arrival): p50 {:.0} µs, p99 {:.0} µs",
-                            micros(pct(&late, 50.0)),
-                            micros(pct(&late, 99.0))
-                        ));
-                    }
-                    lat
-                }
-            };
+            let (mut lat, note) = latencies(&app, guilds, ops, seq, workers, load, work);
             let wall = wall.elapsed();
             let cpu = cpu_time().saturating_sub(cpu_before);
             let group = mean_group(&store, writes_before, groups_before);
@@ -219,8 +199,8 @@ fn main() {
                 ops as f64 / wall.as_secs_f64(),
                 micros(cpu) / ops as f64,
             );
-            if let Some(split) = split {
-                println!("{split}");
+            if let Some(note) = note {
+                println!("{note}");
             }
         }
     }
@@ -230,6 +210,35 @@ fn main() {
         status_kib("VmRSS"),
         status_kib("VmHWM")
     );
+}
+
+/// The latencies of one case, and a line on what they hold: for a sequential case the slowest
+/// 1%'s wait for a CPU, for an open loop the driver's own lateness.
+fn latencies(
+    app: &Arc<App>,
+    guilds: u64,
+    ops: usize,
+    first: u64,
+    workers: usize,
+    load: Load,
+    work: Work,
+) -> (Vec<Duration>, Option<String>) {
+    if let Load::Sequential = load {
+        let mut timed = sequential(app, guilds, ops, first, work);
+        let lat = timed.iter().map(|t| t.wall).collect();
+        return (lat, Some(slowest_split(&mut timed)));
+    }
+    let (lat, mut late) = pooled(app, guilds, ops, first, workers, load, work);
+    if late.is_empty() {
+        return (lat, None);
+    }
+    late.sort_unstable();
+    let note = format!(
+        "  of which the driver's own lateness (woken after the scheduled arrival): p50 {:.0} µs, p99 {:.0} µs",
+        micros(pct(&late, 50.0)),
+        micros(pct(&late, 99.0))
+    );
+    (lat, Some(note))
 }
 
 /// Fills the database at `path` from a child process (see "Method").
