@@ -137,7 +137,62 @@ fn main() {
         "{cores} cores; {workers} worker threads for the in-flight cases; {ops} commands per case"
     );
 
-    let workloads: [(&str, Work); 5] = [
+    println!(
+        "{:<17} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>7}",
+        "workload", "load", "p50 µs", "p99 µs", "max µs", "cmds/s", "CPU µs", "group"
+    );
+    let mut seq = 0_u64;
+    // `REFEREE_BENCH_ONLY=show` (any part of a workload's label) runs that workload alone.
+    let only = std::env::var("REFEREE_BENCH_ONLY").unwrap_or_default();
+    for (label, work) in workloads() {
+        if !label.contains(only.as_str()) {
+            continue;
+        }
+        for load in [
+            Load::Sequential,
+            Load::InFlight(IN_FLIGHT),
+            Load::Rate(RATE),
+        ] {
+            let cpu_before = cpu_time();
+            let (writes_before, groups_before) = store.commit_counts();
+            let wall = Instant::now();
+            let case = Case {
+                app: &app,
+                guilds,
+                ops,
+                first: seq,
+                work,
+            };
+            let (mut lat, note) = latencies(&case, workers, load);
+            let wall = wall.elapsed();
+            let cpu = cpu_time().saturating_sub(cpu_before);
+            let group = mean_group(&store, writes_before, groups_before);
+            seq += ops as u64;
+            lat.sort_unstable();
+            println!(
+                "{label:<17} {load:>9} {:>9.1} {:>9.1} {:>10.1} {:>10.0} {:>9.1} {group:>7}",
+                micros(pct(&lat, 50.0)),
+                micros(pct(&lat, 99.0)),
+                micros(*lat.last().unwrap_or(&Duration::ZERO)),
+                ops as f64 / wall.as_secs_f64(),
+                micros(cpu) / ops as f64,
+            );
+            if let Some(note) = note {
+                println!("{note}");
+            }
+        }
+    }
+    println!(
+        "resident memory: {} KiB after opening the store, {} KiB after the run, peak {} KiB (VmHWM)",
+        rss_setup,
+        status_kib("VmRSS"),
+        status_kib("VmHWM")
+    );
+}
+
+/// The workloads, by label: the two floors, then the three commands of issue 4.
+fn workloads() -> [(&'static str, Work); 5] {
+    [
         // The read floor: `/help` reads only the guild's settings (one indexed SELECT) and
         // answers with fixed text, so it measures what serving costs before a command does any
         // work.
@@ -165,70 +220,27 @@ fn main() {
                 )
             }),
         ),
-    ];
-    println!(
-        "{:<17} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9} {:>7}",
-        "workload", "load", "p50 µs", "p99 µs", "max µs", "cmds/s", "CPU µs", "group"
-    );
-    let mut seq = 0_u64;
-    // `REFEREE_BENCH_ONLY=show` (any part of a workload's label) runs that workload alone.
-    let only = std::env::var("REFEREE_BENCH_ONLY").unwrap_or_default();
-    for (label, work) in workloads {
-        if !label.contains(only.as_str()) {
-            continue;
-        }
-        for load in [
-            Load::Sequential,
-            Load::InFlight(IN_FLIGHT),
-            Load::Rate(RATE),
-        ] {
-            let cpu_before = cpu_time();
-            let (writes_before, groups_before) = store.commit_counts();
-            let wall = Instant::now();
-            let (mut lat, note) = latencies(&app, guilds, ops, seq, workers, load, work);
-            let wall = wall.elapsed();
-            let cpu = cpu_time().saturating_sub(cpu_before);
-            let group = mean_group(&store, writes_before, groups_before);
-            seq += ops as u64;
-            lat.sort_unstable();
-            println!(
-                "{label:<17} {load:>9} {:>9.1} {:>9.1} {:>10.1} {:>10.0} {:>9.1} {group:>7}",
-                micros(pct(&lat, 50.0)),
-                micros(pct(&lat, 99.0)),
-                micros(*lat.last().unwrap_or(&Duration::ZERO)),
-                ops as f64 / wall.as_secs_f64(),
-                micros(cpu) / ops as f64,
-            );
-            if let Some(note) = note {
-                println!("{note}");
-            }
-        }
-    }
-    println!(
-        "resident memory: {} KiB after opening the store, {} KiB after the run, peak {} KiB (VmHWM)",
-        rss_setup,
-        status_kib("VmRSS"),
-        status_kib("VmHWM")
-    );
+    ]
+}
+
+/// One case's commands: `ops` of `work`, numbered from `first`, on a database of `guilds`.
+struct Case<'a> {
+    app: &'a Arc<App>,
+    guilds: u64,
+    ops: usize,
+    first: u64,
+    work: Work,
 }
 
 /// The latencies of one case, and a line on what they hold: for a sequential case the slowest
 /// 1%'s wait for a CPU, for an open loop the driver's own lateness.
-fn latencies(
-    app: &Arc<App>,
-    guilds: u64,
-    ops: usize,
-    first: u64,
-    workers: usize,
-    load: Load,
-    work: Work,
-) -> (Vec<Duration>, Option<String>) {
+fn latencies(case: &Case<'_>, workers: usize, load: Load) -> (Vec<Duration>, Option<String>) {
     if let Load::Sequential = load {
-        let mut timed = sequential(app, guilds, ops, first, work);
+        let mut timed = sequential(case);
         let lat = timed.iter().map(|t| t.wall).collect();
         return (lat, Some(slowest_split(&mut timed)));
     }
-    let (lat, mut late) = pooled(app, guilds, ops, first, workers, load, work);
+    let (lat, mut late) = pooled(case, workers, load);
     if late.is_empty() {
         return (lat, None);
     }
@@ -321,12 +333,12 @@ struct Timed {
     waiting: Duration,
 }
 
-fn sequential(app: &App, guilds: u64, ops: usize, first: u64, work: Work) -> Vec<Timed> {
-    (0..ops as u64)
+fn sequential(case: &Case<'_>) -> Vec<Timed> {
+    (0..case.ops as u64)
         .map(|k| {
             let before = schedstat();
             let start = Instant::now();
-            serve(app, guilds, first + k, work);
+            serve(case.app, case.guilds, case.first + k, case.work);
             let wall = start.elapsed();
             let after = schedstat();
             Timed {
@@ -394,15 +406,14 @@ impl Queue {
 /// submission (for an open loop: the scheduled arrival) to completion. For an open loop, also
 /// how late the driver submitted each command: a sleeping thread wakes tens of microseconds
 /// after its deadline (timer slack, the hypervisor), and that counts in the latency.
-fn pooled(
-    app: &Arc<App>,
-    guilds: u64,
-    ops: usize,
-    first: u64,
-    workers: usize,
-    load: Load,
-    work: Work,
-) -> (Vec<Duration>, Vec<Duration>) {
+fn pooled(case: &Case<'_>, workers: usize, load: Load) -> (Vec<Duration>, Vec<Duration>) {
+    let &Case {
+        app,
+        guilds,
+        ops,
+        first,
+        work,
+    } = case;
     let queue = Arc::new(Queue {
         jobs: Mutex::new(VecDeque::new()),
         ready: Condvar::new(),
