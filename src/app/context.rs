@@ -122,6 +122,21 @@ impl<'a> Ctx<'a> {
         label: &str,
         result: &impl Serialize,
     ) -> AppResult<RollId> {
+        self.log_reroll(conn, character, command, mode, label, result, None)
+    }
+
+    /// Writes a roll to the log as [`Ctx::log_roll`] does, with the roll it rerolled (`parent`).
+    #[allow(clippy::too_many_arguments)] // The log row's columns, named at the call site.
+    pub fn log_reroll(
+        &self,
+        conn: &Conn,
+        character: Option<CharacterId>,
+        command: &str,
+        mode: RollMode,
+        label: &str,
+        result: &impl Serialize,
+        parent: Option<RollId>,
+    ) -> AppResult<RollId> {
         let json = serde_json::to_string(result).map_err(anyhow::Error::from)?;
         if let Some(c) = character {
             characters::touch(conn, self.caller.guild, c)?;
@@ -138,7 +153,7 @@ impl<'a> Ctx<'a> {
                 result_json: &json,
                 commitment: None,
                 nonce: None,
-                parent: None,
+                parent,
             },
         )?)
     }

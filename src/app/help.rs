@@ -76,8 +76,8 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     (
         "luck spend",
         "owner",
-        "Spend hidden luck: reroll, lower a wound, or a stunt",
-        "kind [character] [points] [roll]",
+        "Spend hidden luck: reroll a check, a hit or a Toughness check; lower a wound; a stunt; berserk; rouse",
+        "kind [character] [points] [roll] [location] [level]",
     ),
     (
         "luck roll|show|award|set|log",

@@ -18,43 +18,71 @@ use super::command::{Invocation, Opts};
 use super::reply::Reply;
 use super::{AppResult, Ctx, user};
 use crate::rules::thiz::luck::MAX_LUCK;
-use crate::store::RollId;
+use crate::rules::thiz::{Level, Location};
+use crate::store::{CharacterId, RollId};
 
 pub use logged::{ATTACK_COMMANDS, CHECK_COMMANDS, RerollableCheck, WoundOnRoll};
 
-/// What luck is spent on.
+/// What luck is spent on (thiz-rulebook.md, chapter 10 "Luck"; chapter 4 "Berserk", "Sleepless").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SpendKind {
-    /// Roll an earlier check again.
+    /// Roll an earlier check again: a `/check`, or an attack's hit roll.
     Reroll,
-    /// Lower a wound an attack left by one colour.
+    /// Roll again the Toughness check against a hit the character took.
+    Toughness,
+    /// Lower a wound on the sheet by one colour, whatever made it.
     Wound,
     /// A feat only luck could pull off; the referee rolls for it in secret.
     Stunt,
+    /// Berserk: keep fighting past a fatal blow.
+    Berserk,
+    /// Sleepless: rouse from the long sleep.
+    Rouse,
 }
 
 impl SpendKind {
+    const ALL: [SpendKind; 6] = [
+        SpendKind::Reroll,
+        SpendKind::Toughness,
+        SpendKind::Wound,
+        SpendKind::Stunt,
+        SpendKind::Berserk,
+        SpendKind::Rouse,
+    ];
+
     fn name(self) -> &'static str {
         match self {
             SpendKind::Reroll => "reroll",
+            SpendKind::Toughness => "toughness",
             SpendKind::Wound => "wound",
             SpendKind::Stunt => "stunt",
+            SpendKind::Berserk => "berserk",
+            SpendKind::Rouse => "rouse",
         }
+    }
+
+    /// Whether the spend applies to an earlier roll (`roll:`).
+    fn takes_roll(self) -> bool {
+        matches!(
+            self,
+            SpendKind::Reroll | SpendKind::Toughness | SpendKind::Wound
+        )
     }
 }
 
 impl FromStr for SpendKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "reroll" => Ok(SpendKind::Reroll),
-            "wound" => Ok(SpendKind::Wound),
-            "stunt" => Ok(SpendKind::Stunt),
-            other => Err(format!(
-                "kind must be reroll, wound or stunt; you gave {:?}",
-                super::text::truncate(other, 40)
-            )),
-        }
+        let key = s.trim().to_ascii_lowercase();
+        SpendKind::ALL
+            .into_iter()
+            .find(|k| k.name() == key)
+            .ok_or_else(|| {
+                format!(
+                    "kind must be reroll, toughness, wound, stunt, berserk or rouse; you gave {:?}",
+                    super::text::truncate(&key, 40)
+                )
+            })
     }
 }
 
@@ -76,18 +104,30 @@ pub enum GmLuck {
 /// `/luck …` and the luck buttons.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LuckCommand {
-    /// `/luck spend kind [character] [points] [roll]`.
+    /// `/luck spend kind [character] [points] [roll] [location] [level]`.
     Spend {
         kind: SpendKind,
         character: Option<String>,
-        /// Points named for a stunt (1 for a reroll or a wound).
+        /// Points named for a stunt (1 for anything else).
         points: u32,
         roll: Option<RollId>,
+        /// For a wound: the section (default: the latest attack's, or the only wounded one).
+        location: Option<Location>,
+        /// For a wound: the colour to lower (default: the worst on that section).
+        level: Option<Level>,
     },
-    /// A "Spend luck" button: `luck:reroll:{roll}` or `luck:wound:{roll}`.
+    /// A "Spend luck" button on a roll: `luck:reroll:{roll}`, `luck:toughness:{roll}` or
+    /// `luck:wound:{roll}`.
     Button {
         kind: SpendKind,
         roll: RollId,
+        custom_id: String,
+    },
+    /// "Spend luck: lower again" on a lowered wound: `luck:lower:{character}:{section}:{tag}`,
+    /// the tag making each such button spend at most once.
+    LowerAgain {
+        character: CharacterId,
+        location: Location,
         custom_id: String,
     },
     /// `/luck roll|show|award|set|log character [points]`.
@@ -140,13 +180,17 @@ impl LuckCommand {
                 character,
                 points,
                 roll,
+                location,
+                level,
             } => spend::run(
                 ctx,
                 &spend::Request {
                     kind,
-                    character: character.as_deref(),
+                    character: character.as_deref().map(spend::Whose::Named),
                     points,
                     roll,
+                    location,
+                    level,
                     pressed: false,
                     key: ctx.interaction_id,
                 },
@@ -162,6 +206,25 @@ impl LuckCommand {
                     character: None,
                     points: 1,
                     roll: Some(roll),
+                    location: None,
+                    level: None,
+                    pressed: true,
+                    key: &custom_id,
+                },
+            ),
+            LuckCommand::LowerAgain {
+                character,
+                location,
+                custom_id,
+            } => spend::run(
+                ctx,
+                &spend::Request {
+                    kind: SpendKind::Wound,
+                    character: Some(spend::Whose::Id(character)),
+                    points: 1,
+                    roll: None,
+                    location: Some(location),
+                    level: None,
                     pressed: true,
                     key: &custom_id,
                 },
@@ -172,7 +235,10 @@ impl LuckCommand {
 }
 
 fn parse_spend(inv: &Invocation) -> AppResult<LuckCommand> {
-    let o = Opts::new(inv, &["kind", "character", "points", "roll"])?;
+    let o = Opts::new(
+        inv,
+        &["kind", "character", "points", "roll", "location", "level"],
+    )?;
     o.required("kind")?;
     let kind: SpendKind = o.choice("kind")?.unwrap_or(SpendKind::Stunt);
     let points = o.int("points", 1, i64::from(MAX_LUCK))?;
@@ -185,6 +251,11 @@ fn parse_spend(inv: &Invocation) -> AppResult<LuckCommand> {
             ));
         }
         (_, None | Some(1)) => 1,
+        (SpendKind::Wound, Some(p)) => {
+            return Err(user(format!(
+                "Each luck point lowers a wound one colour; spend them one at a time (you gave points:{p})."
+            )));
+        }
         (_, Some(p)) => {
             return Err(user(format!(
                 "A {} costs exactly 1 luck point; leave points out (you gave {p}).",
@@ -192,9 +263,17 @@ fn parse_spend(inv: &Invocation) -> AppResult<LuckCommand> {
             )));
         }
     };
-    if kind == SpendKind::Stunt && roll.is_some() {
+    if !kind.takes_roll() && roll.is_some() {
+        return Err(user(format!(
+            "roll is for kind:reroll, kind:toughness or kind:wound; a {} is not spent on an earlier roll.",
+            kind.name()
+        )));
+    }
+    let location = o.text("location").map(parse_location).transpose()?;
+    let level = o.text("level").map(parse_wound_level).transpose()?;
+    if kind != SpendKind::Wound && (location.is_some() || level.is_some()) {
         return Err(user(
-            "roll is for kind:reroll or kind:wound; a stunt is not spent on an earlier roll.",
+            "location and level are for kind:wound, to say which wound luck lowers.",
         ));
     }
     Ok(LuckCommand::Spend {
@@ -202,6 +281,26 @@ fn parse_spend(inv: &Invocation) -> AppResult<LuckCommand> {
         character: o.text("character").map(|c| c.trim().to_owned()),
         points,
         roll,
+        location,
+        level,
+    })
+}
+
+fn parse_location(text: &str) -> AppResult<Location> {
+    Location::parse(text).ok_or_else(|| {
+        user(format!(
+            "There is no body location {}; use head, chest, gut, right arm, left arm, right leg or left leg.",
+            super::text::escape(text.trim())
+        ))
+    })
+}
+
+fn parse_wound_level(text: &str) -> AppResult<Level> {
+    crate::app::thiz::record::parse_wound_level(text).ok_or_else(|| {
+        user(format!(
+            "level must be green, yellow, red or black; you gave {}.",
+            super::text::escape(&super::text::truncate(text.trim(), 40))
+        ))
     })
 }
 
@@ -210,29 +309,59 @@ pub fn button_id(kind: SpendKind, roll: RollId) -> String {
     format!("luck:{}:{}", kind.name(), roll.0)
 }
 
+/// The longest tag a "lower again" button carries (Discord allows 100 characters in an id).
+const MAX_TAG: usize = 60;
+
+/// The custom id of a "Spend luck: lower again" button; `tag` (the interaction that made the
+/// button) makes it spend at most once however often it is pressed.
+pub fn lower_again_id(character: CharacterId, location: Location, tag: &str) -> String {
+    let slot = Location::ALL
+        .iter()
+        .position(|l| *l == location)
+        .unwrap_or_default();
+    let tag: String = tag
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(MAX_TAG)
+        .collect();
+    format!("luck:lower:{}:{slot}:{tag}", character.0)
+}
+
 fn parse_button(id: &str) -> AppResult<LuckCommand> {
     let stale = || user("That button is no longer valid; use /luck spend instead.");
-    let mut parts = id.trim().split(':');
-    let (Some("luck"), Some(kind), Some(roll), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next())
-    else {
-        return Err(stale());
-    };
-    let kind = match kind {
-        "reroll" => SpendKind::Reroll,
-        "wound" => SpendKind::Wound,
-        _ => return Err(stale()),
-    };
-    let roll = roll
-        .parse::<i64>()
-        .ok()
-        .filter(|r| *r > 0)
-        .ok_or_else(stale)?;
-    Ok(LuckCommand::Button {
-        kind,
-        roll: RollId(roll),
-        custom_id: button_id(kind, RollId(roll)),
-    })
+    let id = id.trim();
+    let parts: Vec<&str> = id.split(':').collect();
+    let positive = |text: &str| text.parse::<i64>().ok().filter(|n| *n > 0);
+    match parts.as_slice() {
+        ["luck", "lower", character, slot, tag] if !tag.is_empty() && tag.len() <= MAX_TAG => {
+            let character = positive(character).ok_or_else(stale)?;
+            let location = slot
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| Location::ALL.get(i).copied())
+                .ok_or_else(stale)?;
+            Ok(LuckCommand::LowerAgain {
+                character: CharacterId(character),
+                location,
+                custom_id: id.to_owned(),
+            })
+        }
+        ["luck", kind, roll] => {
+            let kind = match *kind {
+                "reroll" => SpendKind::Reroll,
+                "toughness" => SpendKind::Toughness,
+                "wound" => SpendKind::Wound,
+                _ => return Err(stale()),
+            };
+            let roll = RollId(positive(roll).ok_or_else(stale)?);
+            Ok(LuckCommand::Button {
+                kind,
+                roll,
+                custom_id: button_id(kind, roll),
+            })
+        }
+        _ => Err(stale()),
+    }
 }
 
 #[cfg(test)]
@@ -255,7 +384,9 @@ mod parse_tests {
                 kind: SpendKind::Stunt,
                 character: None,
                 points: 3,
-                roll: None
+                roll: None,
+                location: None,
+                level: None,
             }
         );
         assert_eq!(
@@ -268,11 +399,16 @@ mod parse_tests {
                 kind: SpendKind::Reroll,
                 character: Some("Vexa".into()),
                 points: 1,
-                roll: Some(RollId(12))
+                roll: Some(RollId(12)),
+                location: None,
+                level: None,
             }
         );
         assert!(err(&["luck", "spend"], &[]).contains("needs the option kind"));
-        assert!(err(&["luck", "spend"], &[("kind", "dance")]).contains("reroll, wound or stunt"));
+        assert!(
+            err(&["luck", "spend"], &[("kind", "dance")])
+                .contains("reroll, toughness, wound, stunt, berserk or rouse")
+        );
         assert!(err(&["luck", "spend"], &[("kind", "stunt")]).contains("points:2"));
         assert!(
             err(&["luck", "spend"], &[("kind", "stunt"), ("points", "0")])
@@ -285,6 +421,10 @@ mod parse_tests {
         );
         assert!(
             err(&["luck", "spend"], &[("kind", "wound"), ("points", "2")])
+                .contains("one at a time")
+        );
+        assert!(
+            err(&["luck", "spend"], &[("kind", "reroll"), ("points", "2")])
                 .contains("exactly 1 luck point")
         );
         assert!(
@@ -296,6 +436,53 @@ mod parse_tests {
         );
         assert!(err(&["luck", "spend"], &[("kind", "reroll"), ("roll", "0")]).contains("roll"));
         assert!(err(&["luck", "spend"], &[("kind", "reroll"), ("luck", "1")]).contains("accepts"));
+    }
+
+    #[test]
+    fn wound_and_quirk_options() {
+        assert_eq!(
+            parse(
+                &["luck", "spend"],
+                &[
+                    ("kind", "wound"),
+                    ("location", "left arm"),
+                    ("level", "Red")
+                ]
+            )
+            .unwrap(),
+            LuckCommand::Spend {
+                kind: SpendKind::Wound,
+                character: None,
+                points: 1,
+                roll: None,
+                location: Some(Location::LeftArm),
+                level: Some(Level::Red),
+            }
+        );
+        assert!(
+            err(
+                &["luck", "spend"],
+                &[("kind", "wound"), ("location", "tail")]
+            )
+            .contains("no body location tail")
+        );
+        assert!(
+            err(
+                &["luck", "spend"],
+                &[("kind", "wound"), ("level", "failure")]
+            )
+            .contains("green, yellow, red or black")
+        );
+        assert!(
+            err(
+                &["luck", "spend"],
+                &[("kind", "reroll"), ("location", "head")]
+            )
+            .contains("location and level are for kind:wound")
+        );
+        assert!(
+            err(&["luck", "spend"], &[("kind", "berserk"), ("roll", "4")]).contains("roll is for")
+        );
     }
 
     #[test]
@@ -351,7 +538,31 @@ mod parse_tests {
             }
         );
         assert_eq!(button_id(SpendKind::Reroll, RollId(3)), "luck:reroll:3");
+        assert_eq!(
+            parse(&["button"], &[("id", "luck:toughness:9")]).unwrap(),
+            LuckCommand::Button {
+                kind: SpendKind::Toughness,
+                roll: RollId(9),
+                custom_id: "luck:toughness:9".into()
+            }
+        );
+        let again = lower_again_id(CharacterId(4), Location::LeftArm, "i 9/x");
+        assert_eq!(again, "luck:lower:4:4:i9x");
+        assert_eq!(
+            parse(&["button"], &[("id", &again)]).unwrap(),
+            LuckCommand::LowerAgain {
+                character: CharacterId(4),
+                location: Location::LeftArm,
+                custom_id: again.clone()
+            }
+        );
+        assert!(lower_again_id(CharacterId(4), Location::Head, &"9".repeat(500)).len() <= 100);
         for bad in [
+            "luck:lower:4:7:x",
+            "luck:lower:4:x:x",
+            "luck:lower:0:1:x",
+            "luck:lower:4:1:",
+            "luck:lower:4:1",
             "luck:stunt:1",
             "luck:reroll:x",
             "luck:reroll:0",

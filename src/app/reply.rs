@@ -124,6 +124,29 @@ impl Reply {
         self
     }
 
+    /// Adds lines for the GM alone to the GM copy (making one if the reply has none): luck totals,
+    /// Unlucky mishaps, anything a player must not read.
+    pub fn with_gm_lines(self, lines: &[String]) -> Self {
+        if lines.is_empty() {
+            return self;
+        }
+        let note = lines.join("\n");
+        match self.gm_copy {
+            Some(mut copy) => {
+                copy.content = if copy.content.is_empty() {
+                    note
+                } else {
+                    format!("{}\n{note}", copy.content)
+                };
+                Reply {
+                    gm_copy: Some(copy),
+                    ..self
+                }
+            }
+            None => self.with_gm_copy(Reply::public(note)),
+        }
+    }
+
     /// Every piece of text the caller receives: the reply without its GM copy (which goes to
     /// the GM channel). Tests scan this for secrets.
     pub fn caller_text(&self) -> String {

@@ -15,7 +15,7 @@
 //!   there. `/wound add|heal|rest` answer in the channel for player characters and only to the GM
 //!   for NPCs.
 
-mod attack;
+pub mod attack;
 mod check;
 mod odds;
 pub mod record;

@@ -40,10 +40,16 @@ pub enum SetupClear {
 pub enum LuckKind {
     #[name = "reroll"]
     Reroll,
+    #[name = "toughness"]
+    Toughness,
     #[name = "wound"]
     Wound,
     #[name = "stunt"]
     Stunt,
+    #[name = "berserk"]
+    Berserk,
+    #[name = "rouse"]
+    Rouse,
 }
 
 /// Where a TFT blow or HTH attempt comes from, relative to the target's facing.

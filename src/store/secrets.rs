@@ -113,6 +113,10 @@ pub enum LuckKind {
     SpentReroll,
     SpentWound,
     SpentStunt,
+    /// Berserk: fighting on past a fatal blow.
+    SpentBerserk,
+    /// Sleepless: roused from the long sleep.
+    SpentRouse,
     /// Luck Everlasting's secret roll.
     Everlasting,
 }
@@ -126,6 +130,8 @@ impl LuckKind {
             LuckKind::SpentReroll => "spent: reroll",
             LuckKind::SpentWound => "spent: wound",
             LuckKind::SpentStunt => "spent: stunt",
+            LuckKind::SpentBerserk => "spent: berserk",
+            LuckKind::SpentRouse => "spent: rouse",
             LuckKind::Everlasting => "luck everlasting",
         }
     }

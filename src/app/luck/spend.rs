@@ -14,6 +14,8 @@ use crate::app::context::DiceGuard;
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::sheet::Sheet;
 use crate::app::text::escape;
+use crate::app::thiz::attack::{AttackReroll, Replay};
+use crate::app::thiz::record::{AttackRecord, ThizRecord, sheet_from_rows};
 use crate::app::{AppError, AppResult, Ctx, user};
 use crate::rules::dice::DieSource as _;
 use crate::rules::thiz::check::{CheckOutcome, resolve_check};
@@ -24,17 +26,27 @@ use crate::store::characters::{self, Character};
 use crate::store::guilds::System;
 use crate::store::rolls::{self, Mode, NewRoll, RollRow};
 use crate::store::secrets::{self, LedgerEntry, LuckKind, Spend};
-use crate::store::{Conn, RollId};
+use crate::store::{CharacterId, Conn, RollId};
 
 /// How far back a wound is looked for when no roll is named.
 const WOUND_LOOKBACK: u32 = 200;
 
+/// Whose luck a spend names: typed, or the id a button carries.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Whose<'a> {
+    Named(&'a str),
+    Id(CharacterId),
+}
+
 /// One spend, from the command or a button.
 pub(super) struct Request<'a> {
     pub kind: SpendKind,
-    pub character: Option<&'a str>,
+    pub character: Option<Whose<'a>>,
     pub points: u32,
     pub roll: Option<RollId>,
+    /// For a wound: the section and colour to lower.
+    pub location: Option<Location>,
+    pub level: Option<Level>,
     /// Pressed as a button: only the owner may press it.
     pub pressed: bool,
     /// The idempotency key.
@@ -47,8 +59,10 @@ pub(super) fn run(ctx: &Ctx<'_>, req: &Request<'_>) -> AppResult<Reply> {
         let mut dice = ctx.dice();
         match req.kind {
             SpendKind::Reroll => reroll(ctx, tx, &mut dice, req),
+            SpendKind::Toughness => toughness(ctx, tx, &mut dice, req),
             SpendKind::Wound => wound(ctx, tx, &mut dice, req),
             SpendKind::Stunt => stunt(ctx, tx, &mut dice, req),
+            SpendKind::Berserk | SpendKind::Rouse => quirk_spend(ctx, tx, &mut dice, req),
         }
     })
 }
@@ -160,12 +174,12 @@ fn character_by_id(
 fn same_character(
     ctx: &Ctx<'_>,
     conn: &Conn,
-    named: Option<&str>,
+    named: Option<Whose<'_>>,
     c: &Character,
     row: RollId,
     what: &str,
 ) -> AppResult<()> {
-    if let Some(name) = named {
+    if let Some(Whose::Named(name)) = named {
         let other = ctx.find_character(conn, name)?;
         if other.id != c.id {
             return Err(user(format!(
@@ -176,6 +190,20 @@ fn same_character(
         }
     }
     Ok(())
+}
+
+/// The character a spend names (typed, or a button's id), or the caller's latest.
+fn whose(ctx: &Ctx<'_>, conn: &Conn, req: &Request<'_>) -> AppResult<Character> {
+    match req.character {
+        Some(Whose::Named(name)) => ctx.acting_character(conn, Some(name)),
+        Some(Whose::Id(id)) => match characters::by_id(conn, ctx.caller.guild, id)? {
+            Some(c) if ctx.can_see(&c) => Ok(c),
+            _ => Err(user(
+                "That button is no longer valid; use /luck spend instead.",
+            )),
+        },
+        None => ctx.acting_character(conn, None),
+    }
 }
 
 /// What a spend is for: the rules' use, the ledger's kind, the roll it applies to.
@@ -316,25 +344,6 @@ fn not_spent(c: &Character, spent: &Spent) -> Reply {
     }
 }
 
-/// Adds the GM's lines to the reply's GM copy (making one if the reply has none).
-fn with_gm_lines(reply: Reply, lines: &[String]) -> Reply {
-    let note = lines.join("\n");
-    match reply.gm_copy {
-        Some(mut copy) => {
-            copy.content = if copy.content.is_empty() {
-                note
-            } else {
-                format!("{}\n{note}", copy.content)
-            };
-            Reply {
-                gm_copy: Some(copy),
-                ..reply
-            }
-        }
-        None => reply.with_gm_copy(Reply::public(note)),
-    }
-}
-
 fn tone(level: Level) -> Tone {
     match level {
         Level::Black => Tone::Black,
@@ -356,21 +365,41 @@ fn roll_mode(mode: Mode) -> RollMode {
 
 // ---- Reroll ------------------------------------------------------------------------------------
 
+/// The commands whose rolls luck rolls again: checks and attacks.
+fn rerollable(command: &str) -> bool {
+    CHECK_COMMANDS.contains(&command) || ATTACK_COMMANDS.contains(&command)
+}
+
 fn reroll(
     ctx: &Ctx<'_>,
     conn: &Conn,
     dice: &mut DiceGuard<'_>,
     req: &Request<'_>,
 ) -> AppResult<Reply> {
-    let guild = ctx.caller.guild;
-    let (c, row) = find_check(ctx, conn, req)?;
+    let (c, row) = find_rerollable(ctx, conn, req)?;
     check_may_spend(ctx, req, &c)?;
     thiz_only(&c)?;
     if row.luck_used.is_some() {
         return Err(already_used(row.id));
     }
     let json = readable_json(ctx, conn, &row)?.ok_or_else(|| blind(row.id))?;
-    let old = logged::check_of(&json).ok_or_else(|| {
+    if let Some(ThizRecord::Attack(record)) = ThizRecord::from_json(&json) {
+        return reroll_attack(ctx, conn, dice, req, (&c, &row), record, AttackReroll::Hit);
+    }
+    reroll_check(ctx, conn, dice, req, (&c, &row), &json)
+}
+
+/// Rolls a logged `/check` again.
+fn reroll_check(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    dice: &mut DiceGuard<'_>,
+    req: &Request<'_>,
+    (c, row): (&Character, &RollRow),
+    json: &str,
+) -> AppResult<Reply> {
+    let guild = ctx.caller.guild;
+    let old = logged::check_of(json).ok_or_else(|| {
         user(format!(
             "Roll #{} was not logged as a THIZ check, so it cannot be rerolled.",
             row.id
@@ -385,7 +414,7 @@ fn reroll(
         ctx,
         conn,
         dice,
-        &c,
+        c,
         Purpose {
             rule: LuckUse::Reroll,
             kind: LuckKind::SpentReroll,
@@ -394,7 +423,7 @@ fn reroll(
         req,
     )?;
     let Spent::Done(done) = spent else {
-        return Ok(not_spent(&c, &spent));
+        return Ok(not_spent(c, &spent));
     };
     if !rolls::use_luck(conn, guild, row.id, "reroll")? {
         return Err(already_used(row.id));
@@ -402,16 +431,10 @@ fn reroll(
     let outcome = resolve_check(&input, dice.d100())
         .map_err(|e| AppError::Internal(anyhow::anyhow!("reroll of #{}: {e}", row.id)))?;
     let mode = roll_mode(row.mode);
-    let new_id = log_reroll(ctx, conn, &c, &row, &json, &outcome)?;
+    let new_id = log_reroll(ctx, conn, c, row, json, &outcome)?;
 
     let full = Reply::public("")
-        .with_embed(reroll_embed(
-            &c,
-            &old,
-            row.id,
-            &outcome,
-            done.outcome.player,
-        ))
+        .with_embed(reroll_embed(c, &old, row.id, &outcome, done.outcome.player))
         .with_button(Button {
             custom_id: button_id(SpendKind::Reroll, new_id),
             label: "Spend luck: reroll".into(),
@@ -426,27 +449,92 @@ fn reroll(
         ));
     }
     let routed = ctx.route(mode, "a luck reroll", full);
-    Ok(with_gm_lines(routed, &gm_lines))
+    Ok(routed.with_gm_lines(&gm_lines))
 }
 
-/// The roll (named, or the character's latest check) and whose it is.
-fn find_check(ctx: &Ctx<'_>, conn: &Conn, req: &Request<'_>) -> AppResult<(Character, RollRow)> {
+/// Rolls a logged attack's hit (the attacker's luck) or Toughness check (the target's) again.
+fn reroll_attack(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    dice: &mut DiceGuard<'_>,
+    req: &Request<'_>,
+    (c, row): (&Character, &RollRow),
+    record: AttackRecord,
+    which: AttackReroll,
+) -> AppResult<Reply> {
+    let guild = ctx.caller.guild;
+    let replay = Replay::new(conn, guild, row.id, record, which)?;
+    if replay.payer() != c.id {
+        return Err(no_roll(row.id));
+    }
+    let (rule_kind, how) = match which {
+        AttackReroll::Hit => (LuckKind::SpentReroll, "reroll"),
+        AttackReroll::Toughness => (LuckKind::SpentReroll, "toughness"),
+    };
+    let spent = spend_points(
+        ctx,
+        conn,
+        dice,
+        c,
+        Purpose {
+            rule: LuckUse::Reroll,
+            kind: rule_kind,
+            roll: Some(row.id),
+        },
+        req,
+    )?;
+    let Spent::Done(done) = spent else {
+        return Ok(not_spent(c, &spent));
+    };
+    if !rolls::use_luck(conn, guild, row.id, how)? {
+        return Err(already_used(row.id));
+    }
+    let line = format!(
+        "{}: luck rerolls {} (roll #{}). {}",
+        escape(&c.name),
+        match which {
+            AttackReroll::Hit => "the hit",
+            AttackReroll::Toughness => "the Toughness check",
+        },
+        row.id,
+        luck_line(done.outcome.player)
+    );
+    let answer = replay.run(ctx, conn, dice, row.id, roll_mode(row.mode), &line)?;
+    Ok(answer.with_gm_lines(&done.gm_lines))
+}
+
+/// The roll (named, or the character's latest check or attack) and whose luck pays for it.
+fn find_rerollable(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    req: &Request<'_>,
+) -> AppResult<(Character, RollRow)> {
     let guild = ctx.caller.guild;
     if let Some(id) = req.roll {
         let row = rolls::get(conn, guild, id)?.ok_or_else(|| no_roll(id))?;
         let character = row.character.ok_or_else(|| no_roll(id))?;
         let c = character_by_id(ctx, conn, &row, character)?;
-        if !CHECK_COMMANDS.contains(&row.command.as_str()) {
+        if !rerollable(&row.command) {
             return Err(user(format!(
-                "Roll #{id} is not a /check; luck rerolls checks only."
+                "Roll #{id} is not a /check or an /attack; luck rerolls checks and attacks."
             )));
         }
         same_character(ctx, conn, req.character, &c, id, "was rolled by")?;
         Ok((c, row))
     } else {
-        let c = ctx.acting_character(conn, req.character)?;
-        let row = rolls::latest_for_character(conn, guild, c.id, &CHECK_COMMANDS)?
-            .ok_or_else(|| user(format!("{} has no check to reroll yet.", escape(&c.name))))?;
+        let c = whose(ctx, conn, req)?;
+        let commands = [
+            CHECK_COMMANDS[0],
+            CHECK_COMMANDS[1],
+            ATTACK_COMMANDS[0],
+            ATTACK_COMMANDS[1],
+        ];
+        let row = rolls::latest_for_character(conn, guild, c.id, &commands)?.ok_or_else(|| {
+            user(format!(
+                "{} has no check or attack to reroll yet.",
+                escape(&c.name)
+            ))
+        })?;
         Ok((c, row))
     }
 }
@@ -520,6 +608,78 @@ fn reroll_embed(
     }
 }
 
+// ---- Toughness ---------------------------------------------------------------------------------
+
+/// An attack's record, if the caller may read it and it is one.
+fn attack_record(ctx: &Ctx<'_>, conn: &Conn, row: &RollRow) -> AppResult<Option<AttackRecord>> {
+    if !ATTACK_COMMANDS.contains(&row.command.as_str()) {
+        return Ok(None);
+    }
+    let Some(json) = readable_json(ctx, conn, row)? else {
+        return Ok(None);
+    };
+    Ok(match ThizRecord::from_json(&json) {
+        Some(ThizRecord::Attack(rec)) => Some(rec),
+        _ => None,
+    })
+}
+
+/// Rolls again the Toughness check `c` made against a hit: the named attack, or the latest one
+/// that called for a Toughness check of `c`'s.
+fn toughness(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    dice: &mut DiceGuard<'_>,
+    req: &Request<'_>,
+) -> AppResult<Reply> {
+    let guild = ctx.caller.guild;
+    let (c, row, record) = if let Some(id) = req.roll {
+        let row = rolls::get(conn, guild, id)?.ok_or_else(|| no_roll(id))?;
+        if !ATTACK_COMMANDS.contains(&row.command.as_str()) {
+            return Err(user(format!(
+                "Roll #{id} is not an /attack; kind:toughness rerolls the Toughness check against a hit."
+            )));
+        }
+        let record = attack_record(ctx, conn, &row)?.ok_or_else(|| blind(id))?;
+        let c = character_by_id(ctx, conn, &row, record.target_id)?;
+        same_character(ctx, conn, req.character, &c, id, "hit")?;
+        (c, row, record)
+    } else {
+        let c = whose(ctx, conn, req)?;
+        let mut found = None;
+        for row in rolls::recent(conn, guild, None, None, WOUND_LOOKBACK)? {
+            if let Some(rec) = attack_record(ctx, conn, &row)?
+                && rec.target_id == c.id
+                && rec.toughness.is_some()
+            {
+                found = Some((row, rec));
+                break;
+            }
+        }
+        let (row, record) = found.ok_or_else(|| {
+            user(format!(
+                "No recent attack called for a Toughness check of {}'s; name one with roll:…",
+                escape(&c.name)
+            ))
+        })?;
+        (c, row, record)
+    };
+    check_may_spend(ctx, req, &c)?;
+    thiz_only(&c)?;
+    if row.luck_used.is_some() {
+        return Err(already_used(row.id));
+    }
+    reroll_attack(
+        ctx,
+        conn,
+        dice,
+        req,
+        (&c, &row),
+        record,
+        AttackReroll::Toughness,
+    )
+}
+
 // ---- Wound -------------------------------------------------------------------------------------
 
 /// The latest attack that wounded `target` and whose result the caller may read.
@@ -538,6 +698,95 @@ fn latest_wound(ctx: &Ctx<'_>, conn: &Conn, target: &Character) -> AppResult<Opt
     Ok(None)
 }
 
+/// The wound an attack left: whose and where.
+fn wound_on(ctx: &Ctx<'_>, conn: &Conn, row: &RollRow) -> AppResult<(Character, Location)> {
+    let id = row.id;
+    let json = readable_json(ctx, conn, row)?.ok_or_else(|| blind(id))?;
+    let w = logged::wound_of(&json).ok_or_else(|| user(format!("Roll #{id} left no wound.")))?;
+    let location = w.location().ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!(
+            "roll #{id} logged a wound that does not parse: {w:?}"
+        ))
+    })?;
+    Ok((character_by_id(ctx, conn, row, w.target)?, location))
+}
+
+/// Which wound a spend lowers: the character, the section and the colour.
+///
+/// Decision: luck lowers any wound on the sheet, whatever made it (thiz-rulebook.md, chapter 10
+/// "Luck" speaks of wounds, not of attacks), one colour per point, as often as points allow. The
+/// section is the one named, else the one the named (or latest) attack wounded while it is still
+/// wounded, else the only wounded section; the colour is the one named, else the worst there.
+fn which_wound(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    req: &Request<'_>,
+) -> AppResult<(Character, Location, Level)> {
+    let guild = ctx.caller.guild;
+    let (c, from_roll) = if let Some(id) = req.roll {
+        let row = rolls::get(conn, guild, id)?.ok_or_else(|| no_roll(id))?;
+        if !ATTACK_COMMANDS.contains(&row.command.as_str()) {
+            return Err(user(format!(
+                "Roll #{id} is not an /attack; name the wound with location:… instead."
+            )));
+        }
+        let (c, location) = wound_on(ctx, conn, &row)?;
+        same_character(ctx, conn, req.character, &c, id, "wounded")?;
+        (c, Some(location))
+    } else {
+        let c = whose(ctx, conn, req)?;
+        let latest = match req.location {
+            Some(_) => None,
+            None => match latest_wound(ctx, conn, &c)? {
+                Some(row) => Some(wound_on(ctx, conn, &row)?.1),
+                None => None,
+            },
+        };
+        (c, latest)
+    };
+    thiz_only(&c)?;
+    let sheet = sheet_from_rows(&characters::wounds(conn, guild, c.id)?)?;
+    let wounded: Vec<Location> = Location::ALL
+        .into_iter()
+        .filter(|l| sheet.at(*l).count() > 0)
+        .collect();
+    let name = escape(&c.name);
+    let location = match (req.location, from_roll) {
+        (Some(l), _) => l,
+        (None, Some(l)) if wounded.contains(&l) || req.roll.is_some() => l,
+        _ => match wounded.as_slice() {
+            [] => {
+                return Err(user(format!(
+                    "{name} has no wounds, so there is nothing for luck to lower."
+                )));
+            }
+            [only] => *only,
+            many => {
+                let list: Vec<String> = many.iter().map(ToString::to_string).collect();
+                return Err(user(format!(
+                    "{name} is wounded on the {}; say which with location:…",
+                    list.join(", ")
+                )));
+            }
+        },
+    };
+    let section = sheet.at(location);
+    let level = match req.level {
+        Some(level) if section.has(level) => level,
+        Some(level) => {
+            return Err(user(format!(
+                "{name} has no {level} wound on the {location}; nothing was spent."
+            )));
+        }
+        None => section.worst().ok_or_else(|| {
+            user(format!(
+                "{name} has no wound on the {location} any more; nothing was spent."
+            ))
+        })?,
+    };
+    Ok((c, location, level))
+}
+
 fn wound(
     ctx: &Ctx<'_>,
     conn: &Conn,
@@ -545,50 +794,15 @@ fn wound(
     req: &Request<'_>,
 ) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
-    let (c, row) = if let Some(id) = req.roll {
-        let row = rolls::get(conn, guild, id)?.ok_or_else(|| no_roll(id))?;
-        if !ATTACK_COMMANDS.contains(&row.command.as_str()) {
-            return Err(user(format!(
-                "Roll #{id} is not an /attack; luck lowers the wound an attack left."
-            )));
-        }
-        let json = readable_json(ctx, conn, &row)?.ok_or_else(|| blind(id))?;
-        let w = logged::wound_of(&json)
-            .ok_or_else(|| user(format!("Roll #{id} left no wound to lower.")))?;
-        let c = character_by_id(ctx, conn, &row, w.target)?;
-        same_character(ctx, conn, req.character, &c, id, "wounded")?;
-        (c, row)
-    } else {
-        let c = ctx.acting_character(conn, req.character)?;
-        let row = latest_wound(ctx, conn, &c)?.ok_or_else(|| {
-            user(format!(
-                "No recent attack wounded {}; name one with roll:…",
-                escape(&c.name)
-            ))
-        })?;
-        (c, row)
-    };
+    let (c, location, from) = which_wound(ctx, conn, req)?;
     check_may_spend(ctx, req, &c)?;
-    thiz_only(&c)?;
-    if row.luck_used.is_some() {
-        return Err(already_used(row.id));
-    }
-    let json = readable_json(ctx, conn, &row)?.ok_or_else(|| no_roll(row.id))?;
-    let w = logged::wound_of(&json).ok_or_else(|| no_roll(row.id))?;
-    let (Some(location), Some(from)) = (w.location(), w.level()) else {
-        return Err(AppError::Internal(anyhow::anyhow!(
-            "roll #{} logged a wound that does not parse: {w:?}",
-            row.id
-        )));
-    };
     let rows = characters::wounds(conn, guild, c.id)?;
     let Some((new_rows, to)) = logged::lower_in_rows(&rows, location, from) else {
-        return Err(user(format!(
-            "{}'s {from} wound on the {location} is no longer on the sheet; nothing was spent.",
-            escape(&c.name)
+        return Err(AppError::Internal(anyhow::anyhow!(
+            "{}'s {from} wound on the {location} was found but cannot be lowered",
+            c.id
         )));
     };
-
     let spent = spend_points(
         ctx,
         conn,
@@ -597,20 +811,24 @@ fn wound(
         Purpose {
             rule: LuckUse::LowerWound(from),
             kind: LuckKind::SpentWound,
-            roll: Some(row.id),
+            roll: req.roll,
         },
         req,
     )?;
     let Spent::Done(done) = spent else {
         return Ok(not_spent(&c, &spent));
     };
-    if !rolls::use_luck(conn, guild, row.id, "wound")? {
-        return Err(already_used(row.id));
-    }
     characters::set_wounds(conn, guild, c.id, &new_rows)?;
-    let reply =
+    let mut reply =
         Reply::public("").with_embed(wound_embed(&c, location, from, to, done.outcome.player));
-    Ok(with_gm_lines(reply, &done.gm_lines))
+    if to.is_some() && !matches!(done.outcome.player, PlayerView::RanOut(_)) {
+        reply = reply.with_button(Button {
+            custom_id: super::lower_again_id(c.id, location, ctx.interaction_id),
+            label: "Spend luck: lower again".into(),
+            disabled: false,
+        });
+    }
+    Ok(reply.with_gm_lines(&done.gm_lines))
 }
 
 fn wound_embed(
@@ -636,6 +854,68 @@ fn wound_embed(
     }
 }
 
+// ---- Berserk and Sleepless ---------------------------------------------------------------------
+
+/// Berserk's point to fight on past a fatal blow, and Sleepless's point to rouse from the long
+/// sleep (thiz-rulebook.md, chapter 4): each needs its quirk on the sheet.
+fn quirk_spend(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    dice: &mut DiceGuard<'_>,
+    req: &Request<'_>,
+) -> AppResult<Reply> {
+    let c = whose(ctx, conn, req)?;
+    check_may_spend(ctx, req, &c)?;
+    thiz_only(&c)?;
+    let name = escape(&c.name);
+    let (quirk, rule, kind, title, text) = match req.kind {
+        SpendKind::Berserk => (
+            Quirk::Berserk,
+            LuckUse::KeepFighting,
+            LuckKind::SpentBerserk,
+            format!("{name} fights on, Berserk!"),
+            "Wounds are ignored until the combat ends; +3 to Strength and Willpower checks, \
+             +1 to melee attacks per 5 full points of Strength, Phobias ignored. When no living \
+             creature is left in sight, the wounds take their toll.",
+        ),
+        _ => (
+            Quirk::Sleepless,
+            LuckUse::Rouse,
+            LuckKind::SpentRouse,
+            format!("{name} rouses from the long sleep"),
+            "Awake for now; once whatever woke them has passed, the sleep must be taken up again.",
+        ),
+    };
+    let has = Sheet::of(&c)?
+        .thiz()?
+        .quirks
+        .iter()
+        .any(|q| Quirk::from_name(q) == Some(quirk));
+    if !has {
+        return Err(user(format!(
+            "kind:{} is for characters with the {quirk} quirk, and {name} does not have it.",
+            req.kind.name()
+        )));
+    }
+    let purpose = Purpose {
+        rule,
+        kind,
+        roll: None,
+    };
+    let spent = spend_points(ctx, conn, dice, &c, purpose, req)?;
+    let Spent::Done(done) = spent else {
+        return Ok(not_spent(&c, &spent));
+    };
+    let reply = Reply::public("").with_embed(Embed {
+        title,
+        description: format!("{text} {}", luck_line(done.outcome.player)),
+        tone: Some(Tone::Red),
+        fields: Vec::new(),
+        footer: None,
+    });
+    Ok(reply.with_gm_lines(&done.gm_lines))
+}
+
 // ---- Stunt -------------------------------------------------------------------------------------
 
 fn stunt(
@@ -644,7 +924,7 @@ fn stunt(
     dice: &mut DiceGuard<'_>,
     req: &Request<'_>,
 ) -> AppResult<Reply> {
-    let c = ctx.acting_character(conn, req.character)?;
+    let c = whose(ctx, conn, req)?;
     check_may_spend(ctx, req, &c)?;
     thiz_only(&c)?;
     let purpose = Purpose {
@@ -670,5 +950,5 @@ fn stunt(
         fields: Vec::new(),
         footer: None,
     });
-    Ok(with_gm_lines(reply, &done.gm_lines))
+    Ok(reply.with_gm_lines(&done.gm_lines))
 }

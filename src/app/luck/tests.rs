@@ -361,7 +361,7 @@ fn reroll_refusals_change_nothing() {
     w.set_luck("Bruno", 4);
     let cases: Vec<Case<'_>> = vec![
         // No check yet.
-        (ANN, spend("reroll", &[]), "no check to reroll"),
+        (ANN, spend("reroll", &[]), "no check or attack to reroll"),
         // Someone else's character.
         (
             ANN,
@@ -390,10 +390,27 @@ fn reroll_refusals_change_nothing() {
     }
     // Rolls of the wrong kind, or of another character, or blind.
     let attack = w.log_wound("Vexa", "Head", "green");
+    let dice = w.insert_roll(ANN, w.id("Vexa"), "roll", Mode::Public, "{}");
+    let old_attack = w.insert_roll(
+        ANN,
+        w.id("Vexa"),
+        "attack",
+        Mode::Public,
+        &serde_json::json!({
+            "kind": "attack", "attacker_id": w.id("Vexa"), "attacker": "Vexa",
+            "target_id": w.id("Bruno"), "target": "Bruno", "weapon": null, "missile": false,
+            "called_shot": false, "rating": 2, "roll": 90, "level": "Failure", "hit": null,
+            "location": null, "location_roll": null, "toughness": null, "wound": null,
+            "mook_defeated": false, "incapacitated": false,
+        })
+        .to_string(),
+    );
     let bruno = w.log_check("Bruno", Mode::Public);
     let blind = w.log_check("Vexa", Mode::Blind);
     let cases = [
-        (attack, "not a /check"),
+        (attack, "belongs to another player"),
+        (dice, "not a /check or an /attack"),
+        (old_attack, "logged before attacks could be rerolled"),
         (bruno, "belongs to another player"),
         (blind, "was blind"),
     ];
@@ -468,61 +485,125 @@ fn reroll_button_is_for_the_owner_and_works_once() {
 
 // ---- Wound -------------------------------------------------------------------------------------
 
+/// thiz-rulebook.md, chapter 10 "Luck": each point lowers a wound one colour, so points can be
+/// spent on the same wound again and again, and on any wound, whatever made it.
 #[test]
-fn wound_lowers_the_latest_wound_once() {
+#[allow(clippy::too_many_lines)] // One story: the same wound lowered three times, then the edges.
+fn wound_lowers_one_colour_per_point_on_any_wound() {
     let w = world();
-    w.set_luck("Vexa", 2);
+    w.set_luck("Vexa", 4);
     w.log_wound("Vexa", "Head", "green");
-    let roll = w.log_wound("Vexa", "Left Arm", "red");
+    let roll = w.log_wound("Vexa", "Left Arm", "black");
     let reply = w.run(ANN, false, "w1", &["luck", "spend"], &spend("wound", &[]));
     let text = player_text(&reply);
     assert!(
-        text.contains("The Red wound on the Left Arm is now Yellow"),
+        text.contains("The Black wound on the Left Arm is now Red"),
         "{text}"
     );
-    assert!(gm_text(&reply).contains("2 → 1"));
-    let wounds = w.wounds("Vexa");
-    assert!(
-        wounds
-            .iter()
-            .any(|r| r.location == "left arm" && r.level == "yellow")
-    );
-    assert!(!wounds.iter().any(|r| r.level == "red"));
-    assert!(
-        wounds
-            .iter()
-            .any(|r| r.location == "head" && r.level == "green")
-    );
-    assert_eq!(w.roll(roll).luck_used.as_deref(), Some("wound"));
+    assert!(gm_text(&reply).contains("4 → 3"));
+    let again_id = reply.buttons[0].custom_id.clone();
+    assert_eq!(again_id, "luck:lower:1:4:w1");
+    assert_eq!(reply.buttons[0].label, "Spend luck: lower again");
 
-    // Again on the same roll: refused, nothing changes.
-    let again = w.run(
+    // A second point on the same roll lowers the same wound again: Red → Yellow.
+    let second = w.run(
         ANN,
         false,
         "w2",
         &["luck", "spend"],
         &spend("wound", &[("roll", &roll.0.to_string())]),
     );
-    assert!(player_text(&again).contains("already used"), "{again:?}");
-    assert_eq!(w.wounds("Vexa"), wounds);
-    assert_eq!(w.luck("Vexa"), Some(1));
-
-    // The button on the Head wound: not Bruno's to press; Ann's last point removes the Green.
-    let head = RollId(roll.0 - 1);
-    let id = format!("luck:wound:{}", head.0);
-    let refused = w.run(BOB, false, "w3", &["button"], &[("id", &id)]);
+    assert!(
+        player_text(&second).contains("The Red wound on the Left Arm is now Yellow"),
+        "{second:?}"
+    );
+    assert!(w.roll(roll).luck_used.is_none());
+    // The "lower again" button: not Bruno's to press; Ann's press takes Yellow to Green, and a
+    // second press of the same button spends nothing.
+    let refused = w.run(BOB, false, "w3", &["button"], &[("id", &again_id)]);
     assert!(
         player_text(&refused).contains("only they can spend"),
         "{refused:?}"
     );
-    let pressed = w.run(ANN, false, "w4", &["button"], &[("id", &id)]);
-    let text = player_text(&pressed);
+    let pressed = w.run(ANN, false, "w4", &["button"], &[("id", &again_id)]);
     assert!(
-        text.contains("The Green wound on the Head is gone"),
+        player_text(&pressed).contains("The Yellow wound on the Left Arm is now Green"),
+        "{pressed:?}"
+    );
+    let twice = w.run(ANN, false, "w5", &["button"], &[("id", &again_id)]);
+    assert!(player_text(&twice).contains("already spent"), "{twice:?}");
+    assert_eq!(w.luck("Vexa"), Some(1));
+    let arm: Vec<_> = w
+        .wounds("Vexa")
+        .into_iter()
+        .filter(|r| r.location == "left arm")
+        .collect();
+    assert_eq!(
+        arm,
+        [WoundRow {
+            location: "left arm".into(),
+            level: "green".into(),
+            count: 1
+        }]
+    );
+
+    // Two wounded sections and no attack to point at: the player is asked which.
+    let id = w.id("Vexa");
+    w.app
+        .store
+        .write(|tx| {
+            characters::set_wounds(
+                tx,
+                GUILD,
+                id,
+                &[
+                    WoundRow {
+                        location: "gut".into(),
+                        level: "red".into(),
+                        count: 1,
+                    },
+                    WoundRow {
+                        location: "right leg".into(),
+                        level: "yellow".into(),
+                        count: 1,
+                    },
+                ],
+            )
+        })
+        .unwrap();
+    let ask = w.run(ANN, false, "w6", &["luck", "spend"], &spend("wound", &[]));
+    assert!(
+        player_text(&ask).contains("wounded on the Gut, Right Leg; say which with location"),
+        "{ask:?}"
+    );
+    let wrong = w.run(
+        ANN,
+        false,
+        "w7",
+        &["luck", "spend"],
+        &spend("wound", &[("location", "gut"), ("level", "black")]),
+    );
+    assert!(
+        player_text(&wrong).contains("no Black wound on the Gut"),
+        "{wrong:?}"
+    );
+    assert_eq!(w.luck("Vexa"), Some(1));
+    // A GM's wound (no attack at all) takes luck too; the last point says luck has run out and
+    // offers no button.
+    let last = w.run(
+        ANN,
+        false,
+        "w8",
+        &["luck", "spend"],
+        &spend("wound", &[("location", "right leg")]),
+    );
+    let text = player_text(&last);
+    assert!(
+        text.contains("The Yellow wound on the Right Leg is now Green"),
         "{text}"
     );
     assert!(text.contains("your luck has run out"), "{text}");
-    assert!(!w.wounds("Vexa").iter().any(|r| r.location == "head"));
+    assert!(last.buttons.is_empty());
     assert_eq!(w.luck("Vexa"), Some(0));
 }
 
@@ -538,7 +619,7 @@ fn a_healed_wound_or_no_luck_spends_nothing() {
         .unwrap();
     let reply = w.run(ANN, false, "h", &["luck", "spend"], &spend("wound", &[]));
     assert!(
-        player_text(&reply).contains("no longer on the sheet"),
+        player_text(&reply).contains("no wounds, so there is nothing for luck to lower"),
         "{reply:?}"
     );
     assert_eq!(w.luck("Vexa"), Some(1));
@@ -787,4 +868,52 @@ fn players_cannot_run_gm_luck_commands() {
     assert_eq!(w.luck("Vexa"), Some(6));
     assert_eq!(w.ledger_kinds("Vexa"), ["set"]);
     assert_eq!(w.roll_count(), 0);
+}
+
+/// thiz-rulebook.md, chapter 4: Berserk spends a point to fight on past a fatal blow, Sleepless
+/// one to rouse from the long sleep; each needs its quirk, and the player learns no total.
+#[test]
+fn berserk_and_rouse_need_their_quirk() {
+    let w = world();
+    let sheet = ThizSheet {
+        quirks: vec!["Berserk".into(), "Sleepless".into()],
+        ..ThizSheet::default()
+    };
+    w.character("Hald", ANN, false, System::Thiz, &sheet);
+    w.set_luck("Hald", 3);
+    w.set_luck("Vexa", 3);
+    let cases = [
+        ("berserk", "Hald fights on, Berserk!", "spent: berserk"),
+        ("rouse", "Hald rouses from the long sleep", "spent: rouse"),
+    ];
+    for (i, (kind, title, ledger)) in cases.into_iter().enumerate() {
+        let reply = w.run(
+            ANN,
+            false,
+            &format!("q{i}"),
+            &["luck", "spend"],
+            &spend(kind, &[("character", "Hald")]),
+        );
+        assert_eq!(reply.visibility, Visibility::Public);
+        assert!(player_text(&reply).contains(title), "{reply:?}");
+        assert!(!player_text(&reply).contains('→'), "{reply:?}");
+        assert_eq!(
+            w.ledger_kinds("Hald").last().map(String::as_str),
+            Some(ledger)
+        );
+        // Vexa has neither quirk: refused, nothing spent.
+        let refused = w.run(
+            ANN,
+            false,
+            &format!("r{i}"),
+            &["luck", "spend"],
+            &spend(kind, &[("character", "Vexa")]),
+        );
+        assert_eq!(refused.visibility, Visibility::Ephemeral);
+        assert!(
+            player_text(&refused).contains("Vexa does not have it"),
+            "{refused:?}"
+        );
+    }
+    assert_eq!((w.luck("Hald"), w.luck("Vexa")), (Some(1), Some(3)));
 }

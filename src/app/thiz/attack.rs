@@ -1,34 +1,49 @@
 //! `/attack`: the adjusted attack rating, the hit, where it lands, the target's Toughness check and
-//! the wound written on the target's sheet, all in one transaction.
+//! the wound written on the target's sheet, all in one transaction; and the luck rerolls of an
+//! attack's hit roll or of the target's Toughness check, which replay it from its log record.
 //!
 //! Decisions:
 //! - Without `weapon` the attacker fights bare-handed (Unarmed Combat); a weapon is an item of kind
 //!   "weapon" the attacker carries, checked with Weapon Skill (its name). A weapon whose stats say
 //!   `missile` makes the attack a missile attack, as does `missile:true`.
+//! - A melee attack names its location; without one the Chest is assumed and the reply says so.
 //! - A missile's location is rolled after the hit, so the armour there is not known when the die
 //!   is read: the hit is read first without armour, then again, with the same d100, against the
 //!   armour where it landed. If that reading fails the armour turned the missile.
 //! - Wound penalties: the attacker's Head wounds count against the attack; the target's Head and
 //!   leg wounds against its Speed.
+//! - The Strength bonus to melee is +1 per 10 full points of the Strength skill itself
+//!   (thiz-rulebook.md, "Berserk" and rules/README.md "Strength melee bonus"); a character who
+//!   never learned Strength gets none. Decision: the General Physical rating does not stand in.
+//! - Everything the attack read from the sheets is logged with it ([`AttackPlan`]), so a luck
+//!   reroll resolves the same attack again with new dice: the hit (the attacker's luck; a new
+//!   location and Toughness check follow) or the Toughness check alone (the target's luck). The
+//!   wound the first roll left is taken off first, which needs the section to be as the attack
+//!   left it; a sheet changed since is a clear refusal.
 
 use std::fmt::Write as _;
 
-use super::record::{AttackRecord, ThizRecord, ToughnessRecord, WoundRecord, rows_from_sheet};
+use super::record::{
+    AttackPlan, AttackRecord, ThizRecord, ToughnessRecord, WoundRecord, parse_level,
+    rows_from_sheet, sheet_from_rows,
+};
 use super::stats::{ThizChar, clamp_input, describe_base};
 use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::sheet::ItemStats;
 use crate::app::text::{escape, signed};
-use crate::app::{AppResult, Ctx, user};
+use crate::app::{AppError, AppResult, Ctx, user};
+use crate::rules::dice::DieSource;
 use crate::rules::thiz::combat::{
     AdjustedAttack, Aim, AttackInput, AttackKind, adjusted_attack, roll_attack, unarmed_can_damage,
 };
 use crate::rules::thiz::skills::{SkillId, SkillKind};
-use crate::rules::thiz::wounds::take_hit;
-use crate::rules::thiz::{Location, resolve};
+use crate::rules::thiz::traits::{Weakness, unlucky_mishap};
+use crate::rules::thiz::wounds::{LocationWounds, WoundSheet, take_hit};
+use crate::rules::thiz::{Level, Location, resolve};
 use crate::store::characters::{self, Character};
-use crate::store::{Conn, secrets};
+use crate::store::{Conn, RollId, secrets};
 
 /// The options of `/attack`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +95,7 @@ fn is_mook(ctx: &Ctx<'_>, conn: &Conn, target: &Character) -> AppResult<bool> {
     }))
 }
 
-fn refuse(e: impl std::fmt::Display) -> crate::app::AppError {
+fn refuse(e: impl std::fmt::Display) -> AppError {
     user(format!("That attack cannot be made: {e}."))
 }
 
@@ -104,8 +119,188 @@ fn attack_text(skill: &str, a: &AdjustedAttack) -> String {
     s
 }
 
+/// Reads both sheets into the plan the dice are rolled against, and the weapon's name.
+fn plan(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    att: &ThizChar,
+    tgt: &ThizChar,
+    a: &AttackArgs,
+) -> AppResult<(AttackPlan, Option<String>)> {
+    let weapon = a.weapon.as_deref().map(|w| att.weapon(w)).transpose()?;
+    let stats = weapon
+        .as_ref()
+        .map_or_else(ItemStats::default, |(_, s)| s.clone());
+    let missile = a.missile || stats.missile;
+    let skill = match &weapon {
+        Some((item, _)) => SkillId::with_subject(SkillKind::WeaponSkill, &item.name)
+            .map_err(|e| user(format!("That weapon's name cannot name a skill: {e}.")))?,
+        None => SkillId::single(SkillKind::UnarmedCombat)
+            .map_err(|e| AppError::Internal(anyhow::anyhow!("{e}")))?,
+    };
+    let base = att.base(&skill)?;
+    let strength_id = SkillId::single(SkillKind::Strength)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("{e}")))?;
+    let speed = tgt.base_of(SkillKind::Speed)?.rating.0;
+    let mut armor = [0; 7];
+    for (slot, location) in armor.iter_mut().zip(Location::ALL) {
+        *slot = tgt.armor_at(location)?.total;
+    }
+    let chest_assumed = !missile && a.location.is_none();
+    let aimed = if chest_assumed {
+        Some(Location::Chest)
+    } else {
+        a.location
+    };
+    let plan = AttackPlan {
+        skill_text: describe_base(&escape(&skill.to_string()), &base),
+        skill: clamp_input(base.rating.0),
+        weapon_bonus: stats.attack_bonus,
+        strength: clamp_input(att.learned(&strength_id).unwrap_or(0)),
+        defence: clamp_input(speed + tgt.wounds.effects().speed_check()),
+        modifier: clamp_input(a.modifier + att.wounds.effects().skill_check(None)),
+        missile,
+        aimed: aimed.map(|l| l.name().to_owned()),
+        chest_assumed,
+        armor,
+        bare_hands: weapon.is_none(),
+        mook: is_mook(ctx, conn, &tgt.character)?,
+        toughness: clamp_input(tgt.base_of(SkillKind::Toughness)?.rating.0),
+        attacker_unlucky: att.has_weakness(Weakness::Unlucky),
+        target_unlucky: tgt.has_weakness(Weakness::Unlucky),
+    };
+    Ok((plan, weapon.map(|(item, _)| item.name.clone())))
+}
+
+fn input(plan: &AttackPlan, armor: i32) -> AttackInput {
+    AttackInput {
+        kind: if plan.missile {
+            AttackKind::Missile
+        } else {
+            AttackKind::Melee
+        },
+        skill: plan.skill,
+        weapon_bonus: plan.weapon_bonus,
+        strength: plan.strength,
+        defence: plan.defence,
+        armor,
+        modifier: plan.modifier,
+        ..AttackInput::default()
+    }
+}
+
+fn aim(plan: &AttackPlan) -> Aim {
+    match (plan.missile, plan.aimed_at()) {
+        (false, loc) => Aim::Melee(loc.unwrap_or(Location::Chest)),
+        (true, Some(loc)) => Aim::CalledShot(loc),
+        (true, None) => Aim::Missile,
+    }
+}
+
+/// The armour the hit was read against: where it was aimed, or where a missile landed.
+fn armor_read(plan: &AttackPlan, location: Option<Location>) -> i32 {
+    match aim(plan) {
+        Aim::Melee(l) | Aim::CalledShot(l) => plan.armor_at(l),
+        Aim::Missile | Aim::BlindMelee => location.map_or(0, |l| plan.armor_at(l)),
+    }
+}
+
+/// The record of an attack before its dice: who, with what, and the plan.
+fn blank_record(
+    att: &Character,
+    tgt: &Character,
+    weapon: Option<String>,
+    plan: AttackPlan,
+) -> AttackRecord {
+    AttackRecord {
+        attacker_id: att.id,
+        attacker: att.name.clone(),
+        target_id: tgt.id,
+        target: tgt.name.clone(),
+        weapon,
+        missile: plan.missile,
+        called_shot: plan.missile && plan.aimed.is_some(),
+        rating: 0,
+        roll: 0,
+        level: Level::Failure.name().to_owned(),
+        hit: None,
+        location: None,
+        location_roll: None,
+        toughness: None,
+        wound: None,
+        mook_defeated: false,
+        incapacitated: false,
+        plan: Some(plan),
+        section_before: None,
+        rerolls: None,
+        rerolled: None,
+    }
+}
+
+/// Rolls the hit (and a missile's location) into `rec`.
+fn strike(rec: &mut AttackRecord, plan: &AttackPlan, dice: &mut impl DieSource) -> AppResult<()> {
+    let aim = aim(plan);
+    let first = adjusted_attack(&input(plan, armor_read(plan, None))).map_err(refuse)?;
+    let roll = roll_attack(first.rating, aim, dice);
+    let (rating, level, hit) = match (aim, roll.location) {
+        (Aim::Missile, Some(loc)) => {
+            let again = adjusted_attack(&input(plan, plan.armor_at(loc))).map_err(refuse)?;
+            let level = resolve(again.rating, roll.roll);
+            (again.rating, level, level.is_success().then_some(level))
+        }
+        _ => (first.rating, roll.level, roll.hit),
+    };
+    rec.rating = rating.0;
+    rec.roll = roll.roll;
+    level.name().clone_into(&mut rec.level);
+    rec.hit = hit.map(|l| l.name().to_owned());
+    rec.location = roll.location.map(|l| l.name().to_owned());
+    rec.location_roll = roll.location_roll.map(|l| l.roll);
+    Ok(())
+}
+
+/// Takes the hit in `rec` onto `sheet`: the target's Toughness check and the wound.
+fn take(
+    rec: &mut AttackRecord,
+    plan: &AttackPlan,
+    sheet: &mut WoundSheet,
+    dice: &mut impl DieSource,
+) -> AppResult<()> {
+    rec.toughness = None;
+    rec.wound = None;
+    rec.section_before = None;
+    let hit = rec.hit.as_deref().and_then(parse_level);
+    let location = rec.location.as_deref().and_then(Location::parse);
+    let (Some(hit), Some(location)) = (hit, location) else {
+        rec.mook_defeated = false;
+        rec.incapacitated = sheet.is_incapacitated();
+        return Ok(());
+    };
+    if plan.bare_hands && !unarmed_can_damage(plan.strength, plan.armor_at(location), 0, plan.mook)
+    {
+        return Ok(());
+    }
+    let before = sheet.at(location);
+    let out = take_hit(sheet, location, hit, plan.toughness, false, dice).map_err(refuse)?;
+    rec.toughness = Some(ToughnessRecord {
+        rating: out.check.rating.0,
+        roll: out.check.roll,
+        level: out.check.level.name().to_owned(),
+    });
+    rec.wound = out.added.map(|w| WoundRecord {
+        location: w.location.name().to_owned(),
+        inflicted: w.inflicted.name().to_owned(),
+        recorded: w.recorded.name().to_owned(),
+    });
+    if out.added.is_some() {
+        rec.section_before = Some(before.into());
+    }
+    rec.mook_defeated = plan.mook && out.defeats_mook;
+    rec.incapacitated = out.incapacitated;
+    Ok(())
+}
+
 /// Runs `/attack`.
-#[allow(clippy::too_many_lines)] // One transaction, read top to bottom: plan, roll, write, reply.
 pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
     ctx.app.store.write(|tx| {
         let attacker = ctx.acting_character(tx, Some(&a.attacker))?;
@@ -118,96 +313,15 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         }
         let att = ThizChar::load(tx, attacker, "/attack")?;
         let tgt = ThizChar::load(tx, target, "/attack")?;
-        let mook = is_mook(ctx, tx, &tgt.character)?;
-
-        let weapon = a.weapon.as_deref().map(|w| att.weapon(w)).transpose()?;
-        let stats = weapon
-            .as_ref()
-            .map_or_else(ItemStats::default, |(_, s)| s.clone());
-        let missile = a.missile || stats.missile;
-        let skill = match &weapon {
-            Some((item, _)) => SkillId::with_subject(SkillKind::WeaponSkill, &item.name)
-                .map_err(|e| user(format!("That weapon's name cannot name a skill: {e}.")))?,
-            None => SkillId::single(SkillKind::UnarmedCombat)
-                .map_err(|e| crate::app::AppError::Internal(anyhow::anyhow!("{e}")))?,
-        };
-        let base = att.base(&skill)?;
-        let strength = att.base_of(SkillKind::Strength)?.rating.0;
-        let speed = tgt.base_of(SkillKind::Speed)?.rating.0;
-        let aim = match (missile, a.location) {
-            (false, loc) => Aim::Melee(loc.unwrap_or(Location::Chest)),
-            (true, Some(loc)) => Aim::CalledShot(loc),
-            (true, None) => Aim::Missile,
-        };
-        let armor_before = match aim {
-            Aim::Melee(l) | Aim::CalledShot(l) => tgt.armor_at(l)?.total,
-            Aim::Missile | Aim::BlindMelee => 0,
-        };
-        let input = AttackInput {
-            kind: if missile {
-                AttackKind::Missile
-            } else {
-                AttackKind::Melee
-            },
-            skill: clamp_input(base.rating.0),
-            weapon_bonus: stats.attack_bonus,
-            strength: clamp_input(strength),
-            defence: clamp_input(speed + tgt.wounds.effects().speed_check()),
-            armor: armor_before,
-            modifier: clamp_input(a.modifier + att.wounds.effects().skill_check(None)),
-            ..AttackInput::default()
-        };
-        let adjusted = adjusted_attack(&input).map_err(refuse)?;
-
-        let mut dice = ctx.dice();
-        let roll = roll_attack(adjusted.rating, aim, &mut dice);
-        let mut notes = Vec::new();
-        let (adjusted, level, hit) = match (aim, roll.location) {
-            (Aim::Missile, Some(loc)) => {
-                let armor = tgt.armor_at(loc)?.total;
-                let again = adjusted_attack(&AttackInput { armor, ..input }).map_err(refuse)?;
-                let level = resolve(again.rating, roll.roll);
-                if !level.is_success() {
-                    notes.push(format!("It struck the {loc}, but the armour turned it."));
-                }
-                (again, level, level.is_success().then_some(level))
-            }
-            _ => (adjusted, roll.level, roll.hit),
-        };
-        if matches!(aim, Aim::CalledShot(_)) && roll.level.is_success() && hit.is_none() {
-            notes.push("A called shot needs Black: it missed.".to_owned());
-        }
-
+        let (plan, weapon) = plan(ctx, tx, &att, &tgt, a)?;
+        let mut rec = blank_record(&att.character, &tgt.character, weapon, plan.clone());
         let mut sheet = tgt.wounds.clone();
-        let mut toughness = None;
-        let mut wound = None;
-        let (mut mook_defeated, mut incapacitated) = (false, false);
-        if let (Some(hit_level), Some(location)) = (hit, roll.location) {
-            let armor_here = tgt.armor_at(location)?.total;
-            if weapon.is_none() && !unarmed_can_damage(strength, armor_here, 0, mook) {
-                notes.push(format!(
-                    "Bare hands cannot hurt through that armour (Strength must be at least {}).",
-                    3 * armor_here
-                ));
-            } else {
-                let t = tgt.base_of(SkillKind::Toughness)?.rating.0;
-                let out = take_hit(
-                    &mut sheet,
-                    location,
-                    hit_level,
-                    clamp_input(t),
-                    false,
-                    &mut dice,
-                )
-                .map_err(refuse)?;
-                toughness = Some(out.check);
-                wound = out.added;
-                mook_defeated = mook && out.defeats_mook;
-                incapacitated = out.incapacitated;
-            }
+        {
+            let mut dice = ctx.dice();
+            strike(&mut rec, &plan, &mut dice)?;
+            take(&mut rec, &plan, &mut sheet, &mut dice)?;
         }
-        drop(dice);
-        if wound.is_some() {
+        if rec.wound.is_some() {
             characters::set_wounds(
                 tx,
                 ctx.caller.guild,
@@ -215,131 +329,323 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
                 &rows_from_sheet(&sheet),
             )?;
         }
-
-        let record = AttackRecord {
-            attacker_id: att.character.id,
-            attacker: att.character.name.clone(),
-            target_id: tgt.character.id,
-            target: tgt.character.name.clone(),
-            weapon: weapon.as_ref().map(|(i, _)| i.name.clone()),
-            missile,
-            called_shot: matches!(aim, Aim::CalledShot(_)),
-            rating: adjusted.rating.0,
-            roll: roll.roll,
-            level: level.name().to_owned(),
-            hit: hit.map(|l| l.name().to_owned()),
-            location: roll.location.map(|l| l.name().to_owned()),
-            location_roll: roll.location_roll.map(|l| l.roll),
-            toughness: toughness.map(|t| ToughnessRecord {
-                rating: t.rating.0,
-                roll: t.roll,
-                level: t.level.name().to_owned(),
-            }),
-            wound: wound.map(|w| WoundRecord {
-                location: w.location.name().to_owned(),
-                inflicted: w.inflicted.name().to_owned(),
-                recorded: w.recorded.name().to_owned(),
-            }),
-            mook_defeated,
-            incapacitated,
-        };
         let roll_id = ctx.log_roll(
             tx,
             Some(att.character.id),
             "attack",
             a.mode,
             "",
-            &ThizRecord::Attack(record),
+            &ThizRecord::Attack(rec.clone()),
         )?;
+        Ok(routed(ctx, a.mode, &rec, roll_id, None))
+    })
+}
 
-        // The reply.
-        let (an, tn) = (escape(&att.character.name), escape(&tgt.character.name));
-        let title = match &weapon {
-            Some((item, _)) => format!("{an} attacks {tn} with {}", escape(&item.name)),
-            None => format!("{an} attacks {tn} bare-handed"),
-        };
-        let mut lines = Vec::new();
-        match (hit, roll.location) {
-            (Some(h), Some(l)) => lines.push(format!("**Hit**: {} on the {l}.", level_text(h))),
-            _ => lines.push("**Miss.**".to_owned()),
+/// Which check of a logged attack luck rolls again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttackReroll {
+    /// The attacker's hit roll; the location and the Toughness check follow anew.
+    Hit,
+    /// The target's Toughness check against the same hit.
+    Toughness,
+}
+
+impl AttackReroll {
+    fn name(self) -> &'static str {
+        match self {
+            AttackReroll::Hit => "hit",
+            AttackReroll::Toughness => "toughness",
         }
-        lines.extend(notes);
-        let skill_text = describe_base(&escape(&skill.to_string()), &base);
-        let mut fields = vec![
-            Field {
-                name: "Attack".to_owned(),
-                value: attack_text(&skill_text, &adjusted),
-                inline: false,
-            },
-            Field {
-                name: "Roll".to_owned(),
-                value: format!("d100: {} → {}", roll.roll, level_text(level)),
-                inline: true,
-            },
-        ];
-        if let Some(l) = roll.location {
-            let how = match (roll.location_roll, aim) {
-                (Some(r), _) => format!("{l} (rolled {})", r.roll),
-                (None, Aim::CalledShot(_)) => format!("{l} (called)"),
-                (None, _) => l.to_string(),
-            };
-            fields.push(Field {
-                name: "Location".to_owned(),
-                value: how,
-                inline: true,
-            });
+    }
+}
+
+/// A logged attack, checked ready to be rolled again: its record, with the wound it left taken
+/// off the target's sheet (in memory; nothing is written until [`Replay::run`]).
+pub struct Replay {
+    record: AttackRecord,
+    plan: AttackPlan,
+    sheet: WoundSheet,
+    which: AttackReroll,
+}
+
+impl Replay {
+    /// Prepares the reroll of roll `id`, whose record is `record`; refuses attacks logged without
+    /// their plan, a Toughness reroll where no Toughness check was made, and a target whose
+    /// wounds on that section have changed since.
+    pub fn new(
+        conn: &Conn,
+        guild: crate::store::GuildId,
+        id: RollId,
+        record: AttackRecord,
+        which: AttackReroll,
+    ) -> AppResult<Replay> {
+        let plan = record.plan.clone().ok_or_else(|| {
+            user(format!(
+                "Roll #{id} was logged before attacks could be rerolled; ask the GM to adjust it by hand."
+            ))
+        })?;
+        if which == AttackReroll::Toughness && record.toughness.is_none() {
+            return Err(user(format!(
+                "Roll #{id} called for no Toughness check, so there is none to reroll."
+            )));
         }
-        if let Some(t) = toughness {
-            fields.push(Field {
-                name: "Toughness".to_owned(),
-                value: format!(
-                    "rating {}, d100: {} → {}",
-                    t.rating,
-                    t.roll,
-                    level_text(t.level)
-                ),
-                inline: false,
-            });
+        let mut sheet = sheet_from_rows(&characters::wounds(conn, guild, record.target_id)?)?;
+        if let (Some(w), Some(before)) = (&record.wound, record.section_before) {
+            let location = Location::parse(&w.location).ok_or_else(|| {
+                AppError::Internal(anyhow::anyhow!("roll #{id}: location {:?}", w.location))
+            })?;
+            let before = LocationWounds::from(before);
+            let mut after = WoundSheet::new();
+            after.set_at(location, before);
+            let inflicted = parse_level(&w.inflicted).unwrap_or(Level::Green);
+            after
+                .add(location, inflicted)
+                .map_err(|e| AppError::Internal(anyhow::anyhow!("roll #{id}: {e}")))?;
+            if sheet.at(location) != after.at(location) {
+                return Err(user(format!(
+                    "{}'s wounds on the {location} have changed since roll #{id}, so it can no longer be rerolled.",
+                    escape(&record.target)
+                )));
+            }
+            sheet.set_at(location, before);
         }
-        if hit.is_some() {
-            let value = match wound {
-                Some(w) if w.recorded == w.inflicted => {
-                    format!("{} on the {}", w.recorded, w.location)
-                }
-                Some(w) => format!(
-                    "{} on the {} (stacked up to {})",
-                    w.inflicted, w.location, w.recorded
-                ),
-                None => "none: shrugged off".to_owned(),
-            };
-            fields.push(Field {
-                name: "Wound".to_owned(),
-                value,
-                inline: true,
-            });
+        Ok(Replay {
+            record,
+            plan,
+            sheet,
+            which,
+        })
+    }
+
+    /// Whose luck pays: the attacker for the hit, the target for the Toughness check.
+    pub fn payer(&self) -> crate::store::CharacterId {
+        match self.which {
+            AttackReroll::Hit => self.record.attacker_id,
+            AttackReroll::Toughness => self.record.target_id,
         }
-        if mook_defeated {
-            lines.push(format!("{tn} is defeated."));
-        } else if incapacitated {
-            lines.push(format!("{tn} is incapacitated."));
+    }
+
+    /// Rolls again, writes the target's wounds and logs the new attack as a child of `id`, under
+    /// its mode; the reply (routed as the original was) starts with `luck_line`.
+    pub fn run(
+        mut self,
+        ctx: &Ctx<'_>,
+        conn: &Conn,
+        dice: &mut impl DieSource,
+        id: RollId,
+        mode: RollMode,
+        luck_line: &str,
+    ) -> AppResult<Reply> {
+        let rec = &mut self.record;
+        if self.which == AttackReroll::Hit {
+            strike(rec, &self.plan, dice)?;
         }
-        let mut full = Reply::public("").with_embed(Embed {
-            title,
-            description: lines.join("\n"),
-            tone: Some(hit.map_or(Tone::Grey, tone)),
-            fields,
-            footer: None,
+        take(rec, &self.plan, &mut self.sheet, dice)?;
+        rec.rerolls = Some(id.0);
+        rec.rerolled = Some(self.which.name().to_owned());
+        characters::set_wounds(
+            conn,
+            ctx.caller.guild,
+            rec.target_id,
+            &rows_from_sheet(&self.sheet),
+        )?;
+        let new_id = ctx.log_reroll(
+            conn,
+            Some(rec.attacker_id),
+            "attack",
+            mode,
+            "",
+            &ThizRecord::Attack(rec.clone()),
+            Some(id),
+        )?;
+        Ok(routed(ctx, mode, rec, new_id, Some(luck_line)))
+    }
+}
+
+/// The attack's reply for each audience, with the GM's Unlucky notes.
+fn routed(
+    ctx: &Ctx<'_>,
+    mode: RollMode,
+    rec: &AttackRecord,
+    roll_id: RollId,
+    luck_line: Option<&str>,
+) -> Reply {
+    let full = full_reply(rec, roll_id, luck_line);
+    let what = format!("an attack on {}", escape(&rec.target));
+    ctx.route(mode, &what, full)
+        .with_gm_lines(&unlucky_lines(rec))
+}
+
+/// Unlucky (thiz-rulebook.md, "Unlucky"): a 98–100 on any check flags a mishap to the GM, the
+/// attacker's hit roll and the target's Toughness check alike.
+fn unlucky_lines(rec: &AttackRecord) -> Vec<String> {
+    let Some(plan) = &rec.plan else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    if unlucky_mishap(plan.attacker_unlucky, rec.roll) {
+        lines.push(format!(
+            "Unlucky: {} rolled {} to hit, a mishap is due whatever the level.",
+            escape(&rec.attacker),
+            rec.roll
+        ));
+    }
+    if let Some(t) = &rec.toughness
+        && unlucky_mishap(plan.target_unlucky, t.roll)
+    {
+        lines.push(format!(
+            "Unlucky: {} rolled {} for Toughness, a mishap is due whatever the level.",
+            escape(&rec.target),
+            t.roll
+        ));
+    }
+    lines
+}
+
+/// The embed's fields: the rating's sum, the roll, where it landed, Toughness and the wound.
+fn fields(
+    rec: &AttackRecord,
+    plan: Option<&AttackPlan>,
+    hit: Option<Level>,
+    level: Level,
+    location: Option<Location>,
+) -> Vec<Field> {
+    let mut fields = Vec::new();
+    if let Some(p) = plan
+        && let Ok(adjusted) = adjusted_attack(&input(p, armor_read(p, location)))
+    {
+        fields.push(Field {
+            name: "Attack".to_owned(),
+            value: attack_text(&p.skill_text, &adjusted),
+            inline: false,
         });
-        if wound.is_some() {
-            full = full.with_button(Button {
+    }
+    fields.push(Field {
+        name: "Roll".to_owned(),
+        value: format!("d100: {} → {}", rec.roll, level_text(level)),
+        inline: true,
+    });
+    if let Some(l) = location {
+        let how = match (rec.location_roll, rec.called_shot) {
+            (Some(r), _) => format!("{l} (rolled {r})"),
+            (None, true) => format!("{l} (called)"),
+            (None, false) => l.to_string(),
+        };
+        fields.push(Field {
+            name: "Location".to_owned(),
+            value: how,
+            inline: true,
+        });
+    }
+    if let Some(t) = &rec.toughness {
+        let t_level = parse_level(&t.level).unwrap_or(Level::Failure);
+        fields.push(Field {
+            name: "Toughness".to_owned(),
+            value: format!(
+                "rating {}, d100: {} → {}",
+                t.rating,
+                t.roll,
+                level_text(t_level)
+            ),
+            inline: false,
+        });
+    }
+    if hit.is_some() {
+        let value = match &rec.wound {
+            Some(w) if w.recorded == w.inflicted => {
+                format!("{} on the {}", w.recorded, w.location)
+            }
+            Some(w) => format!(
+                "{} on the {} (stacked up to {})",
+                w.inflicted, w.location, w.recorded
+            ),
+            None => "none: shrugged off".to_owned(),
+        };
+        fields.push(Field {
+            name: "Wound".to_owned(),
+            value,
+            inline: true,
+        });
+    }
+    fields
+}
+
+/// The whole reply, as the channel sees a public attack.
+fn full_reply(rec: &AttackRecord, roll_id: RollId, luck_line: Option<&str>) -> Reply {
+    let (an, tn) = (escape(&rec.attacker), escape(&rec.target));
+    let mut title = match &rec.weapon {
+        Some(w) => format!("{an} attacks {tn} with {}", escape(w)),
+        None => format!("{an} attacks {tn} bare-handed"),
+    };
+    match rec.rerolled.as_deref() {
+        Some("hit") => title.push_str(" (hit rerolled)"),
+        Some(_) => title.push_str(" (Toughness rerolled)"),
+        None => {}
+    }
+    let hit = rec.hit.as_deref().and_then(parse_level);
+    let level = parse_level(&rec.level).unwrap_or(Level::Failure);
+    let location = rec.location.as_deref().and_then(Location::parse);
+    let plan = rec.plan.as_ref();
+    let mut lines: Vec<String> = luck_line.map(str::to_owned).into_iter().collect();
+    match (hit, location) {
+        (Some(h), Some(l)) => lines.push(format!("**Hit**: {} on the {l}.", level_text(h))),
+        _ => lines.push("**Miss.**".to_owned()),
+    }
+    if let (Some(l), None) = (location, hit)
+        && rec.missile
+        && !rec.called_shot
+    {
+        lines.push(format!("It struck the {l}, but the armour turned it."));
+    }
+    if rec.called_shot && level.is_success() && hit.is_none() {
+        lines.push("A called shot needs Black: it missed.".to_owned());
+    }
+    if let (Some(p), Some(_), Some(l)) = (plan, hit, location)
+        && rec.toughness.is_none()
+        && p.bare_hands
+    {
+        lines.push(format!(
+            "Bare hands cannot hurt through that armour (Strength must be at least {}).",
+            3 * p.armor_at(l)
+        ));
+    }
+    if plan.is_some_and(|p| p.chest_assumed) {
+        lines.push("No location was named, so the Chest was assumed.".to_owned());
+    }
+    let fields = fields(rec, plan, hit, level, location);
+    if rec.mook_defeated {
+        lines.push(format!("{tn} is defeated."));
+    } else if rec.incapacitated && rec.wound.is_some() {
+        lines.push(format!("{tn} is incapacitated."));
+    }
+    let mut reply = Reply::public("").with_embed(Embed {
+        title,
+        description: lines.join("\n"),
+        tone: Some(hit.map_or(Tone::Grey, tone)),
+        fields,
+        footer: None,
+    });
+    if plan.is_some() {
+        reply = reply.with_button(Button {
+            custom_id: format!("luck:reroll:{roll_id}"),
+            label: "Spend luck: reroll hit".to_owned(),
+            disabled: false,
+        });
+    }
+    if rec.wound.is_some() {
+        reply = reply
+            .with_button(Button {
+                custom_id: format!("luck:toughness:{roll_id}"),
+                label: "Spend luck: reroll Toughness".to_owned(),
+                disabled: false,
+            })
+            .with_button(Button {
                 custom_id: format!("luck:wound:{roll_id}"),
                 label: "Spend luck: lower wound".to_owned(),
                 disabled: false,
             });
-        }
-        let what = format!("an attack on {tn}");
-        Ok(ctx.route(a.mode, &what, full))
-    })
+    }
+    reply
 }
 
 #[cfg(test)]
@@ -433,8 +739,24 @@ mod tests {
         );
         let sheet = sheet_from_rows(&kit.wounds(crate::store::CharacterId(2))).unwrap();
         assert!(sheet.at(Location::Chest).has(hit), "{sheet:?}");
-        assert_eq!(reply.buttons[0].custom_id, "luck:wound:1");
-        assert_eq!(reply.buttons[0].label, "Spend luck: lower wound");
+        let buttons: Vec<(&str, &str)> = reply
+            .buttons
+            .iter()
+            .map(|b| (b.custom_id.as_str(), b.label.as_str()))
+            .collect();
+        assert_eq!(
+            buttons,
+            [
+                ("luck:reroll:1", "Spend luck: reroll hit"),
+                ("luck:toughness:1", "Spend luck: reroll Toughness"),
+                ("luck:wound:1", "Spend luck: lower wound"),
+            ]
+        );
+        assert!(
+            e.description
+                .contains("No location was named, so the Chest was assumed."),
+            "{e:?}"
+        );
         let Some(ThizRecord::Attack(rec)) = ThizRecord::from_json(&kit.last_roll_json().unwrap())
         else {
             panic!()
@@ -464,7 +786,9 @@ mod tests {
         assert_eq!(reply.visibility, Visibility::Ephemeral);
         assert!(reply.embeds[0].description.contains("Miss"), "{reply:?}");
         assert_eq!(reply.embeds[0].tone, Some(Tone::Grey));
-        assert!(reply.buttons.is_empty());
+        // A miss can still be rerolled with the attacker's luck; nothing else is offered.
+        let ids: Vec<&str> = reply.buttons.iter().map(|b| b.custom_id.as_str()).collect();
+        assert_eq!(ids, ["luck:reroll:1"]);
         assert!(kit.wounds(crate::store::CharacterId(2)).is_empty());
         assert_eq!(kit.roll_count(), 1);
     }
@@ -508,6 +832,235 @@ mod tests {
         let e = &reply.embeds[0];
         assert!(e.description.contains("called shot needs Black"), "{e:?}");
         assert!(kit.wounds(crate::store::CharacterId(2)).is_empty());
+    }
+
+    /// A seed whose first d100s pass the predicates, in order.
+    fn seed_for(preds: &[&dyn Fn(u32) -> bool]) -> u64 {
+        (0..1_000_000u64)
+            .find(|s| {
+                let mut d = SeededDice::new(*s);
+                preds.iter().all(|p| p(d.d100()))
+            })
+            .unwrap()
+    }
+
+    fn attack_sword(kit: &Kit, location: &str) -> Reply {
+        kit.run(
+            &kit.player(),
+            &["attack"],
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Bran"),
+                ("weapon", "Sword"),
+                ("location", location),
+            ],
+        )
+    }
+
+    fn set_luck(kit: &Kit, name: &str, points: &str) {
+        let r = kit.run(
+            &kit.gm(),
+            &["luck", "set"],
+            &[("character", name), ("points", points)],
+        );
+        assert!(r.visibility == Visibility::Ephemeral, "{r:?}");
+    }
+
+    fn luck_of(kit: &Kit, name: &str) -> String {
+        kit.run(&kit.gm(), &["luck", "show"], &[("character", name)])
+            .content
+    }
+
+    /// thiz-rulebook.md, chapter 10 "Luck": a luck point re-rolls a resolution check, and an
+    /// attack's hit is one. The wound the first roll left comes off; the new roll's stands.
+    #[test]
+    fn luck_rerolls_an_attacks_hit_and_undoes_its_wound() {
+        // Hit (row 3 ≤ 63, on the gut: armour 1 → rating 3), Toughness 2 fails; the reroll misses.
+        let seed = seed_for(&[
+            &|r| resolve(Rating(3), r).is_success(),
+            &|r| resolve(Rating(2), r) == Level::Failure,
+            &|r| resolve(Rating(3), r) == Level::Failure,
+        ]);
+        let kit = Kit::new(seed);
+        fighters(&kit);
+        set_luck(&kit, "Vexa", "2");
+        let first = attack_sword(&kit, "gut");
+        assert!(
+            first.embeds[0].description.contains("on the Gut"),
+            "{first:?}"
+        );
+        assert!(!kit.wounds(crate::store::CharacterId(2)).is_empty());
+        // Bran's player may not spend Vexa's luck on Vexa's hit.
+        let refused = kit.run_as(&kit.other(), "p0", &["button"], &[("id", "luck:reroll:1")]);
+        assert!(
+            refused.content.contains("only they can spend"),
+            "{refused:?}"
+        );
+        let again = kit.run_as(&kit.player(), "p1", &["button"], &[("id", "luck:reroll:1")]);
+        let e = &again.embeds[0];
+        assert!(e.title.ends_with("(hit rerolled)"), "{e:?}");
+        assert!(
+            e.description.contains("luck rerolls the hit (roll #1)"),
+            "{e:?}"
+        );
+        assert!(e.description.contains("**Miss.**"), "{e:?}");
+        assert!(kit.wounds(crate::store::CharacterId(2)).is_empty());
+        assert!(luck_of(&kit, "Vexa").contains("1 luck point"));
+        let Some(ThizRecord::Attack(rec)) = ThizRecord::from_json(&kit.last_roll_json().unwrap())
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (rec.rerolls, rec.rerolled.as_deref()),
+            (Some(1), Some("hit"))
+        );
+        // The same roll takes luck once.
+        let twice = kit.run_as(
+            &kit.player(),
+            "p2",
+            &["luck", "spend"],
+            &[("kind", "reroll"), ("roll", "1")],
+        );
+        assert!(twice.content.contains("already used"), "{twice:?}");
+        assert!(luck_of(&kit, "Vexa").contains("1 luck point"));
+    }
+
+    /// The Toughness check against a hit is a resolution check too: the target's luck rolls it
+    /// again, and a wound changed since the attack is a clear refusal.
+    #[test]
+    fn luck_rerolls_the_targets_toughness_check() {
+        // A Green hit at rating 3 (armour 1 on the chest counted); Toughness 2 fails, leaving a
+        // Green wound; the rerolled Toughness, Yellow or better, beats the Green hit.
+        let seed = seed_for(&[
+            &|r| resolve(Rating(3), r) == Level::Green,
+            &|r| resolve(Rating(2), r) == Level::Failure,
+            &|r| resolve(Rating(2), r) >= Level::Yellow,
+        ]);
+        let kit = Kit::new(seed);
+        fighters(&kit);
+        set_luck(&kit, "Bran", "1");
+        let first = attack_sword(&kit, "chest");
+        let bran = crate::store::CharacterId(2);
+        assert_eq!(kit.wounds(bran).len(), 1, "{first:?}");
+        // Vexa's player cannot pay with Bran's luck.
+        let refused = kit.run_as(
+            &kit.player(),
+            "t0",
+            &["luck", "spend"],
+            &[("kind", "toughness"), ("roll", "1")],
+        );
+        assert!(
+            refused.content.contains("belongs to another player"),
+            "{refused:?}"
+        );
+        let again = kit.run_as(
+            &kit.other(),
+            "t1",
+            &["button"],
+            &[("id", "luck:toughness:1")],
+        );
+        let e = &again.embeds[0];
+        assert!(e.title.ends_with("(Toughness rerolled)"), "{again:?}");
+        assert!(
+            e.description
+                .contains("Bran: luck rerolls the Toughness check"),
+            "{e:?}"
+        );
+        assert!(
+            e.description
+                .contains("Luck spent, and with that your luck has run out."),
+            "{e:?}"
+        );
+        let wound = e.fields.iter().find(|f| f.name == "Wound").unwrap();
+        assert_eq!(wound.value, "none: shrugged off");
+        assert!(kit.wounds(bran).is_empty());
+
+        // A sheet changed since the attack: nothing is spent.
+        let kit = Kit::new(seed);
+        fighters(&kit);
+        set_luck(&kit, "Bran", "1");
+        attack_sword(&kit, "chest");
+        kit.wound(bran, "chest", "red");
+        let stale = kit.run_as(
+            &kit.other(),
+            "t2",
+            &["luck", "spend"],
+            &[("kind", "toughness")],
+        );
+        assert!(
+            stale
+                .content
+                .contains("wounds on the Chest have changed since roll #1"),
+            "{stale:?}"
+        );
+        assert!(luck_of(&kit, "Bran").contains("1 luck point"));
+    }
+
+    /// thiz-rulebook.md, "Unlucky": 98–100 on any check flags a mishap to the referee, the hit
+    /// roll and the Toughness check too; only the GM copy says so.
+    #[test]
+    fn unlucky_flags_attack_and_toughness_rolls_for_the_gm_only() {
+        let cases: [(u32, u32, bool, bool); 4] = [
+            (97, 50, false, false),
+            (98, 50, true, false),
+            (40, 97, false, false),
+            (40, 98, false, true),
+        ];
+        for (hit, toughness, attacker_flag, target_flag) in cases {
+            // Ratings high enough that 40 always hits and the Toughness check is made.
+            let seed = seed_for(&[&|r| r == hit, &|r| r == toughness]);
+            let kit = Kit::new(seed);
+            fighters(&kit);
+            let unlucky = r#"{"weaknesses": ["Unlucky"]}"#;
+            kit.sheet(crate::store::CharacterId(1), unlucky);
+            kit.sheet(crate::store::CharacterId(2), unlucky);
+            kit.skill(crate::store::CharacterId(1), "Weapon Skill (Sword)", 30);
+            let reply = attack_sword(&kit, "head");
+            let gm = reply
+                .gm_copy
+                .as_ref()
+                .map(|c| c.all_text())
+                .unwrap_or_default();
+            assert_eq!(
+                gm.contains("Vexa rolled") && gm.contains("to hit"),
+                attacker_flag,
+                "{hit}/{toughness}: {reply:?}"
+            );
+            assert_eq!(
+                gm.contains("Bran rolled") && gm.contains("for Toughness"),
+                target_flag,
+                "{hit}/{toughness}: {reply:?}"
+            );
+            assert!(!reply.caller_text().contains("Unlucky"), "{reply:?}");
+        }
+    }
+
+    /// rules/README.md "Strength melee bonus": +1 per 10 full points of Strength itself; a
+    /// character who has not learned Strength gets nothing from General Physical.
+    #[test]
+    fn strength_bonus_counts_the_strength_skill_itself() {
+        for (strength, bonus) in [
+            (None, ""),
+            (Some(9), ""),
+            (Some(10), " · Strength +1"),
+            (Some(19), " · Strength +1"),
+            (Some(20), " · Strength +2"),
+        ] {
+            let kit = Kit::new(1);
+            let vexa = kit.thiz("Vexa", kit.player_id(), false);
+            kit.skill(vexa, "Weapon Skill (Sword)", 3);
+            if let Some(s) = strength {
+                kit.skill(vexa, "Strength", s);
+            }
+            kit.item(vexa, "weapon", "Sword", r#"{"attack_bonus": 4}"#);
+            kit.thiz("Bran", kit.other_id(), false);
+            let reply = attack_sword(&kit, "head");
+            let attack = &reply.embeds[0].fields[0].value;
+            assert!(
+                attack.starts_with(&format!(r"Weapon Skill \(Sword\) 3 · weapon +4{bonus} −")),
+                "{strength:?}: {attack}"
+            );
+        }
     }
 
     #[test]

@@ -18,6 +18,8 @@ use crate::store::CharacterId;
 use crate::store::characters::WoundRow;
 
 /// One THIZ roll as logged.
+// Written once per roll and read once per reroll: boxing the attack would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ThizRecord {
@@ -169,6 +171,96 @@ pub struct AttackRecord {
     pub wound: Option<WoundRecord>,
     pub mook_defeated: bool,
     pub incapacitated: bool,
+    /// What the attack read from both sheets, so a luck reroll can replay it (absent in attacks
+    /// logged before rerolls of attacks existed; those cannot be rerolled).
+    #[serde(default)]
+    pub plan: Option<AttackPlan>,
+    /// The wounded section as it was before this attack's wound, to undo the wound on a reroll.
+    #[serde(default)]
+    pub section_before: Option<SectionRecord>,
+    /// The roll this one rerolled with luck, and which check of it ("hit" or "toughness").
+    #[serde(default)]
+    pub rerolls: Option<i64>,
+    #[serde(default)]
+    pub rerolled: Option<String>,
+}
+
+/// What `/attack` read from the two sheets before rolling: enough to resolve it again with new
+/// dice, whatever has changed on the sheets since.
+// A log record: its flags are independent facts, not a state machine.
+#[allow(clippy::struct_excessive_bools)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackPlan {
+    /// The attacker's skill as shown: "Weapon Skill (Sword) 3".
+    pub skill_text: String,
+    pub skill: i32,
+    pub weapon_bonus: i32,
+    /// The attacker's Strength rating itself (the melee bonus is +1 per 10 full points).
+    pub strength: i32,
+    /// The target's Speed with its wound penalties.
+    pub defence: i32,
+    /// The typed modifier plus the attacker's wound penalty.
+    pub modifier: i32,
+    pub missile: bool,
+    /// The location aimed at (melee, or a called shot); `None` for a missile's random location.
+    pub aimed: Option<String>,
+    /// Melee with no location named: the Chest was assumed.
+    #[serde(default)]
+    pub chest_assumed: bool,
+    /// The target's armour on each section, in body order (`Location::ALL`).
+    pub armor: [i32; 7],
+    pub bare_hands: bool,
+    pub mook: bool,
+    /// The target's Toughness rating (before wound penalties).
+    pub toughness: i32,
+    pub attacker_unlucky: bool,
+    pub target_unlucky: bool,
+}
+
+impl AttackPlan {
+    /// The target's armour on `location`.
+    pub fn armor_at(&self, location: Location) -> i32 {
+        Location::ALL
+            .iter()
+            .position(|l| *l == location)
+            .map_or(0, |i| self.armor[i])
+    }
+
+    /// The location aimed at, read back.
+    pub fn aimed_at(&self) -> Option<Location> {
+        self.aimed.as_deref().and_then(Location::parse)
+    }
+}
+
+/// One body section's wounds as logged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SectionRecord {
+    pub greens: u32,
+    pub yellow: bool,
+    pub red: bool,
+    pub black: bool,
+}
+
+impl From<LocationWounds> for SectionRecord {
+    fn from(w: LocationWounds) -> Self {
+        SectionRecord {
+            greens: w.greens,
+            yellow: w.yellow,
+            red: w.red,
+            black: w.black,
+        }
+    }
+}
+
+impl From<SectionRecord> for LocationWounds {
+    fn from(s: SectionRecord) -> Self {
+        LocationWounds {
+            greens: s.greens,
+            yellow: s.yellow,
+            red: s.red,
+            black: s.black,
+        }
+    }
 }
 
 impl AttackRecord {

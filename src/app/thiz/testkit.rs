@@ -55,8 +55,19 @@ impl Kit {
 
     /// Runs a command as `caller`; a parse error becomes its reply, as the front ends do.
     pub fn run(&self, caller: &Caller, path: &[&str], opts: &[(&str, &str)]) -> Reply {
+        self.run_as(caller, "i1", path, opts)
+    }
+
+    /// [`Kit::run`] under a given interaction id (luck spends are idempotent per interaction).
+    pub fn run_as(
+        &self,
+        caller: &Caller,
+        interaction: &str,
+        path: &[&str],
+        opts: &[(&str, &str)],
+    ) -> Reply {
         match Command::parse(&Invocation::new(path, opts)) {
-            Ok(cmd) => self.app.handle(caller, "i1", cmd),
+            Ok(cmd) => self.app.handle(caller, interaction, cmd),
             Err(e) => Reply::ephemeral(e.to_string()),
         }
     }

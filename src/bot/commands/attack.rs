@@ -19,7 +19,7 @@ pub async fn attack(
     #[description = "The weapon used (default: the attacker's first)"]
     #[autocomplete = "autocomplete::weapon"]
     weapon: Option<String>,
-    #[description = "A called shot at one location (needs a Black result)"]
+    #[description = "Where the blow is aimed (melee: Chest if left out; a missile called shot needs Black)"]
     #[autocomplete = "autocomplete::location"]
     location: Option<String>,
     #[description = "A missile attack: the location is rolled"] missile: Option<bool>,

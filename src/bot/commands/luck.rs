@@ -1,7 +1,7 @@
 //! `/luck spend|roll|show|award|set|log`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::LuckKind;
+use crate::bot::choices::{LuckKind, WoundLevel};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
@@ -26,7 +26,7 @@ pub async fn luck(_: Context<'_>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Spend your character's hidden luck: reroll, lower a wound, or a stunt
+/// Spend your character's hidden luck: reroll a check or attack, lower a wound, a stunt
 #[poise::command(slash_command, rename = "spend")]
 pub async fn luck_spend(
     ctx: Context<'_>,
@@ -41,12 +41,20 @@ pub async fn luck_spend(
     #[description = "The roll number (default: the character's latest roll)"]
     #[min = 1]
     roll: Option<i64>,
+    #[description = "For a wound: where (default: the latest attack's, or the only wounded place)"]
+    #[autocomplete = "autocomplete::location"]
+    location: Option<String>,
+    #[description = "For a wound: which colour to lower (default: the worst there)"] level: Option<
+        WoundLevel,
+    >,
 ) -> Result<(), Error> {
     let args = Args::new()
         .choice("kind", Some(kind))
         .opt("character", character)
         .opt("points", points)
-        .opt("roll", roll);
+        .opt("roll", roll)
+        .opt("location", location)
+        .choice("level", level);
     invoke(ctx, &["luck", "spend"], args).await
 }
 

@@ -159,6 +159,16 @@ fn attempts(
                 .collect(),
             leaf.options.iter().collect(),
         ];
+        // The required options with one optional one: menus whose choices each take a
+        // different optional option (a luck stunt takes points and nothing else).
+        for added in leaf.options.iter().filter(|o| !required(o) && !overridden(o)) {
+            sets.push(
+                leaf.options
+                    .iter()
+                    .filter(|o| required(o) || overridden(o) || std::ptr::eq(*o, added))
+                    .collect(),
+            );
+        }
         for left_out in &leaf.options {
             if overridden(left_out) || (all_required && required(left_out)) {
                 continue;
