@@ -315,7 +315,15 @@ impl Step {
         if self.garble == 16 {
             // A luck button, as Discord would deliver its custom id: real and made-up roll ids.
             let (kind, n) = self.picks[0];
-            let kind = ["reroll", "wound", "stunt", ""][usize::from(kind) % 4];
+            let kind = [
+                "reroll",
+                "toughness",
+                "wound",
+                "stunt",
+                "",
+                "lower:1:3",
+                "lower:2:9",
+            ][usize::from(kind) % 7];
             let roll = self.pooled(SMALL, usize::from(n));
             let id = match n % 5 {
                 0 => format!("luck:{kind}:{}", self.text),

@@ -270,6 +270,19 @@ fn player_commands() -> Vec<Try> {
     for id in 1..=12 {
         v.push(t(&["button"], &[("id", &format!("luck:reroll:{id}"))]));
         v.push(t(&["button"], &[("id", &format!("luck:wound:{id}"))]));
+        v.push(t(&["button"], &[("id", &format!("luck:toughness:{id}"))]));
+        v.push(t(
+            &["button"],
+            &[("id", &format!("luck:lower:{id}:0:t{id}"))],
+        ));
+        v.push(t(
+            &["luck", "spend"],
+            &[("kind", "toughness"), ("roll", &id.to_string())],
+        ));
+        v.push(t(
+            &["luck", "spend"],
+            &[("kind", "wound"), ("roll", &id.to_string())],
+        ));
         v.push(t(
             &["luck", "spend"],
             &[("kind", "reroll"), ("roll", &id.to_string())],

@@ -161,7 +161,11 @@ fn attempts(
         ];
         // The required options with one optional one: menus whose choices each take a
         // different optional option (a luck stunt takes points and nothing else).
-        for added in leaf.options.iter().filter(|o| !required(o) && !overridden(o)) {
+        for added in leaf
+            .options
+            .iter()
+            .filter(|o| !required(o) && !overridden(o))
+        {
             sets.push(
                 leaf.options
                     .iter()

@@ -55,3 +55,64 @@ fn only_the_owner_spends_luck_with_the_reroll_button() {
         "the spent button is not offered again: {text}"
     );
 }
+
+/// Luck in a fight, through Discord: the attacker's press rerolls an attack's hit, and the
+/// wounded player lowers a Black wound twice, the second time with the "lower again" button.
+#[test]
+fn luck_rerolls_an_attack_and_lowers_a_wound_twice() {
+    let s = Session::start();
+    let ann = s.player(10);
+    let bob = s.player(11);
+    let gm = s.gm(1);
+    s.run(&ann, "/character create name:Gala system:thiz");
+    s.run(&bob, "/character create name:Brom system:thiz");
+    s.run(&gm, "/luck set character:Gala points:3");
+    s.run(&gm, "/luck set character:Brom points:3");
+
+    let attack = s.run(&ann, "/attack attacker:Gala target:Brom location:head");
+    let ids = attack.custom_ids();
+    let reroll = ids
+        .iter()
+        .find(|id| id.starts_with("luck:reroll:"))
+        .unwrap_or_else(|| panic!("every attack offers the attacker a reroll of the hit: {ids:?}"))
+        .clone();
+    let press = s.press(&ann, &attack.message(), &reroll);
+    assert_eq!(press.kind(), 7, "{}", press.callback_body());
+    let text = super::message_text(press.followup(0).body());
+    assert!(
+        text.contains("Gala: luck rerolls the hit"),
+        "the reroll's result: {text}"
+    );
+    assert!(
+        !text.contains("3 →") && !text.contains("2 luck"),
+        "no total: {text}"
+    );
+
+    // A wound the GM wrote, lowered by Brom's luck one colour per point.
+    s.run(&gm, "/wound heal character:Brom");
+    s.run(&gm, "/wound add character:Brom location:gut level:black");
+    let first = s.run(&bob, "/luck spend kind:wound character:Brom");
+    assert!(
+        first
+            .text()
+            .contains("The Black wound on the Gut is now Red"),
+        "{}",
+        first.text()
+    );
+    let again = first
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("luck:lower:"))
+        .unwrap_or_else(|| panic!("a lower-again button: {}", first.text()));
+    let stranger = s.press(&ann, &first.message(), &again);
+    assert!(stranger.ephemeral(), "{}", stranger.callback_body());
+    let second = s.press(&bob, &first.message(), &again);
+    assert_eq!(second.kind(), 7, "{}", second.callback_body());
+    let text = super::message_text(second.followup(0).body());
+    assert!(
+        text.contains("The Red wound on the Gut is now Yellow"),
+        "{text}"
+    );
+    let sheet = s.run(&bob, "/character show name:Brom");
+    assert!(sheet.text().contains("Gut: Yellow"), "{}", sheet.text());
+}

@@ -224,9 +224,12 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/tft save attribute:st dice:3 character:{c}"));
         v.push(format!("/tft attack attacker:Tor target:{c}"));
         v.push(format!("/history character:{c}"));
-        for kind in ["reroll", "wound", "stunt"] {
+        for kind in ["reroll", "toughness", "wound", "stunt", "berserk", "rouse"] {
             v.push(format!("/luck spend kind:{kind} character:{c}"));
         }
+        v.push(format!(
+            "/luck spend kind:wound character:{c} location:head level:red"
+        ));
         for sub in ["roll", "show", "log"] {
             v.push(format!("/luck {sub} character:{c}"));
         }
@@ -406,7 +409,7 @@ fn sweep_as(w: &mut Sweep, player: &Caller, compare_npc: bool) -> usize {
         }
     }
     for id in 1..=12 {
-        for kind in ["reroll", "wound"] {
+        for kind in ["reroll", "toughness", "wound", "lower:3:0:x"] {
             let body = w.press(player, &format!("luck:{kind}:{id}"));
             count += 1;
             // A taken press answers in a follow-up (a message body), a refusal in the callback.
