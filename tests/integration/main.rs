@@ -4,6 +4,7 @@
 //! - `fake`: a fake Discord (REST + gateway on 127.0.0.1) for end-to-end tests, and its own tests.
 //! - `console`: the real binary — console over stdin, migrate, backup, --help.
 //! - `fuzz`: random input through `app` — no panic, clean refusals that change nothing, no secret.
+//! - `reach`: every public rules function is reached from `app`, or says why not.
 //! - `secrecy`: the secrecy sweep — sentinels in every hidden place, every command as a player.
 //! - `store`: the SQLite store on an on-disk database — migrations, WAL, backup, atomic luck.
 
@@ -11,5 +12,6 @@ mod console;
 mod e2e;
 mod fake;
 mod fuzz;
+mod reach;
 mod secrecy;
 mod store;
