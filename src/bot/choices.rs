@@ -122,6 +122,28 @@ pub enum ItemKind {
     Item,
 }
 
+/// Burst fire (THIZ `/attack burst`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Burst {
+    #[name = "three-round"]
+    ThreeRound,
+    #[name = "full-auto"]
+    FullAuto,
+}
+
+/// Who cannot see (THIZ `/attack sight`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Sight {
+    #[name = "night"]
+    Night,
+    #[name = "attacker-blind"]
+    AttackerBlind,
+    #[name = "target-blind"]
+    TargetBlind,
+    #[name = "both-blind"]
+    BothBlind,
+}
+
 /// A THIZ wound colour.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum WoundLevel {

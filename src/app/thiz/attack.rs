@@ -24,7 +24,7 @@
 use std::fmt::Write as _;
 
 use super::record::{
-    AttackPlan, AttackRecord, ThizRecord, ToughnessRecord, WoundRecord, parse_level,
+    AttackPlan, AttackRecord, SectionChange, ThizRecord, ToughnessRecord, WoundRecord, parse_level,
     rows_from_sheet, sheet_from_rows,
 };
 use super::stats::{ThizChar, clamp_input, describe_base};
@@ -36,16 +36,19 @@ use crate::app::text::{escape, signed};
 use crate::app::{AppError, AppResult, Ctx, user};
 use crate::rules::dice::DieSource;
 use crate::rules::thiz::combat::{
-    AdjustedAttack, Aim, AttackInput, AttackKind, adjusted_attack, roll_attack, unarmed_can_damage,
+    AdjustedAttack, Aim, AttackInput, AttackKind, BurstWeapon, Sight, Vision, adjusted_attack,
+    burst_wounds, roll_attack, two_weapon_ratings, unarmed_can_damage,
 };
 use crate::rules::thiz::skills::{SkillId, SkillKind};
-use crate::rules::thiz::traits::{Weakness, unlucky_mishap};
-use crate::rules::thiz::wounds::{LocationWounds, WoundSheet, take_hit};
+use crate::rules::thiz::traits::{Quirk, Weakness, unlucky_mishap};
+use crate::rules::thiz::wounds::{AddedWound, LocationWounds, WoundSheet, take_hit};
 use crate::rules::thiz::{Level, Location, resolve};
 use crate::store::characters::{self, Character};
 use crate::store::{Conn, RollId, secrets};
 
 /// The options of `/attack`.
+// One field per Discord option; the flags are independent choices of the player.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AttackArgs {
     pub attacker: String,
@@ -55,6 +58,97 @@ pub struct AttackArgs {
     pub missile: bool,
     pub modifier: i32,
     pub mode: RollMode,
+    /// Burst fire from a firearm that can.
+    pub burst: Option<Burst>,
+    /// Who cannot see.
+    pub sight: Option<SightOpt>,
+    /// The target lies Prone.
+    pub prone: bool,
+    /// The attacker is Berserk (needs the quirk).
+    pub berserk: bool,
+    /// Fighting with two weapons: the other weapon held.
+    pub pair: Option<String>,
+    /// With `pair`: this attack is the second weapon's.
+    pub second: bool,
+}
+
+/// Burst or full-auto fire (thiz-rulebook.md, "Burst/Full-Auto Fire").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Burst {
+    ThreeRound,
+    FullAuto,
+}
+
+impl Burst {
+    fn name(self) -> &'static str {
+        match self {
+            Burst::ThreeRound => "three-round",
+            Burst::FullAuto => "full-auto",
+        }
+    }
+
+    fn weapon(self) -> BurstWeapon {
+        match self {
+            Burst::ThreeRound => BurstWeapon::ThreeRound,
+            Burst::FullAuto => BurstWeapon::FullAuto,
+        }
+    }
+}
+
+impl std::str::FromStr for Burst {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "three-round" | "three" | "3" => Ok(Burst::ThreeRound),
+            "full-auto" | "full" | "auto" => Ok(Burst::FullAuto),
+            other => Err(format!(
+                "burst must be three-round or full-auto; you gave {:?}",
+                crate::app::text::truncate(other, 40)
+            )),
+        }
+    }
+}
+
+/// Who cannot see in an attack (thiz-rulebook.md, "Sight"; "Night-Blind").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SightOpt {
+    /// It is night: Night-Blind characters see badly.
+    Night,
+    AttackerBlind,
+    TargetBlind,
+    BothBlind,
+}
+
+impl std::str::FromStr for SightOpt {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "night" => Ok(SightOpt::Night),
+            "attacker-blind" => Ok(SightOpt::AttackerBlind),
+            "target-blind" => Ok(SightOpt::TargetBlind),
+            "both-blind" => Ok(SightOpt::BothBlind),
+            other => Err(format!(
+                "sight must be night, attacker-blind, target-blind or both-blind; you gave {:?}",
+                crate::app::text::truncate(other, 40)
+            )),
+        }
+    }
+}
+
+fn vision_name(v: Vision) -> &'static str {
+    match v {
+        Vision::Clear => "clear",
+        Vision::NightBlind => "night-blind",
+        Vision::Blind => "blind",
+    }
+}
+
+fn vision_of(name: Option<&str>) -> Vision {
+    match name {
+        Some("night-blind") => Vision::NightBlind,
+        Some("blind") => Vision::Blind,
+        _ => Vision::Clear,
+    }
 }
 
 impl AttackArgs {
@@ -62,10 +156,24 @@ impl AttackArgs {
         let o = Opts::new(
             inv,
             &[
-                "attacker", "target", "weapon", "location", "missile", "modifier", "mode",
+                "attacker", "target", "weapon", "location", "missile", "modifier", "mode", "burst",
+                "sight", "prone", "berserk", "pair", "second",
             ],
         )?;
+        let pair = o.text("pair").map(str::to_owned);
+        let second = o.flag("second")?;
+        if second && pair.is_none() {
+            return Err(user(
+                "second:true is for two weapons: name the other weapon with pair:…",
+            ));
+        }
         Ok(AttackArgs {
+            burst: o.choice("burst")?,
+            sight: o.choice("sight")?,
+            prone: o.flag("prone")?,
+            berserk: o.flag("berserk")?,
+            pair,
+            second,
             attacker: o.required("attacker")?.to_owned(),
             target: o.required("target")?.to_owned(),
             weapon: o.text("weapon").map(str::to_owned),
@@ -95,6 +203,14 @@ fn is_mook(ctx: &Ctx<'_>, conn: &Conn, target: &Character) -> AppResult<bool> {
     }))
 }
 
+/// Whether the sheet lists `quirk` (a subject in brackets is ignored).
+fn has_quirk(c: &ThizChar, quirk: Quirk) -> bool {
+    c.sheet.quirks.iter().any(|q| {
+        let name = q.split(['(', '[', ':']).next().unwrap_or(q);
+        Quirk::from_name(name.trim()) == Some(quirk)
+    })
+}
+
 fn refuse(e: impl std::fmt::Display) -> AppError {
     user(format!("That attack cannot be made: {e}."))
 }
@@ -108,14 +224,20 @@ fn attack_text(skill: &str, a: &AdjustedAttack) -> String {
     if a.strength_bonus != 0 {
         let _ = write!(s, " · Strength {}", signed(a.strength_bonus));
     }
+    if a.prone != 0 {
+        let _ = write!(s, " · prone target {}", signed(a.prone));
+    }
+    if a.attacker_sight != 0 {
+        let _ = write!(s, " · sight {}", signed(a.attacker_sight));
+    }
     if a.modifier != 0 {
         let _ = write!(s, " · modifier {}", signed(a.modifier));
     }
-    let _ = write!(
-        s,
-        " − (Speed {} · armour {}) = {}",
-        a.defence, a.armor, a.rating
-    );
+    let _ = write!(s, " − (Speed {}", a.defence);
+    if a.target_sight != 0 {
+        let _ = write!(s, " · sight {}", signed(a.target_sight));
+    }
+    let _ = write!(s, " · armour {}) = {}", a.armor, a.rating);
     s
 }
 
@@ -152,13 +274,56 @@ fn plan(
     } else {
         a.location
     };
+    if a.burst.is_some() && !missile {
+        return Err(user(
+            "burst is for missile attacks from a firearm; this attack is melee.",
+        ));
+    }
+    if a.berserk && !has_quirk(att, Quirk::Berserk) {
+        return Err(user(format!(
+            "{} has no Berserk quirk, so cannot fight Berserk.",
+            escape(&att.character.name)
+        )));
+    }
+    let mut notes = Vec::new();
+    let mut skill_rating = base.rating.0;
+    if let (Some(pair), Some((item, _))) = (&a.pair, &weapon) {
+        skill_rating = two_weapons(att, item, pair, a.second, skill_rating, &mut notes)?;
+    } else if a.pair.is_some() {
+        return Err(user(
+            "Two-weapon fighting needs both weapons: name this attack's with weapon:… and the other with pair:…",
+        ));
+    }
+    // Berserk ignores the attacker's wounds (thiz-rulebook.md, "Berserk").
+    let wound_penalty = if a.berserk {
+        notes.push("Berserk: wounds ignored, +1 per 5 points of Strength.".to_owned());
+        0
+    } else {
+        att.wounds.effects().skill_check(None)
+    };
+    let (attacker_sight, target_sight) = match a.sight {
+        None => (Vision::Clear, Vision::Clear),
+        Some(SightOpt::Night) => {
+            let night = |c: &ThizChar| {
+                if c.has_weakness(Weakness::NightBlind) {
+                    Vision::NightBlind
+                } else {
+                    Vision::Clear
+                }
+            };
+            (night(att), night(tgt))
+        }
+        Some(SightOpt::AttackerBlind) => (Vision::Blind, Vision::Clear),
+        Some(SightOpt::TargetBlind) => (Vision::Clear, Vision::Blind),
+        Some(SightOpt::BothBlind) => (Vision::Blind, Vision::Blind),
+    };
     let plan = AttackPlan {
         skill_text: describe_base(&escape(&skill.to_string()), &base),
-        skill: clamp_input(base.rating.0),
+        skill: clamp_input(skill_rating),
         weapon_bonus: stats.attack_bonus,
         strength: clamp_input(att.learned(&strength_id).unwrap_or(0)),
         defence: clamp_input(speed + tgt.wounds.effects().speed_check()),
-        modifier: clamp_input(a.modifier + att.wounds.effects().skill_check(None)),
+        modifier: clamp_input(a.modifier + wound_penalty),
         missile,
         aimed: aimed.map(|l| l.name().to_owned()),
         chest_assumed,
@@ -168,6 +333,12 @@ fn plan(
         toughness: clamp_input(tgt.base_of(SkillKind::Toughness)?.rating.0),
         attacker_unlucky: att.has_weakness(Weakness::Unlucky),
         target_unlucky: tgt.has_weakness(Weakness::Unlucky),
+        berserk: a.berserk,
+        attacker_sight: Some(vision_name(attacker_sight).to_owned()),
+        target_sight: Some(vision_name(target_sight).to_owned()),
+        target_prone: a.prone,
+        burst: a.burst.map(|b| b.name().to_owned()),
+        notes,
     };
     Ok((plan, weapon.map(|(item, _)| item.name.clone())))
 }
@@ -182,11 +353,79 @@ fn input(plan: &AttackPlan, armor: i32) -> AttackInput {
         skill: plan.skill,
         weapon_bonus: plan.weapon_bonus,
         strength: plan.strength,
+        berserk: plan.berserk,
         defence: plan.defence,
+        defending: None,
         armor,
+        target_prone: plan.target_prone,
+        sight: Sight {
+            attacker: vision_of(plan.attacker_sight.as_deref()),
+            target: vision_of(plan.target_sight.as_deref()),
+        },
         modifier: plan.modifier,
-        ..AttackInput::default()
     }
+}
+
+/// Two-weapon fighting (thiz-rulebook.md, "Two-Weapon Fighting"): the rating this attack is
+/// made at, and a note for the reply. `this` is the weapon of this attack, `other` the one held
+/// in the other hand; `second` says this attack is the second weapon's.
+fn two_weapons(
+    att: &ThizChar,
+    this: &crate::store::characters::Item,
+    other: &str,
+    second: bool,
+    this_rating: i32,
+    notes: &mut Vec<String>,
+) -> AppResult<i32> {
+    let (other_item, _) = att.weapon(other)?;
+    if other_item.name == this.name {
+        return Err(user(
+            "pair names the other weapon held; it cannot be the one attacking.",
+        ));
+    }
+    let other_skill = SkillId::with_subject(SkillKind::WeaponSkill, &other_item.name)
+        .map_err(|e| user(format!("That weapon's name cannot name a skill: {e}.")))?;
+    let other_rating = att.base(&other_skill)?.rating.0;
+    let (main, off) = if second {
+        (&other_item.name, &this.name)
+    } else {
+        (&this.name, &other_item.name)
+    };
+    let dual = SkillId::dual_wield(main, off)
+        .ok()
+        .and_then(|id| att.learned(&id));
+    let missing_arm = att
+        .sheet
+        .missing_limb
+        .as_deref()
+        .is_some_and(|l| l.to_ascii_lowercase().contains("arm"));
+    let (main_rating, second_rating) = if second {
+        (other_rating, this_rating)
+    } else {
+        (this_rating, other_rating)
+    };
+    let pair =
+        two_weapon_ratings(main_rating, second_rating, dual, false, missing_arm).map_err(refuse)?;
+    let rating = if second { pair.second } else { pair.main };
+    let mut note = format!(
+        "Two weapons ({} and {}): the {} weapon at {rating}",
+        escape(main),
+        escape(off),
+        if second { "second" } else { "main" },
+    );
+    if pair.untrained != 0 {
+        let _ = write!(
+            note,
+            "; no Dual-Wield, so {} on both attacks and {} Speed until the end of the next Initiative Pass",
+            pair.untrained, pair.speed
+        );
+    }
+    if second {
+        note.push_str("; the second weapon strikes after the lowest initiative's turn");
+    }
+    note.push('.');
+    notes.push(note);
+    Ok(rating)
 }
 
 fn aim(plan: &AttackPlan) -> Aim {
@@ -231,7 +470,8 @@ fn blank_record(
         mook_defeated: false,
         incapacitated: false,
         plan: Some(plan),
-        section_before: None,
+        burst_wounds: Vec::new(),
+        changes: Vec::new(),
         rerolls: None,
         rerolled: None,
     }
@@ -259,7 +499,8 @@ fn strike(rec: &mut AttackRecord, plan: &AttackPlan, dice: &mut impl DieSource) 
     Ok(())
 }
 
-/// Takes the hit in `rec` onto `sheet`: the target's Toughness check and the wound.
+/// Takes the hit in `rec` onto `sheet`: the target's Toughness check, the wound, and a burst's
+/// further wounds; every section written is recorded before and after.
 fn take(
     rec: &mut AttackRecord,
     plan: &AttackPlan,
@@ -268,7 +509,8 @@ fn take(
 ) -> AppResult<()> {
     rec.toughness = None;
     rec.wound = None;
-    rec.section_before = None;
+    rec.burst_wounds = Vec::new();
+    rec.changes = Vec::new();
     let hit = rec.hit.as_deref().and_then(parse_level);
     let location = rec.location.as_deref().and_then(Location::parse);
     let (Some(hit), Some(location)) = (hit, location) else {
@@ -280,24 +522,43 @@ fn take(
     {
         return Ok(());
     }
-    let before = sheet.at(location);
+    let before = sheet.clone();
     let out = take_hit(sheet, location, hit, plan.toughness, false, dice).map_err(refuse)?;
     rec.toughness = Some(ToughnessRecord {
         rating: out.check.rating.0,
         roll: out.check.roll,
         level: out.check.level.name().to_owned(),
     });
-    rec.wound = out.added.map(|w| WoundRecord {
+    rec.wound = out.added.map(wound_record);
+    if let (Some(added), Some(burst)) = (out.added, plan.burst.as_deref()) {
+        let weapon = burst.parse::<Burst>().map_err(user)?.weapon();
+        for extra in burst_wounds(added.inflicted, weapon, dice).map_err(refuse)? {
+            let w = sheet
+                .add(extra.location.location, extra.level)
+                .map_err(refuse)?;
+            rec.burst_wounds.push(wound_record(w));
+        }
+    }
+    for l in Location::ALL {
+        if before.at(l) != sheet.at(l) {
+            rec.changes.push(SectionChange {
+                location: l.name().to_owned(),
+                before: before.at(l).into(),
+                after: sheet.at(l).into(),
+            });
+        }
+    }
+    rec.mook_defeated = plan.mook && sheet.defeats_mook();
+    rec.incapacitated = sheet.is_incapacitated();
+    Ok(())
+}
+
+fn wound_record(w: AddedWound) -> WoundRecord {
+    WoundRecord {
         location: w.location.name().to_owned(),
         inflicted: w.inflicted.name().to_owned(),
         recorded: w.recorded.name().to_owned(),
-    });
-    if out.added.is_some() {
-        rec.section_before = Some(before.into());
     }
-    rec.mook_defeated = plan.mook && out.defeats_mook;
-    rec.incapacitated = out.incapacitated;
-    Ok(())
 }
 
 /// Runs `/attack`.
@@ -321,7 +582,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
             strike(&mut rec, &plan, &mut dice)?;
             take(&mut rec, &plan, &mut sheet, &mut dice)?;
         }
-        if rec.wound.is_some() {
+        if !rec.changes.is_empty() {
             characters::set_wounds(
                 tx,
                 ctx.caller.guild,
@@ -390,24 +651,20 @@ impl Replay {
             )));
         }
         let mut sheet = sheet_from_rows(&characters::wounds(conn, guild, record.target_id)?)?;
-        if let (Some(w), Some(before)) = (&record.wound, record.section_before) {
-            let location = Location::parse(&w.location).ok_or_else(|| {
-                AppError::Internal(anyhow::anyhow!("roll #{id}: location {:?}", w.location))
+        for change in &record.changes {
+            let location = Location::parse(&change.location).ok_or_else(|| {
+                AppError::Internal(anyhow::anyhow!(
+                    "roll #{id}: location {:?}",
+                    change.location
+                ))
             })?;
-            let before = LocationWounds::from(before);
-            let mut after = WoundSheet::new();
-            after.set_at(location, before);
-            let inflicted = parse_level(&w.inflicted).unwrap_or(Level::Green);
-            after
-                .add(location, inflicted)
-                .map_err(|e| AppError::Internal(anyhow::anyhow!("roll #{id}: {e}")))?;
-            if sheet.at(location) != after.at(location) {
+            if sheet.at(location) != LocationWounds::from(change.after) {
                 return Err(user(format!(
                     "{}'s wounds on the {location} have changed since roll #{id}, so it can no longer be rerolled.",
                     escape(&record.target)
                 )));
             }
-            sheet.set_at(location, before);
+            sheet.set_at(location, change.before.into());
         }
         Ok(Replay {
             record,
@@ -609,8 +866,19 @@ fn full_reply(rec: &AttackRecord, roll_id: RollId, luck_line: Option<&str>) -> R
             3 * p.armor_at(l)
         ));
     }
-    if plan.is_some_and(|p| p.chest_assumed) {
-        lines.push("No location was named, so the Chest was assumed.".to_owned());
+    if let Some(p) = plan {
+        if p.chest_assumed {
+            lines.push("No location was named, so the Chest was assumed.".to_owned());
+        }
+        lines.extend(p.notes.iter().cloned());
+    }
+    if !rec.burst_wounds.is_empty() {
+        let extra: Vec<String> = rec
+            .burst_wounds
+            .iter()
+            .map(|w| format!("{} on the {}", w.recorded, w.location))
+            .collect();
+        lines.push(format!("The burst adds {}.", extra.join(", ")));
     }
     let fields = fields(rec, plan, hit, level, location);
     if rec.mook_defeated {
@@ -1061,6 +1329,198 @@ mod tests {
                 "{strength:?}: {attack}"
             );
         }
+    }
+
+    fn attack_with(kit: &Kit, extra: &[(&str, &str)]) -> Reply {
+        let mut opts = vec![
+            ("attacker", "Vexa"),
+            ("target", "Bran"),
+            ("weapon", "Sword"),
+            ("location", "head"),
+        ];
+        opts.extend_from_slice(extra);
+        kit.run(&kit.player(), &["attack"], &opts)
+    }
+
+    /// thiz-rulebook.md, "Dropping Prone" (+3 in melee) and "Sight" (-5 to the blind attacker,
+    /// -5 to the blind target's Speed, cancelling when both are blind); "Night-Blind" (-2).
+    #[test]
+    fn prone_and_sight_change_the_rating() {
+        // Sword 3 + 4 + Strength 1 − (Speed 4 + armour 0 on the head) = 4.
+        let cases: [(&[(&str, &str)], &str); 6] = [
+            (&[], "− (Speed 4 · armour 0) = 4"),
+            (
+                &[("prone", "true")],
+                "· prone target +3 − (Speed 4 · armour 0) = 7",
+            ),
+            (
+                &[("sight", "attacker-blind")],
+                "· sight -5 − (Speed 4 · armour 0) = -1",
+            ),
+            (
+                &[("sight", "target-blind")],
+                "− (Speed 4 · sight -5 · armour 0) = 9",
+            ),
+            (&[("sight", "both-blind")], "− (Speed 4 · armour 0) = 4"),
+            (
+                &[("sight", "night")],
+                "− (Speed 4 · sight -2 · armour 0) = 6",
+            ),
+        ];
+        for (extra, want) in cases {
+            let kit = Kit::new(1);
+            fighters(&kit);
+            kit.sheet(
+                crate::store::CharacterId(2),
+                r#"{"weaknesses": ["Night-Blind"]}"#,
+            );
+            let reply = attack_with(&kit, extra);
+            let attack = &reply.embeds[0].fields[0].value;
+            assert!(attack.ends_with(want), "{extra:?}: {attack}");
+        }
+    }
+
+    /// thiz-rulebook.md, "Burst/Full-Auto Fire": a Red wound brings a Yellow and a Green, each on
+    /// a location rolled on the missile table; a melee attack cannot burst.
+    #[test]
+    fn a_burst_adds_the_lighter_wounds() {
+        // Gun: Weapon Skill (Gun) 30 + 3 − (Speed 4 + armour 1 on the chest) = 28; the d100s
+        // are the hit (≤ 20: Red or Black), the location (50–60: Chest), Toughness 2 (≥ 90: a
+        // Failure), then one location per extra wound.
+        let seed = seed_for(&[
+            &|r| r <= 20,
+            &|r| (50..=60).contains(&r),
+            &|r| r >= 90,
+            &|_| true,
+            &|_| true,
+        ]);
+        let kit = Kit::new(seed);
+        fighters(&kit);
+        let vexa = crate::store::CharacterId(1);
+        kit.skill(vexa, "Weapon Skill (Gun)", 30);
+        kit.item(
+            vexa,
+            "weapon",
+            "Gun",
+            r#"{"attack_bonus": 3, "missile": true}"#,
+        );
+        let reply = kit.run(
+            &kit.player(),
+            &["attack"],
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Bran"),
+                ("weapon", "Gun"),
+                ("burst", "full-auto"),
+            ],
+        );
+        let Some(ThizRecord::Attack(rec)) = ThizRecord::from_json(&kit.last_roll_json().unwrap())
+        else {
+            panic!()
+        };
+        let first = parse_level(&rec.wound.as_ref().expect("a wound").inflicted).unwrap();
+        let extra: Vec<Level> = rec
+            .burst_wounds
+            .iter()
+            .map(|w| parse_level(&w.inflicted).unwrap())
+            .collect();
+        let mut want = Vec::new();
+        let mut l = first.lower();
+        while l != Level::Failure {
+            want.push(l);
+            l = l.lower();
+        }
+        assert_eq!(extra, want, "{reply:?}");
+        assert!(
+            first >= Level::Red,
+            "a roll of 20 or less at 28 is Red or Black"
+        );
+        assert!(
+            reply.embeds[0].description.contains("The burst adds"),
+            "{reply:?}"
+        );
+        let sheet = sheet_from_rows(&kit.wounds(crate::store::CharacterId(2))).unwrap();
+        assert_eq!(sheet.total() as usize, 1 + extra.len());
+        // Melee cannot burst.
+        let refused = attack_with(&kit, &[("burst", "three-round")]);
+        assert!(
+            refused.content.contains("burst is for missile attacks"),
+            "{refused:?}"
+        );
+    }
+
+    /// thiz-rulebook.md, "Berserk": only with the quirk; wounds ignored, +1 per 5 full points of
+    /// Strength instead of 10.
+    #[test]
+    fn berserk_needs_the_quirk_and_ignores_wounds() {
+        let kit = Kit::new(1);
+        fighters(&kit);
+        let refused = attack_with(&kit, &[("berserk", "true")]);
+        assert!(refused.content.contains("no Berserk quirk"), "{refused:?}");
+        assert_eq!(kit.roll_count(), 0);
+        kit.sheet(crate::store::CharacterId(1), r#"{"quirks": ["Berserk"]}"#);
+        kit.wound(crate::store::CharacterId(1), "head", "red");
+        let calm = attack_with(&kit, &[]);
+        assert!(
+            calm.embeds[0].fields[0].value.contains("· modifier -4"),
+            "{calm:?}"
+        );
+        let wild = attack_with(&kit, &[("berserk", "true")]);
+        let attack = &wild.embeds[0].fields[0].value;
+        assert!(attack.contains("· Strength +2"), "{attack}");
+        assert!(!attack.contains("modifier"), "{attack}");
+        assert!(
+            wild.embeds[0]
+                .description
+                .contains("Berserk: wounds ignored")
+        );
+    }
+
+    /// thiz-rulebook.md, "Two-Weapon Fighting": with Dual-Wield the second weapon uses the lower
+    /// of its skill and Dual-Wield; without it, -3 on both attacks and -2 Speed.
+    #[test]
+    fn two_weapons_with_and_without_dual_wield() {
+        let kit = Kit::new(1);
+        fighters(&kit);
+        let vexa = crate::store::CharacterId(1);
+        kit.item(vexa, "weapon", "Dagger", r#"{"attack_bonus": 2}"#);
+        kit.skill(vexa, "Weapon Skill (Dagger)", 5);
+        let main = attack_with(&kit, &[("pair", "Dagger")]);
+        let text = main.embeds[0].fields[0].value.clone();
+        assert!(text.ends_with("= 1"), "3 − 3 + 4 + 1 − 4: {text}");
+        assert!(
+            main.embeds[0]
+                .description
+                .contains("no Dual-Wield, so -3 on both attacks and -2 Speed"),
+            "{main:?}"
+        );
+        kit.skill(vexa, "Dual-Wield (Sword, Dagger)", 2);
+        let second = kit.run(
+            &kit.player(),
+            &["attack"],
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Bran"),
+                ("weapon", "Dagger"),
+                ("pair", "Sword"),
+                ("second", "true"),
+                ("location", "head"),
+            ],
+        );
+        let e = &second.embeds[0];
+        // The lower of Dagger 5 and Dual-Wield 2, + 2 + Strength 1 − 4 = 1.
+        assert!(e.fields[0].value.ends_with("= 1"), "{e:?}");
+        assert!(e.description.contains("the second weapon at 2"), "{e:?}");
+        let refused = attack_with(&kit, &[("second", "true")]);
+        assert!(
+            refused.content.contains("name the other weapon with pair"),
+            "{refused:?}"
+        );
+        let same = attack_with(&kit, &[("pair", "Sword")]);
+        assert!(
+            same.content.contains("cannot be the one attacking"),
+            "{same:?}"
+        );
     }
 
     #[test]

@@ -175,9 +175,12 @@ pub struct AttackRecord {
     /// logged before rerolls of attacks existed; those cannot be rerolled).
     #[serde(default)]
     pub plan: Option<AttackPlan>,
-    /// The wounded section as it was before this attack's wound, to undo the wound on a reroll.
+    /// Wounds a burst added beside the first, each on a rolled location.
     #[serde(default)]
-    pub section_before: Option<SectionRecord>,
+    pub burst_wounds: Vec<WoundRecord>,
+    /// Every section the attack wrote, before and after, to undo its wounds on a reroll.
+    #[serde(default)]
+    pub changes: Vec<SectionChange>,
     /// The roll this one rerolled with luck, and which check of it ("hit" or "toughness").
     #[serde(default)]
     pub rerolls: Option<i64>,
@@ -215,6 +218,30 @@ pub struct AttackPlan {
     pub toughness: i32,
     pub attacker_unlucky: bool,
     pub target_unlucky: bool,
+    /// The attacker is Berserk: its wounds ignored, +1 melee per 5 full points of Strength.
+    #[serde(default)]
+    pub berserk: bool,
+    /// How each side sees: "clear", "night-blind" or "blind".
+    #[serde(default)]
+    pub attacker_sight: Option<String>,
+    #[serde(default)]
+    pub target_sight: Option<String>,
+    #[serde(default)]
+    pub target_prone: bool,
+    /// Burst fire: "three-round" or "full-auto".
+    #[serde(default)]
+    pub burst: Option<String>,
+    /// Lines the reply shows about the plan (two weapons, Berserk…).
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// One body section an attack wrote: as it was, and as the attack left it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectionChange {
+    pub location: String,
+    pub before: SectionRecord,
+    pub after: SectionRecord,
 }
 
 impl AttackPlan {

@@ -1,7 +1,7 @@
 //! `/attack`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::Mode;
+use crate::bot::choices::{Burst, Mode, Sight};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
@@ -16,7 +16,7 @@ pub async fn attack(
     #[description = "Who is attacked"]
     #[autocomplete = "autocomplete::character"]
     target: String,
-    #[description = "The weapon used (default: the attacker's first)"]
+    #[description = "The weapon used (bare-handed if left out)"]
     #[autocomplete = "autocomplete::weapon"]
     weapon: Option<String>,
     #[description = "Where the blow is aimed (melee: Chest if left out; a missile called shot needs Black)"]
@@ -28,6 +28,19 @@ pub async fn attack(
     #[max = 40]
     modifier: Option<i64>,
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+    #[description = "Burst or full-auto fire (missile): lighter wounds come along"] burst: Option<
+        Burst,
+    >,
+    #[description = "Who cannot see: at night, Night-Blind characters see badly"] sight: Option<
+        Sight,
+    >,
+    #[description = "The target lies Prone (+3 in melee, -3 for missiles)"] prone: Option<bool>,
+    #[description = "The attacker fights Berserk (the quirk): wounds ignored, more from Strength"]
+    berserk: Option<bool>,
+    #[description = "Two weapons: the other weapon the attacker holds"]
+    #[autocomplete = "autocomplete::weapon"]
+    pair: Option<String>,
+    #[description = "With pair: this attack is the second weapon's"] second: Option<bool>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("attacker", attacker)
@@ -36,6 +49,12 @@ pub async fn attack(
         .opt("location", location)
         .opt("missile", missile)
         .opt("modifier", modifier)
-        .choice("mode", mode);
+        .choice("mode", mode)
+        .choice("burst", burst)
+        .choice("sight", sight)
+        .opt("prone", prone)
+        .opt("berserk", berserk)
+        .opt("pair", pair)
+        .opt("second", second);
     invoke(ctx, &["attack"], args).await
 }
