@@ -26,6 +26,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "attacker target [weapon] [location] [missile] [modifier] [mode] [burst] [sight] [prone] [berserk] [pair] [second]",
     ),
     (
+        "maneuver grapple|escape|trip|disarm|sunder|listen",
+        "player, GM",
+        "THIZ maneuvers: grapple, escape a hold, trip, disarm, sunder, listen for a foe",
+        "attacker target … | character …",
+    ),
+    (
         "tft save",
         "player, GM",
         "TFT saving roll: N dice against ST, DX, IQ or a number",

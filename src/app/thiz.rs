@@ -17,6 +17,7 @@
 
 pub mod attack;
 mod check;
+mod maneuver;
 mod odds;
 pub mod record;
 pub mod stats;
@@ -33,6 +34,7 @@ use crate::rules::thiz::{Level, Location};
 
 pub use attack::AttackArgs;
 pub use check::CheckArgs;
+pub use maneuver::ManeuverArgs;
 pub use wound::WoundArgs;
 
 /// `/check`, `/attack`, `/wound …` and `/odds thiz`.
@@ -44,6 +46,8 @@ pub enum ThizCommand {
     Attack(AttackArgs),
     /// `/wound add|heal|rest …`.
     Wound(WoundArgs),
+    /// `/maneuver grapple|escape|trip|disarm|sunder|listen …`.
+    Maneuver(ManeuverArgs),
     /// `/odds thiz rating [modifier]`.
     Odds { rating: i32, modifier: i32 },
 }
@@ -61,6 +65,7 @@ impl ThizCommand {
             ["check"] => ThizCommand::Check(CheckArgs::parse(inv)?),
             ["attack"] => ThizCommand::Attack(AttackArgs::parse(inv)?),
             ["wound", ..] => ThizCommand::Wound(WoundArgs::parse(inv)?),
+            ["maneuver", ..] => ThizCommand::Maneuver(ManeuverArgs::parse(inv)?),
             ["odds", "thiz"] => {
                 let o = Opts::new(inv, &["rating", "modifier"])?;
                 ThizCommand::Odds {
@@ -83,6 +88,7 @@ impl ThizCommand {
             ThizCommand::Check(a) => check::run(ctx, &a),
             ThizCommand::Attack(a) => attack::run(ctx, &a),
             ThizCommand::Wound(a) => wound::run(ctx, &a),
+            ThizCommand::Maneuver(a) => maneuver::run(ctx, &a),
             ThizCommand::Odds { rating, modifier } => odds::run(rating, modifier),
         }
     }

@@ -144,6 +144,26 @@ pub enum Sight {
     BothBlind,
 }
 
+/// What a held grapple is used for (THIZ `/maneuver grapple then`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum GrappleThen {
+    #[name = "hold"]
+    Hold,
+    #[name = "throw"]
+    Throw,
+    #[name = "pin"]
+    Pin,
+}
+
+/// How a held character gets out (THIZ `/maneuver escape how`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum EscapeHow {
+    #[name = "reverse"]
+    Reverse,
+    #[name = "break"]
+    Break,
+}
+
 /// A THIZ wound colour.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum WoundLevel {

@@ -247,6 +247,21 @@ pub fn add_item(
     Ok(item)
 }
 
+/// Replaces one item's stats (a sundered shield's lower bonus); true if the item exists.
+pub fn set_item_stats(
+    conn: &Conn,
+    guild: GuildId,
+    id: CharacterId,
+    item: i64,
+    stats_json: &str,
+) -> Result<bool> {
+    Ok(exec(
+        conn,
+        "UPDATE equipment SET stats_json = ?4 WHERE guild_id = ?1 AND character_id = ?2 AND id = ?3",
+        params![guild, id, item, stats_json],
+    )? == 1)
+}
+
 /// Removes an item by name (ignoring case); true if one was removed.
 pub fn remove_item(conn: &Conn, guild: GuildId, id: CharacterId, name: &str) -> Result<bool> {
     Ok(exec(conn,

@@ -233,9 +233,24 @@ fn player_commands() -> Vec<Try> {
         ));
         v.push(t(&["tft", "attack"], &[("attacker", "Tor"), ("target", c)]));
         v.push(t(&["history"], &[("character", c)]));
-        for kind in ["reroll", "wound", "stunt"] {
+        for kind in ["reroll", "toughness", "wound", "stunt", "berserk", "rouse"] {
             v.push(t(&["luck", "spend"], &[("kind", kind), ("character", c)]));
         }
+        for sub in ["grapple", "trip", "disarm"] {
+            v.push(t(
+                &["maneuver", sub],
+                &[("attacker", "Alys"), ("target", c)],
+            ));
+            v.push(t(
+                &["maneuver", sub],
+                &[("attacker", c), ("target", "Alys")],
+            ));
+        }
+        v.push(t(
+            &["maneuver", "escape"],
+            &[("character", c), ("holder", "Alys")],
+        ));
+        v.push(t(&["maneuver", "listen"], &[("character", c)]));
         for sub in ["roll", "show", "award", "set", "log"] {
             v.push(t(&["luck", sub], &[("character", c), ("points", "3")]));
         }

@@ -29,6 +29,8 @@ pub enum ThizRecord {
     Attack(AttackRecord),
     /// `/wound rest`.
     Rest(RestRecord),
+    /// `/maneuver …`.
+    Maneuver(super::maneuver::ManeuverRecord),
 }
 
 impl ThizRecord {

@@ -13,6 +13,7 @@ mod gm;
 mod help;
 mod history;
 mod luck;
+mod maneuver;
 mod odds;
 mod reveal;
 mod roll;
@@ -28,6 +29,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         roll::roll(),
         check::check(),
         attack::attack(),
+        maneuver::maneuver(),
         tft::tft(),
         odds::odds(),
         luck::luck(),

@@ -48,6 +48,19 @@ const GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "maneuvers",
+        &[
+            "character create",
+            "character gear",
+            "maneuver grapple",
+            "maneuver escape",
+            "maneuver trip",
+            "maneuver disarm",
+            "maneuver sunder",
+            "maneuver listen",
+        ],
+    ),
+    (
         "tft",
         &[
             "character create",
@@ -400,6 +413,68 @@ fn character_sheets_from_create_to_import() {
         "the imported sheet is the exported one: {text}"
     );
     x.ran_exactly("characters");
+}
+
+#[test]
+fn thiz_maneuvers() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let (alys, bram) = (s.player(10), s.player(20));
+    x.text(&alys, "/character create name:Alys system:thiz");
+    x.text(&bram, "/character create name:Bram system:thiz");
+    x.text(
+        &alys,
+        "/character gear name:Alys action:add item:Sword kind:weapon attack_bonus:3",
+    );
+    x.text(
+        &bram,
+        "/character gear name:Bram action:add item:Dagger kind:weapon attack_bonus:1",
+    );
+    for (line, title) in [
+        (
+            "/maneuver grapple attacker:Alys target:Bram",
+            "Alys tries to grapple Bram",
+        ),
+        (
+            "/maneuver trip attacker:Alys target:Bram weapon:Sword",
+            "Alys tries to trip Bram",
+        ),
+        (
+            "/maneuver disarm attacker:Alys target:Bram weapon:Sword",
+            "Alys tries to disarm Bram",
+        ),
+        (
+            "/maneuver sunder attacker:Alys target:Bram weapon:Sword item:Dagger",
+            "Alys tries to sunder Bram",
+        ),
+        (
+            "/maneuver listen character:Alys distance:10",
+            "Alys listens",
+        ),
+    ] {
+        let reply = x.run(&alys, line);
+        assert!(!reply.ephemeral(), "{line}: a maneuver is public");
+        let text = reply.text();
+        assert!(
+            text.contains(title) && text.contains("d100: "),
+            "{line}: {text}"
+        );
+    }
+    // The escape is measured against the grapple above: it either needs beating or there was
+    // none to escape (when the grapple failed).
+    let reply = x.run(
+        &bram,
+        "/maneuver escape character:Bram holder:Alys how:break",
+    );
+    let text = reply.text();
+    assert!(
+        text.contains("Bram tries to escape Alys") || text.contains("holds no grapple on Bram"),
+        "{text}"
+    );
+    // Another player's character cannot act.
+    let refused = x.run(&bram, "/maneuver grapple attacker:Alys target:Bram");
+    super::commands::assert_refusal(&refused, "grapple as someone else");
+    x.ran_exactly("maneuvers");
 }
 
 #[test]

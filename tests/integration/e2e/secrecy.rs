@@ -221,6 +221,9 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/check skill:Swimming character:{c}"));
         v.push(format!("/attack attacker:Alys target:{c}"));
         v.push(format!("/attack attacker:{c} target:Alys"));
+        v.push(format!("/maneuver grapple attacker:Alys target:{c}"));
+        v.push(format!("/maneuver escape character:{c} holder:Alys"));
+        v.push(format!("/maneuver listen character:{c}"));
         v.push(format!("/tft save attribute:st dice:3 character:{c}"));
         v.push(format!("/tft attack attacker:Tor target:{c}"));
         v.push(format!("/history character:{c}"));
