@@ -19,6 +19,7 @@ mod attack;
 mod check;
 mod odds;
 pub mod record;
+pub mod special;
 pub mod stats;
 mod wound;
 

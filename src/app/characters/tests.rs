@@ -846,7 +846,10 @@ fn validate_rules_out_what_phobia_and_tin_ear_forbid() {
     }
     assert!(text.contains("3 problems"), "{text}");
     let shown = w.ok(&ann(), &["show"], &[]);
-    assert_eq!(field(&shown, "Needs fixing"), Some("3 problems — /character validate"));
+    assert_eq!(
+        field(&shown, "Needs fixing"),
+        Some("3 problems — /character validate")
+    );
     // A fear of spiders and no ear for music bar neither of those.
     w.set(&ann(), "Vexa", "weaknesses", "Phobia (spiders)");
     w.set(&ann(), "Vexa", "quirks", "none");
@@ -877,7 +880,11 @@ fn validate_after_the_first_session_checks_advancement() {
     );
     // What weaknesses forbid holds in play too.
     w.set(&ann(), "Vexa", "weaknesses", "Phobia (heights)");
-    assert!(problems(&w).contains("phobia of heights"), "{}", problems(&w));
+    assert!(
+        problems(&w).contains("phobia of heights"),
+        "{}",
+        problems(&w)
+    );
     // Back to 0: being made again, under creation's limits.
     w.set(&ann(), "Vexa", "weaknesses", "none");
     w.set(&ann(), "Vexa", "sessions", "0");
@@ -887,8 +894,14 @@ fn validate_after_the_first_session_checks_advancement() {
     };
     for (value, expected) in [
         ("-1", "sessions must be between 0 and 10000; you gave -1"),
-        ("10001", "sessions must be between 0 and 10000; you gave 10001"),
-        ("lots", "sessions must be a whole number between 0 and 10000"),
+        (
+            "10001",
+            "sessions must be between 0 and 10000; you gave 10001",
+        ),
+        (
+            "lots",
+            "sessions must be a whole number between 0 and 10000",
+        ),
     ] {
         w.refused(&ann(), &["set"], &set(value), expected);
     }

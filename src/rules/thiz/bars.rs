@@ -51,26 +51,27 @@ pub struct PhobiaBar {
 // (Necromancy and Shamanism, which deal with them). Any other subject bars nothing here.
 pub const PHOBIAS: [PhobiaBar; 6] = [
     PhobiaBar {
-        words: &["height", "heights", "acrophobia", "falling", "cliff", "cliffs"],
+        words: &[
+            "height",
+            "heights",
+            "acrophobia",
+            "falling",
+            "cliff",
+            "cliffs",
+        ],
         reach: &[Reach::Skills(&[SkillKind::Climbing])],
     },
     PhobiaBar {
         words: &[
-            "water",
-            "sea",
-            "seas",
-            "ocean",
-            "oceans",
-            "river",
-            "rivers",
-            "lake",
-            "lakes",
+            "water", "sea", "seas", "ocean", "oceans", "river", "rivers", "lake", "lakes",
             "drowning",
         ],
         reach: &[Reach::Skills(&[SkillKind::Swimming]), Reach::Watercraft],
     },
     PhobiaBar {
-        words: &["magic", "magical", "sorcery", "spells", "wizards", "witches"],
+        words: &[
+            "magic", "magical", "sorcery", "spells", "wizards", "witches",
+        ],
         reach: &[Reach::Magic],
     },
     PhobiaBar {
@@ -85,8 +86,13 @@ pub const PHOBIAS: [PhobiaBar; 6] = [
         ],
     },
     PhobiaBar {
-        words: &["dead", "undead", "corpse", "corpses", "ghost", "ghosts", "spirits"],
-        reach: &[Reach::Skills(&[SkillKind::Necromancy, SkillKind::Shamanism])],
+        words: &[
+            "dead", "undead", "corpse", "corpses", "ghost", "ghosts", "spirits",
+        ],
+        reach: &[Reach::Skills(&[
+            SkillKind::Necromancy,
+            SkillKind::Shamanism,
+        ])],
     },
 ];
 

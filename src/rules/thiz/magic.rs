@@ -414,10 +414,7 @@ pub fn psychokinesis_attack_bonus(psychokinesis: Option<i32>, thrown: bool) -> i
 /// Psychokinesis: the change of momentum, in foot-pounds per second, a check achieves: 50, 100,
 /// 200 or 400 for Green to Black; `None` on a failure.
 pub fn psychokinesis_momentum(level: Level) -> Option<u32> {
-    level
-        .index()
-        .checked_sub(1)
-        .map(|i| [50, 100, 200, 400][i])
+    level.index().checked_sub(1).map(|i| [50, 100, 200, 400][i])
 }
 
 /// Psychokinesis: the rating to move or stop something; a moving target takes its Speed off.
