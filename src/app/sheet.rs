@@ -24,6 +24,21 @@ pub struct ThizSheet {
     pub missing_limb: Option<String>,
     /// Public notes the owner keeps on the sheet.
     pub notes: Option<String>,
+    /// Sessions played. 0 while the character is being made: the creation limits apply. From the
+    /// first session on, skills grow by advancement (chapter 10) and validation checks that.
+    pub sessions: u32,
+}
+
+impl ThizSheet {
+    /// The stage the rules check the sheet at: in play once a session has been played.
+    pub fn stage(&self) -> crate::rules::thiz::creation::Stage {
+        use crate::rules::thiz::creation::Stage;
+        if self.sessions > 0 {
+            Stage::InPlay
+        } else {
+            Stage::Creation
+        }
+    }
 }
 
 /// A TFT character's sheet beyond equipment and hits.

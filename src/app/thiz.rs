@@ -20,6 +20,7 @@ mod check;
 mod maneuver;
 mod odds;
 pub mod record;
+pub mod special;
 pub mod stats;
 mod wound;
 

@@ -23,6 +23,8 @@ pub const MAX_NOTES_CHARS: usize = 1000;
 pub const MAX_LIST_ENTRIES: usize = 40;
 /// Longest subject in brackets ("Phobia (heights)").
 pub const MAX_SUBJECT_CHARS: usize = 40;
+/// Sessions a THIZ character has played: years of weekly play, and then some.
+pub const MAX_SESSIONS: i64 = 10_000;
 /// TFT ST, DX and IQ: monsters go far above a hero's numbers, but not this far.
 pub const MAX_ATTRIBUTE: i64 = 200;
 /// TFT Skill Points and MA.
@@ -31,7 +33,7 @@ pub const MAX_MA: i64 = 50;
 pub const MAX_XP: i64 = 1_000_000_000;
 
 /// The fields `set` accepts, per system.
-pub const THIZ_FIELDS: [&str; 7] = [
+pub const THIZ_FIELDS: [&str; 8] = [
     "homeland",
     "parents",
     "parent_skill",
@@ -39,6 +41,7 @@ pub const THIZ_FIELDS: [&str; 7] = [
     "quirks",
     "missing_limb",
     "notes",
+    "sessions",
 ];
 pub const TFT_FIELDS: [&str; 11] = [
     "st", "dx", "iq", "sp", "ma", "talents", "spells", "xp", "armor", "shield", "notes",
@@ -172,6 +175,11 @@ pub fn weakness(entry: &str) -> Result<String, String> {
 /// The weakness a stored entry names.
 pub fn parse_weakness(stored: &str) -> Option<Weakness> {
     Weakness::from_name(name_and_subject(stored).0)
+}
+
+/// The subject of a stored weakness entry ("Phobia (heights)" → "heights").
+pub fn weakness_subject(stored: &str) -> Option<&str> {
+    name_and_subject(stored).1.filter(|s| !s.is_empty())
 }
 
 /// A THIZ quirk as stored: its rulebook name.
@@ -359,6 +367,16 @@ fn notes(raw: &str) -> Result<String, String> {
     text("notes", raw, MAX_NOTES_CHARS)
 }
 
+/// Sessions played: 0 (still being made) up to [`MAX_SESSIONS`].
+fn sessions(raw: &str) -> Result<u32, String> {
+    let n = if is_clear(raw) {
+        0
+    } else {
+        number("sessions", raw, 0, MAX_SESSIONS)?
+    };
+    u32::try_from(n).map_err(|_| format!("sessions must be between 0 and {MAX_SESSIONS}"))
+}
+
 fn parent_skill(raw: &str) -> Result<String, String> {
     skill(raw).map(|s| s.to_string())
 }
@@ -395,6 +413,7 @@ pub fn describe(sheet: &Sheet, field: &str) -> String {
         (Sheet::Thiz(s), "quirks") => many(&s.quirks),
         (Sheet::Thiz(s), "missing_limb") => opt(&s.missing_limb),
         (Sheet::Thiz(s), "notes") => opt(&s.notes),
+        (Sheet::Thiz(s), "sessions") => s.sessions.to_string(),
         (Sheet::Tft(s), "st") => s.st.to_string(),
         (Sheet::Tft(s), "dx") => s.dx.to_string(),
         (Sheet::Tft(s), "iq") => s.iq.to_string(),
@@ -419,6 +438,7 @@ fn apply_thiz(s: &mut ThizSheet, field: &str, value: &str) -> Result<(), String>
         "quirks" => s.quirks = list("quirks", value, quirk)?,
         "missing_limb" => s.missing_limb = optional(value, limb)?,
         "notes" => s.notes = optional(value, notes)?,
+        "sessions" => s.sessions = sessions(value)?,
         other => {
             return Err(format!(
                 "a THIZ sheet has no field \"{}\"; the fields are {}",
@@ -482,6 +502,7 @@ pub fn normalize(sheet: &Sheet) -> Result<Sheet, String> {
             missing_limb: each_optional(s.missing_limb.as_ref(), limb)
                 .map_err(at("missing_limb"))?,
             notes: each_optional(s.notes.as_ref(), notes).map_err(at("notes"))?,
+            sessions: sessions(&s.sessions.to_string()).map_err(at("sessions"))?,
         }),
         Sheet::Tft(s) => {
             let within = |field: &'static str, v: i64, min: i64, max: i64| {

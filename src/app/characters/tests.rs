@@ -779,6 +779,134 @@ fn validate_lists_every_thiz_breach_until_fixed() {
     );
 }
 
+/// A legal 20-point THIZ sheet for Ann's Vexa: Reflexes 5, Strength 5, Appraise 5, Forgery 5,
+/// parent skill Forgery.
+fn legal_vexa(w: &World) {
+    w.create(&ann(), "Vexa", "thiz");
+    for skill in ["Reflexes", "Strength", "Appraise", "Forgery"] {
+        w.skill(&ann(), "Vexa", skill, "5");
+    }
+    w.set(&ann(), "Vexa", "parent_skill", "forgery");
+}
+
+fn problems(w: &World) -> String {
+    w.ok(&ann(), &["validate"], &[("name", "Vexa")]).all_text()
+}
+
+#[test]
+fn validate_charges_quirks_what_chapter_4_prices() {
+    // thiz-rulebook.md, chapter 4 "Quirks": 2 points unless a price is printed above the quirk
+    // (Sleepless: 5). Regression: every quirk cost 5, so this legal sheet was over budget.
+    let w = world();
+    legal_vexa(&w);
+    w.skill(&ann(), "Vexa", "Appraise", "3");
+    w.set(&ann(), "Vexa", "quirks", "Iron Constitution");
+    assert!(problems(&w).contains("no problems"), "{}", problems(&w));
+    w.skill(&ann(), "Vexa", "Appraise", "4");
+    assert!(
+        problems(&w).contains("21 skill points spent but only 20 available"),
+        "{}",
+        problems(&w)
+    );
+    w.skill(&ann(), "Vexa", "Appraise", "5");
+    w.skill(&ann(), "Vexa", "Strength", "0");
+    w.set(&ann(), "Vexa", "quirks", "Sleepless");
+    assert!(problems(&w).contains("no problems"), "{}", problems(&w));
+    w.set(&ann(), "Vexa", "quirks", "Sleepless, Light Touch");
+    assert!(
+        problems(&w).contains("22 skill points spent but only 20 available"),
+        "{}",
+        problems(&w)
+    );
+}
+
+#[test]
+fn validate_rules_out_what_phobia_and_tin_ear_forbid() {
+    // thiz-rulebook.md, chapter 3 "Phobia" and "Tin Ear"; chapter 4 "Quirks" (a barred skill bars
+    // the quirks improving it).
+    let w = world();
+    legal_vexa(&w);
+    w.skill(&ann(), "Vexa", "Appraise", "2");
+    w.skill(&ann(), "Vexa", "Climbing", "1");
+    w.skill(&ann(), "Vexa", "Artisan (Music)", "1");
+    w.set(
+        &ann(),
+        "Vexa",
+        "weaknesses",
+        "Phobia (heights), Phobia (blood), Tin Ear",
+    );
+    w.set(&ann(), "Vexa", "quirks", "Triage Specialist");
+    let text = problems(&w);
+    for breach in [
+        "Climbing cannot be learned by a character with a phobia of heights",
+        "Artisan (Music) cannot be learned by a character with the Tin Ear weakness",
+        "Triage Specialist improves First Aid, which a character with a phobia of blood cannot learn",
+    ] {
+        assert!(text.contains(breach), "{breach} missing: {text}");
+    }
+    assert!(text.contains("3 problems"), "{text}");
+    let shown = w.ok(&ann(), &["show"], &[]);
+    assert_eq!(
+        field(&shown, "Needs fixing"),
+        Some("3 problems — /character validate")
+    );
+    // A fear of spiders and no ear for music bar neither of those.
+    w.set(&ann(), "Vexa", "weaknesses", "Phobia (spiders)");
+    w.set(&ann(), "Vexa", "quirks", "none");
+    w.skill(&ann(), "Vexa", "Appraise", "3");
+    assert!(problems(&w).contains("no problems"), "{}", problems(&w));
+}
+
+#[test]
+fn validate_after_the_first_session_checks_advancement() {
+    // thiz-rulebook.md, chapter 1 limits creation (5 per skill, 20 points); chapter 10 raises
+    // skills with earned points up to 30. Regression: a character who had advanced always
+    // "needed fixing". The sheet's `sessions` field says play has begun.
+    let w = world();
+    legal_vexa(&w);
+    w.skill(&ann(), "Vexa", "Forgery", "12");
+    w.skill(&ann(), "Vexa", "Climbing", "1");
+    let text = problems(&w);
+    assert!(text.contains("no skill may start above 5"), "{text}");
+    assert!(text.contains("28 skill points spent"), "{text}");
+    let reply = w.set(&gm(), "Vexa", "sessions", "3");
+    assert!(reply.content.contains("sessions is now 3"), "{reply:?}");
+    assert!(problems(&w).contains("no problems"), "{}", problems(&w));
+    let shown = w.ok(&ann(), &["show"], &[]);
+    assert!(field(&shown, "Needs fixing").is_none());
+    assert!(
+        field(&shown, "Background").is_some_and(|b| b.contains("Sessions played: 3")),
+        "{shown:?}"
+    );
+    // What weaknesses forbid holds in play too.
+    w.set(&ann(), "Vexa", "weaknesses", "Phobia (heights)");
+    assert!(
+        problems(&w).contains("phobia of heights"),
+        "{}",
+        problems(&w)
+    );
+    // Back to 0: being made again, under creation's limits.
+    w.set(&ann(), "Vexa", "weaknesses", "none");
+    w.set(&ann(), "Vexa", "sessions", "0");
+    assert!(problems(&w).contains("no skill may start above 5"));
+    let set = |value: &'static str| -> Vec<(&'static str, &'static str)> {
+        vec![("name", "Vexa"), ("field", "sessions"), ("value", value)]
+    };
+    for (value, expected) in [
+        ("-1", "sessions must be between 0 and 10000; you gave -1"),
+        (
+            "10001",
+            "sessions must be between 0 and 10000; you gave 10001",
+        ),
+        (
+            "lots",
+            "sessions must be a whole number between 0 and 10000",
+        ),
+    ] {
+        w.refused(&ann(), &["set"], &set(value), expected);
+    }
+}
+
 #[test]
 fn validate_checks_tft_point_totals() {
     let w = world();

@@ -11,7 +11,7 @@ use crate::rules::tft::character::{self as tft_char, Attributes, SheetPoints};
 use crate::rules::tft::gear;
 use crate::rules::thiz::creation::{self, Draft};
 use crate::rules::thiz::skills::{GeneralRatings, SkillId};
-use crate::rules::thiz::traits::Quirk;
+use crate::rules::thiz::traits::{Quirk, Weakness};
 use crate::store::characters::{self, Character, Item, SkillRow, WoundRow};
 use crate::store::guilds::System;
 use crate::store::{Conn, GuildId};
@@ -69,6 +69,13 @@ pub(super) fn draft(sheet: &ThizSheet, skills: &[SkillRow]) -> Draft {
             .as_deref()
             .and_then(|s| SkillId::parse(s).ok()),
         missing_limb: sheet.missing_limb.as_deref().and_then(fields::parse_limb),
+        phobias: sheet
+            .weaknesses
+            .iter()
+            .filter(|w| fields::parse_weakness(w) == Some(Weakness::Phobia))
+            .filter_map(|w| fields::weakness_subject(w))
+            .map(str::to_owned)
+            .collect(),
     }
 }
 
@@ -94,7 +101,7 @@ pub(super) fn sheet_points(s: &TftSheet) -> SheetPoints {
 /// Every breach of the rules on the sheet, phrased for the player.
 pub(super) fn problems(l: &Loaded) -> Vec<String> {
     match &l.sheet {
-        Sheet::Thiz(s) => creation::validate(&draft(s, &l.skills))
+        Sheet::Thiz(s) => creation::validate_at(&draft(s, &l.skills), s.stage())
             .iter()
             .map(ToString::to_string)
             .collect(),
@@ -194,6 +201,9 @@ fn thiz_fields(s: &ThizSheet, l: &Loaded) -> AppResult<Vec<Field>> {
         if let Some(v) = value {
             background.push(format!("{label}: {}", escape(v)));
         }
+    }
+    if s.sessions > 0 {
+        background.push(format!("Sessions played: {}", s.sessions));
     }
     let mut out = vec![
         field("Skills", skills, false),

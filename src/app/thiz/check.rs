@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::record::{CheckRecord, ThizRecord};
+use super::special;
 use super::stats::{ThizChar, describe_base};
 use super::{INPUT_LIMIT, int, label, level_text, mode, row_text, tone};
 use crate::app::command::{Invocation, Opts, RollMode};
@@ -10,7 +11,7 @@ use crate::app::reply::{Button, Embed, Field, Reply, Visibility};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::thiz::check::{CheckInput, CheckOutcome, roll_check};
-use crate::rules::thiz::odds::{Odds, check_odds};
+use crate::rules::thiz::odds::Odds;
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::{Weakness, shifty_applies};
 use crate::rules::thiz::{Level, Rating};
@@ -153,11 +154,16 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
 pub(super) fn run(ctx: &Ctx<'_>, a: &CheckArgs) -> AppResult<Reply> {
     ctx.app.store.write(|tx| {
         let plan = plan(ctx, tx, a)?;
-        let outcome =
-            roll_check(&plan.input, &mut ctx.dice()).map_err(|e| user(format!("{e}.")))?;
-        let odds = check_odds(&plan.input).map_err(|e| user(format!("{e}.")))?;
+        let rolled = roll_check(&plan.input, &mut ctx.dice()).map_err(|e| user(format!("{e}.")))?;
         let character = plan.character.as_ref().map(|(id, n)| (*id, n.as_str()));
-        let record = CheckRecord::new(character, &plan.subject, plan.skill.as_deref(), &outcome);
+        let skill = plan.skill.as_deref();
+        let special = special::apply(tx, ctx.caller.guild, character.map(|c| c.0), skill, rolled)?;
+        let outcome = special.outcome;
+        let odds = special
+            .odds(&plan.input)
+            .map_err(|e| user(format!("{e}.")))?;
+        let mut record = CheckRecord::new(character, &plan.subject, skill, &outcome);
+        special.mark(&mut record);
         let roll_id = ctx.log_roll(
             tx,
             character.map(|(id, _)| id),
@@ -166,7 +172,9 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &CheckArgs) -> AppResult<Reply> {
             &a.label,
             &ThizRecord::Check(record),
         )?;
-        let mut full = Reply::public("").with_embed(embed(ctx, &plan, &outcome, &odds, &a.label));
+        let mut shown = embed(ctx, &plan, &outcome, &odds, &a.label);
+        special.show(&mut shown);
+        let mut full = Reply::public("").with_embed(shown);
         if plan.character.is_some() {
             full = full.with_button(Button {
                 custom_id: format!("luck:reroll:{roll_id}"),

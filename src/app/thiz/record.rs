@@ -63,8 +63,12 @@ pub struct CheckRecord {
     pub row_rating: i32,
     /// The level the chart gave, before Shifty.
     pub chart_level: String,
-    /// The level the player got.
+    /// The level the player got (after Shifty and the skill's special result).
     pub level: String,
+    /// The character had Light Touch, so Pocket-Picking is noticed only on 98..100: kept so a
+    /// reroll reads its new roll as the check was read (`special::of_record`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub light_touch: bool,
 }
 
 impl CheckRecord {
@@ -91,6 +95,7 @@ impl CheckRecord {
             row_rating: outcome.row_rating,
             chart_level: outcome.chart_level.name().to_owned(),
             level: outcome.level.name().to_owned(),
+            light_touch: false,
         }
     }
 

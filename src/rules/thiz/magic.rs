@@ -1,14 +1,18 @@
 //! Magic: learning a Magic Skill, manifesting an effect at a target level, extended casting and
-//! Terror (THIZ rulebook, chapter 7, with the Void-Touched quirk).
+//! Terror (THIZ rulebook, chapter 7, with the Void-Touched quirk), and the numbers chapter 2 gives
+//! particular Magic Skills: Necromancy's price, Psychokinesis's throws and pushes, Reiki's healing
+//! and strikes, Mentalism's wounds of the mind.
 //!
 //! Owns the numbers and rolls of those rules. The example effects of each Magic Skill and what
 //! they do belong to the skills chapter and the referee; this module only needs the level an
-//! effect requires. Must never do I/O nor roll through anything but the [`DieSource`] it is given.
+//! effect requires. Summoning's maddened creature is `skills::special::summoning_backfires`.
+//! Must never do I/O nor roll through anything but the [`DieSource`] it is given.
 
 use thiserror::Error;
 
 use super::advancement::{NEW_SKILL_COST, NEW_SKILL_RATING, Pace, Study, StudyTime, study_time};
 use super::hazards::ChartRoll;
+use super::wounds::LocationWounds;
 use crate::rules::dice::DieSource;
 use crate::rules::thiz::{Level, Rating};
 
@@ -367,6 +371,105 @@ pub fn terror_approach_check(willpower: i32, dice: &mut impl DieSource) -> Chart
     ChartRoll::roll(Rating(willpower.saturating_sub(TERROR_CHECK_PENALTY)), dice)
 }
 
+// ---------------------------------------------------------------------------------------------
+// The Magic Skills of chapter 2 that carry numbers
+// ---------------------------------------------------------------------------------------------
+
+/// A check made against a Magic Skill less the target's own rating ("Mentalism - target's
+/// Willpower"), as chapter 2 writes several of them.
+pub fn opposed_rating(skill: i32, targets_rating: i32) -> Rating {
+    Rating(skill.saturating_sub(targets_rating))
+}
+
+/// A wound equal to a check's level of success: Green to Black; none on a failure. Mentalism's
+/// and Reiki's attacks wound this way.
+pub fn wound_of_level(level: Level) -> Option<Level> {
+    level.is_success().then_some(level)
+}
+
+/// Necromancy: every attempt to cast, whatever its result, leaves the caster a Green wound
+/// (chapter 2, "Necromancy").
+pub const NECROMANCY_CASTING_WOUND: Level = Level::Green;
+
+/// The wound a Necromancy check costs the caster: Green for any result, success or failure.
+pub fn necromancy_casting_wound(_result: Level) -> Level {
+    NECROMANCY_CASTING_WOUND
+}
+
+/// Psychokinesis: the bonus its practitioners get to every check to attack with a thrown weapon.
+pub const PSYCHOKINESIS_THROWN_BONUS: i32 = 2;
+
+/// Psychokinesis: the bonus to an attack check, for a character with `psychokinesis` (their
+/// rating, if they have the skill) attacking with a thrown weapon or not.
+// Decision: "characters with this skill" means a rating of at least 1; a Magic Skill cannot be
+// used at all until it is learned, so a general Magical rating gives no bonus.
+pub fn psychokinesis_attack_bonus(psychokinesis: Option<i32>, thrown: bool) -> i32 {
+    if thrown && psychokinesis.is_some_and(|r| r >= 1) {
+        PSYCHOKINESIS_THROWN_BONUS
+    } else {
+        0
+    }
+}
+
+/// Psychokinesis: the change of momentum, in foot-pounds per second, a check achieves: 50, 100,
+/// 200 or 400 for Green to Black; `None` on a failure.
+pub fn psychokinesis_momentum(level: Level) -> Option<u32> {
+    level.index().checked_sub(1).map(|i| [50, 100, 200, 400][i])
+}
+
+/// Psychokinesis: the rating to move or stop something; a moving target takes its Speed off.
+pub fn psychokinesis_rating(psychokinesis: i32, target_speed: Option<i32>) -> Rating {
+    opposed_rating(psychokinesis, target_speed.unwrap_or(0))
+}
+
+/// Reiki healing: the wound a check of `level` heals on the declared section, one wound of the
+/// level's colour or lower; `None` when the check failed or nothing there is light enough.
+// Decision: where several wounds qualify (a Yellow success on a section with a Yellow and a
+// Green), the most severe one is healed: the healer would choose it.
+pub fn reiki_heals(level: Level, section: &LocationWounds) -> Option<Level> {
+    if !level.is_success() {
+        return None;
+    }
+    Level::ALL
+        .into_iter()
+        .rev()
+        .filter(|&l| l.is_success() && l <= level)
+        .find(|&l| section.has(l))
+}
+
+/// Reiki strike: after an Unarmed Combat hit, a check against Reiki less the target's Toughness.
+pub fn reiki_strike_rating(reiki: i32, target_toughness: i32) -> Rating {
+    opposed_rating(reiki, target_toughness)
+}
+
+/// Mentalism in combat: a check against Mentalism less the target's Willpower.
+pub fn mentalism_rating(mentalism: i32, target_willpower: i32) -> Rating {
+    opposed_rating(mentalism, target_willpower)
+}
+
+/// A Mentalism wound: felt like any other wound until the victim has rested out of combat for
+/// 10 + 1d10 minutes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MindWound {
+    /// The colour, equal to the check's level (on a section the caster chooses).
+    pub level: Level,
+    /// The d10 rolled and the minutes of rest that end it.
+    pub d10: u32,
+    pub rest_minutes: u32,
+}
+
+/// Mentalism's wound from a check of `level`: `None` on a failure, otherwise the wound and the
+/// rest (10 + 1d10 minutes, rolled here) that lifts it.
+pub fn mentalism_wound(level: Level, dice: &mut impl DieSource) -> Option<MindWound> {
+    let level = wound_of_level(level)?;
+    let d10 = dice.roll(10);
+    Some(MindWound {
+        level,
+        d10,
+        rest_minutes: 10 + d10,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -597,5 +700,88 @@ mod tests {
         );
         let mut dice = ScriptedDice::new([50]);
         assert_eq!(terror_approach_check(4, &mut dice).rating, Rating(1));
+    }
+
+    #[test]
+    fn necromancy_always_costs_a_green_wound() {
+        // thiz-rulebook.md, chapter 2 "Necromancy": any casting, regardless of success.
+        for level in Level::ALL {
+            assert_eq!(necromancy_casting_wound(level), Level::Green, "{level}");
+        }
+    }
+
+    #[test]
+    fn psychokinesis_throws_and_pushes() {
+        // thiz-rulebook.md, chapter 2 "Psychokinesis": +2 to thrown-weapon attacks for those
+        // with the skill; 50/100/200/400 ft-lb/s for Green to Black; less the Speed of a moving
+        // target.
+        let bonus = [
+            (Some(1), true, 2),
+            (Some(0), true, 0),
+            (None, true, 0),
+            (Some(9), false, 0),
+        ];
+        for (rating, thrown, want) in bonus {
+            assert_eq!(
+                psychokinesis_attack_bonus(rating, thrown),
+                want,
+                "{rating:?} {thrown}"
+            );
+        }
+        let momentum: Vec<Option<u32>> =
+            Level::ALL.into_iter().map(psychokinesis_momentum).collect();
+        assert_eq!(momentum, [None, Some(50), Some(100), Some(200), Some(400)]);
+        assert_eq!(psychokinesis_rating(6, None), Rating(6));
+        assert_eq!(psychokinesis_rating(6, Some(4)), Rating(2));
+    }
+
+    #[test]
+    fn reiki_heals_one_wound_up_to_its_level() {
+        // thiz-rulebook.md, chapter 2 "Reiki": one wound of the level's colour or lower (a
+        // Yellow heals a Yellow or a Green); the most severe such wound (decision above).
+        let section = |greens, yellow, red| LocationWounds {
+            greens,
+            yellow,
+            red,
+            black: false,
+        };
+        let cases = [
+            (Level::Failure, section(1, false, false), None),
+            (Level::Green, section(1, false, false), Some(Level::Green)),
+            (Level::Green, section(0, true, false), None),
+            (Level::Yellow, section(0, true, false), Some(Level::Yellow)),
+            (Level::Yellow, section(2, true, false), Some(Level::Yellow)),
+            (Level::Yellow, section(2, false, true), Some(Level::Green)),
+            (Level::Red, section(0, false, true), Some(Level::Red)),
+            (Level::Black, section(0, false, false), None),
+        ];
+        for (level, wounds, want) in cases {
+            assert_eq!(reiki_heals(level, &wounds), want, "{level} on {wounds:?}");
+        }
+    }
+
+    #[test]
+    fn reiki_and_mentalism_wound_by_level_against_the_targets_rating() {
+        // thiz-rulebook.md, chapter 2 "Reiki" (Reiki - target's Toughness) and "Mentalism"
+        // (Mentalism - target's Willpower): a wound equal to the level; Mentalism's lasts until
+        // 10 + 1d10 minutes of rest.
+        assert_eq!(reiki_strike_rating(5, 3), Rating(2));
+        assert_eq!(reiki_strike_rating(3, 5), Rating(-2));
+        assert_eq!(mentalism_rating(7, 7), Rating(0));
+        for level in Level::ALL {
+            let want = (level != Level::Failure).then_some(level);
+            assert_eq!(wound_of_level(level), want, "{level}");
+        }
+        let mut dice = ScriptedDice::new([1, 10]);
+        assert_eq!(mentalism_wound(Level::Failure, &mut dice), None);
+        let low = mentalism_wound(Level::Red, &mut dice).unwrap();
+        assert_eq!((low.level, low.d10, low.rest_minutes), (Level::Red, 1, 11));
+        let high = mentalism_wound(Level::Green, &mut dice).unwrap();
+        assert_eq!((high.level, high.rest_minutes), (Level::Green, 20));
+        // Through the chart: Mentalism 7 against Willpower 3 reads the rating 4 row.
+        let mut dice = ScriptedDice::new([face(4, Level::Yellow), 5]);
+        let check = ChartRoll::roll(mentalism_rating(7, 3), &mut dice);
+        let wound = mentalism_wound(check.level, &mut dice).unwrap();
+        assert_eq!((wound.level, wound.rest_minutes), (Level::Yellow, 15));
     }
 }

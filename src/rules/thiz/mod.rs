@@ -7,6 +7,7 @@
 //! as `rules/README.md` (of the shared folder) records, each named where it is coded.
 
 pub mod advancement;
+pub mod bars;
 pub mod body;
 pub mod chart;
 pub mod check;

@@ -367,11 +367,16 @@ pub struct QuirkInfo {
     pub summary: &'static str,
 }
 
-/// The cost of every quirk. Decision: chapter 1 prices a quirk at 5 points while chapter 4 says
-/// most cost 2 yet lists no quirk at 2; the shared rules README and the specification use 5 for
-/// all, so every quirk costs 5.
-pub const QUIRK_COST: u32 = 5;
+/// What a quirk costs unless chapter 4 prints another price above it: 2 skill points.
+// Decision: chapter 1 ("Your Character's Skills") says adding a quirk costs 5 skill points;
+// chapter 4 ("Quirks"), the chapter that describes each quirk, says most cost 2 and prints a cost
+// above the five that differ (Berserk, Polarizing Personality, Quick Study, Sleepless,
+// Void-Touched: 5 each). The detailed chapter wins. Recorded in docs/rulings.md.
+pub const QUIRK_COST: u32 = 2;
+/// The price chapter 4 prints above the quirks that cost more: 5 skill points.
+pub const COSTLY_QUIRK_COST: u32 = 5;
 
+/// A quirk at the usual price.
 const fn quirk(
     quirk: Quirk,
     name: &'static str,
@@ -387,6 +392,22 @@ const fn quirk(
     }
 }
 
+/// A quirk whose price chapter 4 prints above its description.
+const fn costly(
+    quirk: Quirk,
+    name: &'static str,
+    prerequisites: &'static [Prerequisite],
+    summary: &'static str,
+) -> QuirkInfo {
+    QuirkInfo {
+        quirk,
+        name,
+        cost: COSTLY_QUIRK_COST,
+        prerequisites,
+        summary,
+    }
+}
+
 /// Chapter 4, in the rulebook's order, indexed by `Quirk as usize`.
 // Decision: chapter 4 requires a skill a quirk improves to be known at creation; the skill each
 // quirk improves is named here. Quirks that change no skill check (Iron Constitution, Marathon
@@ -397,7 +418,7 @@ pub const QUIRKS: [QuirkInfo; 17] = {
     use Prerequisite::{AnyWeaponSkill, NotWith, Skill};
     use Quirk as Q;
     [
-        quirk(
+        costly(
             Q::Berserk,
             "Berserk",
             &[],
@@ -460,19 +481,19 @@ pub const QUIRKS: [QuirkInfo; 17] = {
             ],
             "+3 to Fast Talk and Persuasion with friendly rank-and-file soldiers.",
         ),
-        quirk(
+        costly(
             Q::PolarizingPersonality,
             "Polarizing Personality",
             &[NotWith(Q::ForgivingFans)],
             "Everyone loves or hates the character; a Black against new Fame adds a point.",
         ),
-        quirk(
+        costly(
             Q::QuickStudy,
             "Quick Study",
             &[],
             "Studying takes a third less time.",
         ),
-        quirk(
+        costly(
             Q::Sleepless,
             "Sleepless",
             &[],
@@ -496,7 +517,7 @@ pub const QUIRKS: [QuirkInfo; 17] = {
             &[Skill(&[SkillKind::FirstAid])],
             "+3 to First Aid and other checks treating wounds from combat.",
         ),
-        quirk(
+        costly(
             Q::VoidTouched,
             "Void-Touched",
             &[],
@@ -772,10 +793,9 @@ mod tests {
 
     #[test]
     fn quirk_table_is_complete_and_ordered() {
-        // Chapter 4: 17 quirks, each 5 points (decision on QUIRK_COST).
+        // Chapter 4: 17 quirks.
         for (i, q) in QUIRKS.iter().enumerate() {
             assert_eq!(q.quirk as usize, i, "{}", q.name);
-            assert_eq!(q.cost, 5);
             assert_eq!(Quirk::from_name(q.name), Some(q.quirk));
         }
         assert_eq!("street smarts".parse(), Ok(Quirk::StreetSmarts));
@@ -787,6 +807,35 @@ mod tests {
             Quirk::TrainedForWar.info().prerequisites,
             &[Prerequisite::AnyWeaponSkill]
         );
+    }
+
+    #[test]
+    fn quirk_costs_follow_chapter_4() {
+        // thiz-rulebook.md, chapter 4 "Quirks": 2 points unless a cost is printed above the
+        // quirk; five quirks print 5. Decision on QUIRK_COST: chapter 1's flat 5 is not followed.
+        let cases = [
+            (Quirk::Berserk, 5),
+            (Quirk::CelestialGuidance, 2),
+            (Quirk::ExoticAccent, 2),
+            (Quirk::ExpertTracker, 2),
+            (Quirk::ForgivingFans, 2),
+            (Quirk::IronConstitution, 2),
+            (Quirk::LightTouch, 2),
+            (Quirk::LuckEverlasting, 2),
+            (Quirk::MarathonRunner, 2),
+            (Quirk::MilitaryBackground, 2),
+            (Quirk::PolarizingPersonality, 5),
+            (Quirk::QuickStudy, 5),
+            (Quirk::Sleepless, 5),
+            (Quirk::StreetSmarts, 2),
+            (Quirk::TrainedForWar, 2),
+            (Quirk::TriageSpecialist, 2),
+            (Quirk::VoidTouched, 5),
+        ];
+        assert_eq!(cases.len(), QUIRKS.len(), "every quirk is listed");
+        for (quirk, cost) in cases {
+            assert_eq!(quirk.cost(), cost, "{quirk}");
+        }
     }
 
     #[test]
