@@ -391,8 +391,195 @@ pub fn rating_text(r: Rating) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testkit::Kit;
     use super::*;
+    use crate::app::reply::{Reply, Visibility};
     use crate::rules::thiz::skills::General;
+    use crate::store::CharacterId;
+
+    /// Runs `/check` as the player and returns the "Rating" field of the result.
+    fn rating_field(kit: &Kit, opts: &[(&str, &str)]) -> String {
+        let reply = kit.run(&kit.player(), &["check"], opts);
+        reply
+            .embeds
+            .first()
+            .and_then(|e| e.fields.get(1))
+            // Markdown escapes ("Lock\\-picking") are the renderer's business, not this test's.
+            .map(|f| f.value.replace('\\', ""))
+            .unwrap_or_else(|| panic!("{opts:?}: no result: {reply:?}"))
+    }
+
+    /// Asserts `/check` with `opts` is refused in one ephemeral line containing `want`.
+    fn refused(kit: &Kit, opts: &[(&str, &str)], want: &str) -> Reply {
+        let before = kit.roll_count();
+        let reply = kit.run(&kit.player(), &["check"], opts);
+        assert_eq!(
+            reply.visibility,
+            Visibility::Ephemeral,
+            "{opts:?}: {reply:?}"
+        );
+        assert!(reply.content.contains(want), "{opts:?}: {}", reply.content);
+        assert!(!reply.content.contains('\n'), "one line: {}", reply.content);
+        assert_eq!(kit.roll_count(), before, "a refusal logs nothing");
+        reply
+    }
+
+    fn vexa(kit: &Kit) -> CharacterId {
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        for (skill, rating) in [
+            ("Lock-picking", 6),
+            ("Stealth", 6),
+            ("Speed", 6),
+            ("Toughness", 6),
+            ("Climbing", 6),
+        ] {
+            kit.skill(vexa, skill, rating);
+        }
+        vexa
+    }
+
+    #[test]
+    fn each_wound_location_penalises_its_own_checks() {
+        // thiz-rulebook.md, "Damage" table: Head all skills, Arm skills with that arm, Leg Speed,
+        // Gut Toughness (-1/-2/-4 for G/Y/R).
+        let kit = Kit::new(5);
+        let id = vexa(&kit);
+        kit.wound(id, "head", "green");
+        kit.wound(id, "right arm", "red");
+        kit.wound(id, "left arm", "yellow");
+        kit.wound(id, "left leg", "yellow");
+        kit.wound(id, "gut", "red");
+        let cases: [(&[(&str, &str)], &str); 7] = [
+            // The right hand by default: Head -1, Right Arm -4.
+            (
+                &[("skill", "Lock-picking")],
+                "Lock-picking 6 · wounds -5 → 1",
+            ),
+            (
+                &[("skill", "Lock-picking"), ("hand", "left")],
+                "Lock-picking 6 · wounds -3 → 3",
+            ),
+            (
+                &[("skill", "Lock-picking"), ("hand", "right")],
+                "Lock-picking 6 · wounds -5 → 1",
+            ),
+            // Not an arm skill: the Head alone.
+            (&[("skill", "Stealth")], "Stealth 6 · wounds -1 → 5"),
+            // Both arms for Climbing.
+            (&[("skill", "Climbing")], "Climbing 6 · wounds -7 → -1"),
+            (&[("skill", "Speed")], "Speed 6 · wounds -3 → 3"),
+            (&[("skill", "Toughness")], "Toughness 6 · wounds -5 → 1"),
+        ];
+        for (opts, want) in cases {
+            assert_eq!(rating_field(&kit, opts), want, "{opts:?}");
+        }
+        // A left-handed sheet uses the left hand unless told otherwise.
+        kit.sheet(id, r#"{"handedness": "left"}"#);
+        assert_eq!(
+            rating_field(&kit, &[("skill", "Lock-picking")]),
+            "Lock-picking 6 · wounds -3 → 3"
+        );
+        refused(
+            &kit,
+            &[("skill", "Stealth"), ("hand", "both")],
+            "hand must be right or left",
+        );
+    }
+
+    #[test]
+    fn a_useless_or_missing_arm_refuses_its_skills() {
+        // thiz-rulebook.md, "Damage" table (Black on an arm: Useless) and "Missing Limb".
+        let kit = Kit::new(5);
+        let id = vexa(&kit);
+        kit.wound(id, "right arm", "black");
+        refused(
+            &kit,
+            &[("skill", "Lock-picking")],
+            "Vexa cannot use the Right Arm (missing or Useless) for Lock-picking; name the other hand with hand:left.",
+        );
+        // The other hand works; a skill of no arm is not touched; two arms take -5.
+        assert_eq!(
+            rating_field(&kit, &[("skill", "Lock-picking"), ("hand", "left")]),
+            "Lock-picking 6 → 6"
+        );
+        assert_eq!(rating_field(&kit, &[("skill", "Stealth")]), "Stealth 6 → 6");
+        assert_eq!(
+            rating_field(&kit, &[("skill", "Climbing")]),
+            "Climbing 6 · wounds -5 → 1"
+        );
+        // A missing left arm as well: no hand is left for Lock-picking, no arm for Climbing.
+        kit.sheet(
+            id,
+            r#"{"weaknesses": ["Missing Limb"], "missing_limb": "Left Arm"}"#,
+        );
+        refused(
+            &kit,
+            &[("skill", "Lock-picking"), ("hand", "left")],
+            "cannot use the Left Arm",
+        );
+        refused(&kit, &[("skill", "Climbing")], "neither arm can be used");
+    }
+
+    #[test]
+    fn a_lost_leg_makes_speed_minus_two() {
+        // thiz-rulebook.md, "Missing Limb": Speed -2 whatever the rating.
+        let kit = Kit::new(5);
+        let id = vexa(&kit);
+        kit.sheet(
+            id,
+            r#"{"weaknesses": ["Missing Limb"], "missing_limb": "Right Leg"}"#,
+        );
+        assert_eq!(
+            rating_field(&kit, &[("skill", "Speed")]),
+            "Speed -2 (a leg lost) → -2"
+        );
+        // Without the weakness the named limb is only a note: Speed stays.
+        kit.sheet(id, r#"{"missing_limb": "Right Leg"}"#);
+        assert_eq!(rating_field(&kit, &[("skill", "Speed")]), "Speed 6 → 6");
+        // A Useless leg counts as lost, and its wound still counts.
+        kit.wound(id, "left leg", "black");
+        assert_eq!(
+            rating_field(&kit, &[("skill", "Speed")]),
+            "Speed -2 (a leg lost) · wounds -4 → -6"
+        );
+    }
+
+    #[test]
+    fn an_incapacitated_or_dead_character_cannot_check() {
+        // thiz-rulebook.md, "Damage": Black on Head, Chest or Gut incapacitates.
+        let kit = Kit::new(5);
+        let id = vexa(&kit);
+        kit.wound(id, "chest", "red");
+        assert_eq!(rating_field(&kit, &[("skill", "Stealth")]), "Stealth 6 → 6");
+        kit.wound(id, "chest", "black");
+        for opts in [
+            &[("skill", "Stealth")][..],
+            &[("skill", "Toughness")],
+            &[("rating", "4"), ("character", "Vexa")],
+        ] {
+            refused(
+                &kit,
+                opts,
+                "Vexa is dying and cannot act: roll /wound dying",
+            );
+        }
+        // A bare rating names no character and is not refused.
+        assert_eq!(rating_field(&kit, &[("rating", "4")]), "rating 4 → 4");
+        for (condition, want) in [
+            (
+                "stable",
+                "Vexa is stable and cannot act until the Black wound on the Chest heals.",
+            ),
+            ("unconscious", "Vexa is unconscious and cannot act"),
+            ("dead", "Vexa is dead and can do nothing more."),
+        ] {
+            kit.app
+                .store
+                .write(|tx| conditions::set(tx, super::super::testkit::GUILD, id, Some(condition)))
+                .unwrap();
+            refused(&kit, &[("skill", "Stealth")], want);
+        }
+    }
 
     #[test]
     fn base_descriptions() {

@@ -399,8 +399,8 @@ fn character_skill_weapon_and_location_options_autocomplete() {
         for option in &leaf.options {
             let name = text(option, "name");
             let expected = match name.as_str() {
-                "character" | "attacker" | "target" | "skill" | "weapon" | "location"
-                | "locations" => option["type"] == STRING,
+                "character" | "attacker" | "target" | "healer" | "surgeon" | "skill" | "weapon"
+                | "location" | "locations" => option["type"] == STRING,
                 // A new character's name is not one to pick from.
                 "name" => leaf.path[0] == "character" && leaf.path() != "character create",
                 _ => false,
