@@ -479,3 +479,442 @@ pub(super) fn surgery_on(
         Ok(ctx.route(mode, &format!("Surgery on {pn}"), full))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::record::sheet_from_rows;
+    use super::super::testkit::{GUILD, Kit};
+    use super::*;
+    use crate::app::reply::Visibility;
+    use crate::rules::dice::{DieSource, SeededDice};
+    use crate::rules::thiz::resolve;
+
+    /// A seed whose first d100s pass `tests`, in order.
+    fn seed_where(tests: &[&dyn Fn(u32) -> bool]) -> u64 {
+        (0..1_000_000u64)
+            .find(|s| {
+                let mut d = SeededDice::new(*s);
+                tests.iter().all(|t| t(d.d100()))
+            })
+            .unwrap()
+    }
+
+    fn recorded(kit: &Kit, id: CharacterId) -> Option<String> {
+        kit.app
+            .store
+            .read(|c| conditions::get(c, GUILD, id))
+            .unwrap()
+            .condition
+    }
+
+    /// Vexa (the player's, Toughness 4) with a Black wound on the Chest: dying.
+    fn dying_vexa(kit: &Kit) -> CharacterId {
+        let id = kit.thiz("Vexa", kit.player_id(), false);
+        kit.skill(id, "Toughness", 4);
+        kit.wound(id, "chest", "black");
+        id
+    }
+
+    fn one_line_refusal(reply: &Reply, want: &str) {
+        assert_eq!(reply.visibility, Visibility::Ephemeral, "{reply:?}");
+        assert!(reply.content.contains(want), "{}", reply.content);
+        assert!(!reply.content.contains('\n'), "{}", reply.content);
+    }
+
+    #[test]
+    fn dying_checks_at_each_threshold() {
+        // thiz-rulebook.md, "Damage": Failure dies, Black needs no more checks. Toughness 4 (the
+        // Chest's wound counts against initiative, not Toughness): Black ≤9, Red ≤21, Green ≤66.
+        let cases = [
+            (9, "Black", "stable", "Vexa is stable", false),
+            (10, "Red", "still dying", "Vexa is still dying", true),
+            (66, "Green", "still dying", "Vexa is still dying", true),
+            (67, "Failure", "dies", "Vexa dies", false),
+        ];
+        for (roll, level, outcome, says, button) in cases {
+            let kit = Kit::new(seed_where(&[&|r| r == roll]));
+            let id = dying_vexa(&kit);
+            let reply = kit.run(&kit.player(), &["wound", "dying"], &[("character", "vexa")]);
+            let e = &reply.embeds[0];
+            assert_eq!(e.title, "Vexa: dying check", "{reply:?}");
+            assert!(e.description.contains(says), "{roll}: {e:?}");
+            assert_eq!(e.fields[1].value, "Toughness 4 → 4");
+            assert_eq!(reply.visibility, Visibility::Public);
+            assert_eq!(
+                reply.buttons.first().map(|b| b.custom_id.clone()),
+                button.then(|| format!("dying:{}", id.0)),
+                "{roll}"
+            );
+            let want = match outcome {
+                "dies" => "dead",
+                "stable" => "stable",
+                _ => "dying",
+            };
+            assert_eq!(recorded(&kit, id).as_deref(), Some(want), "{roll}");
+            let Some(ThizRecord::Dying(rec)) =
+                ThizRecord::from_json(&kit.last_roll_json().unwrap())
+            else {
+                panic!("{roll}: not a dying record");
+            };
+            assert_eq!(
+                (
+                    rec.rating,
+                    rec.roll,
+                    rec.level.as_str(),
+                    rec.outcome.as_str()
+                ),
+                (4, roll, level, outcome)
+            );
+            assert_eq!((rec.toughness, rec.wound_penalty), (4, 0));
+        }
+    }
+
+    #[test]
+    fn the_head_and_gut_count_against_the_dying_check() {
+        let kit = Kit::new(1);
+        let id = dying_vexa(&kit);
+        kit.wound(id, "head", "green");
+        kit.wound(id, "gut", "yellow");
+        let reply = kit.run(&kit.gm(), &["wound", "dying"], &[("character", "Vexa")]);
+        assert_eq!(
+            reply.embeds[0].fields[1].value,
+            "Toughness 4 · wounds -3 → 1"
+        );
+    }
+
+    #[test]
+    fn the_dying_button_rolls_for_the_owner_or_a_gm_only() {
+        let kit = Kit::new(seed_where(&[&|r| (10..=66).contains(&r)]));
+        let id = dying_vexa(&kit);
+        let button = dying_button(id);
+        assert_eq!(button.custom_id, format!("dying:{}", id.0));
+        let press = |caller: &crate::app::Caller, custom: &str| {
+            kit.run(caller, &["button"], &[("id", custom)])
+        };
+        one_line_refusal(
+            &press(&kit.other(), &button.custom_id),
+            "Vexa belongs to another player; only they or a GM can roll their dying checks.",
+        );
+        for bad in ["dying:x", "dying:-1", "dying:0", "dying:999"] {
+            one_line_refusal(&press(&kit.player(), bad), "That button is no longer valid");
+        }
+        assert_eq!(kit.roll_count(), 0);
+        let reply = press(&kit.player(), &button.custom_id);
+        assert_eq!(reply.embeds[0].title, "Vexa: dying check", "{reply:?}");
+        assert_eq!(
+            reply.buttons,
+            [button.clone()],
+            "still dying: the button again"
+        );
+        // An NPC's button: a player cannot tell it from a stale one; a GM rolls it, to themselves.
+        let ghoul = kit.thiz("Ghoul", kit.gm_id(), true);
+        kit.wound(ghoul, "head", "black");
+        let npc = dying_button(ghoul).custom_id;
+        one_line_refusal(
+            &press(&kit.player(), &npc),
+            "That button is no longer valid",
+        );
+        let reply = press(&kit.gm(), &npc);
+        assert_eq!(reply.visibility, Visibility::Ephemeral);
+        assert_eq!(reply.embeds[0].title, "Ghoul: dying check");
+        assert_eq!(kit.roll_count(), 2);
+        // Other buttons still go to luck.
+        let luck = press(&kit.player(), "luck:reroll:1");
+        assert!(!luck.content.contains("dying"), "{luck:?}");
+    }
+
+    #[test]
+    fn first_aid_stabilises_on_any_success() {
+        // thiz-rulebook.md, "Damage" (First Aid, any success) and "Triage Specialist" (+3).
+        // First Aid 1; with Triage Specialist the row of 4. Each side of the Green threshold.
+        let green = |r: i32| chart::row(Rating(r)).threshold(Level::Green).unwrap();
+        let (plain, triaged) = (green(1), green(4));
+        for (roll, triage, stabilised) in [
+            (plain, false, true),
+            (plain + 1, false, false),
+            (triaged, true, true),
+            (triaged + 1, true, false),
+        ] {
+            let kit = Kit::new(seed_where(&[&|r| r == roll]));
+            let vexa = dying_vexa(&kit);
+            let medic = kit.thiz("Medic", kit.player_id(), false);
+            kit.skill(medic, "First Aid", 1);
+            if triage {
+                kit.sheet(medic, r#"{"quirks": ["Triage Specialist"]}"#);
+            }
+            let reply = kit.run(
+                &kit.player(),
+                &["wound", "firstaid"],
+                &[("character", "Vexa"), ("healer", "Medic")],
+            );
+            let e = &reply.embeds[0];
+            assert_eq!(e.title, "Medic gives Vexa First Aid", "{reply:?}");
+            let rating = if triage {
+                "First Aid 1 · Triage Specialist +3 → 4"
+            } else {
+                "First Aid 1 → 1"
+            };
+            assert_eq!(e.fields[1].value, rating);
+            assert_eq!(
+                recorded(&kit, vexa).as_deref(),
+                stabilised.then_some("stable"),
+                "{roll} {triage}"
+            );
+            assert_eq!(reply.buttons.is_empty(), stabilised);
+            let Some(ThizRecord::FirstAid(rec)) =
+                ThizRecord::from_json(&kit.last_roll_json().unwrap())
+            else {
+                panic!("not a First Aid record");
+            };
+            assert_eq!((rec.roll, rec.stabilised), (roll, Some(stabilised)));
+            if stabilised {
+                // Stable: no more dying checks, no more First Aid, and still no acting.
+                let again = kit.run(&kit.player(), &["wound", "dying"], &[("character", "Vexa")]);
+                one_line_refusal(&again, "Vexa is stable and not dying");
+                let check = kit.run(
+                    &kit.player(),
+                    &["check"],
+                    &[("skill", "Stealth"), ("character", "Vexa")],
+                );
+                one_line_refusal(&check, "Vexa is stable and cannot act");
+            }
+        }
+    }
+
+    #[test]
+    fn treating_refuses_bad_input_and_others_and_changes_nothing() {
+        let kit = Kit::new(1);
+        let vexa = dying_vexa(&kit);
+        let bran = kit.thiz("Bran", kit.other_id(), false);
+        kit.skill(bran, "First Aid", 5);
+        let medic = kit.thiz("Medic", kit.player_id(), false);
+        kit.wound(medic, "gut", "black");
+        kit.thiz("Well", kit.player_id(), false);
+        kit.tft("Rook", kit.player_id());
+        let cases: [(&[&str], &[(&str, &str)], &str); 12] = [
+            (
+                &["wound", "dying"],
+                &[("character", "Bran")],
+                "Bran belongs to another player",
+            ),
+            (
+                &["wound", "dying"],
+                &[("character", "Well")],
+                "Well is not dying",
+            ),
+            (
+                &["wound", "dying"],
+                &[("character", "Rook")],
+                "Rook is a TFT character",
+            ),
+            (&["wound", "dying"], &[], "needs the option character"),
+            (
+                &["wound", "dying"],
+                &[("character", "Vexa"), ("mode", "loud")],
+                "mode must be public, private, blind or self",
+            ),
+            (
+                &["wound", "firstaid"],
+                &[("character", "Vexa"), ("healer", "Bran")],
+                "Bran belongs to another player",
+            ),
+            (
+                &["wound", "firstaid"],
+                &[("character", "Vexa"), ("healer", "Medic")],
+                "Medic is dying and cannot act",
+            ),
+            (
+                &["wound", "firstaid"],
+                &[("character", "Well"), ("healer", "Vexa")],
+                "Vexa is dying and cannot act",
+            ),
+            (
+                &["wound", "firstaid"],
+                &[("character", "Nobody"), ("healer", "Well")],
+                "There is no character named Nobody",
+            ),
+            (
+                &["wound", "surgery"],
+                &[("character", "Well"), ("surgeon", "Well")],
+                "Well has no wounds to treat",
+            ),
+            (
+                &["wound", "surgery"],
+                &[
+                    ("character", "Vexa"),
+                    ("surgeon", "Well"),
+                    ("location", "gut"),
+                ],
+                "Vexa has no wound on the Gut to treat",
+            ),
+            (
+                &["wound", "rest"],
+                &[("character", "Vexa")],
+                "Vexa is dying: stabilise them",
+            ),
+        ];
+        for (path, opts, want) in cases {
+            one_line_refusal(&kit.run(&kit.player(), path, opts), want);
+        }
+        assert_eq!(kit.roll_count(), 0);
+        assert_eq!(recorded(&kit, vexa), None);
+        assert_eq!(kit.wounds(vexa).len(), 1);
+        // The dead are past treating.
+        kit.app
+            .store
+            .write(|tx| conditions::set(tx, GUILD, vexa, Some("dead")))
+            .unwrap();
+        for (path, opts, want) in [
+            (
+                &["wound", "dying"][..],
+                &[("character", "Vexa")][..],
+                "Vexa is dead",
+            ),
+            (
+                &["wound", "surgery"],
+                &[("character", "Vexa"), ("surgeon", "Well")],
+                "Vexa is dead; Surgery cannot help",
+            ),
+            (&["wound", "rest"], &[("character", "Vexa")], "Vexa is dead"),
+        ] {
+            one_line_refusal(&kit.run(&kit.player(), path, opts), want);
+        }
+        assert_eq!(kit.roll_count(), 0);
+    }
+
+    #[test]
+    fn surgery_heals_once_per_location_per_day() {
+        // thiz-rulebook.md, "Recovering from Damage": a success level that matches a wound heals
+        // it; one wound per body location per day. Knowledge (Surgery) 4: Green 42..=66.
+        let green = |r: u32| resolve(Rating(4), r) == Level::Green;
+        let kit = Kit::new(seed_where(&[&green, &green]));
+        let pat = kit.thiz("Pat", kit.other_id(), false);
+        let three_greens = crate::store::characters::WoundRow {
+            location: "gut".into(),
+            level: "green".into(),
+            count: 3,
+        };
+        kit.app
+            .store
+            .write(|tx| characters::set_wounds(tx, GUILD, pat, &[three_greens]))
+            .unwrap();
+        let doc = kit.thiz("Doc", kit.player_id(), false);
+        kit.skill(doc, "Knowledge (Surgery)", 4);
+        let operate = |opts: &[(&str, &str)]| {
+            let mut all = vec![("character", "Pat"), ("surgeon", "Doc")];
+            all.extend_from_slice(opts);
+            kit.run(&kit.player(), &["wound", "surgery"], &all)
+        };
+        let reply = operate(&[("location", "gut")]);
+        let e = &reply.embeds[0];
+        assert_eq!(e.title, "Doc operates on Pat", "{reply:?}");
+        assert!(
+            e.description.contains("heals Pat's Green on the Gut wound"),
+            "{e:?}"
+        );
+        assert_eq!(e.fields[1].value, r"Knowledge \(Surgery\) 4 → 4");
+        assert_eq!(
+            sheet_from_rows(&kit.wounds(pat))
+                .unwrap()
+                .at(Location::Gut)
+                .greens,
+            2
+        );
+        // The Gut is done for today: named or not, nothing is rolled.
+        one_line_refusal(
+            &operate(&[("location", "gut")]),
+            "The Gut of Pat has already had Surgery today; rest a day (/wound rest) first.",
+        );
+        one_line_refusal(
+            &operate(&[]),
+            "Every wounded location of Pat has had Surgery today",
+        );
+        assert_eq!(kit.roll_count(), 1);
+        let Some(ThizRecord::Surgery(rec)) = ThizRecord::from_json(&kit.last_roll_json().unwrap())
+        else {
+            panic!("not a Surgery record");
+        };
+        assert_eq!(
+            (rec.healed.as_deref(), rec.day),
+            (Some("Green on the Gut"), Some(0))
+        );
+        // A day of rest (its own Green healed without a roll) and the Gut can be treated again.
+        let rest = kit.run(&kit.other(), &["wound", "rest"], &[("character", "Pat")]);
+        assert!(
+            rest.embeds[0].description.contains("healed Green"),
+            "{rest:?}"
+        );
+        let reply = operate(&[]);
+        assert!(
+            reply.embeds[0].description.contains("Green on the Gut"),
+            "{reply:?}"
+        );
+        assert!(sheet_from_rows(&kit.wounds(pat)).unwrap().is_empty());
+    }
+
+    #[test]
+    fn wounds_set_and_clear_the_condition() {
+        // thiz-rulebook.md, "Damage": lethal → dying, bare fists → unconscious.
+        let kit = Kit::new(1);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        let add = |opts: &[(&str, &str)]| {
+            let mut all = vec![
+                ("character", "Vexa"),
+                ("location", "head"),
+                ("level", "black"),
+            ];
+            all.extend_from_slice(opts);
+            kit.run(&kit.gm(), &["wound", "add"], &all)
+        };
+        let reply = add(&[("nonlethal", "true")]);
+        assert!(
+            reply.embeds[0].fields[0]
+                .value
+                .ends_with("Incapacitated: unconscious."),
+            "{reply:?}"
+        );
+        assert!(reply.buttons.is_empty());
+        assert_eq!(recorded(&kit, vexa).as_deref(), Some("unconscious"));
+        let dying = kit.run(&kit.player(), &["wound", "dying"], &[("character", "Vexa")]);
+        one_line_refusal(&dying, "Vexa is unconscious and not dying");
+        // A lethal Black elsewhere: dying, with the button.
+        let reply = kit.run(
+            &kit.gm(),
+            &["wound", "add"],
+            &[
+                ("character", "Vexa"),
+                ("location", "gut"),
+                ("level", "black"),
+            ],
+        );
+        assert!(
+            reply.embeds[0].fields[0]
+                .value
+                .ends_with("Incapacitated: dying."),
+            "{reply:?}"
+        );
+        assert_eq!(reply.buttons, [dying_button(vexa)]);
+        // Healing one location leaves the other Black: still dying; healing all clears it.
+        kit.run(
+            &kit.gm(),
+            &["wound", "heal"],
+            &[("character", "Vexa"), ("location", "gut")],
+        );
+        assert_eq!(recorded(&kit, vexa).as_deref(), Some("dying"));
+        kit.run(
+            &kit.gm(),
+            &["wound", "heal"],
+            &[("character", "Vexa"), ("location", "head")],
+        );
+        assert_eq!(recorded(&kit, vexa), None);
+        assert!(
+            kit.run(
+                &kit.player(),
+                &["check"],
+                &[("rating", "1"), ("character", "Vexa")]
+            )
+            .content
+            .is_empty()
+        );
+    }
+}
