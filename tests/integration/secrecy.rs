@@ -249,6 +249,17 @@ fn player_commands() -> Vec<Try> {
             &[("character", c), ("location", "head"), ("level", "red")],
         ));
         v.push(t(&["wound", "rest"], &[("character", c), ("days", "1")]));
+        v.push(t(&["wound", "dying"], &[("character", c)]));
+        for other in ["Alys", "Bram", NPC] {
+            v.push(t(
+                &["wound", "firstaid"],
+                &[("character", c), ("healer", other)],
+            ));
+            v.push(t(
+                &["wound", "surgery"],
+                &[("character", c), ("surgeon", other)],
+            ));
+        }
         v.push(t(
             &["character", "set"],
             &[("name", c), ("field", "notes"), ("value", "hi")],
@@ -268,6 +279,7 @@ fn player_commands() -> Vec<Try> {
     v.push(t(&["odds", "tft"], &[("target", "12"), ("dice", "3")]));
     v.push(t(&["help"], &[]));
     for id in 1..=12 {
+        v.push(t(&["button"], &[("id", &format!("dying:{id}"))]));
         v.push(t(&["button"], &[("id", &format!("luck:reroll:{id}"))]));
         v.push(t(&["button"], &[("id", &format!("luck:wound:{id}"))]));
         v.push(t(
