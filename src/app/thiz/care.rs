@@ -603,7 +603,7 @@ mod tests {
         assert_eq!(reply.embeds[0].title, "Vexa: dying check", "{reply:?}");
         assert_eq!(
             reply.buttons,
-            [button.clone()],
+            std::slice::from_ref(&button),
             "still dying: the button again"
         );
         // An NPC's button: a player cannot tell it from a stale one; a GM rolls it, to themselves.
@@ -681,6 +681,9 @@ mod tests {
         }
     }
 
+    /// A command path, its options, and what its refusal must say.
+    type Case<'a> = (&'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+
     #[test]
     fn treating_refuses_bad_input_and_others_and_changes_nothing() {
         let kit = Kit::new(1);
@@ -691,7 +694,7 @@ mod tests {
         kit.wound(medic, "gut", "black");
         kit.thiz("Well", kit.player_id(), false);
         kit.tft("Rook", kit.player_id());
-        let cases: [(&[&str], &[(&str, &str)], &str); 12] = [
+        let cases: [Case<'_>; 12] = [
             (
                 &["wound", "dying"],
                 &[("character", "Bran")],

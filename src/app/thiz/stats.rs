@@ -158,10 +158,11 @@ impl ThizChar {
 
     /// The arm a one-handed skill uses: `asked`, else the sheet's better hand, else the right.
     pub fn hand(&self, asked: Option<Location>) -> Location {
-        asked.unwrap_or_else(|| match self.sheet.handedness.as_deref() {
+        let better = match self.sheet.handedness.as_deref() {
             Some("left") => Location::LeftArm,
             _ => Location::RightArm,
-        })
+        };
+        asked.unwrap_or(better)
     }
 
     /// Every wound's penalty on a check of `skill` (`None`: a bare rating or a referee's own
@@ -239,11 +240,8 @@ impl ThizChar {
                 _ => Some(new),
             }
         };
-        let stored = match now {
-            // A condition that no longer holds is cleared so the record never goes stale.
-            None => None,
-            Some(c) => Some(c.name()),
-        };
+        // A condition that no longer holds is cleared, so the record never goes stale.
+        let stored = now.map(Condition::name);
         if stored != self.recorded.map(Condition::name) {
             conditions::set(conn, self.character.guild_id, self.character.id, stored)?;
         }
@@ -405,8 +403,10 @@ mod tests {
             .first()
             .and_then(|e| e.fields.get(1))
             // Markdown escapes ("Lock\\-picking") are the renderer's business, not this test's.
-            .map(|f| f.value.replace('\\', ""))
-            .unwrap_or_else(|| panic!("{opts:?}: no result: {reply:?}"))
+            .map_or_else(
+                || panic!("{opts:?}: no result: {reply:?}"),
+                |f| f.value.replace('\\', ""),
+            )
     }
 
     /// Asserts `/check` with `opts` is refused in one ephemeral line containing `want`.

@@ -7,6 +7,7 @@ use crate::bot::{Context, Error};
 
 /// THIZ check: d100 on the resolution chart, for a skill or a bare rating
 #[poise::command(slash_command, guild_only)]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn check(
     ctx: Context<'_>,
     #[description = "A skill of your character"]
