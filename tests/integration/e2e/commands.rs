@@ -440,6 +440,9 @@ fn thiz_attacks_and_wounds() {
         text.contains("Bram is healed") && text.contains("The Red wound on the Head is healed"),
         "{text}"
     );
+    // The attack may have left Bram dying (a Black on the chest), and the dying cannot rest: heal
+    // every wound first, which also ends any condition.
+    x.text(&gm, "/wound heal character:Bram");
     x.text(
         &gm,
         "/wound add character:Bram location:\"left arm\" level:yellow",
