@@ -206,6 +206,12 @@ impl Command {
     /// Parses an invocation into a typed command, or says what is wrong.
     pub fn parse(inv: &Invocation) -> AppResult<Command> {
         let path: Vec<&str> = inv.path.iter().map(String::as_str).collect();
+        // A dying button (`dying:<character>`) rolls a dying check; every other button is luck's.
+        if path == ["button"]
+            && let Some(args) = thiz::WoundArgs::parse_button(inv)
+        {
+            return Ok(Command::Thiz(thiz::ThizCommand::Wound(args?)));
+        }
         Ok(match path.as_slice() {
             ["roll"] | ["gm", "roll"] | ["reveal"] | ["history"] => {
                 Command::Rolls(rolls::RollsCommand::parse(inv)?)

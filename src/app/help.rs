@@ -17,7 +17,7 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "check",
         "player, GM",
         "THIZ check on a skill or a bare rating",
-        "[skill] [rating] [character] [modifier] [mode] [label]",
+        "[skill] [rating] [character] [modifier] [hand] [mode] [label]",
     ),
     (
         "attack",
@@ -116,10 +116,34 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "[name] | file",
     ),
     (
-        "wound add|heal|rest",
-        "GM; owner for rest",
-        "THIZ wounds and healing",
-        "character …",
+        "wound add|heal",
+        "GM",
+        "THIZ wounds: record one (nonlethal for bare fists), heal one location or all",
+        "character location level [nonlethal] | character [location]",
+    ),
+    (
+        "wound rest",
+        "owner, GM",
+        "THIZ: days of rest, each healing a wound; moves the character's Surgery day on",
+        "character [days]",
+    ),
+    (
+        "wound dying",
+        "owner, GM",
+        "THIZ: a dying character's Toughness check (Failure dies, Black is stable); also a button",
+        "character [mode]",
+    ),
+    (
+        "wound firstaid",
+        "healer's owner, GM",
+        "THIZ: First Aid stabilises a dying character on any success (Triage Specialist +3)",
+        "character healer [mode]",
+    ),
+    (
+        "wound surgery",
+        "surgeon's owner, GM",
+        "THIZ: Knowledge (Surgery) heals a wound of the colour rolled, one per location per day",
+        "character surgeon [location] [mode]",
     ),
     (
         "gm setup",

@@ -22,6 +22,9 @@ pub struct ThizSheet {
     pub quirks: Vec<String>,
     /// Which limb, for Missing Limb ("left arm").
     pub missing_limb: Option<String>,
+    /// The better hand, "right" or "left": the arm a one-handed skill uses unless the check names
+    /// another (right when unset).
+    pub handedness: Option<String>,
     /// Public notes the owner keeps on the sheet.
     pub notes: Option<String>,
     /// Sessions played. 0 while the character is being made: the creation limits apply. From the

@@ -1,4 +1,5 @@
-//! THIZ use cases: `/check`, `/attack`, `/wound add|heal|rest` and `/odds thiz` (SPEC §2).
+//! THIZ use cases: `/check`, `/attack`, `/wound add|heal|rest|dying|firstaid|surgery` (and the
+//! dying button) and `/odds thiz` (SPEC §2).
 //!
 //! Owns the composition of the THIZ rules with the store: reading a character's skills, wounds,
 //! weaknesses and equipment, rolling through the context's dice, writing wounds and the roll log
@@ -16,6 +17,7 @@
 //!   for NPCs.
 
 pub mod attack;
+mod care;
 mod check;
 mod maneuver;
 mod odds;
@@ -34,6 +36,7 @@ use crate::rules::thiz::chart::Row;
 use crate::rules::thiz::{Level, Location};
 
 pub use attack::AttackArgs;
+pub use care::dying_button;
 pub use check::CheckArgs;
 pub use maneuver::ManeuverArgs;
 pub use wound::WoundArgs;

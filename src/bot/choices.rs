@@ -164,6 +164,15 @@ pub enum EscapeHow {
     Break,
 }
 
+/// The hand a one-handed THIZ skill is done with.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Hand {
+    #[name = "right"]
+    Right,
+    #[name = "left"]
+    Left,
+}
+
 /// A THIZ wound colour.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum WoundLevel {

@@ -42,6 +42,7 @@
 //! [`Conn`]) so a second backend can follow.
 
 pub mod characters;
+pub mod conditions;
 pub mod guilds;
 pub mod ids;
 pub mod rolls;

@@ -210,7 +210,9 @@ const SMALL: &[&str] = &["0", "1", "2", "3", "4", "-1", "-3", "7", "12", "20", F
 /// The pool made for an option of this name, if there is one.
 fn fitting(name: &str) -> Option<&'static [&'static str]> {
     Some(match name {
-        "character" | "name" | "attacker" | "target" | "helper" => CHARACTERS,
+        "character" | "name" | "attacker" | "target" | "helper" | "healer" | "surgeon" => {
+            CHARACTERS
+        }
         "skill" => SKILLS,
         "expression" => DICE,
         "location" | "locations" => LOCATIONS,
@@ -313,7 +315,8 @@ impl Step {
             options.push((opt.name.clone(), value));
         }
         if self.garble == 16 {
-            // A luck button, as Discord would deliver its custom id: real and made-up roll ids.
+            // A luck or dying button, as Discord would deliver its custom id: real and made-up
+            // roll and character ids.
             let (kind, n) = self.picks[0];
             let kind = [
                 "reroll",
@@ -323,11 +326,14 @@ impl Step {
                 "",
                 "lower:1:3",
                 "lower:2:9",
-            ][usize::from(kind) % 7];
+                "dying",
+            ][usize::from(kind) % 8];
             let roll = self.pooled(SMALL, usize::from(n));
-            let id = match n % 5 {
-                0 => format!("luck:{kind}:{}", self.text),
-                1 => format!("luck:{kind}:{roll}:{roll}"),
+            let id = match (kind, n % 5) {
+                ("dying", 0) => format!("dying:{}", self.text),
+                ("dying", _) => format!("dying:{roll}"),
+                (_, 0) => format!("luck:{kind}:{}", self.text),
+                (_, 1) => format!("luck:{kind}:{roll}:{roll}"),
                 _ => format!("luck:{kind}:{roll}"),
             };
             return Invocation::new(&["button"], &[("id", &id)]);
@@ -554,6 +560,9 @@ fn the_catalogue_holds_every_registered_command() {
         "character import",
         "gm roll",
         "reveal",
+        "wound dying",
+        "wound firstaid",
+        "wound surgery",
     ] {
         assert!(
             paths.iter().any(|p| p == expected),

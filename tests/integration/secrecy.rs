@@ -206,6 +206,7 @@ impl World {
 
 /// Every command and option combination a player can try, on their own character, another
 /// player's, and the NPC.
+#[allow(clippy::too_many_lines)] // One list, read top to bottom: every command a player has.
 fn player_commands() -> Vec<Try> {
     let mut v = Vec::new();
     for mode in ["public", "private", "blind", "self"] {
@@ -264,6 +265,17 @@ fn player_commands() -> Vec<Try> {
             &[("character", c), ("location", "head"), ("level", "red")],
         ));
         v.push(t(&["wound", "rest"], &[("character", c), ("days", "1")]));
+        v.push(t(&["wound", "dying"], &[("character", c)]));
+        for other in ["Alys", "Bram", NPC] {
+            v.push(t(
+                &["wound", "firstaid"],
+                &[("character", c), ("healer", other)],
+            ));
+            v.push(t(
+                &["wound", "surgery"],
+                &[("character", c), ("surgeon", other)],
+            ));
+        }
         v.push(t(
             &["character", "set"],
             &[("name", c), ("field", "notes"), ("value", "hi")],
@@ -283,6 +295,7 @@ fn player_commands() -> Vec<Try> {
     v.push(t(&["odds", "tft"], &[("target", "12"), ("dice", "3")]));
     v.push(t(&["help"], &[]));
     for id in 1..=12 {
+        v.push(t(&["button"], &[("id", &format!("dying:{id}"))]));
         v.push(t(&["button"], &[("id", &format!("luck:reroll:{id}"))]));
         v.push(t(&["button"], &[("id", &format!("luck:wound:{id}"))]));
         v.push(t(&["button"], &[("id", &format!("luck:toughness:{id}"))]));

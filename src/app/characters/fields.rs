@@ -33,13 +33,14 @@ pub const MAX_MA: i64 = 50;
 pub const MAX_XP: i64 = 1_000_000_000;
 
 /// The fields `set` accepts, per system.
-pub const THIZ_FIELDS: [&str; 8] = [
+pub const THIZ_FIELDS: [&str; 9] = [
     "homeland",
     "parents",
     "parent_skill",
     "weaknesses",
     "quirks",
     "missing_limb",
+    "handedness",
     "notes",
     "sessions",
 ];
@@ -202,6 +203,18 @@ pub fn limb(raw: &str) -> Result<String, String> {
         Some(l) if l.is_arm() || l.is_leg() => Ok(l.name().to_owned()),
         _ => Err(format!(
             "missing_limb must be an arm or a leg: left arm, right arm, left leg or right leg; you gave \"{}\"",
+            escape(raw.trim())
+        )),
+    }
+}
+
+/// The better hand: "right" or "left".
+pub fn handedness(raw: &str) -> Result<String, String> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "right" | "r" => Ok("right".to_owned()),
+        "left" | "l" => Ok("left".to_owned()),
+        _ => Err(format!(
+            "handedness must be right or left; you gave \"{}\"",
             escape(raw.trim())
         )),
     }
@@ -412,6 +425,7 @@ pub fn describe(sheet: &Sheet, field: &str) -> String {
         (Sheet::Thiz(s), "weaknesses") => many(&s.weaknesses),
         (Sheet::Thiz(s), "quirks") => many(&s.quirks),
         (Sheet::Thiz(s), "missing_limb") => opt(&s.missing_limb),
+        (Sheet::Thiz(s), "handedness") => opt(&s.handedness),
         (Sheet::Thiz(s), "notes") => opt(&s.notes),
         (Sheet::Thiz(s), "sessions") => s.sessions.to_string(),
         (Sheet::Tft(s), "st") => s.st.to_string(),
@@ -437,6 +451,7 @@ fn apply_thiz(s: &mut ThizSheet, field: &str, value: &str) -> Result<(), String>
         "weaknesses" => s.weaknesses = list("weaknesses", value, weakness)?,
         "quirks" => s.quirks = list("quirks", value, quirk)?,
         "missing_limb" => s.missing_limb = optional(value, limb)?,
+        "handedness" => s.handedness = optional(value, handedness)?,
         "notes" => s.notes = optional(value, notes)?,
         "sessions" => s.sessions = sessions(value)?,
         other => {
@@ -501,6 +516,8 @@ pub fn normalize(sheet: &Sheet) -> Result<Sheet, String> {
             quirks: checked_list("quirks", &s.quirks, quirk).map_err(at("quirks"))?,
             missing_limb: each_optional(s.missing_limb.as_ref(), limb)
                 .map_err(at("missing_limb"))?,
+            handedness: each_optional(s.handedness.as_ref(), handedness)
+                .map_err(at("handedness"))?,
             notes: each_optional(s.notes.as_ref(), notes).map_err(at("notes"))?,
             sessions: sessions(&s.sessions.to_string()).map_err(at("sessions"))?,
         }),
@@ -570,6 +587,9 @@ mod tests {
         assert_eq!(parse_limb("Left Arm"), Some(Limb::Arm));
         assert_eq!(parse_limb("Right Leg"), Some(Limb::Leg));
         assert!(limb("head").is_err());
+        assert_eq!(handedness(" Left ").unwrap(), "left");
+        assert_eq!(handedness("r").unwrap(), "right");
+        assert!(handedness("both").is_err());
     }
 
     #[test]

@@ -197,6 +197,7 @@ fn thiz_fields(s: &ThizSheet, l: &Loaded) -> AppResult<Vec<Field>> {
         ("Parents", &s.parents),
         ("Parent or mentor skill", &s.parent_skill),
         ("Missing limb", &s.missing_limb),
+        ("Better hand", &s.handedness),
     ] {
         if let Some(v) = value {
             background.push(format!("{label}: {}", escape(v)));

@@ -14,7 +14,7 @@ use crate::rules::thiz::check::{CheckInput, CheckOutcome, roll_check};
 use crate::rules::thiz::odds::Odds;
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::{Weakness, shifty_applies};
-use crate::rules::thiz::{Level, Rating};
+use crate::rules::thiz::{Level, Location, Rating};
 use crate::store::CharacterId;
 
 /// The options of `/check`.
@@ -24,15 +24,37 @@ pub struct CheckArgs {
     pub rating: Option<i32>,
     pub character: Option<String>,
     pub modifier: i32,
+    /// The arm a one-handed skill is done with (default: the sheet's better hand).
+    pub hand: Option<Location>,
     pub mode: RollMode,
     pub label: String,
+}
+
+/// Reads `hand:right` or `hand:left` as the arm.
+fn parse_hand(text: &str) -> AppResult<Location> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "right" | "r" | "right arm" => Ok(Location::RightArm),
+        "left" | "l" | "left arm" => Ok(Location::LeftArm),
+        _ => Err(user(format!(
+            "hand must be right or left; you gave {}.",
+            escape(text.trim())
+        ))),
+    }
 }
 
 impl CheckArgs {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
         let o = Opts::new(
             inv,
-            &["skill", "rating", "character", "modifier", "mode", "label"],
+            &[
+                "skill",
+                "rating",
+                "character",
+                "modifier",
+                "hand",
+                "mode",
+                "label",
+            ],
         )?;
         let skill = o.text("skill").map(|s| s.trim().to_owned());
         let rating = o.int("rating", -INPUT_LIMIT, INPUT_LIMIT)?.map(int);
@@ -54,6 +76,7 @@ impl CheckArgs {
             rating,
             character: o.text("character").map(str::to_owned),
             modifier: int(o.int("modifier", -INPUT_LIMIT, INPUT_LIMIT)?.unwrap_or(0)),
+            hand: o.text("hand").map(parse_hand).transpose()?,
             mode: mode(&o)?,
             label: label(&o)?,
         })
@@ -89,7 +112,7 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
     }
     let c = ctx.acting_character(conn, a.character.as_deref())?;
     let tc = ThizChar::load(conn, c, "/check")?;
-    let effects = tc.wounds.effects();
+    tc.able_to_act()?;
     let unlucky = tc.has_weakness(Weakness::Unlucky);
     let who = Some((tc.character.id, tc.character.name.clone()));
     if let Some(rating) = a.rating {
@@ -101,7 +124,7 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
             input: CheckInput {
                 base: Rating(rating),
                 modifier,
-                wound_penalty: effects.skill_check(None).clamp(-40, 0),
+                wound_penalty: tc.check_penalty(None, None)?.clamp(-40, 0),
                 unlucky,
                 shifty: false,
             },
@@ -112,8 +135,14 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
         Ok(id) => {
             let base = tc.base(&id)?;
             let name = id.to_string();
-            let text = describe_base(&escape(&name), &base);
-            (name, base.rating, text, id.kind())
+            let mut text = describe_base(&escape(&name), &base);
+            let mut rating = base.rating;
+            if id.kind() == Some(SkillKind::Speed) && tc.leg_lost() {
+                // thiz-rulebook.md, "Missing Limb": a lost leg makes Speed -2 whatever it was.
+                rating = Rating(tc.speed_with_legs(rating.0));
+                text = format!("Speed {rating} (a leg lost)");
+            }
+            (name, rating, text, id.kind())
         }
         Err(e) => match tc.custom(typed) {
             Some(r) => (
@@ -130,11 +159,7 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
             }
         },
     };
-    let wound_penalty = match kind {
-        Some(SkillKind::Speed) => effects.speed_check(),
-        Some(SkillKind::Toughness) => effects.toughness_check(),
-        _ => effects.skill_check(None),
-    };
+    let wound_penalty = tc.check_penalty(kind, a.hand)?;
     Ok(Plan {
         character: who,
         subject: skill.clone(),

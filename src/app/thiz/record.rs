@@ -31,6 +31,12 @@ pub enum ThizRecord {
     Rest(RestRecord),
     /// `/maneuver …`.
     Maneuver(super::maneuver::ManeuverRecord),
+    /// `/wound dying` and the dying button: a dying character's Toughness check.
+    Dying(DyingRecord),
+    /// `/wound firstaid`.
+    FirstAid(TreatmentRecord),
+    /// `/wound surgery`.
+    Surgery(TreatmentRecord),
 }
 
 impl ThizRecord {
@@ -327,6 +333,52 @@ pub struct RestRecord {
     pub toughness: i32,
     pub days_asked: u32,
     pub days: Vec<RestDayRecord>,
+}
+
+/// A dying character's Toughness check as logged: its input whole (Toughness, the Head and Gut
+/// penalty) and what it read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DyingRecord {
+    pub character_id: CharacterId,
+    pub character: String,
+    /// Toughness before wounds.
+    pub toughness: i32,
+    pub wound_penalty: i32,
+    /// The rating checked: toughness + wound penalty (kept within ±40).
+    pub rating: i32,
+    pub roll: u32,
+    pub level: String,
+    /// "dies", "still dying" or "stable".
+    pub outcome: String,
+}
+
+/// A First Aid or Knowledge (Surgery) check on a patient, as logged under the one who treats.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TreatmentRecord {
+    pub healer_id: CharacterId,
+    pub healer: String,
+    pub patient_id: CharacterId,
+    pub patient: String,
+    /// The skill before wounds, and the healer's own wound penalty.
+    pub skill: i32,
+    pub wound_penalty: i32,
+    /// Triage Specialist's +3, or 0.
+    pub triage_bonus: i32,
+    /// The rating read: skill + wound penalty + triage bonus.
+    pub rating: i32,
+    pub roll: u32,
+    pub level: String,
+    /// First Aid: whether the patient was stabilised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stabilised: Option<bool>,
+    /// Surgery: the location asked for, the wound healed ("Yellow on the Gut"), and the patient's
+    /// day it counts on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub healed: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub day: Option<i64>,
 }
 
 /// Reads a level as players write it ("green", "Black"); `None` for anything else.

@@ -1,7 +1,15 @@
-//! `/wound add|heal|rest`: a THIZ character's wound sheet, kept by the GM, healed by rest.
+//! `/wound add|heal|rest|dying|firstaid|surgery`: a THIZ character's wound sheet, kept by the GM,
+//! healed by rest; the dying checks, First Aid and Surgery are in `care`.
+//!
+//! Decisions: `/wound add` is lethal damage unless `nonlethal:true` (bare fists), so a Black on
+//! Head, Chest or Gut leaves the character dying (or unconscious). `/wound heal` without a
+//! location heals everything and clears every condition, death included: it is the GM's undo.
+//! `/wound rest` moves the character's day count on by the days asked (Surgery's "per day"), and
+//! is refused to the dying (stabilise them first) and the dead.
 
 use std::fmt::Write as _;
 
+use super::care::{self, Patient};
 use super::record::{
     RestDayRecord, RestRecord, ThizRecord, describe_wounds, parse_wound_level, rows_from_sheet,
 };
@@ -12,18 +20,21 @@ use crate::app::reply::{Embed, Field, Reply, Tone, Visibility};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::thiz::skills::SkillKind;
-use crate::rules::thiz::wounds::{MAX_REST_DAYS, RestOutcome, WoundSheet, rest};
+use crate::rules::thiz::wounds::{
+    Condition, DamageKind, MAX_REST_DAYS, RestOutcome, WoundSheet, rest,
+};
 use crate::rules::thiz::{Level, Location};
-use crate::store::characters;
+use crate::store::{characters, conditions};
 
 /// The subcommands of `/wound`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WoundArgs {
-    /// `/wound add character location level` (GM).
+    /// `/wound add character location level [nonlethal]` (GM).
     Add {
         character: String,
         location: Location,
         level: Level,
+        nonlethal: bool,
     },
     /// `/wound heal character [location]` (GM).
     Heal {
@@ -32,6 +43,24 @@ pub enum WoundArgs {
     },
     /// `/wound rest character [days]` (owner or GM).
     Rest { character: String, days: u32 },
+    /// `/wound dying character [mode]` (owner or GM), or the dying button.
+    Dying {
+        character: Patient,
+        mode: Option<RollMode>,
+    },
+    /// `/wound firstaid character healer [mode]` (the healer's owner or GM).
+    FirstAid {
+        character: String,
+        healer: String,
+        mode: Option<RollMode>,
+    },
+    /// `/wound surgery character surgeon [location] [mode]` (the surgeon's owner or GM).
+    Surgery {
+        character: String,
+        surgeon: String,
+        location: Option<Location>,
+        mode: Option<RollMode>,
+    },
 }
 
 /// Rest lines shown in a reply; the rest are counted.
@@ -42,7 +71,7 @@ impl WoundArgs {
         let sub = inv.path.get(1).map(String::as_str);
         Ok(match sub {
             Some("add") => {
-                let o = Opts::new(inv, &["character", "location", "level"])?;
+                let o = Opts::new(inv, &["character", "location", "level", "nonlethal"])?;
                 let character = o.required("character")?.to_owned();
                 let location = parse_location(o.required("location")?)?;
                 let typed = o.required("level")?;
@@ -56,6 +85,7 @@ impl WoundArgs {
                     character,
                     location,
                     level,
+                    nonlethal: o.flag("nonlethal")?,
                 }
             }
             Some("heal") => {
@@ -73,12 +103,46 @@ impl WoundArgs {
                     days: u32::try_from(days).unwrap_or(1),
                 }
             }
+            Some("dying") => {
+                let o = Opts::new(inv, &["character", "mode"])?;
+                WoundArgs::Dying {
+                    character: Patient::Named(o.required("character")?.to_owned()),
+                    mode: o.choice("mode")?,
+                }
+            }
+            Some("firstaid") => {
+                let o = Opts::new(inv, &["character", "healer", "mode"])?;
+                WoundArgs::FirstAid {
+                    character: o.required("character")?.to_owned(),
+                    healer: o.required("healer")?.to_owned(),
+                    mode: o.choice("mode")?,
+                }
+            }
+            Some("surgery") => {
+                let o = Opts::new(inv, &["character", "surgeon", "location", "mode"])?;
+                WoundArgs::Surgery {
+                    character: o.required("character")?.to_owned(),
+                    surgeon: o.required("surgeon")?.to_owned(),
+                    location: o.text("location").map(parse_location).transpose()?,
+                    mode: o.choice("mode")?,
+                }
+            }
             _ => {
                 return Err(user(
-                    "/wound needs one of add, heal or rest: /wound add character:… location:… level:…",
+                    "/wound needs one of add, heal, rest, dying, firstaid or surgery: /wound add character:… location:… level:…",
                 ));
             }
         })
+    }
+
+    /// The dying button `dying:<character id>` as the command it runs; `None` for other buttons.
+    pub fn parse_button(inv: &Invocation) -> Option<AppResult<Self>> {
+        let id = inv.option("id")?;
+        let character = care::parse_dying_button(id)?;
+        Some(character.map(|id| WoundArgs::Dying {
+            character: Patient::Button(id),
+            mode: None,
+        }))
     }
 }
 
@@ -88,12 +152,32 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &WoundArgs) -> AppResult<Reply> {
             character,
             location,
             level,
-        } => add(ctx, character, *location, *level),
+            nonlethal,
+        } => {
+            let kind = if *nonlethal {
+                DamageKind::NonLethal
+            } else {
+                DamageKind::Lethal
+            };
+            add(ctx, character, *location, *level, kind)
+        }
         WoundArgs::Heal {
             character,
             location,
         } => heal(ctx, character, *location),
         WoundArgs::Rest { character, days } => rest_days(ctx, character, *days),
+        WoundArgs::Dying { character, mode } => care::dying(ctx, character, *mode),
+        WoundArgs::FirstAid {
+            character,
+            healer,
+            mode,
+        } => care::firstaid(ctx, character, healer, *mode),
+        WoundArgs::Surgery {
+            character,
+            surgeon,
+            location,
+            mode,
+        } => care::surgery_on(ctx, character, surgeon, *location, *mode),
     }
 }
 
@@ -106,11 +190,21 @@ fn visibility(tc: &ThizChar) -> Visibility {
     }
 }
 
-fn sheet_reply(tc: &ThizChar, title: String, description: String, sheet: &WoundSheet) -> Reply {
+fn sheet_reply(
+    tc: &ThizChar,
+    title: String,
+    description: String,
+    sheet: &WoundSheet,
+    condition: Option<Condition>,
+) -> Reply {
     let mut status = describe_wounds(sheet);
     let effects = sheet.effects();
-    if effects.incapacitated {
-        status.push_str("\nIncapacitated.");
+    match condition {
+        Some(Condition::Dead) => status.push_str("\nDead."),
+        Some(c) => {
+            let _ = write!(status, "\nIncapacitated: {}.", c.name());
+        }
+        None => {}
     }
     if !effects.useless.is_empty() {
         let limbs: Vec<&str> = effects.useless.iter().map(|l| l.name()).collect();
@@ -118,6 +212,11 @@ fn sheet_reply(tc: &ThizChar, title: String, description: String, sheet: &WoundS
     }
     Reply {
         visibility: visibility(tc),
+        buttons: if condition == Some(Condition::Dying) {
+            vec![care::dying_button(tc.character.id)]
+        } else {
+            Vec::new()
+        },
         ..Reply::public("").with_embed(Embed {
             title,
             description,
@@ -147,7 +246,13 @@ fn save(
     Ok(())
 }
 
-fn add(ctx: &Ctx<'_>, name: &str, location: Location, level: Level) -> AppResult<Reply> {
+fn add(
+    ctx: &Ctx<'_>,
+    name: &str,
+    location: Location,
+    level: Level,
+    kind: DamageKind,
+) -> AppResult<Reply> {
     ctx.gm()?;
     ctx.app.store.write(|tx| {
         let c = ctx.find_character(tx, name)?;
@@ -157,13 +262,14 @@ fn add(ctx: &Ctx<'_>, name: &str, location: Location, level: Level) -> AppResult
             .add(location, level)
             .map_err(|e| user(format!("{e}.")))?;
         save(ctx, tx, &tc, &sheet)?;
+        let condition = tc.record_wounds(tx, &sheet, kind)?;
         let mut description = format!("A {} wound on the {location}", added.inflicted);
         if added.recorded != added.inflicted {
             let _ = write!(description, ", stacked up to {}", added.recorded);
         }
         description.push('.');
         let title = format!("{} is wounded", escape(&tc.character.name));
-        Ok(sheet_reply(&tc, title, description, &sheet))
+        Ok(sheet_reply(&tc, title, description, &sheet, condition))
     })
 }
 
@@ -188,11 +294,18 @@ fn heal(ctx: &Ctx<'_>, name: &str, location: Option<Location>) -> AppResult<Repl
             "Every wound is healed.".to_owned()
         };
         save(ctx, tx, &tc, &sheet)?;
+        let condition = if location.is_none() {
+            conditions::set(tx, ctx.caller.guild, tc.character.id, None)?;
+            None
+        } else {
+            tc.record_wounds(tx, &sheet, DamageKind::Lethal)?
+        };
         Ok(sheet_reply(
             &tc,
             format!("{who} is healed"),
             description,
             &sheet,
+            condition,
         ))
     })
 }
@@ -202,6 +315,17 @@ fn rest_days(ctx: &Ctx<'_>, name: &str, days: u32) -> AppResult<Reply> {
         let c = ctx.acting_character(tx, Some(name))?;
         let tc = ThizChar::load(tx, c, "/wound rest")?;
         let who = escape(&tc.character.name);
+        match tc.condition() {
+            Some(Condition::Dying) => {
+                return Err(user(format!(
+                    "{who} is dying: stabilise them (/wound firstaid) or roll /wound dying before resting."
+                )));
+            }
+            Some(Condition::Dead) => {
+                return Err(user(format!("{who} is dead; rest heals no more.")));
+            }
+            _ => {}
+        }
         if tc.wounds.is_empty() {
             return Err(user(format!(
                 "{who} has no wounds: there is nothing to rest off."
@@ -212,6 +336,8 @@ fn rest_days(ctx: &Ctx<'_>, name: &str, days: u32) -> AppResult<Reply> {
         let log = rest(&mut sheet, days, toughness, &mut ctx.dice())
             .map_err(|e| user(format!("{e}.")))?;
         save(ctx, tx, &tc, &sheet)?;
+        let condition = tc.record_wounds(tx, &sheet, DamageKind::Lethal)?;
+        conditions::advance_day(tx, ctx.caller.guild, tc.character.id, i64::from(days))?;
 
         let mut records = Vec::new();
         let mut lines = Vec::new();
@@ -272,6 +398,7 @@ fn rest_days(ctx: &Ctx<'_>, name: &str, days: u32) -> AppResult<Reply> {
             format!("{who} rests"),
             format!("Toughness {toughness}.\n{}", lines.join("\n")),
             &sheet,
+            condition,
         );
         full.visibility = Visibility::Public;
         Ok(ctx.route(mode, &format!("a rest for {who}"), full))
@@ -467,7 +594,7 @@ mod tests {
                     kit.player(),
                     &["wound"],
                     &[],
-                    "/wound needs one of add, heal or rest",
+                    "/wound needs one of add, heal, rest, dying, firstaid or surgery",
                 ),
             ],
         );

@@ -1,12 +1,13 @@
 //! `/check`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::Mode;
+use crate::bot::choices::{Hand, Mode};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
 /// THIZ check: d100 on the resolution chart, for a skill or a bare rating
 #[poise::command(slash_command, guild_only)]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn check(
     ctx: Context<'_>,
     #[description = "A skill of your character"]
@@ -23,6 +24,8 @@ pub async fn check(
     #[min = -40]
     #[max = 40]
     modifier: Option<i64>,
+    #[description = "The hand a one-handed skill uses (default: the sheet's handedness, else right)"]
+    hand: Option<Hand>,
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
     #[description = "What the check is for"] label: Option<String>,
 ) -> Result<(), Error> {
@@ -31,6 +34,7 @@ pub async fn check(
         .opt("rating", rating)
         .opt("character", character)
         .opt("modifier", modifier)
+        .choice("hand", hand)
         .choice("mode", mode)
         .opt("label", label);
     invoke(ctx, &["check"], args).await

@@ -413,8 +413,8 @@ fn character_skill_weapon_and_location_options_autocomplete() {
         for option in &leaf.options {
             let name = text(option, "name");
             let expected = match name.as_str() {
-                "character" | "attacker" | "target" | "holder" | "skill" | "weapon"
-                | "location" | "locations" => option["type"] == STRING,
+                "character" | "attacker" | "target" | "holder" | "healer" | "surgeon" | "skill"
+                | "weapon" | "location" | "locations" => option["type"] == STRING,
                 // The other weapon of a two-weapon attack.
                 "pair" => leaf.path() == "attack",
                 // A new character's name is not one to pick from.

@@ -12,15 +12,18 @@
 
 mod damage;
 mod dying;
+mod limbs;
 mod locations;
 mod recovery;
 mod sheet;
 
 pub use damage::{HitOutcome, ToughnessCheck, resist_hit, take_hit, wound_from_hit};
 pub use dying::{
-    DamageKind, DyingCheck, DyingOutcome, FirstAid, Incapacitation, TRIAGE_SPECIALIST_BONUS,
-    dying_check, first_aid, incapacitation,
+    Condition, DamageKind, DyingCheck, DyingOutcome, FirstAid, Incapacitation,
+    TRIAGE_SPECIALIST_BONUS, condition_after, current_condition, dying_check, first_aid,
+    incapacitation,
 };
+pub use limbs::{ArmUse, LimbError, ONE_ARM_SKILLS, TWO_ARM_SKILLS, arm_penalty, arm_use};
 pub use locations::{LocationRoll, MISSILE_LOCATIONS, location_for_roll, random_location};
 pub use recovery::{
     HEALING_PRIORITY, MAX_EXTREMITY_ROLLS, MAX_REST_DAYS, RestDay, RestOutcome, Surgery,

@@ -1,5 +1,5 @@
-//! The luck buttons through Discord: the owner's press updates the message (buttons disabled) and
-//! posts the result as a follow-up; anyone else's press is refused privately.
+//! The luck and dying buttons through Discord: the owner's press updates the message (buttons
+//! disabled) and posts the result as a follow-up; anyone else's press is refused privately.
 
 use super::{Session, custom_ids};
 
@@ -115,4 +115,41 @@ fn luck_rerolls_an_attack_and_lowers_a_wound_twice() {
     );
     let sheet = s.run(&bob, "/character show name:Brom");
     assert!(sheet.text().contains("Gut: Yellow"), "{}", sheet.text());
+}
+
+#[test]
+fn the_dying_button_rolls_the_owners_dying_check() {
+    let s = Session::start();
+    let owner = s.player(10);
+    let gm = s.gm(1);
+    s.run(&owner, "/character create name:Gala system:thiz");
+    let wounded = s.run(&gm, "/wound add character:Gala location:head level:black");
+    assert!(!wounded.ephemeral(), "a player character's wound is public");
+    let dying = wounded
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("dying:"))
+        .unwrap_or_else(|| panic!("a dying button: {}", wounded.text()));
+    let message = wounded.message();
+
+    let stranger = s.press(&s.player(11), &message, &dying);
+    assert_eq!(stranger.kind(), 4, "{}", stranger.callback_body());
+    assert!(stranger.ephemeral(), "the refusal is for the presser only");
+    assert!(
+        stranger.text().contains("belongs to another player"),
+        "{}",
+        stranger.text()
+    );
+
+    let press = s.press(&owner, &message, &dying);
+    assert_eq!(press.kind(), 7, "the owner's press updates the message");
+    let followup = press.followup(0);
+    let text = super::message_text(followup.body());
+    assert!(text.contains("Gala: dying check"), "{text}");
+    let again = custom_ids(followup.body()).contains(&dying);
+    assert_eq!(
+        again,
+        text.contains("still dying"),
+        "the button comes back exactly while Gala is still dying: {text}"
+    );
 }

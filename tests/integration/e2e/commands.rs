@@ -44,6 +44,9 @@ const GROUPS: &[(&str, &[&str])] = &[
             "wound add",
             "wound heal",
             "wound rest",
+            "wound surgery",
+            "wound firstaid",
+            "wound dying",
             "character show",
         ],
     ),
@@ -512,6 +515,9 @@ fn thiz_attacks_and_wounds() {
         text.contains("Bram is healed") && text.contains("The Red wound on the Head is healed"),
         "{text}"
     );
+    // The attack may have left Bram dying (a Black on the chest), and the dying cannot rest: heal
+    // every wound first, which also ends any condition.
+    x.text(&gm, "/wound heal character:Bram");
     x.text(
         &gm,
         "/wound add character:Bram location:\"left arm\" level:yellow",
@@ -521,6 +527,26 @@ fn thiz_attacks_and_wounds() {
     assert!(text.contains("Bram rests"), "{text}");
     assert!(
         text.contains("Toughness 3") && text.contains("Day 1: ") && text.contains("Wounds now: "),
+        "{text}"
+    );
+
+    // A Black on the chest: Bram is dying. The dice are the bot's own, so each step may end
+    // Bram's dying (Surgery can heal the Black, First Aid stabilise): what each reply says is
+    // checked, not which outcome it had.
+    let text = x.text(&gm, "/wound add character:Bram location:chest level:black");
+    assert!(text.contains("Incapacitated: dying."), "{text}");
+    let text = x.text(&alys, "/wound surgery character:Bram surgeon:Alys");
+    assert!(text.contains("Alys operates on Bram"), "{text}");
+    let text = x.text(&alys, "/wound firstaid character:Bram healer:Alys");
+    assert!(
+        text.contains("Bram") && text.contains("First Aid"),
+        "{text}"
+    );
+    let text = x.text(&bram, "/wound dying character:Bram");
+    assert!(
+        text.contains("Bram: dying check")
+            || text.contains("Bram is stable and not dying")
+            || text.contains("Bram is not dying"),
         "{text}"
     );
     x.ran_exactly("thiz");

@@ -33,6 +33,78 @@ pub fn incapacitation(kind: DamageKind) -> Incapacitation {
     }
 }
 
+/// Where an Incapacitated (or dead) character stands (thiz-rulebook.md, "Damage").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Condition {
+    /// Lethal damage: checks Toughness until dead or stable.
+    Dying,
+    /// Stopped dying (a Black on the dying check, or First Aid); still Incapacitated.
+    Stable,
+    /// Non-lethal damage: cannot act, Speed counts as 0; no dying checks.
+    Unconscious,
+    /// Failed a dying check.
+    Dead,
+}
+
+impl Condition {
+    pub const ALL: [Condition; 4] = [
+        Condition::Dying,
+        Condition::Stable,
+        Condition::Unconscious,
+        Condition::Dead,
+    ];
+
+    /// The name as stored and shown: "dying", "stable", "unconscious", "dead".
+    pub fn name(self) -> &'static str {
+        match self {
+            Condition::Dying => "dying",
+            Condition::Stable => "stable",
+            Condition::Unconscious => "unconscious",
+            Condition::Dead => "dead",
+        }
+    }
+
+    /// Reads a stored name.
+    pub fn from_name(text: &str) -> Option<Condition> {
+        Condition::ALL
+            .into_iter()
+            .find(|c| c.name().eq_ignore_ascii_case(text.trim()))
+    }
+}
+
+impl From<Incapacitation> for Condition {
+    fn from(i: Incapacitation) -> Self {
+        match i {
+            Incapacitation::Dying => Condition::Dying,
+            Incapacitation::Unconscious => Condition::Unconscious,
+        }
+    }
+}
+
+/// The condition a character is in, from the one recorded and whether the wounds incapacitate.
+///
+/// Decision: death stays whatever the wounds. Otherwise a character whose wounds no longer
+/// incapacitate (no Black on Head, Chest or Gut) is in no condition, whatever was recorded; one
+/// who is incapacitated is dying unless recorded as stable or unconscious, because lethal damage
+/// is the rule's default and an attack or a GM's wound that says nothing more is lethal.
+pub fn current_condition(recorded: Option<Condition>, incapacitated: bool) -> Option<Condition> {
+    match (recorded, incapacitated) {
+        (Some(Condition::Dead), _) => Some(Condition::Dead),
+        (_, false) => None,
+        (Some(c @ (Condition::Stable | Condition::Unconscious)), true) => Some(c),
+        (Some(Condition::Dying) | None, true) => Some(Condition::Dying),
+    }
+}
+
+/// The condition a dying check leaves: Failure dead, Black stable, else still dying.
+pub fn condition_after(outcome: DyingOutcome) -> Condition {
+    match outcome {
+        DyingOutcome::Dies => Condition::Dead,
+        DyingOutcome::StillDying => Condition::Dying,
+        DyingOutcome::Stable => Condition::Stable,
+    }
+}
+
 /// How one dying check went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DyingOutcome {
@@ -157,5 +229,38 @@ mod tests {
             );
             assert_eq!(aid.triage_bonus, if triage { 3 } else { 0 });
         }
+    }
+
+    #[test]
+    fn the_condition_follows_the_wounds_and_the_record() {
+        // thiz-rulebook.md, "Damage"; the Decision on current_condition.
+        use Condition::*;
+        let cases = [
+            (None, false, None),
+            (None, true, Some(Dying)),
+            (Some(Dying), true, Some(Dying)),
+            (Some(Dying), false, None),
+            (Some(Stable), true, Some(Stable)),
+            (Some(Stable), false, None),
+            (Some(Unconscious), true, Some(Unconscious)),
+            (Some(Unconscious), false, None),
+            (Some(Dead), true, Some(Dead)),
+            (Some(Dead), false, Some(Dead)),
+        ];
+        for (recorded, incapacitated, want) in cases {
+            assert_eq!(
+                current_condition(recorded, incapacitated),
+                want,
+                "{recorded:?} {incapacitated}"
+            );
+        }
+        assert_eq!(condition_after(DyingOutcome::Dies), Dead);
+        assert_eq!(condition_after(DyingOutcome::StillDying), Dying);
+        assert_eq!(condition_after(DyingOutcome::Stable), Stable);
+        for c in Condition::ALL {
+            assert_eq!(Condition::from_name(&c.name().to_uppercase()), Some(c));
+        }
+        assert_eq!(Condition::from_name("asleep"), None);
+        assert_eq!(Condition::from(Incapacitation::Unconscious), Unconscious);
     }
 }

@@ -182,6 +182,15 @@ impl SurgeryDay {
         Self::default()
     }
 
+    /// A day on which Surgery already healed a wound on each of `locations` (for a stored day).
+    pub fn with_treated(locations: impl IntoIterator<Item = Location>) -> Self {
+        let mut day = Self::new();
+        for l in locations {
+            day.mark(l);
+        }
+        day
+    }
+
     /// True when Surgery already healed a wound on `location` today.
     pub fn treated(&self, location: Location) -> bool {
         self.treated[location as usize]
@@ -430,6 +439,10 @@ mod tests {
             surgery(&mut s, Some(Gut), 4, false, &mut day, &mut dice),
             Err(WoundError::AlreadyTreated(Gut))
         );
+        // A stored day reads back the same.
+        let again = SurgeryDay::with_treated([Gut]);
+        assert!(again.treated(Gut) && !again.treated(LeftArm));
+        assert_eq!(again, day);
         // Without a named section, the Gut is skipped and the arm is healed.
         let next = surgery(&mut s, None, 4, false, &mut day, &mut dice).unwrap();
         assert_eq!(next.healed, Some((LeftArm, Green)));
