@@ -210,7 +210,7 @@ impl Command {
             ["roll"] | ["gm", "roll"] | ["reveal"] | ["history"] => {
                 Command::Rolls(rolls::RollsCommand::parse(inv)?)
             }
-            ["check"] | ["attack"] | ["wound", ..] | ["odds", "thiz"] => {
+            ["check"] | ["attack"] | ["wound", ..] | ["hazard", ..] | ["magic", ..] | ["odds", "thiz"] => {
                 Command::Thiz(thiz::ThizCommand::parse(inv)?)
             }
             ["tft", ..] | ["odds", "tft"] => Command::Tft(tft::TftCommand::parse(inv)?),

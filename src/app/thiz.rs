@@ -17,6 +17,8 @@
 
 pub mod attack;
 mod check;
+mod hazard;
+mod magic;
 mod odds;
 pub mod record;
 pub mod stats;
@@ -33,6 +35,8 @@ use crate::rules::thiz::{Level, Location};
 
 pub use attack::AttackArgs;
 pub use check::CheckArgs;
+pub use hazard::HazardArgs;
+pub use magic::MagicArgs;
 pub use wound::WoundArgs;
 
 /// `/check`, `/attack`, `/wound …` and `/odds thiz`.
@@ -44,6 +48,10 @@ pub enum ThizCommand {
     Attack(AttackArgs),
     /// `/wound add|heal|rest …`.
     Wound(WoundArgs),
+    /// `/hazard fall|fire|water|suffocation|poison …`.
+    Hazard(HazardArgs),
+    /// `/magic cast|terror|learn …`.
+    Magic(MagicArgs),
     /// `/odds thiz rating [modifier]`.
     Odds { rating: i32, modifier: i32 },
 }
@@ -61,6 +69,8 @@ impl ThizCommand {
             ["check"] => ThizCommand::Check(CheckArgs::parse(inv)?),
             ["attack"] => ThizCommand::Attack(AttackArgs::parse(inv)?),
             ["wound", ..] => ThizCommand::Wound(WoundArgs::parse(inv)?),
+            ["hazard", ..] => ThizCommand::Hazard(HazardArgs::parse(inv)?),
+            ["magic", ..] => ThizCommand::Magic(MagicArgs::parse(inv)?),
             ["odds", "thiz"] => {
                 let o = Opts::new(inv, &["rating", "modifier"])?;
                 ThizCommand::Odds {
@@ -83,6 +93,8 @@ impl ThizCommand {
             ThizCommand::Check(a) => check::run(ctx, &a),
             ThizCommand::Attack(a) => attack::run(ctx, &a),
             ThizCommand::Wound(a) => wound::run(ctx, &a),
+            ThizCommand::Hazard(a) => hazard::run(ctx, &a),
+            ThizCommand::Magic(a) => magic::run(ctx, &a),
             ThizCommand::Odds { rating, modifier } => odds::run(rating, modifier),
         }
     }
