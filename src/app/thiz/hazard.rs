@@ -33,9 +33,9 @@ use crate::rules::dice::DieSource;
 use crate::rules::thiz::check::{CheckInput, resolve_check};
 use crate::rules::thiz::hazards::{
     AirlessTurn, Breath, ChartRoll, DEADLY_FALL_FEET, FALL_SOAK, FIRE_RATINGS, FIRE_SOAK,
-    FallOutcome, MAX_FALL_FEET, POISON_LOCATION, QuarterTime, SAFE_FALL_FEET,
-    SUFFOCATION_LOCATION, Soak, Surface, TimeUnit, WATER_RATINGS, WaterSituation, afloat_check,
-    afloat_rating, fall, fire_attack, needs_afloat_check, poison,
+    FallOutcome, MAX_FALL_FEET, POISON_LOCATION, QuarterTime, SAFE_FALL_FEET, SUFFOCATION_LOCATION,
+    Soak, Surface, TimeUnit, WATER_RATINGS, WaterSituation, afloat_check, afloat_rating, fall,
+    fire_attack, needs_afloat_check, poison,
 };
 use crate::rules::thiz::skills::SkillKind;
 use crate::rules::thiz::traits::{Quirk, Weakness, unlucky_mishap};
@@ -628,7 +628,11 @@ fn falling(
             stunned_turns,
             referee_decides_survival,
         } => {
-            run.hazard_roll("Fall", &format!("height {height} − {SAFE_FALL_FEET}"), &check);
+            run.hazard_roll(
+                "Fall",
+                &format!("height {height} − {SAFE_FALL_FEET}"),
+                &check,
+            );
             if wound.is_success() {
                 let at = run.place(location, dice);
                 run.wound(at, wound, FALL_SOAK, dice)?;
@@ -681,8 +685,10 @@ fn burning(
     }
     run.hazard_roll("Flames", &how, &attack.check);
     if attack.hit.is_success() {
-        run.lines
-            .push(format!("**Burnt**: {} on the {at}.", level_text(attack.hit)));
+        run.lines.push(format!(
+            "**Burnt**: {} on the {at}.",
+            level_text(attack.hit)
+        ));
         run.wound(at, attack.hit, FIRE_SOAK, dice)?;
     } else {
         run.lines.push("The flames miss.".to_owned());
@@ -756,7 +762,8 @@ fn swimming(
         "2 × {skill_text} − armour {armour} − water {water} = {base}",
         armour = rolled.armour_bonus
     );
-    run.fields.push(field("Swimming", check_text(&base_text, &check)));
+    run.fields
+        .push(field("Swimming", check_text(&base_text, &check)));
     if let Some(line) = unlucky_line(&check, "to stay afloat") {
         run.gm_lines.push(line);
     }
@@ -808,7 +815,8 @@ fn suffocating(run: &mut Run, turn: u32, dice: &mut impl DieSource) -> AppResult
                 run.place(Some(SUFFOCATION_LOCATION), dice);
                 run.wound(SUFFOCATION_LOCATION, wound, Soak::None, dice)?;
             } else {
-                run.lines.push(format!("{who} holds on, unharmed this turn."));
+                run.lines
+                    .push(format!("{who} holds on, unharmed this turn."));
             }
         }
     }
@@ -875,7 +883,8 @@ fn poisoned(
             out.weak_constitution_penalty
         );
     }
-    run.fields.push(field("Toughness", check_text(&base_text, &check)));
+    run.fields
+        .push(field("Toughness", check_text(&base_text, &check)));
     if let Some(line) = unlucky_line(&check, "against poison") {
         run.gm_lines.push(line);
     }
@@ -908,3 +917,346 @@ fn poisoned(
     Ok(format!("{who} is poisoned ({wound} poison)"))
 }
 
+#[cfg(test)]
+mod tests {
+    use super::super::record::{ThizRecord, sheet_from_rows};
+    use super::super::testkit::Kit;
+    use super::*;
+    use crate::app::reply::Visibility;
+    use crate::rules::dice::SeededDice;
+    use crate::rules::thiz::resolve;
+    use crate::store::CharacterId;
+
+    /// A seed whose first d100s pass the predicates, in order.
+    pub(in crate::app::thiz) fn seed_for(preds: &[&dyn Fn(u32) -> bool]) -> u64 {
+        (0..2_000_000u64)
+            .find(|s| {
+                let mut d = SeededDice::new(*s);
+                preds.iter().all(|p| p(d.d100()))
+            })
+            .unwrap()
+    }
+
+    pub(in crate::app::thiz) fn first_d100s(seed: u64, n: usize) -> Vec<u32> {
+        let mut d = SeededDice::new(seed);
+        (0..n).map(|_| d.d100()).collect()
+    }
+
+    fn last(kit: &Kit) -> HazardRecord {
+        match ThizRecord::from_json(&kit.last_roll_json().unwrap()) {
+            Some(ThizRecord::Hazard(rec)) => rec,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn sheet(kit: &Kit, id: CharacterId) -> WoundSheet {
+        sheet_from_rows(&kit.wounds(id)).unwrap()
+    }
+
+    fn vexa(kit: &Kit) -> CharacterId {
+        kit.thiz("Vexa", kit.player_id(), false)
+    }
+
+    /// thiz-rulebook.md, "Fall Damage": a 35-foot fall is checked at 25; its level is the wound,
+    /// with no Toughness check, and the faller is stunned 3 turns. A Failure leaves them unharmed.
+    #[test]
+    fn a_fall_wounds_at_its_level_or_leaves_them_unharmed() {
+        let seed = seed_for(&[&|r| resolve(Rating(25), r).is_success()]);
+        let kit = Kit::new(seed);
+        let id = vexa(&kit);
+        let opts = [("height", "35"), ("location", "left leg")];
+        let reply = kit.run(&kit.player(), &["hazard", "fall"], &opts);
+        let level = resolve(Rating(25), first_d100s(seed, 1)[0]);
+        let e = &reply.embeds[0];
+        assert_eq!(e.title, "Vexa falls 35 feet", "{reply:?}");
+        assert!(e.description.contains("stunned for 3 turns"), "{e:?}");
+        assert!(sheet(&kit, id).at(Location::LeftLeg).has(level));
+        let rec = last(&kit);
+        assert_eq!(rec.hazard_roll.as_ref().map(|h| h.rating), Some(25));
+        assert_eq!(rec.toughness, None, "a fall is not soaked");
+        assert_eq!(rec.wound.unwrap().inflicted, level.name());
+
+        let seed = seed_for(&[&|r| resolve(Rating(25), r) == Level::Failure]);
+        let kit = Kit::new(seed);
+        let id = vexa(&kit);
+        let reply = kit.run(&kit.player(), &["hazard", "fall"], &opts);
+        assert!(
+            reply.embeds[0].description.contains("unharmed"),
+            "{reply:?}"
+        );
+        assert!(kit.wounds(id).is_empty());
+        assert_eq!(kit.roll_count(), 1);
+    }
+
+    /// thiz-rulebook.md, "Fall Damage": 10 feet is safe; 100 feet onto something hard kills;
+    /// onto a soft landing it is checked and the referee decides.
+    #[test]
+    fn short_falls_are_safe_and_long_ones_kill_on_hard_ground() {
+        let kit = Kit::new(3);
+        let id = vexa(&kit);
+        let safe = kit.run(&kit.player(), &["hazard", "fall"], &[("height", "10")]);
+        assert!(safe.embeds[0].description.contains("No harm"), "{safe:?}");
+        let dead = kit.run(&kit.player(), &["hazard", "fall"], &[("height", "100")]);
+        assert!(dead.embeds[0].description.contains("killed outright"));
+        assert!(kit.wounds(id).is_empty());
+        let soft = kit.run(
+            &kit.player(),
+            &["hazard", "fall"],
+            &[("height", "100"), ("surface", "yielding")],
+        );
+        assert!(
+            soft.embeds[0].description.contains("the referee's call"),
+            "{soft:?}"
+        );
+        assert_eq!(last(&kit).hazard_roll.map(|h| h.rating), Some(90));
+    }
+
+    /// thiz-rulebook.md, "Fire": fleeing takes the victim's Speed off the fire's rating, armour on
+    /// the location one more; the hit is then resisted with Toughness like a weapon's.
+    #[test]
+    fn fire_loses_speed_and_armour_then_toughness_resists() {
+        let seed = seed_for(&[&|r| resolve(Rating(10), r).is_success(), &|r| {
+            resolve(Rating(2), r) == Level::Failure
+        }]);
+        let kit = Kit::new(seed);
+        let id = vexa(&kit);
+        kit.skill(id, "Speed", 4);
+        kit.skill(id, "Toughness", 2);
+        kit.item(
+            id,
+            "armor",
+            "Breastplate",
+            r#"{"armor_bonus": 3, "locations": ["chest"]}"#,
+        );
+        let reply = kit.run(
+            &kit.player(),
+            &["hazard", "fire"],
+            &[("rating", "15"), ("fleeing", "true"), ("location", "chest")],
+        );
+        let hit = resolve(Rating(10), first_d100s(seed, 1)[0]);
+        let e = &reply.embeds[0];
+        let flames = e.fields.iter().find(|f| f.name == "Flames").unwrap();
+        assert!(
+            flames
+                .value
+                .starts_with("fire 15 (bonfire or burning building) − Speed 4 − armour 1 = 10"),
+            "{flames:?}"
+        );
+        assert!(e.fields.iter().any(|f| f.name == "Toughness"));
+        assert!(sheet(&kit, id).at(Location::Chest).has(hit));
+        assert!(last(&kit).toughness.is_some());
+    }
+
+    /// thiz-rulebook.md, "Open Water": a check only where the rulebook calls for one; the rating
+    /// is twice Swimming less armour and water, with the wound penalty kept in the log.
+    #[test]
+    fn staying_afloat_at_the_printed_thresholds() {
+        let kit = Kit::new(5);
+        let id = vexa(&kit);
+        kit.skill(id, "Swimming", 4);
+        let calm = kit.run(
+            &kit.player(),
+            &["hazard", "water"],
+            &[("water", "9"), ("situation", "start_swim")],
+        );
+        assert_eq!(calm.visibility, Visibility::Ephemeral);
+        assert!(calm.content.contains("needs no check"), "{calm:?}");
+        assert_eq!(kit.roll_count(), 0);
+
+        for afloat in [true, false] {
+            // Swimming 4 doubled, less water 10, +10, a Yellow wound on the head (-2): 6.
+            let seed = seed_for(&[&|r| resolve(Rating(6), r).is_success() == afloat]);
+            let kit = Kit::new(seed);
+            let id = vexa(&kit);
+            kit.skill(id, "Swimming", 4);
+            kit.wound(id, "head", "yellow");
+            let reply = kit.run(
+                &kit.player(),
+                &["hazard", "water"],
+                &[
+                    ("water", "10"),
+                    ("situation", "start_swim"),
+                    ("modifier", "10"),
+                ],
+            );
+            let e = &reply.embeds[0];
+            let check = last(&kit).check.unwrap();
+            assert_eq!(
+                (check.base, check.modifier, check.wound_penalty),
+                (-2, 10, -2),
+                "{e:?}"
+            );
+            assert_eq!(check.adjusted, 6);
+            assert_eq!(e.description.contains("stays afloat"), afloat, "{e:?}");
+            assert_eq!(e.description.contains("under water"), !afloat, "{e:?}");
+        }
+    }
+
+    /// thiz-rulebook.md, "Suffocation": Physical 1 holds 7 turns; the 8th is checked at 1, and
+    /// its level is a chest wound.
+    #[test]
+    fn suffocation_checks_past_the_breath_at_the_running_total() {
+        let seed = seed_for(&[&|r| resolve(Rating(1), r).is_success()]);
+        let kit = Kit::new(seed);
+        let id = vexa(&kit);
+        kit.skill(id, "Strength", 10);
+        let seventh = kit.run(&kit.player(), &["hazard", "suffocation"], &[("turn", "7")]);
+        assert!(
+            seventh.embeds[0]
+                .description
+                .contains("0 more before it starts"),
+            "{seventh:?}"
+        );
+        assert!(last(&kit).hazard_roll.is_none());
+        assert!(kit.wounds(id).is_empty());
+        let eighth = kit.run(&kit.player(), &["hazard", "suffocation"], &[("turn", "8")]);
+        let level = resolve(Rating(1), first_d100s(seed, 1)[0]);
+        assert!(
+            eighth.embeds[0]
+                .description
+                .contains("holds their breath for 7 turns"),
+            "{eighth:?}"
+        );
+        assert_eq!(last(&kit).hazard_roll.map(|h| h.rating), Some(1));
+        assert!(sheet(&kit, id).at(Location::Chest).has(level));
+    }
+
+    /// thiz-rulebook.md, "Poison": a level at or above the wound rating resists it; otherwise the
+    /// antidote's time is given (a quarter more with Iron Constitution) and nothing is written yet.
+    #[test]
+    fn poison_is_resisted_at_its_rating_or_starts_the_antidote_clock() {
+        for (level, resisted) in [(Level::Yellow, false), (Level::Red, true)] {
+            let seed = seed_for(&[&|r| resolve(Rating(3), r) == level]);
+            let kit = Kit::new(seed);
+            let id = vexa(&kit);
+            kit.skill(id, "Toughness", 3);
+            kit.sheet(id, r#"{"quirks": ["Iron Constitution"]}"#);
+            let reply = kit.run(
+                &kit.player(),
+                &["hazard", "poison"],
+                &[("wound", "red"), ("duration", "5"), ("unit", "minutes")],
+            );
+            let e = &reply.embeds[0];
+            assert_eq!(e.description.contains("resists"), resisted, "{e:?}");
+            if !resisted {
+                assert!(e.description.contains("within 6¼ minutes"), "{e:?}");
+                assert!(e.description.contains("Red wound on the Gut"), "{e:?}");
+            }
+            assert!(kit.wounds(id).is_empty());
+            assert_eq!(last(&kit).check.unwrap().base, 3);
+        }
+        // Weak Constitution: -3 on the check.
+        let kit = Kit::new(1);
+        let id = vexa(&kit);
+        kit.skill(id, "Toughness", 3);
+        kit.sheet(id, r#"{"weaknesses": ["Weak Constitution"]}"#);
+        kit.run(
+            &kit.player(),
+            &["hazard", "poison"],
+            &[("wound", "green"), ("duration", "1"), ("unit", "hours")],
+        );
+        assert_eq!(last(&kit).check.unwrap().base, 0);
+    }
+
+    /// thiz-rulebook.md, "Unlucky": 98–100 on the character's own check flags the GM only.
+    #[test]
+    fn unlucky_afloat_checks_flag_the_gm_only() {
+        for (roll, flagged) in [(97, false), (98, true)] {
+            let seed = seed_for(&[&|r| r == roll]);
+            let kit = Kit::new(seed);
+            let id = vexa(&kit);
+            kit.sheet(id, r#"{"weaknesses": ["Unlucky"]}"#);
+            let reply = kit.run(
+                &kit.player(),
+                &["hazard", "water"],
+                &[("water", "0"), ("mode", "self")],
+            );
+            let gm = reply
+                .gm_copy
+                .as_ref()
+                .map(|c| c.all_text())
+                .unwrap_or_default();
+            assert_eq!(gm.contains("Unlucky: Vexa rolled"), flagged, "{reply:?}");
+            assert!(!reply.caller_text().contains("Unlucky"));
+        }
+    }
+
+    #[test]
+    fn refusals_change_nothing() {
+        let kit = Kit::new(1);
+        let id = vexa(&kit);
+        kit.thiz("Bran", kit.other_id(), false);
+        kit.thiz("Ghoul", kit.gm_id(), true);
+        kit.tft("Rook", kit.player_id());
+        let cases: [(&str, &[(&str, &str)], &str); 9] = [
+            (
+                "fall",
+                &[("height", "30"), ("character", "Bran")],
+                "belongs to another player",
+            ),
+            (
+                "fall",
+                &[("height", "30"), ("character", "Ghoul")],
+                "no character named Ghoul",
+            ),
+            (
+                "fall",
+                &[("height", "30"), ("character", "Rook")],
+                "Rook is a TFT character",
+            ),
+            (
+                "fall",
+                &[("height", "100001")],
+                "height must be between 0 and 100000",
+            ),
+            (
+                "fall",
+                &[("height", "30"), ("surface", "jelly")],
+                "surface must be",
+            ),
+            (
+                "fire",
+                &[("rating", "41")],
+                "rating must be between -40 and 40",
+            ),
+            (
+                "water",
+                &[("water", "5"), ("situation", "splash")],
+                "situation must be one of",
+            ),
+            (
+                "poison",
+                &[("wound", "failure"), ("duration", "1"), ("unit", "turns")],
+                "green, yellow, red or black",
+            ),
+            (
+                "poison",
+                &[("wound", "red"), ("duration", "1"), ("unit", "weeks")],
+                "unit must be",
+            ),
+        ];
+        for (sub, opts, want) in cases {
+            let reply = kit.run(&kit.player(), &["hazard", sub], opts);
+            assert_eq!(reply.visibility, Visibility::Ephemeral, "{sub} {opts:?}");
+            assert!(
+                reply.content.contains(want),
+                "{sub} {opts:?}: {}",
+                reply.content
+            );
+        }
+        let odd = kit.run(&kit.player(), &["hazard", "quicksand"], &[]);
+        assert!(
+            odd.content
+                .contains("There is no command /hazard quicksand")
+        );
+        assert_eq!(kit.roll_count(), 0);
+        assert!(kit.wounds(id).is_empty());
+        // A GM may put an NPC through a hazard.
+        let gm = kit.run(
+            &kit.gm(),
+            &["hazard", "fall"],
+            &[("height", "5"), ("character", "Ghoul")],
+        );
+        assert_eq!(gm.embeds[0].title, "Ghoul falls 5 feet");
+    }
+}
