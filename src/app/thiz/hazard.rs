@@ -918,7 +918,7 @@ fn poisoned(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::record::{ThizRecord, sheet_from_rows};
     use super::super::testkit::Kit;
     use super::*;

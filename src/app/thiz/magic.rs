@@ -680,3 +680,339 @@ fn learn(
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::hazard::tests::{first_d100s, seed_for};
+    use super::super::record::sheet_from_rows;
+    use super::super::testkit::Kit;
+    use super::*;
+    use crate::rules::thiz::resolve;
+    use crate::store::CharacterId;
+
+    fn mage(kit: &Kit, skill: &str, rating: i64) -> CharacterId {
+        let id = kit.thiz("Mira", kit.player_id(), false);
+        kit.skill(id, skill, rating);
+        id
+    }
+
+    fn last(kit: &Kit) -> MagicRecord {
+        match ThizRecord::from_json(&kit.last_roll_json().unwrap()) {
+            Some(ThizRecord::Magic(rec)) => rec,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn cast(kit: &Kit, opts: &[(&str, &str)]) -> Reply {
+        kit.run(&kit.player(), &["magic", "cast"], opts)
+    }
+
+    /// thiz-rulebook.md, "Manifesting Magical Effects": the effect occurs at its level or better.
+    #[test]
+    fn an_effect_manifests_at_its_level_and_not_below() {
+        for (level, manifests) in [(Level::Yellow, false), (Level::Red, true)] {
+            let seed = seed_for(&[&|r| resolve(Rating(4), r) == level]);
+            let kit = Kit::new(seed);
+            mage(&kit, "Elementalism", 4);
+            let reply = cast(&kit, &[("skill", "elementalism"), ("level", "red")]);
+            let e = &reply.embeds[0];
+            assert_eq!(e.description.contains("**Cast**"), manifests, "{e:?}");
+            assert_eq!(
+                e.description.contains("continues:1"),
+                !manifests,
+                "a failed casting says how to extend it: {e:?}"
+            );
+            let rec = last(&kit);
+            assert_eq!(rec.check.base, 4);
+            assert_eq!(rec.casting.unwrap().cast, manifests);
+        }
+    }
+
+    /// thiz-rulebook.md, "Extended Casting", Bertold's example: Green, Yellow, Green make a Red,
+    /// each check after the first costing a quarter more reagent.
+    #[test]
+    fn bertold_extends_a_casting_over_three_turns() {
+        let seed = seed_for(&[
+            &|r| resolve(Rating(4), r) == Level::Green,
+            &|r| resolve(Rating(4), r) == Level::Yellow,
+            &|r| resolve(Rating(4), r) == Level::Green,
+        ]);
+        let kit = Kit::new(seed);
+        mage(&kit, "Artifice", 4);
+        let first = cast(&kit, &[("skill", "Artifice"), ("level", "red")]);
+        assert!(first.embeds[0].description.contains("Not yet"), "{first:?}");
+        let second = cast(
+            &kit,
+            &[("skill", "Artifice"), ("level", "red"), ("continues", "1")],
+        );
+        let field = |r: &Reply| {
+            r.embeds[0]
+                .fields
+                .iter()
+                .find(|f| f.name == "Extended casting")
+                .map(|f| f.value.clone())
+                .unwrap_or_default()
+        };
+        assert!(
+            field(&second).contains("held: 1× Green, 1× Yellow; reagent used: 125%"),
+            "{second:?}"
+        );
+        let third = cast(
+            &kit,
+            &[("skill", "Artifice"), ("level", "red"), ("continues", "2")],
+        );
+        assert!(
+            third.embeds[0].description.contains("**Cast**"),
+            "{third:?}"
+        );
+        assert!(
+            field(&third)
+                .contains("reagent used: 150% of one casting; pairs merged into Yellow, Red"),
+            "{third:?}"
+        );
+        assert_eq!(last(&kit).casting.unwrap().continues, Some(2));
+        // A cast spell, another skill or another level cannot be continued.
+        for (opts, want) in [
+            (
+                [("skill", "Artifice"), ("level", "red"), ("continues", "3")],
+                "already cast",
+            ),
+            (
+                [
+                    ("skill", "Artifice"),
+                    ("level", "black"),
+                    ("continues", "2"),
+                ],
+                "not a casting of Artifice",
+            ),
+            (
+                [("skill", "Artifice"), ("level", "red"), ("continues", "99")],
+                "no roll #99",
+            ),
+        ] {
+            let reply = cast(&kit, &opts);
+            assert!(reply.content.contains(want), "{opts:?}: {reply:?}");
+        }
+        assert_eq!(kit.roll_count(), 3);
+    }
+
+    /// "Extended Casting": a wound calls for a Willpower check; failing it loses the progress.
+    #[test]
+    fn a_failed_willpower_check_after_a_wound_loses_the_progress() {
+        let seed = seed_for(&[
+            &|r| resolve(Rating(4), r) == Level::Green,
+            &|r| resolve(Rating(0), r) == Level::Failure,
+            &|r| resolve(Rating(4), r) == Level::Green,
+        ]);
+        let kit = Kit::new(seed);
+        mage(&kit, "Artifice", 4);
+        cast(&kit, &[("skill", "Artifice"), ("level", "yellow")]);
+        let reply = cast(
+            &kit,
+            &[
+                ("skill", "Artifice"),
+                ("level", "yellow"),
+                ("continues", "1"),
+                ("wounded", "true"),
+            ],
+        );
+        let e = &reply.embeds[0];
+        assert!(e.description.contains("progress is lost"), "{e:?}");
+        assert!(e.description.contains("Not yet"), "{e:?}");
+        let rec = last(&kit);
+        assert!(rec.progress_lost);
+        assert_eq!(rec.casting.unwrap().held, [0, 1, 0, 0, 0]);
+        let refused = cast(
+            &kit,
+            &[("skill", "Artifice"), ("level", "red"), ("wounded", "true")],
+        );
+        assert!(refused.content.contains("continues:N"), "{refused:?}");
+    }
+
+    /// Skills chapter, "Necromancy" and "Summoning"; chapter 3 "Void-Touched".
+    #[test]
+    fn necromancy_costs_a_green_wound_summoning_backfires_void_touched_hinders() {
+        let seed = seed_for(&[&|r| r == 100]);
+        let kit = Kit::new(seed);
+        let id = mage(&kit, "Necromancy", 6);
+        let reply = cast(
+            &kit,
+            &[
+                ("skill", "Necromancy"),
+                ("level", "green"),
+                ("location", "gut"),
+            ],
+        );
+        assert!(
+            reply.embeds[0]
+                .description
+                .contains("a Green wound on the Gut"),
+            "{reply:?}"
+        );
+        let sheet = sheet_from_rows(&kit.wounds(id)).unwrap();
+        assert_eq!(sheet.at(Location::Gut).greens, 1);
+
+        for (roll, backfires) in [(95, false), (96, true)] {
+            let seed = seed_for(&[&|r| r == roll]);
+            let kit = Kit::new(seed);
+            mage(&kit, "Summoning", 6);
+            let reply = cast(&kit, &[("skill", "Summoning"), ("level", "green")]);
+            assert_eq!(
+                reply.embeds[0].description.contains("maddened"),
+                backfires,
+                "{roll}: {reply:?}"
+            );
+        }
+
+        for (feet, base) in [("20", 4), ("21", 6)] {
+            let kit = Kit::new(1);
+            mage(&kit, "Insight", 6);
+            cast(
+                &kit,
+                &[
+                    ("skill", "Insight"),
+                    ("level", "green"),
+                    ("void_touched", feet),
+                ],
+            );
+            let rec = last(&kit);
+            assert_eq!(rec.check.base, base, "{feet} feet");
+        }
+    }
+
+    /// thiz-rulebook.md, "Terror": Willpower less 1 (Green) to 4 (Black); a failure brings
+    /// 1 + d4 turns of Terror at -3.
+    #[test]
+    fn terror_at_the_witnessed_level() {
+        for terrified in [false, true] {
+            let seed = seed_for(&[&|r| resolve(Rating(1), r).is_success() != terrified]);
+            let kit = Kit::new(seed);
+            mage(&kit, "Willpower", 5);
+            let reply = kit.run(&kit.player(), &["magic", "terror"], &[("level", "black")]);
+            let e = &reply.embeds[0];
+            assert_eq!(
+                e.description.contains("filled with Terror"),
+                terrified,
+                "{e:?}"
+            );
+            let rec = last(&kit);
+            assert_eq!(rec.check.base, 1);
+            assert_eq!(rec.terror_turns.is_some(), terrified);
+            if let (Some(turns), Some(d4)) = (rec.terror_turns, rec.terror_d4) {
+                assert_eq!(turns, 1 + d4);
+            }
+        }
+        let kit = Kit::new(2);
+        mage(&kit, "Willpower", 5);
+        kit.run(&kit.player(), &["magic", "terror"], &[("approach", "true")]);
+        assert_eq!(last(&kit).check.base, 2);
+        let bare = kit.run(&kit.player(), &["magic", "terror"], &[]);
+        assert!(bare.content.contains("needs the level"), "{bare:?}");
+        let _ = first_d100s(2, 1);
+    }
+
+    /// thiz-rulebook.md, "Learning New Magic Skills": a tutor of 7 or more, 5 points, six months
+    /// (a third more on the road), rating 1 and a new weakness; Void-Touched cannot learn.
+    #[test]
+    fn learning_a_magic_skill() {
+        let kit = Kit::new(1);
+        let id = mage(&kit, "Stealth", 3);
+        let learn = |opts: &[(&str, &str)]| kit.run(&kit.player(), &["magic", "learn"], opts);
+        let weak = learn(&[("skill", "Druidism"), ("tutor_rating", "6")]);
+        assert!(
+            weak.content
+                .contains("at least 7 in the Magic Skill; this one has 6"),
+            "{weak:?}"
+        );
+        let terms = learn(&[("skill", "Druidism"), ("tutor_rating", "7")]);
+        let text = terms.embeds[0].description.clone();
+        assert!(text.contains("Cost: 5 skill points."), "{text}");
+        assert!(text.contains("= 180 days"), "{text}");
+        let road = learn(&[
+            ("skill", "Druidism"),
+            ("tutor_rating", "7"),
+            ("pace", "on_the_road"),
+        ]);
+        assert!(
+            road.embeds[0].description.contains("= 240 days"),
+            "{road:?}"
+        );
+        let mundane = learn(&[("skill", "Stealth"), ("tutor_rating", "9")]);
+        assert!(mundane.content.contains("not a Magic Skill"), "{mundane:?}");
+        let skills = |kit: &Kit| {
+            kit.app
+                .store
+                .read(|c| characters::skills(c, crate::app::thiz::testkit::GUILD, id))
+                .unwrap()
+                .len()
+        };
+        assert_eq!(skills(&kit), 1, "terms alone write nothing");
+        learn(&[
+            ("skill", "Druidism"),
+            ("tutor_rating", "7"),
+            ("finished", "true"),
+        ]);
+        assert_eq!(skills(&kit), 2);
+        let again = learn(&[("skill", "Druidism"), ("tutor_rating", "7")]);
+        assert!(
+            again.content.contains("already knows Druidism"),
+            "{again:?}"
+        );
+        kit.sheet(id, r#"{"quirks": ["Void-Touched"]}"#);
+        let void = learn(&[("skill", "Insight"), ("tutor_rating", "9")]);
+        assert!(void.content.contains("Void-Touched"), "{void:?}");
+        assert_eq!(kit.roll_count(), 0);
+    }
+
+    #[test]
+    fn refusals_change_nothing() {
+        let kit = Kit::new(1);
+        mage(&kit, "Elementalism", 4);
+        let bran = kit.thiz("Bran", kit.other_id(), false);
+        kit.skill(bran, "Elementalism", 4);
+        let cases: [(&str, &[(&str, &str)], &str); 5] = [
+            (
+                "cast",
+                &[
+                    ("skill", "Elementalism"),
+                    ("level", "red"),
+                    ("character", "Bran"),
+                ],
+                "belongs to another player",
+            ),
+            (
+                "cast",
+                &[("skill", "Necromancy"), ("level", "red")],
+                "cannot be used until it has been learned",
+            ),
+            (
+                "cast",
+                &[("skill", "Elementalism"), ("level", "failure")],
+                "level must be green",
+            ),
+            (
+                "cast",
+                &[("skill", "Elementalism")],
+                "needs the option level",
+            ),
+            (
+                "learn",
+                &[
+                    ("skill", "Insight"),
+                    ("tutor_rating", "7"),
+                    ("pace", "slow"),
+                ],
+                "pace must be",
+            ),
+        ];
+        for (sub, opts, want) in cases {
+            let reply = kit.run(&kit.player(), &["magic", sub], opts);
+            assert!(
+                reply.content.contains(want),
+                "{sub} {opts:?}: {}",
+                reply.content
+            );
+        }
+        assert_eq!(kit.roll_count(), 0);
+    }
+}
