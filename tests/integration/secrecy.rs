@@ -204,6 +204,52 @@ impl World {
     }
 }
 
+/// `/hazard …` and `/magic …` on character `c`.
+fn hazards_and_magic(c: &str) -> Vec<Try> {
+    let mut v = Vec::new();
+    let hazards: [(&str, &[(&str, &str)]); 5] = [
+        ("fall", &[("height", "40")]),
+        ("fire", &[("rating", "10"), ("fleeing", "true")]),
+        ("water", &[("water", "10")]),
+        ("suffocation", &[("turn", "9")]),
+        (
+            "poison",
+            &[("wound", "red"), ("duration", "5"), ("unit", "minutes")],
+        ),
+    ];
+    for (sub, opts) in hazards {
+        let mut opts = opts.to_vec();
+        opts.push(("character", c));
+        v.push(t(&["hazard", sub], &opts));
+    }
+    v.push(t(
+        &["magic", "cast"],
+        &[("skill", "Necromancy"), ("level", "red"), ("character", c)],
+    ));
+    v.push(t(
+        &["magic", "cast"],
+        &[
+            ("skill", "Necromancy"),
+            ("level", "red"),
+            ("continues", "1"),
+            ("character", c),
+        ],
+    ));
+    v.push(t(
+        &["magic", "terror"],
+        &[("level", "black"), ("character", c)],
+    ));
+    v.push(t(
+        &["magic", "learn"],
+        &[
+            ("skill", "Insight"),
+            ("tutor_rating", "8"),
+            ("character", c),
+        ],
+    ));
+    v
+}
+
 /// Every command and option combination a player can try, on their own character, another
 /// player's, and the NPC.
 fn player_commands() -> Vec<Try> {
@@ -251,46 +297,7 @@ fn player_commands() -> Vec<Try> {
             &[("character", c), ("location", "head"), ("level", "red")],
         ));
         v.push(t(&["wound", "rest"], &[("character", c), ("days", "1")]));
-        let hazards: [(&str, &[(&str, &str)]); 5] = [
-            ("fall", &[("height", "40")]),
-            ("fire", &[("rating", "10"), ("fleeing", "true")]),
-            ("water", &[("water", "10")]),
-            ("suffocation", &[("turn", "9")]),
-            (
-                "poison",
-                &[("wound", "red"), ("duration", "5"), ("unit", "minutes")],
-            ),
-        ];
-        for (sub, opts) in hazards {
-            let mut opts = opts.to_vec();
-            opts.push(("character", c));
-            v.push(t(&["hazard", sub], &opts));
-        }
-        v.push(t(
-            &["magic", "cast"],
-            &[("skill", "Necromancy"), ("level", "red"), ("character", c)],
-        ));
-        v.push(t(
-            &["magic", "cast"],
-            &[
-                ("skill", "Necromancy"),
-                ("level", "red"),
-                ("continues", "1"),
-                ("character", c),
-            ],
-        ));
-        v.push(t(
-            &["magic", "terror"],
-            &[("level", "black"), ("character", c)],
-        ));
-        v.push(t(
-            &["magic", "learn"],
-            &[
-                ("skill", "Insight"),
-                ("tutor_rating", "8"),
-                ("character", c),
-            ],
-        ));
+        v.extend(hazards_and_magic(c));
         v.push(t(
             &["character", "set"],
             &[("name", c), ("field", "notes"), ("value", "hi")],

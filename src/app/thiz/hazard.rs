@@ -1181,6 +1181,9 @@ pub(super) mod tests {
         }
     }
 
+    /// A subcommand, its options and the refusal expected.
+    pub(in crate::app::thiz) type Refusal<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+
     #[test]
     fn refusals_change_nothing() {
         let kit = Kit::new(1);
@@ -1188,7 +1191,7 @@ pub(super) mod tests {
         kit.thiz("Bran", kit.other_id(), false);
         kit.thiz("Ghoul", kit.gm_id(), true);
         kit.tft("Rook", kit.player_id());
-        let cases: [(&str, &[(&str, &str)], &str); 9] = [
+        let cases: [Refusal<'_>; 9] = [
             (
                 "fall",
                 &[("height", "30"), ("character", "Bran")],

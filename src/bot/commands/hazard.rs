@@ -31,7 +31,7 @@ pub async fn hazard_fall(
     ctx: Context<'_>,
     #[description = "How far they fall, in feet"]
     #[min = 0]
-    #[max = 100000]
+    #[max = 100_000]
     height: i64,
     #[description = "Who falls (default: your character)"]
     #[autocomplete = "autocomplete::character"]
@@ -95,7 +95,7 @@ pub async fn hazard_water(
     situation: Option<WaterSituation>,
     #[description = "For a dive: its height in feet"]
     #[min = 0]
-    #[max = 100000]
+    #[max = 100_000]
     height: Option<i64>,
     #[description = "Added to the check (-40 to 40)"]
     #[min = -40]
