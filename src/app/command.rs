@@ -216,9 +216,13 @@ impl Command {
             ["roll"] | ["gm", "roll"] | ["reveal"] | ["history"] => {
                 Command::Rolls(rolls::RollsCommand::parse(inv)?)
             }
-            ["check"] | ["attack"] | ["wound", ..] | ["maneuver", ..] | ["odds", "thiz"] => {
-                Command::Thiz(thiz::ThizCommand::parse(inv)?)
-            }
+            ["check"]
+            | ["attack"]
+            | ["wound", ..]
+            | ["maneuver", ..]
+            | ["hazard", ..]
+            | ["magic", ..]
+            | ["odds", "thiz"] => Command::Thiz(thiz::ThizCommand::parse(inv)?),
             ["tft", ..] | ["odds", "tft"] => Command::Tft(tft::TftCommand::parse(inv)?),
             ["character", ..] => Command::Character(characters::CharacterCommand::parse(inv)?),
             ["luck", ..] | ["button"] => Command::Luck(luck::LuckCommand::parse(inv)?),

@@ -19,6 +19,8 @@
 pub mod attack;
 mod care;
 mod check;
+mod hazard;
+mod magic;
 mod maneuver;
 mod odds;
 pub mod record;
@@ -38,6 +40,8 @@ use crate::rules::thiz::{Level, Location};
 pub use attack::AttackArgs;
 pub use care::dying_button;
 pub use check::CheckArgs;
+pub use hazard::HazardArgs;
+pub use magic::MagicArgs;
 pub use maneuver::ManeuverArgs;
 pub use wound::WoundArgs;
 
@@ -52,6 +56,10 @@ pub enum ThizCommand {
     Wound(WoundArgs),
     /// `/maneuver grapple|escape|trip|disarm|sunder|listen …`.
     Maneuver(ManeuverArgs),
+    /// `/hazard fall|fire|water|suffocation|poison …`.
+    Hazard(HazardArgs),
+    /// `/magic cast|terror|learn …`.
+    Magic(MagicArgs),
     /// `/odds thiz rating [modifier]`.
     Odds { rating: i32, modifier: i32 },
 }
@@ -70,6 +78,8 @@ impl ThizCommand {
             ["attack"] => ThizCommand::Attack(AttackArgs::parse(inv)?),
             ["wound", ..] => ThizCommand::Wound(WoundArgs::parse(inv)?),
             ["maneuver", ..] => ThizCommand::Maneuver(ManeuverArgs::parse(inv)?),
+            ["hazard", ..] => ThizCommand::Hazard(HazardArgs::parse(inv)?),
+            ["magic", ..] => ThizCommand::Magic(MagicArgs::parse(inv)?),
             ["odds", "thiz"] => {
                 let o = Opts::new(inv, &["rating", "modifier"])?;
                 ThizCommand::Odds {
@@ -93,6 +103,8 @@ impl ThizCommand {
             ThizCommand::Attack(a) => attack::run(ctx, &a),
             ThizCommand::Wound(a) => wound::run(ctx, &a),
             ThizCommand::Maneuver(a) => maneuver::run(ctx, &a),
+            ThizCommand::Hazard(a) => hazard::run(ctx, &a),
+            ThizCommand::Magic(a) => magic::run(ctx, &a),
             ThizCommand::Odds { rating, modifier } => odds::run(rating, modifier),
         }
     }

@@ -196,3 +196,53 @@ pub enum HouseRule {
     #[name = "tft_generalize_beyond_four"]
     GeneralizeBeyondFour,
 }
+
+/// What a falling THIZ character lands on.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Surface {
+    #[name = "unyielding"]
+    Unyielding,
+    #[name = "yielding"]
+    Yielding,
+    #[name = "water"]
+    Water,
+}
+
+/// Why a THIZ character checks to stay afloat.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum WaterSituation {
+    #[name = "sudden_fall"]
+    SuddenFall,
+    #[name = "dive"]
+    Dive,
+    #[name = "armour"]
+    Armour,
+    #[name = "start_swim"]
+    StartSwim,
+    #[name = "start_turn"]
+    StartTurn,
+    #[name = "resurface"]
+    Resurface,
+}
+
+/// The unit a poison's duration is counted in.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum TimeUnit {
+    #[name = "turns"]
+    Turns,
+    #[name = "minutes"]
+    Minutes,
+    #[name = "hours"]
+    Hours,
+    #[name = "days"]
+    Days,
+}
+
+/// How a Magic Skill is studied.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Pace {
+    #[name = "full_time"]
+    FullTime,
+    #[name = "on_the_road"]
+    OnTheRoad,
+}

@@ -204,6 +204,52 @@ impl World {
     }
 }
 
+/// `/hazard …` and `/magic …` on character `c`.
+fn hazards_and_magic(c: &str) -> Vec<Try> {
+    let mut v = Vec::new();
+    let hazards: [(&str, &[(&str, &str)]); 5] = [
+        ("fall", &[("height", "40")]),
+        ("fire", &[("rating", "10"), ("fleeing", "true")]),
+        ("water", &[("water", "10")]),
+        ("suffocation", &[("turn", "9")]),
+        (
+            "poison",
+            &[("wound", "red"), ("duration", "5"), ("unit", "minutes")],
+        ),
+    ];
+    for (sub, opts) in hazards {
+        let mut opts = opts.to_vec();
+        opts.push(("character", c));
+        v.push(t(&["hazard", sub], &opts));
+    }
+    v.push(t(
+        &["magic", "cast"],
+        &[("skill", "Necromancy"), ("level", "red"), ("character", c)],
+    ));
+    v.push(t(
+        &["magic", "cast"],
+        &[
+            ("skill", "Necromancy"),
+            ("level", "red"),
+            ("continues", "1"),
+            ("character", c),
+        ],
+    ));
+    v.push(t(
+        &["magic", "terror"],
+        &[("level", "black"), ("character", c)],
+    ));
+    v.push(t(
+        &["magic", "learn"],
+        &[
+            ("skill", "Insight"),
+            ("tutor_rating", "8"),
+            ("character", c),
+        ],
+    ));
+    v
+}
+
 /// Every command and option combination a player can try, on their own character, another
 /// player's, and the NPC.
 #[allow(clippy::too_many_lines)] // One list, read top to bottom: every command a player has.
@@ -220,6 +266,8 @@ fn player_commands() -> Vec<Try> {
             &["tft", "save"],
             &[("attribute", "12"), ("dice", "3"), ("mode", mode)],
         ));
+        v.push(t(&["hazard", "fall"], &[("height", "40"), ("mode", mode)]));
+        v.push(t(&["magic", "terror"], &[("level", "red"), ("mode", mode)]));
     }
     for c in ["Alys", "Bram", NPC, "Tor"] {
         v.push(t(&["character", "show"], &[("name", c)]));
@@ -276,6 +324,7 @@ fn player_commands() -> Vec<Try> {
                 &[("character", c), ("surgeon", other)],
             ));
         }
+        v.extend(hazards_and_magic(c));
         v.push(t(
             &["character", "set"],
             &[("name", c), ("field", "notes"), ("value", "hi")],

@@ -37,6 +37,10 @@ pub enum ThizRecord {
     FirstAid(TreatmentRecord),
     /// `/wound surgery`.
     Surgery(TreatmentRecord),
+    /// `/hazard fall|fire|water|suffocation|poison`.
+    Hazard(HazardRecord),
+    /// `/magic cast|terror`.
+    Magic(MagicRecord),
 }
 
 impl ThizRecord {
@@ -379,6 +383,78 @@ pub struct TreatmentRecord {
     pub healed: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub day: Option<i64>,
+}
+
+/// A d100 a hazard rolls against its own rating (a fall, a fire, a suffocation), not a check of
+/// the character's: no wound penalty or Unlucky applies, so there is no check input to keep.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HazardRoll {
+    pub rating: i32,
+    pub roll: u32,
+    pub level: String,
+}
+
+/// A `/hazard …` as logged, under the character who met the hazard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HazardRecord {
+    /// "fall", "fire", "water", "suffocation" or "poison".
+    pub hazard: String,
+    pub character_id: CharacterId,
+    pub character: String,
+    /// The hazard's own roll, where it makes one.
+    pub hazard_roll: Option<HazardRoll>,
+    /// The character's own check (staying afloat, resisting a poison), its input whole so luck
+    /// can roll it again.
+    pub check: Option<CheckRecord>,
+    pub location: Option<String>,
+    /// The d100 on the location table, when the location was rolled.
+    pub location_roll: Option<u32>,
+    /// The Toughness check against the hazard's hit (fire).
+    pub toughness: Option<ToughnessRecord>,
+    pub wound: Option<WoundRecord>,
+    /// What else it left, as the reply said it: "stunned 3 turns", "under water".
+    pub outcome: String,
+}
+
+/// Where an extended casting stands after one check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CastingRecord {
+    /// Partial results held, by level index (Failure, Green, Yellow, Red, Black).
+    pub held: [u32; 5],
+    /// Checks made so far, this one included.
+    pub checks: u32,
+    pub cast: bool,
+    /// Reagent used so far, in percent of one casting.
+    pub reagent_percent: u32,
+    /// The roll this check continued, if any.
+    pub continues: Option<i64>,
+}
+
+/// A `/magic cast` or `/magic terror` as logged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MagicRecord {
+    /// "cast", "terror" or "approach".
+    pub action: String,
+    pub character_id: CharacterId,
+    pub character: String,
+    /// The Magic Skill cast with.
+    pub skill: Option<String>,
+    /// The level the effect needs (cast) or needed (the effect witnessed, for Terror).
+    pub required: Option<String>,
+    /// The check itself, its input whole.
+    pub check: CheckRecord,
+    /// The Void-Touched penalty taken off the casting rating.
+    pub void_penalty: i32,
+    pub casting: Option<CastingRecord>,
+    /// The Willpower check after a wound during an extended casting, and whether it lost the
+    /// progress.
+    pub concentration: Option<CheckRecord>,
+    pub progress_lost: bool,
+    /// The wound the casting cost (Necromancy).
+    pub wound: Option<WoundRecord>,
+    /// A failed Terror check: the d4 and the turns of Terror.
+    pub terror_d4: Option<u32>,
+    pub terror_turns: Option<u32>,
 }
 
 /// Reads a level as players write it ("green", "Black"); `None` for anything else.

@@ -10,9 +10,11 @@ mod attack;
 mod character;
 mod check;
 mod gm;
+mod hazard;
 mod help;
 mod history;
 mod luck;
+mod magic;
 mod maneuver;
 mod odds;
 mod reveal;
@@ -35,6 +37,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         luck::luck(),
         character::character(),
         wound::wound(),
+        hazard::hazard(),
+        magic::magic(),
         history::history(),
         help::help(),
         // GM

@@ -144,6 +144,19 @@ pub fn manifest(
     })
 }
 
+/// Every attempt at a Necromancy spell, whatever its level, costs the caster a wound of this
+/// colour (skills chapter, "Necromancy").
+pub const NECROMANCY_WOUND: Level = Level::Green;
+/// A Summoning check rolling this or more angers what was summoned, which turns on the Summoner
+/// (skills chapter, "Summoning").
+pub const SUMMONING_BACKFIRE_ROLL: u32 = 96;
+
+/// Whether a Summoning check's d100 `roll` brings a maddened creature down on the Summoner,
+/// whatever the level it earned.
+pub fn summoning_backfires(roll: u32) -> bool {
+    roll >= SUMMONING_BACKFIRE_ROLL
+}
+
 // ---------------------------------------------------------------------------------------------
 // Extended casting
 // ---------------------------------------------------------------------------------------------
@@ -676,6 +689,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(road.study.total_days, 240);
+    }
+
+    #[test]
+    fn summoning_backfires_from_ninety_six() {
+        // Skills chapter, "Summoning": a 96-100 on the check maddens what was summoned.
+        assert!(!summoning_backfires(95));
+        assert!(summoning_backfires(96));
+        assert!(summoning_backfires(100));
+        assert_eq!(NECROMANCY_WOUND, Level::Green);
     }
 
     #[test]

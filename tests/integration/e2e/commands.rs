@@ -64,6 +64,22 @@ const GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "hazards and magic",
+        &[
+            "character create",
+            "character skill",
+            "hazard fall",
+            "hazard fire",
+            "hazard water",
+            "hazard suffocation",
+            "hazard poison",
+            "magic cast",
+            "magic terror",
+            "magic learn",
+            "character show",
+        ],
+    ),
+    (
         "tft",
         &[
             "character create",
@@ -550,6 +566,57 @@ fn thiz_attacks_and_wounds() {
         "{text}"
     );
     x.ran_exactly("thiz");
+}
+
+#[test]
+fn thiz_hazards_and_magic() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let (mira, bram) = (s.player(10), s.player(20));
+    x.text(&mira, "/character create name:Mira system:thiz");
+    x.text(
+        &mira,
+        "/character skill name:Mira skill:Necromancy rating:5",
+    );
+
+    let fall = x.run(&mira, "/hazard fall character:Mira height:10");
+    assert!(!fall.ephemeral(), "a hazard is public by default");
+    let text = fall.text();
+    assert!(
+        text.contains("Mira falls 10 feet") && text.contains("No harm"),
+        "{text}"
+    );
+    let text = x.text(&mira, "/hazard fire character:Mira rating:15 location:head");
+    assert!(text.contains("Mira is caught by fire"), "{text}");
+    let d100 = number_after(&text, "d100: ");
+    assert!((1..=100).contains(&d100), "{text}");
+    let text = x.text(&mira, "/hazard water character:Mira water:10 mode:self");
+    assert!(text.contains("Mira in the water"), "{text}");
+    let text = x.text(&mira, "/hazard suffocation character:Mira turn:1");
+    assert!(text.contains("Turn 1 without air"), "{text}");
+    let text = x.text(
+        &mira,
+        "/hazard poison character:Mira wound:green duration:5 unit:minutes",
+    );
+    assert!(text.contains("Mira is poisoned"), "{text}");
+    // Necromancy always costs a Green wound, here on the left leg; the sheet shows it.
+    let text = x.text(
+        &mira,
+        "/magic cast character:Mira skill:Necromancy level:red location:\"left leg\"",
+    );
+    assert!(text.contains("Necromancy takes its toll"), "{text}");
+    let text = x.text(&mira, "/character show name:Mira");
+    assert!(text.contains("Left Leg: "), "{text}");
+    let text = x.text(&mira, "/magic terror character:Mira level:yellow");
+    assert!(text.contains("Mira witnesses magic"), "{text}");
+    let text = x.text(
+        &mira,
+        "/magic learn character:Mira skill:Insight tutor_rating:7",
+    );
+    assert!(text.contains("= 180 days"), "{text}");
+    let refused = x.run(&bram, "/hazard fall character:Mira height:40");
+    assert_refusal(&refused, "another player's character");
+    x.ran_exactly("hazards and magic");
 }
 
 #[test]

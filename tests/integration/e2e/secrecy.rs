@@ -213,6 +213,8 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/check rating:4 mode:{mode}"));
         v.push(format!("/check skill:Swimming character:Alys mode:{mode}"));
         v.push(format!("/tft save attribute:12 dice:3 mode:{mode}"));
+        v.push(format!("/hazard fall height:40 mode:{mode}"));
+        v.push(format!("/magic terror level:red mode:{mode}"));
     }
     for c in ["Alys", "Bram", NPC, "Tor"] {
         v.push(format!("/character show name:{c}"));
@@ -243,6 +245,20 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/gm note character:{c}"));
         v.push(format!("/wound add character:{c} location:head level:red"));
         v.push(format!("/wound rest character:{c} days:1"));
+        v.push(format!("/hazard fall character:{c} height:40"));
+        v.push(format!("/hazard fire character:{c} rating:10 fleeing:true"));
+        v.push(format!("/hazard water character:{c} water:10"));
+        v.push(format!("/hazard suffocation character:{c} turn:9"));
+        v.push(format!(
+            "/hazard poison character:{c} wound:red duration:5 unit:minutes"
+        ));
+        v.push(format!(
+            "/magic cast character:{c} skill:Necromancy level:red"
+        ));
+        v.push(format!("/magic terror character:{c} level:black"));
+        v.push(format!(
+            "/magic learn character:{c} skill:Insight tutor_rating:8"
+        ));
         v.push(format!("/character set name:{c} field:notes value:hi"));
     }
     for line in [
