@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::logged::{self, ATTACK_COMMANDS, CHECK_COMMANDS, RerollableCheck};
+use super::logged::{self, ATTACK_COMMANDS, RerollableCheck};
 use super::{SpendKind, button_id};
 use crate::app::command::RollMode;
 use crate::app::context::DiceGuard;
@@ -15,14 +15,23 @@ use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::sheet::Sheet;
 use crate::app::text::escape;
 use crate::app::thiz::attack::{AttackReroll, Replay};
-use crate::app::thiz::record::{AttackRecord, ThizRecord, sheet_from_rows};
+use crate::app::thiz::dying_button;
+use crate::app::thiz::record::{
+    AttackRecord, CheckRecord, DyingRecord, ThizRecord, sheet_from_rows,
+};
+use crate::app::thiz::stats::ThizChar;
 use crate::app::{AppError, AppResult, Ctx, user};
 use crate::rules::dice::DieSource as _;
+use crate::rules::thiz::Rating;
 use crate::rules::thiz::check::{CheckOutcome, resolve_check};
 use crate::rules::thiz::luck::{self as rules_luck, HiddenLuck, LuckUse, PlayerView, SpendOutcome};
 use crate::rules::thiz::traits::Quirk;
+use crate::rules::thiz::wounds::{
+    Condition, DamageKind, DyingOutcome, condition_after, dying_check,
+};
 use crate::rules::thiz::{Level, Location};
 use crate::store::characters::{self, Character};
+use crate::store::conditions;
 use crate::store::guilds::System;
 use crate::store::rolls::{self, Mode, NewRoll, RollRow};
 use crate::store::secrets::{self, LedgerEntry, LuckKind, Spend};
@@ -365,9 +374,25 @@ fn roll_mode(mode: Mode) -> RollMode {
 
 // ---- Reroll ------------------------------------------------------------------------------------
 
-/// The commands whose rolls luck rolls again: checks and attacks.
+/// The commands whose rolls luck rolls again: every logged resolution check of a character's
+/// (thiz-rulebook.md, chapter 10 "Luck") — checks, attacks (the hit, and the target's Toughness),
+/// the dying character's Toughness, a hazard's check (staying afloat, resisting poison) and
+/// Terror. Decision: a casting is not rerolled, since its progress, reagents and costs build on
+/// each check; a hazard's own roll (a fall, a fire) is not the character's check.
+const REROLLABLE: [&str; 9] = [
+    "check",
+    "/check",
+    "attack",
+    "/attack",
+    "wound dying",
+    "hazard water",
+    "hazard poison",
+    "magic terror",
+    "magic approach",
+];
+
 fn rerollable(command: &str) -> bool {
-    CHECK_COMMANDS.contains(&command) || ATTACK_COMMANDS.contains(&command)
+    REROLLABLE.contains(&command)
 }
 
 fn reroll(
@@ -383,10 +408,144 @@ fn reroll(
         return Err(already_used(row.id));
     }
     let json = readable_json(ctx, conn, &row)?.ok_or_else(|| blind(row.id))?;
-    if let Some(ThizRecord::Attack(record)) = ThizRecord::from_json(&json) {
-        return reroll_attack(ctx, conn, dice, req, (&c, &row), record, AttackReroll::Hit);
+    // A check logged inside another record is rerolled as the check it is.
+    let nested = |check: CheckRecord| -> AppResult<String> {
+        serde_json::to_string(&ThizRecord::Check(check)).map_err(|e| AppError::Internal(e.into()))
+    };
+    match ThizRecord::from_json(&json) {
+        Some(ThizRecord::Attack(record)) => {
+            reroll_attack(ctx, conn, dice, req, (&c, &row), record, AttackReroll::Hit)
+        }
+        Some(ThizRecord::Dying(record)) => reroll_dying(ctx, conn, dice, req, (&c, &row), &record),
+        Some(ThizRecord::Hazard(h)) => match h.check {
+            Some(check) => reroll_check(ctx, conn, dice, req, (&c, &row), &nested(check)?),
+            None => Err(user(format!(
+                "Roll #{} was the hazard's own roll, not a check of {}'s; luck rerolls checks.",
+                row.id,
+                escape(&c.name)
+            ))),
+        },
+        Some(ThizRecord::Magic(m)) if m.action != "cast" => {
+            reroll_check(ctx, conn, dice, req, (&c, &row), &nested(m.check)?)
+        }
+        Some(ThizRecord::Magic(_)) => Err(user(format!(
+            "Roll #{} was a casting, whose progress builds on each check; luck does not reroll it.",
+            row.id
+        ))),
+        _ => reroll_check(ctx, conn, dice, req, (&c, &row), &json),
     }
-    reroll_check(ctx, conn, dice, req, (&c, &row), &json)
+}
+
+/// Rolls a dying character's Toughness check again (its rating as logged), and sets the
+/// condition the new roll gives — refused when the condition has moved on since (First Aid, a
+/// later check).
+fn reroll_dying(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    dice: &mut DiceGuard<'_>,
+    req: &Request<'_>,
+    (c, row): (&Character, &RollRow),
+    record: &DyingRecord,
+) -> AppResult<Reply> {
+    let guild = ctx.caller.guild;
+    let outcome_of = |name: &str| match name {
+        "dies" => Some(DyingOutcome::Dies),
+        "still dying" => Some(DyingOutcome::StillDying),
+        "stable" => Some(DyingOutcome::Stable),
+        _ => None,
+    };
+    let old = outcome_of(&record.outcome).ok_or_else(|| {
+        AppError::Internal(anyhow::anyhow!(
+            "roll #{}: outcome {:?}",
+            row.id,
+            record.outcome
+        ))
+    })?;
+    let tc = ThizChar::load(conn, c.clone(), "/luck spend")?;
+    if tc.condition() != Some(condition_after(old)) {
+        return Err(user(format!(
+            "{}'s condition has changed since roll #{}, so it can no longer be rerolled.",
+            escape(&c.name),
+            row.id
+        )));
+    }
+    let spent = spend_points(
+        ctx,
+        conn,
+        dice,
+        c,
+        Purpose {
+            rule: LuckUse::Reroll,
+            kind: LuckKind::SpentReroll,
+            roll: Some(row.id),
+        },
+        req,
+    )?;
+    let Spent::Done(done) = spent else {
+        return Ok(not_spent(c, &spent));
+    };
+    if !rolls::use_luck(conn, guild, row.id, "reroll")? {
+        return Err(already_used(row.id));
+    }
+    let check = dying_check(Rating(record.rating), dice);
+    let now = condition_after(check.outcome);
+    conditions::set(conn, guild, c.id, Some(now.name()))?;
+    let outcome = match check.outcome {
+        DyingOutcome::Dies => "dies",
+        DyingOutcome::StillDying => "still dying",
+        DyingOutcome::Stable => "stable",
+    };
+    let new = DyingRecord {
+        roll: check.roll,
+        level: check.level.name().to_owned(),
+        outcome: outcome.to_owned(),
+        ..record.clone()
+    };
+    let mode = roll_mode(row.mode);
+    let new_id = ctx.log_reroll(
+        conn,
+        Some(c.id),
+        &row.command,
+        mode,
+        &row.label,
+        &ThizRecord::Dying(new),
+        Some(row.id),
+    )?;
+    let name = escape(&c.name);
+    let said = match check.outcome {
+        DyingOutcome::Dies => format!("**{name} dies.**"),
+        DyingOutcome::StillDying => format!("**{name} is still dying.**"),
+        DyingOutcome::Stable => format!("**{name} is stable.**"),
+    };
+    let mut full = Reply::public("")
+        .with_embed(Embed {
+            title: format!("{name}: dying check rerolled: {}", check.level),
+            description: format!("{said} {}", luck_line(done.outcome.player)),
+            tone: Some(tone(check.level)),
+            fields: vec![
+                Field {
+                    name: "Roll".into(),
+                    value: format!("d100: {} at rating {}", check.roll, record.rating),
+                    inline: true,
+                },
+                Field {
+                    name: format!("Was (roll #{})", row.id),
+                    value: format!("{} ({})", record.roll, record.level),
+                    inline: true,
+                },
+            ],
+            footer: None,
+        })
+        .with_button(Button {
+            custom_id: button_id(SpendKind::Reroll, new_id),
+            label: "Spend luck: reroll".into(),
+            disabled: false,
+        });
+    if now == Condition::Dying {
+        full = full.with_button(dying_button(c.id));
+    }
+    let routed = ctx.route(mode, "a luck reroll", full);
+    Ok(routed.with_gm_lines(&done.gm_lines))
 }
 
 /// Rolls a logged `/check` again.
@@ -516,25 +675,20 @@ fn find_rerollable(
         let c = character_by_id(ctx, conn, &row, character)?;
         if !rerollable(&row.command) {
             return Err(user(format!(
-                "Roll #{id} is not a /check or an /attack; luck rerolls checks and attacks."
+                "Roll #{id} is not a check luck can roll again: a /check, an /attack, a dying check, a hazard's or a Terror check."
             )));
         }
         same_character(ctx, conn, req.character, &c, id, "was rolled by")?;
         Ok((c, row))
     } else {
         let c = whose(ctx, conn, req)?;
-        let commands = [
-            CHECK_COMMANDS[0],
-            CHECK_COMMANDS[1],
-            ATTACK_COMMANDS[0],
-            ATTACK_COMMANDS[1],
-        ];
-        let row = rolls::latest_for_character(conn, guild, c.id, &commands)?.ok_or_else(|| {
-            user(format!(
-                "{} has no check or attack to reroll yet.",
-                escape(&c.name)
-            ))
-        })?;
+        let row =
+            rolls::latest_for_character(conn, guild, c.id, &REROLLABLE)?.ok_or_else(|| {
+                user(format!(
+                    "{} has no check or attack to reroll yet.",
+                    escape(&c.name)
+                ))
+            })?;
         Ok((c, row))
     }
 }
@@ -819,6 +973,9 @@ fn wound(
         return Ok(not_spent(&c, &spent));
     };
     characters::set_wounds(conn, guild, c.id, &new_rows)?;
+    // A vital Black lowered to Red ends the incapacitation: the stored condition follows.
+    let tc = ThizChar::load(conn, c.clone(), "/luck spend")?;
+    tc.record_wounds(conn, &sheet_from_rows(&new_rows)?, DamageKind::Lethal)?;
     let mut reply =
         Reply::public("").with_embed(wound_embed(&c, location, from, to, done.outcome.player));
     if to.is_some() && !matches!(done.outcome.player, PlayerView::RanOut(_)) {

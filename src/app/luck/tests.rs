@@ -409,7 +409,7 @@ fn reroll_refusals_change_nothing() {
     let blind = w.log_check("Vexa", Mode::Blind);
     let cases = [
         (attack, "belongs to another player"),
-        (dice, "not a /check or an /attack"),
+        (dice, "not a check luck can roll again"),
         (old_attack, "logged before attacks could be rerolled"),
         (bruno, "belongs to another player"),
         (blind, "was blind"),
@@ -916,4 +916,73 @@ fn berserk_and_rouse_need_their_quirk() {
         );
     }
     assert_eq!((w.luck("Hald"), w.luck("Vexa")), (Some(1), Some(3)));
+}
+
+/// A hazard's check (staying afloat) is the character's resolution check: luck rolls it again
+/// from its logged input; the hazard's own roll (a fall) is not.
+#[test]
+fn luck_rerolls_a_hazards_check_but_not_the_hazards_own_roll() {
+    use crate::app::thiz::record::{CheckRecord, HazardRecord, HazardRoll, ThizRecord};
+    use crate::rules::thiz::check::{CheckInput, resolve_check};
+    let w = world();
+    w.set_luck("Vexa", 2);
+    let vexa = w.id("Vexa");
+    let outcome = resolve_check(&CheckInput::at(3), 95).unwrap();
+    let record = |check: Option<CheckRecord>, roll: Option<HazardRoll>, what: &str| {
+        serde_json::to_string(&ThizRecord::Hazard(HazardRecord {
+            hazard: what.into(),
+            character_id: vexa,
+            character: "Vexa".into(),
+            hazard_roll: roll,
+            check,
+            location: None,
+            location_roll: None,
+            toughness: None,
+            wound: None,
+            outcome: "under water".into(),
+        }))
+        .unwrap()
+    };
+    let check = CheckRecord::new(Some((vexa, "Vexa")), "staying afloat", None, &outcome);
+    let water = w.insert_roll(
+        ANN,
+        vexa,
+        "hazard water",
+        Mode::Public,
+        &record(Some(check), None, "water"),
+    );
+    let reply = w.run(ANN, false, "hz1", &["luck", "spend"], &spend("reroll", &[]));
+    let text = player_text(&reply);
+    assert!(text.contains("Vexa: staying afloat rerolled"), "{text}");
+    assert!(text.contains(&format!("Was (roll #{})", water.0)), "{text}");
+    assert_eq!(w.roll(water).luck_used.as_deref(), Some("reroll"));
+    assert_eq!(w.luck("Vexa"), Some(1));
+
+    let fall = w.insert_roll(
+        ANN,
+        vexa,
+        "hazard fall",
+        Mode::Public,
+        &record(
+            None,
+            Some(HazardRoll {
+                rating: 25,
+                roll: 40,
+                level: "Red".into(),
+            }),
+            "fall",
+        ),
+    );
+    let refused = w.run(
+        ANN,
+        false,
+        "hz2",
+        &["luck", "spend"],
+        &spend("reroll", &[("roll", &fall.0.to_string())]),
+    );
+    assert!(
+        player_text(&refused).contains("not a check luck can roll again"),
+        "{refused:?}"
+    );
+    assert_eq!(w.luck("Vexa"), Some(1));
 }

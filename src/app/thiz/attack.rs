@@ -41,7 +41,7 @@ use crate::rules::thiz::combat::{
 };
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::{Quirk, Weakness, unlucky_mishap};
-use crate::rules::thiz::wounds::{AddedWound, LocationWounds, WoundSheet, take_hit};
+use crate::rules::thiz::wounds::{AddedWound, DamageKind, LocationWounds, WoundSheet, take_hit};
 use crate::rules::thiz::{Level, Location, resolve};
 use crate::store::characters::{self, Character};
 use crate::store::{Conn, RollId, secrets};
@@ -263,7 +263,8 @@ fn plan(
     let base = att.base(&skill)?;
     let strength_id = SkillId::single(SkillKind::Strength)
         .map_err(|e| AppError::Internal(anyhow::anyhow!("{e}")))?;
-    let speed = tgt.base_of(SkillKind::Speed)?.rating.0;
+    // A target that cannot move (Incapacitated) or has lost a leg defends with what is left.
+    let speed = tgt.speed_with_legs(tgt.base_of(SkillKind::Speed)?.rating.0);
     let mut armor = [0; 7];
     for (slot, location) in armor.iter_mut().zip(Location::ALL) {
         *slot = tgt.armor_at(location)?.total;
@@ -294,12 +295,23 @@ fn plan(
             "Two-weapon fighting needs both weapons: name this attack's with weapon:… and the other with pair:…",
         ));
     }
-    // Berserk ignores the attacker's wounds (thiz-rulebook.md, "Berserk").
+    // Berserk ignores the attacker's wounds (thiz-rulebook.md, "Berserk"); otherwise the Head
+    // and the arm holding the weapon count (the other arm for a second weapon), and a lost arm
+    // refuses.
     let wound_penalty = if a.berserk {
         notes.push("Berserk: wounds ignored, +1 per 5 points of Strength.".to_owned());
         0
     } else {
-        att.wounds.effects().skill_check(None)
+        let kind = if weapon.is_some() {
+            SkillKind::WeaponSkill
+        } else {
+            SkillKind::UnarmedCombat
+        };
+        let hand = a.second.then(|| match att.hand(None) {
+            Location::LeftArm => Location::RightArm,
+            _ => Location::LeftArm,
+        });
+        att.check_penalty(Some(kind), hand)?
     };
     let (attacker_sight, target_sight) = match a.sight {
         None => (Vision::Clear, Vision::Clear),
@@ -469,6 +481,7 @@ fn blank_record(
         wound: None,
         mook_defeated: false,
         incapacitated: false,
+        condition: None,
         plan: Some(plan),
         burst_wounds: Vec::new(),
         changes: Vec::new(),
@@ -574,6 +587,8 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         }
         let att = ThizChar::load(tx, attacker, "/attack")?;
         let tgt = ThizChar::load(tx, target, "/attack")?;
+        // A dying, unconscious or dead character cannot attack (thiz-rulebook.md, "Damage").
+        att.able_to_act()?;
         let (plan, weapon) = plan(ctx, tx, &att, &tgt, a)?;
         let mut rec = blank_record(&att.character, &tgt.character, weapon, plan.clone());
         let mut sheet = tgt.wounds.clone();
@@ -590,6 +605,9 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
                 &rows_from_sheet(&sheet),
             )?;
         }
+        rec.condition = tgt
+            .record_wounds(tx, &sheet, damage_kind(&plan))?
+            .map(|c| c.name().to_owned());
         let roll_id = ctx.log_roll(
             tx,
             Some(att.character.id),
@@ -600,6 +618,15 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         )?;
         Ok(routed(ctx, a.mode, &rec, roll_id, None))
     })
+}
+
+/// Bare fists knock out; anything else can kill (thiz-rulebook.md, "Damage").
+fn damage_kind(plan: &AttackPlan) -> DamageKind {
+    if plan.bare_hands {
+        DamageKind::NonLethal
+    } else {
+        DamageKind::Lethal
+    }
 }
 
 /// Which check of a logged attack luck rolls again.
@@ -625,6 +652,8 @@ impl AttackReroll {
 pub struct Replay {
     record: AttackRecord,
     plan: AttackPlan,
+    /// The target's wounds with the first roll's undone: what the reroll starts from.
+    before: WoundSheet,
     sheet: WoundSheet,
     which: AttackReroll,
 }
@@ -669,6 +698,7 @@ impl Replay {
         Ok(Replay {
             record,
             plan,
+            before: sheet.clone(),
             sheet,
             which,
         })
@@ -706,6 +736,14 @@ impl Replay {
             rec.target_id,
             &rows_from_sheet(&self.sheet),
         )?;
+        // The target's condition from the sheet the first roll found (its wounds undone).
+        let target = characters::by_id(conn, ctx.caller.guild, rec.target_id)?
+            .ok_or_else(|| user(format!("{} is no longer here.", escape(&rec.target))))?;
+        let mut tgt = ThizChar::load(conn, target, "/attack")?;
+        tgt.wounds = self.before;
+        rec.condition = tgt
+            .record_wounds(conn, &self.sheet, damage_kind(&self.plan))?
+            .map(|c| c.name().to_owned());
         let new_id = ctx.log_reroll(
             conn,
             Some(rec.attacker_id),
@@ -883,8 +921,16 @@ fn full_reply(rec: &AttackRecord, roll_id: RollId, luck_line: Option<&str>) -> R
     let fields = fields(rec, plan, hit, level, location);
     if rec.mook_defeated {
         lines.push(format!("{tn} is defeated."));
-    } else if rec.incapacitated && rec.wound.is_some() {
-        lines.push(format!("{tn} is incapacitated."));
+    } else if rec.wound.is_some() {
+        match rec.condition.as_deref() {
+            Some("dying") => lines.push(format!(
+                "{tn} is dying: a Toughness check each turn until a Black success, First Aid, or death."
+            )),
+            Some("unconscious") => lines.push(format!("{tn} is knocked out.")),
+            Some(other) if rec.incapacitated => lines.push(format!("{tn} is {other}.")),
+            _ if rec.incapacitated => lines.push(format!("{tn} is incapacitated.")),
+            _ => {}
+        }
     }
     let mut reply = Reply::public("").with_embed(Embed {
         title,
@@ -912,6 +958,9 @@ fn full_reply(rec: &AttackRecord, roll_id: RollId, luck_line: Option<&str>) -> R
                 label: "Spend luck: lower wound".to_owned(),
                 disabled: false,
             });
+    }
+    if rec.condition.as_deref() == Some("dying") && !rec.mook_defeated {
+        reply = reply.with_button(super::care::dying_button(rec.target_id));
     }
     reply
 }
@@ -1521,6 +1570,70 @@ mod tests {
             same.content.contains("cannot be the one attacking"),
             "{same:?}"
         );
+    }
+
+    /// thiz-rulebook.md, "Damage": a Black on the Head from a weapon leaves the target dying,
+    /// with the dying check's button on the reply; a dying character cannot attack; bare fists
+    /// knock out instead.
+    #[test]
+    fn a_black_head_wound_leaves_the_target_dying() {
+        // Sword 30 at the head (armour 0): ≤ 5 is Black at rating 33; Toughness 2 fails on ≥ 90.
+        let seed = seed_for(&[&|r| r <= 5, &|r| r >= 90]);
+        for (weapon, condition) in [(Some("Sword"), "is dying"), (None, "is knocked out")] {
+            let kit = Kit::new(seed);
+            fighters(&kit);
+            let vexa = crate::store::CharacterId(1);
+            kit.skill(vexa, "Weapon Skill (Sword)", 30);
+            kit.skill(vexa, "Unarmed Combat", 30);
+            let mut opts = vec![
+                ("attacker", "Vexa"),
+                ("target", "Bran"),
+                ("location", "head"),
+            ];
+            if let Some(w) = weapon {
+                opts.push(("weapon", w));
+            }
+            let reply = kit.run(&kit.player(), &["attack"], &opts);
+            let e = &reply.embeds[0];
+            assert!(
+                e.description.contains(&format!("Bran {condition}")),
+                "{e:?}"
+            );
+            let dying_button = reply.buttons.iter().any(|b| {
+                b.custom_id
+                    == super::super::care::dying_button(crate::store::CharacterId(2)).custom_id
+            });
+            assert_eq!(dying_button, weapon.is_some(), "{reply:?}");
+            // Bran cannot strike back.
+            let back = kit.run(
+                &kit.other(),
+                &["attack"],
+                &[("attacker", "Bran"), ("target", "Vexa")],
+            );
+            assert_eq!(back.visibility, Visibility::Ephemeral, "{back:?}");
+            assert!(back.content.contains("cannot act"), "{back:?}");
+        }
+    }
+
+    /// The arm holding the weapon counts its wounds; a Useless weapon arm refuses the attack.
+    #[test]
+    fn the_weapon_arm_counts_and_a_useless_one_refuses() {
+        let kit = Kit::new(1);
+        fighters(&kit);
+        let vexa = crate::store::CharacterId(1);
+        kit.wound(vexa, "right arm", "yellow");
+        let reply = attack_with(&kit, &[]);
+        assert!(
+            reply.embeds[0].fields[0].value.contains("· modifier -2"),
+            "{reply:?}"
+        );
+        kit.wound(vexa, "right arm", "black");
+        let refused = attack_with(&kit, &[]);
+        assert!(
+            refused.content.contains("cannot use the Right Arm"),
+            "{refused:?}"
+        );
+        assert_eq!(kit.roll_count(), 1);
     }
 
     #[test]

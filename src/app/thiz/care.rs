@@ -217,7 +217,7 @@ pub(super) fn dying(ctx: &Ctx<'_>, patient: &Patient, mode: Option<RollMode>) ->
             DyingOutcome::StillDying => "still dying",
             DyingOutcome::Stable => "stable",
         };
-        ctx.log_roll(
+        let roll_id = ctx.log_roll(
             tx,
             Some(tc.character.id),
             "wound dying",
@@ -254,6 +254,12 @@ pub(super) fn dying(ctx: &Ctx<'_>, patient: &Patient, mode: Option<RollMode>) ->
         if now == Condition::Dying {
             full = full.with_button(dying_button(tc.character.id));
         }
+        // The dying check is a resolution check: luck may roll it again (chapter 10, "Luck").
+        full = full.with_button(Button {
+            custom_id: format!("luck:reroll:{roll_id}"),
+            label: "Spend luck: reroll".to_owned(),
+            disabled: false,
+        });
         Ok(ctx.route(mode, &format!("a dying check for {who}"), full))
     })
 }
@@ -541,8 +547,17 @@ mod tests {
             assert_eq!(e.fields[1].value, "Toughness 4 → 4");
             assert_eq!(reply.visibility, Visibility::Public);
             assert_eq!(
-                reply.buttons.first().map(|b| b.custom_id.clone()),
+                reply
+                    .buttons
+                    .iter()
+                    .find(|b| b.custom_id.starts_with("dying:"))
+                    .map(|b| b.custom_id.clone()),
                 button.then(|| format!("dying:{}", id.0)),
+                "{roll}"
+            );
+            assert_eq!(
+                reply.buttons.last().map(|b| b.custom_id.as_str()),
+                Some("luck:reroll:1"),
                 "{roll}"
             );
             let want = match outcome {
@@ -602,8 +617,8 @@ mod tests {
         let reply = press(&kit.player(), &button.custom_id);
         assert_eq!(reply.embeds[0].title, "Vexa: dying check", "{reply:?}");
         assert_eq!(
-            reply.buttons,
-            std::slice::from_ref(&button),
+            reply.buttons[..1],
+            *std::slice::from_ref(&button),
             "still dying: the button again"
         );
         // An NPC's button: a player cannot tell it from a stale one; a GM rolls it, to themselves.
@@ -621,6 +636,49 @@ mod tests {
         // Other buttons still go to luck.
         let luck = press(&kit.player(), "luck:reroll:1");
         assert!(!luck.content.contains("dying"), "{luck:?}");
+    }
+
+    /// thiz-rulebook.md, chapter 10 "Luck": the dying check is a resolution check, so luck
+    /// rolls it again: a death (67) rerolled to a Black (9) leaves the character stable; once the
+    /// condition has moved on, the old roll cannot be rerolled.
+    #[test]
+    fn luck_rerolls_a_dying_check() {
+        let kit = Kit::new(seed_where(&[&|r| r == 67, &|r| r == 9]));
+        let id = dying_vexa(&kit);
+        let gm = kit.run(
+            &kit.gm(),
+            &["luck", "set"],
+            &[("character", "Vexa"), ("points", "2")],
+        );
+        assert_eq!(gm.visibility, Visibility::Ephemeral);
+        let first = kit.run(&kit.player(), &["wound", "dying"], &[("character", "vexa")]);
+        assert!(
+            first.embeds[0].description.contains("Vexa dies"),
+            "{first:?}"
+        );
+        assert_eq!(recorded(&kit, id).as_deref(), Some("dead"));
+        let again = kit.run_as(&kit.player(), "l1", &["button"], &[("id", "luck:reroll:1")]);
+        let e = &again.embeds[0];
+        assert_eq!(e.title, "Vexa: dying check rerolled: Black", "{again:?}");
+        assert!(e.description.contains("Vexa is stable"), "{e:?}");
+        assert_eq!(recorded(&kit, id).as_deref(), Some("stable"));
+        // A stable character's old check (its outcome was death) is out of date.
+        kit.run(&kit.gm(), &["wound", "heal"], &[("character", "vexa")]);
+        kit.wound(id, "chest", "black");
+        kit.run(&kit.player(), &["wound", "dying"], &[("character", "vexa")]);
+        let stale = kit.run_as(
+            &kit.player(),
+            "l2",
+            &["luck", "spend"],
+            &[("kind", "reroll"), ("roll", "2")],
+        );
+        assert!(
+            stale
+                .content
+                .contains("condition has changed since roll #2")
+                || stale.content.contains("already used"),
+            "{stale:?}"
+        );
     }
 
     #[test]

@@ -188,6 +188,9 @@ pub struct AttackRecord {
     pub wound: Option<WoundRecord>,
     pub mook_defeated: bool,
     pub incapacitated: bool,
+    /// The target's condition after the attack: "dying", "stable", "unconscious" or "dead".
+    #[serde(default)]
+    pub condition: Option<String>,
     /// What the attack read from both sheets, so a luck reroll can replay it (absent in attacks
     /// logged before rerolls of attacks existed; those cannot be rerolled).
     #[serde(default)]
