@@ -188,7 +188,7 @@ impl<'a> Opts<'a> {
 pub enum Command {
     /// `/roll`, `/gm roll`, `/reveal`, `/history`.
     Rolls(rolls::RollsCommand),
-    /// `/check`, `/attack`, `/wound …`, `/odds thiz`.
+    /// `/check`, `/attack`, `/wound …`, `/odds thiz`, `/move …`, `/advance …`.
     Thiz(thiz::ThizCommand),
     /// `/tft …`, `/odds tft`.
     Tft(tft::TftCommand),
@@ -210,9 +210,12 @@ impl Command {
             ["roll"] | ["gm", "roll"] | ["reveal"] | ["history"] => {
                 Command::Rolls(rolls::RollsCommand::parse(inv)?)
             }
-            ["check"] | ["attack"] | ["wound", ..] | ["odds", "thiz"] => {
-                Command::Thiz(thiz::ThizCommand::parse(inv)?)
-            }
+            ["check"]
+            | ["attack"]
+            | ["wound", ..]
+            | ["odds", "thiz"]
+            | ["move", ..]
+            | ["advance", ..] => Command::Thiz(thiz::ThizCommand::parse(inv)?),
             ["tft", ..] | ["odds", "tft"] => Command::Tft(tft::TftCommand::parse(inv)?),
             ["character", ..] => Command::Character(characters::CharacterCommand::parse(inv)?),
             ["luck", ..] | ["button"] => Command::Luck(luck::LuckCommand::parse(inv)?),

@@ -15,8 +15,10 @@
 //!   there. `/wound add|heal|rest` answer in the channel for player characters and only to the GM
 //!   for NPCs.
 
+pub mod advance;
 pub mod attack;
 mod check;
+pub mod movement;
 mod odds;
 pub mod record;
 pub mod stats;
@@ -46,6 +48,10 @@ pub enum ThizCommand {
     Wound(WoundArgs),
     /// `/odds thiz rating [modifier]`.
     Odds { rating: i32, modifier: i32 },
+    /// `/move …`.
+    Move(movement::MoveArgs),
+    /// `/advance …`.
+    Advance(advance::AdvanceArgs),
 }
 
 /// The largest rating or modifier a player may type.
@@ -61,6 +67,8 @@ impl ThizCommand {
             ["check"] => ThizCommand::Check(CheckArgs::parse(inv)?),
             ["attack"] => ThizCommand::Attack(AttackArgs::parse(inv)?),
             ["wound", ..] => ThizCommand::Wound(WoundArgs::parse(inv)?),
+            ["move", ..] => ThizCommand::Move(movement::MoveArgs::parse(inv)?),
+            ["advance", ..] => ThizCommand::Advance(advance::AdvanceArgs::parse(inv)?),
             ["odds", "thiz"] => {
                 let o = Opts::new(inv, &["rating", "modifier"])?;
                 ThizCommand::Odds {
@@ -84,6 +92,8 @@ impl ThizCommand {
             ThizCommand::Attack(a) => attack::run(ctx, &a),
             ThizCommand::Wound(a) => wound::run(ctx, &a),
             ThizCommand::Odds { rating, modifier } => odds::run(rating, modifier),
+            ThizCommand::Move(a) => movement::run(ctx, &a),
+            ThizCommand::Advance(a) => advance::run(ctx, &a),
         }
     }
 }

@@ -139,8 +139,10 @@ fn names(code: &str, name: &str) -> bool {
     while let Some(pos) = code[start..].find(name) {
         let at = start + pos;
         let end = at + name.len();
-        let before_ok = at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
-        let after_ok = end == bytes.len() || !(bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_');
+        let before_ok =
+            at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
+        let after_ok =
+            end == bytes.len() || !(bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_');
         if before_ok && after_ok {
             let rest = code[end..].trim_start();
             let path_before = at >= 2 && &code[at - 2..at] == "::";
@@ -163,7 +165,10 @@ fn unreached(system: &str) -> (Vec<String>, Vec<String>) {
     let mut rules_files = Vec::new();
     rust_files(&root().join("src/rules").join(system), &mut rules_files);
     let fns: Vec<PubFn> = rules_files.iter().flat_map(|f| pub_fns(f)).collect();
-    assert!(!fns.is_empty(), "no public function found under src/rules/{system}");
+    assert!(
+        !fns.is_empty(),
+        "no public function found under src/rules/{system}"
+    );
 
     let mut app_files = Vec::new();
     rust_files(&root().join("src/app"), &mut app_files);
