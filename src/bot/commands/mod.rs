@@ -6,6 +6,7 @@
 //! command list, option names, menus and number ranges, and to Discord's limits. Must never
 //! decide anything a command does: that is `app`'s.
 
+mod advance;
 mod attack;
 mod character;
 mod check;
@@ -13,6 +14,7 @@ mod gm;
 mod help;
 mod history;
 mod luck;
+mod movement;
 mod odds;
 mod reveal;
 mod roll;
@@ -33,6 +35,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         luck::luck(),
         character::character(),
         wound::wound(),
+        movement::movement(),
+        advance::advance(),
         history::history(),
         help::help(),
         // GM
