@@ -594,3 +594,214 @@ fn craft(
         &[out],
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::{GUILD, Kit};
+    use super::*;
+    use crate::app::reply::Visibility;
+    use crate::rules::dice::{DieSource, SeededDice};
+    use crate::store::CharacterId;
+    use crate::store::secrets::GmProof;
+
+    fn points(kit: &Kit, id: CharacterId) -> i64 {
+        kit.app
+            .store
+            .read(|c| advancement::get(c, GUILD, id))
+            .unwrap()
+            .skill_points
+    }
+
+    fn skills(kit: &Kit, id: CharacterId) -> Vec<(String, i64)> {
+        kit.app
+            .store
+            .read(|c| characters::skills(c, GUILD, id))
+            .unwrap()
+            .into_iter()
+            .map(|s| (s.skill, s.rating))
+            .collect()
+    }
+
+    #[test]
+    fn the_gm_awards_points_capped_at_ten_and_players_cannot() {
+        // "The Benefits of Experience": 1 for attending, 5 per heavy use, at most 10.
+        let kit = Kit::new(1);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        let opts = [("character", "Vexa"), ("heavy", "2")];
+        let refused = kit.run(&kit.player(), &["advance", "points"], &opts);
+        assert_eq!(refused.visibility, Visibility::Ephemeral);
+        assert_eq!(points(&kit, vexa), 0);
+        let award = kit.run(&kit.gm(), &["advance", "points"], &opts);
+        assert!(award.all_text().contains("11 earned"), "{award:?}");
+        assert_eq!(points(&kit, vexa), 10);
+        kit.run(
+            &kit.gm(),
+            &["advance", "points"],
+            &[
+                ("character", "Vexa"),
+                ("moderate", "3,2"),
+                ("absent", "true"),
+            ],
+        );
+        assert_eq!(points(&kit, vexa), 15);
+        let bad = kit.run(
+            &kit.gm(),
+            &["advance", "points"],
+            &[("character", "Vexa"), ("moderate", "5")],
+        );
+        assert!(bad.content.contains("2, 3 or 4"), "{bad:?}");
+        assert_eq!(points(&kit, vexa), 15);
+    }
+
+    #[test]
+    fn spending_raises_a_point_per_rating_and_learns_for_five() {
+        let kit = Kit::new(1);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.skill(vexa, "Stealth", 3);
+        let spend = |opts: &[(&str, &str)]| kit.run(&kit.player(), &["advance", "spend"], opts);
+        let poor = spend(&[("skill", "Stealth")]);
+        assert!(
+            poor.content
+                .contains("has 0 unspent skill points; that costs 1")
+        );
+        kit.run(
+            &kit.gm(),
+            &["advance", "points"],
+            &[("character", "Vexa"), ("heavy", "1")],
+        );
+        assert_eq!(points(&kit, vexa), 6);
+        spend(&[("skill", "Stealth"), ("rating", "5")]);
+        assert_eq!(points(&kit, vexa), 4);
+        let short = spend(&[("skill", "Climbing")]);
+        assert!(short.content.contains("costs 5"), "{short:?}");
+        kit.run(&kit.gm(), &["advance", "points"], &[("character", "Vexa")]);
+        spend(&[("skill", "Climbing")]);
+        assert_eq!(points(&kit, vexa), 0);
+        let mut got = skills(&kit, vexa);
+        got.sort();
+        assert_eq!(got, [("Climbing".to_owned(), 1), ("Stealth".to_owned(), 5)]);
+        let down = spend(&[("skill", "Stealth"), ("rating", "4")]);
+        assert!(down.content.contains("only be raised"), "{down:?}");
+    }
+
+    #[test]
+    fn study_time_with_a_tutor() {
+        // "Training": a tutor needs 7; a new Magic Skill takes 6 months, a third more on the
+        // road, a third less for Quick Study.
+        let kit = Kit::new(1);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        let train = |opts: &[(&str, &str)]| kit.run(&kit.player(), &["advance", "train"], opts);
+        let weak = train(&[("study", "special"), ("tutor", "6")]);
+        assert!(weak.content.contains("at least 7"));
+        let ok = train(&[("study", "special"), ("tutor", "7"), ("road", "true")]);
+        assert!(
+            description(&ok).contains("80 days** (11 weeks and 3 days)"),
+            "{ok:?}"
+        );
+        kit.sheet(vexa, r#"{"quirks": ["Quick Study"]}"#);
+        let quick = train(&[("study", "magic_skill")]);
+        assert!(description(&quick).contains("120 days"), "{quick:?}");
+    }
+
+    fn description(reply: &Reply) -> String {
+        reply
+            .embeds
+            .first()
+            .map(|e| e.description.clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn crafting_goes_on_until_the_target_is_spent() {
+        // "Crafting": 1-4 points for Green-Black; done at zero; the work is kept between attempts.
+        // Untrained Trade: Mental 0 - 5. A first d100 that fails at -5 keeps all the target.
+        let seed = (0..10_000u64)
+            .find(|s| {
+                let mut d = SeededDice::new(*s);
+                !crate::rules::thiz::resolve(crate::rules::thiz::Rating(-5), d.d100()).is_success()
+            })
+            .unwrap();
+        let kit = Kit::new(seed);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        let craft = |opts: &[(&str, &str)]| kit.run(&kit.player(), &["advance", "craft"], opts);
+        let none = craft(&[]);
+        assert!(none.content.contains("no work under way"));
+        let not_craft = craft(&[("skill", "Stealth"), ("target", "3")]);
+        assert!(not_craft.content.contains("Artisan, Trade or Profession"));
+        assert_eq!(kit.roll_count(), 0);
+        let first = craft(&[
+            ("skill", "Trade (Carpentry)"),
+            ("target", "3"),
+            ("period", "2"),
+        ]);
+        assert!(description(&first).contains("3 to go"), "{first:?}");
+        let kept = kit
+            .app
+            .store
+            .read(|c| advancement::get(c, GUILD, vexa))
+            .unwrap();
+        assert!(kept.craft_json.unwrap().contains("\"attempts\":1"));
+        // Trained at 30, every roll but 100 succeeds; the piece is soon done and forgotten.
+        kit.skill(vexa, "Trade (Carpentry)", 30);
+        for _ in 0..3 {
+            if kit
+                .app
+                .store
+                .read(|c| advancement::get(c, GUILD, vexa))
+                .unwrap()
+                .craft_json
+                .is_none()
+            {
+                break;
+            }
+            craft(&[]);
+        }
+        let done = kit
+            .app
+            .store
+            .read(|c| advancement::get(c, GUILD, vexa))
+            .unwrap();
+        assert!(done.craft_json.is_none(), "{done:?}");
+    }
+
+    #[test]
+    fn weeks_of_work_and_the_secret_sleepless_roll() {
+        let kit = Kit::new(4);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.skill(vexa, "Profession (Surgery)", 4);
+        let work = kit.run(
+            &kit.player(),
+            &["advance", "work"],
+            &[("skill", "Profession (Surgery)"), ("weeks", "3")],
+        );
+        assert_eq!(
+            work.embeds[0].fields[0].value.lines().count(),
+            4,
+            "{work:?}"
+        );
+        let refused = kit.run(
+            &kit.player(),
+            &["advance", "sleepless"],
+            &[("character", "Vexa")],
+        );
+        assert_eq!(refused.visibility, Visibility::Ephemeral);
+        let rolls = kit.roll_count();
+        let gm = kit.run(
+            &kit.gm(),
+            &["advance", "sleepless"],
+            &[("character", "Vexa")],
+        );
+        assert_eq!(gm.visibility, Visibility::Ephemeral);
+        assert_eq!(kit.roll_count(), rolls + 1);
+        let days: u32 = kit
+            .app
+            .store
+            .read(|c| secrets::hidden(c, GmProof::verified(GUILD), vexa, "sleepless"))
+            .unwrap()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((5..=12).contains(&days));
+        assert!(gm.content.contains(&format!("lasts {days} days")));
+    }
+}

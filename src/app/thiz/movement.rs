@@ -1319,3 +1319,307 @@ pub(super) fn finish(
         .collect();
     Ok(routed.with_gm_lines(&lines))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::Kit;
+    use super::*;
+    use crate::app::reply::Visibility;
+    use crate::rules::dice::{DieSource, SeededDice};
+
+    fn description(reply: &Reply) -> String {
+        reply
+            .embeds
+            .first()
+            .map(|e| e.description.clone())
+            .unwrap_or_default()
+    }
+
+    fn logged(kit: &Kit) -> ActionRecord {
+        let json = kit.last_roll_json().expect("a roll was logged");
+        match ThizRecord::from_json(&json) {
+            Some(ThizRecord::Move(r) | ThizRecord::Advance(r)) => r,
+            _ => panic!("{json}"),
+        }
+    }
+
+    /// The first seed whose dice make `want` true.
+    fn seed_where(want: impl Fn(&mut SeededDice) -> bool) -> u64 {
+        (0..10_000u64)
+            .find(|s| want(&mut SeededDice::new(*s)))
+            .expect("a seed")
+    }
+
+    #[test]
+    fn rate_follows_speed_and_a_missing_or_useless_leg() {
+        // thiz-rulebook.md, "Movement Rates": the better of Speed and General Physical picks the
+        // row; Missing Limb moves as Speed -2; a heavy load as Speed 0.
+        let kit = Kit::new(1);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.skill(vexa, "Speed", 12);
+        let run = |opts: &[(&str, &str)]| kit.run(&kit.player(), &["move", "rate"], opts);
+        let plain = run(&[]);
+        assert!(
+            description(&plain).starts_with("Movement rating 12"),
+            "{plain:?}"
+        );
+        assert!(plain.embeds[0].fields[0].value.contains("Walk: 25 ft/turn"));
+        let heavy = run(&[("heavy", "true")]);
+        assert!(description(&heavy).starts_with("Movement rating 0 (a heavy load)"));
+        kit.wound(vexa, "left leg", "black");
+        let useless = run(&[("heavy", "true")]);
+        assert!(
+            description(&useless).starts_with("Movement rating -2 (a Useless leg)"),
+            "{useless:?}"
+        );
+        // Row -2..0: no jog beyond 25 ft, crawl 3.
+        assert!(
+            useless.embeds[0].fields[0]
+                .value
+                .contains("Crawl: 3 ft/turn")
+        );
+        let kit = Kit::new(1);
+        let bran = kit.thiz("Bran", kit.player_id(), false);
+        kit.skill(bran, "Speed", 12);
+        kit.sheet(bran, r#"{"missing_limb": "right leg"}"#);
+        let legless = kit.run(&kit.player(), &["move", "rate"], &[]);
+        assert!(description(&legless).starts_with("Movement rating -2 (a missing leg)"));
+        assert_eq!(kit.roll_count(), 0, "rates roll nothing");
+    }
+
+    #[test]
+    fn endurance_swimming_and_animals() {
+        // "Jogging"/"Sprinting": Toughness or Physical hours and minutes, Marathon Runner +3,
+        // Weak Constitution sprints 3 lower; "Swimming": only with the skill; fast animals x3.
+        let kit = Kit::new(1);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.skill(vexa, "Toughness", 6);
+        kit.skill(vexa, "Swimming", 2);
+        let reply = kit.run(&kit.player(), &["move", "rate"], &[]);
+        let text = reply.all_text();
+        assert!(text.contains("Jog 6 h"), "{text}");
+        assert!(
+            text.contains("Sprint (or haul a heavy load) 6 min"),
+            "{text}"
+        );
+        assert!(text.contains("steady 20 ft/turn"), "{text}");
+        kit.sheet(
+            vexa,
+            r#"{"quirks": ["Marathon Runner"], "weaknesses": ["Weak Constitution"]}"#,
+        );
+        let text = kit.run(&kit.player(), &["move", "rate"], &[]).all_text();
+        assert!(text.contains("Jog 9 h"), "{text}");
+        assert!(text.contains("heavy load) 6 min"), "{text}");
+        let horse = kit.run(
+            &kit.player(),
+            &["move", "rate"],
+            &[("animal_speed", "12"), ("fast", "true")],
+        );
+        assert!(horse.all_text().contains("Walk: 75 ft/turn"), "{horse:?}");
+    }
+
+    #[test]
+    fn a_climb_reaches_the_top_or_falls_and_is_logged_whole() {
+        // "Climbing": checks halfway and at the top under 100 feet; a failure drops 1d10 x 10.
+        let at = |seed: u64| climb(60, Rating(-2), &mut SeededDice::new(seed));
+        let up = seed_where(|d| climb(60, Rating(-2), d).reached_top);
+        let down = seed_where(|d| climb(60, Rating(-2), d).fall.is_some());
+        for seed in [up, down] {
+            let kit = Kit::new(seed);
+            let vexa = kit.thiz("Vexa", kit.player_id(), false);
+            kit.sheet(vexa, r#"{"weaknesses": ["Unlucky"]}"#);
+            kit.wound(vexa, "head", "green");
+            let reply = kit.run(
+                &kit.player(),
+                &["move", "climb"],
+                &[("height", "60"), ("modifier", "-1")],
+            );
+            let want = at(seed);
+            let rec = logged(&kit);
+            assert_eq!(rec.checks.len(), want.checks.len(), "{reply:?}");
+            let first = &rec.checks[0];
+            // Physical 0, modifier -1, a Green head wound -1: rating -2.
+            assert_eq!(
+                (
+                    first.base,
+                    first.modifier,
+                    first.wound_penalty,
+                    first.unlucky
+                ),
+                (0, -1, -1, true)
+            );
+            assert_eq!(first.roll, want.checks[0].1.roll);
+            if seed == up {
+                assert!(description(&reply).contains("reached the top at 60 ft"));
+                assert!(rec.dice.is_empty());
+            } else {
+                let (_, drop) = want.fall.unwrap();
+                assert!(description(&reply).contains(&format!("fell {} ft", drop.fallen_feet)));
+                assert_eq!(rec.dice, [drop.d10]);
+            }
+        }
+    }
+
+    #[test]
+    fn travel_marches_rides_sails_and_navigates() {
+        // "Long-Distance Travel": 15 + half the rating; rider 2/3; half a mile per ford.
+        let kit = Kit::new(3);
+        let run = |opts: &[(&str, &str)]| kit.run(&kit.player(), &["move", "travel"], opts);
+        assert!(run(&[("speed", "6")]).embeds[0].title.contains("18 miles"));
+        let ride = run(&[("speed", "6"), ("load", "rider"), ("fords", "2")]);
+        assert!(ride.embeds[0].title.contains("11 miles"), "{ride:?}");
+        let boat = run(&[("speed", "6"), ("boat", "ship")]);
+        assert!(boat.embeds[0].title.contains("65 miles"), "{boat:?}");
+        assert_eq!(kit.roll_count(), 0);
+        // Night-Blind cannot navigate at night: refused, nothing logged.
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.sheet(
+            vexa,
+            r#"{"weaknesses": ["Night-Blind"], "quirks": ["Celestial Guidance (night)"]}"#,
+        );
+        let night = run(&[("navigate", "night"), ("sky", "true")]);
+        assert_eq!(night.visibility, Visibility::Ephemeral);
+        assert!(night.content.contains("cannot navigate"), "{night:?}");
+        assert_eq!(kit.roll_count(), 0);
+        kit.sheet(vexa, r#"{"quirks": ["Celestial Guidance (night)"]}"#);
+        let starlit = run(&[("navigate", "night"), ("sky", "true")]);
+        assert!(
+            starlit.all_text().contains("Celestial Guidance: +3"),
+            "{starlit:?}"
+        );
+        assert_eq!(logged(&kit).checks[0].modifier, 3);
+        let cloudy = run(&[("navigate", "night")]);
+        assert!(!cloudy.all_text().contains("Celestial"));
+    }
+
+    #[test]
+    fn street_smarts_and_animals_check_the_right_skill() {
+        let kit = Kit::new(5);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.sheet(vexa, r#"{"quirks": ["Street-Smarts"]}"#);
+        kit.run(&kit.player(), &["move", "spot"], &[("city", "true")]);
+        assert_eq!(logged(&kit).checks[0].modifier, 3);
+        kit.run(&kit.player(), &["move", "spot"], &[]);
+        assert_eq!(logged(&kit).checks[0].modifier, 0);
+        kit.skill(vexa, "Animal Handling", 4);
+        let order = kit.run(&kit.player(), &["move", "animal"], &[]);
+        let rec = logged(&kit);
+        assert_eq!((rec.action.as_str(), rec.checks[0].base), ("animal", 4));
+        let obeys = crate::rules::thiz::resolve(Rating(4), rec.checks[0].roll).is_success();
+        assert_eq!(description(&order).contains("obeys"), obeys);
+    }
+
+    #[test]
+    fn pilots_flat_out_wrecks_and_near_collisions() {
+        // "Vehicular Movement": flat-out -3; "Inoperable Vehicles": a failure crashes.
+        let crash_seed = seed_where(|d| d.d100() > 90);
+        let kit = Kit::new(crash_seed);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.skill(vexa, "Pilot (Cart)", 5);
+        let reply = kit.run(
+            &kit.player(),
+            &["move", "pilot"],
+            &[
+                ("skill", "Pilot (Cart)"),
+                ("pace", "flat_out"),
+                ("wrecked", "true"),
+                ("speed", "12"),
+            ],
+        );
+        let rec = logged(&kit);
+        assert_eq!((rec.action.as_str(), rec.checks[0].base), ("wreck", 2));
+        assert!(description(&reply).contains("control is lost"), "{reply:?}");
+        assert!(reply.all_text().contains("Shooting from it: -12"));
+        let refused = kit.run(&kit.player(), &["move", "pilot"], &[("skill", "Stealth")]);
+        assert!(refused.content.contains("not a Pilot skill"));
+        let near = kit.run(
+            &kit.player(),
+            &["move", "near"],
+            &[("skill", "Pilot (Cart)"), ("other_rating", "3")],
+        );
+        assert_eq!(logged(&kit).checks.len(), 2, "{near:?}");
+        let over = kit.run(
+            &kit.player(),
+            &["move", "pilot"],
+            &[("skill", "Pilot (Cart)"), ("speed", "54")],
+        );
+        assert!(over.content.contains("stops at Speed 53"), "{over:?}");
+    }
+
+    #[test]
+    fn chases_collisions_and_crashes() {
+        // "Vehicular Chases": two thirds of the pace; closing past the gap allows passing.
+        let kit = Kit::new(9);
+        let run = |path: &str, opts: &[(&str, &str)]| kit.run(&kit.player(), &["move", path], opts);
+        let lost = run("chase", &[("first_speed", "1"), ("second_speed", "53")]);
+        assert!(description(&lost).contains("No chase"), "{lost:?}");
+        let on = run(
+            "chase",
+            &[
+                ("first_speed", "12"),
+                ("second_speed", "10"),
+                ("first_initiative", "9"),
+                ("second_initiative", "4"),
+                ("gap", "70"),
+            ],
+        );
+        assert!(
+            description(&on).contains("Gap 70 ft → 0 ft — they may pass"),
+            "{on:?}"
+        );
+        let tie = run(
+            "chase",
+            &[
+                ("first_speed", "12"),
+                ("second_speed", "10"),
+                ("first_initiative", "4"),
+                ("second_initiative", "4"),
+            ],
+        );
+        assert!(description(&tie).contains("Tied"));
+        let missing = run("collide", &[("kind", "head_on"), ("speed", "12")]);
+        assert!(missing.content.contains("needs other_speed"));
+        assert_eq!(kit.roll_count(), 0);
+        let hit = run(
+            "collide",
+            &[("kind", "head_on"), ("speed", "12"), ("other_speed", "8")],
+        );
+        assert!(hit.embeds[0].title.contains("rating 20"), "{hit:?}");
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.skill(vexa, "Speed", 4);
+        let thrown = run("crash", &[("vehicle_speed", "15"), ("armour", "2")]);
+        assert!(thrown.all_text().contains("→ 9"), "{thrown:?}");
+        assert_eq!(logged(&kit).character.as_deref(), Some("Vexa"));
+    }
+
+    #[test]
+    fn unlucky_is_flagged_to_the_gm_only_and_refusals_change_nothing() {
+        let seed = seed_where(|d| d.d100() >= 98);
+        let kit = Kit::new(seed);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.thiz("Bran", kit.other_id(), false);
+        kit.sheet(vexa, r#"{"weaknesses": ["Unlucky"]}"#);
+        let reply = kit.run(&kit.player(), &["move", "spot"], &[("mode", "private")]);
+        assert!(!reply.caller_text().contains("Unlucky"), "{reply:?}");
+        assert!(
+            reply
+                .gm_copy
+                .unwrap()
+                .all_text()
+                .contains("a mishap is due")
+        );
+        let before = kit.roll_count();
+        for (path, opts) in [
+            ("spot", vec![("character", "Bran")]),
+            ("climb", vec![("height", "0")]),
+            ("climb", vec![("height", "10"), ("colour", "red")]),
+            ("travel", vec![("load", "cart")]),
+            ("dance", vec![]),
+        ] {
+            let r = kit.run(&kit.player(), &["move", path], &opts);
+            assert_eq!(r.visibility, Visibility::Ephemeral, "{path} {opts:?}");
+            assert!(!r.content.contains('\n'), "{}", r.content);
+        }
+        assert_eq!(kit.roll_count(), before);
+    }
+}
