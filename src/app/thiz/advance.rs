@@ -94,39 +94,7 @@ impl AdvanceArgs {
         };
         let character = |o: &Opts<'_>| o.text("character").map(str::to_owned);
         Ok(match sub {
-            "points" => {
-                let o = Opts::new(
-                    inv,
-                    &[
-                        "character",
-                        "absent",
-                        "light",
-                        "moderate",
-                        "heavy",
-                        "untrained",
-                    ],
-                )?;
-                let mut uses = vec![SkillUse::Light; count(&o, "light")?];
-                uses.extend(vec![SkillUse::Heavy; count(&o, "heavy")?]);
-                uses.extend(vec![SkillUse::UntrainedSuccess; count(&o, "untrained")?]);
-                for part in o.text("moderate").unwrap_or_default().split([',', ' ']) {
-                    if part.trim().is_empty() {
-                        continue;
-                    }
-                    let n: u32 = part.trim().parse().map_err(|_| {
-                        user(format!(
-                            "moderate lists the points of each moderate use, 2 to 4, like moderate:\"3,2\"; you gave {:?}",
-                            part.trim()
-                        ))
-                    })?;
-                    uses.push(SkillUse::Moderate(n));
-                }
-                AdvanceArgs::Points {
-                    character: o.required("character")?.to_owned(),
-                    attended: !o.flag("absent")?,
-                    uses,
-                }
-            }
+            "points" => parse_points(inv)?,
             "spend" => {
                 let o = Opts::new(inv, &["skill", "character", "rating"])?;
                 AdvanceArgs::Spend {
@@ -192,6 +160,40 @@ impl AdvanceArgs {
     }
 }
 
+fn parse_points(inv: &Invocation) -> AppResult<AdvanceArgs> {
+    let o = Opts::new(
+        inv,
+        &[
+            "character",
+            "absent",
+            "light",
+            "moderate",
+            "heavy",
+            "untrained",
+        ],
+    )?;
+    let mut uses = vec![SkillUse::Light; count(&o, "light")?];
+    uses.extend(vec![SkillUse::Heavy; count(&o, "heavy")?]);
+    uses.extend(vec![SkillUse::UntrainedSuccess; count(&o, "untrained")?]);
+    for part in o.text("moderate").unwrap_or_default().split([',', ' ']) {
+        if part.trim().is_empty() {
+            continue;
+        }
+        let n: u32 = part.trim().parse().map_err(|_| {
+            user(format!(
+                "moderate lists the points of each moderate use, 2 to 4, like moderate:\"3,2\"; you gave {:?}",
+                part.trim()
+            ))
+        })?;
+        uses.push(SkillUse::Moderate(n));
+    }
+    Ok(AdvanceArgs::Points {
+        character: o.required("character")?.to_owned(),
+        attended: !o.flag("absent")?,
+        uses,
+    })
+}
+
 /// A piece of work under way, as kept in `advancement.craft_json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Work {
@@ -200,6 +202,22 @@ struct Work {
     remaining: i32,
     period: u32,
     attempts: u32,
+}
+
+impl Work {
+    fn of(id: &SkillId, piece: &Craft) -> Work {
+        Work {
+            skill: id.to_string(),
+            target: piece.target,
+            remaining: piece.remaining,
+            period: piece.period,
+            attempts: piece.attempts,
+        }
+    }
+
+    fn to_json(&self) -> AppResult<String> {
+        Ok(serde_json::to_string(self).map_err(anyhow::Error::from)?)
+    }
 }
 
 fn field(name: &str, value: String) -> Field {
@@ -227,43 +245,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AdvanceArgs) -> AppResult<Reply> {
             character,
             attended,
             uses,
-        } => {
-            ctx.gm()?;
-            let tc = load(ctx, tx, Some(character))?;
-            let award = session_award(*attended, uses).map_err(|e| user(format!("{e}.")))?;
-            let mut kept = advancement::get(tx, ctx.caller.guild, tc.character.id)?;
-            kept.skill_points = kept.skill_points.saturating_add(i64::from(award.total));
-            advancement::put(tx, ctx.caller.guild, tc.character.id, &kept)?;
-            let capped = if award.uncapped > award.total {
-                format!(" ({} earned; a session gives at most {MAX_SESSION_POINTS})", award.uncapped)
-            } else {
-                String::new()
-            };
-            Ok(info(
-                format!("{}: skill points", escape(&tc.character.name)),
-                format!(
-                    "**+{}**{capped} · {} unspent",
-                    award.total, kept.skill_points
-                ),
-                vec![field(
-                    "Award",
-                    format!(
-                        "attendance {} · uses {}",
-                        award.attendance,
-                        if award.per_use.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            award
-                                .per_use
-                                .iter()
-                                .map(u32::to_string)
-                                .collect::<Vec<_>>()
-                                .join(" + ")
-                        }
-                    ),
-                )],
-            ))
-        }
+        } => award(ctx, tx, character, *attended, uses),
         AdvanceArgs::Spend {
             skill,
             character,
@@ -315,45 +297,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AdvanceArgs) -> AppResult<Reply> {
             weeks,
             modifier,
             mode,
-        } => {
-            let tc = load(ctx, tx, character.as_deref())?;
-            let p = skill_plan(&tc, skill, *modifier)?;
-            let mut outs = Vec::new();
-            let mut lines = Vec::new();
-            let mut best = Income::Stables;
-            for week in 1..=*weeks {
-                let w = work_week(p.rating(), &mut ctx.dice());
-                let out = p.outcome(w.check)?;
-                lines.push(format!(
-                    "week {week}: d100 {} → {} · {}",
-                    out.roll,
-                    level_text(out.level),
-                    income_text(w.income)
-                ));
-                best = best.max(w.income);
-                outs.push(out);
-            }
-            let records = outs.iter().map(|o| p.record(&tc, o)).collect();
-            let last = outs.last().map_or(crate::rules::thiz::Level::Failure, |o| o.level);
-            finish(
-                ctx,
-                tx,
-                *mode,
-                &tc,
-                "work",
-                records,
-                Vec::new(),
-                &lines.join("; "),
-                Embed {
-                    title: format!("{}: {weeks} week(s) of work", escape(&tc.character.name)),
-                    description: format!("Best week: **{}**", income_text(best)),
-                    tone: Some(tone(last)),
-                    fields: vec![field(&p.subject, format!("{}\n{}", p.base_text(), lines.join("\n")))],
-                    footer: None,
-                },
-                &outs,
-            )
-        }
+        } => work(ctx, tx, skill, character.as_deref(), *weeks, *modifier, *mode),
         AdvanceArgs::Sleepless { character } => {
             let proof = ctx.gm()?;
             let c = ctx.find_character(tx, character)?;
@@ -385,6 +329,108 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AdvanceArgs) -> AppResult<Reply> {
             )))
         }
     })
+}
+
+/// `/advance points` (GM): a session's award added to the unspent points.
+fn award(
+    ctx: &Ctx<'_>,
+    tx: &Conn,
+    character: &str,
+    attended: bool,
+    uses: &[SkillUse],
+) -> AppResult<Reply> {
+    ctx.gm()?;
+    let tc = load(ctx, tx, Some(character))?;
+    let award = session_award(attended, uses).map_err(|e| user(format!("{e}.")))?;
+    let mut kept = advancement::get(tx, ctx.caller.guild, tc.character.id)?;
+    kept.skill_points = kept.skill_points.saturating_add(i64::from(award.total));
+    advancement::put(tx, ctx.caller.guild, tc.character.id, &kept)?;
+    let capped = if award.uncapped > award.total {
+        format!(
+            " ({} earned; a session gives at most {MAX_SESSION_POINTS})",
+            award.uncapped
+        )
+    } else {
+        String::new()
+    };
+    Ok(info(
+        format!("{}: skill points", escape(&tc.character.name)),
+        format!(
+            "**+{}**{capped} · {} unspent",
+            award.total, kept.skill_points
+        ),
+        vec![field(
+            "Award",
+            format!(
+                "attendance {} · uses {}",
+                award.attendance,
+                if award.per_use.is_empty() {
+                    "none".to_owned()
+                } else {
+                    award
+                        .per_use
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                }
+            ),
+        )],
+    ))
+}
+
+/// `/advance work`: weeks of work, a check each.
+fn work(
+    ctx: &Ctx<'_>,
+    tx: &Conn,
+    skill: &str,
+    character: Option<&str>,
+    weeks: u32,
+    modifier: i32,
+    mode: RollMode,
+) -> AppResult<Reply> {
+    let tc = load(ctx, tx, character)?;
+    let p = skill_plan(&tc, skill, modifier)?;
+    let mut outs = Vec::new();
+    let mut lines = Vec::new();
+    let mut best = Income::Stables;
+    for week in 1..=weeks {
+        let w = work_week(p.rating(), &mut ctx.dice());
+        let out = p.outcome(w.check)?;
+        lines.push(format!(
+            "week {week}: d100 {} → {} · {}",
+            out.roll,
+            level_text(out.level),
+            income_text(w.income)
+        ));
+        best = best.max(w.income);
+        outs.push(out);
+    }
+    let records = outs.iter().map(|o| p.record(&tc, o)).collect();
+    let last = outs
+        .last()
+        .map_or(crate::rules::thiz::Level::Failure, |o| o.level);
+    finish(
+        ctx,
+        tx,
+        mode,
+        &tc,
+        "work",
+        records,
+        Vec::new(),
+        &lines.join("; "),
+        Embed {
+            title: format!("{}: {weeks} week(s) of work", escape(&tc.character.name)),
+            description: format!("Best week: **{}**", income_text(best)),
+            tone: Some(tone(last)),
+            fields: vec![field(
+                &p.subject,
+                format!("{}\n{}", p.base_text(), lines.join("\n")),
+            )],
+            footer: None,
+        },
+        &outs,
+    )
 }
 
 fn income_text(income: Income) -> &'static str {
@@ -549,15 +595,9 @@ fn craft(
         CraftState::Complete => "finished".to_owned(),
         CraftState::Exceptional => "finished: an exceptional piece".to_owned(),
     };
+    // A finished piece is forgotten; one under way is kept for the next attempt.
     kept.craft_json = if step.state == CraftState::InProgress {
-        let w = Work {
-            skill: id.to_string(),
-            target: piece.target,
-            remaining: piece.remaining,
-            period: piece.period,
-            attempts: piece.attempts,
-        };
-        Some(serde_json::to_string(&w).map_err(anyhow::Error::from)?)
+        Some(Work::of(&id, &piece).to_json()?)
     } else {
         None
     };

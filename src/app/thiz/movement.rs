@@ -23,9 +23,9 @@ use crate::rules::thiz::movement::travel::{
     BOATS, TimeOfDay, command_animal, navigation_modifier, street_smarts_modifier,
 };
 use crate::rules::thiz::movement::vehicles::{
-    Approach, Collision, GapChange, SpeedCategory, Victims, attack_from_vehicle_modifier,
-    chase_leaders, chase_move, collide, crash_hit, is_chase, is_inoperable, near_collision,
-    pilot_rating, vehicle_defence_speed, wreck_check,
+    Approach, Collision, GapChange, Passing, SpeedCategory, Victims, WreckOutcome,
+    attack_from_vehicle_modifier, chase_leaders, chase_move, collide, crash_hit, is_chase,
+    is_inoperable, near_collision, pilot_rating, vehicle_defence_speed, wreck_check,
 };
 use crate::rules::thiz::movement::{
     Gait, Hindrance, Load, Miles, Terrain, VehicleScale, climb_rate_feet, jog_endurance,
@@ -200,51 +200,7 @@ impl MoveArgs {
                     mode: mode(&o)?,
                 }
             }
-            "travel" => {
-                let o = Opts::new(
-                    inv,
-                    &with(&[
-                        "speed", "load", "terrain", "fords", "boat", "navigate", "sky",
-                    ]),
-                )?;
-                let boats: Vec<(&str, usize)> =
-                    vec![("rowed", 0), ("sailing", 1), ("ship", 2), ("powered", 3)];
-                MoveArgs::Travel {
-                    character: character(&o),
-                    speed: speed(&o, "speed", -INPUT_LIMIT)?,
-                    load: pick(
-                        &o,
-                        "load",
-                        &[
-                            ("unladen", Load::Unladen),
-                            ("rider", Load::Rider),
-                            ("vehicle", Load::Vehicle),
-                        ],
-                    )?
-                    .unwrap_or_default(),
-                    terrain: pick(
-                        &o,
-                        "terrain",
-                        &[
-                            ("open", Terrain::Open),
-                            ("desert", Terrain::Desert),
-                            ("mountains", Terrain::Mountains),
-                        ],
-                    )?
-                    .unwrap_or_default(),
-                    fords: u32::try_from(o.int("fords", 0, MAX_FORDS)?.unwrap_or(0))
-                        .unwrap_or_default(),
-                    boat: pick(&o, "boat", &boats)?,
-                    navigate: pick(
-                        &o,
-                        "navigate",
-                        &[("day", TimeOfDay::Day), ("night", TimeOfDay::Night)],
-                    )?,
-                    sky: o.flag("sky")?,
-                    modifier: modifier(&o)?,
-                    mode: mode(&o)?,
-                }
-            }
+            "travel" => parse_travel(inv)?,
             "animal" => {
                 let o = Opts::new(inv, &rolled)?;
                 MoveArgs::Animal {
@@ -275,95 +231,9 @@ impl MoveArgs {
                     mode: mode(&o)?,
                 }
             }
-            "chase" => {
-                let o = Opts::new(
-                    inv,
-                    &[
-                        "first_speed",
-                        "second_speed",
-                        "scale",
-                        "first_initiative",
-                        "second_initiative",
-                        "gap",
-                        "change",
-                    ],
-                )?;
-                let first = o.int("first_initiative", -100, 100)?.map(int);
-                let second = o.int("second_initiative", -100, 100)?.map(int);
-                let gap = o.int("gap", 0, MAX_GAP)?;
-                let change = pick(
-                    &o,
-                    "change",
-                    &[("close", GapChange::Close), ("widen", GapChange::Widen)],
-                )?;
-                MoveArgs::Chase {
-                    first_speed: int(o.required_int("first_speed", 0, SPEED_LIMIT)?),
-                    second_speed: int(o.required_int("second_speed", 0, SPEED_LIMIT)?),
-                    scale: pick(&o, "scale", &SCALES)?.unwrap_or(VehicleScale::Terrestrial),
-                    initiatives: first.zip(second),
-                    gap: gap
-                        .and_then(|g| u32::try_from(g).ok())
-                        .zip(change.or(Some(GapChange::Close))),
-                }
-            }
-            "near" => {
-                let o = Opts::new(inv, &with(&["approach", "other_rating", "skill", "pace"]))?;
-                MoveArgs::Near {
-                    approach: pick(
-                        &o,
-                        "approach",
-                        &[
-                            ("crossing", Approach::Crossing),
-                            ("head_on", Approach::HeadOn),
-                        ],
-                    )?
-                    .unwrap_or(Approach::Crossing),
-                    other_rating: int(o.required_int("other_rating", -INPUT_LIMIT, INPUT_LIMIT)?),
-                    skill: o.required("skill")?.trim().to_owned(),
-                    character: character(&o),
-                    pace: pick(&o, "pace", &PACES)?.unwrap_or(SpeedCategory::Cruising),
-                    modifier: modifier(&o)?,
-                    mode: mode(&o)?,
-                }
-            }
-            "collide" => {
-                let o = Opts::new(inv, &["kind", "speed", "other_speed", "mode"])?;
-                let kinds = [
-                    ("crossing", 0),
-                    ("rear_end", 1),
-                    ("head_on", 2),
-                    ("pedestrian", 3),
-                    ("fixture", 4),
-                ];
-                let kind = pick(&o, "kind", &kinds)?.unwrap_or(0);
-                let s = int(o.required_int("speed", 0, SPEED_LIMIT)?);
-                let other = speed(&o, "other_speed", -INPUT_LIMIT)?;
-                let need_other = || {
-                    other.ok_or_else(|| {
-                        user("That collision needs other_speed: the other vehicle's (or the pedestrian's) Speed.")
-                    })
-                };
-                let collision = match kind {
-                    1 => Collision::RearEnd {
-                        striker_speed: s,
-                        struck_speed: need_other()?,
-                    },
-                    2 => Collision::HeadOn {
-                        first_speed: s,
-                        second_speed: need_other()?,
-                    },
-                    3 => Collision::Pedestrian {
-                        vehicle_speed: s,
-                        pedestrian_speed: need_other()?,
-                    },
-                    4 => Collision::Fixture { vehicle_speed: s },
-                    _ => Collision::Crossing { striker_speed: s },
-                };
-                MoveArgs::Collide {
-                    collision,
-                    mode: mode(&o)?,
-                }
-            }
+            "chase" => parse_chase(inv)?,
+            "near" => parse_near(inv)?,
+            "collide" => parse_collide(inv)?,
             "crash" => {
                 let o = Opts::new(inv, &["vehicle_speed", "character", "armour", "mode"])?;
                 MoveArgs::Crash {
@@ -381,6 +251,154 @@ impl MoveArgs {
             }
         })
     }
+}
+
+/// The options of a rolled subcommand: character, modifier and mode, and `extra`.
+fn rolled_with(extra: &[&'static str]) -> Vec<&'static str> {
+    ["character", "modifier", "mode"]
+        .iter()
+        .chain(extra)
+        .copied()
+        .collect()
+}
+
+fn parse_travel(inv: &Invocation) -> AppResult<MoveArgs> {
+    let o = Opts::new(
+        inv,
+        &rolled_with(&[
+            "speed", "load", "terrain", "fords", "boat", "navigate", "sky",
+        ]),
+    )?;
+    let boats: Vec<(&str, usize)> = vec![("rowed", 0), ("sailing", 1), ("ship", 2), ("powered", 3)];
+    Ok(MoveArgs::Travel {
+        character: character(&o),
+        speed: speed(&o, "speed", -INPUT_LIMIT)?,
+        load: pick(
+            &o,
+            "load",
+            &[
+                ("unladen", Load::Unladen),
+                ("rider", Load::Rider),
+                ("vehicle", Load::Vehicle),
+            ],
+        )?
+        .unwrap_or_default(),
+        terrain: pick(
+            &o,
+            "terrain",
+            &[
+                ("open", Terrain::Open),
+                ("desert", Terrain::Desert),
+                ("mountains", Terrain::Mountains),
+            ],
+        )?
+        .unwrap_or_default(),
+        fords: u32::try_from(o.int("fords", 0, MAX_FORDS)?.unwrap_or(0)).unwrap_or_default(),
+        boat: pick(&o, "boat", &boats)?,
+        navigate: pick(
+            &o,
+            "navigate",
+            &[("day", TimeOfDay::Day), ("night", TimeOfDay::Night)],
+        )?,
+        sky: o.flag("sky")?,
+        modifier: modifier(&o)?,
+        mode: mode(&o)?,
+    })
+}
+
+fn parse_chase(inv: &Invocation) -> AppResult<MoveArgs> {
+    let o = Opts::new(
+        inv,
+        &[
+            "first_speed",
+            "second_speed",
+            "scale",
+            "first_initiative",
+            "second_initiative",
+            "gap",
+            "change",
+        ],
+    )?;
+    let first = o.int("first_initiative", -100, 100)?.map(int);
+    let second = o.int("second_initiative", -100, 100)?.map(int);
+    let gap = o.int("gap", 0, MAX_GAP)?;
+    let change = pick(
+        &o,
+        "change",
+        &[("close", GapChange::Close), ("widen", GapChange::Widen)],
+    )?;
+    Ok(MoveArgs::Chase {
+        first_speed: int(o.required_int("first_speed", 0, SPEED_LIMIT)?),
+        second_speed: int(o.required_int("second_speed", 0, SPEED_LIMIT)?),
+        scale: pick(&o, "scale", &SCALES)?.unwrap_or(VehicleScale::Terrestrial),
+        initiatives: first.zip(second),
+        gap: gap
+            .and_then(|g| u32::try_from(g).ok())
+            .zip(change.or(Some(GapChange::Close))),
+    })
+}
+
+fn parse_near(inv: &Invocation) -> AppResult<MoveArgs> {
+    let o = Opts::new(
+        inv,
+        &rolled_with(&["approach", "other_rating", "skill", "pace"]),
+    )?;
+    Ok(MoveArgs::Near {
+        approach: pick(
+            &o,
+            "approach",
+            &[
+                ("crossing", Approach::Crossing),
+                ("head_on", Approach::HeadOn),
+            ],
+        )?
+        .unwrap_or(Approach::Crossing),
+        other_rating: int(o.required_int("other_rating", -INPUT_LIMIT, INPUT_LIMIT)?),
+        skill: o.required("skill")?.trim().to_owned(),
+        character: character(&o),
+        pace: pick(&o, "pace", &PACES)?.unwrap_or(SpeedCategory::Cruising),
+        modifier: modifier(&o)?,
+        mode: mode(&o)?,
+    })
+}
+
+fn parse_collide(inv: &Invocation) -> AppResult<MoveArgs> {
+    let o = Opts::new(inv, &["kind", "speed", "other_speed", "mode"])?;
+    let kinds = [
+        ("crossing", 0),
+        ("rear_end", 1),
+        ("head_on", 2),
+        ("pedestrian", 3),
+        ("fixture", 4),
+    ];
+    let kind = pick(&o, "kind", &kinds)?.unwrap_or(0);
+    let s = int(o.required_int("speed", 0, SPEED_LIMIT)?);
+    let other = speed(&o, "other_speed", -INPUT_LIMIT)?;
+    let need_other = || {
+        other.ok_or_else(|| {
+            user("That collision needs other_speed: the other vehicle's (or the pedestrian's) Speed.")
+        })
+    };
+    let collision = match kind {
+        1 => Collision::RearEnd {
+            striker_speed: s,
+            struck_speed: need_other()?,
+        },
+        2 => Collision::HeadOn {
+            first_speed: s,
+            second_speed: need_other()?,
+        },
+        3 => Collision::Pedestrian {
+            vehicle_speed: s,
+            pedestrian_speed: need_other()?,
+        },
+        4 => Collision::Fixture { vehicle_speed: s },
+        _ => Collision::Crossing { striker_speed: s },
+    };
+    Ok(MoveArgs::Collide {
+        collision,
+        mode: mode(&o)?,
+    })
 }
 
 /// Runs `/move …`.
@@ -409,76 +427,13 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &MoveArgs) -> AppResult<Reply> {
             character,
             modifier,
             mode,
-        } => {
-            let tc = load(ctx, tx, character.as_deref())?;
-            let p = Planned::skill(&tc, SkillKind::AnimalHandling, *modifier)?;
-            let mental = tc.generals.get(General::Mental);
-            let id = SkillId::single(SkillKind::AnimalHandling).map_err(user)?;
-            let skill = tc.learned(&id).unwrap_or(mental);
-            let mods = p.input.modifier + p.input.wound_penalty;
-            let order = command_animal(
-                skill.saturating_add(mods),
-                mental.saturating_add(mods),
-                &mut ctx.dice(),
-            );
-            let out = p.outcome(order.check)?;
-            let said = if order.obeys {
-                "The animal obeys."
-            } else {
-                "The animal will not do it."
-            };
-            finish(
-                ctx,
-                tx,
-                *mode,
-                &tc,
-                "animal",
-                vec![p.record(&tc, &out)],
-                Vec::new(),
-                said,
-                Embed {
-                    title: format!("{}: commanding an animal", escape(&tc.character.name)),
-                    description: format!("**{}** — {said}", level_text(out.level)),
-                    tone: Some(tone(out.level)),
-                    fields: vec![field("Animal Handling", p.line(&out))],
-                    footer: None,
-                },
-                &[out],
-            )
-        }
+        } => animal(ctx, tx, character.as_deref(), *modifier, *mode),
         MoveArgs::Spot {
             character,
             city,
             modifier,
             mode,
-        } => {
-            let tc = load(ctx, tx, character.as_deref())?;
-            let bonus = street_smarts_modifier(has_quirk(&tc, Quirk::StreetSmarts), *city);
-            let p = Planned::skill(&tc, SkillKind::Perception, modifier.saturating_add(bonus))?;
-            let out = roll_check(&p.input, &mut ctx.dice()).map_err(|e| user(format!("{e}.")))?;
-            let mut line = p.line(&out);
-            if bonus != 0 {
-                let _ = write!(line, "\nStreet-Smarts in a city: {}", signed(bonus));
-            }
-            finish(
-                ctx,
-                tx,
-                *mode,
-                &tc,
-                "spot",
-                vec![p.record(&tc, &out)],
-                Vec::new(),
-                out.level.name(),
-                Embed {
-                    title: format!("{}: Perception", escape(&tc.character.name)),
-                    description: format!("**{}**", level_text(out.level)),
-                    tone: Some(tone(out.level)),
-                    fields: vec![field("Perception", line)],
-                    footer: None,
-                },
-                &[out],
-            )
-        }
+        } => spot(ctx, tx, character.as_deref(), *city, *modifier, *mode),
         MoveArgs::Pilot { .. } => pilot(ctx, tx, a),
         MoveArgs::Chase {
             first_speed,
@@ -499,6 +454,88 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &MoveArgs) -> AppResult<Reply> {
             crash(ctx, tx, &tc, *vehicle_speed, *armour, *mode)
         }
     })
+}
+
+/// `/move animal`: command an animal.
+fn animal(
+    ctx: &Ctx<'_>,
+    tx: &Conn,
+    character: Option<&str>,
+    modifier: i32,
+    mode: RollMode,
+) -> AppResult<Reply> {
+    let tc = load(ctx, tx, character)?;
+    let p = Planned::skill(&tc, SkillKind::AnimalHandling, modifier)?;
+    let mental = tc.generals.get(General::Mental);
+    let id = SkillId::single(SkillKind::AnimalHandling).map_err(user)?;
+    let skill = tc.learned(&id).unwrap_or(mental);
+    let shift = p.input.modifier + p.input.wound_penalty;
+    let order = command_animal(
+        skill.saturating_add(shift),
+        mental.saturating_add(shift),
+        &mut ctx.dice(),
+    );
+    let out = p.outcome(order.check)?;
+    let said = if order.obeys {
+        "The animal obeys."
+    } else {
+        "The animal will not do it."
+    };
+    finish(
+        ctx,
+        tx,
+        mode,
+        &tc,
+        "animal",
+        vec![p.record(&tc, &out)],
+        Vec::new(),
+        said,
+        Embed {
+            title: format!("{}: commanding an animal", escape(&tc.character.name)),
+            description: format!("**{}** — {said}", level_text(out.level)),
+            tone: Some(tone(out.level)),
+            fields: vec![field("Animal Handling", p.line(&out))],
+            footer: None,
+        },
+        &[out],
+    )
+}
+
+/// `/move spot`: Perception, with Street-Smarts in a city.
+fn spot(
+    ctx: &Ctx<'_>,
+    tx: &Conn,
+    character: Option<&str>,
+    city: bool,
+    modifier: i32,
+    mode: RollMode,
+) -> AppResult<Reply> {
+    let tc = load(ctx, tx, character)?;
+    let bonus = street_smarts_modifier(has_quirk(&tc, Quirk::StreetSmarts), city);
+    let p = Planned::skill(&tc, SkillKind::Perception, modifier.saturating_add(bonus))?;
+    let out = roll_check(&p.input, &mut ctx.dice()).map_err(|e| user(format!("{e}.")))?;
+    let mut line = p.line(&out);
+    if bonus != 0 {
+        let _ = write!(line, "\nStreet-Smarts in a city: {}", signed(bonus));
+    }
+    finish(
+        ctx,
+        tx,
+        mode,
+        &tc,
+        "spot",
+        vec![p.record(&tc, &out)],
+        Vec::new(),
+        out.level.name(),
+        Embed {
+            title: format!("{}: Perception", escape(&tc.character.name)),
+            description: format!("**{}**", level_text(out.level)),
+            tone: Some(tone(out.level)),
+            fields: vec![field("Perception", line)],
+            footer: None,
+        },
+        &[out],
+    )
 }
 
 /// The acting THIZ character.
@@ -790,15 +827,7 @@ fn travel(ctx: &Ctx<'_>, tx: &Conn, a: &MoveArgs) -> AppResult<Reply> {
             ..Embed::default()
         }));
     };
-    let celestial = quirk_subject(tc, Quirk::CelestialGuidance).map(|q| {
-        // Decision: Celestial Guidance names its time in brackets ("(night)"); without one it is
-        // the day's sky.
-        if q.to_ascii_lowercase().contains("night") {
-            TimeOfDay::Night
-        } else {
-            TimeOfDay::Day
-        }
-    });
+    let celestial = celestial_time(tc);
     let bonus = navigation_modifier(
         *time,
         *sky,
@@ -841,6 +870,19 @@ fn travel(ctx: &Ctx<'_>, tx: &Conn, a: &MoveArgs) -> AppResult<Reply> {
         },
         &[out],
     )
+}
+
+/// The time of day a Celestial Guidance quirk on the sheet was chosen for.
+fn celestial_time(tc: &ThizChar) -> Option<TimeOfDay> {
+    quirk_subject(tc, Quirk::CelestialGuidance).map(|q| {
+        // Decision: Celestial Guidance names its time in brackets ("(night)"); without one it is
+        // the day's sky.
+        if q.to_ascii_lowercase().contains("night") {
+            TimeOfDay::Night
+        } else {
+            TimeOfDay::Day
+        }
+    })
 }
 
 /// The check of a Pilot skill at a pace.
@@ -914,15 +956,9 @@ fn pilot(ctx: &Ctx<'_>, tx: &Conn, a: &MoveArgs) -> AppResult<Reply> {
     let (out, said) = if *wrecked {
         let w = wreck_check(p.rating(), &mut ctx.dice());
         let said = match w.outcome {
-            crate::rules::thiz::movement::vehicles::WreckOutcome::Crash => {
-                "control is lost: everyone aboard is hit (/move crash)"
-            }
-            crate::rules::thiz::movement::vehicles::WreckOutcome::Stopped => {
-                "brought safely to a stop"
-            }
-            crate::rules::thiz::movement::vehicles::WreckOutcome::OneMoreTurn => {
-                "kept moving one more turn, then stopped"
-            }
+            WreckOutcome::Crash => "control is lost: everyone aboard is hit (/move crash)",
+            WreckOutcome::Stopped => "brought safely to a stop",
+            WreckOutcome::OneMoreTurn => "kept moving one more turn, then stopped",
         };
         (p.outcome(w.check)?, said)
     } else {
@@ -1032,7 +1068,6 @@ fn near(ctx: &Ctx<'_>, tx: &Conn, a: &MoveArgs) -> AppResult<Reply> {
     let n = near_collision(*approach, p.rating(), other.adjusted(), &mut ctx.dice());
     let mine = p.outcome(n.first)?;
     let theirs = resolve_check(&other, n.second.roll).map_err(|e| user(format!("{e}.")))?;
-    use crate::rules::thiz::movement::vehicles::Passing;
     let said = match n.outcome {
         Passing::Collide if *approach == Approach::HeadOn => "they collide head-on (/move collide)",
         Passing::Collide => "they collide (/move collide)",

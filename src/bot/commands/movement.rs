@@ -83,6 +83,7 @@ pub async fn move_climb(
 
 /// A day's travel on foot, mounted or by boat, with a Navigation check if asked
 #[poise::command(slash_command, rename = "travel")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn move_travel(
     ctx: Context<'_>,
     #[description = "Who travels or navigates (default: your latest character)"]
@@ -165,6 +166,7 @@ pub async fn move_spot(
 
 /// A pilot's check to manoeuvre, or to stop a wrecked vehicle; the vehicle's rate at a Speed
 #[poise::command(slash_command, rename = "pilot")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn move_pilot(
     ctx: Context<'_>,
     #[description = "The Pilot skill, like Pilot (Cart)"]
@@ -200,6 +202,7 @@ pub async fn move_pilot(
 
 /// A chase between two vehicles: is it one, who may change the gap, and the gap after
 #[poise::command(slash_command, rename = "chase")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn move_chase(
     ctx: Context<'_>,
     #[description = "The first vehicle's Speed (0 to 60)"]
@@ -238,6 +241,7 @@ pub async fn move_chase(
 
 /// Two vehicles about to collide: both pilots check, and the better chooses how they pass
 #[poise::command(slash_command, rename = "near")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn move_near(
     ctx: Context<'_>,
     #[description = "The other pilot's rating (-40 to 40)"]
