@@ -249,12 +249,76 @@ fn player_commands() -> Vec<Try> {
             &[("character", c), ("location", "head"), ("level", "red")],
         ));
         v.push(t(&["wound", "rest"], &[("character", c), ("days", "1")]));
+        v.push(t(&["move", "rate"], &[("character", c)]));
+        v.push(t(
+            &["move", "climb"],
+            &[("character", c), ("height", "150")],
+        ));
+        v.push(t(
+            &["move", "travel"],
+            &[("character", c), ("navigate", "night")],
+        ));
+        v.push(t(&["move", "animal"], &[("character", c)]));
+        v.push(t(&["move", "spot"], &[("character", c), ("city", "true")]));
+        v.push(t(
+            &["move", "pilot"],
+            &[
+                ("character", c),
+                ("skill", "Pilot (Cart)"),
+                ("wrecked", "true"),
+            ],
+        ));
+        v.push(t(
+            &["move", "near"],
+            &[
+                ("character", c),
+                ("skill", "Pilot (Cart)"),
+                ("other_rating", "3"),
+            ],
+        ));
+        v.push(t(
+            &["move", "crash"],
+            &[("character", c), ("vehicle_speed", "20")],
+        ));
+        v.push(t(
+            &["advance", "points"],
+            &[("character", c), ("heavy", "2")],
+        ));
+        v.push(t(
+            &["advance", "spend"],
+            &[("character", c), ("skill", "Swimming")],
+        ));
+        v.push(t(
+            &["advance", "train"],
+            &[("character", c), ("study", "special")],
+        ));
+        v.push(t(
+            &["advance", "craft"],
+            &[
+                ("character", c),
+                ("skill", "Trade (Carpentry)"),
+                ("target", "3"),
+            ],
+        ));
+        v.push(t(
+            &["advance", "work"],
+            &[("character", c), ("skill", "Trade (Carpentry)")],
+        ));
+        v.push(t(&["advance", "sleepless"], &[("character", c)]));
         v.push(t(
             &["character", "set"],
             &[("name", c), ("field", "notes"), ("value", "hi")],
         ));
     }
     v.push(t(&["luck", "spend"], &[("kind", "stunt"), ("points", "5")]));
+    v.push(t(
+        &["move", "chase"],
+        &[("first_speed", "12"), ("second_speed", "10"), ("gap", "50")],
+    ));
+    v.push(t(
+        &["move", "collide"],
+        &[("kind", "head_on"), ("speed", "12"), ("other_speed", "8")],
+    ));
     v.push(t(&["luck", "spend"], &[("kind", "reroll")]));
     v.push(t(&["character", "list"], &[]));
     v.push(t(&["character", "show"], &[]));
