@@ -206,6 +206,62 @@ impl World {
 
 /// Every command and option combination a player can try, on their own character, another
 /// player's, and the NPC.
+/// `/move` and `/advance` with character `c`.
+fn movement_commands(c: &str) -> Vec<Try> {
+    vec![
+        t(&["move", "rate"], &[("character", c)]),
+        t(&["move", "climb"], &[("character", c), ("height", "150")]),
+        t(
+            &["move", "travel"],
+            &[("character", c), ("navigate", "night")],
+        ),
+        t(&["move", "animal"], &[("character", c)]),
+        t(&["move", "spot"], &[("character", c), ("city", "true")]),
+        t(
+            &["move", "pilot"],
+            &[
+                ("character", c),
+                ("skill", "Pilot (Cart)"),
+                ("wrecked", "true"),
+            ],
+        ),
+        t(
+            &["move", "near"],
+            &[
+                ("character", c),
+                ("skill", "Pilot (Cart)"),
+                ("other_rating", "3"),
+            ],
+        ),
+        t(
+            &["move", "crash"],
+            &[("character", c), ("vehicle_speed", "20")],
+        ),
+        t(&["advance", "points"], &[("character", c), ("heavy", "2")]),
+        t(
+            &["advance", "spend"],
+            &[("character", c), ("skill", "Swimming")],
+        ),
+        t(
+            &["advance", "train"],
+            &[("character", c), ("study", "special")],
+        ),
+        t(
+            &["advance", "craft"],
+            &[
+                ("character", c),
+                ("skill", "Trade (Carpentry)"),
+                ("target", "3"),
+            ],
+        ),
+        t(
+            &["advance", "work"],
+            &[("character", c), ("skill", "Trade (Carpentry)")],
+        ),
+        t(&["advance", "sleepless"], &[("character", c)]),
+    ]
+}
+
 fn player_commands() -> Vec<Try> {
     let mut v = Vec::new();
     for mode in ["public", "private", "blind", "self"] {
@@ -249,62 +305,7 @@ fn player_commands() -> Vec<Try> {
             &[("character", c), ("location", "head"), ("level", "red")],
         ));
         v.push(t(&["wound", "rest"], &[("character", c), ("days", "1")]));
-        v.push(t(&["move", "rate"], &[("character", c)]));
-        v.push(t(
-            &["move", "climb"],
-            &[("character", c), ("height", "150")],
-        ));
-        v.push(t(
-            &["move", "travel"],
-            &[("character", c), ("navigate", "night")],
-        ));
-        v.push(t(&["move", "animal"], &[("character", c)]));
-        v.push(t(&["move", "spot"], &[("character", c), ("city", "true")]));
-        v.push(t(
-            &["move", "pilot"],
-            &[
-                ("character", c),
-                ("skill", "Pilot (Cart)"),
-                ("wrecked", "true"),
-            ],
-        ));
-        v.push(t(
-            &["move", "near"],
-            &[
-                ("character", c),
-                ("skill", "Pilot (Cart)"),
-                ("other_rating", "3"),
-            ],
-        ));
-        v.push(t(
-            &["move", "crash"],
-            &[("character", c), ("vehicle_speed", "20")],
-        ));
-        v.push(t(
-            &["advance", "points"],
-            &[("character", c), ("heavy", "2")],
-        ));
-        v.push(t(
-            &["advance", "spend"],
-            &[("character", c), ("skill", "Swimming")],
-        ));
-        v.push(t(
-            &["advance", "train"],
-            &[("character", c), ("study", "special")],
-        ));
-        v.push(t(
-            &["advance", "craft"],
-            &[
-                ("character", c),
-                ("skill", "Trade (Carpentry)"),
-                ("target", "3"),
-            ],
-        ));
-        v.push(t(
-            &["advance", "work"],
-            &[("character", c), ("skill", "Trade (Carpentry)")],
-        ));
-        v.push(t(&["advance", "sleepless"], &[("character", c)]));
+        v.extend(movement_commands(c));
         v.push(t(
             &["character", "set"],
             &[("name", c), ("field", "notes"), ("value", "hi")],

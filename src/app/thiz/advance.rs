@@ -172,6 +172,8 @@ fn parse_points(inv: &Invocation) -> AppResult<AdvanceArgs> {
             "untrained",
         ],
     )?;
+    // Decision: attendance is the default (absent:true takes it away); moderate uses are listed
+    // by their points since the referee picks 2, 3 or 4 for each.
     let mut uses = vec![SkillUse::Light; count(&o, "light")?];
     uses.extend(vec![SkillUse::Heavy; count(&o, "heavy")?]);
     uses.extend(vec![SkillUse::UntrainedSuccess; count(&o, "untrained")?]);
@@ -312,7 +314,8 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AdvanceArgs) -> AppResult<Reply> {
                 dice: vec![roll.die],
                 outcome: format!("{} days", roll.days),
             };
-            // Blind: the countdown is the referee's secret (the hidden table keeps the roll).
+            // Decision: logged blind, so the roll sits in the hidden table; the countdown itself is
+            // the hidden value `sleepless`, which `/luck spend kind:rouse` and `/gm hidden` read.
             ctx.log_roll(
                 tx,
                 Some(tc.character.id),
@@ -485,6 +488,7 @@ fn spend(
             let cost = raise_cost(from, to).map_err(|e| user(format!("{e}.")))?;
             (cost, Some(from), to)
         }
+        // Decision: a new Magic Skill costs months with a tutor, not points, so it is not sold here.
         None if id.is_magic() => {
             return Err(user(format!(
                 "{} is a Magic Skill: it is learnt from a tutor over months (/advance train study:magic_skill), not bought.",
@@ -564,6 +568,8 @@ fn craft(
         }
     };
     let id = parse_skill(&skill_name)?;
+    // Decision: crafting is the work of an Artisan, Trade or Profession skill (the untrained -5
+    // names these three); one piece is under way per character, and a new target replaces it.
     if !(id.is(SkillKind::Artisan) || id.is(SkillKind::Trade) || id.is(SkillKind::Profession)) {
         return Err(user(format!(
             "Crafting uses an Artisan, Trade or Profession skill; {} is none of those.",

@@ -785,7 +785,8 @@ fn travel(ctx: &Ctx<'_>, tx: &Conn, a: &MoveArgs) -> AppResult<Reply> {
     else {
         return Err(user("/move travel"));
     };
-    let tc = if speed.is_none() || boat.is_none() && navigate.is_some() || navigate.is_some() {
+    // A boat or a typed Speed needs no sheet; only the march at one's own pace and navigating do.
+    let tc = if (speed.is_none() && boat.is_none()) || navigate.is_some() {
         Some(load(ctx, tx, character.as_deref())?)
     } else {
         None
@@ -903,6 +904,8 @@ fn pilot_plan(
         })?;
     let mental = tc.generals.get(General::Mental);
     let learned = tc.learned(&id);
+    // Decision: the flat-out penalty is part of the base the log keeps ("Pilot (Cart) 5 flat-out
+    // -3"), so a reroll of the check replays it; the player's modifier stays their own.
     let rating = pilot_rating(learned.unwrap_or(mental), mental, pace);
     let wound = tc.wounds.effects().skill_check(None);
     let mut text = match learned {
@@ -1035,6 +1038,7 @@ fn chase(
                     ));
                 }
             }
+            // Decision: on a tie the bot moves no one; the referee settles who acts first.
             _ => lines.push("Tied initiative: both may change the gap.".to_owned()),
         }
     } else {
@@ -1116,6 +1120,8 @@ fn collision_roll(
     mode: RollMode,
 ) -> AppResult<Reply> {
     let hit = collide(collision, &mut ctx.dice());
+    // Decision: the log keeps the collision's rating clamped to ±40 (a head-on crash of two fast
+    // vehicles can pass it); the chart reads every rating past ±30 alike, so the level is the same.
     let input = CheckInput::at(clamp_input(hit.check.rating.0));
     let out = resolve_check(&input, hit.check.roll).map_err(|e| user(format!("{e}.")))?;
     let who = match hit.victims {
