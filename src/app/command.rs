@@ -188,7 +188,7 @@ impl<'a> Opts<'a> {
 pub enum Command {
     /// `/roll`, `/gm roll`, `/reveal`, `/history`.
     Rolls(rolls::RollsCommand),
-    /// `/check`, `/attack`, `/wound …`, `/odds thiz`.
+    /// `/check`, `/attack`, `/wound …`, `/odds thiz`, `/move …`, `/advance …`.
     Thiz(thiz::ThizCommand),
     /// `/tft …`, `/odds tft`.
     Tft(tft::TftCommand),
@@ -222,7 +222,9 @@ impl Command {
             | ["maneuver", ..]
             | ["hazard", ..]
             | ["magic", ..]
-            | ["odds", "thiz"] => Command::Thiz(thiz::ThizCommand::parse(inv)?),
+            | ["odds", "thiz"]
+            | ["move", ..]
+            | ["advance", ..] => Command::Thiz(thiz::ThizCommand::parse(inv)?),
             ["tft", ..] | ["odds", "tft"] => Command::Tft(tft::TftCommand::parse(inv)?),
             ["character", ..] => Command::Character(characters::CharacterCommand::parse(inv)?),
             ["luck", ..] | ["button"] => Command::Luck(luck::LuckCommand::parse(inv)?),

@@ -194,6 +194,24 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "skill tutor_rating [character] [pace] [finished]",
     ),
     (
+        "move rate|climb|travel|animal|spot|pilot|chase|near|collide|crash",
+        "player, GM",
+        "THIZ movement: rates and endurance, climbing, a day's travel, animals, vehicles, chases, collisions",
+        "[character] …",
+    ),
+    (
+        "advance spend|train|craft|work",
+        "owner, GM",
+        "THIZ time between adventures: spend skill points, study time, crafting, work for pay",
+        "[skill] [character] …",
+    ),
+    (
+        "advance points|sleepless",
+        "GM",
+        "Award a session's skill points; roll a Sleepless character's countdown in secret",
+        "character …",
+    ),
+    (
         "gm setup",
         "Manage Server",
         "Set or clear the GM role and GM channel, set the default system",

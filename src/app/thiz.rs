@@ -16,12 +16,14 @@
 //!   there. `/wound add|heal|rest` answer in the channel for player characters and only to the GM
 //!   for NPCs.
 
+pub mod advance;
 pub mod attack;
 mod care;
 mod check;
 mod hazard;
 mod magic;
 mod maneuver;
+pub mod movement;
 mod odds;
 pub mod record;
 pub mod special;
@@ -62,6 +64,10 @@ pub enum ThizCommand {
     Magic(MagicArgs),
     /// `/odds thiz rating [modifier]`.
     Odds { rating: i32, modifier: i32 },
+    /// `/move …`.
+    Move(movement::MoveArgs),
+    /// `/advance …`.
+    Advance(advance::AdvanceArgs),
 }
 
 /// The largest rating or modifier a player may type.
@@ -80,6 +86,8 @@ impl ThizCommand {
             ["maneuver", ..] => ThizCommand::Maneuver(ManeuverArgs::parse(inv)?),
             ["hazard", ..] => ThizCommand::Hazard(HazardArgs::parse(inv)?),
             ["magic", ..] => ThizCommand::Magic(MagicArgs::parse(inv)?),
+            ["move", ..] => ThizCommand::Move(movement::MoveArgs::parse(inv)?),
+            ["advance", ..] => ThizCommand::Advance(advance::AdvanceArgs::parse(inv)?),
             ["odds", "thiz"] => {
                 let o = Opts::new(inv, &["rating", "modifier"])?;
                 ThizCommand::Odds {
@@ -106,6 +114,8 @@ impl ThizCommand {
             ThizCommand::Hazard(a) => hazard::run(ctx, &a),
             ThizCommand::Magic(a) => magic::run(ctx, &a),
             ThizCommand::Odds { rating, modifier } => odds::run(rating, modifier),
+            ThizCommand::Move(a) => movement::run(ctx, &a),
+            ThizCommand::Advance(a) => advance::run(ctx, &a),
         }
     }
 }

@@ -240,9 +240,121 @@ pub enum TimeUnit {
 
 /// How a Magic Skill is studied.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum Pace {
+pub enum StudyPace {
     #[name = "full_time"]
     FullTime,
     #[name = "on_the_road"]
     OnTheRoad,
+}
+
+/// What a traveller carries or pulls (`/move travel load`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum TravelLoad {
+    #[name = "unladen"]
+    Unladen,
+    #[name = "rider"]
+    Rider,
+    #[name = "vehicle"]
+    Vehicle,
+}
+
+/// The country crossed (`/move travel terrain`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Terrain {
+    #[name = "open"]
+    Open,
+    #[name = "desert"]
+    Desert,
+    #[name = "mountains"]
+    Mountains,
+}
+
+/// A boat instead of the march (`/move travel boat`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Boat {
+    #[name = "rowed"]
+    Rowed,
+    #[name = "sailing"]
+    Sailing,
+    #[name = "ship"]
+    Ship,
+    #[name = "powered"]
+    Powered,
+}
+
+/// Day or night (`/move travel navigate`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum TimeOfDay {
+    #[name = "day"]
+    Day,
+    #[name = "night"]
+    Night,
+}
+
+/// A vehicle's speed category (`/move pilot pace`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Pace {
+    #[name = "slow"]
+    Slow,
+    #[name = "cruising"]
+    Cruising,
+    #[name = "fast"]
+    Fast,
+    #[name = "flat_out"]
+    FlatOut,
+}
+
+/// How far the vehicle table is scaled (`scale`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum VehicleScale {
+    #[name = "terrestrial"]
+    Terrestrial,
+    #[name = "aircraft"]
+    Aircraft,
+    #[name = "spacecraft"]
+    Spacecraft,
+}
+
+/// What a chase's leader does with the gap.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum GapChange {
+    #[name = "close"]
+    Close,
+    #[name = "widen"]
+    Widen,
+}
+
+/// How two vehicles meet (`/move near approach`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Approach {
+    #[name = "crossing"]
+    Crossing,
+    #[name = "head_on"]
+    HeadOn,
+}
+
+/// What hit what (`/move collide kind`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum CollisionKind {
+    #[name = "crossing"]
+    Crossing,
+    #[name = "rear_end"]
+    RearEnd,
+    #[name = "head_on"]
+    HeadOn,
+    #[name = "pedestrian"]
+    Pedestrian,
+    #[name = "fixture"]
+    Fixture,
+}
+
+/// What is studied with a tutor (`/advance train study`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Study {
+    #[name = "magic_skill"]
+    MagicSkill,
+    #[name = "magic_special"]
+    MagicSpecial,
+    #[name = "special"]
+    Special,
 }

@@ -41,6 +41,7 @@
 //! database, however old, reaches the same schema. The interface is narrow (plain functions over
 //! [`Conn`]) so a second backend can follow.
 
+pub mod advancement;
 pub mod characters;
 pub mod conditions;
 pub mod guilds;

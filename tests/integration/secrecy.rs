@@ -252,6 +252,62 @@ fn hazards_and_magic(c: &str) -> Vec<Try> {
 
 /// Every command and option combination a player can try, on their own character, another
 /// player's, and the NPC.
+/// `/move` and `/advance` with character `c`.
+fn movement_commands(c: &str) -> Vec<Try> {
+    vec![
+        t(&["move", "rate"], &[("character", c)]),
+        t(&["move", "climb"], &[("character", c), ("height", "150")]),
+        t(
+            &["move", "travel"],
+            &[("character", c), ("navigate", "night")],
+        ),
+        t(&["move", "animal"], &[("character", c)]),
+        t(&["move", "spot"], &[("character", c), ("city", "true")]),
+        t(
+            &["move", "pilot"],
+            &[
+                ("character", c),
+                ("skill", "Pilot (Cart)"),
+                ("wrecked", "true"),
+            ],
+        ),
+        t(
+            &["move", "near"],
+            &[
+                ("character", c),
+                ("skill", "Pilot (Cart)"),
+                ("other_rating", "3"),
+            ],
+        ),
+        t(
+            &["move", "crash"],
+            &[("character", c), ("vehicle_speed", "20")],
+        ),
+        t(&["advance", "points"], &[("character", c), ("heavy", "2")]),
+        t(
+            &["advance", "spend"],
+            &[("character", c), ("skill", "Swimming")],
+        ),
+        t(
+            &["advance", "train"],
+            &[("character", c), ("study", "special")],
+        ),
+        t(
+            &["advance", "craft"],
+            &[
+                ("character", c),
+                ("skill", "Trade (Carpentry)"),
+                ("target", "3"),
+            ],
+        ),
+        t(
+            &["advance", "work"],
+            &[("character", c), ("skill", "Trade (Carpentry)")],
+        ),
+        t(&["advance", "sleepless"], &[("character", c)]),
+    ]
+}
+
 #[allow(clippy::too_many_lines)] // One list, read top to bottom: every command a player has.
 fn player_commands() -> Vec<Try> {
     let mut v = Vec::new();
@@ -325,12 +381,21 @@ fn player_commands() -> Vec<Try> {
             ));
         }
         v.extend(hazards_and_magic(c));
+        v.extend(movement_commands(c));
         v.push(t(
             &["character", "set"],
             &[("name", c), ("field", "notes"), ("value", "hi")],
         ));
     }
     v.push(t(&["luck", "spend"], &[("kind", "stunt"), ("points", "5")]));
+    v.push(t(
+        &["move", "chase"],
+        &[("first_speed", "12"), ("second_speed", "10"), ("gap", "50")],
+    ));
+    v.push(t(
+        &["move", "collide"],
+        &[("kind", "head_on"), ("speed", "12"), ("other_speed", "8")],
+    ));
     v.push(t(&["luck", "spend"], &[("kind", "reroll")]));
     v.push(t(&["character", "list"], &[]));
     v.push(t(&["character", "show"], &[]));

@@ -41,6 +41,10 @@ pub enum ThizRecord {
     Hazard(HazardRecord),
     /// `/magic cast|terror`.
     Magic(MagicRecord),
+    /// `/move …` with dice: a climb, a navigation, a pilot's check, a collision.
+    Move(ActionRecord),
+    /// `/advance …` with dice: a week's work, a crafting attempt, the Sleepless countdown.
+    Advance(ActionRecord),
 }
 
 impl ThizRecord {
@@ -140,6 +144,23 @@ impl CheckRecord {
     pub fn unlucky_flag(&self) -> bool {
         crate::rules::thiz::traits::unlucky_mishap(self.unlucky, self.roll)
     }
+}
+
+/// A `/move` or `/advance` roll: what was done, each d100 check with its input whole (so luck
+/// can later reroll one), any other dice, and what it came to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionRecord {
+    /// The subcommand: "climb", "navigate", "pilot", "collide", "work", "craft", "sleepless"…
+    pub action: String,
+    pub character_id: Option<CharacterId>,
+    pub character: Option<String>,
+    /// The d100 checks, in the order rolled.
+    pub checks: Vec<CheckRecord>,
+    /// Other dice, in the order rolled (a climber's d10 on a fall, the Sleepless d8).
+    #[serde(default)]
+    pub dice: Vec<u32>,
+    /// What it came to, as shown: "fell 30 feet from 200", "Lavish", "12 days".
+    pub outcome: String,
 }
 
 /// The Toughness check a hit called for.

@@ -1,7 +1,7 @@
 //! `/magic cast|terror|learn`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{Mode, Pace, WoundLevel};
+use crate::bot::choices::{Mode, StudyPace, WoundLevel};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
@@ -103,7 +103,7 @@ pub async fn magic_learn(
     #[description = "Who learns (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
-    #[description = "Full time, or on the road (a third longer)"] pace: Option<Pace>,
+    #[description = "Full time, or on the road (a third longer)"] pace: Option<StudyPace>,
     #[description = "The study is done: write the skill at rating 1"] finished: Option<bool>,
 ) -> Result<(), Error> {
     let args = Args::new()

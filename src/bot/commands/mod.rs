@@ -6,6 +6,7 @@
 //! command list, option names, menus and number ranges, and to Discord's limits. Must never
 //! decide anything a command does: that is `app`'s.
 
+mod advance;
 mod attack;
 mod character;
 mod check;
@@ -16,6 +17,7 @@ mod history;
 mod luck;
 mod magic;
 mod maneuver;
+mod movement;
 mod odds;
 mod reveal;
 mod roll;
@@ -39,6 +41,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         wound::wound(),
         hazard::hazard(),
         magic::magic(),
+        movement::movement(),
+        advance::advance(),
         history::history(),
         help::help(),
         // GM

@@ -109,6 +109,29 @@ const GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "movement",
+        &[
+            "character create",
+            "character skill",
+            "move rate",
+            "move climb",
+            "move travel",
+            "move animal",
+            "move spot",
+            "move pilot",
+            "move chase",
+            "move near",
+            "move collide",
+            "move crash",
+            "advance points",
+            "advance spend",
+            "advance train",
+            "advance craft",
+            "advance work",
+            "advance sleepless",
+        ],
+    ),
+    (
         "gm",
         &[
             "character create",
@@ -617,6 +640,58 @@ fn thiz_hazards_and_magic() {
     let refused = x.run(&bram, "/hazard fall character:Mira height:40");
     assert_refusal(&refused, "another player's character");
     x.ran_exactly("hazards and magic");
+}
+
+#[test]
+fn thiz_movement_and_time_between_adventures() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let (alys, gm) = (s.player(10), s.gm(1));
+    x.text(&alys, "/character create name:Alys system:thiz");
+    x.text(&alys, "/character skill name:Alys skill:Speed rating:12");
+    let text = x.text(&alys, "/move rate");
+    assert!(text.contains("Movement rating 12"), "{text}");
+    let text = x.text(&alys, "/move climb height:150");
+    assert!(text.contains("Alys: climbing 150 ft"), "{text}");
+    let text = x.text(&alys, "/move travel speed:6 load:rider");
+    assert!(text.contains("12 miles"), "{text}");
+    assert!(
+        x.text(&alys, "/move animal")
+            .contains("commanding an animal")
+    );
+    assert!(x.text(&alys, "/move spot city:true").contains("Perception"));
+    let text = x.text(&alys, "/move pilot skill:\"Pilot (Cart)\" speed:12");
+    assert!(text.contains("Shooting from it: -12"), "{text}");
+    let text = x.text(&alys, "/move chase first_speed:12 second_speed:10");
+    assert!(text.contains("roll initiative"), "{text}");
+    let text = x.text(&alys, "/move near skill:\"Pilot (Cart)\" other_rating:3");
+    assert!(text.contains("The other pilot"), "{text}");
+    let text = x.text(&alys, "/move collide kind:head_on speed:12 other_speed:8");
+    assert!(text.contains("Collision at rating 20"), "{text}");
+    let text = x.text(&alys, "/move crash vehicle_speed:15");
+    assert!(text.contains("thrown about in a crash"), "{text}");
+
+    let refused = x.run(&alys, "/advance points character:Alys heavy:1");
+    assert_refusal(&refused, "/advance points as a player");
+    let text = x.text(&gm, "/advance points character:Alys heavy:1");
+    assert!(text.contains("6 unspent"), "{text}");
+    let text = x.text(&alys, "/advance spend skill:Climbing");
+    assert!(
+        text.contains("learnt at 1") && text.contains("1 unspent"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/advance train study:special tutor:7");
+    assert!(text.contains("60 days"), "{text}");
+    let text = x.text(
+        &alys,
+        "/advance craft skill:\"Trade (Carpentry)\" target:1000",
+    );
+    assert!(text.contains("crafting"), "{text}");
+    let text = x.text(&alys, "/advance work skill:\"Trade (Carpentry)\" weeks:2");
+    assert!(text.contains("2 week(s) of work"), "{text}");
+    let secret = x.run(&gm, "/advance sleepless character:Alys");
+    assert!(secret.ephemeral(), "the countdown is the GM's");
+    x.ran_exactly("movement");
 }
 
 #[test]

@@ -259,9 +259,34 @@ fn player_lines() -> Vec<String> {
         v.push(format!(
             "/magic learn character:{c} skill:Insight tutor_rating:8"
         ));
+        // `/move rate` is swept in process (tests/integration/secrecy.rs): its feet per minute
+        // (250 to 1150) fall among this sweep's numeric luck sentinels.
+        v.push(format!("/move climb character:{c} height:150"));
+        v.push(format!("/move travel character:{c} navigate:night"));
+        v.push(format!("/move animal character:{c}"));
+        v.push(format!("/move spot character:{c} city:true"));
+        v.push(format!(
+            "/move pilot character:{c} skill:\"Pilot (Cart)\" wrecked:true"
+        ));
+        v.push(format!(
+            "/move near character:{c} skill:\"Pilot (Cart)\" other_rating:3"
+        ));
+        v.push(format!("/move crash character:{c} vehicle_speed:20"));
+        v.push(format!("/advance points character:{c} heavy:2"));
+        v.push(format!("/advance spend character:{c} skill:Swimming"));
+        v.push(format!("/advance train character:{c} study:special"));
+        v.push(format!(
+            "/advance craft character:{c} skill:\"Trade (Carpentry)\" target:3"
+        ));
+        v.push(format!(
+            "/advance work character:{c} skill:\"Trade (Carpentry)\""
+        ));
+        v.push(format!("/advance sleepless character:{c}"));
         v.push(format!("/character set name:{c} field:notes value:hi"));
     }
     for line in [
+        "/move chase first_speed:12 second_speed:10 gap:50",
+        "/move collide kind:head_on speed:12 other_speed:8",
         "/luck spend kind:stunt points:5",
         "/luck spend kind:reroll",
         "/character list",
