@@ -110,6 +110,10 @@ pub struct GearNumbers {
     pub armor_bonus: Option<i32>,
     pub locations: Option<String>,
     pub missile: Option<bool>,
+    /// A THIZ weapon's family (Trained for War).
+    pub family: Option<String>,
+    /// What a THIZ missile weapon shoots: low, piercing, high or armour-piercing.
+    pub missile_kind: Option<String>,
 }
 
 /// A change to the equipment list.
@@ -245,6 +249,8 @@ fn parse_gear(inv: &Invocation) -> AppResult<CharacterCommand> {
             "armor_bonus",
             "locations",
             "missile",
+            "family",
+            "missile_kind",
         ],
     )?;
     let name = required_name(&o)?;
@@ -257,6 +263,10 @@ fn parse_gear(inv: &Invocation) -> AppResult<CharacterCommand> {
         armor_bonus: o.int("armor_bonus", 0, MAX_BONUS)?.map(|n| n as i32),
         locations: o.text("locations").map(str::to_owned),
         missile: o.text("missile").map(|_| o.flag("missile")).transpose()?,
+        family: o.text("family").map(|f| f.trim().to_owned()),
+        missile_kind: o
+            .text("missile_kind")
+            .map(|k| k.trim().to_ascii_lowercase()),
     };
     let change = match action.as_str() {
         "add" => GearChange::Add {

@@ -153,6 +153,13 @@ pub struct ItemStats {
     pub armor_bonus: i32,
     pub locations: Vec<String>,
     pub quality: Option<String>,
+    /// THIZ weapon: its family (one-handed blades, pole weapons…), for Trained for War.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
+    /// THIZ missile weapon: what it shoots (low, piercing, high, armour-piercing), whose
+    /// suggested Attack Bonus stands when none is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missile_kind: Option<String>,
 }
 
 #[cfg(test)]

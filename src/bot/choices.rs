@@ -173,6 +173,19 @@ pub enum Hand {
     Left,
 }
 
+/// What a THIZ missile weapon shoots (`/character gear missile_kind`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum MissileKind {
+    #[name = "low"]
+    Low,
+    #[name = "piercing"]
+    Piercing,
+    #[name = "high"]
+    High,
+    #[name = "armour-piercing"]
+    ArmourPiercing,
+}
+
 /// A THIZ wound colour.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum WoundLevel {

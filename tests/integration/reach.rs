@@ -39,16 +39,22 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// A file's text without its test module (`#[cfg(test)]` to the end of the file, as this code
-/// base lays them out) and without `//` comments, line by line.
+/// A file's lines without its test code: an inline `#[cfg(test)] mod … {` runs to the end of the
+/// file, as this code base lays them out; `#[cfg(test)] mod x;` (a test file of its own) is
+/// skipped, and so is any other single item under `#[cfg(test)]`.
 fn code_lines(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).expect("a source file");
     let mut lines = Vec::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with("#[cfg(test)]") {
-            break;
+    let mut all = text.lines();
+    while let Some(line) = all.next() {
+        if !line.trim_start().starts_with("#[cfg(test)]") {
+            lines.push(line.to_owned());
+            continue;
         }
-        lines.push(line.to_owned());
+        match all.next() {
+            Some(next) if next.trim_end().ends_with('{') => break,
+            _ => {}
+        }
     }
     lines
 }
@@ -259,7 +265,7 @@ fn the_scan_finds_calls_and_only_calls() {
     std::fs::write(
         &file,
         "/// Doc.\n// Not reached: only the GM's table.\npub fn a() -> u32 {\n    b()\n}\n\
-         pub fn b() -> u32 { 1 }\npub fn c();\n#[cfg(test)]\nmod tests {\n    pub fn d() {}\n}\n",
+         pub fn b() -> u32 { 1 }\n#[cfg(test)]\nmod helpers;\npub fn c();\n#[cfg(test)]\nmod tests {\n    pub fn d() {}\n}\n",
     )
     .expect("write");
     let fns = pub_fns(&file);

@@ -8,6 +8,7 @@ use crate::app::sheet::{ItemStats, Sheet};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::thiz::Location;
+use crate::rules::thiz::combat::{MissileKind, missile_attack_bonus};
 use crate::rules::thiz::luck::roll_starting_luck;
 use crate::rules::thiz::skills::SkillId;
 use crate::store::characters::{self, NewCharacter};
@@ -180,6 +181,8 @@ fn refuse_numbers(numbers: &GearNumbers, allowed: &[&str], what: &str) -> AppRes
         ("armor_bonus", numbers.armor_bonus.is_some()),
         ("locations", numbers.locations.is_some()),
         ("missile", numbers.missile.is_some()),
+        ("family", numbers.family.is_some()),
+        ("missile_kind", numbers.missile_kind.is_some()),
     ];
     match given
         .iter()
@@ -187,6 +190,20 @@ fn refuse_numbers(numbers: &GearNumbers, allowed: &[&str], what: &str) -> AppRes
     {
         Some((name, _)) => Err(unchanged(&format!("{name} does not apply to {what}"))),
         None => Ok(()),
+    }
+}
+
+/// A missile weapon's kind as typed.
+fn missile_kind(kind: &str) -> AppResult<MissileKind> {
+    match kind {
+        "low" => Ok(MissileKind::LowVelocity),
+        "piercing" => Ok(MissileKind::LowVelocityPiercing),
+        "high" => Ok(MissileKind::HighVelocity),
+        "armour-piercing" | "armor-piercing" => Ok(MissileKind::HighVelocityPiercing),
+        other => Err(unchanged(&format!(
+            "missile_kind must be low, piercing, high or armour-piercing, not \"{}\"",
+            escape(other)
+        ))),
     }
 }
 
@@ -217,9 +234,31 @@ pub(super) fn item_row(
     let mut stats = ItemStats::default();
     let name = match (system, kind) {
         (System::Thiz, ItemKind::Weapon) => {
-            refuse_numbers(n, &["attack_bonus", "missile"], "a weapon")?;
-            stats.attack_bonus = n.attack_bonus.unwrap_or(0);
-            stats.missile = n.missile.unwrap_or(false);
+            refuse_numbers(
+                n,
+                &["attack_bonus", "missile", "family", "missile_kind"],
+                "a weapon",
+            )?;
+            stats.missile = n.missile.unwrap_or(false) || n.missile_kind.is_some();
+            // thiz-rulebook.md, "Combat Equipment": a missile's suggested Attack Bonus by what it
+            // shoots, unless the referee gives one.
+            let suggested = match n.missile_kind.as_deref() {
+                None => None,
+                Some(kind) => Some(missile_kind(kind)?),
+            };
+            stats.attack_bonus = n
+                .attack_bonus
+                .or(suggested.map(missile_attack_bonus))
+                .unwrap_or(0);
+            stats.missile_kind.clone_from(&n.missile_kind);
+            stats.family = match n.family.as_deref() {
+                Some(f) if f.is_empty() || f.chars().count() > 40 => {
+                    return Err(unchanged(
+                        "family is a short name, like blades or pole weapons",
+                    ));
+                }
+                other => other.map(str::to_owned),
+            };
             item.to_owned()
         }
         (System::Thiz, ItemKind::Armor) => {

@@ -81,6 +81,10 @@ pub struct FileStats {
     pub armor_bonus: i32,
     pub locations: Vec<String>,
     pub quality: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missile_kind: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -112,6 +116,8 @@ pub(super) fn to_file(l: &Loaded) -> CharacterFile {
                     armor_bonus: s.armor_bonus,
                     locations: s.locations,
                     quality: s.quality,
+                    family: s.family,
+                    missile_kind: s.missile_kind,
                 },
             }
         })
@@ -350,6 +356,8 @@ fn check_items(
             armor_bonus: (s.armor_bonus != 0).then_some(s.armor_bonus),
             locations: (!s.locations.is_empty()).then(|| s.locations.join(", ")),
             missile: s.missile.then_some(true),
+            family: s.family.clone(),
+            missile_kind: s.missile_kind.clone(),
         };
         let bonus = super::MAX_BONUS as i32;
         if !(-bonus..=bonus).contains(&s.attack_bonus) || !(0..=bonus).contains(&s.armor_bonus) {

@@ -37,7 +37,7 @@ use crate::app::{AppError, AppResult, Ctx, user};
 use crate::rules::dice::DieSource;
 use crate::rules::thiz::combat::{
     AdjustedAttack, Aim, AttackInput, AttackKind, BurstWeapon, Sight, Vision, adjusted_attack,
-    burst_wounds, roll_attack, two_weapon_ratings, unarmed_can_damage,
+    burst_wounds, roll_attack, trained_for_war_rating, two_weapon_ratings, unarmed_can_damage,
 };
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::{Quirk, Weakness, unlucky_mishap};
@@ -241,6 +241,49 @@ fn attack_text(skill: &str, a: &AdjustedAttack) -> String {
     s
 }
 
+/// The attacker's wound penalty. Berserk ignores the wounds (thiz-rulebook.md, "Berserk");
+/// otherwise the Head and the arm holding the weapon count (the other arm for a second weapon),
+/// and a lost arm refuses.
+fn attack_penalty(
+    att: &ThizChar,
+    a: &AttackArgs,
+    armed: bool,
+    notes: &mut Vec<String>,
+) -> AppResult<i32> {
+    if a.berserk {
+        notes.push("Berserk: wounds ignored, +1 per 5 points of Strength.".to_owned());
+        return Ok(0);
+    }
+    let kind = if armed {
+        SkillKind::WeaponSkill
+    } else {
+        SkillKind::UnarmedCombat
+    };
+    let hand = a.second.then(|| match att.hand(None) {
+        Location::LeftArm => Location::RightArm,
+        _ => Location::LeftArm,
+    });
+    att.check_penalty(Some(kind), hand)
+}
+
+/// How each side sees (thiz-rulebook.md, "Sight"; "Night-Blind" counts only at night).
+fn sights(att: &ThizChar, tgt: &ThizChar, sight: Option<SightOpt>) -> (Vision, Vision) {
+    let night = |c: &ThizChar| {
+        if c.has_weakness(Weakness::NightBlind) {
+            Vision::NightBlind
+        } else {
+            Vision::Clear
+        }
+    };
+    match sight {
+        None => (Vision::Clear, Vision::Clear),
+        Some(SightOpt::Night) => (night(att), night(tgt)),
+        Some(SightOpt::AttackerBlind) => (Vision::Blind, Vision::Clear),
+        Some(SightOpt::TargetBlind) => (Vision::Clear, Vision::Blind),
+        Some(SightOpt::BothBlind) => (Vision::Blind, Vision::Blind),
+    }
+}
+
 /// Reads both sheets into the plan the dice are rolled against, and the weapon's name.
 fn plan(
     ctx: &Ctx<'_>,
@@ -288,6 +331,15 @@ fn plan(
     }
     let mut notes = Vec::new();
     let mut skill_rating = base.rating.0;
+    if let Some((item, stats)) = &weapon
+        && let Some(trained) = trained_for_war(att, item, stats, &skill, skill_rating)
+    {
+        notes.push(format!(
+            "Trained for War: untrained with the {} but trained in its family, so {trained}.",
+            escape(&item.name)
+        ));
+        skill_rating = trained;
+    }
     if let (Some(pair), Some((item, _))) = (&a.pair, &weapon) {
         skill_rating = two_weapons(att, item, pair, a.second, skill_rating, &mut notes)?;
     } else if a.pair.is_some() {
@@ -295,42 +347,14 @@ fn plan(
             "Two-weapon fighting needs both weapons: name this attack's with weapon:… and the other with pair:…",
         ));
     }
-    // Berserk ignores the attacker's wounds (thiz-rulebook.md, "Berserk"); otherwise the Head
-    // and the arm holding the weapon count (the other arm for a second weapon), and a lost arm
-    // refuses.
-    let wound_penalty = if a.berserk {
-        notes.push("Berserk: wounds ignored, +1 per 5 points of Strength.".to_owned());
-        0
-    } else {
-        let kind = if weapon.is_some() {
-            SkillKind::WeaponSkill
-        } else {
-            SkillKind::UnarmedCombat
-        };
-        let hand = a.second.then(|| match att.hand(None) {
-            Location::LeftArm => Location::RightArm,
-            _ => Location::LeftArm,
-        });
-        att.check_penalty(Some(kind), hand)?
-    };
-    let (attacker_sight, target_sight) = match a.sight {
-        None => (Vision::Clear, Vision::Clear),
-        Some(SightOpt::Night) => {
-            let night = |c: &ThizChar| {
-                if c.has_weakness(Weakness::NightBlind) {
-                    Vision::NightBlind
-                } else {
-                    Vision::Clear
-                }
-            };
-            (night(att), night(tgt))
-        }
-        Some(SightOpt::AttackerBlind) => (Vision::Blind, Vision::Clear),
-        Some(SightOpt::TargetBlind) => (Vision::Clear, Vision::Blind),
-        Some(SightOpt::BothBlind) => (Vision::Blind, Vision::Blind),
-    };
+    let wound_penalty = attack_penalty(att, a, weapon.is_some(), &mut notes)?;
+    let (attacker_sight, target_sight) = sights(att, tgt, a.sight);
+    let mut skill_text = describe_base(&escape(&skill.to_string()), &base);
+    if skill_rating != base.rating.0 {
+        let _ = write!(skill_text, " → {skill_rating}");
+    }
     let plan = AttackPlan {
-        skill_text: describe_base(&escape(&skill.to_string()), &base),
+        skill_text,
         skill: clamp_input(skill_rating),
         weapon_bonus: stats.attack_bonus,
         strength: clamp_input(att.learned(&strength_id).unwrap_or(0)),
@@ -376,6 +400,40 @@ fn input(plan: &AttackPlan, armor: i32) -> AttackInput {
         },
         modifier: plan.modifier,
     }
+}
+
+/// Trained for War (thiz-rulebook.md, chapter 4): an untrained weapon of a family the character
+/// is trained in is checked at General Physical + 2, capped by the best skill in that family.
+/// Decision: the family is the weapon's `family` stat; the starting weapon is not recorded, so
+/// any family in which the character knows a weapon counts. `None` when the quirk does not apply
+/// or gives nothing better.
+fn trained_for_war(
+    att: &ThizChar,
+    item: &crate::store::characters::Item,
+    stats: &ItemStats,
+    skill: &SkillId,
+    rating: i32,
+) -> Option<i32> {
+    let family = stats.family.as_deref()?;
+    if att.learned(skill).is_some() || !has_quirk(att, Quirk::TrainedForWar) {
+        return None;
+    }
+    let best = att
+        .items_of("weapon")
+        .filter(|(other, s)| {
+            other.name != item.name
+                && s.family
+                    .as_deref()
+                    .is_some_and(|f| f.eq_ignore_ascii_case(family))
+        })
+        .filter_map(|(other, _)| {
+            SkillId::with_subject(SkillKind::WeaponSkill, &other.name)
+                .ok()
+                .and_then(|id| att.learned(&id))
+        })
+        .max()?;
+    let trained = trained_for_war_rating(att.generals.physical, best);
+    (trained > rating).then_some(trained)
 }
 
 /// Two-weapon fighting (thiz-rulebook.md, "Two-Weapon Fighting"): the rating this attack is
@@ -1634,6 +1692,111 @@ mod tests {
             "{refused:?}"
         );
         assert_eq!(kit.roll_count(), 1);
+    }
+
+    /// thiz-rulebook.md, "Trained for War": an untrained weapon of the family the character
+    /// knows is checked at General Physical + 2, never above the best skill in that family.
+    #[test]
+    fn trained_for_war_lifts_an_untrained_weapon_of_a_known_family() {
+        for (quirk, best, want) in [(false, 6, None), (true, 6, Some(3)), (true, 1, None)] {
+            let kit = Kit::new(1);
+            fighters(&kit);
+            let vexa = crate::store::CharacterId(1);
+            kit.skill(vexa, "Weapon Skill (Sword)", best);
+            kit.item(
+                vexa,
+                "weapon",
+                "Sword",
+                r#"{"attack_bonus": 4, "family": "blades"}"#,
+            );
+            kit.item(
+                vexa,
+                "weapon",
+                "Dagger",
+                r#"{"attack_bonus": 1, "family": "Blades"}"#,
+            );
+            if quirk {
+                kit.sheet(vexa, r#"{"quirks": ["Trained for War"]}"#);
+            }
+            let reply = kit.run(
+                &kit.player(),
+                &["attack"],
+                &[
+                    ("attacker", "Vexa"),
+                    ("target", "Bran"),
+                    ("weapon", "Dagger"),
+                    ("location", "head"),
+                ],
+            );
+            let e = &reply.embeds[0];
+            let note = e.description.contains("Trained for War");
+            assert_eq!(note, want.is_some(), "{quirk} {best}: {e:?}");
+            if let Some(rating) = want {
+                // General Physical 1 + 2 = 3, below Sword 6: the attack reads 3.
+                assert!(e.description.contains(&format!("so {rating}.")), "{e:?}");
+                assert!(
+                    e.fields[0].value.starts_with("Physical 1 → 3 · weapon +1"),
+                    "{e:?}"
+                );
+            }
+        }
+    }
+
+    /// thiz-rulebook.md, "Combat Equipment": a missile's suggested Attack Bonus by what it
+    /// shoots (low 1, piercing 2, high 3, armour-piercing 4) unless the referee names one.
+    #[test]
+    fn a_missile_kind_gives_its_suggested_attack_bonus() {
+        let cases = [
+            (vec![("missile_kind", "low")], Some(1)),
+            (vec![("missile_kind", "piercing")], Some(2)),
+            (vec![("missile_kind", "high")], Some(3)),
+            (vec![("missile_kind", "armour-piercing")], Some(4)),
+            (
+                vec![("missile_kind", "high"), ("attack_bonus", "1")],
+                Some(1),
+            ),
+            (vec![("missile_kind", "laser")], None),
+        ];
+        for (extra, bonus) in cases {
+            let kit = Kit::new(1);
+            fighters(&kit);
+            let mut opts = vec![
+                ("name", "Vexa"),
+                ("action", "add"),
+                ("item", "Gun"),
+                ("kind", "weapon"),
+            ];
+            opts.extend(extra.iter().copied());
+            let added = kit.run(&kit.player(), &["character", "gear"], &opts);
+            let reply = kit.run(
+                &kit.player(),
+                &["attack"],
+                &[("attacker", "Vexa"), ("target", "Bran"), ("weapon", "Gun")],
+            );
+            if let Some(b) = bonus {
+                let attack = &reply.embeds[0].fields[0].value;
+                assert!(
+                    attack.contains(&format!("· weapon +{b}")),
+                    "{extra:?}: {attack}"
+                );
+                assert!(
+                    reply.embeds[0].fields.iter().any(|f| f.name == "Location")
+                        || reply.embeds[0].description.contains("Miss"),
+                    "a missile: {reply:?}"
+                );
+            } else {
+                assert!(
+                    added
+                        .content
+                        .contains("missile_kind must be low, piercing, high or armour-piercing"),
+                    "{added:?}"
+                );
+                assert!(
+                    reply.content.contains("carries no weapon called Gun"),
+                    "{reply:?}"
+                );
+            }
+        }
     }
 
     #[test]

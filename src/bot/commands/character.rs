@@ -8,7 +8,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use crate::app::reply::Reply;
-use crate::bot::choices::{GearAction, ItemKind, System};
+use crate::bot::choices::{GearAction, ItemKind, MissileKind, System};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error, autocomplete, render};
 
@@ -138,6 +138,10 @@ pub async fn character_gear(
     #[autocomplete = "autocomplete::location"]
     locations: Option<String>,
     #[description = "THIZ weapon: a missile weapon"] missile: Option<bool>,
+    #[description = "THIZ weapon: its family (blades, pole weapons…), for Trained for War"]
+    family: Option<String>,
+    #[description = "THIZ missile: what it shoots (sets the suggested attack bonus)"]
+    missile_kind: Option<MissileKind>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("name", name)
@@ -147,7 +151,9 @@ pub async fn character_gear(
         .opt("attack_bonus", attack_bonus)
         .opt("armor_bonus", armor_bonus)
         .opt("locations", locations)
-        .opt("missile", missile);
+        .opt("missile", missile)
+        .opt("family", family)
+        .choice("missile_kind", missile_kind);
     invoke(ctx, &["character", "gear"], args).await
 }
 

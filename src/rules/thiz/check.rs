@@ -42,6 +42,8 @@ impl CheckInput {
         }
     }
 
+    // Not reached: a shorthand for the rules' own tests; /check builds its input field by field
+    // (modifier, wound penalty, Unlucky, Shifty) from the sheet.
     /// A check on a skill, from the rating `skills::base_rating` chose.
     pub fn from_base(base: &BaseRating) -> Self {
         CheckInput {

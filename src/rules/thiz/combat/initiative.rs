@@ -33,6 +33,8 @@ pub struct InitiativeRoll {
     pub total: i32,
 }
 
+// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
+// passes, Wait and surprise; no command before it runs a combat turn.
 /// Rolls initiative: 1d10 plus the higher of Speed + Perception and General Physical, plus
 /// `modifier` (thiz-rulebook.md, "Determining Initiative and Initiative Passes").
 ///
@@ -66,6 +68,8 @@ pub fn roll_initiative(
     })
 }
 
+// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
+// passes, Wait and surprise; no command before it runs a combat turn.
 /// How many turns a combatant takes in one Initiative Pass: always the first, then one more for
 /// each time initiative stays above 0 after dropping by 10.
 pub fn actions_in_pass(initiative: i32) -> u32 {
@@ -90,6 +94,8 @@ pub struct Slot {
     pub tied_with_previous: bool,
 }
 
+// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
+// passes, Wait and surprise; no command before it runs a combat turn.
 /// The order of every turn in one Initiative Pass.
 ///
 /// Source: thiz-rulebook.md, "Determining Initiative and Initiative Passes": everyone acts once in
@@ -153,6 +159,8 @@ pub enum WaitRule {
 }
 
 impl WaitRule {
+    // Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
+    // passes, Wait and surprise; no command before it runs a combat turn.
     /// The lowest level that lets the character act first.
     pub fn needs(self) -> Level {
         match self {
@@ -172,6 +180,8 @@ pub struct WaitCheck {
     pub acts_first: bool,
 }
 
+// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
+// passes, Wait and surprise; no command before it runs a combat turn.
 /// Rolls to act before the trigger; `rating` is Speed or Reflexes as `rule` says.
 pub fn wait_check(
     rating: i32,

@@ -7,6 +7,8 @@ use crate::rules::thiz::{Level, Rating, resolve};
 /// The most tie-break rounds rolled before the referee is left to decide.
 const MAX_TIE_BREAKS: usize = 100;
 
+// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
+// passes, Wait and surprise; no command before it runs a combat turn.
 /// Preparedness points for a level: 0 for Failure up to 4 for Black (thiz-rulebook.md,
 /// "Determine Surprise").
 pub fn preparedness_points(level: Level) -> u8 {
@@ -23,6 +25,8 @@ pub struct PreparednessRoll {
     pub points: u8,
 }
 
+// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
+// passes, Wait and surprise; no command before it runs a combat turn.
 /// Rolls Preparedness against Speed + Perception.
 pub fn roll_preparedness(
     speed_plus_perception: Rating,
@@ -104,6 +108,8 @@ fn validate(side: &[i32]) -> Result<Vec<Rating>, CombatError> {
         .collect()
 }
 
+// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
+// passes, Wait and surprise; no command before it runs a combat turn.
 /// Determines surprise between two sides, given each combatant's Speed + Perception.
 ///
 /// Source: thiz-rulebook.md, "Determine Surprise": the side with the best Preparedness takes a
@@ -158,6 +164,8 @@ pub struct LateArrival {
     pub free_action: Option<Side>,
 }
 
+// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
+// passes, Wait and surprise; no command before it runs a combat turn.
 /// Preparedness for a late arrival and their named target (thiz-rulebook.md, "Determine
 /// Surprise"). Decision: on equal Preparedness neither gets the free action.
 pub fn late_arrival(

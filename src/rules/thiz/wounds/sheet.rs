@@ -49,11 +49,6 @@ impl LocationWounds {
         Level::ALL.into_iter().rev().find(|&l| self.has(l))
     }
 
-    /// The least severe wound on the section.
-    pub fn least(&self) -> Option<Level> {
-        Level::ALL.into_iter().find(|&l| self.has(l))
-    }
-
     /// How many wounds the section carries.
     pub fn count(&self) -> u32 {
         self.greens + u32::from(self.yellow) + u32::from(self.red) + u32::from(self.black)
