@@ -22,8 +22,8 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     (
         "attack",
         "player, GM",
-        "THIZ attack: hit, location, Toughness, wound; bursts, sight, prone, Berserk, two weapons",
-        "attacker target [weapon] [location] [missile] [modifier] [mode] [burst] [sight] [prone] [berserk] [pair] [second]",
+        "THIZ attack: hit, location, Toughness, wound; bursts, sight, prone, Berserk, two weapons, shields",
+        "attacker target [weapon] [location] [missile] [modifier] [mode] [burst] [sight] [prone] [berserk] [pair] [second] [shield]",
     ),
     (
         "maneuver grapple|escape|trip|disarm|sunder|listen",

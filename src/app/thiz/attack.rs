@@ -70,6 +70,8 @@ pub struct AttackArgs {
     pub pair: Option<String>,
     /// With `pair`: this attack is the second weapon's.
     pub second: bool,
+    /// The location the target's shield covers this turn.
+    pub shield: Option<Location>,
 }
 
 /// Burst or full-auto fire (thiz-rulebook.md, "Burst/Full-Auto Fire").
@@ -157,7 +159,7 @@ impl AttackArgs {
             inv,
             &[
                 "attacker", "target", "weapon", "location", "missile", "modifier", "mode", "burst",
-                "sight", "prone", "berserk", "pair", "second",
+                "sight", "prone", "berserk", "pair", "second", "shield",
             ],
         )?;
         let pair = o.text("pair").map(str::to_owned);
@@ -174,6 +176,7 @@ impl AttackArgs {
             berserk: o.flag("berserk")?,
             pair,
             second,
+            shield: o.text("shield").map(parse_location).transpose()?,
             attacker: o.required("attacker")?.to_owned(),
             target: o.required("target")?.to_owned(),
             weapon: o.text("weapon").map(str::to_owned),
@@ -308,9 +311,15 @@ fn plan(
         .map_err(|e| AppError::Internal(anyhow::anyhow!("{e}")))?;
     // A target that cannot move (Incapacitated) or has lost a leg defends with what is left.
     let speed = tgt.speed_with_legs(tgt.base_of(SkillKind::Speed)?.rating.0);
+    if a.shield.is_some() && tgt.items_of("shield").next().is_none() {
+        return Err(user(format!(
+            "{} carries no shield to raise; leave shield out.",
+            escape(&tgt.character.name)
+        )));
+    }
     let mut armor = [0; 7];
     for (slot, location) in armor.iter_mut().zip(Location::ALL) {
-        *slot = tgt.armor_at(location)?.total;
+        *slot = tgt.armor_shielding(location, a.shield)?.total;
     }
     let chest_assumed = !missile && a.location.is_none();
     let aimed = if chest_assumed {
@@ -1796,6 +1805,38 @@ mod tests {
                     "{reply:?}"
                 );
             }
+        }
+    }
+
+    /// thiz-rulebook.md, "Shields": the shield adds its bonus to its arm and to one location
+    /// declared against an attack this turn.
+    #[test]
+    fn a_raised_shield_covers_the_declared_location() {
+        let kit = Kit::new(1);
+        fighters(&kit);
+        let refused = attack_with(&kit, &[("shield", "head")]);
+        assert!(
+            refused.content.contains("Bran carries no shield"),
+            "{refused:?}"
+        );
+        assert_eq!(kit.roll_count(), 0);
+        kit.item(
+            crate::store::CharacterId(2),
+            "shield",
+            "Buckler",
+            r#"{"armor_bonus": 2, "locations": ["left arm"]}"#,
+        );
+        for (shield, armour) in [(None, 0), (Some("head"), 2), (Some("gut"), 0)] {
+            let mut extra = Vec::new();
+            if let Some(l) = shield {
+                extra.push(("shield", l));
+            }
+            let reply = attack_with(&kit, &extra);
+            let attack = &reply.embeds[0].fields[0].value;
+            assert!(
+                attack.contains(&format!("· armour {armour})")),
+                "{shield:?}: {attack}"
+            );
         }
     }
 

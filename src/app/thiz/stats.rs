@@ -328,6 +328,16 @@ impl ThizChar {
     ///
     /// Decision: a shield's arm is the first arm named in its `locations`, else the left arm.
     pub fn armor_at(&self, location: Location) -> AppResult<ArmorAt> {
+        self.armor_shielding(location, None)
+    }
+
+    /// [`ThizChar::armor_at`] with the shield raised to cover `shield_covers` this turn as well
+    /// as its own arm (thiz-rulebook.md, "Shields").
+    pub fn armor_shielding(
+        &self,
+        location: Location,
+        shield_covers: Option<Location>,
+    ) -> AppResult<ArmorAt> {
         let pieces: Vec<ArmorPiece> = self
             .items_of("armor")
             .map(|(_, s)| ArmorPiece {
@@ -351,7 +361,7 @@ impl ThizChar {
                     .unwrap_or(Location::LeftArm),
             })
             .max_by_key(|s| s.bonus);
-        armor_at(location, &pieces, shield, None).map_err(|e| {
+        armor_at(location, &pieces, shield, shield_covers).map_err(|e| {
             user(format!(
                 "{}'s armour cannot be used: {e}.",
                 escape(&self.character.name)

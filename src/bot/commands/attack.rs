@@ -41,6 +41,9 @@ pub async fn attack(
     #[autocomplete = "autocomplete::weapon"]
     pair: Option<String>,
     #[description = "With pair: this attack is the second weapon's"] second: Option<bool>,
+    #[description = "The target raises its shield over this location this turn"]
+    #[autocomplete = "autocomplete::location"]
+    shield: Option<String>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("attacker", attacker)
@@ -55,6 +58,7 @@ pub async fn attack(
         .opt("prone", prone)
         .opt("berserk", berserk)
         .opt("pair", pair)
-        .opt("second", second);
+        .opt("second", second)
+        .opt("shield", shield);
     invoke(ctx, &["attack"], args).await
 }

@@ -415,8 +415,8 @@ fn character_skill_weapon_and_location_options_autocomplete() {
             let expected = match name.as_str() {
                 "character" | "attacker" | "target" | "holder" | "healer" | "surgeon" | "skill"
                 | "weapon" | "location" | "locations" => option["type"] == STRING,
-                // The other weapon of a two-weapon attack.
-                "pair" => leaf.path() == "attack",
+                // The other weapon of a two-weapon attack, the location a shield covers.
+                "pair" | "shield" => leaf.path() == "attack",
                 // A new character's name is not one to pick from.
                 "name" => leaf.path[0] == "character" && leaf.path() != "character create",
                 _ => false,

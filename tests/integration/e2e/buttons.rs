@@ -84,7 +84,7 @@ fn luck_rerolls_an_attack_and_lowers_a_wound_twice() {
         "the reroll's result: {text}"
     );
     assert!(
-        !text.contains("3 →") && !text.contains("2 luck"),
+        !text.contains("(3 → 2)") && !text.contains("luck point"),
         "no total: {text}"
     );
 
