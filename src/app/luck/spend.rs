@@ -15,11 +15,11 @@ use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::sheet::Sheet;
 use crate::app::text::escape;
 use crate::app::thiz::attack::{AttackReroll, Replay};
-use crate::app::thiz::dying_button;
 use crate::app::thiz::record::{
     AttackRecord, CheckRecord, DyingRecord, ThizRecord, sheet_from_rows,
 };
 use crate::app::thiz::stats::ThizChar;
+use crate::app::thiz::{dying_button, special};
 use crate::app::{AppError, AppResult, Ctx, user};
 use crate::rules::dice::DieSource as _;
 use crate::rules::thiz::Rating;
@@ -379,7 +379,7 @@ fn roll_mode(mode: Mode) -> RollMode {
 /// the dying character's Toughness, a hazard's check (staying afloat, resisting poison) and
 /// Terror. Decision: a casting is not rerolled, since its progress, reagents and costs build on
 /// each check; a hazard's own roll (a fall, a fire) is not the character's check.
-const REROLLABLE: [&str; 9] = [
+const REROLLABLE: [&str; 8] = [
     "check",
     "/check",
     "attack",
@@ -388,7 +388,6 @@ const REROLLABLE: [&str; 9] = [
     "hazard water",
     "hazard poison",
     "magic terror",
-    "magic approach",
 ];
 
 fn rerollable(command: &str) -> bool {
@@ -587,18 +586,29 @@ fn reroll_check(
     if !rolls::use_luck(conn, guild, row.id, "reroll")? {
         return Err(already_used(row.id));
     }
-    let outcome = resolve_check(&input, dice.d100())
+    let mut outcome = resolve_check(&input, dice.d100())
         .map_err(|e| AppError::Internal(anyhow::anyhow!("reroll of #{}: {e}", row.id)))?;
+    // The skill's special result (Pocket-Picking noticed, Summoning maddened) holds on the
+    // reroll as on the first roll.
+    let special = match ThizRecord::from_json(json) {
+        Some(ThizRecord::Check(record)) => special::of_record(&record, &outcome),
+        _ => None,
+    };
+    if let Some(level) = special.as_ref().and_then(|s| s.level) {
+        outcome.level = level;
+    }
     let mode = roll_mode(row.mode);
     let new_id = log_reroll(ctx, conn, c, row, json, &outcome)?;
 
-    let full = Reply::public("")
-        .with_embed(reroll_embed(c, &old, row.id, &outcome, done.outcome.player))
-        .with_button(Button {
-            custom_id: button_id(SpendKind::Reroll, new_id),
-            label: "Spend luck: reroll".into(),
-            disabled: false,
-        });
+    let mut embed = reroll_embed(c, &old, row.id, &outcome, done.outcome.player);
+    if let Some(s) = &special {
+        embed.description = format!("{}\n{}", s.line, embed.description);
+    }
+    let full = Reply::public("").with_embed(embed).with_button(Button {
+        custom_id: button_id(SpendKind::Reroll, new_id),
+        label: "Spend luck: reroll".into(),
+        disabled: false,
+    });
     let mut gm_lines = done.gm_lines;
     if outcome.unlucky_flag {
         gm_lines.push(format!(

@@ -986,3 +986,39 @@ fn luck_rerolls_a_hazards_check_but_not_the_hazards_own_roll() {
     );
     assert_eq!(w.luck("Vexa"), Some(1));
 }
+
+/// thiz-rulebook.md, "Pocket-Picking": 96–100 fails and is noticed, however high the rating; a
+/// reroll that lands there reads the same, and says so.
+#[test]
+fn a_rerolled_pocket_picking_keeps_its_special_result() {
+    use crate::rules::dice::{DieSource, SeededDice};
+    let seed = (0..100_000u64)
+        .find(|s| SeededDice::new(*s).d100() >= 96)
+        .unwrap();
+    let (dir, app) = crate::app::temp_app(seed);
+    let w = World { _dir: dir, app };
+    w.character("Vexa", ANN, false, System::Thiz, &ThizSheet::default());
+    w.set_luck("Vexa", 2);
+    let id = w.id("Vexa");
+    let json = serde_json::json!({
+        "kind": "check", "character_id": id, "character": "Vexa", "subject": "Pocket-Picking",
+        "skill": "Pocket-Picking", "base": 30, "modifier": 0, "wound_penalty": 0,
+        "unlucky": false, "shifty": false, "roll": 50, "adjusted": 30, "row_rating": 30,
+        "chart_level": "Black", "level": "Black",
+    })
+    .to_string();
+    let roll = w.insert_roll(ANN, id, "check", Mode::Public, &json);
+    let reply = w.run(
+        ANN,
+        false,
+        "pp",
+        &["luck", "spend"],
+        &spend("reroll", &[("roll", &roll.0.to_string())]),
+    );
+    let text = player_text(&reply);
+    assert!(
+        text.contains(r"Pocket\-Picking rerolled: Failure"),
+        "{text}"
+    );
+    assert!(text.contains("the mark notices it"), "{text}");
+}

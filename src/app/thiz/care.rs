@@ -30,7 +30,7 @@ use crate::app::text::{escape, signed};
 use crate::app::{AppError, AppResult, Ctx, user};
 use crate::rules::thiz::chart;
 use crate::rules::thiz::skills::{BaseRating, SkillId, SkillKind};
-use crate::rules::thiz::traits::Quirk;
+use crate::rules::thiz::traits::{Quirk, Weakness, unlucky_mishap};
 use crate::rules::thiz::wounds::{
     Condition, DamageKind, DyingOutcome, SurgeryDay, WoundError, condition_after, dying_check,
     first_aid, surgery,
@@ -189,6 +189,20 @@ impl Skill {
     }
 }
 
+/// Unlucky (thiz-rulebook.md, "Unlucky"): 98–100 on any check of the character's flags a mishap
+/// to the GM alone.
+fn unlucky(tc: &ThizChar, roll: u32, what: &str) -> Vec<String> {
+    unlucky_mishap(tc.has_weakness(Weakness::Unlucky), roll)
+        .then(|| {
+            format!(
+                "Unlucky: {} rolled {roll} {what}, a mishap is due whatever the level.",
+                escape(&tc.character.name)
+            )
+        })
+        .into_iter()
+        .collect()
+}
+
 fn internal(e: impl std::fmt::Display) -> AppError {
     AppError::Internal(anyhow::anyhow!("{e}"))
 }
@@ -260,7 +274,9 @@ pub(super) fn dying(ctx: &Ctx<'_>, patient: &Patient, mode: Option<RollMode>) ->
             label: "Spend luck: reroll".to_owned(),
             disabled: false,
         });
-        Ok(ctx.route(mode, &format!("a dying check for {who}"), full))
+        Ok(ctx
+            .route(mode, &format!("a dying check for {who}"), full)
+            .with_gm_lines(&unlucky(&tc, check.roll, "on a dying check")))
     })
 }
 
@@ -339,7 +355,9 @@ pub(super) fn firstaid(
         if !aid.stabilised {
             full = full.with_button(dying_button(pt.character.id));
         }
-        Ok(ctx.route(mode, &format!("First Aid on {pn}"), full))
+        Ok(ctx
+            .route(mode, &format!("First Aid on {pn}"), full)
+            .with_gm_lines(&unlucky(&ht, aid.roll, "for First Aid")))
     })
 }
 
@@ -482,7 +500,9 @@ pub(super) fn surgery_on(
             out.rating.0,
         );
         let full = Reply::public("").with_embed(with_rating(embed, line));
-        Ok(ctx.route(mode, &format!("Surgery on {pn}"), full))
+        Ok(ctx
+            .route(mode, &format!("Surgery on {pn}"), full)
+            .with_gm_lines(&unlucky(&st, out.roll, "for Surgery")))
     })
 }
 
@@ -679,6 +699,28 @@ mod tests {
                 || stale.content.contains("already used"),
             "{stale:?}"
         );
+    }
+
+    /// thiz-rulebook.md, "Unlucky": 98–100 on the dying check flags a mishap to the GM only.
+    #[test]
+    fn an_unlucky_dying_check_flags_the_gm() {
+        for (roll, flagged) in [(97, false), (98, true)] {
+            let kit = Kit::new(seed_where(&[&|r| r == roll]));
+            let id = dying_vexa(&kit);
+            kit.sheet(id, r#"{"weaknesses": ["Unlucky"]}"#);
+            let reply = kit.run(&kit.player(), &["wound", "dying"], &[("character", "vexa")]);
+            let gm = reply
+                .gm_copy
+                .as_ref()
+                .map(|c| c.all_text())
+                .unwrap_or_default();
+            assert_eq!(
+                gm.contains("Unlucky: Vexa rolled"),
+                flagged,
+                "{roll}: {reply:?}"
+            );
+            assert!(!reply.caller_text().contains("Unlucky"), "{reply:?}");
+        }
     }
 
     #[test]

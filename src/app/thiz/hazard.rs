@@ -578,7 +578,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &HazardArgs) -> AppResult<Reply> {
             save_wounds(ctx, tx, &run.tc, &run.sheet)?;
         }
         run.rec.outcome = run.lines.join(" ");
-        ctx.log_roll(
+        let roll_id = ctx.log_roll(
             tx,
             Some(run.tc.character.id),
             &format!("hazard {}", name(&a.kind)),
@@ -587,7 +587,15 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &HazardArgs) -> AppResult<Reply> {
             &ThizRecord::Hazard(run.rec.clone()),
         )?;
         let what = format!("a {} for {}", name(&a.kind), run.who());
-        let full = embed_reply(title, &run.lines, run.tone, run.fields);
+        let mut full = embed_reply(title, &run.lines, run.tone, run.fields);
+        // The character's own check (staying afloat, resisting poison) takes luck (chapter 10).
+        if run.rec.check.is_some() {
+            full = full.with_button(crate::app::reply::Button {
+                custom_id: format!("luck:reroll:{roll_id}"),
+                label: "Spend luck: reroll".to_owned(),
+                disabled: false,
+            });
+        }
         Ok(ctx.route(a.mode, &what, full).with_gm_lines(&run.gm_lines))
     })
 }

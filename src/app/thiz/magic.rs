@@ -571,7 +571,7 @@ fn terror(
         };
         let fields = vec![field("Willpower", check_text(&base_text, &check))];
         let gm_lines: Vec<String> = unlucky_line(&check, "for Willpower").into_iter().collect();
-        ctx.log_roll(
+        let roll_id = ctx.log_roll(
             tx,
             Some(tc.character.id),
             "magic terror",
@@ -593,7 +593,14 @@ fn terror(
                 terror_turns: turns,
             }),
         )?;
-        let full = embed_reply(title, &lines, tone(level), fields);
+        // A Terror check is a resolution check: luck may roll it again (chapter 10, "Luck").
+        let full = embed_reply(title, &lines, tone(level), fields).with_button(
+            crate::app::reply::Button {
+                custom_id: format!("luck:reroll:{roll_id}"),
+                label: "Spend luck: reroll".to_owned(),
+                disabled: false,
+            },
+        );
         let what = format!("a Terror check for {who}");
         Ok(ctx.route(mode, &what, full).with_gm_lines(&gm_lines))
     })

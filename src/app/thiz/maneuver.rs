@@ -28,6 +28,7 @@ use crate::rules::thiz::combat::{
     sunder, throw_distance, trip,
 };
 use crate::rules::thiz::skills::{SkillId, SkillKind};
+use crate::rules::thiz::traits::{Weakness, unlucky_mishap};
 use crate::rules::thiz::{Level, Location};
 use crate::store::characters::{self, Character};
 use crate::store::rolls;
@@ -364,7 +365,8 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &ManeuverArgs) -> AppResult<Reply> {
             footer: None,
         });
         let what = format!("a {}", a.kind.name());
-        Ok(ctx.route(a.mode, &what, full))
+        let gm_lines = unlucky_lines(&act, a.kind, check.roll);
+        Ok(ctx.route(a.mode, &what, full).with_gm_lines(&gm_lines))
     })
 }
 
@@ -401,6 +403,21 @@ fn listen_for(
         success: heard.heard,
     };
     Ok((check, vec![line]))
+}
+
+/// Unlucky (thiz-rulebook.md, "Unlucky"): 98–100 on the actor's check flags a mishap to the GM
+/// alone.
+fn unlucky_lines(act: &ThizChar, kind: Kind, roll: u32) -> Vec<String> {
+    unlucky_mishap(act.has_weakness(Weakness::Unlucky), roll)
+        .then(|| {
+            format!(
+                "Unlucky: {} rolled {roll} on the {}, a mishap is due whatever the level.",
+                n(act),
+                kind.name()
+            )
+        })
+        .into_iter()
+        .collect()
 }
 
 fn n(c: &ThizChar) -> String {
@@ -930,6 +947,32 @@ mod tests {
                 reply.all_text().contains(want),
                 "{distance} {level}: {reply:?}"
             );
+        }
+    }
+
+    /// thiz-rulebook.md, "Unlucky": 98–100 on a maneuver flags a mishap, to the GM only.
+    #[test]
+    fn unlucky_maneuvers_flag_the_gm() {
+        for (roll, flagged) in [(97, false), (98, true)] {
+            let kit = world(seed_for(&[&|r| r == roll]));
+            kit.sheet(CharacterId(1), r#"{"weaknesses": ["Unlucky"]}"#);
+            let reply = run(
+                &kit,
+                &kit.player(),
+                "trip",
+                &[("attacker", "Vexa"), ("target", "Bran")],
+            );
+            let gm = reply
+                .gm_copy
+                .as_ref()
+                .map(|c| c.all_text())
+                .unwrap_or_default();
+            assert_eq!(
+                gm.contains("Unlucky: Vexa rolled"),
+                flagged,
+                "{roll}: {reply:?}"
+            );
+            assert!(!reply.caller_text().contains("Unlucky"), "{reply:?}");
         }
     }
 
