@@ -348,6 +348,17 @@ fn award(
     let mut kept = advancement::get(tx, ctx.caller.guild, tc.character.id)?;
     kept.skill_points = kept.skill_points.saturating_add(i64::from(award.total));
     advancement::put(tx, ctx.caller.guild, tc.character.id, &kept)?;
+    // Decision: an award closes a session (thiz-rulebook.md, chapter 10), so it counts one more
+    // session played: from then on /character validate checks what advancement allows instead
+    // of the creation limits.
+    let mut sheet = tc.sheet.clone();
+    sheet.sessions = sheet.sessions.saturating_add(1);
+    characters::set_sheet(
+        tx,
+        ctx.caller.guild,
+        tc.character.id,
+        &crate::app::sheet::Sheet::Thiz(sheet).to_json(),
+    )?;
     let capped = if award.uncapped > award.total {
         format!(
             " ({} earned; a session gives at most {MAX_SESSION_POINTS})",
@@ -666,6 +677,42 @@ mod tests {
             .into_iter()
             .map(|s| (s.skill, s.rating))
             .collect()
+    }
+
+    /// An award closes a session: from then on validate checks advancement, not the creation
+    /// cap of 5 per skill (thiz-rulebook.md, chapters 1 and 10).
+    #[test]
+    fn an_award_ends_creation_for_validate() {
+        let kit = Kit::new(1);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.skill(vexa, "Swimming", 7);
+        let validate = |kit: &Kit| {
+            kit.run(
+                &kit.player(),
+                &["character", "validate"],
+                &[("name", "Vexa")],
+            )
+            .all_text()
+        };
+        let before = validate(&kit);
+        assert!(
+            before.contains("Swimming"),
+            "the creation cap flags 7: {before}"
+        );
+        kit.run(
+            &kit.gm(),
+            &["advance", "points"],
+            &[("character", "Vexa"), ("light", "1")],
+        );
+        let after = validate(&kit);
+        assert!(
+            !after.contains("Swimming"),
+            "in play, 7 is allowed: {after}"
+        );
+        let show = kit
+            .run(&kit.player(), &["character", "show"], &[("name", "Vexa")])
+            .all_text();
+        assert!(show.contains("Sessions played: 1"), "{show}");
     }
 
     #[test]
