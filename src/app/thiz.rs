@@ -19,11 +19,13 @@
 pub mod attack;
 mod care;
 mod check;
+mod effects;
 mod hazard;
 mod magic;
 mod maneuver;
 mod odds;
 pub mod record;
+mod situation;
 pub mod special;
 pub mod stats;
 mod wound;
