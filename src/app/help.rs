@@ -16,8 +16,8 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     (
         "check",
         "player, GM",
-        "THIZ check on a skill or a bare rating",
-        "[skill] [rating] [character] [modifier] [hand] [mode] [label]",
+        "THIZ check on a skill or a bare rating; what the level means; your traits' situations",
+        "[skill] [rating] [character] [modifier] [hand] [mode] [label] [situation] [withdrawal] [recovering] [trail_hours]",
     ),
     (
         "attack",

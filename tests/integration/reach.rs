@@ -4,7 +4,9 @@
 //! A rule no command reaches is a rule players cannot use. This is a text scan, not a compiler
 //! pass: it reads `src/rules/<system>/**/*.rs` for `pub fn NAME` (test modules cut off), and
 //! counts NAME as reached when `app` code names it as a call (`NAME(`, `::NAME`, `.NAME(`) or
-//! when the body of a reached rules function does. Method names shared by several types (`new`,
+//! when the body of a reached rules function does. Private helpers (`fn`, `pub(super) fn`) are
+//! walked through too, so a rule called by a helper of a reached function is reached, but only
+//! public functions must be. Method names shared by several types (`new`,
 //! `at`…) are matched by name alone, so this can only err towards "reached"; a free function no
 //! one calls is always caught. The reason is a `// Not reached: …` comment among the lines just
 //! above the function (its doc comment and attributes).
@@ -66,34 +68,47 @@ fn strip_comment(line: &str) -> &str {
     }
 }
 
-/// One public function: where it is, its name, whether a reason is written above it, and the
-/// code of its body.
+/// One function: where it is, its name, whether it is public, whether a reason is written above
+/// it, and the code of its body.
 struct PubFn {
     file: PathBuf,
     line: usize,
     name: String,
+    public: bool,
     reason: bool,
     body: String,
 }
 
-fn fn_name(line: &str) -> Option<String> {
+/// The name of the function a line declares, and whether it is public (`pub fn`, `pub const
+/// fn`); restricted (`pub(super) fn`) and private ones are helpers.
+fn fn_name(line: &str) -> Option<(String, bool)> {
     let code = strip_comment(line).trim_start();
-    let rest = code
+    let (rest, public) = if let Some(rest) = code
         .strip_prefix("pub fn ")
-        .or_else(|| code.strip_prefix("pub const fn "))?;
+        .or_else(|| code.strip_prefix("pub const fn "))
+    {
+        (rest, true)
+    } else {
+        let code = code
+            .strip_prefix("pub(crate) ")
+            .or_else(|| code.strip_prefix("pub(super) "))
+            .unwrap_or(code);
+        let code = code.strip_prefix("const ").unwrap_or(code);
+        (code.strip_prefix("fn ")?, false)
+    };
     let name: String = rest
         .chars()
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
-    (!name.is_empty()).then_some(name)
+    (!name.is_empty()).then_some((name, public))
 }
 
-/// The public functions of one file, with their bodies found by counting braces.
+/// The functions of one file, with their bodies found by counting braces.
 fn pub_fns(path: &Path) -> Vec<PubFn> {
     let lines = code_lines(path);
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let Some(name) = fn_name(line) else {
+        let Some((name, public)) = fn_name(line) else {
             continue;
         };
         let mut reason = false;
@@ -131,6 +146,7 @@ fn pub_fns(path: &Path) -> Vec<PubFn> {
             file: path.to_owned(),
             line: i + 1,
             name,
+            public,
             reason,
             body,
         });
@@ -203,7 +219,7 @@ fn unreached(system: &str) -> (Vec<String>, Vec<String>) {
     let mut missing = BTreeSet::new();
     let mut excused = Vec::new();
     for (i, f) in fns.iter().enumerate() {
-        if reached.contains(&i) {
+        if reached.contains(&i) || !f.public {
             continue;
         }
         let place = format!(
@@ -272,4 +288,16 @@ fn the_scan_finds_calls_and_only_calls() {
     let got: Vec<(&str, bool)> = fns.iter().map(|f| (f.name.as_str(), f.reason)).collect();
     assert_eq!(got, [("a", true), ("b", false), ("c", false)]);
     assert!(names(&fns[0].body, "b"));
+    // A private helper is a step on the way (a reached function calls it, it calls a rule), never
+    // a function that must be reached itself.
+    assert_eq!(
+        fn_name("    fn helper(x: u32) {"),
+        Some(("helper".to_owned(), false))
+    );
+    assert_eq!(
+        fn_name("pub(super) fn step() {"),
+        Some(("step".to_owned(), false))
+    );
+    assert_eq!(fn_name("pub const fn k() {"), Some(("k".to_owned(), true)));
+    assert_eq!(fn_name("let f = 3;"), None);
 }

@@ -3,13 +3,15 @@
 use std::fmt::Write as _;
 
 use super::record::{CheckRecord, ThizRecord};
-use super::special;
+use super::situation::{self, Before, Circumstance, Conditions};
 use super::stats::{ThizChar, describe_base};
 use super::{INPUT_LIMIT, int, label, level_text, mode, row_text, tone};
+use super::{effects, special};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::{Button, Embed, Field, Reply, Visibility};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx, user};
+use crate::rules::dice::DieSource;
 use crate::rules::thiz::check::{CheckInput, CheckOutcome, roll_check};
 use crate::rules::thiz::odds::Odds;
 use crate::rules::thiz::skills::{SkillId, SkillKind};
@@ -28,6 +30,9 @@ pub struct CheckArgs {
     pub hand: Option<Location>,
     pub mode: RollMode,
     pub label: String,
+    /// What the sheet's weaknesses and quirks care about: `situation`, `withdrawal`,
+    /// `recovering`, `trail_hours`.
+    pub conditions: Conditions,
 }
 
 /// Reads `hand:right` or `hand:left` as the arm.
@@ -54,8 +59,26 @@ impl CheckArgs {
                 "hand",
                 "mode",
                 "label",
+                "situation",
+                "withdrawal",
+                "recovering",
+                "trail_hours",
             ],
         )?;
+        let count = |name| -> AppResult<Option<u32>> {
+            Ok(o.int(name, 0, situation::MAX_COUNT)?
+                .map(|n| u32::try_from(n).unwrap_or(0)))
+        };
+        let conditions = Conditions {
+            circumstances: o
+                .text("situation")
+                .map(Circumstance::parse_list)
+                .transpose()?
+                .unwrap_or_default(),
+            withdrawal: count("withdrawal")?,
+            recovering: count("recovering")?,
+            trail_hours: count("trail_hours")?,
+        };
         let skill = o.text("skill").map(|s| s.trim().to_owned());
         let rating = o.int("rating", -INPUT_LIMIT, INPUT_LIMIT)?.map(int);
         match (&skill, rating) {
@@ -79,6 +102,7 @@ impl CheckArgs {
             hand: o.text("hand").map(parse_hand).transpose()?,
             mode: mode(&o)?,
             label: label(&o)?,
+            conditions,
         })
     }
 }
@@ -93,12 +117,20 @@ struct Plan {
     /// How the base rating came about: "Stealth 4", "Physical 3".
     base_text: String,
     input: CheckInput,
+    /// The player's own modifier; `input.modifier` adds the sheet's situational ones to it.
+    modifier: i32,
+    /// The sheet's situational modifiers and their lines.
+    before: Before,
+    /// The skill's kind, and the character's own rating in it, for the effect line.
+    kind: Option<SkillKind>,
+    learned: Option<i32>,
+    sheet: Option<Box<ThizChar>>,
 }
 
 /// Works out the check's input from the options and (when named) the character's sheet.
 fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Plan> {
     let modifier = a.modifier;
-    if let (Some(rating), None) = (a.rating, &a.character) {
+    if let (Some(rating), None, true) = (a.rating, &a.character, a.conditions.is_empty()) {
         return Ok(Plan {
             character: None,
             subject: format!("rating {rating}"),
@@ -108,6 +140,11 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
                 modifier,
                 ..CheckInput::at(rating)
             },
+            modifier,
+            before: Before::default(),
+            kind: None,
+            learned: None,
+            sheet: None,
         });
     }
     let c = ctx.acting_character(conn, a.character.as_deref())?;
@@ -116,6 +153,7 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
     let unlucky = tc.has_weakness(Weakness::Unlucky);
     let who = Some((tc.character.id, tc.character.name.clone()));
     if let Some(rating) = a.rating {
+        let before = situation::before(&tc, None, &a.conditions, &mut ctx.dice())?;
         return Ok(Plan {
             character: who,
             subject: format!("rating {rating}"),
@@ -123,16 +161,24 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
             base_text: format!("rating {rating}"),
             input: CheckInput {
                 base: Rating(rating),
-                modifier,
+                modifier: modifier.saturating_add(before.total()),
                 wound_penalty: tc.check_penalty(None, None)?.clamp(-40, 0),
                 unlucky,
                 shifty: false,
             },
+            modifier,
+            before,
+            kind: None,
+            learned: None,
+            sheet: Some(Box::new(tc)),
         });
     }
     let typed = a.skill.as_deref().unwrap_or_default();
-    let (skill, base, base_text, kind) = match SkillId::parse(typed) {
+    let (skill, base, base_text, kind, learned) = match SkillId::parse(typed) {
         Ok(id) => {
+            if let Some(refusal) = situation::barred(&tc, &id) {
+                return Err(user(refusal));
+            }
             let base = tc.base(&id)?;
             let name = id.to_string();
             let mut text = describe_base(&escape(&name), &base);
@@ -142,7 +188,8 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
                 rating = Rating(tc.speed_with_legs(rating.0));
                 text = format!("Speed {rating} (a leg lost)");
             }
-            (name, rating, text, id.kind())
+            let learned = tc.learned(&id);
+            (name, rating, text, id.kind(), learned)
         }
         Err(e) => match tc.custom(typed) {
             Some(r) => (
@@ -150,6 +197,7 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
                 Rating(r),
                 format!("{} {r}", escape(typed)),
                 None,
+                Some(r),
             ),
             None => {
                 return Err(user(format!(
@@ -160,6 +208,7 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
         },
     };
     let wound_penalty = tc.check_penalty(kind, a.hand)?;
+    let before = situation::before(&tc, kind, &a.conditions, &mut ctx.dice())?;
     Ok(Plan {
         character: who,
         subject: skill.clone(),
@@ -167,11 +216,16 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
         base_text,
         input: CheckInput {
             base,
-            modifier,
+            modifier: modifier.saturating_add(before.total()),
             wound_penalty: wound_penalty.clamp(-40, 0),
             unlucky,
             shifty: tc.has_weakness(Weakness::Shifty) && kind.is_some_and(shifty_applies),
         },
+        modifier,
+        before,
+        kind,
+        learned,
+        sheet: Some(Box::new(tc)),
     })
 }
 
@@ -199,6 +253,14 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &CheckArgs) -> AppResult<Reply> {
         )?;
         let mut shown = embed(ctx, &plan, &outcome, &odds, &a.label);
         special.show(&mut shown);
+        let effects = effect_lines(ctx, &plan, &a.conditions, &outcome);
+        if !effects.is_empty() {
+            shown.fields.push(Field {
+                name: effects::FIELD.to_owned(),
+                value: effects.join("\n"),
+                inline: false,
+            });
+        }
         let mut full = Reply::public("").with_embed(shown);
         if plan.character.is_some() {
             full = full.with_button(Button {
@@ -235,8 +297,11 @@ fn embed(ctx: &Ctx<'_>, plan: &Plan, outcome: &CheckOutcome, odds: &Odds, label:
         let _ = write!(description, "\n{}", escape(label));
     }
     let mut rating = plan.base_text.clone();
-    if outcome.input.modifier != 0 {
-        let _ = write!(rating, " · modifier {}", signed(outcome.input.modifier));
+    if plan.modifier != 0 {
+        let _ = write!(rating, " · modifier {}", signed(plan.modifier));
+    }
+    for (name, m) in &plan.before.modifiers {
+        let _ = write!(rating, " · {name} {}", signed(*m));
     }
     if outcome.input.wound_penalty != 0 {
         let _ = write!(rating, " · wounds {}", signed(outcome.input.wound_penalty));
@@ -263,6 +328,37 @@ fn embed(ctx: &Ctx<'_>, plan: &Plan, outcome: &CheckOutcome, odds: &Odds, label:
         ],
         footer: None,
     }
+}
+
+/// What the check means beyond its level: the situation's lines, then the skill's effect and what
+/// the situation makes of the roll. Fast Talk's minutes roll a d10 on a success.
+fn effect_lines(
+    ctx: &Ctx<'_>,
+    plan: &Plan,
+    conditions: &Conditions,
+    outcome: &CheckOutcome,
+) -> Vec<String> {
+    let mut lines = plan.before.lines.clone();
+    if let Some(kind) = plan.kind {
+        let d10 = (kind == SkillKind::FastTalk && outcome.level.is_success())
+            .then(|| ctx.dice().roll(10));
+        lines.extend(effects::line(&effects::Checked {
+            kind,
+            level: outcome.level,
+            rating: plan.input.base.0,
+            learned: plan.learned,
+            d10,
+        }));
+    }
+    if let Some(tc) = &plan.sheet {
+        lines.extend(situation::after(
+            tc,
+            conditions,
+            outcome.level,
+            &mut ctx.dice(),
+        ));
+    }
+    lines
 }
 
 /// "Black 9% · Red 12% · Yellow 20% · Green 25% · Failure 34%".

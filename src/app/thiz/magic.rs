@@ -34,8 +34,8 @@ use crate::rules::thiz::advancement::Pace;
 use crate::rules::thiz::hazards::ChartRoll;
 use crate::rules::thiz::magic::{
     ExtendedCasting, NECROMANCY_WOUND, Student, casting_rating, learn_magic_skill, manifest,
-    summoning_backfires, terror_approach_check, terror_check, terror_penalty,
-    void_touched_in_range,
+    psychokinesis_attack_bonus, psychokinesis_momentum, summoning_backfires, terror_approach_check,
+    terror_check, terror_penalty, void_touched_in_range,
 };
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::Quirk;
@@ -449,6 +449,9 @@ fn cast(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
                 roll.roll
             ));
         }
+        if id.kind() == Some(SkillKind::Psychokinesis) {
+            lines.extend(psychokinesis_line(roll.level, rating));
+        }
         if wound.is_some() {
             save_wounds(ctx, tx, &tc, &sheet)?;
         }
@@ -493,6 +496,25 @@ fn cast(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
         let what = format!("a casting by {who}");
         Ok(ctx.route(mode, &what, full).with_gm_lines(&gm_lines))
     })
+}
+
+/// Psychokinesis: the momentum this check's level moves, and the thrown-weapon bonus the skill
+/// gives its practitioner (thiz-rulebook.md, chapter 2 "Psychokinesis").
+// Decision: /attack (another module) does not yet add the thrown-weapon bonus, so each
+// Psychokinesis casting reminds the player of it; /attack should add
+// `psychokinesis_attack_bonus(learned Psychokinesis, weapon is thrown)` to the attack rating.
+fn psychokinesis_line(level: Level, rating: i32) -> Option<String> {
+    let bonus = psychokinesis_attack_bonus(Some(rating), true);
+    let momentum = psychokinesis_momentum(level)?;
+    let mut line =
+        format!("Psychokinesis {level}: a change of momentum of up to {momentum} ft·lb/s.");
+    if bonus != 0 {
+        let _ = write!(
+            line,
+            " Thrown weapons get +{bonus} to hit for a Psychokinetic."
+        );
+    }
+    Some(line)
 }
 
 fn terror(
@@ -732,6 +754,35 @@ mod tests {
             assert_eq!(rec.check.base, 4);
             assert_eq!(rec.casting.unwrap().cast, manifests);
         }
+    }
+
+    /// thiz-rulebook.md, chapter 2 "Psychokinesis": 50, 100, 200, 400 ft·lb/s for Green to
+    /// Black, nothing on a failure; +2 to thrown-weapon attacks for anyone with the skill.
+    #[test]
+    fn psychokinesis_says_the_momentum_its_level_moves() {
+        for (level, says) in [
+            (Level::Failure, None),
+            (Level::Green, Some("up to 50 ft·lb/s")),
+            (Level::Red, Some("up to 200 ft·lb/s")),
+            (Level::Black, Some("up to 400 ft·lb/s")),
+        ] {
+            let seed = seed_for(&[&|r| resolve(Rating(4), r) == level]);
+            let kit = Kit::new(seed);
+            mage(&kit, "Psychokinesis", 4);
+            let reply = cast(&kit, &[("skill", "psychokinesis"), ("level", "green")]);
+            let text = &reply.embeds[0].description;
+            match says {
+                Some(s) => {
+                    assert!(text.contains(s), "{level:?}: {text}");
+                    assert!(text.contains("Thrown weapons get +2"), "{text}");
+                }
+                None => assert!(!text.contains("momentum"), "{text}"),
+            }
+        }
+        assert_eq!(
+            psychokinesis_line(Level::Green, 0).map(|l| l.contains("+2")),
+            Some(false)
+        );
     }
 
     /// thiz-rulebook.md, "Extended Casting", Bertold's example: Green, Yellow, Green make a Red,

@@ -28,6 +28,20 @@ pub async fn check(
     hand: Option<Hand>,
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
     #[description = "What the check is for"] label: Option<String>,
+    #[description = "What your traits care about: city, soldiers, sky, berserk, phobia, waking, fame…"]
+    situation: Option<String>,
+    #[description = "Physically Dependent: days without the substance"]
+    #[min = 0]
+    #[max = 1000]
+    withdrawal: Option<i64>,
+    #[description = "Physically Dependent: days taking it again since"]
+    #[min = 0]
+    #[max = 1000]
+    recovering: Option<i64>,
+    #[description = "Tracking: full hours since the trail was left"]
+    #[min = 0]
+    #[max = 1000]
+    trail_hours: Option<i64>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("skill", skill)
@@ -36,6 +50,10 @@ pub async fn check(
         .opt("modifier", modifier)
         .choice("hand", hand)
         .choice("mode", mode)
-        .opt("label", label);
+        .opt("label", label)
+        .opt("situation", situation)
+        .opt("withdrawal", withdrawal)
+        .opt("recovering", recovering)
+        .opt("trail_hours", trail_hours);
     invoke(ctx, &["check"], args).await
 }

@@ -46,6 +46,8 @@ pub fn tactics_bonus(level: Level) -> i32 {
     level.index() as i32
 }
 
+// Not reached: which craft skill fits the thing appraised is the referee's call at the table;
+// /check takes the rating they give for it (rating:N).
 /// Appraise: with both Appraise and a fitting craft skill, the higher of the two plus 2.
 pub fn appraise_rating(appraise: i32, craft: Option<i32>) -> i32 {
     match craft {
@@ -70,6 +72,8 @@ pub fn hiding_checks(minutes: u32) -> u32 {
     minutes.clamp(1, 6)
 }
 
+// Not reached: a Hide or Forgery Score sums checks made over minutes or hours, which the table
+// keeps; each /check shows the points it adds (`level_points`).
 /// The sum of [`level_points`] over a series of checks: a Hide Score or Forgery Score. Zero means
 /// the attempt failed.
 pub fn score(levels: &[Level]) -> u32 {
