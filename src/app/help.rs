@@ -182,6 +182,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "skill level [character] [continues] [wounded] [void_touched] [location] [modifier] [mode]",
     ),
     (
+        "magic target",
+        "player, GM",
+        "THIZ Mentalism or a Reiki strike on someone, Reiki healing, Psychokinesis",
+        "use target [character] [location] [moving] [modifier] [mode]",
+    ),
+    (
         "magic terror",
         "player, GM",
         "THIZ Terror: Willpower after witnessing magic, or to face its source",

@@ -29,6 +29,7 @@ mod odds;
 pub mod record;
 mod situation;
 pub mod special;
+mod spell;
 pub mod stats;
 mod wound;
 
@@ -64,6 +65,8 @@ pub enum ThizCommand {
     Hazard(HazardArgs),
     /// `/magic cast|terror|learn …`.
     Magic(MagicArgs),
+    /// `/magic target use target …`: Mentalism, Reiki or Psychokinesis on another character.
+    MagicTarget(spell::TargetArgs),
     /// `/odds thiz rating [modifier]`.
     Odds { rating: i32, modifier: i32 },
     /// `/move …`.
@@ -87,6 +90,7 @@ impl ThizCommand {
             ["wound", ..] => ThizCommand::Wound(WoundArgs::parse(inv)?),
             ["maneuver", ..] => ThizCommand::Maneuver(ManeuverArgs::parse(inv)?),
             ["hazard", ..] => ThizCommand::Hazard(HazardArgs::parse(inv)?),
+            ["magic", "target"] => ThizCommand::MagicTarget(spell::TargetArgs::parse(inv)?),
             ["magic", ..] => ThizCommand::Magic(MagicArgs::parse(inv)?),
             ["move", ..] => ThizCommand::Move(movement::MoveArgs::parse(inv)?),
             ["advance", ..] => ThizCommand::Advance(advance::AdvanceArgs::parse(inv)?),
@@ -115,6 +119,7 @@ impl ThizCommand {
             ThizCommand::Maneuver(a) => maneuver::run(ctx, &a),
             ThizCommand::Hazard(a) => hazard::run(ctx, &a),
             ThizCommand::Magic(a) => magic::run(ctx, &a),
+            ThizCommand::MagicTarget(a) => spell::run(ctx, &a),
             ThizCommand::Odds { rating, modifier } => odds::run(rating, modifier),
             ThizCommand::Move(a) => movement::run(ctx, &a),
             ThizCommand::Advance(a) => advance::run(ctx, &a),

@@ -186,6 +186,19 @@ pub enum MissileKind {
     ArmourPiercing,
 }
 
+/// What a Magic Skill does to another character (`/magic target use`).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum MagicUse {
+    #[name = "mentalism"]
+    Mentalism,
+    #[name = "reiki_strike"]
+    ReikiStrike,
+    #[name = "reiki_heal"]
+    ReikiHeal,
+    #[name = "psychokinesis"]
+    Psychokinesis,
+}
+
 /// A THIZ wound colour.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum WoundLevel {

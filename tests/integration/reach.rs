@@ -167,7 +167,7 @@ fn names(code: &str, name: &str) -> bool {
             end == bytes.len() || !(bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_');
         if before_ok && after_ok {
             let rest = code[end..].trim_start();
-            let path_before = at >= 2 && &code[at - 2..at] == "::";
+            let path_before = at >= 2 && &bytes[at - 2..at] == b"::";
             let method_before = at >= 1 && bytes[at - 1] == b'.';
             if rest.starts_with('(') || rest.starts_with("::<") || path_before || method_before {
                 return true;
@@ -272,6 +272,7 @@ fn the_scan_finds_calls_and_only_calls() {
         ("let fall_damage_total = 3;", "fall_damage", false),
         ("my_fall_damage(3)", "fall_damage", false),
         ("\"fall_damage\"", "fall_damage", false),
+        ("let s = \"2× Green\"; x::fall_damage", "fall_damage", true),
     ];
     for (code, name, want) in cases {
         assert_eq!(names(code, name), want, "{code} / {name}");

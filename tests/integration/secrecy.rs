@@ -239,6 +239,16 @@ fn hazards_and_magic(c: &str) -> Vec<Try> {
         &["magic", "terror"],
         &[("level", "black"), ("character", c)],
     ));
+    for (what, target) in [
+        ("mentalism", "Alys"),
+        ("reiki_heal", c),
+        ("reiki_strike", c),
+    ] {
+        v.push(t(
+            &["magic", "target"],
+            &[("use", what), ("target", target), ("character", c)],
+        ));
+    }
     v.push(t(
         &["magic", "learn"],
         &[

@@ -128,7 +128,7 @@ impl MagicArgs {
         };
         if accepted.is_empty() || inv.path.len() != 2 {
             return Err(user(format!(
-                "There is no command {}. /magic takes cast, terror or learn.",
+                "There is no command {}. /magic takes cast, target, terror or learn.",
                 escape(&inv.display_path())
             )));
         }

@@ -1,15 +1,15 @@
-//! `/magic cast|terror|learn`.
+//! `/magic cast|target|terror|learn`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{Mode, StudyPace, WoundLevel};
+use crate::bot::choices::{MagicUse, Mode, StudyPace, WoundLevel};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
-/// THIZ magic: cast an effect, resist Terror, learn a Magic Skill
+/// THIZ magic: cast an effect, turn a skill on someone, resist Terror, learn a Magic Skill
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("magic_cast", "magic_terror", "magic_learn"),
+    subcommands("magic_cast", "magic_target", "magic_terror", "magic_learn"),
     subcommand_required
 )]
 // poise wants an async fn, even for a parent Discord never calls.
@@ -17,6 +17,41 @@ use crate::bot::{Context, Error};
 pub async fn magic(_: Context<'_>) -> Result<(), Error> {
     // Discord calls only the subcommands.
     Ok(())
+}
+
+/// Mentalism or a Reiki strike against someone, Reiki healing, Psychokinesis on a moving target
+#[poise::command(slash_command, rename = "target")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
+pub async fn magic_target(
+    ctx: Context<'_>,
+    #[description = "What the skill does"] r#use: MagicUse,
+    #[description = "Who it is turned on (or healed)"]
+    #[autocomplete = "autocomplete::character"]
+    target: String,
+    #[description = "Who uses the skill (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "Where a wound lands or is healed (default Chest)"]
+    #[autocomplete = "autocomplete::location"]
+    location: Option<String>,
+    #[description = "Psychokinesis: the target is moving (its Speed comes off)"] moving: Option<
+        bool,
+    >,
+    #[description = "Added to the rating (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    modifier: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .choice("use", Some(r#use))
+        .opt("target", target)
+        .opt("character", character)
+        .opt("location", location)
+        .opt("moving", moving)
+        .opt("modifier", modifier)
+        .choice("mode", mode);
+    invoke(ctx, &["magic", "target"], args).await
 }
 
 /// Cast with a Magic Skill at the level the effect needs, or keep building up a casting

@@ -74,6 +74,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "hazard suffocation",
             "hazard poison",
             "magic cast",
+            "magic target",
             "magic terror",
             "magic learn",
             "character show",
@@ -630,6 +631,17 @@ fn thiz_hazards_and_magic() {
     assert!(text.contains("Necromancy takes its toll"), "{text}");
     let text = x.text(&mira, "/character show name:Mira");
     assert!(text.contains("Left Leg: "), "{text}");
+    let text = x.text(
+        &mira,
+        "/magic target use:reiki_heal target:Mira character:Mira",
+    );
+    assert!(
+        // The hazards above may have left Mira dying; then she cannot act.
+        text.contains("Mira turns Reiki on Mira")
+            || text.contains("cannot check")
+            || text.contains("cannot act"),
+        "{text}"
+    );
     let text = x.text(&mira, "/magic terror character:Mira level:yellow");
     assert!(text.contains("Mira witnesses magic"), "{text}");
     let text = x.text(

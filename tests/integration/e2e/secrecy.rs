@@ -206,6 +206,7 @@ fn role_line(caller: &Caller) -> payload::Built {
 
 /// Every command and option combination of the console sweep, as lines, on the player's own
 /// character, another player's and the NPC.
+#[allow(clippy::too_many_lines)] // One list, read top to bottom: every line a player can type.
 fn player_lines() -> Vec<String> {
     let mut v: Vec<String> = Vec::new();
     for mode in ["public", "private", "blind", "self"] {
@@ -256,6 +257,10 @@ fn player_lines() -> Vec<String> {
             "/magic cast character:{c} skill:Necromancy level:red"
         ));
         v.push(format!("/magic terror character:{c} level:black"));
+        v.push(format!(
+            "/magic target use:mentalism target:Alys character:{c}"
+        ));
+        v.push(format!("/magic target use:reiki_heal target:{c}"));
         v.push(format!(
             "/magic learn character:{c} skill:Insight tutor_rating:8"
         ));
