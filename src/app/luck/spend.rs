@@ -468,24 +468,10 @@ fn reroll_dying(
             row.id
         )));
     }
-    let spent = spend_points(
-        ctx,
-        conn,
-        dice,
-        c,
-        Purpose {
-            rule: LuckUse::Reroll,
-            kind: LuckKind::SpentReroll,
-            roll: Some(row.id),
-        },
-        req,
-    )?;
-    let Spent::Done(done) = spent else {
-        return Ok(not_spent(c, &spent));
+    let done = match spend_on_reroll(ctx, conn, dice, req, c, row, "reroll")? {
+        Ok(done) => done,
+        Err(nothing) => return Ok(nothing),
     };
-    if !rolls::use_luck(conn, guild, row.id, "reroll")? {
-        return Err(already_used(row.id));
-    }
     let check = dying_check(Rating(record.rating), dice);
     let now = condition_after(check.outcome);
     conditions::set(conn, guild, c.id, Some(now.name()))?;
@@ -547,6 +533,32 @@ fn reroll_dying(
     Ok(routed.with_gm_lines(&done.gm_lines))
 }
 
+/// Spends one point on rolling `row` again and marks the roll used (`how`): the spend's outcome,
+/// or the reply when nothing could be spent.
+fn spend_on_reroll(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    dice: &mut DiceGuard<'_>,
+    req: &Request<'_>,
+    c: &Character,
+    row: &RollRow,
+    how: &str,
+) -> AppResult<Result<Box<Done>, Reply>> {
+    let purpose = Purpose {
+        rule: LuckUse::Reroll,
+        kind: LuckKind::SpentReroll,
+        roll: Some(row.id),
+    };
+    let spent = spend_points(ctx, conn, dice, c, purpose, req)?;
+    let Spent::Done(done) = spent else {
+        return Ok(Err(not_spent(c, &spent)));
+    };
+    if !rolls::use_luck(conn, ctx.caller.guild, row.id, how)? {
+        return Err(already_used(row.id));
+    }
+    Ok(Ok(done))
+}
+
 /// Rolls a logged `/check` again.
 fn reroll_check(
     ctx: &Ctx<'_>,
@@ -556,7 +568,6 @@ fn reroll_check(
     (c, row): (&Character, &RollRow),
     json: &str,
 ) -> AppResult<Reply> {
-    let guild = ctx.caller.guild;
     let old = logged::check_of(json).ok_or_else(|| {
         user(format!(
             "Roll #{} was not logged as a THIZ check, so it cannot be rerolled.",
@@ -568,24 +579,10 @@ fn reroll_check(
         .validate()
         .map_err(|e| AppError::Internal(anyhow::anyhow!("logged check #{}: {e}", row.id)))?;
 
-    let spent = spend_points(
-        ctx,
-        conn,
-        dice,
-        c,
-        Purpose {
-            rule: LuckUse::Reroll,
-            kind: LuckKind::SpentReroll,
-            roll: Some(row.id),
-        },
-        req,
-    )?;
-    let Spent::Done(done) = spent else {
-        return Ok(not_spent(c, &spent));
+    let done = match spend_on_reroll(ctx, conn, dice, req, c, row, "reroll")? {
+        Ok(done) => done,
+        Err(nothing) => return Ok(nothing),
     };
-    if !rolls::use_luck(conn, guild, row.id, "reroll")? {
-        return Err(already_used(row.id));
-    }
     let mut outcome = resolve_check(&input, dice.d100())
         .map_err(|e| AppError::Internal(anyhow::anyhow!("reroll of #{}: {e}", row.id)))?;
     // The skill's special result (Pocket-Picking noticed, Summoning maddened) holds on the
@@ -636,28 +633,14 @@ fn reroll_attack(
     if replay.payer() != c.id {
         return Err(no_roll(row.id));
     }
-    let (rule_kind, how) = match which {
-        AttackReroll::Hit => (LuckKind::SpentReroll, "reroll"),
-        AttackReroll::Toughness => (LuckKind::SpentReroll, "toughness"),
+    let how = match which {
+        AttackReroll::Hit => "reroll",
+        AttackReroll::Toughness => "toughness",
     };
-    let spent = spend_points(
-        ctx,
-        conn,
-        dice,
-        c,
-        Purpose {
-            rule: LuckUse::Reroll,
-            kind: rule_kind,
-            roll: Some(row.id),
-        },
-        req,
-    )?;
-    let Spent::Done(done) = spent else {
-        return Ok(not_spent(c, &spent));
+    let done = match spend_on_reroll(ctx, conn, dice, req, c, row, how)? {
+        Ok(done) => done,
+        Err(nothing) => return Ok(nothing),
     };
-    if !rolls::use_luck(conn, guild, row.id, how)? {
-        return Err(already_used(row.id));
-    }
     let line = format!(
         "{}: luck rerolls {} (roll #{}). {}",
         escape(&c.name),

@@ -1036,6 +1036,7 @@ fn full_reply(rec: &AttackRecord, roll_id: RollId, luck_line: Option<&str>) -> R
 mod tests {
     use super::super::record::{ThizRecord, sheet_from_rows};
     use super::super::testkit::Kit;
+    use super::super::testkit::seed_for;
     use super::*;
     use crate::app::reply::Visibility;
     use crate::rules::dice::{DieSource, SeededDice};
@@ -1216,16 +1217,6 @@ mod tests {
         let e = &reply.embeds[0];
         assert!(e.description.contains("called shot needs Black"), "{e:?}");
         assert!(kit.wounds(crate::store::CharacterId(2)).is_empty());
-    }
-
-    /// A seed whose first d100s pass the predicates, in order.
-    fn seed_for(preds: &[&dyn Fn(u32) -> bool]) -> u64 {
-        (0..1_000_000u64)
-            .find(|s| {
-                let mut d = SeededDice::new(*s);
-                preds.iter().all(|p| p(d.d100()))
-            })
-            .unwrap()
     }
 
     fn attack_sword(kit: &Kit, location: &str) -> Reply {

@@ -509,21 +509,11 @@ pub(super) fn surgery_on(
 #[cfg(test)]
 mod tests {
     use super::super::record::sheet_from_rows;
+    use super::super::testkit::seed_for;
     use super::super::testkit::{GUILD, Kit};
     use super::*;
     use crate::app::reply::Visibility;
-    use crate::rules::dice::{DieSource, SeededDice};
     use crate::rules::thiz::resolve;
-
-    /// A seed whose first d100s pass `tests`, in order.
-    fn seed_where(tests: &[&dyn Fn(u32) -> bool]) -> u64 {
-        (0..1_000_000u64)
-            .find(|s| {
-                let mut d = SeededDice::new(*s);
-                tests.iter().all(|t| t(d.d100()))
-            })
-            .unwrap()
-    }
 
     fn recorded(kit: &Kit, id: CharacterId) -> Option<String> {
         kit.app
@@ -558,7 +548,7 @@ mod tests {
             (67, "Failure", "dies", "Vexa dies", false),
         ];
         for (roll, level, outcome, says, button) in cases {
-            let kit = Kit::new(seed_where(&[&|r| r == roll]));
+            let kit = Kit::new(seed_for(&[&|r| r == roll]));
             let id = dying_vexa(&kit);
             let reply = kit.run(&kit.player(), &["wound", "dying"], &[("character", "vexa")]);
             let e = &reply.embeds[0];
@@ -619,7 +609,7 @@ mod tests {
 
     #[test]
     fn the_dying_button_rolls_for_the_owner_or_a_gm_only() {
-        let kit = Kit::new(seed_where(&[&|r| (10..=66).contains(&r)]));
+        let kit = Kit::new(seed_for(&[&|r| (10..=66).contains(&r)]));
         let id = dying_vexa(&kit);
         let button = dying_button(id);
         assert_eq!(button.custom_id, format!("dying:{}", id.0));
@@ -663,7 +653,7 @@ mod tests {
     /// condition has moved on, the old roll cannot be rerolled.
     #[test]
     fn luck_rerolls_a_dying_check() {
-        let kit = Kit::new(seed_where(&[&|r| r == 67, &|r| r == 9]));
+        let kit = Kit::new(seed_for(&[&|r| r == 67, &|r| r == 9]));
         let id = dying_vexa(&kit);
         let gm = kit.run(
             &kit.gm(),
@@ -705,7 +695,7 @@ mod tests {
     #[test]
     fn an_unlucky_dying_check_flags_the_gm() {
         for (roll, flagged) in [(97, false), (98, true)] {
-            let kit = Kit::new(seed_where(&[&|r| r == roll]));
+            let kit = Kit::new(seed_for(&[&|r| r == roll]));
             let id = dying_vexa(&kit);
             kit.sheet(id, r#"{"weaknesses": ["Unlucky"]}"#);
             let reply = kit.run(&kit.player(), &["wound", "dying"], &[("character", "vexa")]);
@@ -735,7 +725,7 @@ mod tests {
             (triaged, true, true),
             (triaged + 1, true, false),
         ] {
-            let kit = Kit::new(seed_where(&[&|r| r == roll]));
+            let kit = Kit::new(seed_for(&[&|r| r == roll]));
             let vexa = dying_vexa(&kit);
             let medic = kit.thiz("Medic", kit.player_id(), false);
             kit.skill(medic, "First Aid", 1);
@@ -890,7 +880,7 @@ mod tests {
         // thiz-rulebook.md, "Recovering from Damage": a success level that matches a wound heals
         // it; one wound per body location per day. Knowledge (Surgery) 4: Green 42..=66.
         let green = |r: u32| resolve(Rating(4), r) == Level::Green;
-        let kit = Kit::new(seed_where(&[&green, &green]));
+        let kit = Kit::new(seed_for(&[&green, &green]));
         let pat = kit.thiz("Pat", kit.other_id(), false);
         let three_greens = crate::store::characters::WoundRow {
             location: "gut".into(),

@@ -935,15 +935,7 @@ pub(super) mod tests {
     use crate::rules::thiz::resolve;
     use crate::store::CharacterId;
 
-    /// A seed whose first d100s pass the predicates, in order.
-    pub(in crate::app::thiz) fn seed_for(preds: &[&dyn Fn(u32) -> bool]) -> u64 {
-        (0..2_000_000u64)
-            .find(|s| {
-                let mut d = SeededDice::new(*s);
-                preds.iter().all(|p| p(d.d100()))
-            })
-            .unwrap()
-    }
+    pub(in crate::app::thiz) use super::super::testkit::seed_for;
 
     pub(in crate::app::thiz) fn first_d100s(seed: u64, n: usize) -> Vec<u32> {
         let mut d = SeededDice::new(seed);

@@ -680,21 +680,11 @@ fn sunder_item(
 #[cfg(test)]
 mod tests {
     use super::super::record::sheet_from_rows;
+    use super::super::testkit::seed_for;
     use super::super::testkit::{GUILD, Kit};
     use super::*;
     use crate::app::reply::Visibility;
-    use crate::rules::dice::{DieSource, SeededDice};
     use crate::rules::thiz::{Rating, resolve};
-
-    /// A seed whose first d100s pass the predicates, in order.
-    fn seed_for(preds: &[&dyn Fn(u32) -> bool]) -> u64 {
-        (0..1_000_000u64)
-            .find(|s| {
-                let mut d = SeededDice::new(*s);
-                preds.iter().all(|p| p(d.d100()))
-            })
-            .unwrap()
-    }
 
     /// Vexa (player's: Grappling 5, Strength 10, Sword 4 with a +3 sword) and Bran (other's:
     /// Speed 2, Strength 3, Grappling 1, Dagger 1, a +2 helm on the head).

@@ -269,20 +269,11 @@ fn record_of(w: crate::rules::thiz::wounds::AddedWound) -> WoundRecord {
 mod tests {
     use super::super::record::sheet_from_rows;
     use super::super::testkit::Kit;
+    use super::super::testkit::seed_for;
     use super::*;
     use crate::app::reply::Visibility;
-    use crate::rules::dice::{DieSource, SeededDice};
     use crate::rules::thiz::{Rating, resolve};
     use crate::store::CharacterId;
-
-    fn seed_for(preds: &[&dyn Fn(u32) -> bool]) -> u64 {
-        (0..1_000_000u64)
-            .find(|s| {
-                let mut d = SeededDice::new(*s);
-                preds.iter().all(|p| p(d.d100()))
-            })
-            .unwrap()
-    }
 
     /// Mira (the player's: Mentalism 6, Reiki 5, Psychokinesis 4) and Bran (another's:
     /// Willpower 2, Toughness 3, Speed 1).

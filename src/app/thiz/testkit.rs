@@ -11,6 +11,18 @@ use crate::store::{CharacterId, GuildId, UserId, rolls};
 
 pub const GUILD: GuildId = GuildId(1);
 
+/// A seed whose first d100s pass the predicates, in order: tests pick the dice they need and
+/// name them as conditions on the rolls.
+pub fn seed_for(preds: &[&dyn Fn(u32) -> bool]) -> u64 {
+    use crate::rules::dice::{DieSource as _, SeededDice};
+    (0..2_000_000u64)
+        .find(|s| {
+            let mut d = SeededDice::new(*s);
+            preds.iter().all(|p| p(d.d100()))
+        })
+        .expect("a seed within two million")
+}
+
 pub struct Kit {
     _dir: TempDir,
     pub app: App,
