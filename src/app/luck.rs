@@ -304,6 +304,15 @@ fn parse_wound_level(text: &str) -> AppResult<Level> {
     })
 }
 
+/// The "Spend luck: reroll" button every logged resolution check carries for its owner.
+pub fn reroll_button(roll: RollId) -> super::reply::Button {
+    super::reply::Button {
+        custom_id: button_id(SpendKind::Reroll, roll),
+        label: "Spend luck: reroll".to_owned(),
+        disabled: false,
+    }
+}
+
 /// The custom id of a "Spend luck" button for `roll`.
 pub fn button_id(kind: SpendKind, roll: RollId) -> String {
     format!("luck:{}:{}", kind.name(), roll.0)

@@ -7,8 +7,8 @@
 
 use serde_json::json;
 
+use super::SpendKind;
 use super::logged::{self, ATTACK_COMMANDS, RerollableCheck};
-use super::{SpendKind, button_id};
 use crate::app::command::RollMode;
 use crate::app::context::DiceGuard;
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
@@ -521,11 +521,7 @@ fn reroll_dying(
             ],
             footer: None,
         })
-        .with_button(Button {
-            custom_id: button_id(SpendKind::Reroll, new_id),
-            label: "Spend luck: reroll".into(),
-            disabled: false,
-        });
+        .with_button(crate::app::luck::reroll_button(new_id));
     if now == Condition::Dying {
         full = full.with_button(dying_button(c.id));
     }
@@ -601,11 +597,9 @@ fn reroll_check(
     if let Some(s) = &special {
         embed.description = format!("{}\n{}", s.line, embed.description);
     }
-    let full = Reply::public("").with_embed(embed).with_button(Button {
-        custom_id: button_id(SpendKind::Reroll, new_id),
-        label: "Spend luck: reroll".into(),
-        disabled: false,
-    });
+    let full = Reply::public("")
+        .with_embed(embed)
+        .with_button(crate::app::luck::reroll_button(new_id));
     let mut gm_lines = done.gm_lines;
     if outcome.unlucky_flag {
         gm_lines.push(format!(

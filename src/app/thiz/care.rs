@@ -269,11 +269,7 @@ pub(super) fn dying(ctx: &Ctx<'_>, patient: &Patient, mode: Option<RollMode>) ->
             full = full.with_button(dying_button(tc.character.id));
         }
         // The dying check is a resolution check: luck may roll it again (chapter 10, "Luck").
-        full = full.with_button(Button {
-            custom_id: format!("luck:reroll:{roll_id}"),
-            label: "Spend luck: reroll".to_owned(),
-            disabled: false,
-        });
+        full = full.with_button(crate::app::luck::reroll_button(roll_id));
         Ok(ctx
             .route(mode, &format!("a dying check for {who}"), full)
             .with_gm_lines(&unlucky(&tc, check.roll, "on a dying check")))

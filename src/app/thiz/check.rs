@@ -8,7 +8,7 @@ use super::stats::{ThizChar, describe_base};
 use super::{INPUT_LIMIT, int, label, level_text, mode, row_text, tone};
 use super::{effects, special};
 use crate::app::command::{Invocation, Opts, RollMode};
-use crate::app::reply::{Button, Embed, Field, Reply, Visibility};
+use crate::app::reply::{Embed, Field, Reply, Visibility};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::dice::DieSource;
@@ -263,11 +263,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &CheckArgs) -> AppResult<Reply> {
         }
         let mut full = Reply::public("").with_embed(shown);
         if plan.character.is_some() {
-            full = full.with_button(Button {
-                custom_id: format!("luck:reroll:{roll_id}"),
-                label: "Spend luck: reroll".to_owned(),
-                disabled: false,
-            });
+            full = full.with_button(crate::app::luck::reroll_button(roll_id));
         }
         let what = format!("a check on {}", escape(&plan.subject));
         let routed = ctx.route(a.mode, &what, full);

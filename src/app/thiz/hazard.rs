@@ -590,11 +590,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &HazardArgs) -> AppResult<Reply> {
         let mut full = embed_reply(title, &run.lines, run.tone, run.fields);
         // The character's own check (staying afloat, resisting poison) takes luck (chapter 10).
         if run.rec.check.is_some() {
-            full = full.with_button(crate::app::reply::Button {
-                custom_id: format!("luck:reroll:{roll_id}"),
-                label: "Spend luck: reroll".to_owned(),
-                disabled: false,
-            });
+            full = full.with_button(crate::app::luck::reroll_button(roll_id));
         }
         Ok(ctx.route(a.mode, &what, full).with_gm_lines(&run.gm_lines))
     })

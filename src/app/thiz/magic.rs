@@ -617,11 +617,7 @@ fn terror(
         )?;
         // A Terror check is a resolution check: luck may roll it again (chapter 10, "Luck").
         let full = embed_reply(title, &lines, tone(level), fields).with_button(
-            crate::app::reply::Button {
-                custom_id: format!("luck:reroll:{roll_id}"),
-                label: "Spend luck: reroll".to_owned(),
-                disabled: false,
-            },
+            crate::app::luck::reroll_button(roll_id),
         );
         let what = format!("a Terror check for {who}");
         Ok(ctx.route(mode, &what, full).with_gm_lines(&gm_lines))
