@@ -14,6 +14,8 @@
 //! - A disarm aims at the target's named weapon, else its first; a trip or disarm bonus for
 //!   whips and hooks is the referee's number (`bonus`), and `flexible:true` gives the +3.
 
+use std::fmt::Write as _;
+
 use serde::{Deserialize, Serialize};
 
 use super::record::{ThizRecord, rows_from_sheet};
@@ -352,14 +354,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &ManeuverArgs) -> AppResult<Reply> {
             tone: Some(tone(check.level)),
             fields: vec![Field {
                 name: "Check".to_owned(),
-                value: format!(
-                    "{} {} − {} = {}, d100: {}",
-                    check.own,
-                    signed(check.bonus),
-                    check.target,
-                    check.rating,
-                    check.roll
-                ),
+                value: check_text(a.kind, &check),
                 inline: false,
             }],
             footer: None,
@@ -418,6 +413,25 @@ fn unlucky_lines(act: &ThizChar, kind: Kind, roll: u32) -> Vec<String> {
         })
         .into_iter()
         .collect()
+}
+
+/// The check in words: "Grappling 5 − Speed 2 = 3 · d100: 40".
+fn check_text(kind: Kind, check: &ManeuverCheck) -> String {
+    let (own, theirs) = match kind {
+        Kind::Grapple => ("Grappling", Some("Speed")),
+        Kind::Escape | Kind::Listen => ("rating", None),
+        Kind::Trip | Kind::Sunder => ("weapon skill", Some("Speed")),
+        Kind::Disarm => ("weapon skill", Some("their weapon skill")),
+    };
+    let mut s = format!("{own} {}", check.own);
+    if check.bonus != 0 {
+        let _ = write!(s, " · bonus {}", signed(check.bonus));
+    }
+    if let Some(theirs) = theirs {
+        let _ = write!(s, " − {theirs} {}", check.target);
+    }
+    let _ = write!(s, " = {} · d100: {}", check.rating, check.roll);
+    s
 }
 
 fn n(c: &ThizChar) -> String {
@@ -736,6 +750,7 @@ mod tests {
             let m = last(&kit);
             assert_eq!((m.rating, m.success), (3, wanted), "{reply:?}");
             let text = reply.all_text();
+            assert!(text.contains("Grappling 5 − Speed 2 = 3 · d100: "), "{text}");
             assert_eq!(text.contains("Vexa grapples Bran"), wanted, "{text}");
             assert_eq!(text.contains("Bran slips the grapple"), !wanted, "{text}");
         }
