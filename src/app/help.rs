@@ -68,6 +68,30 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "job [character] [mode]",
     ),
     (
+        "tft heal",
+        "GM",
+        "TFT healing and rest: hits, fatigue, potions (4 hits), First Aid (1)",
+        "character [hits] [fatigue] [potions] [first_aid]",
+    ),
+    (
+        "tft stand",
+        "player, GM",
+        "TFT: stand up from a knockdown before attacking again",
+        "[character]",
+    ),
+    (
+        "tft repair",
+        "GM",
+        "TFT: mend a weapon an attack broke",
+        "character weapon",
+    ),
+    (
+        "tft condition",
+        "GM",
+        "TFT: correct hits and fatigue, knocked down, dead",
+        "character [hits] [fatigue] [knocked_down] [dead]",
+    ),
+    (
         "odds thiz",
         "anyone",
         "Exact odds of each THIZ level",

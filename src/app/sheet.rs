@@ -62,6 +62,21 @@ pub struct TftSheet {
     pub armor: Option<String>,
     pub shield: Option<String>,
     pub notes: Option<String>,
+    /// On the ground after a knockdown (or a fall unconscious) until it stands (`/tft stand`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub knocked_down: bool,
+    /// Killed: failed the roll to live, or died unaided. Only a GM undoes it (`/tft condition`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub dead: bool,
+    /// Lived through the roll to live: out cold at 0 ST, no further roll until hurt again.
+    #[serde(skip_serializing_if = "is_false")]
+    pub stable: bool,
+}
+
+// serde's skip_serializing_if takes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for TftSheet {
@@ -79,6 +94,9 @@ impl Default for TftSheet {
             armor: None,
             shield: None,
             notes: None,
+            knocked_down: false,
+            dead: false,
+            stable: false,
         }
     }
 }
@@ -160,6 +178,10 @@ pub struct ItemStats {
     /// suggested Attack Bonus stands when none is given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missile_kind: Option<String>,
+    /// TFT weapon broken by an attack's break result: refused until replaced or repaired
+    /// (`/tft repair`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub broken: bool,
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The Fantasy Trip use cases: saving rolls, the whole attack, HTH entry, death and dying,
-//! shield bash and rush, a week of a job, and the exact odds of attacks and saves.
+//! shield bash and rush, a week of a job, the exact odds of attacks and saves, and figures
+//! that fall, heal and break (knocked down, unconscious, dying, dead; broken weapons).
 //!
 //! Owns reading a TFT character's numbers from its sheet and the store (attributes, armor,
 //! shield, weapons, hits taken), the guild's TFT table switches, and turning each rules outcome
@@ -17,8 +18,11 @@ mod injury;
 mod job;
 mod odds;
 mod save;
+mod state;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use state::condition_text;
 
 use super::command::Invocation;
 use super::reply::{Field, Reply};
@@ -45,12 +49,20 @@ pub enum TftCommand {
     Bash(bash::Bash),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
+    /// `/tft heal`: hits and fatigue taken off (GM).
+    Heal(state::Heal),
+    /// `/tft stand`: up from a knockdown.
+    Stand(state::Stand),
+    /// `/tft repair`: a broken weapon mended (GM).
+    Repair(state::Repair),
+    /// `/tft condition`: a GM's correction of hits, fatigue and states.
+    Condition(state::SetCondition),
     /// `/odds tft`: exact odds of an attack or a saving roll.
     Odds(odds::Odds),
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job";
+const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job, heal, stand, repair, condition";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -62,6 +74,10 @@ impl TftCommand {
             ["tft", "dying"] => TftCommand::Dying(injury::DyingRoll::parse(inv)?),
             ["tft", "bash"] => TftCommand::Bash(bash::Bash::parse(inv)?),
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
+            ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
+            ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
+            ["tft", "repair"] => TftCommand::Repair(state::Repair::parse(inv)?),
+            ["tft", "condition"] => TftCommand::Condition(state::SetCondition::parse(inv)?),
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
             ["tft"] => {
                 return Err(user(format!("/tft needs a subcommand: {SUBCOMMANDS}.")));
@@ -83,6 +99,10 @@ impl TftCommand {
             TftCommand::Dying(c) => c.run(ctx),
             TftCommand::Bash(c) => c.run(ctx),
             TftCommand::Job(c) => c.run(ctx),
+            TftCommand::Heal(c) => c.run(ctx),
+            TftCommand::Stand(c) => c.run(ctx),
+            TftCommand::Repair(c) => c.run(ctx),
+            TftCommand::Condition(c) => c.run(ctx),
             TftCommand::Odds(c) => Ok(c.run(ctx)),
         }
     }

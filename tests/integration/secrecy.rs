@@ -347,6 +347,17 @@ fn player_commands() -> Vec<Try> {
             &[("attribute", "st"), ("dice", "3"), ("character", c)],
         ));
         v.push(t(&["tft", "attack"], &[("attacker", "Tor"), ("target", c)]));
+        v.push(t(&["tft", "attack"], &[("attacker", c), ("target", "Tor")]));
+        v.push(t(&["tft", "heal"], &[("character", c), ("hits", "1")]));
+        v.push(t(&["tft", "stand"], &[("character", c)]));
+        v.push(t(
+            &["tft", "repair"],
+            &[("character", c), ("weapon", "dagger")],
+        ));
+        v.push(t(
+            &["tft", "condition"],
+            &[("character", c), ("dead", "true")],
+        ));
         v.push(t(&["history"], &[("character", c)]));
         for kind in ["reroll", "toughness", "wound", "stunt", "berserk", "rouse"] {
             v.push(t(&["luck", "spend"], &[("kind", kind), ("character", c)]));

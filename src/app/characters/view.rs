@@ -156,6 +156,9 @@ fn equipment_line(item: &Item) -> String {
     if let Some(q) = &stats.quality {
         notes.push(q.clone());
     }
+    if stats.broken {
+        notes.push("broken".to_owned());
+    }
     format!("{} ({})", escape(&item.name), escape(&notes.join(", ")))
 }
 
@@ -278,6 +281,14 @@ fn tft_fields(s: &TftSheet, l: &Loaded) -> Vec<Field> {
             format!(
                 "{hits} taken, {} ST left · fatigue {fatigue}",
                 i64::from(s.st) - hits - fatigue
+            ),
+            false,
+        ),
+        field(
+            "Condition",
+            crate::app::tft::condition_text(
+                s,
+                (i64::from(s.st) - hits - fatigue).clamp(-1000, 1000) as i32,
             ),
             false,
         ),

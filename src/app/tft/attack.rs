@@ -8,7 +8,7 @@ pub(super) use render::{outcome_name, table_text};
 
 use serde_json::json;
 
-use super::{gear_dx, has_talent, menu, st_left, table_settings, tft_sheet};
+use super::{gear_dx, has_talent, menu, st_left, state, table_settings, tft_sheet};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::Reply;
 use crate::app::sheet::{ItemStats, TftSheet};
@@ -150,6 +150,7 @@ impl Attack {
             let target = ctx.find_character(tx, &self.target)?;
             let a_sheet = tft_sheet(&attacker)?;
             let t_sheet = tft_sheet(&target)?;
+            state::ready_to_attack(tx, guild, &attacker, &a_sheet)?;
             let items = characters::items(tx, guild, attacker.id)?;
             let chosen = choose_weapon(&items, &attacker.name, self.weapon.as_deref())?;
             let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet)?;
@@ -192,6 +193,10 @@ impl Attack {
             let new_hits = res.damage.as_ref().map_or(0, |d| i64::from(d.applied.hits));
             if new_hits > 0 {
                 characters::set_tft_damage(tx, guild, target.id, hits_before + new_hits, fatigue)?;
+            }
+            state::record_blow(tx, guild, &target, &t_sheet, res.damage.as_ref())?;
+            if breakage.is_some_and(|b| b.broken) {
+                state::record_break(tx, guild, &attacker, chosen.item)?;
             }
             let label = format!("{} attacks {}", attacker.name, target.name);
             ctx.log_roll(
@@ -306,6 +311,8 @@ struct Chosen {
     name: String,
     /// Why this one, when it was picked for the caller.
     note: Option<String>,
+    /// The carried item, when it is one (a break is marked on it).
+    item: Option<i64>,
 }
 
 impl Chosen {
@@ -326,7 +333,12 @@ impl Chosen {
 fn choose_weapon(items: &[Item], owner: &str, requested: Option<&str>) -> AppResult<Chosen> {
     let carried: Vec<&Item> = items.iter().filter(|i| i.kind == "weapon").collect();
     let Some(name) = requested else {
-        let Some(first) = carried.first() else {
+        // A broken weapon is passed over when a sound one is carried.
+        let Some(first) = carried
+            .iter()
+            .find(|i| !state::is_broken(i))
+            .or(carried.first())
+        else {
             return Err(user(format!(
                 "{} carries no weapon; name one with weapon:… (a row of the weapon table, or hands).",
                 escape(owner)
@@ -347,6 +359,7 @@ fn choose_weapon(items: &[Item], owner: &str, requested: Option<&str>) -> AppRes
             quality: Quality::Plain,
             name: "bare hands".to_owned(),
             note: None,
+            item: None,
         });
     }
     if let Some(item) = carried.iter().find(|i| i.name.eq_ignore_ascii_case(name)) {
@@ -363,11 +376,15 @@ fn choose_weapon(items: &[Item], owner: &str, requested: Option<&str>) -> AppRes
         quality: Quality::Plain,
         name: weapon.name.to_owned(),
         note: None,
+        item: None,
     })
 }
 
 /// A carried weapon: its table row (the item's name) and quality (its stats).
 fn carried_weapon(item: &Item, owner: &str) -> AppResult<Chosen> {
+    if state::is_broken(item) {
+        return Err(state::broken_refusal(owner, item));
+    }
     let weapon = gear::weapon(&item.name).map_err(|e| {
         user(format!(
             "{}'s weapon \"{}\" is not a row of the weapon table ({}); name one with weapon:…",
@@ -399,6 +416,7 @@ fn carried_weapon(item: &Item, owner: &str) -> AppResult<Chosen> {
         quality,
         name,
         note: None,
+        item: Some(item.id),
     })
 }
 

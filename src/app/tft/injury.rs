@@ -6,6 +6,7 @@ use serde_json::json;
 use super::{faces, field, menu, st_left, tft_sheet};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply, Tone};
+use crate::app::sheet::{Sheet, TftSheet};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::injury::{
@@ -246,6 +247,15 @@ impl DyingRoll {
             let sheet = tft_sheet(&c)?;
             let (hits, fatigue) = characters::tft_damage(tx, guild, c.id)?;
             let left = st_left(&sheet, hits, fatigue);
+            if sheet.dead {
+                return Err(user(format!("{} is dead; there is no roll to live.", escape(&c.name))));
+            }
+            if sheet.stable {
+                return Err(user(format!(
+                    "{} has already lived through the roll to live and is out of danger until hurt again.",
+                    escape(&c.name)
+                )));
+            }
             if left > 0 {
                 return Err(user(format!(
                     "{} has {left} ST left; only a figure at 0 ST or below rolls to live.",
@@ -272,6 +282,18 @@ impl DyingRoll {
                 }),
             };
             ctx.log_roll(tx, Some(c.id), "tft dying", self.mode, "roll to live", &log)?;
+            // The outcome stays on the sheet: the dead stay dead (until a GM says otherwise), and
+            // a survivor is out of danger, unconscious and on the ground.
+            // Decision: the house rules wake a survivor "extremely weak (0 ST)" hours later; the
+            // hits stay as they are, and the GM heals them (/tft heal) when the figure wakes.
+            let after = TftSheet {
+                dead: matches!(&outcome, DyingOutcome::DiesUnaided)
+                    || matches!(&outcome, DyingOutcome::Rolled(r) if !r.survived),
+                stable: matches!(&outcome, DyingOutcome::Rolled(r) if r.survived),
+                knocked_down: true,
+                ..sheet.clone()
+            };
+            characters::set_sheet(tx, guild, c.id, &Sheet::Tft(after).to_json())?;
             Ok((
                 "the roll to live".to_owned(),
                 Reply::public("").with_embed(render_dying(&c.name, left, &outcome)),

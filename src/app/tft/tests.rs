@@ -510,6 +510,15 @@ fn dying_needs_a_figure_at_zero_or_below() {
             .starts_with("**Dies**: below 0 ST (-2)"),
         "{r:?}"
     );
+    // The dead stay dead: no second roll until a GM undoes it.
+    let r = w.run(ANN, &["tft", "dying"], &[]);
+    assert!(refusal(&r).contains("Vexa is dead"), "{r:?}");
+    let r = w.run(
+        GM,
+        &["tft", "condition"],
+        &[("character", "Vexa"), ("dead", "false")],
+    );
+    assert!(r.embeds[0].title.contains("Vexa set"), "{r:?}");
     let r = w.run(
         ANN,
         &["tft", "dying"],
@@ -664,4 +673,416 @@ fn unknown_subcommands_are_refused() {
     assert!(refusal(&r).contains("/tft has save, attack"));
     let r = w.run(ANN, &["tft"], &[]);
     assert!(refusal(&r).contains("/tft needs a subcommand"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures that fall, heal and break: /tft attack's states, /tft heal, stand, repair, condition
+
+impl World {
+    fn sheet(&self, id: CharacterId) -> TftSheet {
+        let c = self
+            .app
+            .store
+            .read(|c| characters::by_id(c, GuildId(1), id))
+            .unwrap()
+            .unwrap();
+        match Sheet::of(&c).unwrap() {
+            Sheet::Tft(s) => s,
+            Sheet::Thiz(_) => panic!("not TFT"),
+        }
+    }
+
+    fn damage(&self, id: CharacterId) -> (i64, i64) {
+        self.app
+            .store
+            .read(|c| characters::tft_damage(c, GuildId(1), id))
+            .unwrap()
+    }
+
+    fn item_stats(&self, id: CharacterId) -> Vec<String> {
+        self.app
+            .store
+            .read(|c| characters::items(c, GuildId(1), id))
+            .unwrap()
+            .into_iter()
+            .map(|i| i.stats_json)
+            .collect()
+    }
+
+    /// A GM's `/tft condition` with `opts` for `name`.
+    fn set(&self, name: &str, opts: &[(&str, &str)]) {
+        let mut all = vec![("character", name)];
+        all.extend_from_slice(opts);
+        let r = self.run(GM, &["tft", "condition"], &all);
+        assert!(r.embeds.len() == 1, "{r:?}");
+    }
+
+    fn attack(&self, user: u64, attacker: &str, target: &str) -> Reply {
+        self.run(
+            user,
+            &["tft", "attack"],
+            &[("attacker", attacker), ("target", target)],
+        )
+    }
+}
+
+/// Options as a test passes them.
+type Opts<'a> = &'a [(&'a str, &'a str)];
+
+fn show_field(w: &World, name: &str, field_name: &str) -> String {
+    let r = w.run(GM, &["character", "show"], &[("name", name)]);
+    field(&r, field_name).to_owned()
+}
+
+#[test]
+fn who_may_attack_turns_at_zero_st_below_it_knocked_down_and_dead() {
+    // tft-rules-summary.md "STRENGTH" and "STAND UP"; tft-house-rules.txt "Death and Dying":
+    // 1 ST left still fights, 0 is unconscious, below 0 is dying, a knocked-down figure stands
+    // first, the dead do nothing. A refusal is one ephemeral line and changes nothing.
+    let w = world();
+    let vexa = w.tft("Vexa", ANN, fighter(12, 12));
+    w.give(vexa, "weapon", "broadsword", "{}");
+    w.tft("Brom", BOB, fighter(200, 8));
+    let cases: &[(Opts, Option<&str>)] = &[
+        (&[("hits", "11")], None),
+        (&[("hits", "12")], Some("Vexa is unconscious at 0 ST")),
+        (&[("hits", "13")], Some("Vexa is dying at -1 ST")),
+        (
+            &[("hits", "8"), ("fatigue", "4")],
+            Some("unconscious at 0 ST"),
+        ),
+        (
+            &[("hits", "0"), ("fatigue", "0"), ("knocked_down", "true")],
+            Some("Vexa is knocked down and must stand up first"),
+        ),
+        (
+            &[("knocked_down", "false"), ("dead", "true")],
+            Some("Vexa is dead"),
+        ),
+        (&[("dead", "false")], None),
+    ];
+    for (opts, refused) in cases {
+        w.set("Vexa", opts);
+        let before = (w.rolls(), w.damage(vexa), w.sheet(vexa));
+        let r = w.attack(ANN, "Vexa", "Brom");
+        match refused {
+            Some(want) => {
+                assert!(refusal(&r).contains(want), "{opts:?}: {r:?}");
+                assert_eq!((w.rolls(), w.damage(vexa), w.sheet(vexa)), before);
+            }
+            None => assert_eq!(r.embeds[0].title, "Vexa attacks Brom", "{opts:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_blow_that_drops_a_figure_leaves_it_down_and_unable_to_strike_back() {
+    let w = world();
+    let vexa = w.tft("Vexa", ANN, fighter(14, 16));
+    w.give(vexa, "weapon", "broadsword", "{}");
+    let brom = w.tft("Brom", BOB, fighter(10, 12));
+    w.give(brom, "weapon", "dagger", "{}");
+    w.set_hits(brom, 9);
+    let mut tries = 0;
+    while w.hits(brom) == 9 {
+        tries += 1;
+        assert!(tries < 200, "DX 16 lands a blow in 200 tries");
+        w.attack(ANN, "Vexa", "Brom");
+    }
+    let left = 10 - w.hits(brom);
+    assert!(left <= 0);
+    let s = w.sheet(brom);
+    assert!(s.knocked_down && !s.dead, "{s:?}");
+    let shown = show_field(&w, "Brom", "Condition");
+    let want = if left == 0 {
+        "Unconscious at 0 ST"
+    } else {
+        "Dying at"
+    };
+    assert!(shown.starts_with(want), "{shown}");
+    assert!(shown.contains("knocked down"), "{shown}");
+    let rolls = w.rolls();
+    let r = w.attack(BOB, "Brom", "Vexa");
+    assert!(refusal(&r).contains("Brom is"), "{r:?}");
+    assert_eq!(w.rolls(), rolls);
+    let r = w.run(BOB, &["tft", "stand"], &[("character", "Brom")]);
+    assert!(refusal(&r).contains("cannot stand until healed"), "{r:?}");
+}
+
+#[test]
+fn a_knockdown_is_recorded_and_standing_up_clears_it() {
+    // tft-house-rules-combat.txt "Knockdown": 8 hits in a round knock a ST 1-19 figure down,
+    // and a ST 30+ attacker forces a 3d/ST save; summary "STAND UP": a turn to rise.
+    let w = world();
+    let vexa = w.tft("Vexa", ANN, fighter(30, 18));
+    w.give(vexa, "weapon", "broadsword", "{}");
+    let brom = w.tft("Brom", BOB, fighter(40, 12));
+    w.give(brom, "weapon", "dagger", "{}");
+    let mut tries = 0;
+    while !w.sheet(brom).knocked_down {
+        tries += 1;
+        assert!(
+            tries < 300,
+            "a ST 30 attacker knocks a figure down in 300 tries"
+        );
+        w.set("Brom", &[("hits", "0")]);
+        w.attack(ANN, "Vexa", "Brom");
+    }
+    assert!(w.hits(brom) < 40, "still conscious");
+    assert!(show_field(&w, "Brom", "Condition").contains("knocked down"));
+    let r = w.attack(BOB, "Brom", "Vexa");
+    assert!(refusal(&r).contains("knocked down"), "{r:?}");
+    // Only the owner or a GM stands it up.
+    let r = w.run(ANN, &["tft", "stand"], &[("character", "Brom")]);
+    assert!(refusal(&r).contains("belongs to another player"));
+    let r = w.run(BOB, &["tft", "stand"], &[("character", "Brom")]);
+    assert_eq!(r.embeds[0].title, "Brom stands up");
+    assert!(!w.sheet(brom).knocked_down);
+    assert_eq!(show_field(&w, "Brom", "Condition"), "Conscious");
+    let r = w.run(BOB, &["tft", "stand"], &[("character", "Brom")]);
+    assert!(refusal(&r).contains("Brom is not knocked down"));
+    let r = w.attack(BOB, "Brom", "Vexa");
+    assert_eq!(r.embeds[0].title, "Brom attacks Vexa");
+}
+
+#[test]
+fn healing_wakes_a_figure_above_zero_st_and_not_before() {
+    // House rules "Death and Dying": 0 ST is out; the summary's healing potion is 4 ST and
+    // house rules "First Aid" heals 1.
+    let w = world();
+    let brom = w.tft("Brom", BOB, fighter(10, 12));
+    w.give(brom, "weapon", "dagger", "{}");
+    w.tft("Vexa", ANN, fighter(12, 12));
+    w.set("Brom", &[("hits", "11"), ("fatigue", "3")]);
+    let heal = |opts: &[(&str, &str)]| {
+        let mut all = vec![("character", "Brom")];
+        all.extend_from_slice(opts);
+        w.run(GM, &["tft", "heal"], &all)
+    };
+    // -1 ST → First Aid → 0 ST: still out.
+    let r = heal(&[("first_aid", "true"), ("fatigue", "3")]);
+    assert_eq!(r.embeds[0].title, "Brom heals");
+    assert_eq!(w.damage(brom), (10, 0));
+    assert!(
+        field(&r, "Condition").starts_with("Unconscious at 0 ST"),
+        "{r:?}"
+    );
+    assert!(refusal(&w.attack(BOB, "Brom", "Vexa")).contains("unconscious"));
+    // One more hit off → 1 ST: awake and fighting.
+    heal(&[("hits", "1")]);
+    assert_eq!(w.damage(brom), (9, 0));
+    assert_eq!(show_field(&w, "Brom", "Condition"), "Conscious");
+    assert_eq!(
+        w.attack(BOB, "Brom", "Vexa").embeds[0].title,
+        "Brom attacks Vexa"
+    );
+    // Two potions are 8 hits; hits never go below 0.
+    let r = heal(&[("potions", "2")]);
+    assert!(
+        r.embeds[0]
+            .description
+            .contains("2 healing potions (8 hits)"),
+        "{r:?}"
+    );
+    assert_eq!(w.damage(brom), (1, 0));
+    heal(&[("hits", "5")]);
+    assert_eq!(w.damage(brom), (0, 0));
+}
+
+#[test]
+fn heal_refuses_bad_input_and_changes_nothing() {
+    let w = world();
+    let brom = w.tft("Brom", BOB, fighter(10, 12));
+    w.tft("Whole", BOB, fighter(10, 12));
+    w.add("Gala", ANN, false, &Sheet::Thiz(ThizSheet::default()));
+    w.set("Brom", &[("hits", "4")]);
+    let cases: &[(u64, Opts, &str)] = &[
+        (BOB, &[("character", "Brom"), ("hits", "1")], "GM"),
+        (GM, &[("character", "Brom")], "Say what heals"),
+        (
+            GM,
+            &[("character", "Brom"), ("hits", "-1")],
+            "hits must be between 0",
+        ),
+        (
+            GM,
+            &[("character", "Brom"), ("potions", "101")],
+            "potions must be between 0 and 100",
+        ),
+        (
+            GM,
+            &[("character", "Brom"), ("first_aid", "maybe")],
+            "first_aid must be true or false",
+        ),
+        (
+            GM,
+            &[("character", "Brom"), ("hits", "1"), ("st", "3")],
+            "has no option \"st\"",
+        ),
+        (
+            GM,
+            &[("character", "Nobody"), ("hits", "1")],
+            "There is no character named Nobody",
+        ),
+        (
+            GM,
+            &[("character", "Gala"), ("hits", "1")],
+            "Gala is a THIZ character",
+        ),
+        (
+            GM,
+            &[("character", "Whole"), ("hits", "1")],
+            "Whole has no hits or fatigue to heal",
+        ),
+        (GM, &[("hits", "1")], "needs the option character"),
+    ];
+    for (who, opts, want) in cases {
+        let r = w.run(*who, &["tft", "heal"], opts);
+        assert!(refusal(&r).contains(want), "{opts:?}: {r:?}");
+    }
+    w.set("Brom", &[("dead", "true")]);
+    let r = w.run(
+        GM,
+        &["tft", "heal"],
+        &[("character", "Brom"), ("hits", "4")],
+    );
+    assert!(refusal(&r).contains("Brom is dead"), "{r:?}");
+    assert_eq!(w.damage(brom), (4, 0));
+    // Corrections are the GM's too.
+    let r = w.run(
+        BOB,
+        &["tft", "condition"],
+        &[("character", "Brom"), ("dead", "false")],
+    );
+    assert!(refusal(&r).contains("GM"), "{r:?}");
+    let r = w.run(GM, &["tft", "condition"], &[("character", "Brom")]);
+    assert!(refusal(&r).contains("Say what to set"), "{r:?}");
+    let r = w.run(
+        GM,
+        &["tft", "condition"],
+        &[("character", "Brom"), ("hits", "10001")],
+    );
+    assert!(
+        refusal(&r).contains("hits must be between 0 and 10000"),
+        "{r:?}"
+    );
+    assert!(w.sheet(brom).dead);
+}
+
+#[test]
+fn the_roll_to_live_leaves_the_figure_dead_or_out_of_danger() {
+    // House rules "Death and Dying": 8 or more on 2d lives; a 2 always dies.
+    let w = world();
+    let brom = w.tft("Brom", BOB, fighter(10, 12));
+    let (mut lived, mut died) = (false, false);
+    let mut tries = 0;
+    while !(lived && died) {
+        tries += 1;
+        assert!(tries < 100);
+        w.set(
+            "Brom",
+            &[("hits", "11"), ("dead", "false"), ("knocked_down", "false")],
+        );
+        let r = w.run(
+            GM,
+            &["tft", "dying"],
+            &[("character", "Brom"), ("helper", "physicker")],
+        );
+        let survived = r.embeds[0].description.starts_with("**Lives**");
+        let s = w.sheet(brom);
+        assert_eq!(
+            (s.dead, s.stable, s.knocked_down),
+            (!survived, survived, true)
+        );
+        let again = w.run(GM, &["tft", "dying"], &[("character", "Brom")]);
+        if survived {
+            lived = true;
+            assert!(refusal(&again).contains("already lived"), "{again:?}");
+            assert!(show_field(&w, "Brom", "Condition").contains("out of danger"));
+        } else {
+            died = true;
+            assert!(refusal(&again).contains("Brom is dead"), "{again:?}");
+            assert_eq!(show_field(&w, "Brom", "Condition"), "Dead");
+        }
+        assert_eq!(w.hits(brom), 11, "the roll to live changes no hits");
+    }
+}
+
+#[test]
+fn a_weapon_that_breaks_is_refused_until_repaired() {
+    // tft-rules-summary.md, to-hit table: 18 breaks the weapon.
+    let w = world();
+    let vexa = w.tft("Vexa", ANN, fighter(12, 12));
+    w.give(vexa, "weapon", "broadsword", "{}");
+    let brom = w.tft("Brom", BOB, fighter(200, 8));
+    let mut tries = 0;
+    while !w.item_stats(vexa)[0].contains("broken") {
+        tries += 1;
+        assert!(
+            tries < 5000,
+            "a plain weapon breaks on an 18 sooner or later"
+        );
+        w.set_hits(brom, 0);
+        let r = w.attack(ANN, "Vexa", "Brom");
+        let breaks = field(&r, "Result") == "Miss, weapon breaks";
+        assert_eq!(breaks, w.item_stats(vexa)[0].contains("broken"), "{r:?}");
+    }
+    assert!(show_field(&w, "Vexa", "Equipment").contains("broken"));
+    let rolls = w.rolls();
+    for opts in [
+        &[("attacker", "Vexa"), ("target", "Brom")][..],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", "Broadsword"),
+        ][..],
+    ] {
+        let r = w.run(ANN, &["tft", "attack"], opts);
+        assert!(refusal(&r).contains("Vexa's broadsword is broken"), "{r:?}");
+    }
+    assert_eq!(w.rolls(), rolls, "a refusal rolls nothing");
+    // Bare hands still work, and a sound second weapon is picked over the broken one.
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", "hands"),
+        ],
+    );
+    assert_eq!(field(&r, "Weapon"), "bare hands");
+    w.give(vexa, "weapon", "dagger", "{}");
+    let r = w.attack(ANN, "Vexa", "Brom");
+    assert!(field(&r, "Weapon").starts_with("Dagger"), "{r:?}");
+    // Only a GM repairs, and only what is broken.
+    let repair = |who| {
+        w.run(
+            who,
+            &["tft", "repair"],
+            &[("character", "Vexa"), ("weapon", "BROADSWORD")],
+        )
+    };
+    assert!(refusal(&repair(ANN)).contains("GM"));
+    assert_eq!(repair(GM).embeds[0].title, "Vexa's broadsword is repaired");
+    assert!(refusal(&repair(GM)).contains("is not broken"));
+    let r = w.run(
+        GM,
+        &["tft", "repair"],
+        &[("character", "Vexa"), ("weapon", "spear")],
+    );
+    assert!(
+        refusal(&r).contains("carries no weapon named spear"),
+        "{r:?}"
+    );
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", "broadsword"),
+        ],
+    );
+    assert_eq!(r.embeds[0].title, "Vexa attacks Brom");
 }

@@ -1,4 +1,4 @@
-//! `/tft save|attack|hth|dying|bash|job`.
+//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition`.
 
 use crate::bot::autocomplete;
 use crate::bot::choices::{Charge, Facing, Helper, HigherUc, Mode};
@@ -15,7 +15,11 @@ use crate::bot::{Context, Error};
         "tft_hth",
         "tft_dying",
         "tft_bash",
-        "tft_job"
+        "tft_job",
+        "tft_heal",
+        "tft_stand",
+        "tft_repair",
+        "tft_condition"
     ),
     subcommand_required
 )]
@@ -224,4 +228,90 @@ pub async fn tft_job(
         .opt("combat_talents", combat_talents)
         .choice("mode", mode);
     invoke(ctx, &["tft", "job"], args).await
+}
+
+/// TFT healing and rest: hits and fatigue off a figure (GM)
+#[poise::command(slash_command, rename = "heal")]
+pub async fn tft_heal(
+    ctx: Context<'_>,
+    #[description = "Who heals"]
+    #[autocomplete = "autocomplete::character"]
+    character: String,
+    #[description = "Hits healed by rest, a spell or a physicker (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    hits: Option<i64>,
+    #[description = "Fatigue recovered by rest (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    fatigue: Option<i64>,
+    #[description = "Healing potions drunk, 4 hits each (0 to 100)"]
+    #[min = 0]
+    #[max = 100]
+    potions: Option<i64>,
+    #[description = "First Aid given: 1 hit"] first_aid: Option<bool>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("character", character)
+        .opt("hits", hits)
+        .opt("fatigue", fatigue)
+        .opt("potions", potions)
+        .opt("first_aid", first_aid);
+    invoke(ctx, &["tft", "heal"], args).await
+}
+
+/// TFT: stand up from a knockdown (takes the turn)
+#[poise::command(slash_command, rename = "stand")]
+pub async fn tft_stand(
+    ctx: Context<'_>,
+    #[description = "Who stands (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let args = Args::new().opt("character", character);
+    invoke(ctx, &["tft", "stand"], args).await
+}
+
+/// TFT: mend a broken weapon (GM)
+#[poise::command(slash_command, rename = "repair")]
+pub async fn tft_repair(
+    ctx: Context<'_>,
+    #[description = "Whose weapon"]
+    #[autocomplete = "autocomplete::character"]
+    character: String,
+    #[description = "The broken weapon, as carried"]
+    #[autocomplete = "autocomplete::weapon"]
+    weapon: String,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("character", character)
+        .opt("weapon", weapon);
+    invoke(ctx, &["tft", "repair"], args).await
+}
+
+/// TFT: set a figure's hits, fatigue, knockdown or death (GM correction)
+#[poise::command(slash_command, rename = "condition")]
+pub async fn tft_condition(
+    ctx: Context<'_>,
+    #[description = "Whose condition"]
+    #[autocomplete = "autocomplete::character"]
+    character: String,
+    #[description = "Hits taken (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    hits: Option<i64>,
+    #[description = "Fatigue taken (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    fatigue: Option<i64>,
+    #[description = "On the ground after a knockdown"] knocked_down: Option<bool>,
+    #[description = "Dead"] dead: Option<bool>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("character", character)
+        .opt("hits", hits)
+        .opt("fatigue", fatigue)
+        .opt("knocked_down", knocked_down)
+        .opt("dead", dead);
+    invoke(ctx, &["tft", "condition"], args).await
 }

@@ -8,6 +8,7 @@
 
 mod dying;
 mod hth;
+mod recovery;
 
 pub use dying::{
     Dying, DyingModifier, DyingOutcome, DyingRoll, HELP_MINUTES, Helper, RECOVERY_WEEKS, TO_LIVE,
@@ -16,6 +17,10 @@ pub use dying::{
 pub use hth::{
     CalledArea, CalledEffect, FreeAttacks, HthEntry, HthModifier, HthResult, called_shot_effect,
     draw_dagger, fleeing, hth_entry, hth_result, leave_hth, may_strike_at_once,
+};
+pub use recovery::{
+    FIRST_AID_HITS, Healed, Healing, MAX_HEALING, POTION_HITS, Unable, condition_at, heal,
+    unable_to_attack,
 };
 
 use crate::rules::dice::DieSource;
@@ -304,11 +309,7 @@ pub fn apply_hits(st_left: i32, hits: i32) -> Result<HitsApplied, InjuryError> {
         return Err(InjuryError::St(st_left));
     }
     let after = st_left - hits;
-    let condition = match after {
-        1.. => Condition::Conscious,
-        0 => Condition::Unconscious,
-        _ => Condition::Dying,
-    };
+    let condition = condition_at(after);
     Ok(HitsApplied {
         st_before: st_left,
         hits,

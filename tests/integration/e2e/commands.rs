@@ -93,6 +93,10 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft dying",
             "tft bash",
             "tft job",
+            "tft condition",
+            "tft heal",
+            "tft stand",
+            "tft repair",
         ],
     ),
     (
@@ -707,7 +711,7 @@ fn thiz_movement_and_time_between_adventures() {
 }
 
 #[test]
-fn tft_saves_attacks_hth_dying_bash_and_jobs() {
+fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     let s = Session::start();
     let x = Script::new(&s);
     let alys = s.player(10);
@@ -780,6 +784,27 @@ fn tft_saves_attacks_hth_dying_bash_and_jobs() {
     );
     let roll = number_after(&text, "Roll: 2d: ");
     assert!((1..=6).contains(&roll), "{text}");
+
+    // Figures that fall, heal and break: a GM's correction drops Ulf (ST 8) to 0 ST, so he
+    // cannot attack; a potion (4 hits) wakes him; he stands before fighting again.
+    let gm = s.gm(1);
+    let text = x.text(&gm, "/tft condition character:Ulf hits:8 knocked_down:true");
+    assert!(
+        text.contains("Ulf set") && text.contains("Unconscious at 0 ST"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tft attack attacker:Ulf target:Tor weapon:dagger");
+    assert!(text.contains("Ulf is unconscious at 0 ST"), "{text}");
+    let text = x.text(&gm, "/tft heal character:Ulf potions:1");
+    assert!(
+        text.contains("Ulf heals") && text.contains("Hits 8 → 4"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tft stand character:Ulf");
+    assert!(text.contains("Ulf stands up"), "{text}");
+    // Tor's broadsword breaks only on an 18; either way the GM gets a one-line answer.
+    let text = x.text(&gm, "/tft repair character:Tor weapon:Broadsword");
+    assert!(text.contains("Tor's Broadsword is"), "{text}");
     x.ran_exactly("tft");
 }
 

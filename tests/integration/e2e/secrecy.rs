@@ -229,6 +229,11 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/maneuver listen character:{c}"));
         v.push(format!("/tft save attribute:st dice:3 character:{c}"));
         v.push(format!("/tft attack attacker:Tor target:{c}"));
+        v.push(format!("/tft attack attacker:{c} target:Tor"));
+        v.push(format!("/tft heal character:{c} hits:1"));
+        v.push(format!("/tft stand character:{c}"));
+        v.push(format!("/tft repair character:{c} weapon:dagger"));
+        v.push(format!("/tft condition character:{c} dead:true"));
         v.push(format!("/history character:{c}"));
         for kind in ["reroll", "toughness", "wound", "stunt", "berserk", "rouse"] {
             v.push(format!("/luck spend kind:{kind} character:{c}"));

@@ -1,0 +1,476 @@
+//! Figures that fall, heal and break: `/tft heal`, `/tft stand`, `/tft repair` and
+//! `/tft condition`, the refusal of an attack by a figure that cannot act, and the states an
+//! attack leaves on the sheet (knocked down, a broken weapon).
+//!
+//! Owns the `knocked_down`, `dead` and `stable` fields of the TFT sheet and the `broken` flag of
+//! a carried weapon. Unconscious and dying are never stored: they follow from ST left (hits and
+//! fatigue against ST), so healing above 0 ST clears them and a GM's correction of the hits is
+//! never out of step with them. Every number comes from `rules::tft::injury`.
+
+use crate::store::Conn;
+
+use super::{field, st_left, tft_sheet};
+use crate::app::command::Invocation;
+use crate::app::command::Opts;
+use crate::app::reply::{Embed, Reply, Tone};
+use crate::app::sheet::{ItemStats, Sheet, TftSheet};
+use crate::app::text::escape;
+use crate::app::{AppResult, Ctx, user};
+use crate::rules::tft::damage::DamageResolution;
+use crate::rules::tft::injury::{self, Condition, Healing, MAX_HEALING, Unable};
+use crate::store::GuildId;
+use crate::store::characters::{self, Character, Item};
+
+/// The most hits or fatigue a GM may set (the injury rules' own bound on hits).
+const MAX_SET: i64 = 10_000;
+/// The most healing potions drunk at once.
+const MAX_POTIONS: i64 = 100;
+
+/// ST left of `c`, from the store.
+fn st_left_of(conn: &Conn, guild: GuildId, c: &Character, sheet: &TftSheet) -> AppResult<i32> {
+    let (hits, fatigue) = characters::tft_damage(conn, guild, c.id)?;
+    Ok(st_left(sheet, hits, fatigue))
+}
+
+/// The figure's state in a few words, for `/character show` and the replies here.
+pub(crate) fn condition_text(sheet: &TftSheet, st_left: i32) -> String {
+    if sheet.dead {
+        return "Dead".to_owned();
+    }
+    let mut text = match injury::condition_at(st_left) {
+        Condition::Conscious => "Conscious".to_owned(),
+        Condition::Unconscious | Condition::Dying if sheet.stable => {
+            format!("Unconscious at {st_left} ST, out of danger (lived through the roll to live)")
+        }
+        Condition::Unconscious => "Unconscious at 0 ST (/tft dying rolls to live)".to_owned(),
+        Condition::Dying => format!("Dying at {st_left} ST (/tft dying rolls to live)"),
+    };
+    if sheet.knocked_down {
+        text.push_str(", knocked down (/tft stand)");
+    }
+    text
+}
+
+/// Refuses an attack by a figure that cannot act, before any die is rolled.
+pub(super) fn ready_to_attack(
+    conn: &Conn,
+    guild: GuildId,
+    c: &Character,
+    sheet: &TftSheet,
+) -> AppResult<()> {
+    let left = st_left_of(conn, guild, c, sheet)?;
+    let name = escape(&c.name);
+    match injury::unable_to_attack(left, sheet.knocked_down, sheet.dead) {
+        None => Ok(()),
+        Some(Unable::Dying | Unable::Unconscious) if sheet.stable => Err(user(format!(
+            "{name} is unconscious at {left} ST and cannot attack until healed (/tft heal)."
+        ))),
+        Some(Unable::Dead) => Err(user(format!("{name} is dead and cannot attack."))),
+        Some(Unable::Dying) => Err(user(format!(
+            "{name} is dying at {left} ST and cannot attack; /tft dying rolls to live."
+        ))),
+        Some(Unable::Unconscious) => Err(user(format!(
+            "{name} is unconscious at 0 ST and cannot attack until healed (/tft heal)."
+        ))),
+        Some(Unable::KnockedDown) => Err(user(format!(
+            "{name} is knocked down and must stand up first (/tft stand, which takes the turn)."
+        ))),
+    }
+}
+
+/// Whether a carried weapon is broken.
+pub(super) fn is_broken(item: &Item) -> bool {
+    serde_json::from_str::<ItemStats>(&item.stats_json).is_ok_and(|s| s.broken)
+}
+
+/// The refusal for a broken weapon.
+pub(super) fn broken_refusal(owner: &str, item: &Item) -> crate::app::AppError {
+    user(format!(
+        "{}'s {} is broken; a GM repairs it with /tft repair, or replace it with /character gear (or choose another weapon:).",
+        escape(owner),
+        escape(&item.name)
+    ))
+}
+
+/// Writes what a landed blow did to the target's sheet: a figure knocked down, or fallen
+/// unconscious or dying (it is on the ground too), is down until it stands; a figure hurt again
+/// after living through the roll to live is in danger again.
+pub(super) fn record_blow(
+    conn: &Conn,
+    guild: GuildId,
+    target: &Character,
+    sheet: &TftSheet,
+    damage: Option<&DamageResolution>,
+) -> AppResult<()> {
+    let Some(d) = damage else { return Ok(()) };
+    let mut after = sheet.clone();
+    if d.after.knocked_down || d.applied.condition != Condition::Conscious {
+        after.knocked_down = true;
+    }
+    if d.applied.hits > 0 {
+        after.stable = false;
+    }
+    save_sheet(conn, guild, target, sheet, &after)
+}
+
+/// Marks the carried weapon `item` broken (a weapon from the table, not carried, has nothing
+/// to mark).
+pub(super) fn record_break(
+    conn: &Conn,
+    guild: GuildId,
+    owner: &Character,
+    item: Option<i64>,
+) -> AppResult<()> {
+    let Some(item) = item else { return Ok(()) };
+    let Some(found) = characters::items(conn, guild, owner.id)?
+        .into_iter()
+        .find(|i| i.id == item)
+    else {
+        return Ok(());
+    };
+    let mut stats: ItemStats = serde_json::from_str(&found.stats_json).unwrap_or_default();
+    stats.broken = true;
+    let json = serde_json::to_string(&stats).map_err(|e| anyhow::anyhow!(e))?;
+    characters::set_item_stats(conn, guild, owner.id, item, &json)?;
+    Ok(())
+}
+
+fn save_sheet(
+    conn: &Conn,
+    guild: GuildId,
+    c: &Character,
+    before: &TftSheet,
+    after: &TftSheet,
+) -> AppResult<()> {
+    if before != after {
+        characters::set_sheet(conn, guild, c.id, &Sheet::Tft(after.clone()).to_json())?;
+    }
+    Ok(())
+}
+
+/// Public for a player character; only the caller sees a reply about an NPC.
+fn reply_about(c: &Character, embed: Embed) -> Reply {
+    if c.npc {
+        Reply::ephemeral("").with_embed(embed)
+    } else {
+        Reply::public("").with_embed(embed)
+    }
+}
+
+fn state_embed(
+    title: String,
+    description: String,
+    sheet: &TftSheet,
+    hits: i64,
+    fatigue: i64,
+) -> Embed {
+    let left = st_left(sheet, hits, fatigue);
+    Embed {
+        title,
+        description,
+        tone: Some(Tone::Info),
+        fields: vec![
+            field(
+                "Hits",
+                format!("{hits} taken, {left} ST left · fatigue {fatigue}"),
+                false,
+            ),
+            field("Condition", condition_text(sheet, left), false),
+        ],
+        footer: None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tft heal
+
+/// A parsed `/tft heal character [hits] [fatigue] [potions] [first_aid]`.
+#[derive(Debug, Clone)]
+pub struct Heal {
+    character: String,
+    healing: Healing,
+}
+
+impl Heal {
+    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        let o = Opts::new(
+            inv,
+            &["character", "hits", "fatigue", "potions", "first_aid"],
+        )?;
+        let max = i64::from(MAX_HEALING);
+        let healing = Healing {
+            hits: o.int("hits", 0, max)?.unwrap_or(0) as i32,
+            fatigue: o.int("fatigue", 0, max)?.unwrap_or(0) as i32,
+            potions: o.int("potions", 0, MAX_POTIONS)?.unwrap_or(0) as i32,
+            first_aid: o.flag("first_aid")?,
+        };
+        if healing == Healing::default() {
+            return Err(user(
+                "Say what heals: hits:, fatigue:, potions: (4 hits each) or first_aid:true (1 hit).",
+            ));
+        }
+        Ok(Self {
+            character: o.required("character")?.to_owned(),
+            healing,
+        })
+    }
+
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        // Decision: healing is the GM's to give, as `/wound heal` is for THIZ (SPEC §2); the
+        // sources give no rate for rest, so the GM states it.
+        ctx.gm()?;
+        let guild = ctx.caller.guild;
+        ctx.app.store.write(|tx| -> AppResult<Reply> {
+            let c = ctx.find_character(tx, &self.character)?;
+            let sheet = tft_sheet(&c)?;
+            let name = escape(&c.name);
+            if sheet.dead {
+                return Err(user(format!(
+                    "{name} is dead; healing cannot help (a GM undoes a death with /tft condition dead:false)."
+                )));
+            }
+            let (hits, fatigue) = characters::tft_damage(tx, guild, c.id)?;
+            if hits <= 0 && fatigue <= 0 {
+                return Err(user(format!("{name} has no hits or fatigue to heal.")));
+            }
+            let clamp = |n: i64| n.clamp(0, MAX_SET) as i32;
+            let healed = injury::heal(clamp(hits), clamp(fatigue), self.healing).map_err(user)?;
+            let (hits_after, fatigue_after) = (
+                i64::from(healed.hits_after),
+                i64::from(healed.fatigue_after),
+            );
+            characters::set_tft_damage(tx, guild, c.id, hits_after, fatigue_after)?;
+            let mut after = sheet.clone();
+            if st_left(&after, hits_after, fatigue_after) > 0 {
+                // Back above 0 ST: awake, and out of the dying rules.
+                after.stable = false;
+            }
+            save_sheet(tx, guild, &c, &sheet, &after)?;
+            let mut parts = Vec::new();
+            if self.healing.hits > 0 {
+                parts.push(format!("{} hits", self.healing.hits));
+            }
+            if self.healing.potions > 0 {
+                parts.push(format!(
+                    "{} healing potion{} ({} hits)",
+                    self.healing.potions,
+                    if self.healing.potions == 1 { "" } else { "s" },
+                    self.healing.potions * injury::POTION_HITS
+                ));
+            }
+            if self.healing.first_aid {
+                parts.push(format!("First Aid ({} hit)", injury::FIRST_AID_HITS));
+            }
+            if self.healing.fatigue > 0 {
+                parts.push(format!("{} fatigue", self.healing.fatigue));
+            }
+            let description = format!(
+                "Healed: {}. Hits {} → {}, fatigue {} → {}.",
+                parts.join(", "),
+                healed.hits_before,
+                healed.hits_after,
+                healed.fatigue_before,
+                healed.fatigue_after
+            );
+            Ok(reply_about(
+                &c,
+                state_embed(
+                    format!("{name} heals"),
+                    description,
+                    &after,
+                    hits_after,
+                    fatigue_after,
+                ),
+            ))
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tft stand
+
+/// A parsed `/tft stand [character]`.
+#[derive(Debug, Clone)]
+pub struct Stand {
+    character: Option<String>,
+}
+
+impl Stand {
+    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        let o = Opts::new(inv, &["character"])?;
+        Ok(Self {
+            character: o.text("character").map(str::to_owned),
+        })
+    }
+
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        let guild = ctx.caller.guild;
+        ctx.app.store.write(|tx| -> AppResult<Reply> {
+            let c = ctx.acting_character(tx, self.character.as_deref())?;
+            let sheet = tft_sheet(&c)?;
+            let name = escape(&c.name);
+            let left = st_left_of(tx, guild, &c, &sheet)?;
+            match injury::unable_to_attack(left, sheet.knocked_down, sheet.dead) {
+                Some(Unable::KnockedDown) => {}
+                None => return Err(user(format!("{name} is not knocked down."))),
+                Some(Unable::Dead) => return Err(user(format!("{name} is dead."))),
+                Some(Unable::Dying | Unable::Unconscious) => {
+                    return Err(user(format!(
+                        "{name} is out cold at {left} ST and cannot stand until healed above 0 ST."
+                    )));
+                }
+            }
+            let after = TftSheet {
+                knocked_down: false,
+                ..sheet.clone()
+            };
+            save_sheet(tx, guild, &c, &sheet, &after)?;
+            let (hits, fatigue) = characters::tft_damage(tx, guild, c.id)?;
+            Ok(reply_about(
+                &c,
+                state_embed(
+                    format!("{name} stands up"),
+                    "Standing takes this turn; the figure may attack from the next.".to_owned(),
+                    &after,
+                    hits,
+                    fatigue,
+                ),
+            ))
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tft repair
+
+/// A parsed `/tft repair character weapon`.
+#[derive(Debug, Clone)]
+pub struct Repair {
+    character: String,
+    weapon: String,
+}
+
+impl Repair {
+    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        let o = Opts::new(inv, &["character", "weapon"])?;
+        Ok(Self {
+            character: o.required("character")?.to_owned(),
+            weapon: o.required("weapon")?.trim().to_owned(),
+        })
+    }
+
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        // Decision: mending a weapon takes a smith's time and money, which the GM rules on; the
+        // owner can always replace it (/character gear remove, then add).
+        ctx.gm()?;
+        let guild = ctx.caller.guild;
+        ctx.app.store.write(|tx| -> AppResult<Reply> {
+            let c = ctx.find_character(tx, &self.character)?;
+            tft_sheet(&c)?;
+            let name = escape(&c.name);
+            let items = characters::items(tx, guild, c.id)?;
+            let Some(item) = items
+                .iter()
+                .find(|i| i.kind == "weapon" && i.name.eq_ignore_ascii_case(&self.weapon))
+            else {
+                return Err(user(format!(
+                    "{name} carries no weapon named {}; /character show lists the equipment.",
+                    escape(&self.weapon)
+                )));
+            };
+            if !is_broken(item) {
+                return Err(user(format!(
+                    "{name}'s {} is not broken.",
+                    escape(&item.name)
+                )));
+            }
+            let mut stats: ItemStats = serde_json::from_str(&item.stats_json).unwrap_or_default();
+            stats.broken = false;
+            let json = serde_json::to_string(&stats).map_err(|e| anyhow::anyhow!(e))?;
+            characters::set_item_stats(tx, guild, c.id, item.id, &json)?;
+            Ok(reply_about(
+                &c,
+                Embed {
+                    title: format!("{name}'s {} is repaired", escape(&item.name)),
+                    description: "It can be used again.".to_owned(),
+                    tone: Some(Tone::Info),
+                    fields: Vec::new(),
+                    footer: None,
+                },
+            ))
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tft condition
+
+/// A parsed `/tft condition character [hits] [fatigue] [knocked_down] [dead]`: a GM's
+/// correction, setting the numbers and states as given.
+#[derive(Debug, Clone)]
+pub struct SetCondition {
+    character: String,
+    hits: Option<i64>,
+    fatigue: Option<i64>,
+    knocked_down: Option<bool>,
+    dead: Option<bool>,
+}
+
+impl SetCondition {
+    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        let o = Opts::new(
+            inv,
+            &["character", "hits", "fatigue", "knocked_down", "dead"],
+        )?;
+        let flag = |name| o.text(name).map(|_| o.flag(name)).transpose();
+        let parsed = Self {
+            character: o.required("character")?.to_owned(),
+            hits: o.int("hits", 0, MAX_SET)?,
+            fatigue: o.int("fatigue", 0, MAX_SET)?,
+            knocked_down: flag("knocked_down")?,
+            dead: flag("dead")?,
+        };
+        if parsed.hits.is_none()
+            && parsed.fatigue.is_none()
+            && parsed.knocked_down.is_none()
+            && parsed.dead.is_none()
+        {
+            return Err(user(
+                "Say what to set: hits:, fatigue:, knocked_down: or dead:.",
+            ));
+        }
+        Ok(parsed)
+    }
+
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        ctx.gm()?;
+        let guild = ctx.caller.guild;
+        ctx.app.store.write(|tx| -> AppResult<Reply> {
+            let c = ctx.find_character(tx, &self.character)?;
+            let sheet = tft_sheet(&c)?;
+            let (hits, fatigue) = characters::tft_damage(tx, guild, c.id)?;
+            let hits = self.hits.unwrap_or(hits);
+            let fatigue = self.fatigue.unwrap_or(fatigue);
+            characters::set_tft_damage(tx, guild, c.id, hits, fatigue)?;
+            let mut after = sheet.clone();
+            if self.hits.is_some() || self.fatigue.is_some() {
+                // New numbers: any earlier roll to live no longer speaks for them.
+                after.stable = false;
+            }
+            if let Some(down) = self.knocked_down {
+                after.knocked_down = down;
+            }
+            if let Some(dead) = self.dead {
+                after.dead = dead;
+            }
+            save_sheet(tx, guild, &c, &sheet, &after)?;
+            Ok(Reply::ephemeral("").with_embed(state_embed(
+                format!("{} set", escape(&c.name)),
+                "The GM's correction is saved.".to_owned(),
+                &after,
+                hits,
+                fatigue,
+            )))
+        })
+    }
+}
