@@ -256,8 +256,9 @@ fn every_rule_is_reached_from_a_command_or_says_why_not() {
     for system in LISTED {
         let (missing, _) = unreached(system);
         eprintln!(
-            "rules::{system} (listed, not yet enforced): {} public functions no command reaches",
-            missing.len()
+            "rules::{system} (listed, not yet enforced): {} public functions no command reaches:\n{}",
+            missing.len(),
+            missing.join("\n")
         );
     }
 }
