@@ -15,7 +15,7 @@ use crate::app::sheet::{ItemStats, TftSheet};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::attack::{Adjustment, AttackSpec, Technique};
-use crate::rules::tft::character::Talent;
+use crate::rules::tft::character::{Talent, without_cost};
 use crate::rules::tft::damage::{
     Blow, Charge, Defence, Direction, Precise, Striker, Target, striker_dice,
 };
@@ -276,7 +276,7 @@ fn range_adjustment(chosen: &Chosen, hexes: u32, sheet: &TftSheet) -> AppResult<
             missile_weapons_talent: sheet
                 .talents
                 .iter()
-                .any(|t| normalized(t) == "missileweapons"),
+                .any(|t| normalized(without_cost(t)) == "missileweapons"),
             shooting_twice: false,
         }),
         Some(w) if w.thrown => Ok(Adjustment::ThrownRange {

@@ -665,3 +665,78 @@ fn unknown_subcommands_are_refused() {
     let r = w.run(ANN, &["tft"], &[]);
     assert!(refusal(&r).contains("/tft needs a subcommand"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Regressions from issue 17's first list
+
+#[test]
+fn talents_written_with_their_cost_are_honoured() {
+    // tft-house-rules-combat.txt, "Shield Rush": Advanced Shield raises the rusher's ST by 5,
+    // not 3; the sheet stores the talent with its cost.
+    let w = world();
+    for (name, talent, st) in [
+        ("Hild", "Advanced Shield (2)", "19 against 12: 4 dice"),
+        ("Gerd", "Advanced Shield", "19 against 12: 4 dice"),
+        ("Odo", "Shield (1)", "17 against 12: 4 dice"),
+    ] {
+        w.tft(
+            name,
+            ANN,
+            TftSheet {
+                shield: Some("large".into()),
+                talents: vec![talent.into()],
+                ..fighter(14, 12)
+            },
+        );
+        w.tft(&format!("Foe of {name}"), BOB, fighter(12, 11));
+        let r = w.run(
+            ANN,
+            &["tft", "bash"],
+            &[
+                ("attacker", name),
+                ("target", &format!("Foe of {name}")),
+                ("rush", "true"),
+            ],
+        );
+        assert_eq!(field(&r, "ST"), st, "{talent}");
+    }
+}
+
+#[test]
+fn acrobatics_written_with_its_cost_raises_the_knockdown_save() {
+    // tft-house-rules-combat.txt, "Knockdown": a blow from ST 30 or more calls for a 3d/ST save,
+    // which Acrobatics may roll against adjDX instead.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(30, 20));
+    w.give(ann, "weapon", "dagger", "{}");
+    let brom = w.tft(
+        "Brom",
+        BOB,
+        TftSheet {
+            talents: vec!["Acrobatics (2)".into()],
+            armor: Some("chainmail".into()),
+            ..fighter(10, 17)
+        },
+    );
+    let mut saves = 0;
+    for _ in 0..30 {
+        w.set_hits(brom, 0);
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", "Vexa"), ("target", "Brom")],
+        );
+        let Some(target) = r.embeds[0].fields.iter().find(|f| f.name == "Target") else {
+            continue;
+        };
+        if let Some(line) = target
+            .value
+            .lines()
+            .find(|l| l.starts_with("Knockdown save"))
+        {
+            saves += 1;
+            assert!(line.contains("against 14 (adjDX, Acrobatics)"), "{line}");
+        }
+    }
+    assert!(saves > 0, "a ST 30 attacker's hits call for saves");
+}
