@@ -161,16 +161,28 @@ impl Attack {
                 adjustments: self.adjustments(&chosen, &a_sheet)?,
             };
             let setup = spec.setup().map_err(user)?;
+            let attacker_st = self.attack_st(&attacker, &a_sheet)?;
             let blow = Blow {
                 striker: chosen.striker(self.charge),
                 multiplier: Multiplier::Normal,
-                attacker_st: a_sheet.st,
+                attacker_st,
                 precise: Precise::None,
                 dagger_marksmanship: false,
                 halfling: false,
             };
             // Refuse what the damage rules would refuse before any die is rolled.
-            striker_dice(&blow.striker, a_sheet.st).map_err(user)?;
+            striker_dice(&blow.striker, attacker_st).map_err(|e| {
+                let why = if attacker_st < a_sheet.st {
+                    format!(
+                        " (ST {}, less {} for multiple actions)",
+                        a_sheet.st,
+                        a_sheet.st - attacker_st
+                    )
+                } else {
+                    String::new()
+                };
+                user(format!("{e}{why}"))
+            })?;
             injury::reaction_thresholds(t_sheet.st).map_err(user)?;
             let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
             let struck = Target {
@@ -234,13 +246,48 @@ impl Attack {
         Ok(ctx.route(self.mode, &what, full))
     }
 
+    /// The attacker's ST for this blow. tft-multiple-actions.txt, "Action Segment": an attack
+    /// taken among several actions loses 4 ST per step of the penalty multiplier.
+    // Decision: the lowered ST counts for everything the blow does with ST (the weapon's
+    // minimum, bare-hand damage, a strong attacker's knockdown), not only the minimum.
+    fn attack_st(&self, c: &Character, sheet: &TftSheet) -> AppResult<i32> {
+        let penalty = self.actions.map_or(0, |m| {
+            multi::META_OPTIONS
+                .iter()
+                .find(|o| o.multiplier == m)
+                .map_or(0, |o| {
+                    multi::action_terms(multi::Action::Attack, o).st_penalty
+                })
+        });
+        let st = sheet.st - penalty;
+        if penalty > 0 && st < 1 {
+            return Err(user(format!(
+                "{} has ST {}; multiple actions take {penalty} ST off each attack, leaving none to strike with.",
+                escape(&c.name),
+                sheet.st,
+            )));
+        }
+        Ok(st)
+    }
+
     /// The typed adjustments this attack's options ask for.
     fn adjustments(&self, chosen: &Chosen, sheet: &TftSheet) -> AppResult<Vec<Adjustment>> {
         let mut out = Vec::new();
+        // tft-rules-summary.md, "DX adjustments": the side and rear bonuses are for melee and
+        // thrown attacks; a missile shot's facing only decides which stops the target has.
+        let missile = chosen.weapon.is_some_and(Weapon::is_missile);
         match self.facing {
             Facing::Front => {}
+            _ if missile => {}
             Facing::Side => out.push(Adjustment::FromSide),
             Facing::Rear => out.push(Adjustment::FromRear),
+        }
+        // tft-house-rules-combat.txt, "Pole Weapons" (and the summary's list): a pole weapon set
+        // against a charge also strikes at +2 DX, besides its charge damage.
+        if matches!(self.charge, Charge::Receiving | Charge::ReceivingRider)
+            && chosen.weapon.is_some_and(Weapon::is_pole)
+        {
+            out.push(Adjustment::PoleSetVsCharge);
         }
         match self.guard {
             Some(Guard::Defending) => out.push(Adjustment::TargetDefending),

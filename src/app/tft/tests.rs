@@ -740,3 +740,186 @@ fn acrobatics_written_with_its_cost_raises_the_knockdown_save() {
     }
     assert!(saves > 0, "a ST 30 attacker's hits call for saves");
 }
+
+#[test]
+fn side_and_rear_bonuses_are_for_melee_and_thrown_attacks_only() {
+    // tft-rules-summary.md, "DX adjustments": +2 from the side, +4 from the rear, for melee and
+    // thrown attacks; a missile shot gets neither.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(13, 12));
+    w.give(ann, "weapon", "longbow", "{}");
+    w.give(ann, "weapon", "javelin", "{}");
+    w.give(ann, "weapon", "broadsword", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    let cases: &[(&str, &str, Option<&str>, &str)] = &[
+        (
+            "longbow",
+            "rear",
+            Some("3"),
+            "DX 12, range 3 hexes 0 = **12** on 3 dice",
+        ),
+        (
+            "longbow",
+            "side",
+            Some("3"),
+            "DX 12, range 3 hexes 0 = **12** on 3 dice",
+        ),
+        (
+            "longbow",
+            "front",
+            Some("3"),
+            "DX 12, range 3 hexes 0 = **12** on 3 dice",
+        ),
+        (
+            "javelin",
+            "rear",
+            Some("3"),
+            "DX 12, from the rear +4, thrown across 2 spaces -2 = **14** on 3 dice",
+        ),
+        (
+            "broadsword",
+            "side",
+            None,
+            "DX 12, from the side +2 = **14** on 3 dice",
+        ),
+        (
+            "broadsword",
+            "rear",
+            None,
+            "DX 12, from the rear +4 = **16** on 3 dice",
+        ),
+    ];
+    for (weapon, facing, range, want) in cases {
+        let mut opts = vec![
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", *weapon),
+            ("facing", *facing),
+        ];
+        if let Some(r) = range {
+            opts.push(("range", r));
+        }
+        let r = w.run(ANN, &["tft", "attack"], &opts);
+        assert_eq!(field(&r, "adjDX"), *want, "{weapon} from the {facing}");
+    }
+}
+
+#[test]
+fn multiple_actions_take_four_st_off_each_attack() {
+    // tft-multiple-actions.txt, "Action Segment": an attack among several actions is made at
+    // -4 ST per step of the penalty multiplier, so a broadsword (ST 12) needs ST 16 with
+    // actions:1 and ST 20 with actions:2.
+    let w = world();
+    for (name, st) in [
+        ("Ada", 12),
+        ("Bea", 15),
+        ("Cas", 16),
+        ("Dov", 19),
+        ("Eli", 20),
+    ] {
+        let id = w.tft(name, ANN, fighter(st, 12));
+        w.give(id, "weapon", "broadsword", "{}");
+    }
+    w.tft("Brom", BOB, fighter(12, 12));
+    let cases: &[(&str, Option<&str>, Option<&str>)] = &[
+        ("Ada", None, None),
+        (
+            "Ada",
+            Some("1"),
+            Some(
+                "a Broadsword needs ST 12; this attacker has ST 8 (ST 12, less 4 for multiple actions)",
+            ),
+        ),
+        (
+            "Bea",
+            Some("1"),
+            Some(
+                "a Broadsword needs ST 12; this attacker has ST 11 (ST 15, less 4 for multiple actions)",
+            ),
+        ),
+        ("Cas", Some("1"), None),
+        (
+            "Dov",
+            Some("2"),
+            Some(
+                "a Broadsword needs ST 12; this attacker has ST 11 (ST 19, less 8 for multiple actions)",
+            ),
+        ),
+        ("Eli", Some("2"), None),
+    ];
+    let mut logged = 0;
+    for (who, actions, refused) in cases {
+        let mut opts = vec![("attacker", *who), ("target", "Brom")];
+        if let Some(a) = actions {
+            opts.push(("actions", a));
+        }
+        let r = w.run(ANN, &["tft", "attack"], &opts);
+        match refused {
+            Some(want) => assert_eq!(refusal(&r), *want, "{who} {actions:?}"),
+            None => {
+                logged += 1;
+                assert_eq!(r.embeds[0].title, format!("{who} attacks Brom"));
+            }
+        }
+    }
+    assert_eq!(w.rolls(), logged, "a refusal logs nothing");
+    // Bare hands need no minimum, but an attack needs some ST left: 5 - 4 is 1, 4 - 4 is 0.
+    w.tft("Tiny", ANN, fighter(5, 12));
+    w.tft("Tinier", ANN, fighter(4, 12));
+    let hands = |who| {
+        w.run(
+            ANN,
+            &["tft", "attack"],
+            &[
+                ("attacker", who),
+                ("target", "Brom"),
+                ("weapon", "hands"),
+                ("actions", "1"),
+            ],
+        )
+    };
+    assert_eq!(hands("Tiny").embeds[0].title, "Tiny attacks Brom");
+    assert_eq!(
+        refusal(&hands("Tinier")),
+        "Tinier has ST 4; multiple actions take 4 ST off each attack, leaving none to strike with."
+    );
+}
+
+#[test]
+fn a_pole_weapon_set_against_a_charge_strikes_at_plus_two() {
+    // tft-house-rules-combat.txt, "Pole Weapons"; tft-rules-summary.md, "DX adjustments": a
+    // pole weapon set against a charge gets +2 DX as well as its charge damage.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(13, 12));
+    w.give(ann, "weapon", "halberd", "{}");
+    w.give(ann, "weapon", "broadsword", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    let cases = [
+        (
+            "halberd",
+            "receiving",
+            "DX 12, pole set against the charge +2 = **14** on 3 dice",
+        ),
+        (
+            "halberd",
+            "receiving-rider",
+            "DX 12, pole set against the charge +2 = **14** on 3 dice",
+        ),
+        ("halberd", "charging", "DX 12 = **12** on 3 dice"),
+        ("halberd", "none", "DX 12 = **12** on 3 dice"),
+        ("broadsword", "receiving", "DX 12 = **12** on 3 dice"),
+    ];
+    for (weapon, charge, want) in cases {
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Brom"),
+                ("weapon", weapon),
+                ("charge", charge),
+            ],
+        );
+        assert_eq!(field(&r, "adjDX"), want, "{weapon} {charge}");
+    }
+}

@@ -71,6 +71,7 @@ fn adjustment_name(a: &Adjustment) -> String {
     match *a {
         Adjustment::FromSide => "from the side".to_owned(),
         Adjustment::FromRear => "from the rear".to_owned(),
+        Adjustment::PoleSetVsCharge => "pole set against the charge".to_owned(),
         Adjustment::TargetDefending => "target defending".to_owned(),
         Adjustment::TargetDodging => "target dodging".to_owned(),
         Adjustment::WaitingForOpening { turns, .. } => {
