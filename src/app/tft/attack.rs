@@ -14,7 +14,8 @@ use crate::app::reply::Reply;
 use crate::app::sheet::{ItemStats, TftSheet};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
-use crate::rules::tft::attack::{Adjustment, AttackSpec, Technique};
+use crate::rules::dice::DieSource as _;
+use crate::rules::tft::attack::{Adjustment, AttackKind, AttackSpec, Mishap, Technique};
 use crate::rules::tft::character::{Talent, without_cost};
 use crate::rules::tft::damage::{
     Blow, Charge, Defence, Direction, Precise, Striker, Target, striker_dice,
@@ -192,18 +193,32 @@ impl Attack {
                 earlier_hits: 0,
                 acrobatics_adj_dx: acrobatics(&target, &t_sheet)?,
             };
-            let (res, breakage) = {
+            let (res, breakage, self_damage) = {
                 let mut dice = ctx.dice();
                 let res = resolve_attack(&mut dice, &setup, settings, &blow, &struck, house_rules)
                     .map_err(user)?;
-                let breakage = (res.roll.outcome
-                    == crate::rules::tft::attack::AttackOutcome::WeaponBreaks)
+                let mishap = chosen.kind().mishap(res.roll.outcome);
+                let breakage = (mishap == Mishap::WeaponBreaks)
                     .then(|| chosen.quality.roll_breakage(&mut dice));
-                (res, breakage)
+                // tft-rules-summary.md, "ROLLING TO HIT": bare hands on 17 or 18 miss and do 1d
+                // to the attacker. Decision: the attacker hurts itself, so its armor stops none.
+                let self_damage = (mishap == Mishap::SelfDamage).then(|| dice.roll(6));
+                (res, breakage, self_damage)
             };
             let new_hits = res.damage.as_ref().map_or(0, |d| i64::from(d.applied.hits));
             if new_hits > 0 {
                 characters::set_tft_damage(tx, guild, target.id, hits_before + new_hits, fatigue)?;
+            }
+            if let Some(hurt) = self_damage {
+                // Read after the target's write, in case a figure struck at itself.
+                let (hits, fatigue) = characters::tft_damage(tx, guild, attacker.id)?;
+                characters::set_tft_damage(
+                    tx,
+                    guild,
+                    attacker.id,
+                    hits + i64::from(hurt),
+                    fatigue,
+                )?;
             }
             let label = format!("{} attacks {}", attacker.name, target.name);
             ctx.log_roll(
@@ -220,11 +235,16 @@ impl Attack {
                     "dice": setup.dice,
                     "faces": res.roll.faces,
                     "total": res.roll.total,
-                    "outcome": outcome_name(res.roll.outcome),
+                    "outcome": if self_damage.is_some() {
+                        render::SELF_DAMAGE
+                    } else {
+                        outcome_name(res.roll.outcome)
+                    },
                     "before_armor": res.damage.as_ref().map(|d| d.damage.before_armor),
                     "hits": new_hits,
                     "hits_taken": hits_before + new_hits,
                     "weapon_broken": breakage.map(|b| b.broken),
+                    "self_damage": self_damage,
                 }),
             )?;
             let shown = render::Shown {
@@ -235,6 +255,7 @@ impl Attack {
                 setup: &setup,
                 res: &res,
                 breakage,
+                self_damage,
                 target_st: t_sheet.st,
                 hits_before,
             };
@@ -356,6 +377,14 @@ struct Chosen {
 }
 
 impl Chosen {
+    /// The column of the to-hit table this attack reads its mishaps from.
+    fn kind(&self) -> AttackKind {
+        match self.weapon {
+            Some(_) => AttackKind::Weapon,
+            None => AttackKind::Unarmed,
+        }
+    }
+
     fn striker(&self, charge: Charge) -> Striker {
         match self.weapon {
             Some(weapon) => Striker::Weapon {

@@ -669,6 +669,16 @@ fn unknown_subcommands_are_refused() {
 // ---------------------------------------------------------------------------------------------
 // Regressions from issue 17's first list
 
+/// A world whose seeded dice give, first, faces that pass `pred` (given the first `n` d6s).
+fn world_rolling(n: u32, pred: impl Fn(&[u32]) -> bool) -> World {
+    use crate::rules::dice::{DieSource as _, SeededDice};
+    let seed = (0..2_000_000u64)
+        .find(|s| pred(&SeededDice::new(*s).d6s(n)))
+        .expect("a seed within two million");
+    let (dir, app) = crate::app::temp_app(seed);
+    World { _dir: dir, app }
+}
+
 #[test]
 fn talents_written_with_their_cost_are_honoured() {
     // tft-house-rules-combat.txt, "Shield Rush": Advanced Shield raises the rusher's ST by 5,
@@ -921,5 +931,41 @@ fn a_pole_weapon_set_against_a_charge_strikes_at_plus_two() {
             ],
         );
         assert_eq!(field(&r, "adjDX"), want, "{weapon} {charge}");
+    }
+}
+
+#[test]
+fn bare_hands_on_17_or_18_hurt_the_attacker() {
+    // tft-rules-summary.md, "ROLLING TO HIT": unarmed attacks on 17 and 18 miss and do 1d to the
+    // attacker; a weapon on 17 is dropped; 16 is an automatic miss for both.
+    for (total, weapon, result, hurts) in [
+        (16, "hands", "Automatic miss", false),
+        (17, "hands", "Miss, 1d damage to self", true),
+        (18, "hands", "Miss, 1d damage to self", true),
+        (17, "dagger", "Miss, weapon dropped", false),
+    ] {
+        let w = world_rolling(4, |f| f[..3].iter().sum::<u32>() == total);
+        let ann = w.tft("Vexa", ANN, fighter(12, 12));
+        let brom = w.tft("Brom", BOB, fighter(12, 12));
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", "Vexa"), ("target", "Brom"), ("weapon", weapon)],
+        );
+        assert_eq!(field(&r, "Result"), result, "{total} {weapon}");
+        assert_eq!(r.embeds[0].description, format!("**{result}**."));
+        assert_eq!(w.hits(brom), 0);
+        let taken = w.hits(ann);
+        if hurts {
+            assert!((1..=6).contains(&taken), "{taken}");
+            let s = if taken == 1 { "" } else { "s" };
+            assert_eq!(
+                field(&r, "Attacker"),
+                format!("Vexa takes {taken} hit{s} (1d)")
+            );
+        } else {
+            assert_eq!(taken, 0, "{total} {weapon}");
+            assert!(r.embeds[0].fields.iter().all(|f| f.name != "Attacker"));
+        }
     }
 }
