@@ -969,3 +969,55 @@ fn bare_hands_on_17_or_18_hurt_the_attacker() {
         }
     }
 }
+
+#[test]
+fn dx_saves_are_rolled_against_dx_after_armor() {
+    // The house rules write every DX roll as "3d/adjDX" (tft-house-rules-combat.txt, "Shield
+    // Rush", "Hand-to-Hand Combat"; tft-house-rules.txt, talents): armor and shield count.
+    let w = world();
+    w.tft(
+        "Vexa",
+        ANN,
+        TftSheet {
+            armor: Some("chainmail".into()),
+            shield: Some("large".into()),
+            ..fighter(11, 13)
+        },
+    );
+    w.tft("Pell", ANN, fighter(11, 13));
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("Vexa", "dx", "0", "DX 13, armor -3, shield -1 = 9"),
+        (
+            "Vexa",
+            "dx",
+            "-2",
+            "DX 13, armor -3, shield -1, modifier -2 = 7",
+        ),
+        ("Vexa", "st", "0", "ST 11"),
+        ("Vexa", "iq", "1", "IQ 10 +1 = 11"),
+        ("Pell", "dx", "0", "DX 13"),
+        ("Pell", "dx", "-2", "DX 13 -2 = 11"),
+    ];
+    for (who, attribute, modifier, want) in cases {
+        let r = w.run(
+            ANN,
+            &["tft", "save"],
+            &[
+                ("attribute", attribute),
+                ("dice", "3"),
+                ("character", who),
+                ("modifier", modifier),
+            ],
+        );
+        assert_eq!(field(&r, "Target"), *want, "{who} {attribute}");
+        let total: i32 = field(&r, "Total").parse().unwrap();
+        let against: i32 = want.rsplit(' ').next().unwrap().parse().unwrap();
+        let expected = match total {
+            ..=5 => "Automatic success",
+            16.. => "Automatic failure",
+            t if t <= against => "Success",
+            _ => "Failure",
+        };
+        assert_eq!(r.embeds[0].description, format!("**{expected}**"), "{want}");
+    }
+}
