@@ -1021,3 +1021,63 @@ fn dx_saves_are_rolled_against_dx_after_armor() {
         assert_eq!(r.embeds[0].description, format!("**{expected}**"), "{want}");
     }
 }
+
+#[test]
+fn the_house_rules_switch_covers_knockdown_saves_and_pole_charges() {
+    // tft-house-rules-combat.txt, "Knockdown" and "Pole Weapons": the strong-attacker save and
+    // the pole weapon's +1d+1 charge are house rules; with /gm rules tft_house_rules off a
+    // charge does double damage as in the original rules and no save is rolled.
+    for house in [true, false] {
+        let w = world();
+        w.set_rule("tft_house_rules", house);
+        let ann = w.tft("Vexa", ANN, fighter(30, 20));
+        w.give(ann, "weapon", "dagger", "{}");
+        let brom = w.tft(
+            "Brom",
+            BOB,
+            TftSheet {
+                armor: Some("chainmail".into()),
+                ..fighter(10, 17)
+            },
+        );
+        let mut saves = 0;
+        for _ in 0..30 {
+            w.set_hits(brom, 0);
+            let r = w.run(
+                ANN,
+                &["tft", "attack"],
+                &[("attacker", "Vexa"), ("target", "Brom")],
+            );
+            if let Some(t) = r.embeds[0].fields.iter().find(|f| f.name == "Target") {
+                saves += t.value.matches("Knockdown save").count();
+            }
+        }
+        assert_eq!(saves > 0, house, "house rules {house}: {saves} saves");
+    }
+    for (house, dice, special) in [
+        (true, "3d+1: ", None),
+        (false, "2d: ", Some("Double: damage ×2")),
+    ] {
+        // 3 dice totalling 10 hit at adjDX 14 with no special.
+        let w = world_rolling(3, |f| f.iter().sum::<u32>() == 10);
+        w.set_rule("tft_house_rules", house);
+        let ann = w.tft("Vexa", ANN, fighter(13, 14));
+        w.give(ann, "weapon", "halberd", "{}");
+        w.tft("Brom", BOB, fighter(40, 10));
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Brom"),
+                ("charge", "charging"),
+            ],
+        );
+        assert_eq!(field(&r, "Result"), "Hit");
+        let damage = field(&r, "Damage");
+        assert!(damage.starts_with(dice), "house rules {house}: {damage}");
+        assert_eq!(damage.ends_with("×2"), !house, "{damage}");
+        let shown = r.embeds[0].fields.iter().find(|f| f.name == "Special");
+        assert_eq!(shown.map(|f| f.value.as_str()), special);
+    }
+}
