@@ -172,18 +172,7 @@ impl Attack {
                 halfling: false,
             };
             // Refuse what the damage rules would refuse before any die is rolled.
-            striker_dice(&blow.striker, attacker_st).map_err(|e| {
-                let why = if attacker_st < a_sheet.st {
-                    format!(
-                        " (ST {}, less {} for multiple actions)",
-                        a_sheet.st,
-                        a_sheet.st - attacker_st
-                    )
-                } else {
-                    String::new()
-                };
-                user(format!("{e}{why}"))
-            })?;
+            check_striker(&blow.striker, attacker_st, a_sheet.st)?;
             injury::reaction_thresholds(t_sheet.st).map_err(user)?;
             let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
             let struck = Target {
@@ -212,13 +201,8 @@ impl Attack {
             if let Some(hurt) = self_damage {
                 // Read after the target's write, in case a figure struck at itself.
                 let (hits, fatigue) = characters::tft_damage(tx, guild, attacker.id)?;
-                characters::set_tft_damage(
-                    tx,
-                    guild,
-                    attacker.id,
-                    hits + i64::from(hurt),
-                    fatigue,
-                )?;
+                let hits = hits + i64::from(hurt);
+                characters::set_tft_damage(tx, guild, attacker.id, hits, fatigue)?;
             }
             let label = format!("{} attacks {}", attacker.name, target.name);
             ctx.log_roll(
@@ -235,11 +219,8 @@ impl Attack {
                     "dice": setup.dice,
                     "faces": res.roll.faces,
                     "total": res.roll.total,
-                    "outcome": if self_damage.is_some() {
-                        render::SELF_DAMAGE
-                    } else {
-                        outcome_name(res.roll.outcome)
-                    },
+                    "outcome": self_damage
+                        .map_or(outcome_name(res.roll.outcome), |_| render::SELF_DAMAGE),
                     "before_armor": res.damage.as_ref().map(|d| d.damage.before_armor),
                     "hits": new_hits,
                     "hits_taken": hits_before + new_hits,
@@ -333,6 +314,21 @@ impl Attack {
         }
         Ok(out)
     }
+}
+
+/// Refuses a weapon the attacker cannot wield at this attack's ST (`sheet_st` less any
+/// multiple-actions penalty), saying why the ST is lower than the sheet's.
+fn check_striker(striker: &Striker, st: i32, sheet_st: i32) -> AppResult<()> {
+    striker_dice(striker, st).map(|_| ()).map_err(|e| {
+        if st < sheet_st {
+            let less = sheet_st - st;
+            user(format!(
+                "{e} (ST {sheet_st}, less {less} for multiple actions)"
+            ))
+        } else {
+            user(e)
+        }
+    })
 }
 
 /// The range adjustment for the weapon: missile weapons by hexes, thrown ones by the spaces

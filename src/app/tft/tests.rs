@@ -864,12 +864,11 @@ fn multiple_actions_take_four_st_off_each_attack() {
             opts.push(("actions", a));
         }
         let r = w.run(ANN, &["tft", "attack"], &opts);
-        match refused {
-            Some(want) => assert_eq!(refusal(&r), *want, "{who} {actions:?}"),
-            None => {
-                logged += 1;
-                assert_eq!(r.embeds[0].title, format!("{who} attacks Brom"));
-            }
+        if let Some(want) = refused {
+            assert_eq!(refusal(&r), *want, "{who} {actions:?}");
+        } else {
+            logged += 1;
+            assert_eq!(r.embeds[0].title, format!("{who} attacks Brom"));
         }
     }
     assert_eq!(w.rolls(), logged, "a refusal logs nothing");
