@@ -79,8 +79,10 @@ impl Save {
                     };
                     let mut parts = vec![format!("{} {value}", a.name())];
                     let mut base = value;
+                    // Decision: tft-rules-summary.md's common checks write "4d/DX", while
                     // tft-house-rules-combat.txt and tft-house-rules.txt write DX rolls as
-                    // "3d/adjDX": a DX save is made against DX after armor and shield.
+                    // "3d/adjDX"; the house rules are the detailed text, so a DX save is made
+                    // against DX after armor and shield (docs/rulings.md).
                     if a == Attribute::Dx {
                         let (armor, shield) = gear_dx(c, sheet)?;
                         for (name, dx) in [("armor", armor), ("shield", shield)] {
