@@ -14,8 +14,9 @@ use crate::app::reply::Reply;
 use crate::app::sheet::{ItemStats, TftSheet};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
-use crate::rules::tft::attack::{Adjustment, AttackSpec, Technique};
-use crate::rules::tft::character::Talent;
+use crate::rules::dice::DieSource as _;
+use crate::rules::tft::attack::{Adjustment, AttackKind, AttackSpec, Mishap, Technique};
+use crate::rules::tft::character::{Talent, without_cost};
 use crate::rules::tft::damage::{
     Blow, Charge, Defence, Direction, Precise, Striker, Target, striker_dice,
 };
@@ -162,16 +163,17 @@ impl Attack {
                 adjustments: self.adjustments(&chosen, &a_sheet)?,
             };
             let setup = spec.setup().map_err(user)?;
+            let attacker_st = self.attack_st(&attacker, &a_sheet)?;
             let blow = Blow {
                 striker: chosen.striker(self.charge),
                 multiplier: Multiplier::Normal,
-                attacker_st: a_sheet.st,
+                attacker_st,
                 precise: Precise::None,
                 dagger_marksmanship: false,
                 halfling: false,
             };
             // Refuse what the damage rules would refuse before any die is rolled.
-            striker_dice(&blow.striker, a_sheet.st).map_err(user)?;
+            check_striker(&blow.striker, attacker_st, a_sheet.st)?;
             injury::reaction_thresholds(t_sheet.st).map_err(user)?;
             let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
             let struck = Target {
@@ -181,14 +183,17 @@ impl Attack {
                 earlier_hits: 0,
                 acrobatics_adj_dx: acrobatics(&target, &t_sheet)?,
             };
-            let (res, breakage) = {
+            let (res, breakage, self_damage) = {
                 let mut dice = ctx.dice();
                 let res = resolve_attack(&mut dice, &setup, settings, &blow, &struck, house_rules)
                     .map_err(user)?;
-                let breakage = (res.roll.outcome
-                    == crate::rules::tft::attack::AttackOutcome::WeaponBreaks)
+                let mishap = chosen.kind().mishap(res.roll.outcome);
+                let breakage = (mishap == Mishap::WeaponBreaks)
                     .then(|| chosen.quality.roll_breakage(&mut dice));
-                (res, breakage)
+                // tft-rules-summary.md, "ROLLING TO HIT": bare hands on 17 or 18 miss and do 1d
+                // to the attacker. Decision: the attacker hurts itself, so its armor stops none.
+                let self_damage = (mishap == Mishap::SelfDamage).then(|| dice.roll(6));
+                (res, breakage, self_damage)
             };
             let new_hits = res.damage.as_ref().map_or(0, |d| i64::from(d.applied.hits));
             if new_hits > 0 {
@@ -198,6 +203,7 @@ impl Attack {
             if breakage.is_some_and(|b| b.broken) {
                 state::record_break(tx, guild, &attacker, chosen.item)?;
             }
+            hurt_self(tx, guild, attacker.id, self_damage)?;
             let label = format!("{} attacks {}", attacker.name, target.name);
             ctx.log_roll(
                 tx,
@@ -213,11 +219,13 @@ impl Attack {
                     "dice": setup.dice,
                     "faces": res.roll.faces,
                     "total": res.roll.total,
-                    "outcome": outcome_name(res.roll.outcome),
+                    "outcome": self_damage
+                        .map_or(outcome_name(res.roll.outcome), |_| render::SELF_DAMAGE),
                     "before_armor": res.damage.as_ref().map(|d| d.damage.before_armor),
                     "hits": new_hits,
                     "hits_taken": hits_before + new_hits,
                     "weapon_broken": breakage.map(|b| b.broken),
+                    "self_damage": self_damage,
                 }),
             )?;
             let shown = render::Shown {
@@ -228,6 +236,7 @@ impl Attack {
                 setup: &setup,
                 res: &res,
                 breakage,
+                self_damage,
                 target_st: t_sheet.st,
                 hits_before,
             };
@@ -239,13 +248,48 @@ impl Attack {
         Ok(ctx.route(self.mode, &what, full))
     }
 
+    /// The attacker's ST for this blow. tft-multiple-actions.txt, "Action Segment": an attack
+    /// taken among several actions loses 4 ST per step of the penalty multiplier.
+    // Decision: the lowered ST counts for everything the blow does with ST (the weapon's
+    // minimum, bare-hand damage, a strong attacker's knockdown), not only the minimum.
+    fn attack_st(&self, c: &Character, sheet: &TftSheet) -> AppResult<i32> {
+        let penalty = self.actions.map_or(0, |m| {
+            multi::META_OPTIONS
+                .iter()
+                .find(|o| o.multiplier == m)
+                .map_or(0, |o| {
+                    multi::action_terms(multi::Action::Attack, o).st_penalty
+                })
+        });
+        let st = sheet.st - penalty;
+        if penalty > 0 && st < 1 {
+            return Err(user(format!(
+                "{} has ST {}; multiple actions take {penalty} ST off each attack, leaving none to strike with.",
+                escape(&c.name),
+                sheet.st,
+            )));
+        }
+        Ok(st)
+    }
+
     /// The typed adjustments this attack's options ask for.
     fn adjustments(&self, chosen: &Chosen, sheet: &TftSheet) -> AppResult<Vec<Adjustment>> {
         let mut out = Vec::new();
+        // tft-rules-summary.md, "DX adjustments": the side and rear bonuses are for melee and
+        // thrown attacks; a missile shot's facing only decides which stops the target has.
+        let missile = chosen.weapon.is_some_and(Weapon::is_missile);
         match self.facing {
             Facing::Front => {}
+            _ if missile => {}
             Facing::Side => out.push(Adjustment::FromSide),
             Facing::Rear => out.push(Adjustment::FromRear),
+        }
+        // tft-house-rules-combat.txt, "Pole Weapons" (and the summary's list): a pole weapon set
+        // against a charge also strikes at +2 DX, besides its charge damage.
+        if matches!(self.charge, Charge::Receiving | Charge::ReceivingRider)
+            && chosen.weapon.is_some_and(Weapon::is_pole)
+        {
+            out.push(Adjustment::PoleSetVsCharge);
         }
         match self.guard {
             Some(Guard::Defending) => out.push(Adjustment::TargetDefending),
@@ -272,6 +316,36 @@ impl Attack {
     }
 }
 
+/// The 1d a bare-handed fumble does to the attacker, added to its hits. Read after the target's
+/// write, in case a figure struck at itself.
+fn hurt_self(
+    tx: &crate::store::Conn,
+    guild: crate::store::GuildId,
+    attacker: crate::store::CharacterId,
+    hurt: Option<u32>,
+) -> AppResult<()> {
+    let Some(hurt) = hurt else {
+        return Ok(());
+    };
+    let (hits, fatigue) = characters::tft_damage(tx, guild, attacker)?;
+    characters::set_tft_damage(tx, guild, attacker, hits + i64::from(hurt), fatigue)?;
+    Ok(())
+}
+/// Refuses a weapon the attacker cannot wield at this attack's ST (`sheet_st` less any
+/// multiple-actions penalty), saying why the ST is lower than the sheet's.
+fn check_striker(striker: &Striker, st: i32, sheet_st: i32) -> AppResult<()> {
+    striker_dice(striker, st).map(|_| ()).map_err(|e| {
+        if st < sheet_st {
+            let less = sheet_st - st;
+            user(format!(
+                "{e} (ST {sheet_st}, less {less} for multiple actions)"
+            ))
+        } else {
+            user(e)
+        }
+    })
+}
+
 /// The range adjustment for the weapon: missile weapons by hexes, thrown ones by the spaces
 /// between thrower and target (one fewer than the hexes to it).
 fn range_adjustment(chosen: &Chosen, hexes: u32, sheet: &TftSheet) -> AppResult<Adjustment> {
@@ -281,7 +355,7 @@ fn range_adjustment(chosen: &Chosen, hexes: u32, sheet: &TftSheet) -> AppResult<
             missile_weapons_talent: sheet
                 .talents
                 .iter()
-                .any(|t| normalized(t) == "missileweapons"),
+                .any(|t| normalized(without_cost(t)) == "missileweapons"),
             shooting_twice: false,
         }),
         Some(w) if w.thrown => Ok(Adjustment::ThrownRange {
@@ -316,6 +390,14 @@ struct Chosen {
 }
 
 impl Chosen {
+    /// The column of the to-hit table this attack reads its mishaps from.
+    fn kind(&self) -> AttackKind {
+        match self.weapon {
+            Some(_) => AttackKind::Weapon,
+            None => AttackKind::Unarmed,
+        }
+    }
+
     fn striker(&self, charge: Charge) -> Striker {
         match self.weapon {
             Some(weapon) => Striker::Weapon {

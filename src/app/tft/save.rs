@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{faces, field, tft_sheet};
+use super::{faces, field, gear_dx, tft_sheet};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::{escape, signed};
@@ -68,18 +68,34 @@ impl Save {
                 (Against::Number(_), None) => None,
             };
             let sheet = character.as_ref().map(tft_sheet).transpose()?;
-            let (base, base_label) = match (self.against, &sheet) {
-                (Against::Number(n), _) => (n, n.to_string()),
-                (Against::Attribute(a), Some(sheet)) => {
+            // The attribute and what changes it before the modifier ("DX 13", "armor -3").
+            let (base, parts) = match (self.against, &sheet, &character) {
+                (Against::Number(n), _, _) => (n, vec![n.to_string()]),
+                (Against::Attribute(a), Some(sheet), Some(c)) => {
                     let value = match a {
                         Attribute::St => sheet.st,
                         Attribute::Dx => sheet.dx,
                         Attribute::Iq => sheet.iq,
                     };
-                    (value, format!("{} {value}", a.name()))
+                    let mut parts = vec![format!("{} {value}", a.name())];
+                    let mut base = value;
+                    // Decision: tft-rules-summary.md's common checks write "4d/DX", while
+                    // tft-house-rules-combat.txt and tft-house-rules.txt write DX rolls as
+                    // "3d/adjDX"; the house rules are the detailed text, so a DX save is made
+                    // against DX after armor and shield (docs/rulings.md).
+                    if a == Attribute::Dx {
+                        let (armor, shield) = gear_dx(c, sheet)?;
+                        for (name, dx) in [("armor", armor), ("shield", shield)] {
+                            if dx != 0 {
+                                parts.push(format!("{name} {}", signed(dx)));
+                                base += dx;
+                            }
+                        }
+                    }
+                    (base, parts)
                 }
                 // acting_character answered above: an attribute always has its character.
-                (Against::Attribute(_), None) => {
+                (Against::Attribute(_), _, _) => {
                     return Err(user("Name the character whose attribute to roll against."));
                 }
             };
@@ -106,10 +122,11 @@ impl Save {
                 }),
             )?;
             let who = character.as_ref().map(|c| escape(&c.name));
-            let target_text = if self.modifier == 0 {
-                base_label
-            } else {
-                format!("{base_label} {} = {target}", signed(self.modifier))
+            let target_text = match (parts.len(), self.modifier) {
+                (1, 0) => parts.join(""),
+                (1, m) => format!("{} {} = {target}", parts[0], signed(m)),
+                (_, 0) => format!("{} = {target}", parts.join(", ")),
+                (_, m) => format!("{}, modifier {} = {target}", parts.join(", "), signed(m)),
             };
             Ok((
                 label.clone(),

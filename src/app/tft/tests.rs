@@ -1086,3 +1086,417 @@ fn a_weapon_that_breaks_is_refused_until_repaired() {
     );
     assert_eq!(r.embeds[0].title, "Vexa attacks Brom");
 }
+
+// Regressions from issue 17's first list
+
+/// A world whose seeded dice give, first, faces that pass `pred` (given the first `n` d6s).
+fn world_rolling(n: u32, pred: impl Fn(&[u32]) -> bool) -> World {
+    use crate::rules::dice::{DieSource as _, SeededDice};
+    let seed = (0..2_000_000u64)
+        .find(|s| pred(&SeededDice::new(*s).d6s(n)))
+        .expect("a seed within two million");
+    let (dir, app) = crate::app::temp_app(seed);
+    World { _dir: dir, app }
+}
+
+#[test]
+fn talents_written_with_their_cost_are_honoured() {
+    // tft-house-rules-combat.txt, "Shield Rush": Advanced Shield raises the rusher's ST by 5,
+    // not 3; the sheet stores the talent with its cost.
+    let w = world();
+    for (name, talent, st) in [
+        ("Hild", "Advanced Shield (2)", "19 against 12: 4 dice"),
+        ("Gerd", "Advanced Shield", "19 against 12: 4 dice"),
+        ("Odo", "Shield (1)", "17 against 12: 4 dice"),
+    ] {
+        w.tft(
+            name,
+            ANN,
+            TftSheet {
+                shield: Some("large".into()),
+                talents: vec![talent.into()],
+                ..fighter(14, 12)
+            },
+        );
+        w.tft(&format!("Foe of {name}"), BOB, fighter(12, 11));
+        let r = w.run(
+            ANN,
+            &["tft", "bash"],
+            &[
+                ("attacker", name),
+                ("target", &format!("Foe of {name}")),
+                ("rush", "true"),
+            ],
+        );
+        assert_eq!(field(&r, "ST"), st, "{talent}");
+    }
+}
+
+#[test]
+fn acrobatics_written_with_its_cost_raises_the_knockdown_save() {
+    // tft-house-rules-combat.txt, "Knockdown": a blow from ST 30 or more calls for a 3d/ST save,
+    // which Acrobatics may roll against adjDX instead.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(30, 20));
+    w.give(ann, "weapon", "dagger", "{}");
+    let brom = w.tft(
+        "Brom",
+        BOB,
+        TftSheet {
+            talents: vec!["Acrobatics (2)".into()],
+            armor: Some("chainmail".into()),
+            ..fighter(10, 17)
+        },
+    );
+    let mut saves = 0;
+    for _ in 0..30 {
+        w.set_hits(brom, 0);
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", "Vexa"), ("target", "Brom")],
+        );
+        let Some(target) = r.embeds[0].fields.iter().find(|f| f.name == "Target") else {
+            continue;
+        };
+        if let Some(line) = target
+            .value
+            .lines()
+            .find(|l| l.starts_with("Knockdown save"))
+        {
+            saves += 1;
+            assert!(line.contains("against 14 (adjDX, Acrobatics)"), "{line}");
+        }
+    }
+    assert!(saves > 0, "a ST 30 attacker's hits call for saves");
+}
+
+#[test]
+fn side_and_rear_bonuses_are_for_melee_and_thrown_attacks_only() {
+    // tft-rules-summary.md, "DX adjustments": +2 from the side, +4 from the rear, for melee and
+    // thrown attacks; a missile shot gets neither.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(13, 12));
+    w.give(ann, "weapon", "longbow", "{}");
+    w.give(ann, "weapon", "javelin", "{}");
+    w.give(ann, "weapon", "broadsword", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    let cases: &[(&str, &str, Option<&str>, &str)] = &[
+        (
+            "longbow",
+            "rear",
+            Some("3"),
+            "DX 12, range 3 hexes 0 = **12** on 3 dice",
+        ),
+        (
+            "longbow",
+            "side",
+            Some("3"),
+            "DX 12, range 3 hexes 0 = **12** on 3 dice",
+        ),
+        (
+            "longbow",
+            "front",
+            Some("3"),
+            "DX 12, range 3 hexes 0 = **12** on 3 dice",
+        ),
+        (
+            "javelin",
+            "rear",
+            Some("3"),
+            "DX 12, from the rear +4, thrown across 2 spaces -2 = **14** on 3 dice",
+        ),
+        (
+            "broadsword",
+            "side",
+            None,
+            "DX 12, from the side +2 = **14** on 3 dice",
+        ),
+        (
+            "broadsword",
+            "rear",
+            None,
+            "DX 12, from the rear +4 = **16** on 3 dice",
+        ),
+    ];
+    for (weapon, facing, range, want) in cases {
+        let mut opts = vec![
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", *weapon),
+            ("facing", *facing),
+        ];
+        if let Some(r) = range {
+            opts.push(("range", r));
+        }
+        let r = w.run(ANN, &["tft", "attack"], &opts);
+        assert_eq!(field(&r, "adjDX"), *want, "{weapon} from the {facing}");
+    }
+}
+
+#[test]
+fn multiple_actions_take_four_st_off_each_attack() {
+    // tft-multiple-actions.txt, "Action Segment": an attack among several actions is made at
+    // -4 ST per step of the penalty multiplier, so a broadsword (ST 12) needs ST 16 with
+    // actions:1 and ST 20 with actions:2.
+    let w = world();
+    for (name, st) in [
+        ("Ada", 12),
+        ("Bea", 15),
+        ("Cas", 16),
+        ("Dov", 19),
+        ("Eli", 20),
+    ] {
+        let id = w.tft(name, ANN, fighter(st, 12));
+        w.give(id, "weapon", "broadsword", "{}");
+    }
+    w.tft("Brom", BOB, fighter(12, 12));
+    let cases: &[(&str, Option<&str>, Option<&str>)] = &[
+        ("Ada", None, None),
+        (
+            "Ada",
+            Some("1"),
+            Some(
+                "a Broadsword needs ST 12; this attacker has ST 8 (ST 12, less 4 for multiple actions)",
+            ),
+        ),
+        (
+            "Bea",
+            Some("1"),
+            Some(
+                "a Broadsword needs ST 12; this attacker has ST 11 (ST 15, less 4 for multiple actions)",
+            ),
+        ),
+        ("Cas", Some("1"), None),
+        (
+            "Dov",
+            Some("2"),
+            Some(
+                "a Broadsword needs ST 12; this attacker has ST 11 (ST 19, less 8 for multiple actions)",
+            ),
+        ),
+        ("Eli", Some("2"), None),
+    ];
+    let mut logged = 0;
+    for (who, actions, refused) in cases {
+        let mut opts = vec![("attacker", *who), ("target", "Brom")];
+        if let Some(a) = actions {
+            opts.push(("actions", a));
+        }
+        let r = w.run(ANN, &["tft", "attack"], &opts);
+        if let Some(want) = refused {
+            assert_eq!(refusal(&r), *want, "{who} {actions:?}");
+        } else {
+            logged += 1;
+            assert_eq!(r.embeds[0].title, format!("{who} attacks Brom"));
+        }
+    }
+    assert_eq!(w.rolls(), logged, "a refusal logs nothing");
+    // Bare hands need no minimum, but an attack needs some ST left: 5 - 4 is 1, 4 - 4 is 0.
+    w.tft("Tiny", ANN, fighter(5, 12));
+    w.tft("Tinier", ANN, fighter(4, 12));
+    let hands = |who| {
+        w.run(
+            ANN,
+            &["tft", "attack"],
+            &[
+                ("attacker", who),
+                ("target", "Brom"),
+                ("weapon", "hands"),
+                ("actions", "1"),
+            ],
+        )
+    };
+    assert_eq!(hands("Tiny").embeds[0].title, "Tiny attacks Brom");
+    assert_eq!(
+        refusal(&hands("Tinier")),
+        "Tinier has ST 4; multiple actions take 4 ST off each attack, leaving none to strike with."
+    );
+}
+
+#[test]
+fn a_pole_weapon_set_against_a_charge_strikes_at_plus_two() {
+    // tft-house-rules-combat.txt, "Pole Weapons"; tft-rules-summary.md, "DX adjustments": a
+    // pole weapon set against a charge gets +2 DX as well as its charge damage.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(13, 12));
+    w.give(ann, "weapon", "halberd", "{}");
+    w.give(ann, "weapon", "broadsword", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    let cases = [
+        (
+            "halberd",
+            "receiving",
+            "DX 12, pole set against the charge +2 = **14** on 3 dice",
+        ),
+        (
+            "halberd",
+            "receiving-rider",
+            "DX 12, pole set against the charge +2 = **14** on 3 dice",
+        ),
+        ("halberd", "charging", "DX 12 = **12** on 3 dice"),
+        ("halberd", "none", "DX 12 = **12** on 3 dice"),
+        ("broadsword", "receiving", "DX 12 = **12** on 3 dice"),
+    ];
+    for (weapon, charge, want) in cases {
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Brom"),
+                ("weapon", weapon),
+                ("charge", charge),
+            ],
+        );
+        assert_eq!(field(&r, "adjDX"), want, "{weapon} {charge}");
+    }
+}
+
+#[test]
+fn bare_hands_on_17_or_18_hurt_the_attacker() {
+    // tft-rules-summary.md, "ROLLING TO HIT": unarmed attacks on 17 and 18 miss and do 1d to the
+    // attacker; a weapon on 17 is dropped; 16 is an automatic miss for both.
+    for (total, weapon, result, hurts) in [
+        (16, "hands", "Automatic miss", false),
+        (17, "hands", "Miss, 1d damage to self", true),
+        (18, "hands", "Miss, 1d damage to self", true),
+        (17, "dagger", "Miss, weapon dropped", false),
+    ] {
+        let w = world_rolling(4, |f| f[..3].iter().sum::<u32>() == total);
+        let ann = w.tft("Vexa", ANN, fighter(12, 12));
+        let brom = w.tft("Brom", BOB, fighter(12, 12));
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", "Vexa"), ("target", "Brom"), ("weapon", weapon)],
+        );
+        assert_eq!(field(&r, "Result"), result, "{total} {weapon}");
+        assert_eq!(r.embeds[0].description, format!("**{result}**."));
+        assert_eq!(w.hits(brom), 0);
+        let taken = w.hits(ann);
+        if hurts {
+            assert!((1..=6).contains(&taken), "{taken}");
+            let s = if taken == 1 { "" } else { "s" };
+            assert_eq!(
+                field(&r, "Attacker"),
+                format!("Vexa takes {taken} hit{s} (1d)")
+            );
+        } else {
+            assert_eq!(taken, 0, "{total} {weapon}");
+            assert!(r.embeds[0].fields.iter().all(|f| f.name != "Attacker"));
+        }
+    }
+}
+
+#[test]
+fn dx_saves_are_rolled_against_dx_after_armor() {
+    // The house rules write every DX roll as "3d/adjDX" (tft-house-rules-combat.txt, "Shield
+    // Rush", "Hand-to-Hand Combat"; tft-house-rules.txt, talents): armor and shield count.
+    let w = world();
+    w.tft(
+        "Vexa",
+        ANN,
+        TftSheet {
+            armor: Some("chainmail".into()),
+            shield: Some("large".into()),
+            ..fighter(11, 13)
+        },
+    );
+    w.tft("Pell", ANN, fighter(11, 13));
+    let cases: &[(&str, &str, &str, &str)] = &[
+        ("Vexa", "dx", "0", "DX 13, armor -3, shield -1 = 9"),
+        (
+            "Vexa",
+            "dx",
+            "-2",
+            "DX 13, armor -3, shield -1, modifier -2 = 7",
+        ),
+        ("Vexa", "st", "0", "ST 11"),
+        ("Vexa", "iq", "1", "IQ 10 +1 = 11"),
+        ("Pell", "dx", "0", "DX 13"),
+        ("Pell", "dx", "-2", "DX 13 -2 = 11"),
+    ];
+    for (who, attribute, modifier, want) in cases {
+        let r = w.run(
+            ANN,
+            &["tft", "save"],
+            &[
+                ("attribute", attribute),
+                ("dice", "3"),
+                ("character", who),
+                ("modifier", modifier),
+            ],
+        );
+        assert_eq!(field(&r, "Target"), *want, "{who} {attribute}");
+        let total: i32 = field(&r, "Total").parse().unwrap();
+        let against: i32 = want.rsplit(' ').next().unwrap().parse().unwrap();
+        let expected = match total {
+            ..=5 => "Automatic success",
+            16.. => "Automatic failure",
+            t if t <= against => "Success",
+            _ => "Failure",
+        };
+        assert_eq!(r.embeds[0].description, format!("**{expected}**"), "{want}");
+    }
+}
+
+#[test]
+fn the_house_rules_switch_covers_knockdown_saves_and_pole_charges() {
+    // tft-house-rules-combat.txt, "Knockdown" and "Pole Weapons": the strong-attacker save and
+    // the pole weapon's +1d+1 charge are house rules; with /gm rules tft_house_rules off a
+    // charge does double damage as in the original rules and no save is rolled.
+    for house in [true, false] {
+        let w = world();
+        w.set_rule("tft_house_rules", house);
+        let ann = w.tft("Vexa", ANN, fighter(30, 20));
+        w.give(ann, "weapon", "dagger", "{}");
+        let brom = w.tft(
+            "Brom",
+            BOB,
+            TftSheet {
+                armor: Some("chainmail".into()),
+                ..fighter(10, 17)
+            },
+        );
+        let mut saves = 0;
+        for _ in 0..30 {
+            w.set_hits(brom, 0);
+            let r = w.run(
+                ANN,
+                &["tft", "attack"],
+                &[("attacker", "Vexa"), ("target", "Brom")],
+            );
+            if let Some(t) = r.embeds[0].fields.iter().find(|f| f.name == "Target") {
+                saves += t.value.matches("Knockdown save").count();
+            }
+        }
+        assert_eq!(saves > 0, house, "house rules {house}: {saves} saves");
+    }
+    for (house, dice, special) in [
+        (true, "3d+1: ", None),
+        (false, "2d: ", Some("Double: damage ×2")),
+    ] {
+        // 3 dice totalling 10 hit at adjDX 14 with no special.
+        let w = world_rolling(3, |f| f.iter().sum::<u32>() == 10);
+        w.set_rule("tft_house_rules", house);
+        let ann = w.tft("Vexa", ANN, fighter(13, 14));
+        w.give(ann, "weapon", "halberd", "{}");
+        w.tft("Brom", BOB, fighter(40, 10));
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Brom"),
+                ("charge", "charging"),
+            ],
+        );
+        assert_eq!(field(&r, "Result"), "Hit");
+        let damage = field(&r, "Damage");
+        assert!(damage.starts_with(dice), "house rules {house}: {damage}");
+        assert_eq!(damage.ends_with("×2"), !house, "{damage}");
+        let shown = r.embeds[0].fields.iter().find(|f| f.name == "Special");
+        assert_eq!(shown.map(|f| f.value.as_str()), special);
+    }
+}

@@ -750,7 +750,10 @@ mod tests {
             let m = last(&kit);
             assert_eq!((m.rating, m.success), (3, wanted), "{reply:?}");
             let text = reply.all_text();
-            assert!(text.contains("Grappling 5 − Speed 2 = 3 · d100: "), "{text}");
+            assert!(
+                text.contains("Grappling 5 − Speed 2 = 3 · d100: "),
+                "{text}"
+            );
             assert_eq!(text.contains("Vexa grapples Bran"), wanted, "{text}");
             assert_eq!(text.contains("Bran slips the grapple"), !wanted, "{text}");
         }

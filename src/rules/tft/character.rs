@@ -28,7 +28,7 @@ pub use spells::{
 };
 pub use talents::{
     LearnCategory, MORE_TALENTS, StudyPlan, StudyProblem, TALENT_TABLE, Talent, TalentInfo,
-    check_study, discounted_cost, study_time_permille, talent_info,
+    check_study, discounted_cost, study_time_permille, talent_info, without_cost,
 };
 
 use std::fmt;

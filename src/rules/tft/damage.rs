@@ -341,6 +341,26 @@ pub fn striker_dice(striker: &Striker, attacker_st: i32) -> Result<(Dice, bool),
     })
 }
 
+/// Without the house rules, a pole weapon charging or receiving a charge does double damage, as
+/// in the original rules that tft-house-rules-combat.txt, "Pole Weapons" replaces with +1d+1.
+/// Returns the dice to double, or `None` when the blow is no such charge.
+///
+/// Decision: with the house rules off, the house rules' pike and lance keep their own charge
+/// rules (they exist only in the house rules), and a fine weapon's damage bonus is doubled with
+/// its dice (the house rule that leaves it out of a charge is off too).
+fn original_pole_charge(striker: &Striker) -> Option<Dice> {
+    match *striker {
+        Striker::Weapon {
+            weapon,
+            quality,
+            charge,
+        } if weapon.group == WeaponGroup::Pole && !weapon.is_pike() && charge != Charge::None => {
+            Some(weapon.dice()?.plus(quality.damage_bonus()))
+        }
+        _ => None,
+    }
+}
+
 /// Lists every stop and what it counts for against this blow. `house_special` is a double or
 /// triple blow under the house rule (armor and shields ignored, natural armor halved).
 ///
@@ -480,7 +500,11 @@ pub fn roll_damage(
         return Err(DamageError::Neighbours(defence.shield_wall_neighbours));
     }
     defence.parry.check(defence.shield)?;
-    let (mut to_roll, weapon_doubles) = striker_dice(&blow.striker, st)?;
+    let (mut to_roll, mut weapon_doubles) = striker_dice(&blow.striker, st)?;
+    if !house_rules && let Some(dice) = original_pole_charge(&blow.striker) {
+        to_roll = dice;
+        weapon_doubles = true;
+    }
     let mut multiplier = if weapon_doubles {
         blow.multiplier.max(Multiplier::Double)
     } else {
@@ -612,10 +636,15 @@ pub fn resolve_damage(
             ..
         }
     );
+    // tft-house-rules-combat.txt, "Knockdown": the saves against a strong attacker and a
+    // powerful blow are house rules. Without them only the reaction table (and a lance, by its
+    // own rule) knocks a figure down, so neither number is passed on.
     let attacker_st = match blow.striker {
         Striker::Dice(_) => None,
+        _ if !house_rules => None,
         _ => Some(blow.attacker_st),
     };
+    let before_armor_for_save = if house_rules { damage.before_armor } else { 0 };
     let struck = Struck {
         st: target.st,
         earlier_hits: target.earlier_hits,
@@ -625,7 +654,7 @@ pub fn resolve_damage(
         dice,
         &struck,
         damage.hits,
-        damage.before_armor,
+        before_armor_for_save,
         attacker_st,
         lance,
     )?;

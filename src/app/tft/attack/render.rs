@@ -22,6 +22,8 @@ pub(super) struct Shown<'a> {
     pub setup: &'a AttackSetup,
     pub res: &'a AttackResolution,
     pub breakage: Option<Breakage>,
+    /// The 1d an unarmed attacker did to itself on a 17 or 18.
+    pub self_damage: Option<u32>,
     pub target_st: i32,
     pub hits_before: i64,
 }
@@ -38,6 +40,9 @@ pub(in crate::app::tft) fn outcome_name(o: AttackOutcome) -> &'static str {
         AttackOutcome::WeaponBreaks => "Miss, weapon breaks",
     }
 }
+
+/// The result of a bare-handed 17 or 18 (tft-rules-summary.md, "ROLLING TO HIT").
+pub(in crate::app::tft) const SELF_DAMAGE: &str = "Miss, 1d damage to self";
 
 pub(super) fn outcome_tone(o: AttackOutcome) -> Tone {
     match o {
@@ -71,6 +76,7 @@ fn adjustment_name(a: &Adjustment) -> String {
     match *a {
         Adjustment::FromSide => "from the side".to_owned(),
         Adjustment::FromRear => "from the rear".to_owned(),
+        Adjustment::PoleSetVsCharge => "pole set against the charge".to_owned(),
         Adjustment::TargetDefending => "target defending".to_owned(),
         Adjustment::TargetDodging => "target dodging".to_owned(),
         Adjustment::WaitingForOpening { turns, .. } => {
@@ -242,6 +248,11 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
     if let Some(note) = s.weapon_note {
         weapon = format!("{weapon} ({note})");
     }
+    let result = if s.self_damage.is_some() {
+        SELF_DAMAGE
+    } else {
+        outcome_name(roll.outcome)
+    };
     let mut fields = vec![
         field(
             "Roll",
@@ -253,7 +264,7 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
             ),
             true,
         ),
-        field("Result", outcome_name(roll.outcome), true),
+        field("Result", result, true),
         field("adjDX", breakdown(s.setup), false),
         field("Weapon", weapon, false),
     ];
@@ -264,6 +275,17 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
         let what = if b.broken { "breaks" } else { "holds" };
         fields.push(field("Weapon", format!("It {what}{die}."), false));
     }
+    if let Some(hurt) = s.self_damage {
+        fields.push(field(
+            "Attacker",
+            format!(
+                "{} takes {hurt} hit{} (1d)",
+                escape(s.attacker),
+                if hurt == 1 { "" } else { "s" }
+            ),
+            false,
+        ));
+    }
     let description = match &s.res.damage {
         Some(d) => format!(
             "**{}**: {} hit{} to {}.",
@@ -272,7 +294,7 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
             if d.damage.hits == 1 { "" } else { "s" },
             escape(s.target)
         ),
-        None => format!("**{}**.", outcome_name(roll.outcome)),
+        None => format!("**{result}**."),
     };
     if let Some(d) = &s.res.damage {
         fields.extend(damage_fields(d, s.target_st, s.hits_before));

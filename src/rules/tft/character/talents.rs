@@ -203,13 +203,31 @@ impl Talent {
         ]
     };
 
-    /// Reads a talent name, ignoring case, spaces, hyphens and slashes ("acute hearing", "Axe").
+    /// Reads a talent name, ignoring case, spaces, hyphens and slashes ("acute hearing", "Axe"),
+    /// with or without the cost a sheet writes after it ("Acrobatics (2)").
     pub fn parse(text: &str) -> Option<Talent> {
-        let key = normalize(text);
+        let key = normalize(without_cost(text));
         if key == "axe" || key == "mace" {
             return Some(Talent::AxeMace);
         }
         Talent::ALL.into_iter().find(|t| normalize(t.name()) == key)
+    }
+}
+
+/// The name part of a talent as a sheet stores it: a trailing cost in brackets ("(2)") is
+/// dropped; any other text is left for the name lookup to refuse.
+pub fn without_cost(text: &str) -> &str {
+    let text = text.trim();
+    let Some(open) = text.rfind('(') else {
+        return text;
+    };
+    match text[open + 1..].strip_suffix(')') {
+        Some(cost)
+            if !cost.trim().is_empty() && cost.trim().bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            text[..open].trim_end()
+        }
+        _ => text,
     }
 }
 
@@ -511,6 +529,29 @@ mod tests {
         assert_eq!(Talent::parse("acute-hearing"), Some(Talent::AcuteHearing));
         assert_eq!(Talent::parse("Axe"), Some(Talent::AxeMace));
         assert_eq!(Talent::parse("Basket weaving"), None);
+    }
+
+    #[test]
+    fn names_parse_with_or_without_their_cost() {
+        // A sheet stores a talent as its name, followed by " (cost)" when the cost is not the
+        // table's (app::characters::fields::talent); both forms name the same talent.
+        let cases: &[(&str, Option<Talent>)] = &[
+            ("Acrobatics", Some(Talent::Acrobatics)),
+            ("Acrobatics (2)", Some(Talent::Acrobatics)),
+            ("acrobatics(3)", Some(Talent::Acrobatics)),
+            ("Advanced Shield ( 10 )", Some(Talent::AdvancedShield)),
+            ("Acute Hearing (3)", Some(Talent::AcuteHearing)),
+            ("Axe/Mace (2)", Some(Talent::AxeMace)),
+            // Not a cost: the brackets stay part of the name, which names no talent.
+            ("Acrobatics (tumbling)", None),
+            ("Acrobatics (2", None),
+            ("(2)", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(Talent::parse(text), *want, "{text}");
+        }
+        assert_eq!(without_cost(" Sword (1) "), "Sword");
+        assert_eq!(without_cost("Sword"), "Sword");
     }
 
     #[test]

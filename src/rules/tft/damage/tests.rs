@@ -831,3 +831,123 @@ fn keeping_the_lance() {
     let r = keep_lance(&mut ScriptedDice::new([4, 4, 4]), 11, 14);
     assert_eq!((r.against, r.success), (11, false));
 }
+
+// tft-house-rules-combat.txt, "Knockdown": the strong-attacker and powerful-blow saves are house
+// rules; with the house rules off neither is rolled, on either side of their thresholds.
+#[test]
+fn knockdown_saves_follow_the_house_rules_switch() {
+    // Natural armor 10 keeps every blow under the reaction table's knockdown.
+    let target = Target {
+        defence: Defence {
+            natural: 10,
+            ..Defence::default()
+        },
+        st: 12,
+        st_left: 30,
+        earlier_hits: 0,
+        acrobatics_adj_dx: None,
+    };
+    // (attacker ST, damage faces, house rules, save rolled)
+    let cases: &[(i32, [u32; 3], bool, bool)] = &[
+        (29, [2, 2, 2], true, false),
+        (30, [2, 2, 2], true, true),
+        (30, [2, 2, 2], false, false),
+        // A great sword's 3d+1: 13 before armor, over ST 12, is a powerful blow; 12 is not.
+        (16, [4, 4, 4], true, true),
+        (16, [4, 4, 3], true, false),
+        (16, [4, 4, 4], false, false),
+    ];
+    for &(st, [a, b, c], house, saved) in cases {
+        let striker = if st == 16 {
+            with("great sword", Quality::Plain, Charge::None)
+        } else {
+            with("battle axe", Quality::Plain, Charge::None)
+        };
+        let bl = Blow {
+            attacker_st: st,
+            ..blow(striker, Multiplier::Normal)
+        };
+        let res = resolve_damage(
+            &mut ScriptedDice::new([a, b, c, 6, 6, 6, 6, 6]),
+            &bl,
+            &target,
+            house,
+        )
+        .unwrap();
+        assert_eq!(
+            res.after.save.is_some(),
+            saved,
+            "ST {st}, {a}+{b}+{c}, house {house}"
+        );
+    }
+}
+
+// tft-house-rules-combat.txt, "Pole Weapons": +1d+1 in a charge with the house rules; without
+// them the original rules' double damage (×2, armor counting as usual).
+#[test]
+fn pole_charges_double_without_the_house_rules() {
+    let cases: &[(&str, Charge, bool, &str, i32, Multiplier)] = &[
+        (
+            "halberd",
+            Charge::Charging,
+            true,
+            "3d+1",
+            1,
+            Multiplier::Normal,
+        ),
+        (
+            "halberd",
+            Charge::Charging,
+            false,
+            "2d",
+            2,
+            Multiplier::Double,
+        ),
+        (
+            "halberd",
+            Charge::Receiving,
+            false,
+            "2d",
+            2,
+            Multiplier::Double,
+        ),
+        ("halberd", Charge::None, false, "2d", 1, Multiplier::Normal),
+        (
+            "spear",
+            Charge::ReceivingRider,
+            false,
+            "1d",
+            2,
+            Multiplier::Double,
+        ),
+        (
+            "broadsword",
+            Charge::Charging,
+            false,
+            "2d",
+            1,
+            Multiplier::Normal,
+        ),
+        // The pike is the house rules' own weapon and keeps its rule.
+        (
+            "pike",
+            Charge::Receiving,
+            false,
+            "2d+2",
+            1,
+            Multiplier::Normal,
+        ),
+    ];
+    for &(name, charge, house, dice, factor, multiplier) in cases {
+        let r = roll_damage(
+            &mut ScriptedDice::new([3, 3, 3, 3]),
+            &blow(with(name, Quality::Plain, charge), Multiplier::Normal),
+            &Defence::default(),
+            house,
+        )
+        .unwrap();
+        let what = format!("{name} {charge:?} house {house}");
+        assert_eq!(r.dice.to_string(), dice, "{what}");
+        assert_eq!((r.factor, r.multiplier), (factor, multiplier), "{what}");
+    }
+}
