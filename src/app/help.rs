@@ -100,8 +100,8 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     (
         "odds tft",
         "anyone",
-        "Exact odds of each TFT attack or save outcome",
-        "target dice [save]",
+        "Exact odds of each TFT attack, save or roll-to-miss outcome",
+        "target dice [save] [miss]",
     ),
     (
         "luck spend",

@@ -21,6 +21,7 @@ use crate::rules::tft::damage::{
     Blow, Charge, Defence, Direction, Precise, Striker, Target, striker_dice,
 };
 use crate::rules::tft::gear::{self, FineGrade, Quality, Weapon};
+use crate::rules::tft::odds::attack_odds;
 use crate::rules::tft::resolve::resolve_attack;
 use crate::rules::tft::{Multiplier, injury, multi};
 use crate::store::characters::{self, Character, Item};
@@ -239,6 +240,7 @@ impl Attack {
                 self_damage,
                 target_st: t_sheet.st,
                 hits_before,
+                hit_chance: attack_odds(&setup, settings).ok().map(|o| o.hit_percent()),
             };
             Ok((
                 format!("an attack on {}", escape(&target.name)),

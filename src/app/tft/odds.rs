@@ -1,14 +1,16 @@
-//! `/odds tft target dice [save]`: the exact chance of every outcome of an attack (or, with
-//! `save:true`, a saving roll), by enumeration. Rolls nothing, so nothing is logged.
+//! `/odds tft target dice [save] [miss]`: the exact chance of every outcome of an attack (or, with
+//! `save:true`, a saving roll; with `miss:true`, a roll to miss a figure in the line of fire), by
+//! enumeration. Rolls nothing, so nothing is logged.
 
 use super::attack::table_text;
 use super::save::{bands_text, result_name};
 use super::{field, table_settings};
 use crate::app::command::{Invocation, Opts};
 use crate::app::reply::{Embed, Field, Reply, Tone};
-use crate::app::{AppResult, Ctx};
+use crate::app::{AppResult, Ctx, user};
+use crate::rules::tft::attack::MissOutcome;
 use crate::rules::tft::attack::{AttackOutcome, CriticalRange, MAX_ATTACK_DICE, MIN_ATTACK_DICE};
-use crate::rules::tft::odds::hit_odds;
+use crate::rules::tft::odds::{hit_odds, miss_odds};
 use crate::rules::tft::saves::{MAX_SAVE_DICE, MIN_SAVE_DICE, SaveResult, save_odds};
 
 /// The widest target accepted either way.
@@ -20,27 +22,40 @@ pub struct Odds {
     target: i32,
     dice: u32,
     save: bool,
+    miss: bool,
 }
+
+/// A roll to miss is always 3 dice (tft-rules-summary.md, "ROLLING TO MISS").
+const MISS_DICE: i64 = 3;
 
 impl Odds {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
-        let o = Opts::new(inv, &["target", "dice", "save"])?;
+        let o = Opts::new(inv, &["target", "dice", "save", "miss"])?;
         let save = o.flag("save")?;
-        let (min, max) = if save {
-            (MIN_SAVE_DICE, MAX_SAVE_DICE)
-        } else {
-            (MIN_ATTACK_DICE, MAX_ATTACK_DICE)
+        let miss = o.flag("miss")?;
+        let (min, max) = match (save, miss) {
+            (true, true) => {
+                return Err(user(
+                    "Choose save or miss, not both: a roll to miss is not a saving roll.",
+                ));
+            }
+            (true, false) => (MIN_SAVE_DICE.into(), MAX_SAVE_DICE.into()),
+            (false, true) => (MISS_DICE, MISS_DICE),
+            (false, false) => (MIN_ATTACK_DICE.into(), MAX_ATTACK_DICE.into()),
         };
         Ok(Self {
             target: o.required_int("target", -MAX_TARGET, MAX_TARGET)? as i32,
-            dice: o.required_int("dice", min.into(), max.into())? as u32,
+            dice: o.required_int("dice", min, max)? as u32,
             save,
+            miss,
         })
     }
 
     pub fn run(self, ctx: &Ctx<'_>) -> Reply {
         let embed = if self.save {
             self.save_embed()
+        } else if self.miss {
+            self.miss_embed()
         } else {
             self.attack_embed(ctx)
         };
@@ -67,10 +82,7 @@ impl Odds {
             .collect();
         Embed {
             title: format!("Odds: {} dice against adjDX {}", self.dice, self.target),
-            description: format!(
-                "Hits **{}** of the time.",
-                percent(odds.hit_count(), odds.outcomes)
-            ),
+            description: format!("Hits **{}** of the time.", percent_of(odds.hit_percent())),
             tone: Some(Tone::Info),
             fields,
             footer: Some(format!("Read on {}.", table_text(&odds.table))),
@@ -99,12 +111,57 @@ impl Odds {
             ),
             description: format!(
                 "Succeeds **{}** of the time.",
-                percent(odds.successes(), odds.outcomes)
+                percent_of(odds.success_percent())
             ),
             tone: Some(Tone::Info),
             fields,
             footer: Some(footer),
         }
+    }
+}
+
+impl Odds {
+    fn miss_embed(&self) -> Embed {
+        let counts = miss_odds(self.target);
+        let outcomes: u64 = counts.iter().sum();
+        let fields: Vec<Field> = MissOutcome::ALL
+            .iter()
+            .zip(counts)
+            .map(|(&o, ways)| field(miss_name(o), percent(ways, outcomes), true))
+            .collect();
+        let missed: u64 = MissOutcome::ALL
+            .iter()
+            .zip(counts)
+            .filter(|(o, _)| o.multiplier().is_none())
+            .map(|(_, ways)| ways)
+            .sum();
+        Embed {
+            title: format!(
+                "Odds: rolling to miss, 3 dice against adjDX {}",
+                self.target
+            ),
+            description: format!(
+                "The shot misses the figure in the way **{}** of the time.",
+                percent(missed, outcomes)
+            ),
+            tone: Some(Tone::Info),
+            fields,
+            footer: Some(
+                "3 always misses; 14 always hits; 15-16 double, 17-18 triple damage.".to_owned(),
+            ),
+        }
+    }
+}
+
+/// How a reply names the outcome of a roll to miss.
+pub(super) fn miss_name(o: MissOutcome) -> &'static str {
+    match o {
+        MissOutcome::AutomaticMiss => "Automatic miss",
+        MissOutcome::Missed => "Missed",
+        MissOutcome::Hit => "Hit",
+        MissOutcome::AutomaticHit => "Automatic hit",
+        MissOutcome::Double => "Double hit",
+        MissOutcome::Triple => "Triple hit",
     }
 }
 
@@ -125,7 +182,16 @@ fn percent(ways: u64, outcomes: u64) -> String {
     if ways == outcomes {
         return "100%".to_owned();
     }
-    let p = 100.0 * ways as f64 / outcomes as f64;
+    percent_of(100.0 * ways as f64 / outcomes as f64)
+}
+
+/// A chance already in percent, shown as [`percent`] shows one.
+fn percent_of(p: f64) -> String {
+    if p <= 0.0 {
+        return "0%".to_owned();
+    } else if p >= 100.0 {
+        return "100%".to_owned();
+    }
     if p < 0.01 {
         "<0.01%".to_owned()
     } else if p > 99.99 {
@@ -157,6 +223,19 @@ mod tests {
             .to_string();
         assert_eq!(err, "dice must be between 3 and 20; you gave 2");
         assert!(p(&[("target", "12"), ("dice", "2"), ("save", "true")]).is_ok());
+        // tft-rules-summary.md, "ROLLING TO MISS": always 3 dice.
+        assert!(p(&[("target", "12"), ("dice", "3"), ("miss", "true")]).is_ok());
+        let err = p(&[("target", "12"), ("dice", "4"), ("miss", "true")])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, "dice must be between 3 and 3; you gave 4");
+        let both = [
+            ("target", "12"),
+            ("dice", "3"),
+            ("miss", "true"),
+            ("save", "true"),
+        ];
+        assert!(p(&both).unwrap_err().to_string().contains("not both"));
         let err = p(&[("target", "12"), ("dice", "13"), ("save", "true")])
             .unwrap_err()
             .to_string();

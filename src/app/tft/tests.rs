@@ -285,6 +285,9 @@ fn attacks_apply_their_hits_to_the_target() {
         assert_eq!(e.title, "Vexa attacks Brom");
         assert!(field(&r, "adjDX").starts_with("DX 16 = **16** on 3 dice"));
         assert_eq!(field(&r, "Weapon"), "Broadsword");
+        // 3 dice against 16: 3 to 15 land (206 of 216), 16 to 18 miss.
+        let footer = e.footer.as_deref().unwrap();
+        assert!(footer.ends_with("the chance to hit was 95.4%."), "{footer}");
         if let Some(h) = e.fields.iter().find(|f| f.name == "Hits") {
             landed += 1;
             applied += h.value.parse::<i64>().unwrap();
@@ -664,6 +667,34 @@ fn save_odds_and_their_limits() {
     assert_eq!(refusal(&r), "dice must be between 3 and 20; you gave 21");
     let r = w.run(ANN, &["odds", "tft"], &[("dice", "3")]);
     assert!(refusal(&r).contains("needs the option target"));
+}
+
+#[test]
+fn miss_odds_either_side_of_adj_dx() {
+    // tft-rules-summary.md, "ROLLING TO MISS": at or under adjDX misses, 14 and up always hit.
+    let w = world();
+    let odds = |dx: &str| {
+        w.run(
+            ANN,
+            &["odds", "tft"],
+            &[("target", dx), ("dice", "3"), ("miss", "true")],
+        )
+    };
+    // adjDX 13: 3..13 miss (181/216); 14 (15), 15-16 (16), 17-18 (4) hit.
+    let r = odds("13");
+    assert_eq!(field(&r, "Hit"), "0%");
+    assert_eq!(field(&r, "Automatic hit"), "6.94%");
+    assert_eq!(field(&r, "Double hit"), "7.41%");
+    assert_eq!(field(&r, "Triple hit"), "1.85%");
+    assert!(r.embeds[0].description.contains("**83.80%**"));
+    // adjDX 12: a 13 (21/216) now hits.
+    let r = odds("12");
+    assert_eq!(field(&r, "Hit"), "9.72%");
+    // adjDX 3: only the automatic miss is left.
+    let r = odds("3");
+    assert_eq!(field(&r, "Automatic miss"), "0.46%");
+    assert_eq!(field(&r, "Missed"), "0%");
+    assert_eq!(w.rolls(), 0, "odds roll nothing");
 }
 
 #[test]

@@ -47,10 +47,14 @@ pub async fn odds_tft(
     #[max = 20]
     dice: i64,
     #[description = "Odds of a saving roll instead of an attack"] save: Option<bool>,
+    #[description = "Odds of a roll to miss a figure in the line of fire (3 dice)"] miss: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("target", target)
         .opt("dice", dice)
-        .opt("save", save);
+        .opt("save", save)
+        .opt("miss", miss);
     invoke(ctx, &["odds", "tft"], args).await
 }

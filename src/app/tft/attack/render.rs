@@ -26,6 +26,8 @@ pub(super) struct Shown<'a> {
     pub self_damage: Option<u32>,
     pub target_st: i32,
     pub hits_before: i64,
+    /// The chance this attack had of landing, in percent, before the dice were rolled.
+    pub hit_chance: Option<f64>,
 }
 
 pub(in crate::app::tft) fn outcome_name(o: AttackOutcome) -> &'static str {
@@ -56,20 +58,20 @@ pub(super) fn outcome_tone(o: AttackOutcome) -> Tone {
 /// The table a roll was read on, in words; marks the project's interpretations.
 pub(in crate::app::tft) fn table_text(table: &RollTable) -> String {
     let n = table.dice;
-    match table.source {
+    let mut text = match table.source {
         TableSource::ThreeDice => "the 3-dice to-hit table".to_owned(),
         TableSource::FourDice => "the published 4-dice table (no double or triple)".to_owned(),
         TableSource::FourDiceWithSpecials => {
-            "the 4-dice table with this server's double/triple setting (an interpretation)"
-                .to_owned()
+            "the 4-dice table with this server's double/triple setting".to_owned()
         }
-        TableSource::Generalized => {
-            format!("the 4-dice pattern extended to {n} dice (an interpretation)")
-        }
-        TableSource::PlainComparison => {
-            format!("no table for {n} dice: only adjDX counts (an interpretation)")
-        }
+        TableSource::Generalized => format!("the 4-dice pattern extended to {n} dice"),
+        TableSource::PlainComparison => format!("no table for {n} dice: only adjDX counts"),
+    };
+    // rules/README.md: only the 3-dice and published 4-dice tables are printed rules.
+    if table.source.is_interpretation() {
+        text.push_str(" (an interpretation)");
     }
+    text
 }
 
 fn adjustment_name(a: &Adjustment) -> String {
@@ -304,7 +306,13 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
         description,
         tone: Some(outcome_tone(roll.outcome)),
         fields,
-        footer: Some(format!("Read on {}.", table_text(&roll.table))),
+        footer: Some(match s.hit_chance {
+            Some(p) => format!(
+                "Read on {}; the chance to hit was {p:.1}%.",
+                table_text(&roll.table)
+            ),
+            None => format!("Read on {}.", table_text(&roll.table)),
+        }),
     }
 }
 
