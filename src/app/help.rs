@@ -92,6 +92,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "character [hits] [fatigue] [knocked_down] [dead]",
     ),
     (
+        "tft check",
+        "player, GM",
+        "TFT common check by name: climb, force a door, notice a trap, pick a pocket…",
+        "check [case] [character] [spell_iq] [modifier] [mode]",
+    ),
+    (
         "odds thiz",
         "anyone",
         "Exact odds of each THIZ level",

@@ -14,6 +14,7 @@
 
 mod attack;
 mod bash;
+mod check;
 mod injury;
 mod job;
 mod odds;
@@ -47,6 +48,8 @@ pub enum TftCommand {
     Dying(injury::DyingRoll),
     /// `/tft bash`: the foe's roll to stay up after a shield bash or rush.
     Bash(bash::Bash),
+    /// `/tft check`: a common check by name (climb, force a door, notice a trap…).
+    Check(check::Check),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
     /// `/tft heal`: hits and fatigue taken off (GM).
@@ -62,7 +65,8 @@ pub enum TftCommand {
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job, heal, stand, repair, condition";
+const SUBCOMMANDS: &str =
+    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, check";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -73,6 +77,7 @@ impl TftCommand {
             ["tft", "hth"] => TftCommand::Hth(injury::Hth::parse(inv)?),
             ["tft", "dying"] => TftCommand::Dying(injury::DyingRoll::parse(inv)?),
             ["tft", "bash"] => TftCommand::Bash(bash::Bash::parse(inv)?),
+            ["tft", "check"] => TftCommand::Check(check::Check::parse(inv)?),
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
@@ -98,6 +103,7 @@ impl TftCommand {
             TftCommand::Hth(c) => c.run(ctx),
             TftCommand::Dying(c) => c.run(ctx),
             TftCommand::Bash(c) => c.run(ctx),
+            TftCommand::Check(c) => c.run(ctx),
             TftCommand::Job(c) => c.run(ctx),
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),

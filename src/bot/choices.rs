@@ -384,3 +384,28 @@ pub enum Study {
     #[name = "special"]
     Special,
 }
+
+/// A TFT common check, by what the figure tries (`app::tft` reads the names).
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum CommonCheck {
+    #[name = "spot-ambush"]
+    SpotAmbush,
+    #[name = "climb-wall"]
+    ClimbWall,
+    #[name = "climb-rope"]
+    ClimbRope,
+    #[name = "force-door"]
+    ForceDoor,
+    #[name = "notice"]
+    Notice,
+    #[name = "pick-pocket"]
+    PickPocket,
+    #[name = "recognize-spell"]
+    RecognizeSpell,
+    #[name = "run"]
+    Run,
+    #[name = "draw-dagger"]
+    DrawDagger,
+    #[name = "leave-hth"]
+    LeaveHth,
+}

@@ -697,6 +697,79 @@ fn miss_odds_either_side_of_adj_dx() {
     assert_eq!(w.rolls(), 0, "odds roll nothing");
 }
 
+// ---------------------------------------------------------------------------------------------
+// /tft check
+
+#[test]
+fn common_checks_pick_the_row_of_the_figures_talents() {
+    // tft-rules-summary.md, "COMMON CHECKS": climbing a wall is 4d/DX, +2 with Climbing.
+    let w = world();
+    w.tft("Vexa", ANN, fighter(12, 12));
+    let climber = TftSheet {
+        talents: vec!["Climbing".into()],
+        ..fighter(12, 12)
+    };
+    w.tft("Kit", ANN, climber);
+    let check = |who: &str, opts: &[(&str, &str)]| {
+        let mut all = vec![("character", who)];
+        all.extend_from_slice(opts);
+        w.run(ANN, &["tft", "check"], &all)
+    };
+    let r = check("Vexa", &[("check", "climb-wall")]);
+    assert_eq!(r.embeds[0].title, "Vexa: climb-wall (wall): 4d against DX");
+    assert_eq!(field(&r, "Target"), "DX 12");
+    let r = check("Kit", &[("check", "climb-wall"), ("modifier", "-1")]);
+    assert_eq!(
+        r.embeds[0].title,
+        "Kit: climb-wall (wall, with Climbing): 4d against DX"
+    );
+    assert_eq!(
+        field(&r, "Target"),
+        "DX 12, wall, with Climbing +2, modifier -1 = 13"
+    );
+    assert!(
+        r.embeds[0]
+            .footer
+            .as_deref()
+            .unwrap()
+            .contains("The chance was")
+    );
+    assert_eq!(w.rolls(), 2);
+    // Without a talent row to read, the situation must be named.
+    let r = check("Vexa", &[("check", "notice")]);
+    assert!(
+        refusal(&r).contains("name the situation with case"),
+        "{r:?}"
+    );
+    let r = check("Vexa", &[("check", "notice"), ("case", "trap")]);
+    assert_eq!(r.embeds[0].title, "Vexa: notice (trap): 3d against IQ");
+    assert_eq!(w.rolls(), 3);
+}
+
+#[test]
+fn recognizing_a_spell_costs_iq_above_the_readers() {
+    // tft-rules-summary.md, "COMMON CHECKS", Recognize Spell: -1 per IQ level above the reader.
+    let w = world();
+    w.tft("Vexa", ANN, fighter(12, 12)); // IQ 10
+    let run = |spell: &str| {
+        w.run(
+            ANN,
+            &["tft", "check"],
+            &[("check", "recognize-spell"), ("spell_iq", spell)],
+        )
+    };
+    assert_eq!(field(&run("10"), "Target"), "IQ 10");
+    assert_eq!(field(&run("12"), "Target"), "IQ 10, spell IQ 12 -2 = 8");
+    let r = w.run(ANN, &["tft", "check"], &[("check", "recognize-spell")]);
+    assert!(refusal(&r).contains("needs spell_iq"));
+    let r = w.run(
+        ANN,
+        &["tft", "check"],
+        &[("check", "run"), ("spell_iq", "3")],
+    );
+    assert!(refusal(&r).contains("only for check:recognize-spell"));
+}
+
 #[test]
 fn unknown_subcommands_are_refused() {
     let w = world();

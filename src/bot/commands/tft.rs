@@ -1,7 +1,7 @@
-//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition`.
+//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|check`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{Charge, Facing, Helper, HigherUc, Mode};
+use crate::bot::choices::{Charge, CommonCheck, Facing, Helper, HigherUc, Mode};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
@@ -19,7 +19,8 @@ use crate::bot::{Context, Error};
         "tft_heal",
         "tft_stand",
         "tft_repair",
-        "tft_condition"
+        "tft_condition",
+        "tft_check"
     ),
     subcommand_required
 )]
@@ -314,4 +315,35 @@ pub async fn tft_condition(
         .opt("knocked_down", knocked_down)
         .opt("dead", dead);
     invoke(ctx, &["tft", "condition"], args).await
+}
+
+/// TFT common check: climb, force a door, notice a trap, pick a pocket and the like
+#[poise::command(slash_command, rename = "check")]
+pub async fn tft_check(
+    ctx: Context<'_>,
+    #[description = "What the figure tries"] check: CommonCheck,
+    #[description = "Words of the situation, like trap, locked or distraction"] case: Option<
+        String,
+    >,
+    #[description = "Who rolls (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "For recognize-spell: the spell's IQ level (1 to 40)"]
+    #[min = 1]
+    #[max = 40]
+    spell_iq: Option<i64>,
+    #[description = "Added to the number (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    modifier: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .choice("check", Some(check))
+        .opt("case", case)
+        .opt("character", character)
+        .opt("spell_iq", spell_iq)
+        .opt("modifier", modifier)
+        .choice("mode", mode);
+    invoke(ctx, &["tft", "check"], args).await
 }

@@ -97,6 +97,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft heal",
             "tft stand",
             "tft repair",
+            "tft check",
         ],
     ),
     (
@@ -742,6 +743,12 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     );
     let total = number_after(&text, "Total: ");
     assert!((3..=18).contains(&total), "{text}");
+
+    let text = x.text(&alys, "/tft check check:climb-rope character:Tor");
+    assert!(
+        text.contains("Tor: climb-rope (rope): 2d against DX"),
+        "{text}"
+    );
 
     let text = x.text(&alys, "/tft attack attacker:Tor target:Ulf");
     assert!(text.contains("Tor attacks Ulf"), "{text}");
