@@ -98,6 +98,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "check [case] [character] [spell_iq] [modifier] [mode]",
     ),
     (
+        "tft gear",
+        "anyone",
+        "TFT gear: price by quality, mending, armor wear and shield splitting, a second weapon",
+        "item [quality] [silver] [hits] [character]",
+    ),
+    (
         "odds thiz",
         "anyone",
         "Exact odds of each THIZ level",

@@ -17,6 +17,7 @@ mod bash;
 mod check;
 mod injury;
 mod job;
+mod lookup;
 mod odds;
 mod save;
 mod state;
@@ -50,6 +51,8 @@ pub enum TftCommand {
     Bash(bash::Bash),
     /// `/tft check`: a common check by name (climb, force a door, notice a trap…).
     Check(check::Check),
+    /// `/tft gear`: prices, mending, wear and splitting of weapons, armor and shields.
+    Gear(lookup::Lookup),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
     /// `/tft heal`: hits and fatigue taken off (GM).
@@ -66,7 +69,7 @@ pub enum TftCommand {
 
 /// The subcommands, for messages.
 const SUBCOMMANDS: &str =
-    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, check";
+    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, check, gear";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -78,6 +81,7 @@ impl TftCommand {
             ["tft", "dying"] => TftCommand::Dying(injury::DyingRoll::parse(inv)?),
             ["tft", "bash"] => TftCommand::Bash(bash::Bash::parse(inv)?),
             ["tft", "check"] => TftCommand::Check(check::Check::parse(inv)?),
+            ["tft", "gear"] => TftCommand::Gear(lookup::Lookup::parse(inv)?),
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
@@ -104,6 +108,7 @@ impl TftCommand {
             TftCommand::Dying(c) => c.run(ctx),
             TftCommand::Bash(c) => c.run(ctx),
             TftCommand::Check(c) => c.run(ctx),
+            TftCommand::Gear(c) => c.run(ctx),
             TftCommand::Job(c) => c.run(ctx),
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),

@@ -505,7 +505,7 @@ fn carried_weapon(item: &Item, owner: &str) -> AppResult<Chosen> {
 }
 
 /// A weapon's quality as the equipment stats spell it.
-fn parse_quality(text: &str) -> Option<Quality> {
+pub(super) fn parse_quality(text: &str) -> Option<Quality> {
     Some(match text.trim().to_ascii_lowercase().as_str() {
         "" | "plain" => Quality::Plain,
         "good" => Quality::Good,

@@ -770,6 +770,101 @@ fn recognizing_a_spell_costs_iq_above_the_readers() {
     assert!(refusal(&r).contains("only for check:recognize-spell"));
 }
 
+// ---------------------------------------------------------------------------------------------
+// /tft gear
+
+#[test]
+fn weapon_prices_follow_quality_and_silver() {
+    // tft-house-rules.txt, "Fine Weapons": 10x, 20x or 40x the price; silver doubles a fine one.
+    let w = world();
+    let price = |opts: &[(&str, &str)]| {
+        let mut all = vec![("item", "broadsword")];
+        all.extend_from_slice(opts);
+        let r = w.run(ANN, &["tft", "gear"], &all);
+        field(&r, "Price").to_owned()
+    };
+    assert_eq!(price(&[]), "$80");
+    assert_eq!(price(&[("quality", "good")]), "$160");
+    assert_eq!(price(&[("quality", "fine")]), "$800");
+    assert_eq!(price(&[("quality", "fine+2")]), "$1600");
+    assert_eq!(price(&[("quality", "fine-dx+2")]), "$3200");
+    assert_eq!(price(&[("quality", "fine"), ("silver", "true")]), "$1600");
+    let r = w.run(
+        ANN,
+        &["tft", "gear"],
+        &[("item", "dagger"), ("quality", "fine+1")],
+    );
+    assert!(refusal(&r).contains("only be given +1 DX"), "{r:?}");
+    let r = w.run(
+        ANN,
+        &["tft", "gear"],
+        &[("item", "broadsword"), ("silver", "true")],
+    );
+    assert!(refusal(&r).contains("silver"), "{r:?}");
+    assert_eq!(w.rolls(), 0, "a lookup rolls nothing");
+}
+
+#[test]
+fn a_second_weapon_needs_less_st_than_the_figure_has() {
+    // tft-house-rules.txt, "Two Weapons": the broadsword needs ST 12.
+    let w = world();
+    w.tft("Vexa", ANN, fighter(12, 12));
+    w.tft("Brom", BOB, fighter(13, 12));
+    let second = |who: &str, item: &str| {
+        let r = w.run(ANN, &["tft", "gear"], &[("item", item), ("character", who)]);
+        field(&r, "Second weapon").to_owned()
+    };
+    assert!(second("Vexa", "broadsword").contains("may not"));
+    assert!(second("Brom", "broadsword").contains("may carry it"));
+    assert!(second("Brom", "two-handed sword").contains("may not"));
+}
+
+#[test]
+fn armor_wears_and_shields_split_at_their_thresholds() {
+    // tft-house-rules.txt, "Repairing Armor" and "Shields": chainmail (stops 3) falls apart at
+    // 50 hits and is in very bad shape at 80; a large shield (stops 2) splits at 30.
+    let w = world();
+    let now = |item: &str, hits: &str| {
+        let r = w.run(ANN, &["tft", "gear"], &[("item", item), ("hits", hits)]);
+        field(&r, "Now").to_owned()
+    };
+    assert_eq!(now("chainmail", "49"), "after 49 hits: sound, stops 3");
+    assert_eq!(
+        now("chainmail", "50"),
+        "after 50 hits: falling apart, stops 2"
+    );
+    assert_eq!(
+        now("chainmail", "79"),
+        "after 79 hits: falling apart, stops 2"
+    );
+    assert_eq!(
+        now("chainmail", "80"),
+        "after 80 hits: in very bad shape, stops 1"
+    );
+    assert_eq!(now("large shield", "29"), "after 29 hits: whole");
+    assert_eq!(
+        now("large shield", "30"),
+        "after 30 hits: split and useless"
+    );
+    let mending = |item: &str| {
+        let r = w.run(ANN, &["tft", "gear"], &[("item", item)]);
+        field(&r, "Mending").to_owned()
+    };
+    assert_eq!(mending("chainmail"), "$40");
+    assert_eq!(mending("fine chainmail"), "$200");
+    assert!(mending("leather").starts_with("cannot"));
+    assert_eq!(mending("metal small shield"), "$9");
+    assert!(mending("large shield").starts_with("cannot"));
+    let r = w.run(
+        ANN,
+        &["tft", "gear"],
+        &[("item", "broadsword"), ("hits", "3")],
+    );
+    assert!(refusal(&r).contains("hits is for armor"), "{r:?}");
+    let r = w.run(ANN, &["tft", "gear"], &[("item", "banana")]);
+    assert!(refusal(&r).contains("no weapon, armor or shield"), "{r:?}");
+}
+
 #[test]
 fn unknown_subcommands_are_refused() {
     let w = world();

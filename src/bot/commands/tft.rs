@@ -1,4 +1,4 @@
-//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|check`.
+//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|check|gear`.
 
 use crate::bot::autocomplete;
 use crate::bot::choices::{Charge, CommonCheck, Facing, Helper, HigherUc, Mode};
@@ -20,7 +20,8 @@ use crate::bot::{Context, Error};
         "tft_stand",
         "tft_repair",
         "tft_condition",
-        "tft_check"
+        "tft_check",
+        "tft_gear"
     ),
     subcommand_required
 )]
@@ -346,4 +347,30 @@ pub async fn tft_check(
         .opt("modifier", modifier)
         .choice("mode", mode);
     invoke(ctx, &["tft", "check"], args).await
+}
+
+/// TFT gear: price, mending, wear and splitting of a weapon, armor or shield
+#[poise::command(slash_command, rename = "gear")]
+pub async fn tft_gear(
+    ctx: Context<'_>,
+    #[description = "A weapon, armor or shield, like broadsword, fine chainmail or large shield"]
+    item: String,
+    #[description = "A weapon's quality: plain, good, fine, fine+1, fine+2, fine-dx+1, fine-dx+2"]
+    quality: Option<String>,
+    #[description = "A fine weapon made of silver (twice the price)"] silver: Option<bool>,
+    #[description = "Hits the armor or shield has taken since new or mended (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    hits: Option<i64>,
+    #[description = "Whether this figure may carry the weapon as a second weapon"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("item", item)
+        .opt("quality", quality)
+        .opt("silver", silver)
+        .opt("hits", hits)
+        .opt("character", character);
+    invoke(ctx, &["tft", "gear"], args).await
 }

@@ -98,6 +98,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft stand",
             "tft repair",
             "tft check",
+            "tft gear",
         ],
     ),
     (
@@ -749,6 +750,12 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
         text.contains("Tor: climb-rope (rope): 2d against DX"),
         "{text}"
     );
+
+    let text = x.text(
+        &alys,
+        "/tft gear item:broadsword quality:fine character:Tor",
+    );
+    assert!(text.contains("Second weapon: Tor (ST 12) may"), "{text}");
 
     let text = x.text(&alys, "/tft attack attacker:Tor target:Ulf");
     assert!(text.contains("Tor attacks Ulf"), "{text}");
