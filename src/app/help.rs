@@ -41,7 +41,7 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "tft attack",
         "player, GM",
         "TFT attack: to-hit, damage, armor, injury",
-        "attacker target [weapon] [facing] [defending] [dodging] [wait] [range] [prior] [actions] [charge] [modifier] [mode]",
+        "attacker target [weapon] [facing] [defending] [dodging] [wait] [range] [prior] [actions] [charge] [modifier] [mode] [parry] [shield_wall] [stance]",
     ),
     (
         "tft hth",

@@ -409,3 +409,33 @@ pub enum CommonCheck {
     #[name = "leave-hth"]
     LeaveHth,
 }
+
+/// How the target of a TFT attack parries the blow.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Parry {
+    #[name = "none"]
+    None,
+    #[name = "main-gauche"]
+    MainGauche,
+    #[name = "second-weapon"]
+    SecondWeapon,
+    #[name = "shield"]
+    Shield,
+    #[name = "full"]
+    Full,
+}
+
+/// What a TFT attacker also does this turn: parries or defends while it attacks.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Stance {
+    #[name = "parry-main-gauche"]
+    ParryMainGauche,
+    #[name = "parry-weapon"]
+    ParryWeapon,
+    #[name = "parry-shield"]
+    ParryShield,
+    #[name = "defend-weapon"]
+    DefendWeapon,
+    #[name = "defend-shield"]
+    DefendShield,
+}

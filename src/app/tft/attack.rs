@@ -1,6 +1,6 @@
 //! `/tft attack attacker target [weapon] [facing] [defending] [dodging] [wait] [range] [prior]
-//! [actions] [charge] [modifier] [mode]`: the whole TFT attack, with the hits applied to the
-//! target in the same transaction as the roll's log entry.
+//! [actions] [charge] [modifier] [mode] [parry] [shield_wall] [stance]`: the whole TFT attack,
+//! with the hits applied to the target in the same transaction as the roll's log entry.
 
 mod render;
 
@@ -15,12 +15,16 @@ use crate::app::sheet::{ItemStats, TftSheet};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::dice::DieSource as _;
-use crate::rules::tft::attack::{Adjustment, AttackKind, AttackSpec, Mishap, Technique};
+use crate::rules::tft::attack::{
+    Adjustment, AttackKind, AttackSpec, DefendAndAttack, Mishap, ParryShield, Technique,
+};
 use crate::rules::tft::character::{Talent, without_cost};
 use crate::rules::tft::damage::{
-    Blow, Charge, Defence, Direction, Precise, Striker, Target, striker_dice,
+    AttackAllowed, Blow, Charge, Defence, DefendWith, Direction, Parry, Precise, Striker, Target,
+    defend_attack, keep_lance, parry_attack, shield_wall_stops, striker_dice,
 };
-use crate::rules::tft::gear::{self, FineGrade, Quality, Weapon};
+use crate::rules::tft::gear::{self, FineGrade, Quality, ShieldKind, Weapon, WeaponGroup};
+use crate::rules::tft::injury::AttributeRoll;
 use crate::rules::tft::odds::attack_odds;
 use crate::rules::tft::resolve::resolve_attack;
 use crate::rules::tft::{Multiplier, injury, multi};
@@ -49,6 +53,17 @@ pub enum Guard {
     Dodging,
 }
 
+/// What the attacker also does with its off hand or shield this turn
+/// (tft-house-rules-combat.txt, "Parrying and Defending").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stance {
+    ParryMainGauche,
+    ParryWeapon,
+    ParryShield,
+    DefendWeapon,
+    DefendShield,
+}
+
 /// A parsed `/tft attack`.
 #[derive(Debug, Clone)]
 pub struct Attack {
@@ -64,9 +79,14 @@ pub struct Attack {
     charge: Charge,
     modifier: i32,
     mode: RollMode,
+    /// How the target parries this blow.
+    parry: Parry,
+    /// The target's neighbours in a shield wall.
+    shield_wall: u32,
+    stance: Option<Stance>,
 }
 
-const OPTIONS: [&str; 13] = [
+const OPTIONS: [&str; 16] = [
     "attacker",
     "target",
     "weapon",
@@ -80,6 +100,9 @@ const OPTIONS: [&str; 13] = [
     "charge",
     "modifier",
     "mode",
+    "parry",
+    "shield_wall",
+    "stance",
 ];
 
 /// What `weapon:` accepts for fighting bare-handed.
@@ -124,6 +147,36 @@ impl Attack {
                 ],
             )?,
         };
+        let parry = match o.text("parry") {
+            None => Parry::None,
+            Some(p) => menu(
+                "parry",
+                p,
+                &[
+                    ("none", Parry::None),
+                    ("main-gauche", Parry::MainGauche),
+                    ("second-weapon", Parry::SecondWeapon),
+                    ("shield", Parry::Shield),
+                    ("full", Parry::Full),
+                ],
+            )?,
+        };
+        let stance = match o.text("stance") {
+            None => None,
+            Some(t) => Some(menu(
+                "stance",
+                t,
+                &[
+                    ("parry-main-gauche", Stance::ParryMainGauche),
+                    ("parry-weapon", Stance::ParryWeapon),
+                    ("parry-shield", Stance::ParryShield),
+                    ("defend-weapon", Stance::DefendWeapon),
+                    ("defend-shield", Stance::DefendShield),
+                ],
+            )?),
+        };
+        let shield_wall = o.int("shield_wall", 0, i64::from(u32::MAX))?.unwrap_or(0) as u32;
+        shield_wall_stops(shield_wall).map_err(|e| user(format!("shield_wall: {e}")))?;
         let max_actions = i64::from(multi::max_multiplier());
         Ok(Self {
             attacker: o.required("attacker")?.to_owned(),
@@ -141,6 +194,9 @@ impl Attack {
             charge,
             modifier: o.int("modifier", -MAX_MODIFIER, MAX_MODIFIER)?.unwrap_or(0) as i32,
             mode: o.mode()?,
+            parry,
+            shield_wall,
+            stance,
         })
     }
 
@@ -161,30 +217,23 @@ impl Attack {
                 armor_dx,
                 shield_dx,
                 technique: Technique::Normal,
-                adjustments: self.adjustments(&chosen, &a_sheet)?,
+                adjustments: self.adjustments(&chosen, &attacker, &a_sheet)?,
             };
             let setup = spec.setup().map_err(user)?;
             let attacker_st = self.attack_st(&attacker, &a_sheet)?;
-            let blow = Blow {
-                striker: chosen.striker(self.charge),
-                multiplier: Multiplier::Normal,
-                attacker_st,
-                precise: Precise::None,
-                dagger_marksmanship: false,
-                halfling: false,
-            };
+            let blow = self.blow(&chosen, attacker_st);
             // Refuse what the damage rules would refuse before any die is rolled.
             check_striker(&blow.striker, attacker_st, a_sheet.st)?;
             injury::reaction_thresholds(t_sheet.st).map_err(user)?;
             let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
             let struck = Target {
-                defence: defence(&target, &t_sheet, self.facing)?,
+                defence: self.defence(&target, &t_sheet)?,
                 st: t_sheet.st,
                 st_left: st_left(&t_sheet, hits_before, fatigue),
                 earlier_hits: 0,
                 acrobatics_adj_dx: acrobatics(&target, &t_sheet)?,
             };
-            let (res, breakage, self_damage) = {
+            let (res, breakage, self_damage, lance) = {
                 let mut dice = ctx.dice();
                 let res = resolve_attack(&mut dice, &setup, settings, &blow, &struck, house_rules)
                     .map_err(user)?;
@@ -194,7 +243,9 @@ impl Attack {
                 // tft-rules-summary.md, "ROLLING TO HIT": bare hands on 17 or 18 miss and do 1d
                 // to the attacker. Decision: the attacker hurts itself, so its armor stops none.
                 let self_damage = (mishap == Mishap::SelfDamage).then(|| dice.roll(6));
-                (res, breakage, self_damage)
+                let rider = (a_sheet.st, a_sheet.dx + armor_dx + shield_dx);
+                let lance = self.keep_lance(res.roll.is_hit(), &chosen, rider, &mut dice);
+                (res, breakage, self_damage, lance)
             };
             let new_hits = res.damage.as_ref().map_or(0, |d| i64::from(d.applied.hits));
             if new_hits > 0 {
@@ -227,6 +278,7 @@ impl Attack {
                     "hits_taken": hits_before + new_hits,
                     "weapon_broken": breakage.map(|b| b.broken),
                     "self_damage": self_damage,
+                    "lance_kept": lance.as_ref().map(|l| l.success),
                 }),
             )?;
             let shown = render::Shown {
@@ -240,6 +292,7 @@ impl Attack {
                 self_damage,
                 target_st: t_sheet.st,
                 hits_before,
+                lance: lance.as_ref(),
                 hit_chance: attack_odds(&setup, settings).ok().map(|o| o.hit_percent()),
             };
             Ok((
@@ -248,6 +301,42 @@ impl Attack {
             ))
         })?;
         Ok(ctx.route(self.mode, &what, full))
+    }
+
+    /// tft-house-rules.txt, "Lance and Pike Rules": a rider whose lance charge hits rolls 3d
+    /// against the lower of ST and adjDX to keep the lance.
+    /// `rider` is (ST, adjDX).
+    fn keep_lance(
+        &self,
+        hit: bool,
+        chosen: &Chosen,
+        (st, adj_dx): (i32, i32),
+        dice: &mut impl crate::rules::dice::DieSource,
+    ) -> Option<AttributeRoll> {
+        let lance = chosen.weapon.is_some_and(|w| w.group == WeaponGroup::Lance);
+        let charging = matches!(self.charge, Charge::Charging | Charge::ChargingOffCentre);
+        (hit && lance && charging).then(|| keep_lance(dice, st, adj_dx))
+    }
+
+    /// The blow: the chosen weapon (or bare hands) at this attack's ST.
+    fn blow(&self, chosen: &Chosen, attacker_st: i32) -> Blow {
+        Blow {
+            striker: chosen.striker(self.charge),
+            multiplier: Multiplier::Normal,
+            attacker_st,
+            precise: Precise::None,
+            dagger_marksmanship: false,
+            halfling: false,
+        }
+    }
+
+    /// The target's defence: its armor and shield, and this blow's parry and shield wall.
+    fn defence(&self, c: &Character, sheet: &TftSheet) -> AppResult<Defence> {
+        Ok(Defence {
+            parry: self.parry,
+            shield_wall_neighbours: self.shield_wall,
+            ..defence(c, sheet, self.facing)?
+        })
     }
 
     /// The attacker's ST for this blow. tft-multiple-actions.txt, "Action Segment": an attack
@@ -275,8 +364,16 @@ impl Attack {
     }
 
     /// The typed adjustments this attack's options ask for.
-    fn adjustments(&self, chosen: &Chosen, sheet: &TftSheet) -> AppResult<Vec<Adjustment>> {
+    fn adjustments(
+        &self,
+        chosen: &Chosen,
+        c: &Character,
+        sheet: &TftSheet,
+    ) -> AppResult<Vec<Adjustment>> {
         let mut out = Vec::new();
+        if let Some(stance) = self.stance {
+            out.push(stance_adjustment(stance, c, sheet)?);
+        }
         // tft-rules-summary.md, "DX adjustments": the side and rear bonuses are for melee and
         // thrown attacks; a missile shot's facing only decides which stops the target has.
         let missile = chosen.weapon.is_some_and(Weapon::is_missile);
@@ -315,6 +412,101 @@ impl Attack {
             out.push(Adjustment::Other(other));
         }
         Ok(out)
+    }
+}
+
+/// The DX cost of attacking while parrying or defending, as the shield rules allow it, or a
+/// refusal where they allow no attack (a tower shield, a full parry, defending without the
+/// talent).
+fn stance_adjustment(stance: Stance, c: &Character, sheet: &TftSheet) -> AppResult<Adjustment> {
+    let shield = match sheet.shield.as_deref().filter(|s| !s.trim().is_empty()) {
+        Some(name) => Some(
+            gear::shield(name)
+                .map_err(|e| super::gear_error(c, &e))?
+                .kind,
+        ),
+        None => None,
+    };
+    let two_weapons = has_talent(sheet, Talent::TwoWeapons);
+    let advanced_shield = has_talent(sheet, Talent::AdvancedShield);
+    let no_shield = || {
+        user(format!(
+            "{} carries no shield to parry or defend with; set one with /character set.",
+            escape(&c.name)
+        ))
+    };
+    let small = |kind: ShieldKind| kind.is_small();
+    let (allowed, adjustment) = match stance {
+        Stance::ParryMainGauche => (
+            parry_attack(Parry::MainGauche, shield, two_weapons, advanced_shield),
+            Adjustment::MainGaucheDefensive,
+        ),
+        Stance::ParryWeapon => (
+            parry_attack(Parry::SecondWeapon, shield, two_weapons, advanced_shield),
+            Adjustment::ParryWithSecondWeapon { two_weapons },
+        ),
+        Stance::ParryShield => {
+            let kind = shield.ok_or_else(no_shield)?;
+            (
+                parry_attack(Parry::Shield, shield, two_weapons, advanced_shield),
+                Adjustment::ParryWithShield {
+                    shield: if small(kind) {
+                        ParryShield::Small
+                    } else {
+                        ParryShield::Large
+                    },
+                    advanced_shield,
+                },
+            )
+        }
+        Stance::DefendWeapon => (
+            Ok(defend_attack(
+                DefendWith::Weapon,
+                two_weapons,
+                advanced_shield,
+            )),
+            Adjustment::DefendAndAttack(DefendAndAttack::TwoWeapons),
+        ),
+        Stance::DefendShield => {
+            let kind = shield.ok_or_else(no_shield)?;
+            (
+                Ok(defend_attack(
+                    DefendWith::Shield(kind),
+                    two_weapons,
+                    advanced_shield,
+                )),
+                Adjustment::DefendAndAttack(if small(kind) {
+                    DefendAndAttack::AdvancedShieldSmall
+                } else {
+                    DefendAndAttack::AdvancedShieldLarge
+                }),
+            )
+        }
+    };
+    match allowed.map_err(user)? {
+        AttackAllowed::At(_) => Ok(adjustment),
+        AttackAllowed::NoAttack => Err(user(format!(
+            "{} cannot attack while {}: {}",
+            escape(&c.name),
+            stance_name(stance),
+            match stance {
+                Stance::DefendWeapon => "defending with a weapon and attacking needs Two Weapons.",
+                Stance::DefendShield => {
+                    "defending with a shield and attacking needs Advanced Shield, and never a tower shield."
+                }
+                _ => "a tower shield parries without attacking.",
+            }
+        ))),
+    }
+}
+
+fn stance_name(stance: Stance) -> &'static str {
+    match stance {
+        Stance::ParryMainGauche => "parrying with a main-gauche",
+        Stance::ParryWeapon => "parrying with a second weapon",
+        Stance::ParryShield => "parrying with a shield",
+        Stance::DefendWeapon => "defending with a weapon",
+        Stance::DefendShield => "defending with a shield",
     }
 }
 
@@ -604,6 +796,58 @@ mod tests {
             err.contains("banana") && err.contains("weapon table"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn stance_dx_agrees_with_the_shield_rules() {
+        // tft-house-rules-combat.txt, "Parrying and Defending": the DX each stance costs, as
+        // parry_attack and defend_attack give it, is the DX its adjustment shows.
+        use crate::rules::tft::damage::{AttackAllowed, defend_attack, parry_attack};
+        for two in [false, true] {
+            for adv in [false, true] {
+                for kind in [ShieldKind::Small, ShieldKind::Large] {
+                    let small = if kind.is_small() {
+                        ParryShield::Small
+                    } else {
+                        ParryShield::Large
+                    };
+                    let cases = [
+                        (
+                            parry_attack(Parry::MainGauche, Some(kind), two, adv).unwrap(),
+                            Adjustment::MainGaucheDefensive,
+                        ),
+                        (
+                            parry_attack(Parry::SecondWeapon, Some(kind), two, adv).unwrap(),
+                            Adjustment::ParryWithSecondWeapon { two_weapons: two },
+                        ),
+                        (
+                            parry_attack(Parry::Shield, Some(kind), two, adv).unwrap(),
+                            Adjustment::ParryWithShield {
+                                shield: small,
+                                advanced_shield: adv,
+                            },
+                        ),
+                        (
+                            defend_attack(DefendWith::Weapon, two, adv),
+                            Adjustment::DefendAndAttack(DefendAndAttack::TwoWeapons),
+                        ),
+                        (
+                            defend_attack(DefendWith::Shield(kind), two, adv),
+                            Adjustment::DefendAndAttack(if kind.is_small() {
+                                DefendAndAttack::AdvancedShieldSmall
+                            } else {
+                                DefendAndAttack::AdvancedShieldLarge
+                            }),
+                        ),
+                    ];
+                    for (allowed, adj) in cases {
+                        if let AttackAllowed::At(dx) = allowed {
+                            assert_eq!(dx, adj.dx(), "{adj:?} two={two} adv={adv}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -335,6 +335,132 @@ fn attack_adjustments_show_in_the_breakdown() {
 }
 
 #[test]
+fn attacking_while_parrying_or_defending_costs_dx_or_is_refused() {
+    // tft-house-rules-combat.txt, "Parrying and Defending": a large shield parries at -4 DX
+    // (-3 with Advanced Shield); a tower shield parries without attacking; defending with a
+    // weapon and attacking needs Two Weapons (-2).
+    let w = world();
+    let with = |name: &str, shield: &str, talents: &[&str]| {
+        let id = w.tft(
+            name,
+            ANN,
+            TftSheet {
+                shield: Some(shield.into()),
+                talents: talents.iter().map(|t| (*t).to_owned()).collect(),
+                ..fighter(12, 14)
+            },
+        );
+        w.give(id, "weapon", "shortsword", "{}");
+    };
+    with("Lar", "large shield", &[]);
+    with("Adv", "large shield", &["Advanced Shield"]);
+    with("Tow", "tower shield", &["Advanced Shield"]);
+    with("Two", "small shield", &["Two Weapons"]);
+    w.tft("Brom", BOB, fighter(12, 12));
+    let attack = |who: &str, stance: &str| {
+        w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", who), ("target", "Brom"), ("stance", stance)],
+        )
+    };
+    let r = attack("Lar", "parry-shield");
+    assert!(
+        field(&r, "adjDX").contains("parrying with a shield -4"),
+        "{r:?}"
+    );
+    let r = attack("Adv", "parry-shield");
+    assert!(
+        field(&r, "adjDX").contains("parrying with a shield -3"),
+        "{r:?}"
+    );
+    let r = attack("Tow", "parry-shield");
+    assert!(refusal(&r).contains("Tow cannot attack while parrying with a shield"));
+    let r = attack("Lar", "defend-weapon");
+    assert!(refusal(&r).contains("needs Two Weapons"), "{r:?}");
+    let r = attack("Two", "defend-weapon");
+    assert!(
+        field(&r, "adjDX").contains("defending with a weapon -2"),
+        "{r:?}"
+    );
+    let r = attack("Two", "defend-shield");
+    assert!(refusal(&r).contains("needs Advanced Shield"), "{r:?}");
+    assert_eq!(w.rolls(), 3, "refusals roll nothing");
+}
+
+#[test]
+fn parries_and_shield_walls_add_the_targets_stops() {
+    // tft-house-rules-combat.txt, "Parrying" (a full parry stops 4) and "Shield Wall" (one stop
+    // per neighbour, at most the six hexes around).
+    let w = world();
+    let id = w.tft("Vexa", ANN, fighter(14, 30));
+    w.give(id, "weapon", "broadsword", "{}");
+    w.tft(
+        "Brom",
+        BOB,
+        TftSheet {
+            shield: Some("small shield".into()),
+            ..fighter(60, 10)
+        },
+    );
+    let opts = |extra: (&str, &str)| {
+        w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", "Vexa"), ("target", "Brom"), extra],
+        )
+    };
+    for _ in 0..10 {
+        let r = opts(("parry", "full"));
+        if r.embeds[0].fields.iter().any(|f| f.name == "Stops") {
+            assert!(field(&r, "Stops").contains("parry"), "{r:?}");
+            let r = opts(("shield_wall", "6"));
+            if r.embeds[0].fields.iter().any(|f| f.name == "Stops") {
+                assert!(field(&r, "Stops").contains("shield wall"), "{r:?}");
+            }
+            break;
+        }
+    }
+    let r = opts(("shield_wall", "7"));
+    assert!(refusal(&r).starts_with("shield_wall:"), "{r:?}");
+}
+
+#[test]
+fn a_lance_charge_that_hits_rolls_to_keep_the_lance() {
+    // tft-house-rules.txt, "Lance and Pike Rules": 3d against the lower of ST and adjDX.
+    let w = world();
+    let id = w.tft("Sir", ANN, fighter(14, 12));
+    w.give(id, "weapon", "lance", "{}");
+    w.tft("Brom", BOB, fighter(60, 10));
+    let mut hits = 0;
+    for _ in 0..12 {
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[
+                ("attacker", "Sir"),
+                ("target", "Brom"),
+                ("charge", "charging"),
+            ],
+        );
+        let lance = r.embeds[0].fields.iter().find(|f| f.name == "Lance");
+        let hit = r.embeds[0].fields.iter().any(|f| f.name == "Hits");
+        assert_eq!(lance.is_some(), hit, "{r:?}");
+        if let Some(l) = lance {
+            hits += 1;
+            assert!(l.value.contains("against 12 (the lower"), "{}", l.value);
+        }
+    }
+    assert!(hits > 0, "adjDX 12 should land some of 12 charges");
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[("attacker", "Sir"), ("target", "Brom")],
+    );
+    assert!(r.embeds[0].fields.iter().all(|f| f.name != "Lance"));
+}
+
+#[test]
 fn attack_refuses_bad_input_and_changes_nothing() {
     let w = world();
     let ann = w.tft("Vexa", ANN, fighter(12, 14));

@@ -1,7 +1,7 @@
 //! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|check|gear`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{Charge, CommonCheck, Facing, Helper, HigherUc, Mode};
+use crate::bot::choices::{Charge, CommonCheck, Facing, Helper, HigherUc, Mode, Parry, Stance};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
@@ -99,6 +99,14 @@ pub async fn tft_attack(
     #[max = 40]
     modifier: Option<i64>,
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+    #[description = "How the target parries the blow (more hits stopped)"] parry: Option<Parry>,
+    #[description = "The target's neighbours in a shield wall, one stop each (0 to 6)"]
+    #[min = 0]
+    #[max = 6]
+    shield_wall: Option<i64>,
+    #[description = "The attacker also parries or defends this turn (lower DX)"] stance: Option<
+        Stance,
+    >,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("attacker", attacker)
@@ -113,7 +121,10 @@ pub async fn tft_attack(
         .opt("actions", actions)
         .choice("charge", charge)
         .opt("modifier", modifier)
-        .choice("mode", mode);
+        .choice("mode", mode)
+        .choice("parry", parry)
+        .opt("shield_wall", shield_wall)
+        .choice("stance", stance);
     invoke(ctx, &["tft", "attack"], args).await
 }
 

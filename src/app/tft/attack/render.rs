@@ -6,11 +6,11 @@ use crate::app::reply::{Embed, Field, Tone};
 use crate::app::text::{escape, signed};
 use crate::rules::tft::Multiplier;
 use crate::rules::tft::attack::{
-    Adjustment, AttackOutcome, AttackSetup, DxReason, RollTable, TableSource,
+    Adjustment, AttackOutcome, AttackSetup, DefendAndAttack, DxReason, RollTable, TableSource,
 };
 use crate::rules::tft::damage::{DamageResolution, StopRule, StopSource};
 use crate::rules::tft::gear::Breakage;
-use crate::rules::tft::injury::{Condition, KnockdownReason};
+use crate::rules::tft::injury::{AttributeRoll, Condition, KnockdownReason};
 use crate::rules::tft::resolve::AttackResolution;
 
 /// Everything the reply shows.
@@ -26,6 +26,8 @@ pub(super) struct Shown<'a> {
     pub self_damage: Option<u32>,
     pub target_st: i32,
     pub hits_before: i64,
+    /// A lance charge's roll to keep the lance.
+    pub lance: Option<&'a AttributeRoll>,
     /// The chance this attack had of landing, in percent, before the dice were rolled.
     pub hit_chance: Option<f64>,
 }
@@ -89,6 +91,13 @@ fn adjustment_name(a: &Adjustment) -> String {
         Adjustment::EarlierRollsThisTurn(n) => format!("{n} earlier roll{} this turn", plural(n)),
         Adjustment::MultipleActions { multiplier } => format!("multiple actions ×{multiplier}"),
         Adjustment::Other(_) => "modifier".to_owned(),
+        Adjustment::MainGaucheDefensive => "parrying with a main-gauche".to_owned(),
+        Adjustment::ParryWithSecondWeapon { .. } => "parrying with a second weapon".to_owned(),
+        Adjustment::ParryWithShield { .. } => "parrying with a shield".to_owned(),
+        Adjustment::DefendAndAttack(DefendAndAttack::TwoWeapons) => {
+            "defending with a weapon".to_owned()
+        }
+        Adjustment::DefendAndAttack(_) => "defending with a shield".to_owned(),
         other => format!("{other:?}"),
     }
 }
@@ -276,6 +285,20 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
             .map_or(String::new(), |d| format!(" (quality die {d})"));
         let what = if b.broken { "breaks" } else { "holds" };
         fields.push(field("Weapon", format!("It {what}{die}."), false));
+    }
+    if let Some(l) = s.lance {
+        fields.push(field(
+            "Lance",
+            format!(
+                "{}: {}d: {} = {} against {} (the lower of ST and adjDX)",
+                if l.success { "kept" } else { "dropped" },
+                l.dice,
+                faces(&l.faces),
+                l.total,
+                l.against
+            ),
+            false,
+        ));
     }
     if let Some(hurt) = s.self_damage {
         fields.push(field(
