@@ -104,6 +104,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "item [quality] [silver] [hits] [character]",
     ),
     (
+        "tft actions",
+        "player, GM",
+        "TFT multiple actions: the meta-options adjDX allows against the initiative sum, their costs",
+        "first second [take] [engaged] [character]",
+    ),
+    (
         "odds thiz",
         "anyone",
         "Exact odds of each THIZ level",

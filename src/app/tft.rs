@@ -12,6 +12,7 @@
 //! triple), Green for a success, Grey for a failure, Red for a failure with a mishap (automatic
 //! failure, a dropped or broken weapon, a figure that dies).
 
+mod actions;
 mod attack;
 mod bash;
 mod check;
@@ -53,6 +54,8 @@ pub enum TftCommand {
     Check(check::Check),
     /// `/tft gear`: prices, mending, wear and splitting of weapons, armor and shields.
     Gear(lookup::Lookup),
+    /// `/tft actions`: the multiple-actions meta-options a figure may take this turn.
+    Actions(actions::Actions),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
     /// `/tft heal`: hits and fatigue taken off (GM).
@@ -69,7 +72,7 @@ pub enum TftCommand {
 
 /// The subcommands, for messages.
 const SUBCOMMANDS: &str =
-    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, check, gear";
+    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, check, gear, actions";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -82,6 +85,7 @@ impl TftCommand {
             ["tft", "bash"] => TftCommand::Bash(bash::Bash::parse(inv)?),
             ["tft", "check"] => TftCommand::Check(check::Check::parse(inv)?),
             ["tft", "gear"] => TftCommand::Gear(lookup::Lookup::parse(inv)?),
+            ["tft", "actions"] => TftCommand::Actions(actions::Actions::parse(inv)?),
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
@@ -109,6 +113,7 @@ impl TftCommand {
             TftCommand::Bash(c) => c.run(ctx),
             TftCommand::Check(c) => c.run(ctx),
             TftCommand::Gear(c) => c.run(ctx),
+            TftCommand::Actions(c) => c.run(ctx),
             TftCommand::Job(c) => c.run(ctx),
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),

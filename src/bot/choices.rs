@@ -439,3 +439,18 @@ pub enum Stance {
     #[name = "defend-shield"]
     DefendShield,
 }
+
+/// A TFT multiple-actions meta-option: actions taken, with or without the movement boost.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum TakeActions {
+    #[name = "1"]
+    One,
+    #[name = "1+move"]
+    OneMove,
+    #[name = "2"]
+    Two,
+    #[name = "2+move"]
+    TwoMove,
+    #[name = "3"]
+    Three,
+}

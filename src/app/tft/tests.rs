@@ -991,6 +991,51 @@ fn armor_wears_and_shields_split_at_their_thresholds() {
     assert!(refusal(&r).contains("no weapon, armor or shield"), "{r:?}");
 }
 
+// ---------------------------------------------------------------------------------------------
+// /tft actions
+
+#[test]
+fn meta_options_open_when_adj_dx_passes_the_sum_by_more_than_the_requirement() {
+    // tft-multiple-actions.txt, "Action Segment": one action plus the boost, and Defend under
+    // two actions, need adjDX over the initiative sum by more than 10 (docs/rulings.md: 10,
+    // not the garbled table's 18); 3 + 4 = 7, so 17 is not enough and 18 is.
+    let w = world();
+    let moving = |dx: i32| TftSheet {
+        ma: Some(10),
+        ..fighter(12, dx)
+    };
+    w.tft("Low", ANN, moving(17));
+    w.tft("High", ANN, moving(18));
+    let run = |who: &str, opts: &[(&str, &str)]| {
+        let mut all = vec![("character", who), ("first", "3"), ("second", "4")];
+        all.extend_from_slice(opts);
+        w.run(ANN, &["tft", "actions"], &all)
+    };
+    let r = run("Low", &[]);
+    assert!(field(&r, "May choose").contains("1 action + movement: no (adjDX 18 or more)"));
+    let r = run("High", &[]);
+    assert!(field(&r, "May choose").contains("1 action + movement: yes (adjDX 18 or more)"));
+    let r = run("Low", &[("take", "2")]);
+    assert!(field(&r, "Defend, dodge, disengage, pick up, stand").starts_with("not allowed"));
+    assert_eq!(field(&r, "Each attack"), "-4 ST, +1 dice");
+    assert_eq!(field(&r, "Movement"), "up to 10 hexes (MA 10)");
+    let r = run("High", &[("take", "2")]);
+    assert_eq!(
+        field(&r, "Defend, dodge, disengage, pick up, stand"),
+        "allowed"
+    );
+    // The boost: MA/3 rounded, 10 gives 3 more hexes.
+    let r = run("High", &[("take", "1+move")]);
+    assert_eq!(field(&r, "Movement"), "up to 13 hexes (MA 10)");
+    let r = run("Low", &[("take", "1+move")]);
+    assert!(refusal(&r).contains("needs adjDX 18 or more"), "{r:?}");
+    let r = run("High", &[("take", "1+move"), ("engaged", "true")]);
+    assert!(refusal(&r).contains("engaged"), "{r:?}");
+    let r = run("High", &[("take", "3")]);
+    assert_eq!(field(&r, "Each spell"), "-8 IQ, +2 dice");
+    assert_eq!(w.rolls(), 0, "nothing is rolled");
+}
+
 #[test]
 fn unknown_subcommands_are_refused() {
     let w = world();

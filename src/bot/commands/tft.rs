@@ -1,7 +1,9 @@
-//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|check|gear`.
+//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|check|gear|actions`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{Charge, CommonCheck, Facing, Helper, HigherUc, Mode, Parry, Stance};
+use crate::bot::choices::{
+    Charge, CommonCheck, Facing, Helper, HigherUc, Mode, Parry, Stance, TakeActions,
+};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
@@ -21,7 +23,8 @@ use crate::bot::{Context, Error};
         "tft_repair",
         "tft_condition",
         "tft_check",
-        "tft_gear"
+        "tft_gear",
+        "tft_actions"
     ),
     subcommand_required
 )]
@@ -384,4 +387,31 @@ pub async fn tft_gear(
         .opt("hits", hits)
         .opt("character", character);
     invoke(ctx, &["tft", "gear"], args).await
+}
+
+/// TFT multiple actions: the options a figure's adjDX allows this turn, and their costs
+#[poise::command(slash_command, rename = "actions")]
+pub async fn tft_actions(
+    ctx: Context<'_>,
+    #[description = "The first side's initiative die (1 to 6)"]
+    #[min = 1]
+    #[max = 6]
+    first: i64,
+    #[description = "The second side's initiative die (1 to 6)"]
+    #[min = 1]
+    #[max = 6]
+    second: i64,
+    #[description = "The meta-option to take: its costs and movement"] take: Option<TakeActions>,
+    #[description = "The figure is engaged (no movement boost)"] engaged: Option<bool>,
+    #[description = "Who acts (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("first", first)
+        .opt("second", second)
+        .choice("take", take)
+        .opt("engaged", engaged)
+        .opt("character", character);
+    invoke(ctx, &["tft", "actions"], args).await
 }

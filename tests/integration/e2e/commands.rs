@@ -99,6 +99,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft repair",
             "tft check",
             "tft gear",
+            "tft actions",
         ],
     ),
     (
@@ -756,6 +757,9 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
         "/tft gear item:broadsword quality:fine character:Tor",
     );
     assert!(text.contains("Second weapon: Tor (ST 12) may"), "{text}");
+
+    let text = x.text(&alys, "/tft actions first:3 second:4 take:2 character:Tor");
+    assert!(text.contains("Each attack: -4 ST, +1 dice"), "{text}");
 
     let text = x.text(&alys, "/tft attack attacker:Tor target:Ulf");
     assert!(text.contains("Tor attacks Ulf"), "{text}");
