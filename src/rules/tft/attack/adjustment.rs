@@ -17,6 +17,10 @@ pub const MAX_COUNT: u32 = 100;
 /// Waiting for an opening earns at most this much (tft-house-rules-combat.txt).
 pub const MAX_WAITING_TURNS_COUNTED: u32 = 2;
 /// Missile weapons and missile spells lose 1 DX per this many hexes (two megahexes).
+// Decision: tft-rules-summary.md's table prints the missile step as "per 3 megahexes" (about 9
+// hexes) and its spell list as "every two megahexes"; tft-house-rules-combat.txt, "Long Range
+// Shots", gives the normal penalty as 1 DX per 6 hexes. The house rules' 6 hexes is used for
+// weapons and missile spells alike (docs/rulings.md).
 pub const MISSILE_HEXES_PER_DX: u32 = 6;
 
 /// tft-house-rules-combat.txt, "Long Range Shots": (last hex of the band, DX) past 30 hexes.
