@@ -110,6 +110,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "first second [take] [engaged] [character]",
     ),
     (
+        "tft miss",
+        "player, GM",
+        "TFT roll to miss a figure in the line of fire: 3 dice against adjDX",
+        "[character] [prior] [modifier] [mode]",
+    ),
+    (
         "odds thiz",
         "anyone",
         "Exact odds of each THIZ level",

@@ -19,6 +19,7 @@ mod check;
 mod injury;
 mod job;
 mod lookup;
+mod miss;
 mod odds;
 mod save;
 mod state;
@@ -56,6 +57,8 @@ pub enum TftCommand {
     Gear(lookup::Lookup),
     /// `/tft actions`: the multiple-actions meta-options a figure may take this turn.
     Actions(actions::Actions),
+    /// `/tft miss`: a shooter's roll to miss a figure in the line of fire.
+    Miss(miss::Miss),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
     /// `/tft heal`: hits and fatigue taken off (GM).
@@ -71,8 +74,7 @@ pub enum TftCommand {
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str =
-    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, check, gear, actions";
+const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job, heal, stand, repair, condition, check, gear, actions, miss";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -86,6 +88,7 @@ impl TftCommand {
             ["tft", "check"] => TftCommand::Check(check::Check::parse(inv)?),
             ["tft", "gear"] => TftCommand::Gear(lookup::Lookup::parse(inv)?),
             ["tft", "actions"] => TftCommand::Actions(actions::Actions::parse(inv)?),
+            ["tft", "miss"] => TftCommand::Miss(miss::Miss::parse(inv)?),
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
@@ -114,6 +117,7 @@ impl TftCommand {
             TftCommand::Check(c) => c.run(ctx),
             TftCommand::Gear(c) => c.run(ctx),
             TftCommand::Actions(c) => c.run(ctx),
+            TftCommand::Miss(c) => c.run(ctx),
             TftCommand::Job(c) => c.run(ctx),
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),

@@ -1036,6 +1036,45 @@ fn meta_options_open_when_adj_dx_passes_the_sum_by_more_than_the_requirement() {
     assert_eq!(w.rolls(), 0, "nothing is rolled");
 }
 
+// ---------------------------------------------------------------------------------------------
+// /tft miss
+
+#[test]
+fn rolling_to_miss_reads_adj_dx_less_earlier_rolls() {
+    // tft-rules-summary.md, "ROLLING TO MISS": 3 dice against adjDX, -1 per earlier roll.
+    let w = world();
+    w.tft(
+        "Vexa",
+        ANN,
+        TftSheet {
+            armor: Some("leather".into()),
+            ..fighter(12, 14)
+        },
+    );
+    for _ in 0..8 {
+        let r = w.run(ANN, &["tft", "miss"], &[("prior", "2")]);
+        assert_eq!(r.embeds[0].title, "Vexa rolls to miss");
+        assert_eq!(
+            field(&r, "adjDX"),
+            "DX 14, armor -2, earlier rolls -2 = **10**"
+        );
+        let total: u32 = field(&r, "Roll")
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let d = &r.embeds[0].description;
+        match total {
+            3..=10 => assert!(d.contains("passes"), "{d}"),
+            11..=14 => assert!(d.ends_with("takes the shot."), "{d}"),
+            15 | 16 => assert!(d.contains("double"), "{d}"),
+            _ => assert!(d.contains("triple"), "{d}"),
+        }
+    }
+    assert_eq!(w.rolls(), 8);
+}
+
 #[test]
 fn unknown_subcommands_are_refused() {
     let w = world();

@@ -1,4 +1,4 @@
-//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|check|gear|actions`.
+//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|check|gear|actions|miss`.
 
 use crate::bot::autocomplete;
 use crate::bot::choices::{
@@ -24,7 +24,8 @@ use crate::bot::{Context, Error};
         "tft_condition",
         "tft_check",
         "tft_gear",
-        "tft_actions"
+        "tft_actions",
+        "tft_miss"
     ),
     subcommand_required
 )]
@@ -414,4 +415,29 @@ pub async fn tft_actions(
         .opt("engaged", engaged)
         .opt("character", character);
     invoke(ctx, &["tft", "actions"], args).await
+}
+
+/// TFT roll to miss: a shot past a figure in the line of fire
+#[poise::command(slash_command, rename = "miss")]
+pub async fn tft_miss(
+    ctx: Context<'_>,
+    #[description = "Who shoots (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "Figures already rolled for by this shooter this turn (0 to 100)"]
+    #[min = 0]
+    #[max = 100]
+    prior: Option<i64>,
+    #[description = "Added to adjusted DX (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    modifier: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("character", character)
+        .opt("prior", prior)
+        .opt("modifier", modifier)
+        .choice("mode", mode);
+    invoke(ctx, &["tft", "miss"], args).await
 }

@@ -100,6 +100,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft check",
             "tft gear",
             "tft actions",
+            "tft miss",
         ],
     ),
     (
@@ -760,6 +761,9 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
 
     let text = x.text(&alys, "/tft actions first:3 second:4 take:2 character:Tor");
     assert!(text.contains("Each attack: -4 ST, +1 dice"), "{text}");
+
+    let text = x.text(&alys, "/tft miss character:Tor prior:1");
+    assert!(text.contains("Tor rolls to miss"), "{text}");
 
     let text = x.text(&alys, "/tft attack attacker:Tor target:Ulf");
     assert!(text.contains("Tor attacks Ulf"), "{text}");
