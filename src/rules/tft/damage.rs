@@ -128,6 +128,9 @@ pub enum Precise {
 }
 
 impl Precise {
+    // Not reached: an aimed blow's DX is read from the precise-attack table
+    // (`attack::Adjustment::Precise`), which also covers throws and limbs; /tft attack offers no
+    // aimed blow yet, and when it does the table, not this flat -6, sets the DX.
     pub fn dx_adjust(self) -> i32 {
         match self {
             Self::None => 0,
@@ -577,6 +580,9 @@ pub struct PooledHits {
 }
 
 /// Adds up `parts` and takes `stops` off the total once.
+// Not reached: the hits pooled are a turn's Wall of Fire damage, which belongs to spell casting
+// (`character::spells::wall_of_fire_hits`, the campaign/character half of issue 17); no attack
+// command sees more than one blow at a time.
 pub fn pooled_hits(parts: &[i32], stops: i32) -> PooledHits {
     let total: i32 = parts.iter().map(|p| p.max(&0)).sum();
     let stopped = stops.clamp(0, total);
