@@ -38,7 +38,7 @@ use crate::rules::tft::character::Talent;
 use crate::rules::tft::gear;
 use crate::store::characters::Character;
 
-/// The `/tft` subcommands and `/odds tft`.
+/// The `/tft` and `/tftkit` subcommands and `/odds tft`.
 #[derive(Debug, Clone)]
 pub enum TftCommand {
     /// `/tft save`: N dice against ST, DX, IQ or a number.
@@ -51,13 +51,13 @@ pub enum TftCommand {
     Dying(injury::DyingRoll),
     /// `/tft bash`: the foe's roll to stay up after a shield bash or rush.
     Bash(bash::Bash),
-    /// `/tft check`: a common check by name (climb, force a door, notice a trap…).
+    /// `/tftkit check`: a common check by name (climb, force a door, notice a trap…).
     Check(check::Check),
-    /// `/tft gear`: prices, mending, wear and splitting of weapons, armor and shields.
+    /// `/tftkit gear`: prices, mending, wear and splitting of weapons, armor and shields.
     Gear(lookup::Lookup),
-    /// `/tft actions`: the multiple-actions meta-options a figure may take this turn.
+    /// `/tftkit actions`: the multiple-actions meta-options a figure may take this turn.
     Actions(actions::Actions),
-    /// `/tft miss`: a shooter's roll to miss a figure in the line of fire.
+    /// `/tftkit miss`: a shooter's roll to miss a figure in the line of fire.
     Miss(miss::Miss),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
@@ -74,7 +74,9 @@ pub enum TftCommand {
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job, heal, stand, repair, condition, check, gear, actions, miss";
+const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job, heal, stand, repair, condition";
+/// The `/tftkit` subcommands, for messages.
+const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -85,10 +87,10 @@ impl TftCommand {
             ["tft", "hth"] => TftCommand::Hth(injury::Hth::parse(inv)?),
             ["tft", "dying"] => TftCommand::Dying(injury::DyingRoll::parse(inv)?),
             ["tft", "bash"] => TftCommand::Bash(bash::Bash::parse(inv)?),
-            ["tft", "check"] => TftCommand::Check(check::Check::parse(inv)?),
-            ["tft", "gear"] => TftCommand::Gear(lookup::Lookup::parse(inv)?),
-            ["tft", "actions"] => TftCommand::Actions(actions::Actions::parse(inv)?),
-            ["tft", "miss"] => TftCommand::Miss(miss::Miss::parse(inv)?),
+            ["tftkit", "check"] => TftCommand::Check(check::Check::parse(inv)?),
+            ["tftkit", "gear"] => TftCommand::Gear(lookup::Lookup::parse(inv)?),
+            ["tftkit", "actions"] => TftCommand::Actions(actions::Actions::parse(inv)?),
+            ["tftkit", "miss"] => TftCommand::Miss(miss::Miss::parse(inv)?),
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
@@ -97,6 +99,11 @@ impl TftCommand {
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
             ["tft"] => {
                 return Err(user(format!("/tft needs a subcommand: {SUBCOMMANDS}.")));
+            }
+            ["tftkit", ..] => {
+                return Err(user(format!(
+                    "/tftkit needs a subcommand: {KIT_SUBCOMMANDS}."
+                )));
             }
             _ => {
                 return Err(user(format!(

@@ -1,4 +1,4 @@
-//! `/tft actions first second [take] [engaged] [character]`: under the multiple-actions variant
+//! `/tftkit actions first second [take] [engaged] [character]`: under the multiple-actions variant
 //! (tft-multiple-actions.txt), which meta-options a figure's adjDX allows against this turn's
 //! initiative sum and, with `take`, what the chosen one costs each action and how far the
 //! figure may move. Rolls nothing and changes nothing.

@@ -1,4 +1,4 @@
-//! `/tft check check [case] [character] [spell_iq] [modifier] [mode]`: one of the summary's
+//! `/tftkit check check [case] [character] [spell_iq] [modifier] [mode]`: one of the summary's
 //! common checks by name (climb, force a door, notice a trap…), the row picked by the figure's
 //! talents, rolled as a saving roll.
 //!

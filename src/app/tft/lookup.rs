@@ -1,4 +1,4 @@
-//! `/tft gear item [quality] [silver] [hits] [character]`: what a weapon, armor or shield costs,
+//! `/tftkit gear item [quality] [silver] [hits] [character]`: what a weapon, armor or shield costs,
 //! what mending it costs, how it wears or splits with the hits it has taken, and whether a
 //! figure may carry a weapon as its second. Rolls nothing and changes nothing.
 //!

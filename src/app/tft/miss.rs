@@ -1,4 +1,4 @@
-//! `/tft miss [character] [prior] [modifier] [mode]`: a shooter's 3 dice to miss a figure in the
+//! `/tftkit miss [character] [prior] [modifier] [mode]`: a shooter's 3 dice to miss a figure in the
 //! line of fire (tft-rules-summary.md, "ROLLING TO MISS"). Reports what the figure in the way
 //! suffers; the damage of a shot that hits it is a `/tft attack` on that figure.
 

@@ -824,7 +824,7 @@ fn miss_odds_either_side_of_adj_dx() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// /tft check
+// /tftkit check
 
 #[test]
 fn common_checks_pick_the_row_of_the_figures_talents() {
@@ -839,7 +839,7 @@ fn common_checks_pick_the_row_of_the_figures_talents() {
     let check = |who: &str, opts: &[(&str, &str)]| {
         let mut all = vec![("character", who)];
         all.extend_from_slice(opts);
-        w.run(ANN, &["tft", "check"], &all)
+        w.run(ANN, &["tftkit", "check"], &all)
     };
     let r = check("Vexa", &[("check", "climb-wall")]);
     assert_eq!(r.embeds[0].title, "Vexa: climb-wall (wall): 4d against DX");
@@ -880,24 +880,24 @@ fn recognizing_a_spell_costs_iq_above_the_readers() {
     let run = |spell: &str| {
         w.run(
             ANN,
-            &["tft", "check"],
+            &["tftkit", "check"],
             &[("check", "recognize-spell"), ("spell_iq", spell)],
         )
     };
     assert_eq!(field(&run("10"), "Target"), "IQ 10");
     assert_eq!(field(&run("12"), "Target"), "IQ 10, spell IQ 12 -2 = 8");
-    let r = w.run(ANN, &["tft", "check"], &[("check", "recognize-spell")]);
+    let r = w.run(ANN, &["tftkit", "check"], &[("check", "recognize-spell")]);
     assert!(refusal(&r).contains("needs spell_iq"));
     let r = w.run(
         ANN,
-        &["tft", "check"],
+        &["tftkit", "check"],
         &[("check", "run"), ("spell_iq", "3")],
     );
     assert!(refusal(&r).contains("only for check:recognize-spell"));
 }
 
 // ---------------------------------------------------------------------------------------------
-// /tft gear
+// /tftkit gear
 
 #[test]
 fn weapon_prices_follow_quality_and_silver() {
@@ -906,7 +906,7 @@ fn weapon_prices_follow_quality_and_silver() {
     let price = |opts: &[(&str, &str)]| {
         let mut all = vec![("item", "broadsword")];
         all.extend_from_slice(opts);
-        let r = w.run(ANN, &["tft", "gear"], &all);
+        let r = w.run(ANN, &["tftkit", "gear"], &all);
         field(&r, "Price").to_owned()
     };
     assert_eq!(price(&[]), "$80");
@@ -917,13 +917,13 @@ fn weapon_prices_follow_quality_and_silver() {
     assert_eq!(price(&[("quality", "fine"), ("silver", "true")]), "$1600");
     let r = w.run(
         ANN,
-        &["tft", "gear"],
+        &["tftkit", "gear"],
         &[("item", "dagger"), ("quality", "fine+1")],
     );
     assert!(refusal(&r).contains("only be given +1 DX"), "{r:?}");
     let r = w.run(
         ANN,
-        &["tft", "gear"],
+        &["tftkit", "gear"],
         &[("item", "broadsword"), ("silver", "true")],
     );
     assert!(refusal(&r).contains("silver"), "{r:?}");
@@ -937,7 +937,11 @@ fn a_second_weapon_needs_less_st_than_the_figure_has() {
     w.tft("Vexa", ANN, fighter(12, 12));
     w.tft("Brom", BOB, fighter(13, 12));
     let second = |who: &str, item: &str| {
-        let r = w.run(ANN, &["tft", "gear"], &[("item", item), ("character", who)]);
+        let r = w.run(
+            ANN,
+            &["tftkit", "gear"],
+            &[("item", item), ("character", who)],
+        );
         field(&r, "Second weapon").to_owned()
     };
     assert!(second("Vexa", "broadsword").contains("may not"));
@@ -951,7 +955,7 @@ fn armor_wears_and_shields_split_at_their_thresholds() {
     // 50 hits and is in very bad shape at 80; a large shield (stops 2) splits at 30.
     let w = world();
     let now = |item: &str, hits: &str| {
-        let r = w.run(ANN, &["tft", "gear"], &[("item", item), ("hits", hits)]);
+        let r = w.run(ANN, &["tftkit", "gear"], &[("item", item), ("hits", hits)]);
         field(&r, "Now").to_owned()
     };
     assert_eq!(now("chainmail", "49"), "after 49 hits: sound, stops 3");
@@ -973,7 +977,7 @@ fn armor_wears_and_shields_split_at_their_thresholds() {
         "after 30 hits: split and useless"
     );
     let mending = |item: &str| {
-        let r = w.run(ANN, &["tft", "gear"], &[("item", item)]);
+        let r = w.run(ANN, &["tftkit", "gear"], &[("item", item)]);
         field(&r, "Mending").to_owned()
     };
     assert_eq!(mending("chainmail"), "$40");
@@ -983,16 +987,16 @@ fn armor_wears_and_shields_split_at_their_thresholds() {
     assert!(mending("large shield").starts_with("cannot"));
     let r = w.run(
         ANN,
-        &["tft", "gear"],
+        &["tftkit", "gear"],
         &[("item", "broadsword"), ("hits", "3")],
     );
     assert!(refusal(&r).contains("hits is for armor"), "{r:?}");
-    let r = w.run(ANN, &["tft", "gear"], &[("item", "banana")]);
+    let r = w.run(ANN, &["tftkit", "gear"], &[("item", "banana")]);
     assert!(refusal(&r).contains("no weapon, armor or shield"), "{r:?}");
 }
 
 // ---------------------------------------------------------------------------------------------
-// /tft actions
+// /tftkit actions
 
 #[test]
 fn meta_options_open_when_adj_dx_passes_the_sum_by_more_than_the_requirement() {
@@ -1009,7 +1013,7 @@ fn meta_options_open_when_adj_dx_passes_the_sum_by_more_than_the_requirement() {
     let run = |who: &str, opts: &[(&str, &str)]| {
         let mut all = vec![("character", who), ("first", "3"), ("second", "4")];
         all.extend_from_slice(opts);
-        w.run(ANN, &["tft", "actions"], &all)
+        w.run(ANN, &["tftkit", "actions"], &all)
     };
     let r = run("Low", &[]);
     assert!(field(&r, "May choose").contains("1 action + movement: no (adjDX 18 or more)"));
@@ -1037,7 +1041,7 @@ fn meta_options_open_when_adj_dx_passes_the_sum_by_more_than_the_requirement() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// /tft miss
+// /tftkit miss
 
 #[test]
 fn rolling_to_miss_reads_adj_dx_less_earlier_rolls() {
@@ -1052,7 +1056,7 @@ fn rolling_to_miss_reads_adj_dx_less_earlier_rolls() {
         },
     );
     for _ in 0..8 {
-        let r = w.run(ANN, &["tft", "miss"], &[("prior", "2")]);
+        let r = w.run(ANN, &["tftkit", "miss"], &[("prior", "2")]);
         assert_eq!(r.embeds[0].title, "Vexa rolls to miss");
         assert_eq!(
             field(&r, "adjDX"),

@@ -97,10 +97,10 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft heal",
             "tft stand",
             "tft repair",
-            "tft check",
-            "tft gear",
-            "tft actions",
-            "tft miss",
+            "tftkit check",
+            "tftkit gear",
+            "tftkit actions",
+            "tftkit miss",
         ],
     ),
     (
@@ -747,7 +747,7 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     let total = number_after(&text, "Total: ");
     assert!((3..=18).contains(&total), "{text}");
 
-    let text = x.text(&alys, "/tft check check:climb-rope character:Tor");
+    let text = x.text(&alys, "/tftkit check check:climb-rope character:Tor");
     assert!(
         text.contains("Tor: climb-rope (rope): 2d against DX"),
         "{text}"
@@ -755,14 +755,17 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
 
     let text = x.text(
         &alys,
-        "/tft gear item:broadsword quality:fine character:Tor",
+        "/tftkit gear item:broadsword quality:fine character:Tor",
     );
     assert!(text.contains("Second weapon: Tor (ST 12) may"), "{text}");
 
-    let text = x.text(&alys, "/tft actions first:3 second:4 take:2 character:Tor");
+    let text = x.text(
+        &alys,
+        "/tftkit actions first:3 second:4 take:2 character:Tor",
+    );
     assert!(text.contains("Each attack: -4 ST, +1 dice"), "{text}");
 
-    let text = x.text(&alys, "/tft miss character:Tor prior:1");
+    let text = x.text(&alys, "/tftkit miss character:Tor prior:1");
     assert!(text.contains("Tor rolls to miss"), "{text}");
 
     let text = x.text(&alys, "/tft attack attacker:Tor target:Ulf");
