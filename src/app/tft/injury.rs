@@ -314,6 +314,26 @@ fn dying_modifier_name(m: DyingModifier) -> &'static str {
     }
 }
 
+/// A survivor's DX penalty week by week of rest: "DX -5 now, -4 after 1 week, …, none after 5".
+fn recovery_text() -> String {
+    let steps: Vec<String> = (0..=injury::RECOVERY_WEEKS)
+        .map(|weeks| {
+            let penalty = injury::dx_penalty_after_weeks(weeks);
+            let dx = if penalty == 0 {
+                "none".to_owned()
+            } else {
+                format!("DX {penalty}")
+            };
+            match weeks {
+                0 => format!("{dx} now"),
+                1 => format!("{dx} after 1 week"),
+                n => format!("{dx} after {n} weeks"),
+            }
+        })
+        .collect();
+    steps.join(", ")
+}
+
 fn render_dying(name: &str, st_left: i32, outcome: &DyingOutcome) -> Embed {
     let title = format!("{} fights for life", escape(name));
     match outcome {
@@ -333,6 +353,26 @@ fn render_dying(name: &str, st_left: i32, outcome: &DyingOutcome) -> Embed {
                 .filter(|(_, v)| *v != 0)
                 .map(|(m, v)| format!("{} {}", dying_modifier_name(*m), signed(*v)))
                 .collect();
+            let mut fields = vec![
+                field(
+                    "Roll",
+                    format!("2d: {} = {}", faces(&r.faces), r.roll),
+                    true,
+                ),
+                field(
+                    "Modifiers",
+                    if mods.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        mods.join(", ")
+                    },
+                    true,
+                ),
+                field("Total", r.total.to_string(), true),
+            ];
+            if r.survived {
+                fields.push(field("Recovery", recovery_text(), false));
+            }
             Embed {
                 title,
                 description: if r.survived {
@@ -344,23 +384,7 @@ fn render_dying(name: &str, st_left: i32, outcome: &DyingOutcome) -> Embed {
                     )
                 },
                 tone: Some(if r.survived { Tone::Green } else { Tone::Red }),
-                fields: vec![
-                    field(
-                        "Roll",
-                        format!("2d: {} = {}", faces(&r.faces), r.roll),
-                        true,
-                    ),
-                    field(
-                        "Modifiers",
-                        if mods.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            mods.join(", ")
-                        },
-                        true,
-                    ),
-                    field("Total", r.total.to_string(), true),
-                ],
+                fields,
                 footer: r.survived.then(|| {
                     format!(
                         "A survivor needs {} weeks to recover fully.",

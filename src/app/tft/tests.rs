@@ -589,6 +589,13 @@ fn a_week_of_work() {
     );
     assert_eq!(r.embeds[0].title, "Vexa: a week as Scribe");
     assert!(field(&r, "Risk").starts_with("3d: "));
+    // The Scribe's risk is 3/18 (tft-house-rules.txt, "Miscellaneous Jobs"): one way in 216
+    // each, shown beside the roll.
+    assert!(
+        field(&r, "Risk").ends_with("(bonus at 3 or less: 0.5%; disaster at 18 or more: 0.5%)"),
+        "{}",
+        field(&r, "Risk")
+    );
     assert!(
         r.embeds[0]
             .footer
@@ -1499,4 +1506,20 @@ fn the_house_rules_switch_covers_knockdown_saves_and_pole_charges() {
         let shown = r.embeds[0].fields.iter().find(|f| f.name == "Special");
         assert_eq!(shown.map(|f| f.value.as_str()), special);
     }
+}
+
+#[test]
+fn a_survivor_is_told_its_dx_recovery_week_by_week() {
+    // tft-house-rules.txt, "Death and Dying": a survivor is at DX -5, one less each week
+    // of rest, whole after 5 weeks. Two 6s live at 0 ST whatever the modifiers.
+    let w = world_rolling(2, |f| f == [6, 6]);
+    let id = w.tft("Vexa", ANN, fighter(12, 14));
+    w.set_hits(id, 12);
+    let r = w.run(ANN, &["tft", "dying"], &[]);
+    assert!(r.embeds[0].description.starts_with("**Lives**"), "{r:?}");
+    assert_eq!(
+        field(&r, "Recovery"),
+        "DX -5 now, DX -4 after 1 week, DX -3 after 2 weeks, DX -2 after 3 weeks, \
+         DX -1 after 4 weeks, none after 5 weeks"
+    );
 }
