@@ -92,6 +92,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "character [hits] [fatigue] [knocked_down] [dead]",
     ),
     (
+        "tft study",
+        "player, GM",
+        "TFT: whether a talent can be learned now, its cost and study time",
+        "talent [character] [instructor] [on_the_job] [also] [cost]",
+    ),
+    (
         "odds thiz",
         "anyone",
         "Exact odds of each THIZ level",

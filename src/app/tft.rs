@@ -1,6 +1,6 @@
 //! The Fantasy Trip use cases: saving rolls, the whole attack, HTH entry, death and dying,
-//! shield bash and rush, a week of a job, the exact odds of attacks and saves, and figures
-//! that fall, heal and break (knocked down, unconscious, dying, dead; broken weapons).
+//! shield bash and rush, a week of a job, talent study, the exact odds of attacks and saves, and
+//! figures that fall, heal and break (knocked down, unconscious, dying, dead; broken weapons).
 //!
 //! Owns reading a TFT character's numbers from its sheet and the store (attributes, armor,
 //! shield, weapons, hits taken), the guild's TFT table switches, and turning each rules outcome
@@ -19,6 +19,7 @@ mod job;
 mod odds;
 mod save;
 mod state;
+mod study;
 #[cfg(test)]
 mod tests;
 
@@ -59,10 +60,13 @@ pub enum TftCommand {
     Condition(state::SetCondition),
     /// `/odds tft`: exact odds of an attack or a saving roll.
     Odds(odds::Odds),
+    /// `/tft study`: whether, at what cost and how fast a talent can be learned.
+    Study(study::Study),
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job, heal, stand, repair, condition";
+const SUBCOMMANDS: &str =
+    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, study";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -79,6 +83,7 @@ impl TftCommand {
             ["tft", "repair"] => TftCommand::Repair(state::Repair::parse(inv)?),
             ["tft", "condition"] => TftCommand::Condition(state::SetCondition::parse(inv)?),
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
+            ["tft", "study"] => TftCommand::Study(study::Study::parse(inv)?),
             ["tft"] => {
                 return Err(user(format!("/tft needs a subcommand: {SUBCOMMANDS}.")));
             }
@@ -104,6 +109,7 @@ impl TftCommand {
             TftCommand::Repair(c) => c.run(ctx),
             TftCommand::Condition(c) => c.run(ctx),
             TftCommand::Odds(c) => Ok(c.run(ctx)),
+            TftCommand::Study(c) => c.run(ctx),
         }
     }
 }

@@ -351,6 +351,10 @@ fn player_commands() -> Vec<Try> {
         v.push(t(&["tft", "heal"], &[("character", c), ("hits", "1")]));
         v.push(t(&["tft", "stand"], &[("character", c)]));
         v.push(t(
+            &["tft", "study"],
+            &[("talent", "Sword"), ("character", c)],
+        ));
+        v.push(t(
             &["tft", "repair"],
             &[("character", c), ("weapon", "dagger")],
         ));

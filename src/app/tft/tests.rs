@@ -1523,3 +1523,167 @@ fn a_survivor_is_told_its_dx_recovery_week_by_week() {
          DX -1 after 4 weeks, none after 5 weeks"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// /tft study
+
+fn study(w: &World, user: u64, opts: &[(&str, &str)]) -> String {
+    let r = w.run(user, &["tft", "study"], opts);
+    assert_eq!(r.visibility, Visibility::Ephemeral, "{r:?}");
+    r.embeds[0].description.clone()
+}
+
+#[test]
+fn study_times_follow_the_talent_category() {
+    // tft-house-rules.txt, "Learning New Talents": category 1 alone is the normal time and a
+    // quarter less with a teacher; category 2 alone a quarter longer; category 4 only with an
+    // instructor. Willpower ("New and Changed Skills") takes a tenth off.
+    let w = world();
+    w.tft("Vexa", ANN, fighter(12, 12));
+    w.tft(
+        "Wila",
+        ANN,
+        TftSheet {
+            talents: vec!["Willpower (1)".into()],
+            ..fighter(12, 12)
+        },
+    );
+    for (who, talent, instructor, expected) in [
+        (
+            "Vexa",
+            "Climbing",
+            "false",
+            "**Time**: 100% of the normal time",
+        ),
+        (
+            "Vexa",
+            "Climbing",
+            "true",
+            "**Time**: 75% of the normal time",
+        ),
+        (
+            "Wila",
+            "Climbing",
+            "true",
+            "**Time**: 67.5% of the normal time (Willpower)",
+        ),
+        (
+            "Vexa",
+            "Sword",
+            "false",
+            "**Time**: 125% of the normal time",
+        ),
+        ("Vexa", "Sword", "true", "**Time**: 100% of the normal time"),
+        (
+            "Vexa",
+            "Literacy",
+            "true",
+            "**Time**: 100% of the normal time",
+        ),
+        (
+            "Vexa",
+            "Literacy",
+            "false",
+            "Literacy can only be learned with an instructor",
+        ),
+    ] {
+        let text = study(
+            &w,
+            ANN,
+            &[
+                ("talent", talent),
+                ("character", who),
+                ("instructor", instructor),
+            ],
+        );
+        assert!(
+            text.contains(expected),
+            "{who} {talent} {instructor}: {text}"
+        );
+    }
+}
+
+#[test]
+fn study_checks_iq_prerequisites_and_the_discounted_cost() {
+    // tft-house-rules.txt, "New and Changed Skills": Master Vet needs IQ 14 and Vet; Physicker
+    // costs 1 for someone who knows First Aid.
+    let w = world();
+    for (name, iq, iq_problem) in [("Ivo", 13, true), ("Ida", 14, false)] {
+        w.tft(
+            name,
+            ANN,
+            TftSheet {
+                iq,
+                talents: vec!["Vet".into()],
+                ..fighter(12, 12)
+            },
+        );
+        let text = study(&w, ANN, &[("talent", "master vet"), ("character", name)]);
+        assert_eq!(
+            text.contains("Master Vet needs IQ 14; the character has 13"),
+            iq_problem,
+            "{text}"
+        );
+        assert_eq!(
+            text.starts_with("**May start now.**"),
+            !iq_problem,
+            "{text}"
+        );
+        assert!(text.contains("**Cost**: 2 IQ points"), "{text}");
+    }
+    let text = study(
+        &w,
+        ANN,
+        &[
+            ("talent", "master vet"),
+            ("character", "Ida"),
+            ("also", "Vet"),
+        ],
+    );
+    assert!(
+        text.contains("Master Vet cannot be studied together with its prerequisite Vet"),
+        "{text}"
+    );
+    w.tft(
+        "Medi",
+        ANN,
+        TftSheet {
+            talents: vec!["First Aid".into()],
+            ..fighter(12, 12)
+        },
+    );
+    let text = study(
+        &w,
+        ANN,
+        &[
+            ("talent", "Physicker"),
+            ("character", "Medi"),
+            ("cost", "2"),
+            ("instructor", "true"),
+        ],
+    );
+    assert!(text.contains("**Cost**: 1 IQ point (listed 2"), "{text}");
+    let text = study(
+        &w,
+        ANN,
+        &[("talent", "Physicker"), ("character", "Ida"), ("cost", "2")],
+    );
+    assert!(text.contains("**Cost**: 2 IQ points"), "{text}");
+    assert!(
+        text.contains("Physicker can only be learned with an instructor"),
+        "{text}"
+    );
+    let r = w.run(
+        ANN,
+        &["tft", "study"],
+        &[("talent", "Juggling"), ("character", "Ida")],
+    );
+    assert!(refusal(&r).contains("no TFT talent called \"Juggling\""));
+    let r = w.run(
+        BOB,
+        &["tft", "study"],
+        &[("talent", "Sword"), ("character", "Ida")],
+    );
+    assert!(refusal(&r).contains("Ida belongs to another player"));
+    assert_eq!(w.rolls(), 0, "studying rolls nothing");
+}

@@ -97,6 +97,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft heal",
             "tft stand",
             "tft repair",
+            "tft study",
         ],
     ),
     (
@@ -805,6 +806,15 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     // Tor's broadsword breaks only on an 18; either way the GM gets a one-line answer.
     let text = x.text(&gm, "/tft repair character:Tor weapon:Broadsword");
     assert!(text.contains("Tor's Broadsword is"), "{text}");
+    // Tor knows Sword and Shield; Fencing builds on Sword and needs an instructor.
+    let text = x.text(
+        &alys,
+        "/tft study talent:Fencing character:Tor instructor:true",
+    );
+    assert!(
+        text.contains("Tor studies Fencing") && text.contains("May start now"),
+        "{text}"
+    );
     x.ran_exactly("tft");
 }
 

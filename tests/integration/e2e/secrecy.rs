@@ -232,6 +232,7 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/tft attack attacker:{c} target:Tor"));
         v.push(format!("/tft heal character:{c} hits:1"));
         v.push(format!("/tft stand character:{c}"));
+        v.push(format!("/tft study talent:Sword character:{c}"));
         v.push(format!("/tft repair character:{c} weapon:dagger"));
         v.push(format!("/tft condition character:{c} dead:true"));
         v.push(format!("/history character:{c}"));
