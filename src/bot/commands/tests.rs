@@ -111,6 +111,7 @@ fn plausible(option: &Value, flags: bool, pick: usize) -> String {
         "skill" => "Stealth",
         "attribute" => "dx",
         "job" => "Garrison",
+        "talent" | "also" => "Sword",
         "field" => "st",
         "value" => "12",
         "key" => "countdown",
