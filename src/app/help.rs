@@ -46,8 +46,8 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     (
         "tft hth",
         "player, GM",
-        "TFT hand-to-hand entry roll",
-        "character [modifier] [mode]",
+        "TFT hand-to-hand: enter (may strike at once?), leave, or draw a dagger",
+        "character [modifier] [mode] [action] [half_ma]",
     ),
     (
         "tft dying",
@@ -96,6 +96,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "player, GM",
         "TFT: whether a talent can be learned now, its cost and study time",
         "talent [character] [instructor] [on_the_job] [also] [cost]",
+    ),
+    (
+        "tft called",
+        "anyone",
+        "TFT called shot: the aim and what the hits do to a head, hand, arm, leg or wing",
+        "area [hits]",
     ),
     (
         "odds thiz",

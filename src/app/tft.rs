@@ -14,6 +14,8 @@
 
 mod attack;
 mod bash;
+mod called;
+mod hth_follow;
 mod injury;
 mod job;
 mod odds;
@@ -62,11 +64,13 @@ pub enum TftCommand {
     Odds(odds::Odds),
     /// `/tft study`: whether, at what cost and how fast a talent can be learned.
     Study(study::Study),
+    /// `/tft called`: a called shot's aim and what its hits do.
+    Called(called::Called),
 }
 
 /// The subcommands, for messages.
 const SUBCOMMANDS: &str =
-    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, study";
+    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, study, called";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -84,6 +88,7 @@ impl TftCommand {
             ["tft", "condition"] => TftCommand::Condition(state::SetCondition::parse(inv)?),
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
             ["tft", "study"] => TftCommand::Study(study::Study::parse(inv)?),
+            ["tft", "called"] => TftCommand::Called(called::Called::parse(inv)?),
             ["tft"] => {
                 return Err(user(format!("/tft needs a subcommand: {SUBCOMMANDS}.")));
             }
@@ -110,6 +115,7 @@ impl TftCommand {
             TftCommand::Condition(c) => c.run(ctx),
             TftCommand::Odds(c) => Ok(c.run(ctx)),
             TftCommand::Study(c) => c.run(ctx),
+            TftCommand::Called(c) => Ok(c.run()),
         }
     }
 }

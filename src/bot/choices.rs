@@ -384,3 +384,29 @@ pub enum Study {
     #[name = "special"]
     Special,
 }
+
+/// What a TFT figure does about hand-to-hand combat.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum HthAction {
+    #[name = "enter"]
+    Enter,
+    #[name = "leave"]
+    Leave,
+    #[name = "dagger"]
+    Dagger,
+}
+
+/// Where a TFT called shot aims.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum CalledArea {
+    #[name = "head"]
+    Head,
+    #[name = "hand"]
+    Hand,
+    #[name = "shield-arm"]
+    ShieldArm,
+    #[name = "leg"]
+    Leg,
+    #[name = "wing"]
+    Wing,
+}

@@ -354,6 +354,7 @@ fn player_commands() -> Vec<Try> {
             &["tft", "study"],
             &[("talent", "Sword"), ("character", c)],
         ));
+        v.push(t(&["tft", "hth"], &[("action", "leave"), ("character", c)]));
         v.push(t(
             &["tft", "repair"],
             &[("character", c), ("weapon", "dagger")],
@@ -432,6 +433,7 @@ fn player_commands() -> Vec<Try> {
     v.push(t(&["gm", "setup"], &[("gm_role", "5")]));
     v.push(t(&["odds", "thiz"], &[("rating", "4")]));
     v.push(t(&["odds", "tft"], &[("target", "12"), ("dice", "3")]));
+    v.push(t(&["tft", "called"], &[("area", "head"), ("hits", "3")]));
     v.push(t(&["help"], &[]));
     for id in 1..=12 {
         v.push(t(&["button"], &[("id", &format!("dying:{id}"))]));

@@ -1,8 +1,9 @@
-//! `/tft hth` (the 2d roll to enter hand-to-hand combat) and `/tft dying` (the 2d roll of a
-//! figure at 0 ST or below).
+//! `/tft hth` (the 2d roll to enter hand-to-hand combat; `action` hands leaving and drawing a
+//! dagger to `hth_follow`) and `/tft dying` (the 2d roll of a figure at 0 ST or below).
 
 use serde_json::json;
 
+use super::hth_follow::{self, HthAction};
 use super::{faces, field, menu, st_left, tft_sheet};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply, Tone};
@@ -28,9 +29,14 @@ pub struct Hth {
     modifiers: Vec<HthModifier>,
     modifier: i32,
     mode: RollMode,
+    action: HthAction,
+    /// The attacker moved half its MA or less before HTH began.
+    half_ma: bool,
 }
 
-const HTH_OPTIONS: [&str; 10] = [
+const HTH_OPTIONS: [&str; 12] = [
+    "action",
+    "half_ma",
     "character",
     "facing",
     "crawling",
@@ -81,15 +87,32 @@ impl Hth {
             )?;
             modifiers.push(m);
         }
+        let action = match o.text("action") {
+            Some(a) => menu("action", a, &hth_follow::ACTIONS)?,
+            None => HthAction::Enter,
+        };
+        let modifier = o.int("modifier", -MAX_MODIFIER, MAX_MODIFIER)?.unwrap_or(0) as i32;
+        let half_ma = o.flag("half_ma")?;
+        if action != HthAction::Enter && (!modifiers.is_empty() || modifier != 0 || half_ma) {
+            return Err(user(
+                "facing, crawling, moving, leaping, wall, faster, uc, modifier and half_ma are for entering HTH; leave them out with action:leave or action:dagger.",
+            ));
+        }
         Ok(Self {
             character: o.text("character").map(str::to_owned),
             modifiers,
-            modifier: o.int("modifier", -MAX_MODIFIER, MAX_MODIFIER)?.unwrap_or(0) as i32,
+            modifier,
             mode: o.mode()?,
+            action,
+            half_ma,
         })
     }
 
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        if self.action != HthAction::Enter {
+            return hth_follow::run(ctx, self.character.as_deref(), self.action, self.mode);
+        }
+        let moving = self.modifiers.contains(&HthModifier::DuringMovement);
         let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
             let c = ctx.acting_character(tx, self.character.as_deref())?;
             tft_sheet(&c)?;
@@ -110,9 +133,13 @@ impl Hth {
                     "result": hth_name(result),
                 }),
             )?;
+            let mut embed = render_hth(&c.name, &entry, self.modifier, total);
+            embed
+                .fields
+                .extend(hth_follow::strike_field(result, moving, self.half_ma));
             Ok((
                 "an HTH entry roll".to_owned(),
-                Reply::public("").with_embed(render_hth(&c.name, &entry, self.modifier, total)),
+                Reply::public("").with_embed(embed),
             ))
         })?;
         Ok(ctx.route(self.mode, &what, full))

@@ -1687,3 +1687,143 @@ fn study_checks_iq_prerequisites_and_the_discounted_cost() {
     assert!(refusal(&r).contains("Ida belongs to another player"));
     assert_eq!(w.rolls(), 0, "studying rolls nothing");
 }
+
+// ---------------------------------------------------------------------------------------------
+// /tft hth action:leave|dagger, the strike at once, /tft called
+
+#[test]
+fn in_hth_a_figure_rolls_to_leave_or_draw_a_dagger() {
+    // tft-house-rules-combat.txt, "Hand-to-Hand Combat": leaving is 4d against adjDX without
+    // the HTH bonus; tft-rules-summary.md, "OPTIONS FOR FIGURES IN HTH COMBAT": a dagger is 3d.
+    let w = world();
+    w.tft("Vexa", ANN, fighter(12, 14));
+    for (action, title, dice) in [
+        ("leave", "Vexa: leave HTH", "4d: "),
+        ("dagger", "Vexa: draw a dagger in HTH", "3d: "),
+    ] {
+        let r = w.run(ANN, &["tft", "hth"], &[("action", action)]);
+        assert_eq!(r.embeds[0].title, title);
+        assert!(field(&r, "Roll").starts_with(dice), "{r:?}");
+        assert_eq!(field(&r, "Against"), "adjDX 14");
+        let total: i32 = field(&r, "Total")
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let d = &r.embeds[0].description;
+        // No automatic band reaches 14 on 3d or 4d except 4d's 20 and up (a failure anyway).
+        assert_eq!(
+            total <= 14,
+            d.contains("Breaks free") || d.contains("Dagger drawn"),
+            "{d}"
+        );
+    }
+    let r = w.run(
+        ANN,
+        &["tft", "hth"],
+        &[("action", "leave"), ("facing", "rear")],
+    );
+    assert!(refusal(&r).contains("are for entering HTH"));
+    let r = w.run(ANN, &["tft", "hth"], &[("action", "run")]);
+    assert!(refusal(&r).contains("action must be one of enter, leave, dagger"));
+    assert_eq!(w.rolls(), 2);
+}
+
+#[test]
+fn an_attacker_strikes_at_once_only_after_closing_on_the_move_within_half_ma() {
+    // tft-house-rules-combat.txt, "Hand-to-Hand Combat": the strike on the turn HTH begins comes
+    // only when it began during movement, after half MA or less. Two 6s: 12 - 2 for moving.
+    for (moving, half_ma, expected) in [
+        ("true", "true", "yes: HTH began during movement"),
+        ("true", "false", "no: more than half MA"),
+        ("false", "false", "no: only when HTH begins during movement"),
+    ] {
+        let w = world_rolling(2, |f| f == [6, 6]);
+        w.tft("Vexa", ANN, fighter(12, 14));
+        let r = w.run(
+            ANN,
+            &["tft", "hth"],
+            &[("moving", moving), ("half_ma", half_ma)],
+        );
+        assert!(
+            field(&r, "Strike this turn").starts_with(expected),
+            "{moving} {half_ma}: {r:?}"
+        );
+    }
+    // Thrown back: no HTH, so no line about striking.
+    let w = world_rolling(2, |f| f == [1, 1]);
+    w.tft("Vexa", ANN, fighter(12, 14));
+    let r = w.run(
+        ANN,
+        &["tft", "hth"],
+        &[("moving", "true"), ("half_ma", "true")],
+    );
+    assert!(
+        r.embeds[0]
+            .fields
+            .iter()
+            .all(|f| f.name != "Strike this turn")
+    );
+}
+
+#[test]
+fn called_shots_give_the_aim_and_the_effect_of_the_hits() {
+    // tft-rules-summary.md, "OTHER ATTACKS": each area's DX adjustment and its hit thresholds,
+    // on both sides of each.
+    let w = world();
+    for (area, hits, aim, effect) in [
+        ("head", "2", "-6 adjDX", "nothing beyond the hits"),
+        ("head", "3", "-6 adjDX", "knocked out"),
+        ("hand", "2", "-4 adjDX", "nothing beyond the hits"),
+        ("hand", "3", "-4 adjDX", "drops the weapon"),
+        ("hand", "5", "-4 adjDX", "drops the weapon"),
+        (
+            "hand",
+            "6",
+            "-4 adjDX",
+            "drops the weapon; the hand is useless until treated",
+        ),
+        (
+            "hand",
+            "7",
+            "-4 adjDX",
+            "drops the weapon; the hand is useless until treated",
+        ),
+        (
+            "hand",
+            "8",
+            "-4 adjDX",
+            "drops the weapon; the hand is disabled",
+        ),
+        ("shield-arm", "5", "-6 adjDX", "loses the shield"),
+        (
+            "shield-arm",
+            "6",
+            "-6 adjDX",
+            "the arm is useless until healed",
+        ),
+        ("shield-arm", "8", "-6 adjDX", "the shield arm is disabled"),
+        ("leg", "2", "-4 adjDX", "nothing beyond the hits"),
+        ("leg", "3", "-4 adjDX", "down to kneeling"),
+        ("leg", "4", "-4 adjDX", "down to kneeling"),
+        ("leg", "5", "-4 adjDX", "the leg is useless"),
+        ("wing", "3", "-4 adjDX", "nothing beyond the hits"),
+        ("wing", "4", "-4 adjDX", "cannot fly"),
+        ("wing", "7", "-4 adjDX", "cannot fly"),
+        ("wing", "8", "-4 adjDX", "the wing is useless"),
+    ] {
+        let r = w.run(ANN, &["tft", "called"], &[("area", area), ("hits", hits)]);
+        assert_eq!(field(&r, "Aim"), aim, "{area}");
+        assert!(
+            field(&r, "Effect").starts_with(&format!("{hits} hits: {effect}")),
+            "{area} {hits}: {}",
+            field(&r, "Effect")
+        );
+    }
+    let r = w.run(ANN, &["tft", "called"], &[("area", "head")]);
+    assert_eq!(r.embeds[0].fields.len(), 1, "no hits, no effect");
+    let r = w.run(ANN, &["tft", "called"], &[("area", "tail")]);
+    assert!(refusal(&r).contains("area must be one of head, hand"));
+    assert_eq!(w.rolls(), 0);
+}

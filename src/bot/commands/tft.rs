@@ -1,7 +1,7 @@
-//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|study`.
+//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|study|called`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{Charge, Facing, Helper, HigherUc, Mode};
+use crate::bot::choices::{CalledArea, Charge, Facing, Helper, HigherUc, HthAction, Mode};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
@@ -20,7 +20,8 @@ use crate::bot::{Context, Error};
         "tft_stand",
         "tft_repair",
         "tft_condition",
-        "tft_study"
+        "tft_study",
+        "tft_called"
     ),
     subcommand_required
 )]
@@ -116,7 +117,7 @@ pub async fn tft_attack(
     invoke(ctx, &["tft", "attack"], args).await
 }
 
-/// TFT roll to enter hand-to-hand combat
+/// TFT hand-to-hand: the roll to enter, to leave, or to draw a dagger
 #[poise::command(slash_command, rename = "hth")]
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn tft_hth(
@@ -136,8 +137,16 @@ pub async fn tft_hth(
     #[max = 20]
     modifier: Option<i64>,
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+    #[description = "Enter HTH (default), leave it, or draw a dagger in it"] action: Option<
+        HthAction,
+    >,
+    #[description = "Moved half MA or less before closing (may strike at once)"] half_ma: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
     let args = Args::new()
+        .choice("action", action)
+        .opt("half_ma", half_ma)
         .opt("character", character)
         .choice("facing", facing)
         .opt("crawling", crawling)
@@ -342,4 +351,18 @@ pub async fn tft_study(
         .opt("also", also)
         .opt("cost", cost);
     invoke(ctx, &["tft", "study"], args).await
+}
+
+/// TFT called shot: the aim at a head, hand, arm, leg or wing, and what the hits do
+#[poise::command(slash_command, rename = "called")]
+pub async fn tft_called(
+    ctx: Context<'_>,
+    #[description = "Where the blow is aimed"] area: CalledArea,
+    #[description = "Hits that got through, for their effect (0 to 1000)"]
+    #[min = 0]
+    #[max = 1000]
+    hits: Option<i64>,
+) -> Result<(), Error> {
+    let args = Args::new().choice("area", Some(area)).opt("hits", hits);
+    invoke(ctx, &["tft", "called"], args).await
 }

@@ -98,6 +98,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft stand",
             "tft repair",
             "tft study",
+            "tft called",
         ],
     ),
     (
@@ -813,6 +814,16 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     );
     assert!(
         text.contains("Tor studies Fencing") && text.contains("May start now"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tft hth character:Tor action:leave");
+    assert!(
+        text.contains("Tor: leave HTH") && text.contains("Roll: 4d: "),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tft called area:leg hits:5");
+    assert!(
+        text.contains("Aim: -4 adjDX") && text.contains("leg is useless"),
         "{text}"
     );
     x.ran_exactly("tft");

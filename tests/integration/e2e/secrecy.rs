@@ -233,6 +233,7 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/tft heal character:{c} hits:1"));
         v.push(format!("/tft stand character:{c}"));
         v.push(format!("/tft study talent:Sword character:{c}"));
+        v.push(format!("/tft hth action:leave character:{c}"));
         v.push(format!("/tft repair character:{c} weapon:dagger"));
         v.push(format!("/tft condition character:{c} dead:true"));
         v.push(format!("/history character:{c}"));
@@ -310,6 +311,7 @@ fn player_lines() -> Vec<String> {
         ROLE_LINE,
         "/odds thiz rating:4",
         "/odds tft target:12 dice:3",
+        "/tft called area:head hits:3",
         "/help",
     ] {
         v.push(line.to_owned());
