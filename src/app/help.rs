@@ -92,16 +92,22 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "character [hits] [fatigue] [knocked_down] [dead]",
     ),
     (
-        "tft study",
+        "tftref study",
         "player, GM",
         "TFT: whether a talent can be learned now, its cost and study time",
         "talent [character] [instructor] [on_the_job] [also] [cost]",
     ),
     (
-        "tft called",
+        "tftref called",
         "anyone",
         "TFT called shot: the aim and what the hits do to a head, hand, arm, leg or wing",
         "area [hits]",
+    ),
+    (
+        "tftref spell",
+        "anyone",
+        "TFT spell numbers: IQ and ST cost, adjDX for distance, summon limits, Wall of Fire hits",
+        "[spell] [kind] [distance] [st] [dx] [iq] [hexes] [through] [ended] [armor]",
     ),
     (
         "odds thiz",

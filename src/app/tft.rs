@@ -20,6 +20,7 @@ mod injury;
 mod job;
 mod odds;
 mod save;
+mod spell;
 mod state;
 mod study;
 #[cfg(test)]
@@ -37,7 +38,7 @@ use crate::rules::tft::character::Talent;
 use crate::rules::tft::gear;
 use crate::store::characters::Character;
 
-/// The `/tft` subcommands and `/odds tft`.
+/// The `/tft` and `/tftref` subcommands and `/odds tft`.
 #[derive(Debug, Clone)]
 pub enum TftCommand {
     /// `/tft save`: N dice against ST, DX, IQ or a number.
@@ -62,15 +63,18 @@ pub enum TftCommand {
     Condition(state::SetCondition),
     /// `/odds tft`: exact odds of an attack or a saving roll.
     Odds(odds::Odds),
-    /// `/tft study`: whether, at what cost and how fast a talent can be learned.
+    /// `/tftref study`: whether, at what cost and how fast a talent can be learned.
     Study(study::Study),
-    /// `/tft called`: a called shot's aim and what its hits do.
+    /// `/tftref called`: a called shot's aim and what its hits do.
     Called(called::Called),
+    /// `/tftref spell`: a spell's numbers, its distance adjustment, summons and Wall of Fire.
+    Spell(spell::Spell),
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str =
-    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, study, called";
+const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job, heal, stand, repair, condition";
+/// The look-ups' subcommands (`/tftref`), for messages.
+const REF_SUBCOMMANDS: &str = "study, called, spell";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -87,8 +91,14 @@ impl TftCommand {
             ["tft", "repair"] => TftCommand::Repair(state::Repair::parse(inv)?),
             ["tft", "condition"] => TftCommand::Condition(state::SetCondition::parse(inv)?),
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
-            ["tft", "study"] => TftCommand::Study(study::Study::parse(inv)?),
-            ["tft", "called"] => TftCommand::Called(called::Called::parse(inv)?),
+            ["tftref", "study"] => TftCommand::Study(study::Study::parse(inv)?),
+            ["tftref", "called"] => TftCommand::Called(called::Called::parse(inv)?),
+            ["tftref", "spell"] => TftCommand::Spell(spell::Spell::parse(inv)?),
+            ["tftref"] => {
+                return Err(user(format!(
+                    "/tftref needs a subcommand: {REF_SUBCOMMANDS}."
+                )));
+            }
             ["tft"] => {
                 return Err(user(format!("/tft needs a subcommand: {SUBCOMMANDS}.")));
             }
@@ -116,6 +126,7 @@ impl TftCommand {
             TftCommand::Odds(c) => Ok(c.run(ctx)),
             TftCommand::Study(c) => c.run(ctx),
             TftCommand::Called(c) => Ok(c.run()),
+            TftCommand::Spell(c) => Ok(c.run()),
         }
     }
 }

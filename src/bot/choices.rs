@@ -410,3 +410,27 @@ pub enum CalledArea {
     #[name = "wing"]
     Wing,
 }
+
+/// A TFT spell type, for its distance adjustment.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum SpellKind {
+    #[name = "missile"]
+    Missile,
+    #[name = "thrown"]
+    Thrown,
+    #[name = "creation"]
+    Creation,
+    #[name = "special"]
+    Special,
+}
+
+/// Where a figure ended its move beside a TFT Wall of Fire.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum WallEnded {
+    #[name = "in"]
+    In,
+    #[name = "next"]
+    Next,
+    #[name = "away"]
+    Away,
+}

@@ -351,7 +351,7 @@ fn player_commands() -> Vec<Try> {
         v.push(t(&["tft", "heal"], &[("character", c), ("hits", "1")]));
         v.push(t(&["tft", "stand"], &[("character", c)]));
         v.push(t(
-            &["tft", "study"],
+            &["tftref", "study"],
             &[("talent", "Sword"), ("character", c)],
         ));
         v.push(t(&["tft", "hth"], &[("action", "leave"), ("character", c)]));
@@ -433,7 +433,11 @@ fn player_commands() -> Vec<Try> {
     v.push(t(&["gm", "setup"], &[("gm_role", "5")]));
     v.push(t(&["odds", "thiz"], &[("rating", "4")]));
     v.push(t(&["odds", "tft"], &[("target", "12"), ("dice", "3")]));
-    v.push(t(&["tft", "called"], &[("area", "head"), ("hits", "3")]));
+    v.push(t(&["tftref", "called"], &[("area", "head"), ("hits", "3")]));
+    v.push(t(
+        &["tftref", "spell"],
+        &[("spell", "Levitate"), ("distance", "3")],
+    ));
     v.push(t(&["help"], &[]));
     for id in 1..=12 {
         v.push(t(&["button"], &[("id", &format!("dying:{id}"))]));

@@ -1,4 +1,4 @@
-//! `/tft called area [hits]`: a called shot at the head, weapon hand, shield arm, leg or wing —
+//! `/tftref called area [hits]`: a called shot at the head, weapon hand, shield arm, leg or wing —
 //! the adjDX for aiming there and, given the hits that got through, what they do. A table look-up:
 //! nothing is rolled or written (roll the blow with `/tft attack`'s modifier).
 
@@ -20,7 +20,7 @@ const AREAS: [(&str, CalledArea); 5] = [
     ("wing", CalledArea::Wing),
 ];
 
-/// A parsed `/tft called`.
+/// A parsed `/tftref called`.
 #[derive(Debug, Clone)]
 pub struct Called {
     area: CalledArea,

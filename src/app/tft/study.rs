@@ -1,4 +1,4 @@
-//! `/tft study talent [character] [instructor] [on_the_job] [also] [cost]`: whether a character may start
+//! `/tftref study talent [character] [instructor] [on_the_job] [also] [cost]`: whether a character may start
 //! learning a talent now, what it costs and how long it takes against the normal time. Nothing
 //! is rolled and nothing is written: the GM records the talent when the study is done.
 
@@ -15,7 +15,7 @@ use crate::rules::tft::character::{
 /// The highest talent cost accepted.
 const MAX_COST: i64 = 10;
 
-/// A parsed `/tft study`.
+/// A parsed `/tftref study`.
 #[derive(Debug, Clone)]
 pub struct Study {
     talent: Talent,

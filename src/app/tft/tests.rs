@@ -1525,10 +1525,10 @@ fn a_survivor_is_told_its_dx_recovery_week_by_week() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// /tft study
+// /tftref study
 
 fn study(w: &World, user: u64, opts: &[(&str, &str)]) -> String {
-    let r = w.run(user, &["tft", "study"], opts);
+    let r = w.run(user, &["tftref", "study"], opts);
     assert_eq!(r.visibility, Visibility::Ephemeral, "{r:?}");
     r.embeds[0].description.clone()
 }
@@ -1675,13 +1675,13 @@ fn study_checks_iq_prerequisites_and_the_discounted_cost() {
     );
     let r = w.run(
         ANN,
-        &["tft", "study"],
+        &["tftref", "study"],
         &[("talent", "Juggling"), ("character", "Ida")],
     );
     assert!(refusal(&r).contains("no TFT talent called \"Juggling\""));
     let r = w.run(
         BOB,
-        &["tft", "study"],
+        &["tftref", "study"],
         &[("talent", "Sword"), ("character", "Ida")],
     );
     assert!(refusal(&r).contains("Ida belongs to another player"));
@@ -1689,7 +1689,7 @@ fn study_checks_iq_prerequisites_and_the_discounted_cost() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// /tft hth action:leave|dagger, the strike at once, /tft called
+// /tft hth action:leave|dagger, the strike at once, /tftref called
 
 #[test]
 fn in_hth_a_figure_rolls_to_leave_or_draw_a_dagger() {
@@ -1813,7 +1813,11 @@ fn called_shots_give_the_aim_and_the_effect_of_the_hits() {
         ("wing", "7", "-4 adjDX", "cannot fly"),
         ("wing", "8", "-4 adjDX", "the wing is useless"),
     ] {
-        let r = w.run(ANN, &["tft", "called"], &[("area", area), ("hits", hits)]);
+        let r = w.run(
+            ANN,
+            &["tftref", "called"],
+            &[("area", area), ("hits", hits)],
+        );
         assert_eq!(field(&r, "Aim"), aim, "{area}");
         assert!(
             field(&r, "Effect").starts_with(&format!("{hits} hits: {effect}")),
@@ -1821,9 +1825,157 @@ fn called_shots_give_the_aim_and_the_effect_of_the_hits() {
             field(&r, "Effect")
         );
     }
-    let r = w.run(ANN, &["tft", "called"], &[("area", "head")]);
+    let r = w.run(ANN, &["tftref", "called"], &[("area", "head")]);
     assert_eq!(r.embeds[0].fields.len(), 1, "no hits, no effect");
-    let r = w.run(ANN, &["tft", "called"], &[("area", "tail")]);
+    let r = w.run(ANN, &["tftref", "called"], &[("area", "tail")]);
     assert!(refusal(&r).contains("area must be one of head, hand"));
     assert_eq!(w.rolls(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tftref spell
+
+#[test]
+fn spell_distance_adjusts_adj_dx_by_type() {
+    // tft-rules-summary.md, "CASTING SPELLS BY TYPE": missile -1 for every two megahexes, thrown
+    // -1 a hex between, creation none.
+    let w = world();
+    for (opts, expected) in [
+        (
+            &[("kind", "missile"), ("distance", "3")][..],
+            "-1 adjDX at 3 megahexes",
+        ),
+        (
+            &[("kind", "missile"), ("distance", "4")][..],
+            "-2 adjDX at 4 megahexes",
+        ),
+        (
+            &[("kind", "thrown"), ("distance", "0")][..],
+            "0 adjDX at 0 hexes",
+        ),
+        (
+            &[("kind", "thrown"), ("distance", "1")][..],
+            "-1 adjDX at 1 hexes",
+        ),
+        (
+            &[("spell", "levitate"), ("distance", "3")][..],
+            "-3 adjDX at 3 hexes",
+        ),
+        (
+            &[("spell", "Wall of Fire"), ("distance", "5")][..],
+            "no adjustment",
+        ),
+    ] {
+        let r = w.run(ANN, &["tftref", "spell"], opts);
+        assert_eq!(r.visibility, Visibility::Ephemeral);
+        assert!(
+            field(&r, "Distance").starts_with(expected),
+            "{opts:?}: {r:?}"
+        );
+    }
+    let r = w.run(ANN, &["tftref", "spell"], &[("spell", "Levitate")]);
+    assert_eq!(
+        field(&r, "Spell"),
+        "IQ 11, thrown, 2 ST to cast, 1 ST a turn to keep up"
+    );
+    let r = w.run(ANN, &["tftref", "spell"], &[("distance", "3")]);
+    assert!(refusal(&r).contains("needs a spell the house rules list, or a kind"));
+    let r = w.run(ANN, &["tftref", "spell"], &[("spell", "Fireball")]);
+    assert!(refusal(&r).contains("no spell \"Fireball\""));
+    assert_eq!(w.rolls(), 0);
+}
+
+#[test]
+fn spell_checks_summons_and_counts_wall_of_fire_hits() {
+    // tft-house-rules.txt, "New and Changed Spells": Summon Warrior brings ST + DX 28, IQ 9, ST
+    // 14 or more; Summon Small Animal at most ST 11, DX 14, IQ 6, one hex. "Wall of Fire": 4 hits
+    // a hex passed through, 6 for ending in it, 2 next to it; armor stops from the total once.
+    let w = world();
+    for (spell, st, dx, iq, hexes, fits) in [
+        ("Summon Warrior", "14", "14", "9", "1", true),
+        ("Summon Warrior", "13", "15", "9", "1", false),
+        ("Summon Warrior", "14", "15", "9", "1", false),
+        ("Summon Small Animal", "11", "14", "6", "1", true),
+        ("Summon Small Animal", "12", "14", "6", "1", false),
+        ("Summon Small Animal", "11", "14", "6", "2", false),
+    ] {
+        let r = w.run(
+            ANN,
+            &["tftref", "spell"],
+            &[
+                ("spell", spell),
+                ("st", st),
+                ("dx", dx),
+                ("iq", iq),
+                ("hexes", hexes),
+            ],
+        );
+        let text = field(&r, "Summoned");
+        assert_eq!(
+            text.contains(": fits"),
+            fits,
+            "{spell} {st}/{dx}/{iq}: {text}"
+        );
+    }
+    for (through, ended, armor, expected) in [
+        (
+            "1",
+            "away",
+            "0",
+            "4 hits this turn, 4 through armor stopping 0",
+        ),
+        (
+            "1",
+            "in",
+            "3",
+            "10 hits this turn, 7 through armor stopping 3",
+        ),
+        (
+            "0",
+            "next",
+            "2",
+            "2 hits this turn, 0 through armor stopping 2",
+        ),
+        (
+            "2",
+            "next",
+            "0",
+            "10 hits this turn, 10 through armor stopping 0",
+        ),
+    ] {
+        let r = w.run(
+            ANN,
+            &["tftref", "spell"],
+            &[
+                ("spell", "wall of fire"),
+                ("through", through),
+                ("ended", ended),
+                ("armor", armor),
+            ],
+        );
+        assert_eq!(field(&r, "Wall of Fire"), expected);
+    }
+    let r = w.run(
+        ANN,
+        &["tftref", "spell"],
+        &[
+            ("spell", "Levitate"),
+            ("st", "10"),
+            ("dx", "10"),
+            ("iq", "5"),
+        ],
+    );
+    assert!(field(&r, "Not counted").contains("for a Summon spell"));
+    let r = w.run(
+        ANN,
+        &["tftref", "spell"],
+        &[("spell", "Summon Warrior"), ("st", "10")],
+    );
+    assert!(field(&r, "Not counted").contains("only all three together"));
+    let r = w.run(
+        ANN,
+        &["tftref", "spell"],
+        &[("spell", "Levitate"), ("through", "1")],
+    );
+    assert!(field(&r, "Not counted").contains("Wall of Fire"));
 }

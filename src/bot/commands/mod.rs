@@ -22,6 +22,7 @@ mod odds;
 mod reveal;
 mod roll;
 mod tft;
+mod tftref;
 mod wound;
 
 use super::{Data, Error};
@@ -35,6 +36,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         attack::attack(),
         maneuver::maneuver(),
         tft::tft(),
+        tftref::tftref(),
         odds::odds(),
         luck::luck(),
         character::character(),

@@ -112,6 +112,7 @@ fn plausible(option: &Value, flags: bool, pick: usize) -> String {
         "attribute" => "dx",
         "job" => "Garrison",
         "talent" | "also" => "Sword",
+        "spell" => "Levitate",
         "field" => "st",
         "value" => "12",
         "key" => "countdown",

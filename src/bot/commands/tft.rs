@@ -1,7 +1,7 @@
-//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|study|called`.
+//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{CalledArea, Charge, Facing, Helper, HigherUc, HthAction, Mode};
+use crate::bot::choices::{Charge, Facing, Helper, HigherUc, HthAction, Mode};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
@@ -19,9 +19,7 @@ use crate::bot::{Context, Error};
         "tft_heal",
         "tft_stand",
         "tft_repair",
-        "tft_condition",
-        "tft_study",
-        "tft_called"
+        "tft_condition"
     ),
     subcommand_required
 )]
@@ -324,45 +322,4 @@ pub async fn tft_condition(
         .opt("knocked_down", knocked_down)
         .opt("dead", dead);
     invoke(ctx, &["tft", "condition"], args).await
-}
-
-/// TFT: may a character learn a talent now, at what cost and how fast
-#[poise::command(slash_command, rename = "study")]
-pub async fn tft_study(
-    ctx: Context<'_>,
-    // More talents than Discord's 25 choices, so text; app names the bad one.
-    #[description = "The talent, like Sword, Climbing or Physicker"] talent: String,
-    #[description = "Who studies (default: your latest character)"]
-    #[autocomplete = "autocomplete::character"]
-    character: Option<String>,
-    #[description = "Someone who knows the talent teaches"] instructor: Option<bool>,
-    #[description = "Training on the job as well"] on_the_job: Option<bool>,
-    #[description = "Other talents studied at the same time, comma-separated"] also: Option<String>,
-    #[description = "The cost your book lists, if the bot shows none (1 to 10)"]
-    #[min = 1]
-    #[max = 10]
-    cost: Option<i64>,
-) -> Result<(), Error> {
-    let args = Args::new()
-        .opt("talent", talent)
-        .opt("character", character)
-        .opt("instructor", instructor)
-        .opt("on_the_job", on_the_job)
-        .opt("also", also)
-        .opt("cost", cost);
-    invoke(ctx, &["tft", "study"], args).await
-}
-
-/// TFT called shot: the aim at a head, hand, arm, leg or wing, and what the hits do
-#[poise::command(slash_command, rename = "called")]
-pub async fn tft_called(
-    ctx: Context<'_>,
-    #[description = "Where the blow is aimed"] area: CalledArea,
-    #[description = "Hits that got through, for their effect (0 to 1000)"]
-    #[min = 0]
-    #[max = 1000]
-    hits: Option<i64>,
-) -> Result<(), Error> {
-    let args = Args::new().choice("area", Some(area)).opt("hits", hits);
-    invoke(ctx, &["tft", "called"], args).await
 }

@@ -97,8 +97,16 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft heal",
             "tft stand",
             "tft repair",
-            "tft study",
-            "tft called",
+        ],
+    ),
+    (
+        "tftref",
+        &[
+            "character create",
+            "character set",
+            "tftref study",
+            "tftref called",
+            "tftref spell",
         ],
     ),
     (
@@ -807,26 +815,38 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     // Tor's broadsword breaks only on an 18; either way the GM gets a one-line answer.
     let text = x.text(&gm, "/tft repair character:Tor weapon:Broadsword");
     assert!(text.contains("Tor's Broadsword is"), "{text}");
-    // Tor knows Sword and Shield; Fencing builds on Sword and needs an instructor.
-    let text = x.text(
-        &alys,
-        "/tft study talent:Fencing character:Tor instructor:true",
-    );
-    assert!(
-        text.contains("Tor studies Fencing") && text.contains("May start now"),
-        "{text}"
-    );
     let text = x.text(&alys, "/tft hth character:Tor action:leave");
     assert!(
         text.contains("Tor: leave HTH") && text.contains("Roll: 4d: "),
         "{text}"
     );
-    let text = x.text(&alys, "/tft called area:leg hits:5");
+    x.ran_exactly("tft");
+}
+
+#[test]
+fn tftref_study_called_shots_and_spells() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let alys = s.player(10);
+    x.text(&alys, "/character create name:Tor system:tft");
+    x.text(&alys, "/character set name:Tor field:talents value:Sword");
+    // Fencing builds on Sword and needs an instructor.
+    let text = x.text(
+        &alys,
+        "/tftref study talent:Fencing character:Tor instructor:true",
+    );
+    assert!(
+        text.contains("Tor studies Fencing") && text.contains("May start now"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tftref called area:leg hits:5");
     assert!(
         text.contains("Aim: -4 adjDX") && text.contains("leg is useless"),
         "{text}"
     );
-    x.ran_exactly("tft");
+    let text = x.text(&alys, "/tftref spell spell:Levitate distance:3");
+    assert!(text.contains("Distance: -3 adjDX"), "{text}");
+    x.ran_exactly("tftref");
 }
 
 #[test]

@@ -232,7 +232,7 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/tft attack attacker:{c} target:Tor"));
         v.push(format!("/tft heal character:{c} hits:1"));
         v.push(format!("/tft stand character:{c}"));
-        v.push(format!("/tft study talent:Sword character:{c}"));
+        v.push(format!("/tftref study talent:Sword character:{c}"));
         v.push(format!("/tft hth action:leave character:{c}"));
         v.push(format!("/tft repair character:{c} weapon:dagger"));
         v.push(format!("/tft condition character:{c} dead:true"));
@@ -311,7 +311,8 @@ fn player_lines() -> Vec<String> {
         ROLE_LINE,
         "/odds thiz rating:4",
         "/odds tft target:12 dice:3",
-        "/tft called area:head hits:3",
+        "/tftref called area:head hits:3",
+        "/tftref spell spell:Levitate distance:3",
         "/help",
     ] {
         v.push(line.to_owned());
