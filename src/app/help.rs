@@ -110,6 +110,18 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "[spell] [kind] [distance] [st] [dx] [iq] [hexes] [through] [ended] [armor]",
     ),
     (
+        "tftref ski",
+        "player, GM",
+        "TFT skiing: MA on snow and uphill, downhill rolls, falls, jumps",
+        "[character] [multiple] [jump]",
+    ),
+    (
+        "tftref mount",
+        "anyone",
+        "TFT mount: MA and adjDX under a load, turns, the least move, the charge bonus",
+        "st ma dx [load] [pace] [hexes] [facing] [last] [straight]",
+    ),
+    (
         "odds thiz",
         "anyone",
         "Exact odds of each THIZ level",

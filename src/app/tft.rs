@@ -18,8 +18,10 @@ mod called;
 mod hth_follow;
 mod injury;
 mod job;
+mod mount;
 mod odds;
 mod save;
+mod ski;
 mod spell;
 mod state;
 mod study;
@@ -67,6 +69,10 @@ pub enum TftCommand {
     Study(study::Study),
     /// `/tftref called`: a called shot's aim and what its hits do.
     Called(called::Called),
+    /// `/tftref ski`: a skier's MA, downhill rolls and falls.
+    Ski(ski::Ski),
+    /// `/tftref mount`: a mount's load and running limits.
+    Mount(mount::Mount),
     /// `/tftref spell`: a spell's numbers, its distance adjustment, summons and Wall of Fire.
     Spell(spell::Spell),
 }
@@ -74,7 +80,7 @@ pub enum TftCommand {
 /// The subcommands, for messages.
 const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job, heal, stand, repair, condition";
 /// The look-ups' subcommands (`/tftref`), for messages.
-const REF_SUBCOMMANDS: &str = "study, called, spell";
+const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -94,6 +100,8 @@ impl TftCommand {
             ["tftref", "study"] => TftCommand::Study(study::Study::parse(inv)?),
             ["tftref", "called"] => TftCommand::Called(called::Called::parse(inv)?),
             ["tftref", "spell"] => TftCommand::Spell(spell::Spell::parse(inv)?),
+            ["tftref", "ski"] => TftCommand::Ski(ski::Ski::parse(inv)?),
+            ["tftref", "mount"] => TftCommand::Mount(mount::Mount::parse(inv)?),
             ["tftref"] => {
                 return Err(user(format!(
                     "/tftref needs a subcommand: {REF_SUBCOMMANDS}."
@@ -127,6 +135,8 @@ impl TftCommand {
             TftCommand::Study(c) => c.run(ctx),
             TftCommand::Called(c) => Ok(c.run()),
             TftCommand::Spell(c) => Ok(c.run()),
+            TftCommand::Ski(c) => c.run(ctx),
+            TftCommand::Mount(c) => c.run(),
         }
     }
 }

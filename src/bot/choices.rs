@@ -434,3 +434,14 @@ pub enum WallEnded {
     #[name = "away"]
     Away,
 }
+
+/// How hard a TFT mount is ridden under its load.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum MountPace {
+    #[name = "chart"]
+    Chart,
+    #[name = "run"]
+    Run,
+    #[name = "pushed"]
+    Pushed,
+}

@@ -355,6 +355,7 @@ fn player_commands() -> Vec<Try> {
             &[("talent", "Sword"), ("character", c)],
         ));
         v.push(t(&["tft", "hth"], &[("action", "leave"), ("character", c)]));
+        v.push(t(&["tftref", "ski"], &[("character", c)]));
         v.push(t(
             &["tft", "repair"],
             &[("character", c), ("weapon", "dagger")],
@@ -437,6 +438,10 @@ fn player_commands() -> Vec<Try> {
     v.push(t(
         &["tftref", "spell"],
         &[("spell", "Levitate"), ("distance", "3")],
+    ));
+    v.push(t(
+        &["tftref", "mount"],
+        &[("st", "20"), ("ma", "24"), ("dx", "10")],
     ));
     v.push(t(&["help"], &[]));
     for id in 1..=12 {

@@ -1979,3 +1979,113 @@ fn spell_checks_summons_and_counts_wall_of_fire_hits() {
     );
     assert!(field(&r, "Not counted").contains("Wall of Fire"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// /tftref ski, /tftref mount
+
+#[test]
+fn ski_reads_the_skier_from_the_sheet() {
+    // tft-house-rules.txt, "New and Changed Skills", Skiing and Master Skier: level snow +4 MA
+    // (double for a Master, -2 untrained), uphill half (two thirds); downhill at triple MA 3d,
+    // quadruple 4d (a Master from quadruple, a die fewer); falls 1d-1 at triple, 2d-1 at
+    // quadruple; a Master's jump 3d at double MA.
+    let w = world();
+    let skier = |talent: &str| TftSheet {
+        talents: vec![talent.into()],
+        ma: Some(12),
+        ..fighter(12, 12)
+    };
+    w.tft("Una", ANN, skier("Literacy"));
+    w.tft("Sven", ANN, skier("Skiing (1)"));
+    w.tft("Mara", ANN, skier("Master Skier"));
+    for (who, multiple, level, uphill, downhill, fall) in [
+        ("Una", "2", "MA 10", "MA 5", "none needed", "no damage"),
+        ("Una", "3", "MA 10", "MA 5", "3d against adjDX -4", "1d-1"),
+        ("Sven", "2", "MA 16", "MA 6", "none needed", "no damage"),
+        ("Sven", "3", "MA 16", "MA 6", "3d against adjDX", "1d-1"),
+        ("Sven", "4", "MA 16", "MA 6", "4d against adjDX", "2d-1"),
+        ("Mara", "3", "MA 24", "MA 8", "none needed", "no damage"),
+        ("Mara", "4", "MA 24", "MA 8", "3d against adjDX", "1d-1"),
+    ] {
+        let r = w.run(
+            ANN,
+            &["tftref", "ski"],
+            &[("character", who), ("multiple", multiple)],
+        );
+        assert_eq!(field(&r, "Level snow"), level, "{who}");
+        assert_eq!(field(&r, "Uphill"), uphill, "{who}");
+        assert_eq!(
+            field(&r, &format!("Downhill at {multiple}× MA")),
+            downhill,
+            "{who} {multiple}"
+        );
+        assert_eq!(field(&r, "A fall"), fall, "{who} {multiple}");
+    }
+    let r = w.run(
+        ANN,
+        &["tftref", "ski"],
+        &[("character", "Mara"), ("multiple", "2"), ("jump", "true")],
+    );
+    assert_eq!(field(&r, "Ski jump"), "3d against adjDX");
+    let r = w.run(
+        ANN,
+        &["tftref", "ski"],
+        &[("character", "Sven"), ("multiple", "2"), ("jump", "true")],
+    );
+    assert!(field(&r, "Ski jump").starts_with("only a Master Skier"));
+    let r = w.run(BOB, &["tftref", "ski"], &[("character", "Sven")]);
+    assert!(refusal(&r).contains("Sven belongs to another player"));
+    assert_eq!(w.rolls(), 0);
+}
+
+#[test]
+fn mount_load_and_running_limits() {
+    // tft-house-rules.txt, "Carrying Capacity": up to ST x 1.5 costs 2 MA, up to x 3 costs 4;
+    // x 7.5 or more is an overload that walks at MA 4. "Turning", "Running", "Stopping": a change
+    // of facing costs 1 MA; from 8 hexes a turn 2 hexes between changes, from 16 3; after 8 or
+    // more at least 3 hexes next turn, after 16 at least 4; +2 damage after more than 8 in a line.
+    let w = world();
+    let horse = |load: &str, extra: &[(&'static str, &'static str)]| {
+        let mut opts = vec![("st", "20"), ("ma", "24"), ("dx", "10")];
+        opts.push(("load", load));
+        opts.extend_from_slice(extra);
+        let owned: Vec<(&str, &str)> = opts.into_iter().collect();
+        w.run(ANN, &["tftref", "mount"], &owned)
+    };
+    for (load, expected) in [
+        ("30", "30 kg (×1.5 ST): MA 22, adjDX 10"),
+        ("31", "31 kg (×1.5 ST): MA 20, adjDX 10"),
+        ("149", "149 kg (×7.4 ST): MA"),
+        ("150", "150 kg (×7.5 ST): MA 4, adjDX 10, overloaded"),
+    ] {
+        let r = horse(load, &[]);
+        assert!(
+            field(&r, "Load").starts_with(expected),
+            "{load}: {}",
+            field(&r, "Load")
+        );
+    }
+    for (hexes, between) in [("7", "1"), ("8", "2"), ("15", "2"), ("16", "3")] {
+        let r = horse("0", &[("hexes", hexes), ("facing", "2")]);
+        assert!(
+            field(&r, "This turn").ends_with(&format!("at least {between} hexes between changes")),
+            "{hexes}: {}",
+            field(&r, "This turn")
+        );
+    }
+    let r = horse("0", &[("hexes", "10"), ("facing", "2")]);
+    assert!(field(&r, "This turn").contains("cost MA 12"));
+    for (last, least) in [("7", "0"), ("8", "3"), ("16", "4")] {
+        let r = horse("0", &[("last", last)]);
+        assert!(
+            field(&r, "Least move").starts_with(&format!("{least} hexes")),
+            "{last}"
+        );
+    }
+    for (straight, bonus) in [("8", "0 after"), ("9", "+2 after")] {
+        let r = horse("0", &[("straight", straight)]);
+        assert!(field(&r, "Melee damage").starts_with(bonus), "{straight}");
+    }
+    let r = w.run(ANN, &["tftref", "mount"], &[("ma", "24"), ("dx", "10")]);
+    assert!(refusal(&r).contains("needs the option st"));
+}

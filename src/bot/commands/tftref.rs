@@ -1,16 +1,23 @@
-//! `/tftref study|called|spell`: TFT look-ups kept out of `/tft`, whose options are near
-//! Discord's 4000-character limit for one command: talent study, called shots, spells.
+//! `/tftref study|called|spell|ski|mount`: TFT look-ups kept out of `/tft`, whose options are near
+//! Discord's 4000-character limit for one command: talent study, called shots, spells, skiing,
+//! mounts.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{CalledArea, SpellKind, WallEnded};
+use crate::bot::choices::{CalledArea, MountPace, SpellKind, WallEnded};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
-/// TFT look-ups: talent study, called shots, spell numbers
+/// TFT look-ups: talent study, called shots, spells, skiing, mounts
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("tftref_study", "tftref_called", "tftref_spell"),
+    subcommands(
+        "tftref_study",
+        "tftref_called",
+        "tftref_spell",
+        "tftref_ski",
+        "tftref_mount"
+    ),
     subcommand_required
 )]
 // poise wants an async fn, even for a parent Discord never calls.
@@ -115,4 +122,76 @@ pub async fn tftref_spell(
         .choice("ended", ended)
         .opt("armor", armor);
     invoke(ctx, &["tftref", "spell"], args).await
+}
+
+/// TFT skiing: MA on snow and uphill, downhill rolls, falls and jumps
+#[poise::command(slash_command, rename = "ski")]
+pub async fn tftref_ski(
+    ctx: Context<'_>,
+    #[description = "Who skis (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "Going downhill at this many times MA (1 to 20)"]
+    #[min = 1]
+    #[max = 20]
+    multiple: Option<i64>,
+    #[description = "A ski jump (Master Skier)"] jump: Option<bool>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("character", character)
+        .opt("multiple", multiple)
+        .opt("jump", jump);
+    invoke(ctx, &["tftref", "ski"], args).await
+}
+
+/// TFT mount: MA and adjDX under a load, turns, the least move, the charge bonus
+#[poise::command(slash_command, rename = "mount")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
+pub async fn tftref_mount(
+    ctx: Context<'_>,
+    #[description = "The mount's ST (1 to 10000)"]
+    #[min = 1]
+    #[max = 10000]
+    st: i64,
+    #[description = "Its MA unladen (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    ma: i64,
+    #[description = "Its DX (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    dx: i64,
+    #[description = "Kilograms carried, rider included (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    load: Option<i64>,
+    #[description = "The chart's pace, run overloaded, or pushed"] pace: Option<MountPace>,
+    #[description = "Hexes moved this turn (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    hexes: Option<i64>,
+    #[description = "Changes of facing this turn (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    facing: Option<i64>,
+    #[description = "Hexes moved last turn (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    last: Option<i64>,
+    #[description = "Hexes come in a fairly straight line (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    straight: Option<i64>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("st", st)
+        .opt("ma", ma)
+        .opt("dx", dx)
+        .opt("load", load)
+        .choice("pace", pace)
+        .opt("hexes", hexes)
+        .opt("facing", facing)
+        .opt("last", last)
+        .opt("straight", straight);
+    invoke(ctx, &["tftref", "mount"], args).await
 }

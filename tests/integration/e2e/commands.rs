@@ -107,6 +107,8 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tftref study",
             "tftref called",
             "tftref spell",
+            "tftref ski",
+            "tftref mount",
         ],
     ),
     (
@@ -846,6 +848,13 @@ fn tftref_study_called_shots_and_spells() {
     );
     let text = x.text(&alys, "/tftref spell spell:Levitate distance:3");
     assert!(text.contains("Distance: -3 adjDX"), "{text}");
+    let text = x.text(&alys, "/tftref ski character:Tor multiple:3");
+    assert!(
+        text.contains("Tor on skis") && text.contains("A fall: 1d-1"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tftref mount st:20 ma:24 dx:10 load:100 straight:9");
+    assert!(text.contains("Melee damage: +2"), "{text}");
     x.ran_exactly("tftref");
 }
 

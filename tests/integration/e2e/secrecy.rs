@@ -234,6 +234,7 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/tft stand character:{c}"));
         v.push(format!("/tftref study talent:Sword character:{c}"));
         v.push(format!("/tft hth action:leave character:{c}"));
+        v.push(format!("/tftref ski character:{c}"));
         v.push(format!("/tft repair character:{c} weapon:dagger"));
         v.push(format!("/tft condition character:{c} dead:true"));
         v.push(format!("/history character:{c}"));
@@ -313,6 +314,7 @@ fn player_lines() -> Vec<String> {
         "/odds tft target:12 dice:3",
         "/tftref called area:head hits:3",
         "/tftref spell spell:Levitate distance:3",
+        "/tftref mount st:20 ma:24 dx:10",
         "/help",
     ] {
         v.push(line.to_owned());
