@@ -92,6 +92,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "character [hits] [fatigue] [knocked_down] [dead]",
     ),
     (
+        "tft reaction",
+        "player, GM",
+        "TFT: an NPC's reaction to the party, with the chances",
+        "[modifier] [mode]",
+    ),
+    (
         "tftref study",
         "player, GM",
         "TFT: whether a talent can be learned now, its cost and study time",

@@ -20,6 +20,7 @@ mod injury;
 mod job;
 mod mount;
 mod odds;
+mod reaction;
 mod save;
 mod ski;
 mod spell;
@@ -65,6 +66,8 @@ pub enum TftCommand {
     Condition(state::SetCondition),
     /// `/odds tft`: exact odds of an attack or a saving roll.
     Odds(odds::Odds),
+    /// `/tft reaction`: an NPC's 1d reaction roll and its chances.
+    Reaction(reaction::NpcReaction),
     /// `/tftref study`: whether, at what cost and how fast a talent can be learned.
     Study(study::Study),
     /// `/tftref called`: a called shot's aim and what its hits do.
@@ -78,7 +81,8 @@ pub enum TftCommand {
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job, heal, stand, repair, condition";
+const SUBCOMMANDS: &str =
+    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, reaction";
 /// The look-ups' subcommands (`/tftref`), for messages.
 const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount";
 
@@ -97,6 +101,7 @@ impl TftCommand {
             ["tft", "repair"] => TftCommand::Repair(state::Repair::parse(inv)?),
             ["tft", "condition"] => TftCommand::Condition(state::SetCondition::parse(inv)?),
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
+            ["tft", "reaction"] => TftCommand::Reaction(reaction::NpcReaction::parse(inv)?),
             ["tftref", "study"] => TftCommand::Study(study::Study::parse(inv)?),
             ["tftref", "called"] => TftCommand::Called(called::Called::parse(inv)?),
             ["tftref", "spell"] => TftCommand::Spell(spell::Spell::parse(inv)?),
@@ -132,6 +137,7 @@ impl TftCommand {
             TftCommand::Repair(c) => c.run(ctx),
             TftCommand::Condition(c) => c.run(ctx),
             TftCommand::Odds(c) => Ok(c.run(ctx)),
+            TftCommand::Reaction(c) => c.run(ctx),
             TftCommand::Study(c) => c.run(ctx),
             TftCommand::Called(c) => Ok(c.run()),
             TftCommand::Spell(c) => Ok(c.run()),

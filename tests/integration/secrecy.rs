@@ -333,6 +333,7 @@ fn player_commands() -> Vec<Try> {
             &[("attribute", "12"), ("dice", "3"), ("mode", mode)],
         ));
         v.push(t(&["hazard", "fall"], &[("height", "40"), ("mode", mode)]));
+        v.push(t(&["tft", "reaction"], &[("mode", mode)]));
         v.push(t(&["magic", "terror"], &[("level", "red"), ("mode", mode)]));
     }
     for c in ["Alys", "Bram", NPC, "Tor"] {

@@ -2089,3 +2089,30 @@ fn mount_load_and_running_limits() {
     let r = w.run(ANN, &["tftref", "mount"], &[("ma", "24"), ("dx", "10")]);
     assert!(refusal(&r).contains("needs the option st"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// /tft reaction
+
+#[test]
+fn an_npc_reaction_is_rolled_with_its_chances() {
+    // tft-rules-summary.md, "NPC REACTIONS": 1d, 1 hostile, 2 unfriendly, 3-4 neutral, 5
+    // friendly, 6 very friendly; the modifier is never more than 3 either way.
+    let w = world_rolling(1, |f| f == [4]);
+    let r = w.run(GM, &["tft", "reaction"], &[("modifier", "1")]);
+    assert_eq!(r.embeds[0].description, "**Friendly**");
+    assert_eq!(field(&r, "Roll"), "1d: 4 +1 = 5");
+    assert_eq!(
+        field(&r, "Chances"),
+        "Unfriendly 1/6, Neutral 2/6, Friendly 1/6, Very friendly 2/6"
+    );
+    let r = w.run(GM, &["tft", "reaction"], &[("modifier", "-3")]);
+    assert_eq!(
+        field(&r, "Chances"),
+        "Hostile 4/6, Unfriendly 1/6, Neutral 1/6"
+    );
+    for bad in ["4", "-4"] {
+        let r = w.run(GM, &["tft", "reaction"], &[("modifier", bad)]);
+        assert!(refusal(&r).contains("modifier"), "{bad}");
+    }
+    assert_eq!(w.rolls(), 2);
+}

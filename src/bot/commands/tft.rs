@@ -1,4 +1,4 @@
-//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition`.
+//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|reaction`.
 
 use crate::bot::autocomplete;
 use crate::bot::choices::{Charge, Facing, Helper, HigherUc, HthAction, Mode};
@@ -19,7 +19,8 @@ use crate::bot::{Context, Error};
         "tft_heal",
         "tft_stand",
         "tft_repair",
-        "tft_condition"
+        "tft_condition",
+        "tft_reaction"
     ),
     subcommand_required
 )]
@@ -322,4 +323,18 @@ pub async fn tft_condition(
         .opt("knocked_down", knocked_down)
         .opt("dead", dead);
     invoke(ctx, &["tft", "condition"], args).await
+}
+
+/// TFT: an NPC's reaction to the party (1d), with the chances
+#[poise::command(slash_command, rename = "reaction")]
+pub async fn tft_reaction(
+    ctx: Context<'_>,
+    #[description = "Added to the die (-3 to 3)"]
+    #[min = -3]
+    #[max = 3]
+    modifier: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new().opt("modifier", modifier).choice("mode", mode);
+    invoke(ctx, &["tft", "reaction"], args).await
 }

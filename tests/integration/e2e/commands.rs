@@ -97,6 +97,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft heal",
             "tft stand",
             "tft repair",
+            "tft reaction",
         ],
     ),
     (
@@ -817,6 +818,11 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     // Tor's broadsword breaks only on an 18; either way the GM gets a one-line answer.
     let text = x.text(&gm, "/tft repair character:Tor weapon:Broadsword");
     assert!(text.contains("Tor's Broadsword is"), "{text}");
+    let text = x.text(&alys, "/tft reaction modifier:3");
+    assert!(
+        text.contains("Chances: Neutral 1/6, Friendly 1/6, Very friendly 4/6"),
+        "{text}"
+    );
     let text = x.text(&alys, "/tft hth character:Tor action:leave");
     assert!(
         text.contains("Tor: leave HTH") && text.contains("Roll: 4d: "),

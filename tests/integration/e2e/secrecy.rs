@@ -215,6 +215,7 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/check skill:Swimming character:Alys mode:{mode}"));
         v.push(format!("/tft save attribute:12 dice:3 mode:{mode}"));
         v.push(format!("/hazard fall height:40 mode:{mode}"));
+        v.push(format!("/tft reaction mode:{mode}"));
         v.push(format!("/magic terror level:red mode:{mode}"));
     }
     for c in ["Alys", "Bram", NPC, "Tor"] {
