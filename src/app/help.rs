@@ -46,7 +46,7 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     (
         "tft hth",
         "player, GM",
-        "TFT hand-to-hand: enter (may strike at once?), leave, or draw a dagger",
+        "TFT hand-to-hand: enter, leave, or draw a dagger",
         "character [modifier] [mode] [action] [half_ma]",
     ),
     (
@@ -98,34 +98,10 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "[modifier] [mode]",
     ),
     (
-        "tftref study",
+        "tftref study|called|spell|ski|mount|price|time",
         "player, GM",
-        "TFT: whether a talent can be learned now, its cost and study time",
-        "talent [character] [instructor] [on_the_job] [also] [cost]",
-    ),
-    (
-        "tftref called",
-        "anyone",
-        "TFT called shot: the aim and what the hits do to a head, hand, arm, leg or wing",
-        "area [hits]",
-    ),
-    (
-        "tftref spell",
-        "anyone",
-        "TFT spell numbers: IQ and ST cost, adjDX for distance, summon limits, Wall of Fire hits",
-        "[spell] [kind] [distance] [st] [dx] [iq] [hexes] [through] [ended] [armor]",
-    ),
-    (
-        "tftref ski",
-        "player, GM",
-        "TFT skiing: MA on snow and uphill, downhill rolls, falls, jumps",
-        "[character] [multiple] [jump]",
-    ),
-    (
-        "tftref mount",
-        "anyone",
-        "TFT mount: MA and adjDX under a load, turns, the least move, the charge bonus",
-        "st ma dx [load] [pace] [hexes] [facing] [last] [straight]",
+        "TFT look-ups: talent study, called shots, spells, skiing, mounts, magic item prices, action times",
+        "talent … | area … | spell … | character … | st ma dx … | magic … | action",
     ),
     (
         "odds thiz",

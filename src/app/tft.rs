@@ -15,6 +15,7 @@
 mod attack;
 mod bash;
 mod called;
+mod goods;
 mod hth_follow;
 mod injury;
 mod job;
@@ -72,6 +73,10 @@ pub enum TftCommand {
     Study(study::Study),
     /// `/tftref called`: a called shot's aim and what its hits do.
     Called(called::Called),
+    /// `/tftref price`: a magic item's price.
+    Price(goods::Price),
+    /// `/tftref time`: the rounds an action takes.
+    Time(goods::Time),
     /// `/tftref ski`: a skier's MA, downhill rolls and falls.
     Ski(ski::Ski),
     /// `/tftref mount`: a mount's load and running limits.
@@ -84,7 +89,7 @@ pub enum TftCommand {
 const SUBCOMMANDS: &str =
     "save, attack, hth, dying, bash, job, heal, stand, repair, condition, reaction";
 /// The look-ups' subcommands (`/tftref`), for messages.
-const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount";
+const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount, price, time";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -106,6 +111,8 @@ impl TftCommand {
             ["tftref", "called"] => TftCommand::Called(called::Called::parse(inv)?),
             ["tftref", "spell"] => TftCommand::Spell(spell::Spell::parse(inv)?),
             ["tftref", "ski"] => TftCommand::Ski(ski::Ski::parse(inv)?),
+            ["tftref", "price"] => TftCommand::Price(goods::Price::parse(inv)?),
+            ["tftref", "time"] => TftCommand::Time(goods::Time::parse(inv)?),
             ["tftref", "mount"] => TftCommand::Mount(mount::Mount::parse(inv)?),
             ["tftref"] => {
                 return Err(user(format!(
@@ -142,6 +149,8 @@ impl TftCommand {
             TftCommand::Called(c) => Ok(c.run()),
             TftCommand::Spell(c) => Ok(c.run()),
             TftCommand::Ski(c) => c.run(ctx),
+            TftCommand::Price(c) => Ok(c.run()),
+            TftCommand::Time(c) => Ok(c.run()),
             TftCommand::Mount(c) => c.run(),
         }
     }

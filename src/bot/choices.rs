@@ -445,3 +445,26 @@ pub enum MountPace {
     #[name = "pushed"]
     Pushed,
 }
+
+/// A TFT action that takes a known time.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum TimedAction {
+    #[name = "search"]
+    Search,
+    #[name = "remove-trap"]
+    RemoveTrap,
+    #[name = "spring-trap"]
+    SpringTrap,
+    #[name = "molotail"]
+    Molotail,
+    #[name = "backpack-off"]
+    BackpackOff,
+    #[name = "from-backpack"]
+    FromBackpack,
+    #[name = "torch"]
+    Torch,
+    #[name = "kill-helpless"]
+    KillHelpless,
+    #[name = "speak"]
+    Speak,
+}

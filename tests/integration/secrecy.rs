@@ -444,6 +444,8 @@ fn player_commands() -> Vec<Try> {
         &["tftref", "mount"],
         &[("st", "20"), ("ma", "24"), ("dx", "10")],
     ));
+    v.push(t(&["tftref", "price"], &[("magic", "Sleep")]));
+    v.push(t(&["tftref", "time"], &[("action", "torch")]));
     v.push(t(&["help"], &[]));
     for id in 1..=12 {
         v.push(t(&["button"], &[("id", &format!("dying:{id}"))]));

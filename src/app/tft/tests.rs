@@ -2116,3 +2116,40 @@ fn an_npc_reaction_is_rolled_with_its_chances() {
     }
     assert_eq!(w.rolls(), 2);
 }
+
+// ---------------------------------------------------------------------------------------------
+// /tftref price, /tftref time
+
+#[test]
+fn magic_items_are_priced_and_actions_timed() {
+    // tft-house-rules.txt, "New Costs of Magic Items": rods by the point; tft-rules-summary.md,
+    // "TIME REQUIRED (ACTIONS)": 12 rounds to a minute.
+    let w = world();
+    for (item, points, price) in [
+        ("Sleep", None, "$3000"),
+        ("sleep", Some("5"), "$3000"),
+        ("Fireball rod", None, "$600 for 1 point ($600 a point)"),
+        (
+            "fireball-rod",
+            Some("3"),
+            "$1800 for 3 points ($600 a point)",
+        ),
+    ] {
+        let mut opts = vec![("magic", item)];
+        opts.extend(points.map(|p| ("points", p)));
+        let r = w.run(ANN, &["tftref", "price"], &opts);
+        assert_eq!(field(&r, "Price"), price, "{item}");
+    }
+    let r = w.run(ANN, &["tftref", "price"], &[("magic", "Flying carpet")]);
+    assert!(refusal(&r).contains("no magic item \"Flying carpet\""));
+    for (action, text) in [
+        ("search", "6 rounds"),
+        ("remove-trap", "12 rounds (1 minute)"),
+        ("speak", "1 round"),
+    ] {
+        let r = w.run(ANN, &["tftref", "time"], &[("action", action)]);
+        assert_eq!(r.embeds[0].description, text, "{action}");
+    }
+    let r = w.run(ANN, &["tftref", "time"], &[("action", "nap")]);
+    assert!(refusal(&r).contains("action must be one of search"));
+}

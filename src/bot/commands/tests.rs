@@ -113,6 +113,7 @@ fn plausible(option: &Value, flags: bool, pick: usize) -> String {
         "job" => "Garrison",
         "talent" | "also" => "Sword",
         "spell" => "Levitate",
+        "magic" => "Sleep",
         "field" => "st",
         "value" => "12",
         "key" => "countdown",

@@ -1,13 +1,13 @@
-//! `/tftref study|called|spell|ski|mount`: TFT look-ups kept out of `/tft`, whose options are near
+//! `/tftref study|called|spell|ski|mount|price|time`: TFT look-ups kept out of `/tft`, whose options are near
 //! Discord's 4000-character limit for one command: talent study, called shots, spells, skiing,
-//! mounts.
+//! mounts, prices, time.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{CalledArea, MountPace, SpellKind, WallEnded};
+use crate::bot::choices::{CalledArea, MountPace, SpellKind, TimedAction, WallEnded};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
-/// TFT look-ups: talent study, called shots, spells, skiing, mounts
+/// TFT look-ups: talent study, called shots, spells, skiing, mounts, prices, time
 #[poise::command(
     slash_command,
     guild_only,
@@ -16,7 +16,9 @@ use crate::bot::{Context, Error};
         "tftref_called",
         "tftref_spell",
         "tftref_ski",
-        "tftref_mount"
+        "tftref_mount",
+        "tftref_price",
+        "tftref_time"
     ),
     subcommand_required
 )]
@@ -194,4 +196,28 @@ pub async fn tftref_mount(
         .opt("last", last)
         .opt("straight", straight);
     invoke(ctx, &["tftref", "mount"], args).await
+}
+
+/// TFT: a magic item's price under the house rules, and its making time
+#[poise::command(slash_command, rename = "price")]
+pub async fn tftref_price(
+    ctx: Context<'_>,
+    #[description = "The magic item, like Sleep, Iron Flesh or Fireball rod"] magic: String,
+    #[description = "A rod's points (1 to 100)"]
+    #[min = 1]
+    #[max = 100]
+    points: Option<i64>,
+) -> Result<(), Error> {
+    let args = Args::new().opt("magic", magic).opt("points", points);
+    invoke(ctx, &["tftref", "price"], args).await
+}
+
+/// TFT: the rounds an action takes (searching, traps, backpacks, torches…)
+#[poise::command(slash_command, rename = "time")]
+pub async fn tftref_time(
+    ctx: Context<'_>,
+    #[description = "The action"] action: TimedAction,
+) -> Result<(), Error> {
+    let args = Args::new().choice("action", Some(action));
+    invoke(ctx, &["tftref", "time"], args).await
 }

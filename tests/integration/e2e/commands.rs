@@ -110,6 +110,8 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tftref spell",
             "tftref ski",
             "tftref mount",
+            "tftref price",
+            "tftref time",
         ],
     ),
     (
@@ -861,6 +863,10 @@ fn tftref_study_called_shots_and_spells() {
     );
     let text = x.text(&alys, "/tftref mount st:20 ma:24 dx:10 load:100 straight:9");
     assert!(text.contains("Melee damage: +2"), "{text}");
+    let text = x.text(&alys, "/tftref price magic:\"Fireball rod\" points:3");
+    assert!(text.contains("$1800 for 3 points"), "{text}");
+    let text = x.text(&alys, "/tftref time action:remove-trap");
+    assert!(text.contains("12 rounds (1 minute)"), "{text}");
     x.ran_exactly("tftref");
 }
 

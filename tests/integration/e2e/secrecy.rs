@@ -316,6 +316,8 @@ fn player_lines() -> Vec<String> {
         "/tftref called area:head hits:3",
         "/tftref spell spell:Levitate distance:3",
         "/tftref mount st:20 ma:24 dx:10",
+        "/tftref price magic:Sleep",
+        "/tftref time action:torch",
         "/help",
     ] {
         v.push(line.to_owned());
