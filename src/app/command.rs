@@ -225,7 +225,9 @@ impl Command {
             | ["odds", "thiz"]
             | ["move", ..]
             | ["advance", ..] => Command::Thiz(thiz::ThizCommand::parse(inv)?),
-            ["tft" | "tftkit", ..] | ["odds", "tft"] => Command::Tft(tft::TftCommand::parse(inv)?),
+            ["tft" | "tftkit" | "tftref", ..] | ["odds", "tft"] => {
+                Command::Tft(tft::TftCommand::parse(inv)?)
+            }
             ["character", ..] => Command::Character(characters::CharacterCommand::parse(inv)?),
             ["luck", ..] | ["button"] => Command::Luck(luck::LuckCommand::parse(inv)?),
             ["gm", ..] => Command::Gm(gm::GmCommand::parse(inv)?),

@@ -1,6 +1,6 @@
 //! The Fantasy Trip use cases: saving rolls, the whole attack, HTH entry, death and dying,
-//! shield bash and rush, a week of a job, the exact odds of attacks and saves, and figures
-//! that fall, heal and break (knocked down, unconscious, dying, dead; broken weapons).
+//! shield bash and rush, a week of a job, talent study, the exact odds of attacks and saves, and
+//! figures that fall, heal and break (knocked down, unconscious, dying, dead; broken weapons).
 //!
 //! Owns reading a TFT character's numbers from its sheet and the store (attributes, armor,
 //! shield, weapons, hits taken), the guild's TFT table switches, and turning each rules outcome
@@ -15,14 +15,22 @@
 mod actions;
 mod attack;
 mod bash;
+mod called;
 mod check;
+mod goods;
+mod hth_follow;
 mod injury;
 mod job;
 mod lookup;
 mod miss;
+mod mount;
 mod odds;
+mod reaction;
 mod save;
+mod ski;
+mod spell;
 mod state;
+mod study;
 #[cfg(test)]
 mod tests;
 
@@ -38,7 +46,7 @@ use crate::rules::tft::character::Talent;
 use crate::rules::tft::gear;
 use crate::store::characters::Character;
 
-/// The `/tft` and `/tftkit` subcommands and `/odds tft`.
+/// The `/tft`, `/tftkit` and `/tftref` subcommands and `/odds tft`.
 #[derive(Debug, Clone)]
 pub enum TftCommand {
     /// `/tft save`: N dice against ST, DX, IQ or a number.
@@ -71,10 +79,29 @@ pub enum TftCommand {
     Condition(state::SetCondition),
     /// `/odds tft`: exact odds of an attack or a saving roll.
     Odds(odds::Odds),
+    /// `/tft reaction`: an NPC's 1d reaction roll and its chances.
+    Reaction(reaction::NpcReaction),
+    /// `/tftref study`: whether, at what cost and how fast a talent can be learned.
+    Study(study::Study),
+    /// `/tftref called`: a called shot's aim and what its hits do.
+    Called(called::Called),
+    /// `/tftref price`: a magic item's price.
+    Price(goods::Price),
+    /// `/tftref time`: the rounds an action takes.
+    Time(goods::Time),
+    /// `/tftref ski`: a skier's MA, downhill rolls and falls.
+    Ski(ski::Ski),
+    /// `/tftref mount`: a mount's load and running limits.
+    Mount(mount::Mount),
+    /// `/tftref spell`: a spell's numbers, its distance adjustment, summons and Wall of Fire.
+    Spell(spell::Spell),
 }
 
 /// The subcommands, for messages.
-const SUBCOMMANDS: &str = "save, attack, hth, dying, bash, job, heal, stand, repair, condition";
+const SUBCOMMANDS: &str =
+    "save, attack, hth, dying, bash, job, heal, stand, repair, condition, reaction";
+/// The look-ups' subcommands (`/tftref`), for messages.
+const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount, price, time";
 /// The `/tftkit` subcommands, for messages.
 const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss";
 
@@ -97,6 +124,19 @@ impl TftCommand {
             ["tft", "repair"] => TftCommand::Repair(state::Repair::parse(inv)?),
             ["tft", "condition"] => TftCommand::Condition(state::SetCondition::parse(inv)?),
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
+            ["tft", "reaction"] => TftCommand::Reaction(reaction::NpcReaction::parse(inv)?),
+            ["tftref", "study"] => TftCommand::Study(study::Study::parse(inv)?),
+            ["tftref", "called"] => TftCommand::Called(called::Called::parse(inv)?),
+            ["tftref", "spell"] => TftCommand::Spell(spell::Spell::parse(inv)?),
+            ["tftref", "ski"] => TftCommand::Ski(ski::Ski::parse(inv)?),
+            ["tftref", "price"] => TftCommand::Price(goods::Price::parse(inv)?),
+            ["tftref", "time"] => TftCommand::Time(goods::Time::parse(inv)?),
+            ["tftref", "mount"] => TftCommand::Mount(mount::Mount::parse(inv)?),
+            ["tftref"] => {
+                return Err(user(format!(
+                    "/tftref needs a subcommand: {REF_SUBCOMMANDS}."
+                )));
+            }
             ["tft"] => {
                 return Err(user(format!("/tft needs a subcommand: {SUBCOMMANDS}.")));
             }
@@ -131,6 +171,14 @@ impl TftCommand {
             TftCommand::Repair(c) => c.run(ctx),
             TftCommand::Condition(c) => c.run(ctx),
             TftCommand::Odds(c) => Ok(c.run(ctx)),
+            TftCommand::Reaction(c) => c.run(ctx),
+            TftCommand::Study(c) => c.run(ctx),
+            TftCommand::Called(c) => Ok(c.run()),
+            TftCommand::Spell(c) => Ok(c.run()),
+            TftCommand::Ski(c) => c.run(ctx),
+            TftCommand::Price(c) => Ok(c.run()),
+            TftCommand::Time(c) => Ok(c.run()),
+            TftCommand::Mount(c) => c.run(),
         }
     }
 }

@@ -454,3 +454,87 @@ pub enum TakeActions {
     #[name = "3"]
     Three,
 }
+
+/// What a TFT figure does about hand-to-hand combat.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum HthAction {
+    #[name = "enter"]
+    Enter,
+    #[name = "leave"]
+    Leave,
+    #[name = "dagger"]
+    Dagger,
+}
+
+/// Where a TFT called shot aims.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum CalledArea {
+    #[name = "head"]
+    Head,
+    #[name = "hand"]
+    Hand,
+    #[name = "shield-arm"]
+    ShieldArm,
+    #[name = "leg"]
+    Leg,
+    #[name = "wing"]
+    Wing,
+}
+
+/// A TFT spell type, for its distance adjustment.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum SpellKind {
+    #[name = "missile"]
+    Missile,
+    #[name = "thrown"]
+    Thrown,
+    #[name = "creation"]
+    Creation,
+    #[name = "special"]
+    Special,
+}
+
+/// Where a figure ended its move beside a TFT Wall of Fire.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum WallEnded {
+    #[name = "in"]
+    In,
+    #[name = "next"]
+    Next,
+    #[name = "away"]
+    Away,
+}
+
+/// How hard a TFT mount is ridden under its load.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum MountPace {
+    #[name = "chart"]
+    Chart,
+    #[name = "run"]
+    Run,
+    #[name = "pushed"]
+    Pushed,
+}
+
+/// A TFT action that takes a known time.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum TimedAction {
+    #[name = "search"]
+    Search,
+    #[name = "remove-trap"]
+    RemoveTrap,
+    #[name = "spring-trap"]
+    SpringTrap,
+    #[name = "molotail"]
+    Molotail,
+    #[name = "backpack-off"]
+    BackpackOff,
+    #[name = "from-backpack"]
+    FromBackpack,
+    #[name = "torch"]
+    Torch,
+    #[name = "kill-helpless"]
+    KillHelpless,
+    #[name = "speak"]
+    Speak,
+}

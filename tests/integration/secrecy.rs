@@ -333,6 +333,7 @@ fn player_commands() -> Vec<Try> {
             &[("attribute", "12"), ("dice", "3"), ("mode", mode)],
         ));
         v.push(t(&["hazard", "fall"], &[("height", "40"), ("mode", mode)]));
+        v.push(t(&["tft", "reaction"], &[("mode", mode)]));
         v.push(t(&["magic", "terror"], &[("level", "red"), ("mode", mode)]));
     }
     for c in ["Alys", "Bram", NPC, "Tor"] {
@@ -350,6 +351,12 @@ fn player_commands() -> Vec<Try> {
         v.push(t(&["tft", "attack"], &[("attacker", c), ("target", "Tor")]));
         v.push(t(&["tft", "heal"], &[("character", c), ("hits", "1")]));
         v.push(t(&["tft", "stand"], &[("character", c)]));
+        v.push(t(
+            &["tftref", "study"],
+            &[("talent", "Sword"), ("character", c)],
+        ));
+        v.push(t(&["tft", "hth"], &[("action", "leave"), ("character", c)]));
+        v.push(t(&["tftref", "ski"], &[("character", c)]));
         v.push(t(
             &["tft", "repair"],
             &[("character", c), ("weapon", "dagger")],
@@ -428,6 +435,17 @@ fn player_commands() -> Vec<Try> {
     v.push(t(&["gm", "setup"], &[("gm_role", "5")]));
     v.push(t(&["odds", "thiz"], &[("rating", "4")]));
     v.push(t(&["odds", "tft"], &[("target", "12"), ("dice", "3")]));
+    v.push(t(&["tftref", "called"], &[("area", "head"), ("hits", "3")]));
+    v.push(t(
+        &["tftref", "spell"],
+        &[("spell", "Levitate"), ("distance", "3")],
+    ));
+    v.push(t(
+        &["tftref", "mount"],
+        &[("st", "20"), ("ma", "24"), ("dx", "10")],
+    ));
+    v.push(t(&["tftref", "price"], &[("magic", "Sleep")]));
+    v.push(t(&["tftref", "time"], &[("action", "torch")]));
     v.push(t(&["help"], &[]));
     for id in 1..=12 {
         v.push(t(&["button"], &[("id", &format!("dying:{id}"))]));

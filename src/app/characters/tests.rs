@@ -911,11 +911,40 @@ fn validate_after_the_first_session_checks_advancement() {
 fn validate_checks_tft_point_totals() {
     let w = world();
     w.create(&ann(), "Joe", "tft");
-    let reply = w.ok(&ann(), &["validate"], &[("name", "Joe")]);
-    assert_eq!(reply.embeds[0].title, "Joe: no problems");
+    // A fresh sheet (8/8/8, no XP) is a starting character: 24 of its 32 points spent.
+    let text = w.ok(&ann(), &["validate"], &[("name", "Joe")]).all_text();
+    assert!(
+        text.contains("32 attribute points; this one has 24"),
+        "{text}"
+    );
+    // tft-house-rules.txt, "Skill Points": a starting character spends exactly 32 points on
+    // ST, DX and IQ, none below 8, and has no SP; 31 and 33 are both refused.
+    for (st, dx, iq, starting_problem) in [
+        ("12", "12", "8", None),
+        ("12", "11", "8", Some("this one has 31")),
+        ("12", "13", "8", Some("this one has 33")),
+        ("16", "9", "7", Some("IQ must be at least 8")),
+    ] {
+        w.set(&ann(), "Joe", "st", st);
+        w.set(&ann(), "Joe", "dx", dx);
+        w.set(&ann(), "Joe", "iq", iq);
+        let reply = w.ok(&ann(), &["validate"], &[("name", "Joe")]);
+        match starting_problem {
+            None => assert_eq!(reply.embeds[0].title, "Joe: no problems"),
+            Some(p) => assert!(reply.all_text().contains(p), "{st}/{dx}/{iq}"),
+        }
+    }
+    w.set(&ann(), "Joe", "iq", "8");
     w.set(&ann(), "Joe", "sp", "3");
     let text = w.ok(&ann(), &["validate"], &[("name", "Joe")]).all_text();
     assert!(text.contains("Skill Points may not exceed"), "{text}");
+    assert!(text.contains("start with no Skill Points"), "{text}");
+    // With experience earned, the starting checks no longer apply.
+    w.set(&ann(), "Joe", "sp", "0");
+    w.set(&ann(), "Joe", "xp", "10");
+    w.set(&ann(), "Joe", "st", "20");
+    let reply = w.ok(&ann(), &["validate"], &[("name", "Joe")]);
+    assert_eq!(reply.embeds[0].title, "Joe: no problems");
 }
 
 #[test]

@@ -7,7 +7,7 @@ use crate::app::sheet::{ItemStats, Sheet, TftSheet, ThizSheet};
 use crate::app::text::{escape, signed, truncate};
 use crate::app::thiz::record;
 use crate::app::{AppResult, Ctx};
-use crate::rules::tft::character::{self as tft_char, Attributes, SheetPoints};
+use crate::rules::tft::character::{self as tft_char, Attributes, Encumbrance, SheetPoints};
 use crate::rules::tft::gear;
 use crate::rules::thiz::creation::{self, Draft};
 use crate::rules::thiz::skills::{GeneralRatings, SkillId};
@@ -102,6 +102,13 @@ pub(super) fn sheet_points(s: &TftSheet) -> SheetPoints {
 pub(super) fn problems(l: &Loaded) -> Vec<String> {
     match &l.sheet {
         Sheet::Thiz(s) => creation::validate_at(&draft(s, &l.skills), s.stage())
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        // Decision: a TFT sheet with no experience recorded is a starting character, checked
+        // for its 32 attribute points and no SP as well (tft-house-rules.txt, "Skill Points");
+        // once it has earned XP, only the standing point rules apply.
+        Sheet::Tft(s) if s.xp == 0 => tft_char::validate_starting(&sheet_points(s))
             .iter()
             .map(ToString::to_string)
             .collect(),
@@ -230,13 +237,43 @@ fn thiz_fields(s: &ThizSheet, l: &Loaded) -> AppResult<Vec<Field>> {
     Ok(out)
 }
 
+/// What the armor and shield on a sheet do to DX and MA, in the terms `burdened` adds up.
+fn worn_encumbrance(
+    armor: Option<&gear::Armor>,
+    shield: Option<&gear::Shield>,
+) -> Vec<Encumbrance> {
+    let mut worn = Vec::new();
+    if let Some(a) = armor {
+        let (ma_penalty, ma_limit) = match a.ma {
+            gear::MaEffect::SetTo(ma) => (0, Some(ma.max(0) as u32)),
+            gear::MaEffect::Minus(n) => (n, None),
+        };
+        worn.push(Encumbrance {
+            dx_penalty: -a.dx,
+            ma_penalty,
+            ma_limit,
+        });
+    }
+    if let Some(sh) = shield {
+        worn.push(Encumbrance {
+            dx_penalty: -sh.dx,
+            ..Encumbrance::default()
+        });
+    }
+    worn
+}
+
 fn tft_fields(s: &TftSheet, l: &Loaded) -> Vec<Field> {
     let armor = s.armor.as_deref().and_then(|a| gear::armor(a).ok());
     let shield = s.shield.as_deref().and_then(|a| gear::shield(a).ok());
     let base =
         s.ma.unwrap_or_else(|| tft_char::base_ma(s.dx.max(0) as u32) as i32);
-    let ma = armor.map_or(base, |a| a.ma_for(base));
-    let adj_dx = s.dx + armor.map_or(0, |a| a.dx) + shield.map_or(0, |sh| sh.dx);
+    let burden = tft_char::burdened(
+        s.dx.max(0) as u32,
+        base.max(0) as u32,
+        &worn_encumbrance(armor, shield),
+    );
+    let (ma, adj_dx) = (burden.ma, burden.adj_dx);
     let mut worn = Vec::new();
     if let Some(a) = armor {
         worn.push(format!(

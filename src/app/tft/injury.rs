@@ -1,8 +1,9 @@
-//! `/tft hth` (the 2d roll to enter hand-to-hand combat) and `/tft dying` (the 2d roll of a
-//! figure at 0 ST or below).
+//! `/tft hth` (the 2d roll to enter hand-to-hand combat; `action` hands leaving and drawing a
+//! dagger to `hth_follow`) and `/tft dying` (the 2d roll of a figure at 0 ST or below).
 
 use serde_json::json;
 
+use super::hth_follow::{self, HthAction};
 use super::{faces, field, menu, st_left, tft_sheet};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply, Tone};
@@ -28,9 +29,14 @@ pub struct Hth {
     modifiers: Vec<HthModifier>,
     modifier: i32,
     mode: RollMode,
+    action: HthAction,
+    /// The attacker moved half its MA or less before HTH began.
+    half_ma: bool,
 }
 
-const HTH_OPTIONS: [&str; 10] = [
+const HTH_OPTIONS: [&str; 12] = [
+    "action",
+    "half_ma",
     "character",
     "facing",
     "crawling",
@@ -81,15 +87,32 @@ impl Hth {
             )?;
             modifiers.push(m);
         }
+        let action = match o.text("action") {
+            Some(a) => menu("action", a, &hth_follow::ACTIONS)?,
+            None => HthAction::Enter,
+        };
+        let modifier = o.int("modifier", -MAX_MODIFIER, MAX_MODIFIER)?.unwrap_or(0) as i32;
+        let half_ma = o.flag("half_ma")?;
+        if action != HthAction::Enter && (!modifiers.is_empty() || modifier != 0 || half_ma) {
+            return Err(user(
+                "facing, crawling, moving, leaping, wall, faster, uc, modifier and half_ma are for entering HTH; leave them out with action:leave or action:dagger.",
+            ));
+        }
         Ok(Self {
             character: o.text("character").map(str::to_owned),
             modifiers,
-            modifier: o.int("modifier", -MAX_MODIFIER, MAX_MODIFIER)?.unwrap_or(0) as i32,
+            modifier,
             mode: o.mode()?,
+            action,
+            half_ma,
         })
     }
 
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        if self.action != HthAction::Enter {
+            return hth_follow::run(ctx, self.character.as_deref(), self.action, self.mode);
+        }
+        let moving = self.modifiers.contains(&HthModifier::DuringMovement);
         let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
             let c = ctx.acting_character(tx, self.character.as_deref())?;
             tft_sheet(&c)?;
@@ -110,9 +133,13 @@ impl Hth {
                     "result": hth_name(result),
                 }),
             )?;
+            let mut embed = render_hth(&c.name, &entry, self.modifier, total);
+            embed
+                .fields
+                .extend(hth_follow::strike_field(result, moving, self.half_ma));
             Ok((
                 "an HTH entry roll".to_owned(),
-                Reply::public("").with_embed(render_hth(&c.name, &entry, self.modifier, total)),
+                Reply::public("").with_embed(embed),
             ))
         })?;
         Ok(ctx.route(self.mode, &what, full))
@@ -314,6 +341,26 @@ fn dying_modifier_name(m: DyingModifier) -> &'static str {
     }
 }
 
+/// A survivor's DX penalty week by week of rest: "DX -5 now, -4 after 1 week, …, none after 5".
+fn recovery_text() -> String {
+    let steps: Vec<String> = (0..=injury::RECOVERY_WEEKS)
+        .map(|weeks| {
+            let penalty = injury::dx_penalty_after_weeks(weeks);
+            let dx = if penalty == 0 {
+                "none".to_owned()
+            } else {
+                format!("DX {penalty}")
+            };
+            match weeks {
+                0 => format!("{dx} now"),
+                1 => format!("{dx} after 1 week"),
+                n => format!("{dx} after {n} weeks"),
+            }
+        })
+        .collect();
+    steps.join(", ")
+}
+
 fn render_dying(name: &str, st_left: i32, outcome: &DyingOutcome) -> Embed {
     let title = format!("{} fights for life", escape(name));
     match outcome {
@@ -333,6 +380,26 @@ fn render_dying(name: &str, st_left: i32, outcome: &DyingOutcome) -> Embed {
                 .filter(|(_, v)| *v != 0)
                 .map(|(m, v)| format!("{} {}", dying_modifier_name(*m), signed(*v)))
                 .collect();
+            let mut fields = vec![
+                field(
+                    "Roll",
+                    format!("2d: {} = {}", faces(&r.faces), r.roll),
+                    true,
+                ),
+                field(
+                    "Modifiers",
+                    if mods.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        mods.join(", ")
+                    },
+                    true,
+                ),
+                field("Total", r.total.to_string(), true),
+            ];
+            if r.survived {
+                fields.push(field("Recovery", recovery_text(), false));
+            }
             Embed {
                 title,
                 description: if r.survived {
@@ -344,23 +411,7 @@ fn render_dying(name: &str, st_left: i32, outcome: &DyingOutcome) -> Embed {
                     )
                 },
                 tone: Some(if r.survived { Tone::Green } else { Tone::Red }),
-                fields: vec![
-                    field(
-                        "Roll",
-                        format!("2d: {} = {}", faces(&r.faces), r.roll),
-                        true,
-                    ),
-                    field(
-                        "Modifiers",
-                        if mods.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            mods.join(", ")
-                        },
-                        true,
-                    ),
-                    field("Total", r.total.to_string(), true),
-                ],
+                fields,
                 footer: r.survived.then(|| {
                     format!(
                         "A survivor needs {} weeks to recover fully.",

@@ -121,6 +121,11 @@ impl JobWeekCommand {
             .any(|s| s.trim().eq_ignore_ascii_case("aid"));
         opts.looking_for_work = self.looking;
         let (weapons, combat) = talent_counts(sheet);
+        // Decision: a sheet that lists spells is a wizard's; hiring out as a mercenary, it earns
+        // the wizard's extra $1 and two of its spells count as one combat talent
+        // (tft-house-rules.txt, "Wizards"). A combat_talents: given by hand is taken as is.
+        opts.mercenary.wizard = !sheet.spells.is_empty();
+        let combat = campaign::wizard_combat_talents(combat, sheet.spells.len() as u32);
         opts.mercenary.weapon_talents = self.weapon_talents.unwrap_or(weapons);
         opts.mercenary.combat_talents = self.combat_talents.unwrap_or(combat);
         opts.mercenary.armor_points = sheet
@@ -224,14 +229,18 @@ fn week_fields(job: &Job, w: &JobWeek) -> Vec<Field> {
             true,
         ));
     }
+    let odds = campaign::risk_odds(job.risk.special, w.disaster_at);
+    let percent = |ways: u64| format!("{:.1}%", ways as f64 * 100.0 / odds.outcomes as f64);
     fields.push(field(
         "Risk",
         format!(
-            "3d: {} = {} (bonus at {} or less, disaster at {} or more)",
+            "3d: {} = {} (bonus at {} or less: {}; disaster at {} or more: {})",
             faces(&w.risk_faces),
             w.risk_roll,
             job.risk.special,
-            w.disaster_at
+            percent(odds.special),
+            w.disaster_at,
+            percent(odds.disaster)
         ),
         false,
     ));
@@ -316,6 +325,38 @@ mod tests {
             ..TftSheet::default()
         };
         assert_eq!(talent_counts(&sheet), (2, 3));
+    }
+
+    #[test]
+    fn a_wizard_counts_two_spells_as_one_combat_talent() {
+        // tft-house-rules.txt, "Wizards": 2 spells count as 1 skill for a mercenary, and the
+        // pay rises by $1. An odd spell counts nothing: 3 spells add 1, 4 add 2.
+        let command = |combat: Option<u32>| JobWeekCommand {
+            job: campaign::job_by_name("garrison").unwrap(),
+            character: None,
+            looking: false,
+            weapon_talents: None,
+            combat_talents: combat,
+            mode: RollMode::Public,
+        };
+        for (spells, combat_talents, wizard) in [(0, 1, false), (3, 2, true), (4, 3, true)] {
+            let sheet = TftSheet {
+                talents: vec!["Sword".into()],
+                spells: (0..spells).map(|i| format!("Spell {i}")).collect(),
+                ..TftSheet::default()
+            };
+            let opts = command(None).options(&sheet);
+            assert_eq!(
+                opts.mercenary.combat_talents, combat_talents,
+                "{spells} spells"
+            );
+            assert_eq!(opts.mercenary.wizard, wizard, "{spells} spells");
+        }
+        let sheet = TftSheet {
+            spells: vec!["Aid".into(), "Blur".into()],
+            ..TftSheet::default()
+        };
+        assert_eq!(command(Some(5)).options(&sheet).mercenary.combat_talents, 5);
     }
 
     #[test]

@@ -718,6 +718,13 @@ fn a_week_of_work() {
     );
     assert_eq!(r.embeds[0].title, "Vexa: a week as Scribe");
     assert!(field(&r, "Risk").starts_with("3d: "));
+    // The Scribe's risk is 3/18 (tft-house-rules.txt, "Miscellaneous Jobs"): one way in 216
+    // each, shown beside the roll.
+    assert!(
+        field(&r, "Risk").ends_with("(bonus at 3 or less: 0.5%; disaster at 18 or more: 0.5%)"),
+        "{}",
+        field(&r, "Risk")
+    );
     assert!(
         r.embeds[0]
             .footer
@@ -1912,4 +1919,650 @@ fn the_house_rules_switch_covers_knockdown_saves_and_pole_charges() {
         let shown = r.embeds[0].fields.iter().find(|f| f.name == "Special");
         assert_eq!(shown.map(|f| f.value.as_str()), special);
     }
+}
+
+#[test]
+fn a_survivor_is_told_its_dx_recovery_week_by_week() {
+    // tft-house-rules.txt, "Death and Dying": a survivor is at DX -5, one less each week
+    // of rest, whole after 5 weeks. Two 6s live at 0 ST whatever the modifiers.
+    let w = world_rolling(2, |f| f == [6, 6]);
+    let id = w.tft("Vexa", ANN, fighter(12, 14));
+    w.set_hits(id, 12);
+    let r = w.run(ANN, &["tft", "dying"], &[]);
+    assert!(r.embeds[0].description.starts_with("**Lives**"), "{r:?}");
+    assert_eq!(
+        field(&r, "Recovery"),
+        "DX -5 now, DX -4 after 1 week, DX -3 after 2 weeks, DX -2 after 3 weeks, \
+         DX -1 after 4 weeks, none after 5 weeks"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tftref study
+
+fn study(w: &World, user: u64, opts: &[(&str, &str)]) -> String {
+    let r = w.run(user, &["tftref", "study"], opts);
+    assert_eq!(r.visibility, Visibility::Ephemeral, "{r:?}");
+    r.embeds[0].description.clone()
+}
+
+#[test]
+fn study_times_follow_the_talent_category() {
+    // tft-house-rules.txt, "Learning New Talents": category 1 alone is the normal time and a
+    // quarter less with a teacher; category 2 alone a quarter longer; category 4 only with an
+    // instructor. Willpower ("New and Changed Skills") takes a tenth off.
+    let w = world();
+    w.tft("Vexa", ANN, fighter(12, 12));
+    w.tft(
+        "Wila",
+        ANN,
+        TftSheet {
+            talents: vec!["Willpower (1)".into()],
+            ..fighter(12, 12)
+        },
+    );
+    for (who, talent, instructor, expected) in [
+        (
+            "Vexa",
+            "Climbing",
+            "false",
+            "**Time**: 100% of the normal time",
+        ),
+        (
+            "Vexa",
+            "Climbing",
+            "true",
+            "**Time**: 75% of the normal time",
+        ),
+        (
+            "Wila",
+            "Climbing",
+            "true",
+            "**Time**: 67.5% of the normal time (Willpower)",
+        ),
+        (
+            "Vexa",
+            "Sword",
+            "false",
+            "**Time**: 125% of the normal time",
+        ),
+        ("Vexa", "Sword", "true", "**Time**: 100% of the normal time"),
+        (
+            "Vexa",
+            "Literacy",
+            "true",
+            "**Time**: 100% of the normal time",
+        ),
+        (
+            "Vexa",
+            "Literacy",
+            "false",
+            "Literacy can only be learned with an instructor",
+        ),
+    ] {
+        let text = study(
+            &w,
+            ANN,
+            &[
+                ("talent", talent),
+                ("character", who),
+                ("instructor", instructor),
+            ],
+        );
+        assert!(
+            text.contains(expected),
+            "{who} {talent} {instructor}: {text}"
+        );
+    }
+}
+
+#[test]
+fn study_checks_iq_prerequisites_and_the_discounted_cost() {
+    // tft-house-rules.txt, "New and Changed Skills": Master Vet needs IQ 14 and Vet; Physicker
+    // costs 1 for someone who knows First Aid.
+    let w = world();
+    for (name, iq, iq_problem) in [("Ivo", 13, true), ("Ida", 14, false)] {
+        w.tft(
+            name,
+            ANN,
+            TftSheet {
+                iq,
+                talents: vec!["Vet".into()],
+                ..fighter(12, 12)
+            },
+        );
+        let text = study(&w, ANN, &[("talent", "master vet"), ("character", name)]);
+        assert_eq!(
+            text.contains("Master Vet needs IQ 14; the character has 13"),
+            iq_problem,
+            "{text}"
+        );
+        assert_eq!(
+            text.starts_with("**May start now.**"),
+            !iq_problem,
+            "{text}"
+        );
+        assert!(text.contains("**Cost**: 2 IQ points"), "{text}");
+    }
+    let text = study(
+        &w,
+        ANN,
+        &[
+            ("talent", "master vet"),
+            ("character", "Ida"),
+            ("also", "Vet"),
+        ],
+    );
+    assert!(
+        text.contains("Master Vet cannot be studied together with its prerequisite Vet"),
+        "{text}"
+    );
+    w.tft(
+        "Medi",
+        ANN,
+        TftSheet {
+            talents: vec!["First Aid".into()],
+            ..fighter(12, 12)
+        },
+    );
+    let text = study(
+        &w,
+        ANN,
+        &[
+            ("talent", "Physicker"),
+            ("character", "Medi"),
+            ("cost", "2"),
+            ("instructor", "true"),
+        ],
+    );
+    assert!(text.contains("**Cost**: 1 IQ point (listed 2"), "{text}");
+    let text = study(
+        &w,
+        ANN,
+        &[("talent", "Physicker"), ("character", "Ida"), ("cost", "2")],
+    );
+    assert!(text.contains("**Cost**: 2 IQ points"), "{text}");
+    assert!(
+        text.contains("Physicker can only be learned with an instructor"),
+        "{text}"
+    );
+    let r = w.run(
+        ANN,
+        &["tftref", "study"],
+        &[("talent", "Juggling"), ("character", "Ida")],
+    );
+    assert!(refusal(&r).contains("no TFT talent called \"Juggling\""));
+    let r = w.run(
+        BOB,
+        &["tftref", "study"],
+        &[("talent", "Sword"), ("character", "Ida")],
+    );
+    assert!(refusal(&r).contains("Ida belongs to another player"));
+    assert_eq!(w.rolls(), 0, "studying rolls nothing");
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tft hth action:leave|dagger, the strike at once, /tftref called
+
+#[test]
+fn in_hth_a_figure_rolls_to_leave_or_draw_a_dagger() {
+    // tft-house-rules-combat.txt, "Hand-to-Hand Combat": leaving is 4d against adjDX without
+    // the HTH bonus; tft-rules-summary.md, "OPTIONS FOR FIGURES IN HTH COMBAT": a dagger is 3d.
+    let w = world();
+    w.tft("Vexa", ANN, fighter(12, 14));
+    for (action, title, dice) in [
+        ("leave", "Vexa: leave HTH", "4d: "),
+        ("dagger", "Vexa: draw a dagger in HTH", "3d: "),
+    ] {
+        let r = w.run(ANN, &["tft", "hth"], &[("action", action)]);
+        assert_eq!(r.embeds[0].title, title);
+        assert!(field(&r, "Roll").starts_with(dice), "{r:?}");
+        assert_eq!(field(&r, "Against"), "adjDX 14");
+        let total: i32 = field(&r, "Total")
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let d = &r.embeds[0].description;
+        // No automatic band reaches 14 on 3d or 4d except 4d's 20 and up (a failure anyway).
+        assert_eq!(
+            total <= 14,
+            d.contains("Breaks free") || d.contains("Dagger drawn"),
+            "{d}"
+        );
+    }
+    let r = w.run(
+        ANN,
+        &["tft", "hth"],
+        &[("action", "leave"), ("facing", "rear")],
+    );
+    assert!(refusal(&r).contains("are for entering HTH"));
+    let r = w.run(ANN, &["tft", "hth"], &[("action", "run")]);
+    assert!(refusal(&r).contains("action must be one of enter, leave, dagger"));
+    assert_eq!(w.rolls(), 2);
+}
+
+#[test]
+fn an_attacker_strikes_at_once_only_after_closing_on_the_move_within_half_ma() {
+    // tft-house-rules-combat.txt, "Hand-to-Hand Combat": the strike on the turn HTH begins comes
+    // only when it began during movement, after half MA or less. Two 6s: 12 - 2 for moving.
+    for (moving, half_ma, expected) in [
+        ("true", "true", "yes: HTH began during movement"),
+        ("true", "false", "no: more than half MA"),
+        ("false", "false", "no: only when HTH begins during movement"),
+    ] {
+        let w = world_rolling(2, |f| f == [6, 6]);
+        w.tft("Vexa", ANN, fighter(12, 14));
+        let r = w.run(
+            ANN,
+            &["tft", "hth"],
+            &[("moving", moving), ("half_ma", half_ma)],
+        );
+        assert!(
+            field(&r, "Strike this turn").starts_with(expected),
+            "{moving} {half_ma}: {r:?}"
+        );
+    }
+    // Thrown back: no HTH, so no line about striking.
+    let w = world_rolling(2, |f| f == [1, 1]);
+    w.tft("Vexa", ANN, fighter(12, 14));
+    let r = w.run(
+        ANN,
+        &["tft", "hth"],
+        &[("moving", "true"), ("half_ma", "true")],
+    );
+    assert!(
+        r.embeds[0]
+            .fields
+            .iter()
+            .all(|f| f.name != "Strike this turn")
+    );
+}
+
+#[test]
+fn called_shots_give_the_aim_and_the_effect_of_the_hits() {
+    // tft-rules-summary.md, "OTHER ATTACKS": each area's DX adjustment and its hit thresholds,
+    // on both sides of each.
+    let w = world();
+    for (area, hits, aim, effect) in [
+        ("head", "2", "-6 adjDX", "nothing beyond the hits"),
+        ("head", "3", "-6 adjDX", "knocked out"),
+        ("hand", "2", "-4 adjDX", "nothing beyond the hits"),
+        ("hand", "3", "-4 adjDX", "drops the weapon"),
+        ("hand", "5", "-4 adjDX", "drops the weapon"),
+        (
+            "hand",
+            "6",
+            "-4 adjDX",
+            "drops the weapon; the hand is useless until treated",
+        ),
+        (
+            "hand",
+            "7",
+            "-4 adjDX",
+            "drops the weapon; the hand is useless until treated",
+        ),
+        (
+            "hand",
+            "8",
+            "-4 adjDX",
+            "drops the weapon; the hand is disabled",
+        ),
+        ("shield-arm", "5", "-6 adjDX", "loses the shield"),
+        (
+            "shield-arm",
+            "6",
+            "-6 adjDX",
+            "the arm is useless until healed",
+        ),
+        ("shield-arm", "8", "-6 adjDX", "the shield arm is disabled"),
+        ("leg", "2", "-4 adjDX", "nothing beyond the hits"),
+        ("leg", "3", "-4 adjDX", "down to kneeling"),
+        ("leg", "4", "-4 adjDX", "down to kneeling"),
+        ("leg", "5", "-4 adjDX", "the leg is useless"),
+        ("wing", "3", "-4 adjDX", "nothing beyond the hits"),
+        ("wing", "4", "-4 adjDX", "cannot fly"),
+        ("wing", "7", "-4 adjDX", "cannot fly"),
+        ("wing", "8", "-4 adjDX", "the wing is useless"),
+    ] {
+        let r = w.run(
+            ANN,
+            &["tftref", "called"],
+            &[("area", area), ("hits", hits)],
+        );
+        assert_eq!(field(&r, "Aim"), aim, "{area}");
+        assert!(
+            field(&r, "Effect").starts_with(&format!("{hits} hits: {effect}")),
+            "{area} {hits}: {}",
+            field(&r, "Effect")
+        );
+    }
+    let r = w.run(ANN, &["tftref", "called"], &[("area", "head")]);
+    assert_eq!(r.embeds[0].fields.len(), 1, "no hits, no effect");
+    let r = w.run(ANN, &["tftref", "called"], &[("area", "tail")]);
+    assert!(refusal(&r).contains("area must be one of head, hand"));
+    assert_eq!(w.rolls(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tftref spell
+
+#[test]
+fn spell_distance_adjusts_adj_dx_by_type() {
+    // tft-rules-summary.md, "CASTING SPELLS BY TYPE": missile -1 for every two megahexes, thrown
+    // -1 a hex between, creation none.
+    let w = world();
+    for (opts, expected) in [
+        (
+            &[("kind", "missile"), ("distance", "3")][..],
+            "-1 adjDX at 3 megahexes",
+        ),
+        (
+            &[("kind", "missile"), ("distance", "4")][..],
+            "-2 adjDX at 4 megahexes",
+        ),
+        (
+            &[("kind", "thrown"), ("distance", "0")][..],
+            "0 adjDX at 0 hexes",
+        ),
+        (
+            &[("kind", "thrown"), ("distance", "1")][..],
+            "-1 adjDX at 1 hexes",
+        ),
+        (
+            &[("spell", "levitate"), ("distance", "3")][..],
+            "-3 adjDX at 3 hexes",
+        ),
+        (
+            &[("spell", "Wall of Fire"), ("distance", "5")][..],
+            "no adjustment",
+        ),
+    ] {
+        let r = w.run(ANN, &["tftref", "spell"], opts);
+        assert_eq!(r.visibility, Visibility::Ephemeral);
+        assert!(
+            field(&r, "Distance").starts_with(expected),
+            "{opts:?}: {r:?}"
+        );
+    }
+    let r = w.run(ANN, &["tftref", "spell"], &[("spell", "Levitate")]);
+    assert_eq!(
+        field(&r, "Spell"),
+        "IQ 11, thrown, 2 ST to cast, 1 ST a turn to keep up"
+    );
+    let r = w.run(ANN, &["tftref", "spell"], &[("distance", "3")]);
+    assert!(refusal(&r).contains("needs a spell the house rules list, or a kind"));
+    let r = w.run(ANN, &["tftref", "spell"], &[("spell", "Fireball")]);
+    assert!(refusal(&r).contains("no spell \"Fireball\""));
+    assert_eq!(w.rolls(), 0);
+}
+
+#[test]
+fn spell_checks_summons_and_counts_wall_of_fire_hits() {
+    // tft-house-rules.txt, "New and Changed Spells": Summon Warrior brings ST + DX 28, IQ 9, ST
+    // 14 or more; Summon Small Animal at most ST 11, DX 14, IQ 6, one hex. "Wall of Fire": 4 hits
+    // a hex passed through, 6 for ending in it, 2 next to it; armor stops from the total once.
+    let w = world();
+    for (spell, st, dx, iq, hexes, fits) in [
+        ("Summon Warrior", "14", "14", "9", "1", true),
+        ("Summon Warrior", "13", "15", "9", "1", false),
+        ("Summon Warrior", "14", "15", "9", "1", false),
+        ("Summon Small Animal", "11", "14", "6", "1", true),
+        ("Summon Small Animal", "12", "14", "6", "1", false),
+        ("Summon Small Animal", "11", "14", "6", "2", false),
+    ] {
+        let r = w.run(
+            ANN,
+            &["tftref", "spell"],
+            &[
+                ("spell", spell),
+                ("st", st),
+                ("dx", dx),
+                ("iq", iq),
+                ("hexes", hexes),
+            ],
+        );
+        let text = field(&r, "Summoned");
+        assert_eq!(
+            text.contains(": fits"),
+            fits,
+            "{spell} {st}/{dx}/{iq}: {text}"
+        );
+    }
+    for (through, ended, armor, expected) in [
+        (
+            "1",
+            "away",
+            "0",
+            "4 hits this turn, 4 through armor stopping 0",
+        ),
+        (
+            "1",
+            "in",
+            "3",
+            "10 hits this turn, 7 through armor stopping 3",
+        ),
+        (
+            "0",
+            "next",
+            "2",
+            "2 hits this turn, 0 through armor stopping 2",
+        ),
+        (
+            "2",
+            "next",
+            "0",
+            "10 hits this turn, 10 through armor stopping 0",
+        ),
+    ] {
+        let r = w.run(
+            ANN,
+            &["tftref", "spell"],
+            &[
+                ("spell", "wall of fire"),
+                ("through", through),
+                ("ended", ended),
+                ("armor", armor),
+            ],
+        );
+        assert_eq!(field(&r, "Wall of Fire"), expected);
+    }
+    let r = w.run(
+        ANN,
+        &["tftref", "spell"],
+        &[
+            ("spell", "Levitate"),
+            ("st", "10"),
+            ("dx", "10"),
+            ("iq", "5"),
+        ],
+    );
+    assert!(field(&r, "Not counted").contains("for a Summon spell"));
+    let r = w.run(
+        ANN,
+        &["tftref", "spell"],
+        &[("spell", "Summon Warrior"), ("st", "10")],
+    );
+    assert!(field(&r, "Not counted").contains("only all three together"));
+    let r = w.run(
+        ANN,
+        &["tftref", "spell"],
+        &[("spell", "Levitate"), ("through", "1")],
+    );
+    assert!(field(&r, "Not counted").contains("Wall of Fire"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tftref ski, /tftref mount
+
+#[test]
+fn ski_reads_the_skier_from_the_sheet() {
+    // tft-house-rules.txt, "New and Changed Skills", Skiing and Master Skier: level snow +4 MA
+    // (double for a Master, -2 untrained), uphill half (two thirds); downhill at triple MA 3d,
+    // quadruple 4d (a Master from quadruple, a die fewer); falls 1d-1 at triple, 2d-1 at
+    // quadruple; a Master's jump 3d at double MA.
+    let w = world();
+    let skier = |talent: &str| TftSheet {
+        talents: vec![talent.into()],
+        ma: Some(12),
+        ..fighter(12, 12)
+    };
+    w.tft("Una", ANN, skier("Literacy"));
+    w.tft("Sven", ANN, skier("Skiing (1)"));
+    w.tft("Mara", ANN, skier("Master Skier"));
+    for (who, multiple, level, uphill, downhill, fall) in [
+        ("Una", "2", "MA 10", "MA 5", "none needed", "no damage"),
+        ("Una", "3", "MA 10", "MA 5", "3d against adjDX -4", "1d-1"),
+        ("Sven", "2", "MA 16", "MA 6", "none needed", "no damage"),
+        ("Sven", "3", "MA 16", "MA 6", "3d against adjDX", "1d-1"),
+        ("Sven", "4", "MA 16", "MA 6", "4d against adjDX", "2d-1"),
+        ("Mara", "3", "MA 24", "MA 8", "none needed", "no damage"),
+        ("Mara", "4", "MA 24", "MA 8", "3d against adjDX", "1d-1"),
+    ] {
+        let r = w.run(
+            ANN,
+            &["tftref", "ski"],
+            &[("character", who), ("multiple", multiple)],
+        );
+        assert_eq!(field(&r, "Level snow"), level, "{who}");
+        assert_eq!(field(&r, "Uphill"), uphill, "{who}");
+        assert_eq!(
+            field(&r, &format!("Downhill at {multiple}× MA")),
+            downhill,
+            "{who} {multiple}"
+        );
+        assert_eq!(field(&r, "A fall"), fall, "{who} {multiple}");
+    }
+    let r = w.run(
+        ANN,
+        &["tftref", "ski"],
+        &[("character", "Mara"), ("multiple", "2"), ("jump", "true")],
+    );
+    assert_eq!(field(&r, "Ski jump"), "3d against adjDX");
+    let r = w.run(
+        ANN,
+        &["tftref", "ski"],
+        &[("character", "Sven"), ("multiple", "2"), ("jump", "true")],
+    );
+    assert!(field(&r, "Ski jump").starts_with("only a Master Skier"));
+    let r = w.run(BOB, &["tftref", "ski"], &[("character", "Sven")]);
+    assert!(refusal(&r).contains("Sven belongs to another player"));
+    assert_eq!(w.rolls(), 0);
+}
+
+#[test]
+fn mount_load_and_running_limits() {
+    // tft-house-rules.txt, "Carrying Capacity": up to ST x 1.5 costs 2 MA, up to x 3 costs 4;
+    // x 7.5 or more is an overload that walks at MA 4. "Turning", "Running", "Stopping": a change
+    // of facing costs 1 MA; from 8 hexes a turn 2 hexes between changes, from 16 3; after 8 or
+    // more at least 3 hexes next turn, after 16 at least 4; +2 damage after more than 8 in a line.
+    let w = world();
+    let horse = |load: &str, extra: &[(&'static str, &'static str)]| {
+        let mut opts = vec![("st", "20"), ("ma", "24"), ("dx", "10")];
+        opts.push(("load", load));
+        opts.extend_from_slice(extra);
+        let owned: Vec<(&str, &str)> = opts.into_iter().collect();
+        w.run(ANN, &["tftref", "mount"], &owned)
+    };
+    for (load, expected) in [
+        ("30", "30 kg (×1.5 ST): MA 22, adjDX 10"),
+        ("31", "31 kg (×1.5 ST): MA 20, adjDX 10"),
+        ("149", "149 kg (×7.4 ST): MA"),
+        ("150", "150 kg (×7.5 ST): MA 4, adjDX 10, overloaded"),
+    ] {
+        let r = horse(load, &[]);
+        assert!(
+            field(&r, "Load").starts_with(expected),
+            "{load}: {}",
+            field(&r, "Load")
+        );
+    }
+    for (hexes, between) in [("7", "1"), ("8", "2"), ("15", "2"), ("16", "3")] {
+        let r = horse("0", &[("hexes", hexes), ("facing", "2")]);
+        assert!(
+            field(&r, "This turn").ends_with(&format!("at least {between} hexes between changes")),
+            "{hexes}: {}",
+            field(&r, "This turn")
+        );
+    }
+    let r = horse("0", &[("hexes", "10"), ("facing", "2")]);
+    assert!(field(&r, "This turn").contains("cost MA 12"));
+    for (last, least) in [("7", "0"), ("8", "3"), ("16", "4")] {
+        let r = horse("0", &[("last", last)]);
+        assert!(
+            field(&r, "Least move").starts_with(&format!("{least} hexes")),
+            "{last}"
+        );
+    }
+    for (straight, bonus) in [("8", "0 after"), ("9", "+2 after")] {
+        let r = horse("0", &[("straight", straight)]);
+        assert!(field(&r, "Melee damage").starts_with(bonus), "{straight}");
+    }
+    let r = w.run(ANN, &["tftref", "mount"], &[("ma", "24"), ("dx", "10")]);
+    assert!(refusal(&r).contains("needs the option st"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tft reaction
+
+#[test]
+fn an_npc_reaction_is_rolled_with_its_chances() {
+    // tft-rules-summary.md, "NPC REACTIONS": 1d, 1 hostile, 2 unfriendly, 3-4 neutral, 5
+    // friendly, 6 very friendly; the modifier is never more than 3 either way.
+    let w = world_rolling(1, |f| f == [4]);
+    let r = w.run(GM, &["tft", "reaction"], &[("modifier", "1")]);
+    assert_eq!(r.embeds[0].description, "**Friendly**");
+    assert_eq!(field(&r, "Roll"), "1d: 4 +1 = 5");
+    assert_eq!(
+        field(&r, "Chances"),
+        "Unfriendly 1/6, Neutral 2/6, Friendly 1/6, Very friendly 2/6"
+    );
+    let r = w.run(GM, &["tft", "reaction"], &[("modifier", "-3")]);
+    assert_eq!(
+        field(&r, "Chances"),
+        "Hostile 4/6, Unfriendly 1/6, Neutral 1/6"
+    );
+    for bad in ["4", "-4"] {
+        let r = w.run(GM, &["tft", "reaction"], &[("modifier", bad)]);
+        assert!(refusal(&r).contains("modifier"), "{bad}");
+    }
+    assert_eq!(w.rolls(), 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tftref price, /tftref time
+
+#[test]
+fn magic_items_are_priced_and_actions_timed() {
+    // tft-house-rules.txt, "New Costs of Magic Items": rods by the point; tft-rules-summary.md,
+    // "TIME REQUIRED (ACTIONS)": 12 rounds to a minute.
+    let w = world();
+    for (item, points, price) in [
+        ("Sleep", None, "$3000"),
+        ("sleep", Some("5"), "$3000"),
+        ("Fireball rod", None, "$600 for 1 point ($600 a point)"),
+        (
+            "fireball-rod",
+            Some("3"),
+            "$1800 for 3 points ($600 a point)",
+        ),
+    ] {
+        let mut opts = vec![("magic", item)];
+        opts.extend(points.map(|p| ("points", p)));
+        let r = w.run(ANN, &["tftref", "price"], &opts);
+        assert_eq!(field(&r, "Price"), price, "{item}");
+    }
+    let r = w.run(ANN, &["tftref", "price"], &[("magic", "Flying carpet")]);
+    assert!(refusal(&r).contains("no magic item \"Flying carpet\""));
+    for (action, text) in [
+        ("search", "6 rounds"),
+        ("remove-trap", "12 rounds (1 minute)"),
+        ("speak", "1 round"),
+    ] {
+        let r = w.run(ANN, &["tftref", "time"], &[("action", action)]);
+        assert_eq!(r.embeds[0].description, text, "{action}");
+    }
+    let r = w.run(ANN, &["tftref", "time"], &[("action", "nap")]);
+    assert!(refusal(&r).contains("action must be one of search"));
 }

@@ -23,6 +23,7 @@ mod reveal;
 mod roll;
 mod tft;
 mod tftkit;
+mod tftref;
 mod wound;
 
 use super::{Data, Error};
@@ -37,6 +38,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         maneuver::maneuver(),
         tft::tft(),
         tftkit::tftkit(),
+        tftref::tftref(),
         odds::odds(),
         luck::luck(),
         character::character(),

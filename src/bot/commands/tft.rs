@@ -1,7 +1,7 @@
-//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition`.
+//! `/tft save|attack|hth|dying|bash|job|heal|stand|repair|condition|reaction`.
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{Charge, Facing, Helper, HigherUc, Mode, Parry, Stance};
+use crate::bot::choices::{Charge, Facing, Helper, HigherUc, HthAction, Mode, Parry, Stance};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
@@ -19,7 +19,8 @@ use crate::bot::{Context, Error};
         "tft_heal",
         "tft_stand",
         "tft_repair",
-        "tft_condition"
+        "tft_condition",
+        "tft_reaction"
     ),
     subcommand_required
 )]
@@ -126,7 +127,7 @@ pub async fn tft_attack(
     invoke(ctx, &["tft", "attack"], args).await
 }
 
-/// TFT roll to enter hand-to-hand combat
+/// TFT hand-to-hand: the roll to enter, to leave, or to draw a dagger
 #[poise::command(slash_command, rename = "hth")]
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn tft_hth(
@@ -146,8 +147,16 @@ pub async fn tft_hth(
     #[max = 20]
     modifier: Option<i64>,
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+    #[description = "Enter HTH (default), leave it, or draw a dagger in it"] action: Option<
+        HthAction,
+    >,
+    #[description = "Moved half MA or less before closing (may strike at once)"] half_ma: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
     let args = Args::new()
+        .choice("action", action)
+        .opt("half_ma", half_ma)
         .opt("character", character)
         .choice("facing", facing)
         .opt("crawling", crawling)
@@ -325,4 +334,18 @@ pub async fn tft_condition(
         .opt("knocked_down", knocked_down)
         .opt("dead", dead);
     invoke(ctx, &["tft", "condition"], args).await
+}
+
+/// TFT: an NPC's reaction to the party (1d), with the chances
+#[poise::command(slash_command, rename = "reaction")]
+pub async fn tft_reaction(
+    ctx: Context<'_>,
+    #[description = "Added to the die (-3 to 3)"]
+    #[min = -3]
+    #[max = 3]
+    modifier: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new().opt("modifier", modifier).choice("mode", mode);
+    invoke(ctx, &["tft", "reaction"], args).await
 }

@@ -101,6 +101,21 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tftkit gear",
             "tftkit actions",
             "tftkit miss",
+            "tft reaction",
+        ],
+    ),
+    (
+        "tftref",
+        &[
+            "character create",
+            "character set",
+            "tftref study",
+            "tftref called",
+            "tftref spell",
+            "tftref ski",
+            "tftref mount",
+            "tftref price",
+            "tftref time",
         ],
     ),
     (
@@ -715,6 +730,7 @@ fn thiz_movement_and_time_between_adventures() {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // One script, read top to bottom: every /tft and /tftkit path.
 fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     let s = Session::start();
     let x = Script::new(&s);
@@ -830,7 +846,54 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     // Tor's broadsword breaks only on an 18; either way the GM gets a one-line answer.
     let text = x.text(&gm, "/tft repair character:Tor weapon:Broadsword");
     assert!(text.contains("Tor's Broadsword is"), "{text}");
+    let text = x.text(&alys, "/tft reaction modifier:3");
+    assert!(
+        text.contains("Chances: Neutral 1/6, Friendly 1/6, Very friendly 4/6"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tft hth character:Tor action:leave");
+    assert!(
+        text.contains("Tor: leave HTH") && text.contains("Roll: 4d: "),
+        "{text}"
+    );
     x.ran_exactly("tft");
+}
+
+#[test]
+fn tftref_study_called_shots_and_spells() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let alys = s.player(10);
+    x.text(&alys, "/character create name:Tor system:tft");
+    x.text(&alys, "/character set name:Tor field:talents value:Sword");
+    // Fencing builds on Sword and needs an instructor.
+    let text = x.text(
+        &alys,
+        "/tftref study talent:Fencing character:Tor instructor:true",
+    );
+    assert!(
+        text.contains("Tor studies Fencing") && text.contains("May start now"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tftref called area:leg hits:5");
+    assert!(
+        text.contains("Aim: -4 adjDX") && text.contains("leg is useless"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tftref spell spell:Levitate distance:3");
+    assert!(text.contains("Distance: -3 adjDX"), "{text}");
+    let text = x.text(&alys, "/tftref ski character:Tor multiple:3");
+    assert!(
+        text.contains("Tor on skis") && text.contains("A fall: 1d-1"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tftref mount st:20 ma:24 dx:10 load:100 straight:9");
+    assert!(text.contains("Melee damage: +2"), "{text}");
+    let text = x.text(&alys, "/tftref price magic:\"Fireball rod\" points:3");
+    assert!(text.contains("$1800 for 3 points"), "{text}");
+    let text = x.text(&alys, "/tftref time action:remove-trap");
+    assert!(text.contains("12 rounds (1 minute)"), "{text}");
+    x.ran_exactly("tftref");
 }
 
 #[test]

@@ -215,6 +215,7 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/check skill:Swimming character:Alys mode:{mode}"));
         v.push(format!("/tft save attribute:12 dice:3 mode:{mode}"));
         v.push(format!("/hazard fall height:40 mode:{mode}"));
+        v.push(format!("/tft reaction mode:{mode}"));
         v.push(format!("/magic terror level:red mode:{mode}"));
     }
     for c in ["Alys", "Bram", NPC, "Tor"] {
@@ -232,6 +233,9 @@ fn player_lines() -> Vec<String> {
         v.push(format!("/tft attack attacker:{c} target:Tor"));
         v.push(format!("/tft heal character:{c} hits:1"));
         v.push(format!("/tft stand character:{c}"));
+        v.push(format!("/tftref study talent:Sword character:{c}"));
+        v.push(format!("/tft hth action:leave character:{c}"));
+        v.push(format!("/tftref ski character:{c}"));
         v.push(format!("/tft repair character:{c} weapon:dagger"));
         v.push(format!("/tft condition character:{c} dead:true"));
         v.push(format!("/history character:{c}"));
@@ -309,6 +313,11 @@ fn player_lines() -> Vec<String> {
         ROLE_LINE,
         "/odds thiz rating:4",
         "/odds tft target:12 dice:3",
+        "/tftref called area:head hits:3",
+        "/tftref spell spell:Levitate distance:3",
+        "/tftref mount st:20 ma:24 dx:10",
+        "/tftref price magic:Sleep",
+        "/tftref time action:torch",
         "/help",
     ] {
         v.push(line.to_owned());
