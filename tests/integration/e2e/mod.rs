@@ -41,6 +41,7 @@
 mod buttons;
 mod characters;
 mod commands;
+mod gateway;
 mod lifecycle;
 mod modes;
 mod roll;
