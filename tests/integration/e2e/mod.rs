@@ -46,6 +46,7 @@ mod lifecycle;
 mod modes;
 mod roll;
 mod secrecy;
+mod shards;
 
 use std::path::Path;
 use std::process::ExitStatus;

@@ -35,6 +35,36 @@ pub(crate) async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgr
     ws.on_upgrade(move |socket| connection(shared, socket))
 }
 
+/// Records a READY sent for IDENTIFY `frame` as session `id` on connection `live`.
+fn ready_sent(
+    shared: &Shared,
+    frame: &Value,
+    id: &str,
+    live: (u64, mpsc::UnboundedSender<Outgoing>),
+) {
+    let (shard_id, total) = shard_of_identify(frame);
+    let mut log = shared.lock();
+    log.identifies += 1;
+    log.ready_at.push(Instant::now());
+    log.identified.push((Instant::now(), shard_id, total));
+    log.shard_live.insert(shard_id, live.clone());
+    log.session_shards.insert(id.to_owned(), shard_id);
+    log.sessions.insert(id.to_owned(), 1);
+    log.live = Some(live);
+    drop(log);
+    shared.changed.notify_all();
+}
+
+/// The `[shard, total]` an IDENTIFY names; `(0, 1)` when it names none.
+fn shard_of_identify(frame: &Value) -> (u32, u32) {
+    let pair = frame["d"]["shard"].as_array().and_then(|a| {
+        let shard = u32::try_from(a.first()?.as_u64()?).ok()?;
+        let total = u32::try_from(a.get(1)?.as_u64()?).ok()?;
+        Some((shard, total))
+    });
+    pair.unwrap_or((0, 1))
+}
+
 /// Records a dispatch flushed to the socket just now, on `session`.
 fn dispatched(shared: &Shared, session: Option<&str>, seq: u64, interaction_id: u64) {
     let flushed_at = Instant::now();
@@ -147,13 +177,7 @@ async fn connection(shared: Arc<Shared>, socket: WebSocket) {
                             "d": ready(&id, &format!("{}/ws", shared.base.replacen("http", "ws", 1))),
                         });
                         if sink.send(text(&ready)).await.is_err() { break; }
-                        let mut log = shared.lock();
-                        log.identifies += 1;
-                        log.ready_at.push(Instant::now());
-                        log.sessions.insert(id.clone(), seq);
-                        log.live = Some((generation, tx.clone()));
-                        drop(log);
-                        shared.changed.notify_all();
+                        ready_sent(&shared, &frame, &id, (generation, tx.clone()));
                         session = Some(id);
                         None
                     }
@@ -167,6 +191,9 @@ async fn connection(shared: Arc<Shared>, socket: WebSocket) {
                             let mut log = shared.lock();
                             log.sessions.insert(wanted.clone(), seq);
                             log.resumed_at.push(Instant::now());
+                            if let Some(&shard) = log.session_shards.get(&wanted) {
+                                log.shard_live.insert(shard, (generation, tx.clone()));
+                            }
                             log.live = Some((generation, tx.clone()));
                             drop(log);
                             shared.changed.notify_all();
@@ -213,6 +240,7 @@ async fn connection(shared: Arc<Shared>, socket: WebSocket) {
     if log.live.as_ref().is_some_and(|(g, _)| *g == generation) {
         log.live = None;
     }
+    log.shard_live.retain(|_, (g, _)| *g != generation);
     drop(log);
     shared.changed.notify_all();
 }

@@ -197,6 +197,14 @@ pub(crate) struct Log {
     pub ready_at: Vec<Instant>,
     /// RESUMEs answered with RESUMED, and when.
     pub resumed_at: Vec<Instant>,
+    /// Each IDENTIFY answered: when, and the `[shard, total]` it named (`[0, 1]` when absent).
+    pub identified: Vec<(Instant, u32, u32)>,
+    /// The connection that takes each shard's dispatches (set by READY or RESUMED).
+    pub shard_live: HashMap<u32, (u64, mpsc::UnboundedSender<Outgoing>)>,
+    /// The shard each session was identified for (a RESUME keeps it).
+    pub session_shards: HashMap<String, u32>,
+    /// The `shards` Get Gateway Bot recommends (0 is read as 1).
+    pub recommended_shards: u32,
     /// Gateway connections still to refuse (HTTP 503 on `/ws`), and when each refusal was.
     pub refuse_upgrades: usize,
     pub refused_at: Vec<Instant>,
@@ -563,6 +571,49 @@ impl FakeDiscord {
             frame,
             forget_session,
         });
+    }
+
+    /// Makes Get Gateway Bot recommend `shards` shards (for `shards = "auto"`).
+    pub fn recommend_shards(&self, shards: u32) {
+        self.shared.lock().recommended_shards = shards;
+    }
+
+    /// Every IDENTIFY answered: when, shard, total.
+    pub fn identified(&self) -> Vec<(Instant, u32, u32)> {
+        self.shared.lock().identified.clone()
+    }
+
+    /// Waits until every one of `shards` has a connection that takes dispatches.
+    pub fn wait_shards(&self, shards: &[u32], timeout: Duration) {
+        self.wait_log(timeout, &format!("shards {shards:?} READY"), |log| {
+            shards
+                .iter()
+                .all(|s| log.shard_live.contains_key(s))
+                .then_some(())
+        });
+    }
+
+    /// The shard Discord routes guild `guild`'s events to: `(guild >> 22) % total`.
+    pub fn shard_of(guild: u64, total: u32) -> u32 {
+        ((guild >> 22) % u64::from(total)) as u32
+    }
+
+    /// Sends an interaction on the connection of the shard its guild belongs to (`total` shards),
+    /// like Discord; waits up to [`TIMEOUT`] for that shard to be connected.
+    pub fn dispatch_routed(&self, payload: &payload::Built, total: u32) {
+        let guild = payload.json["guild_id"]
+            .as_str()
+            .and_then(|g| g.parse().ok())
+            .expect("a guild interaction");
+        let shard = Self::shard_of(guild, total);
+        let tx = self.wait_log(TIMEOUT, &format!("shard {shard} connected"), |log| {
+            log.shard_live.get(&shard).map(|(_, tx)| tx.clone())
+        });
+        tx.send(Outgoing::Dispatch {
+            interaction_id: payload.id,
+            payload: payload.json.clone(),
+        })
+        .expect("the shard's connection is open");
     }
 
     /// Closes the live gateway socket and refuses the next `attempts` connections (Discord's
