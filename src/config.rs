@@ -42,6 +42,86 @@ pub struct DiscordConfig {
     pub api_base: Option<String>,
     /// Register commands in this one guild (instant) instead of globally.
     pub dev_guild_id: Option<u64>,
+    /// Which of the bot's shards this process runs (one shard unless told otherwise).
+    pub shards: Shards,
+    /// Whether this process registers the commands; unset, the process holding shard 0 does.
+    pub register_commands: Option<bool>,
+}
+
+/// The shards one process runs: Discord closes a gateway connection that carries more than
+/// 2,500 guilds, so a bigger bot splits its guilds over shards, and shards over processes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(try_from = "ShardsToml")]
+pub enum Shards {
+    /// Shard 0 of 1: every guild on one connection.
+    #[default]
+    Single,
+    /// As many shards as Discord recommends (Get Gateway Bot), all in this process.
+    Auto,
+    /// Shards `first` to `last`, both included, of `total`.
+    Range { total: u32, first: u32, last: u32 },
+}
+
+/// How `shards` is written: `"auto"` or `{ total = N, first = A, last = B }`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ShardsToml {
+    Word(String),
+    Range(RangeToml),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RangeToml {
+    total: u32,
+    first: u32,
+    last: u32,
+}
+
+impl TryFrom<ShardsToml> for Shards {
+    type Error = String;
+
+    fn try_from(value: ShardsToml) -> Result<Self, String> {
+        match value {
+            ShardsToml::Word(w) if w == "auto" => Ok(Self::Auto),
+            ShardsToml::Word(w) if w == "single" => Ok(Self::Single),
+            ShardsToml::Word(w) => Err(format!(
+                "shards must be \"auto\" or {{ total = N, first = A, last = B }}, not \"{w}\""
+            )),
+            ShardsToml::Range(RangeToml { total, first, last }) => {
+                if total == 0 {
+                    Err("shards.total must be at least 1".into())
+                } else if first > last {
+                    Err(format!(
+                        "shards.first ({first}) is after shards.last ({last})"
+                    ))
+                } else if last >= total {
+                    Err(format!(
+                        "shards.last ({last}) must be below shards.total ({total}): shards are numbered from 0"
+                    ))
+                } else {
+                    Ok(Self::Range { total, first, last })
+                }
+            }
+        }
+    }
+}
+
+impl Shards {
+    /// The shards this process runs, `first..=last`, and the total; `None` for [`Shards::Auto`],
+    /// whose count comes from Discord at start.
+    pub fn range(self) -> Option<(std::ops::RangeInclusive<u32>, u32)> {
+        match self {
+            Self::Single => Some((0..=0, 1)),
+            Self::Auto => None,
+            Self::Range { total, first, last } => Some((first..=last, total)),
+        }
+    }
+
+    /// Whether this process holds shard 0 (the one that registers commands by default).
+    pub fn holds_shard_zero(self) -> bool {
+        self.range().is_none_or(|(range, _)| range.contains(&0))
+    }
 }
 
 impl std::fmt::Debug for DiscordConfig {
@@ -51,6 +131,8 @@ impl std::fmt::Debug for DiscordConfig {
             .field("token", &self.token.as_ref().map(|_| "<redacted>"))
             .field("api_base", &self.api_base)
             .field("dev_guild_id", &self.dev_guild_id)
+            .field("shards", &self.shards)
+            .field("register_commands", &self.register_commands)
             .finish()
     }
 }
@@ -170,6 +252,8 @@ mod tests {
             "token",
             "api_base",
             "dev_guild_id",
+            "shards",
+            "register_commands",
             "[dice]",
             "max_dice",
             "max_sides",
@@ -190,6 +274,46 @@ mod tests {
             DiceConfig::default().limits(),
             crate::rules::dice::expr::Limits::default()
         );
+    }
+
+    #[test]
+    fn shards_are_checked_at_both_sides_of_each_limit() {
+        let parse = |v: &str| {
+            Config::parse(&format!("[discord]\nshards = {v}\n"), Path::new("s.toml"))
+                .map(|c| c.discord.shards)
+        };
+        let range = |total, first, last| Shards::Range { total, first, last };
+        #[rustfmt::skip]
+        let cases: &[(&str, Option<Shards>)] = &[
+            ("\"auto\"", Some(Shards::Auto)),
+            ("\"single\"", Some(Shards::Single)),
+            ("\"all\"", None),
+            ("{ total = 1, first = 0, last = 0 }", Some(range(1, 0, 0))),
+            ("{ total = 0, first = 0, last = 0 }", None),
+            ("{ total = 3, first = 0, last = 2 }", Some(range(3, 0, 2))),
+            ("{ total = 3, first = 0, last = 3 }", None),   // last is below total
+            ("{ total = 3, first = 2, last = 2 }", Some(range(3, 2, 2))),
+            ("{ total = 3, first = 2, last = 1 }", None),   // first after last
+            ("{ total = 3, first = 1 }", None),
+            ("{ total = 3, first = 1, last = 1, step = 1 }", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse(text).ok(), *want, "shards = {text}");
+        }
+        let err = parse("{ total = 3, first = 0, last = 3 }").unwrap_err();
+        assert!(err.to_string().contains("numbered from 0"), "{err}");
+    }
+
+    #[test]
+    fn a_range_includes_its_last_shard_and_only_shard_zero_registers_by_default() {
+        let range = |total, first, last| Shards::Range { total, first, last };
+        assert_eq!(Shards::Single.range(), Some((0..=0, 1)));
+        assert_eq!(range(3, 1, 2).range(), Some((1..=2, 3)));
+        assert_eq!(range(3, 1, 2).range().unwrap().0.count(), 2);
+        assert!(Shards::Single.holds_shard_zero());
+        assert!(Shards::Auto.holds_shard_zero());
+        assert!(range(3, 0, 0).holds_shard_zero());
+        assert!(!range(3, 1, 2).holds_shard_zero());
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::invoke::Inflight;
 use super::workers::Workers;
 use super::{Data, Error, buttons, commands, render};
 use crate::app::{App, Dice};
-use crate::config::Config;
+use crate::config::{Config, Shards};
 use crate::store::Store;
 
 /// How long a shutdown waits for commands in flight.
@@ -60,6 +60,11 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         inflight: Arc::clone(&inflight),
     };
     let dev_guild = config.discord.dev_guild_id;
+    let shard_plan = config.discord.shards;
+    let register = config
+        .discord
+        .register_commands
+        .unwrap_or_else(|| shard_plan.holds_shard_zero());
 
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
@@ -79,16 +84,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
-                match dev_guild {
-                    Some(guild) => {
-                        poise::builtins::register_in_guild(
-                            ctx,
-                            commands,
-                            serenity::GuildId::new(guild),
-                        )
-                        .await?;
-                    }
-                    None => poise::builtins::register_globally(ctx, commands).await?,
+                if register {
+                    register_commands(ctx, commands, dev_guild).await?;
+                } else {
+                    tracing::info!("another process registers the commands");
                 }
                 tracing::info!(bot = %ready.user.name, commands = commands.len(), "ready");
                 Ok(data)
@@ -101,13 +100,14 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             .framework(framework)
             .await
             .context("cannot build the Discord client")?;
+    prime_shard_restarts(&client.shard_manager);
     let shards = Arc::clone(&client.shard_manager);
     tokio::spawn(async move {
         shutdown_signal().await;
         tracing::info!("shutting down: finishing commands in flight");
         shards.shutdown_all().await;
     });
-    let outcome = client.start().await;
+    let outcome = start_shards(&mut client, shard_plan).await;
     let left = inflight.drain(DRAIN_LIMIT).await;
     if left > 0 {
         tracing::warn!(left, "commands still running at shutdown");
@@ -119,6 +119,59 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     drop(app);
     outcome.context("the connection to Discord failed")?;
     Ok(())
+}
+
+/// Registers the commands in the development guild, or globally.
+async fn register_commands(
+    ctx: &serenity::Context,
+    commands: &[poise::Command<Data, Error>],
+    dev_guild: Option<u64>,
+) -> Result<(), Error> {
+    match dev_guild {
+        Some(guild) => {
+            poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(guild))
+                .await?;
+        }
+        None => poise::builtins::register_globally(ctx, commands).await?,
+    }
+    Ok(())
+}
+
+/// Starts this process's shards and runs until they stop.
+async fn start_shards(client: &mut serenity::Client, shards: Shards) -> serenity::Result<()> {
+    match shards.range() {
+        None => client.start_autosharded().await,
+        Some((range, total)) => {
+            tracing::info!(
+                first = range.start(),
+                last = range.end(),
+                total,
+                "starting shards"
+            );
+            // serenity's `start_shard_range(a..b, n)` starts shards a to b *including* b (it
+            // passes `b` on as the last shard), despite the half-open `Range` type; so the
+            // inclusive range is handed over as `first..last`, not `first..last + 1`.
+            client
+                .start_shard_range(*range.start()..*range.end(), total)
+                .await
+        }
+    }
+}
+
+/// Lets a shard that must start a new session (a non-resumable op 9 INVALID SESSION, a failed
+/// RESUME) reconnect at once instead of 5 seconds later.
+///
+/// In serenity 0.12.5 such a shard's runner asks the shard manager to restart it, and the
+/// manager's `shutdown` then waits — up to its fixed 5-second timeout — for that same runner to
+/// confirm it has closed, which it cannot do while it is the one waiting
+/// (`gateway/bridge/shard_manager.rs`, `restart_shard` → `restart` → `shutdown`). `restart_shard`
+/// sends one confirmation of its own once the restart is queued, which the *next* restart
+/// consumes, so only the first restart of a process waits. One confirmation sent up front makes
+/// that first one immediate too, and the count stays at one after every restart. The cost: a
+/// shutdown of all shards no longer waits for one shard's close handshake, which the drain of
+/// commands in flight that follows it covers.
+fn prime_shard_restarts(shards: &serenity::ShardManager) {
+    shards.shutdown_finished(serenity::ShardId(0));
 }
 
 /// Asks Discord who we are, so a wrong token is a clear message at start rather than a silent

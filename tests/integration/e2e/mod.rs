@@ -41,10 +41,12 @@
 mod buttons;
 mod characters;
 mod commands;
+mod gateway;
 mod lifecycle;
 mod modes;
 mod roll;
 mod secrecy;
+mod shards;
 
 use std::path::Path;
 use std::process::ExitStatus;

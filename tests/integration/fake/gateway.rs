@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -22,7 +22,74 @@ use super::{Dispatch, Outgoing, Shared};
 const HEARTBEAT_INTERVAL_MS: u64 = 45_000;
 
 pub(crate) async fn upgrade(State(shared): State<Arc<Shared>>, ws: WebSocketUpgrade) -> Response {
+    {
+        let mut log = shared.lock();
+        if log.refuse_upgrades > 0 {
+            log.refuse_upgrades -= 1;
+            log.refused_at.push(Instant::now());
+            drop(log);
+            shared.changed.notify_all();
+            return axum::http::StatusCode::SERVICE_UNAVAILABLE.into_response();
+        }
+    }
     ws.on_upgrade(move |socket| connection(shared, socket))
+}
+
+/// Records a READY sent for IDENTIFY `frame` as session `id` on connection `live`.
+fn ready_sent(
+    shared: &Shared,
+    frame: &Value,
+    id: &str,
+    live: (u64, mpsc::UnboundedSender<Outgoing>),
+) {
+    let (shard_id, total) = shard_of_identify(frame);
+    let mut log = shared.lock();
+    log.identifies += 1;
+    log.ready_at.push(Instant::now());
+    log.identified.push((Instant::now(), shard_id, total));
+    log.shard_live.insert(shard_id, live.clone());
+    log.session_shards.insert(id.to_owned(), shard_id);
+    log.sessions.insert(id.to_owned(), 1);
+    log.live = Some(live);
+    drop(log);
+    shared.changed.notify_all();
+}
+
+/// The `[shard, total]` an IDENTIFY names; `(0, 1)` when it names none.
+fn shard_of_identify(frame: &Value) -> (u32, u32) {
+    let pair = frame["d"]["shard"].as_array().and_then(|a| {
+        let shard = u32::try_from(a.first()?.as_u64()?).ok()?;
+        let total = u32::try_from(a.get(1)?.as_u64()?).ok()?;
+        Some((shard, total))
+    });
+    pair.unwrap_or((0, 1))
+}
+
+/// Records a dispatch flushed to the socket just now, on `session`.
+fn dispatched(shared: &Shared, session: Option<&str>, seq: u64, interaction_id: u64) {
+    let flushed_at = Instant::now();
+    let mut log = shared.lock();
+    if let Some(id) = session {
+        log.sessions.insert(id.to_owned(), seq);
+    }
+    log.dispatches.push(Dispatch {
+        seq,
+        interaction_id,
+        flushed_at,
+    });
+    drop(log);
+    shared.changed.notify_all();
+}
+
+/// Records a control frame sent, and forgets `forget` (a session a non-resumable op 9 ended).
+fn sent_control(shared: &Shared, forget: Option<&str>) {
+    let mut log = shared.lock();
+    log.control_at.push(Instant::now());
+    if let Some(id) = forget {
+        log.sessions.remove(id);
+    }
+    drop(log);
+    shared.changed.notify_all();
 }
 
 /// The READY event's `d`.
@@ -72,7 +139,7 @@ fn dispatch_frame(seq: u64, outgoing: Outgoing) -> (u64, Message) {
                 format!(r#"{{"op":0,"s":{seq},"t":"INTERACTION_CREATE","d":{payload}}}"#).into(),
             ),
         ),
-        Outgoing::Close => unreachable!("a close is not a dispatch"),
+        Outgoing::Close | Outgoing::Control { .. } => unreachable!("not a dispatch"),
     }
 }
 
@@ -110,12 +177,7 @@ async fn connection(shared: Arc<Shared>, socket: WebSocket) {
                             "d": ready(&id, &format!("{}/ws", shared.base.replacen("http", "ws", 1))),
                         });
                         if sink.send(text(&ready)).await.is_err() { break; }
-                        let mut log = shared.lock();
-                        log.identifies += 1;
-                        log.sessions.insert(id.clone(), seq);
-                        log.live = Some((generation, tx.clone()));
-                        drop(log);
-                        shared.changed.notify_all();
+                        ready_sent(&shared, &frame, &id, (generation, tx.clone()));
                         session = Some(id);
                         None
                     }
@@ -128,6 +190,10 @@ async fn connection(shared: Arc<Shared>, socket: WebSocket) {
                             if sink.send(text(&resumed)).await.is_err() { break; }
                             let mut log = shared.lock();
                             log.sessions.insert(wanted.clone(), seq);
+                            log.resumed_at.push(Instant::now());
+                            if let Some(&shard) = log.session_shards.get(&wanted) {
+                                log.shard_live.insert(shard, (generation, tx.clone()));
+                            }
                             log.live = Some((generation, tx.clone()));
                             drop(log);
                             shared.changed.notify_all();
@@ -153,14 +219,11 @@ async fn connection(shared: Arc<Shared>, socket: WebSocket) {
                         let (interaction_id, frame) = dispatch_frame(seq, outgoing);
                         // `send` flushes: the frame is on the socket when it returns.
                         if sink.send(frame).await.is_err() { break; }
-                        let flushed_at = Instant::now();
-                        let mut log = shared.lock();
-                        if let Some(id) = &session {
-                            log.sessions.insert(id.clone(), seq);
-                        }
-                        log.dispatches.push(Dispatch { seq, interaction_id, flushed_at });
-                        drop(log);
-                        shared.changed.notify_all();
+                        dispatched(&shared, session.as_deref(), seq, interaction_id);
+                    }
+                    Some(Outgoing::Control { frame, forget_session }) => {
+                        if sink.send(text(&frame)).await.is_err() { break; }
+                        sent_control(&shared, session.as_deref().filter(|_| forget_session));
                     }
                     Some(Outgoing::Close) | None => {
                         // 4000 is Discord's "unknown error, reconnect": serenity resumes after
@@ -177,6 +240,7 @@ async fn connection(shared: Arc<Shared>, socket: WebSocket) {
     if log.live.as_ref().is_some_and(|(g, _)| *g == generation) {
         log.live = None;
     }
+    log.shard_live.retain(|_, (g, _)| *g != generation);
     drop(log);
     shared.changed.notify_all();
 }

@@ -46,7 +46,7 @@ use std::fmt::Write as _;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 /// How long any expectation waits before failing (the bot answers in milliseconds).
@@ -176,6 +176,12 @@ pub(crate) enum Outgoing {
         payload: String,
     },
     Close,
+    /// A gateway opcode frame (op 7 RECONNECT, op 9 INVALID SESSION); `forget_session` makes the
+    /// session unknown to a later RESUME, as a non-resumable op 9 does at Discord.
+    Control {
+        frame: Value,
+        forget_session: bool,
+    },
 }
 
 /// Everything the fake has seen, behind one lock, with one condition variable for the waits.
@@ -187,6 +193,24 @@ pub(crate) struct Log {
     pub dispatches: Vec<Dispatch>,
     /// IDENTIFYs answered with READY, over all connections.
     pub identifies: usize,
+    /// When each READY was sent (IDENTIFY answered), in order.
+    pub ready_at: Vec<Instant>,
+    /// RESUMEs answered with RESUMED, and when.
+    pub resumed_at: Vec<Instant>,
+    /// Each IDENTIFY answered: when, and the `[shard, total]` it named (`[0, 1]` when absent).
+    pub identified: Vec<(Instant, u32, u32)>,
+    /// The connection that takes each shard's dispatches (set by READY or RESUMED).
+    pub shard_live: HashMap<u32, (u64, mpsc::UnboundedSender<Outgoing>)>,
+    /// The shard each session was identified for (a RESUME keeps it).
+    pub session_shards: HashMap<String, u32>,
+    /// The `shards` Get Gateway Bot recommends (0 is read as 1).
+    pub recommended_shards: u32,
+    /// Gateway connections still to refuse (HTTP 503 on `/ws`), and when each refusal was.
+    pub refuse_upgrades: usize,
+    pub refused_at: Vec<Instant>,
+    /// When each control frame ([`FakeDiscord::invalidate_session`], [`FakeDiscord::reconnect`])
+    /// was flushed.
+    pub control_at: Vec<Instant>,
     /// Sessions started, for RESUME: session id → last sequence number.
     pub sessions: HashMap<String, u64>,
     /// The connection that receives dispatches: (its generation, its sender).
@@ -527,6 +551,112 @@ impl FakeDiscord {
         if let Some((_, tx)) = self.shared.lock().live.take() {
             let _ = tx.send(Outgoing::Close);
         }
+    }
+
+    /// Sends op 9 INVALID SESSION on the live connection (`resumable` is its `d`), and stops
+    /// dispatching until the bot is READY or RESUMED again.
+    pub fn invalidate_session(&self, resumable: bool) {
+        self.control(json!({"op": 9, "d": resumable}), !resumable);
+    }
+
+    /// Sends op 7 RECONNECT on the live connection (the bot should RESUME on a new one).
+    pub fn reconnect(&self) {
+        self.control(json!({"op": 7, "d": null}), false);
+    }
+
+    fn control(&self, frame: Value, forget_session: bool) {
+        let tx = self.live_sender();
+        self.shared.lock().live = None;
+        let _ = tx.send(Outgoing::Control {
+            frame,
+            forget_session,
+        });
+    }
+
+    /// Makes Get Gateway Bot recommend `shards` shards (for `shards = "auto"`).
+    pub fn recommend_shards(&self, shards: u32) {
+        self.shared.lock().recommended_shards = shards;
+    }
+
+    /// Every IDENTIFY answered: when, shard, total.
+    pub fn identified(&self) -> Vec<(Instant, u32, u32)> {
+        self.shared.lock().identified.clone()
+    }
+
+    /// Waits until every one of `shards` has a connection that takes dispatches.
+    pub fn wait_shards(&self, shards: &[u32], timeout: Duration) {
+        self.wait_log(timeout, &format!("shards {shards:?} READY"), |log| {
+            shards
+                .iter()
+                .all(|s| log.shard_live.contains_key(s))
+                .then_some(())
+        });
+    }
+
+    /// The shard Discord routes guild `guild`'s events to: `(guild >> 22) % total`.
+    pub fn shard_of(guild: u64, total: u32) -> u32 {
+        ((guild >> 22) % u64::from(total)) as u32
+    }
+
+    /// Sends an interaction on the connection of the shard its guild belongs to (`total` shards),
+    /// like Discord; waits up to [`TIMEOUT`] for that shard to be connected.
+    pub fn dispatch_routed(&self, payload: &payload::Built, total: u32) {
+        let guild = payload.json["guild_id"]
+            .as_str()
+            .and_then(|g| g.parse().ok())
+            .expect("a guild interaction");
+        let shard = Self::shard_of(guild, total);
+        let tx = self.wait_log(TIMEOUT, &format!("shard {shard} connected"), |log| {
+            log.shard_live.get(&shard).map(|(_, tx)| tx.clone())
+        });
+        tx.send(Outgoing::Dispatch {
+            interaction_id: payload.id,
+            payload: payload.json.clone(),
+        })
+        .expect("the shard's connection is open");
+    }
+
+    /// Closes the live gateway socket and refuses the next `attempts` connections (Discord's
+    /// gateway unreachable for a moment).
+    pub fn drop_gateway_refusing(&self, attempts: usize) {
+        self.shared.lock().refuse_upgrades = attempts;
+        self.drop_gateway();
+    }
+
+    /// How many gateway connections have been refused so far.
+    pub fn refused(&self) -> usize {
+        self.shared.lock().refused_at.len()
+    }
+
+    /// READY times, RESUMED times and control-frame times so far (see [`Log`]).
+    pub fn gateway_times(&self) -> (Vec<Instant>, Vec<Instant>, Vec<Instant>) {
+        let log = self.shared.lock();
+        (
+            log.ready_at.clone(),
+            log.resumed_at.clone(),
+            log.control_at.clone(),
+        )
+    }
+
+    /// Waits until the gateway has answered a READY or RESUMED after the last refusal, and a
+    /// connection takes dispatches.
+    pub fn wait_log_ready_or_resumed(&self, timeout: Duration) {
+        self.wait_log(timeout, "READY or RESUMED after the refusals", |log| {
+            let last_refusal = log.refused_at.last().copied()?;
+            let back = log
+                .ready_at
+                .iter()
+                .chain(&log.resumed_at)
+                .any(|t| *t > last_refusal);
+            (back && log.live.is_some()).then_some(())
+        });
+    }
+
+    /// Waits until `count` RESUMEs have been answered and a connection takes dispatches.
+    pub fn wait_resumed(&self, count: usize, timeout: Duration) {
+        self.wait_log(timeout, &format!("{count} gateway RESUMED(s)"), |log| {
+            (log.resumed_at.len() >= count && log.live.is_some()).then_some(())
+        });
     }
 
     /// Makes `bytes` downloadable at the returned URL (`{base}/attachments/{id}/{name}`);

@@ -23,6 +23,10 @@ pub struct BotOptions {
     pub dev_guild_id: Option<u64>,
     /// `RUST_LOG` for the bot (the load benchmark turns debug logging off).
     pub log: String,
+    /// More lines for the `[discord]` table (e.g. `shards = { total = 3, first = 0, last = 0 }`).
+    pub discord_extra: String,
+    /// The configuration file's name in `dir`, so processes sharing a database can differ.
+    pub config_name: String,
 }
 
 impl BotOptions {
@@ -34,6 +38,8 @@ impl BotOptions {
             dir: dir.to_owned(),
             dev_guild_id: None,
             log: "referee=debug,warn".to_owned(),
+            discord_extra: String::new(),
+            config_name: "config.toml".to_owned(),
         }
     }
 
@@ -42,7 +48,7 @@ impl BotOptions {
     }
 
     pub fn config(&self) -> PathBuf {
-        self.dir.join("config.toml")
+        self.dir.join(&self.config_name)
     }
 }
 
@@ -64,10 +70,14 @@ impl BotProcess {
     /// Spawns `referee --config <dir>/config.toml run`. The configuration file is always written
     /// (empty unless `dev_guild_id` is set), so no developer's `config.toml` leaks in.
     pub fn spawn(options: &BotOptions) -> Self {
-        let config = options
+        let mut config = options
             .dev_guild_id
-            .map(|guild| format!("[discord]\ndev_guild_id = {guild}\n"))
+            .map(|guild| format!("dev_guild_id = {guild}\n"))
             .unwrap_or_default();
+        config.push_str(&options.discord_extra);
+        if !config.is_empty() {
+            config.insert_str(0, "[discord]\n");
+        }
         std::fs::write(options.config(), config).expect("write the test config.toml");
         let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
         command

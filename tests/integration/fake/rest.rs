@@ -151,7 +151,7 @@ fn answer(
         ("GET", ["gateway"]) => ok(json!({ "url": ws() })),
         ("GET", ["gateway", "bot"]) => ok(json!({
             "url": ws(),
-            "shards": 1,
+            "shards": shared.lock().recommended_shards.max(1),
             "session_start_limit": {
                 "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1
             },
