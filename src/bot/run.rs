@@ -58,6 +58,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         app: Arc::clone(&app),
         workers: Arc::clone(&workers),
         inflight: Arc::clone(&inflight),
+        registration: super::stale::Registration::new(config.discord.dev_guild_id),
     };
     let dev_guild = config.discord.dev_guild_id;
 
@@ -179,11 +180,16 @@ async fn on_event(
 }
 
 /// The one error handler: internal errors are logged and answered "Something went wrong";
-/// poise's own (a DM to a guild-only command, say) go to its default handler.
+/// interactions that do not fit the commands get "this command has changed" (`stale`); poise's
+/// own (a DM to a guild-only command, say) go to its default handler.
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    let Some(error) = super::stale::answer(error).await else {
+        return;
+    };
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
-            tracing::error!(error = ?error, command = %ctx.command().qualified_name, "command failed");
+            // `{:#}`: the causes, never a backtrace (see `crate::app`'s error replies).
+            tracing::error!(error = %format_args!("{error:#}"), command = %ctx.command().qualified_name, "command failed");
             let _ = ctx
                 .send(render::create_reply(&crate::app::Reply::ephemeral(
                     render::SOMETHING_WENT_WRONG,
