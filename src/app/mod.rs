@@ -228,8 +228,7 @@ pub const SOMETHING_WENT_WRONG: &str =
     "Something went wrong. The error was logged; please try again.";
 
 /// The answer to a write that did not get the database in time.
-pub const BUSY: &str =
-    "The database is busy (another program is writing to it), so nothing was changed. Try again in a moment.";
+pub const BUSY: &str = "The database is busy (another program is writing to it), so nothing was changed. Try again in a moment.";
 
 /// The store error behind an app error, if it is one (wrapped in `anyhow` or not).
 fn store_error(error: &AppError) -> Option<&StoreError> {
@@ -257,7 +256,6 @@ pub fn fault_message(fault: Fault, path: &str) -> String {
 }
 
 impl App {
-
     fn try_handle(
         &self,
         caller: &Caller,

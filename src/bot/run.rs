@@ -174,7 +174,7 @@ async fn on_event(
     } = event
         && let Err(e) = buttons::pressed(ctx, data, press).await
     {
-        tracing::error!(error = ?e, "a button press failed");
+        tracing::error!(error = %format_args!("{e:#}"), "a button press failed");
     }
     Ok(())
 }

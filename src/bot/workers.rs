@@ -276,7 +276,8 @@ mod tests {
             .block_on(workers.run_read(|| std::thread::current().name().map(str::to_owned)))
             .expect("the read ran while the writing lane was full");
         assert!(
-            name.as_deref().is_some_and(|n| n.starts_with("referee-read-")),
+            name.as_deref()
+                .is_some_and(|n| n.starts_with("referee-read-")),
             "{name:?}"
         );
         // The writing threads are still held: the read did not wait for them.

@@ -60,12 +60,12 @@ pub mod ids;
 pub mod rolls;
 pub mod secrets;
 
+use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicI64;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, SyncSender};
-use std::cell::Cell;
-use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -555,9 +555,7 @@ impl Store {
         if job.read_only {
             return Err(E::from(StoreError::NeedsWriter));
         }
-        let deadline = job
-            .deadline
-            .unwrap_or_else(|| Instant::now() + WRITE_WAIT);
+        let deadline = job.deadline.unwrap_or_else(|| Instant::now() + WRITE_WAIT);
         self.queued.fetch_add(1, Ordering::SeqCst);
         // A poisoned lock only means another writer panicked; its savepoint was rolled back
         // before the panic went on, so the connection is clean.
@@ -603,7 +601,8 @@ impl Store {
     /// Opens a group on `writer`: reconnects first if the last write found the file at fault,
     /// then `BEGIN IMMEDIATE`, waiting for another process's lock until `deadline` at most.
     fn begin(&self, writer: &mut Writer, deadline: Instant) -> Result<()> {
-        if writer.stale || writer.conn.is_readonly(MAIN_DB).unwrap_or(true) {
+        // A stat per group, to notice a removed or replaced file before writing into it.
+        if writer.stale || self.unhealthy(writer) {
             self.reopen(writer)?;
         }
         let wait = deadline.saturating_duration_since(Instant::now());
@@ -623,8 +622,7 @@ impl Store {
     /// Whether the writer's connection can no longer write to the file at the store's path: it
     /// is read-only, or the path now names another file, or none.
     fn unhealthy(&self, writer: &Writer) -> bool {
-        writer.conn.is_readonly(MAIN_DB).unwrap_or(true)
-            || file_id(&self.path) != writer.file
+        writer.conn.is_readonly(MAIN_DB).unwrap_or(true) || file_id(&self.path) != writer.file
     }
 
     /// Replaces the writer's connection with a new one on the file at the store's path (never

@@ -23,6 +23,8 @@ pub struct BotOptions {
     pub dev_guild_id: Option<u64>,
     /// `RUST_LOG` for the bot (the load benchmark turns debug logging off).
     pub log: String,
+    /// More environment variables for the bot (`REFEREE_APP_THREADS`, `RUST_BACKTRACE`…).
+    pub env: Vec<(String, String)>,
 }
 
 impl BotOptions {
@@ -34,6 +36,7 @@ impl BotOptions {
             dir: dir.to_owned(),
             dev_guild_id: None,
             log: "referee=debug,warn".to_owned(),
+            env: Vec::new(),
         }
     }
 
@@ -78,6 +81,7 @@ impl BotProcess {
             .env("DISCORD_API_BASE", &options.api_base)
             .env("REFEREE_DB", options.db())
             .env("RUST_LOG", &options.log)
+            .envs(options.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
