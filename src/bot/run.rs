@@ -66,6 +66,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .options(poise::FrameworkOptions {
             commands: commands(),
             on_error: |error| Box::pin(on_error(error)),
+            post_command: |ctx| Box::pin(super::stale::unanswered(ctx)),
             event_handler: |framework, event| {
                 Box::pin(on_event(
                     framework.serenity_context,

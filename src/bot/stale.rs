@@ -137,6 +137,27 @@ pub async fn answer(
     }
 }
 
+/// After every command: one that returned without answering (Discord ran a parent command,
+/// whose subcommand it did not send) gets [`CHANGED`], so no interaction goes unanswered.
+pub async fn unanswered(ctx: poise::Context<'_, Data, Error>) {
+    let poise::Context::Application(actx) = ctx else {
+        return;
+    };
+    if actx
+        .has_sent_initial_response
+        .load(std::sync::atomic::Ordering::SeqCst)
+    {
+        return;
+    }
+    tracing::warn!(
+        command = %ctx.command().qualified_name,
+        options = %options_of(actx.interaction),
+        "an interaction names a command without its subcommand"
+    );
+    tell(ctx).await;
+    reregister(ctx.framework()).await;
+}
+
 /// Sends [`CHANGED`], ephemeral.
 async fn tell(ctx: poise::Context<'_, Data, Error>) {
     if let Err(e) = ctx

@@ -42,6 +42,7 @@ mod buttons;
 mod characters;
 mod commands;
 mod lifecycle;
+mod malformed;
 mod modes;
 mod roll;
 mod secrecy;
