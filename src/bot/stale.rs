@@ -18,7 +18,7 @@ use crate::app::Reply;
 pub const CHANGED: &str = "This command has changed since your Discord app loaded it; try again (reload Discord if it keeps happening).";
 
 /// The least time between two registrations made because of stale interactions.
-pub const REREGISTER_EVERY: Duration = Duration::from_secs(60);
+pub const REREGISTER_EVERY: Duration = Duration::from_mins(1);
 
 /// Where the commands are registered, and when they last were because of a stale interaction.
 #[derive(Debug, Default)]

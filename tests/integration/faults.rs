@@ -44,6 +44,8 @@ fn app_on(path: &Path) -> App {
 
 /// Runs `line` (path words, then `name:value` options) as a job of the bot would, with a deadline
 /// `wait` from now.
+// As `App::run`: the refusal is a reply too.
+#[allow(clippy::result_large_err)]
 fn run(app: &App, line: &str, wait: Duration) -> Result<Reply, Reply> {
     let mut path = Vec::new();
     let mut options = Vec::new();
