@@ -24,10 +24,11 @@ pub mod thiz;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use crate::rules::dice::SeededDice;
 use crate::rules::dice::expr::Limits;
-use crate::store::{Store, StoreError};
+use crate::store::{Fault, Job, Store, StoreError};
 
 pub use command::Command;
 pub use context::Ctx;
@@ -44,12 +45,10 @@ pub enum AppError {
     /// A fault of the bot or its database.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
-}
-
-impl From<StoreError> for AppError {
-    fn from(e: StoreError) -> Self {
-        AppError::Internal(e.into())
-    }
+    /// The store failed. Kept as it is (not wrapped in `anyhow`, which would capture a
+    /// backtrace): a busy or faulty database file gets its own answer ([`store_reply`]).
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 impl From<perm::NotGm> for AppError {
@@ -118,7 +117,7 @@ impl App {
     /// Never fails: errors become replies (user errors verbatim, internal ones logged).
     pub fn handle(&self, caller: &Caller, interaction_id: &str, command: Command) -> Reply {
         self.try_handle(caller, interaction_id, command)
-            .unwrap_or_else(|e| Self::error_reply(caller, e))
+            .unwrap_or_else(|e| self.error_reply(caller, e))
     }
 
     /// Parses and runs an invocation as typed or sent by Discord. `Ok` is the command's reply,
@@ -134,19 +133,129 @@ impl App {
     ) -> Result<Reply, Reply> {
         Command::parse(invocation)
             .and_then(|command| self.try_handle(caller, interaction_id, command))
-            .map_err(|e| Self::error_reply(caller, e))
+            .map_err(|e| self.error_reply(caller, e))
     }
 
-    fn error_reply(caller: &Caller, error: AppError) -> Reply {
+    /// Runs an invocation as [`App::run`] does, as one job of the bot: its writes wait for
+    /// another process's write lock until `deadline` at most (then the answer is "busy", and
+    /// nothing changed). With `read_only`, a command that turns out to write is stopped before
+    /// its first write and [`Ran::NeedsWriter`] comes back, to run it again where writes may wait.
+    pub fn run_job(
+        &self,
+        deadline: Instant,
+        read_only: bool,
+        caller: &Caller,
+        interaction_id: &str,
+        invocation: &command::Invocation,
+    ) -> Ran {
+        let job = Job {
+            deadline: Some(deadline),
+            read_only,
+        };
+        let result = crate::store::with_job(job, || {
+            Command::parse(invocation)
+                .and_then(|command| self.try_handle(caller, interaction_id, command))
+        });
+        match result {
+            Ok(reply) => Ran::Done(Ok(reply)),
+            Err(e) if store_error(&e).is_some_and(|e| matches!(e, StoreError::NeedsWriter)) => {
+                Ran::NeedsWriter
+            }
+            Err(e) => Ran::Done(Err(self.error_reply(caller, e))),
+        }
+    }
+
+    fn error_reply(&self, caller: &Caller, error: AppError) -> Reply {
+        if let Some(reply) = store_error(&error).and_then(|e| self.store_reply(e)) {
+            tracing::warn!(error = %error, guild = %caller.guild, "database unavailable");
+            return reply;
+        }
         match error {
             AppError::User(message) => Reply::ephemeral(message),
             AppError::Internal(e) => {
-                tracing::error!(error = ?e, guild = %caller.guild, "command failed");
-                Reply::ephemeral("Something went wrong. The error was logged; please try again.")
+                // `{:#}`: the chain of causes, never a backtrace (symbolizing one costs tens of
+                // MB when RUST_BACKTRACE is set).
+                tracing::error!(error = %format_args!("{e:#}"), guild = %caller.guild, "command failed");
+                Reply::ephemeral(SOMETHING_WENT_WRONG)
+            }
+            AppError::Store(e) => {
+                tracing::error!(error = %e, guild = %caller.guild, "command failed");
+                Reply::ephemeral(SOMETHING_WENT_WRONG)
             }
         }
     }
 
+    /// The answer to a busy or faulty database, saying what to do (and who must do it).
+    pub fn store_reply(&self, error: &StoreError) -> Option<Reply> {
+        if error.is_busy() {
+            return Some(Reply::ephemeral(BUSY));
+        }
+        Some(Reply::ephemeral(fault_message(
+            error.fault()?,
+            &self.store.path().display().to_string(),
+        )))
+    }
+}
+
+/// Whether a command only reads, by its path: the bot runs these on threads of their own, so
+/// they never wait behind writes that wait for the database (`bot::workers`). A command listed
+/// here that does write is safe, only slower: run as a read-only job, it is stopped before its
+/// first write ([`Ran::NeedsWriter`]) and run again as a writing one.
+pub fn reads_only(invocation: &command::Invocation) -> bool {
+    let path: Vec<&str> = invocation.path.iter().map(String::as_str).collect();
+    matches!(
+        path.as_slice(),
+        ["help"]
+            | ["history"]
+            | ["odds", ..]
+            | ["tftref", ..]
+            | ["character", "show" | "list" | "export" | "validate"]
+            | ["luck", "show" | "log"]
+    )
+}
+
+/// What became of a job ([`App::run_job`]).
+#[derive(Debug)]
+pub enum Ran {
+    /// As [`App::run`]: the reply, or the refusal.
+    Done(Result<Reply, Reply>),
+    /// A read-only job met a write; nothing was written or shown.
+    NeedsWriter,
+}
+
+/// The answer to an internal failure.
+pub const SOMETHING_WENT_WRONG: &str =
+    "Something went wrong. The error was logged; please try again.";
+
+/// The answer to a write that did not get the database in time.
+pub const BUSY: &str = "The database is busy (another program is writing to it), so nothing was changed. Try again in a moment.";
+
+/// The store error behind an app error, if it is one (wrapped in `anyhow` or not).
+fn store_error(error: &AppError) -> Option<&StoreError> {
+    match error {
+        AppError::Store(e) => Some(e),
+        AppError::Internal(e) => e.downcast_ref::<StoreError>(),
+        AppError::User(_) => None,
+    }
+}
+
+/// What the server operator must do about `fault` of the database at `path`.
+pub fn fault_message(fault: Fault, path: &str) -> String {
+    let path = path.replace('`', "'");
+    match fault {
+        Fault::ReadOnly => format!(
+            "The bot's database is read-only, so nothing was saved: the server operator must make `{path}` (and its folder) writable. The bot picks it up again by itself."
+        ),
+        Fault::Full => format!(
+            "The disk holding the bot's database is full, so nothing was saved: the server operator must free space for `{path}`. The bot carries on by itself once there is room."
+        ),
+        Fault::Missing => format!(
+            "The bot's database file was removed, so nothing was saved: the server operator must put `{path}` back (from a backup), or restart the bot to begin an empty one."
+        ),
+    }
+}
+
+impl App {
     fn try_handle(
         &self,
         caller: &Caller,

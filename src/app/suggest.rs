@@ -68,7 +68,7 @@ impl App {
         match self.candidates(caller, what, context) {
             Ok(candidates) => rank(candidates, typed),
             Err(e) => {
-                tracing::warn!(error = ?e, guild = %caller.guild, ?what, "autocomplete failed");
+                tracing::warn!(error = %e, guild = %caller.guild, ?what, "autocomplete failed");
                 Vec::new()
             }
         }

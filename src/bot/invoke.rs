@@ -13,7 +13,7 @@ use poise::serenity_prelude as serenity;
 use super::{Context, Data, Error, render};
 use crate::app::command::Invocation;
 use crate::app::reply::Reply;
-use crate::app::{App, Caller};
+use crate::app::{App, Caller, Ran};
 use crate::store::{GuildId, UserId};
 
 /// Commands being handled right now, so a shutdown lets them finish.
@@ -168,15 +168,29 @@ pub async fn call_app(
     interaction_id: String,
     invocation: Invocation,
 ) -> Result<Reply, Reply> {
+    let deadline = std::time::Instant::now() + super::workers::WRITE_DEADLINE;
     let app: Arc<App> = Arc::clone(&data.app);
-    match data
-        .workers
-        .run(move || app.run(&caller, &interaction_id, &invocation))
-        .await
-    {
-        Ok(result) => result,
-        Err(e) => {
-            tracing::error!(error = %e, "a command panicked");
+    let job = Arc::new((caller, interaction_id, invocation));
+    let ran = if crate::app::reads_only(&job.2) {
+        let (app, job) = (Arc::clone(&app), Arc::clone(&job));
+        data.workers
+            .run_read(move || app.run_job(deadline, true, &job.0, &job.1, &job.2))
+            .await
+    } else {
+        Ok(Ran::NeedsWriter)
+    };
+    let ran = match ran {
+        Ok(Ran::NeedsWriter) => {
+            data.workers
+                .run(move || app.run_job(deadline, false, &job.0, &job.1, &job.2))
+                .await
+        }
+        other => other,
+    };
+    match ran {
+        Ok(Ran::Done(result)) => result,
+        Ok(Ran::NeedsWriter) | Err(_) => {
+            tracing::error!("a command panicked");
             Err(Reply::ephemeral(render::SOMETHING_WENT_WRONG))
         }
     }

@@ -14,6 +14,7 @@ mod commands;
 mod invoke;
 pub mod render;
 mod run;
+mod stale;
 pub mod workers;
 
 use std::sync::Arc;
@@ -29,6 +30,8 @@ pub struct Data {
     pub app: Arc<App>,
     pub workers: Arc<workers::Workers>,
     pub inflight: Arc<invoke::Inflight>,
+    /// Where the commands are registered, to register them again after a stale interaction.
+    pub registration: stale::Registration,
 }
 
 /// Internal failures only: a user's mistake is already a reply from `app`.

@@ -58,6 +58,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         app: Arc::clone(&app),
         workers: Arc::clone(&workers),
         inflight: Arc::clone(&inflight),
+        registration: super::stale::Registration::new(config.discord.dev_guild_id),
     };
     let dev_guild = config.discord.dev_guild_id;
     let shard_plan = config.discord.shards;
@@ -70,6 +71,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .options(poise::FrameworkOptions {
             commands: commands(),
             on_error: |error| Box::pin(on_error(error)),
+            post_command: |ctx| Box::pin(super::stale::unanswered(ctx)),
             event_handler: |framework, event| {
                 Box::pin(on_event(
                     framework.serenity_context,
@@ -226,17 +228,22 @@ async fn on_event(
     } = event
         && let Err(e) = buttons::pressed(ctx, data, press).await
     {
-        tracing::error!(error = ?e, "a button press failed");
+        tracing::error!(error = %format_args!("{e:#}"), "a button press failed");
     }
     Ok(())
 }
 
 /// The one error handler: internal errors are logged and answered "Something went wrong";
-/// poise's own (a DM to a guild-only command, say) go to its default handler.
+/// interactions that do not fit the commands get "this command has changed" (`stale`); poise's
+/// own (a DM to a guild-only command, say) go to its default handler.
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    let Some(error) = super::stale::answer(error).await else {
+        return;
+    };
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
-            tracing::error!(error = ?error, command = %ctx.command().qualified_name, "command failed");
+            // `{:#}`: the causes, never a backtrace (see `crate::app`'s error replies).
+            tracing::error!(error = %format_args!("{error:#}"), command = %ctx.command().qualified_name, "command failed");
             let _ = ctx
                 .send(render::create_reply(&crate::app::Reply::ephemeral(
                     render::SOMETHING_WENT_WRONG,

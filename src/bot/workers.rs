@@ -10,10 +10,17 @@
 //!
 //! A job's panic is caught on its thread, which lives on, and comes back to the caller as
 //! [`Panicked`].
+//!
+//! ## Two lanes
+//! Commands that only read run on their own threads ([`Workers::run_read`]), apart from those
+//! that write ([`Workers::run`]): while another process holds the database's write lock, writes
+//! wait for it (until [`WRITE_DEADLINE`] at most, then "busy"), and they could otherwise take
+//! every thread and keep `/odds` or `/help` waiting behind them.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -25,30 +32,58 @@ pub const THREADS_PER_CORE: usize = 4;
 /// process's lock, say) does not hold up every read.
 pub const MIN_THREADS: usize = 4;
 
+/// How long after an interaction arrives its writes stop waiting for another process's write
+/// lock and answer "busy": under Discord's 3 seconds for the first answer.
+pub const WRITE_DEADLINE: Duration = Duration::from_millis(2500);
+
 /// A job panicked (or the pool was shutting down and dropped it).
 #[derive(Debug, thiserror::Error)]
 #[error("the job panicked or was dropped")]
 pub struct Panicked;
 
-/// A fixed pool of threads running jobs from one queue, in the order they came.
+/// Two fixed pools of threads (writing and read-only commands), each running jobs from its own
+/// queue in the order they came.
 pub struct Workers {
     queue: Mutex<Option<crossbeam_channel::Sender<Job>>>,
+    reads: Mutex<Option<crossbeam_channel::Sender<Job>>>,
     threads: Mutex<Vec<JoinHandle<()>>>,
 }
 
 impl Workers {
-    /// Starts `count` threads (at least one).
+    /// Starts `count` threads for commands that write (at least one), and
+    /// [`Workers::read_count`] for commands that only read.
     ///
     /// # Errors
     /// When the system refuses a new thread.
     pub fn start(count: usize) -> std::io::Result<Self> {
-        let (tx, rx) = crossbeam_channel::unbounded::<Job>();
         let mut threads = Vec::new();
+        let queue = Self::lane("referee-app", count, &mut threads)?;
+        let reads = Self::lane("referee-read", Self::read_count(count), &mut threads)?;
+        Ok(Self {
+            queue: Mutex::new(Some(queue)),
+            reads: Mutex::new(Some(reads)),
+            threads: Mutex::new(threads),
+        })
+    }
+
+    /// Read-only commands wait for nothing but the CPU: one thread per core is enough, and no
+    /// more than the writing lane has.
+    pub fn read_count(count: usize) -> usize {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        cores.clamp(1, count.max(1))
+    }
+
+    fn lane(
+        name: &str,
+        count: usize,
+        threads: &mut Vec<JoinHandle<()>>,
+    ) -> std::io::Result<crossbeam_channel::Sender<Job>> {
+        let (tx, rx) = crossbeam_channel::unbounded::<Job>();
         for n in 0..count.max(1) {
             let rx = rx.clone();
             threads.push(
                 std::thread::Builder::new()
-                    .name(format!("referee-app-{n}"))
+                    .name(format!("{name}-{n}"))
                     .spawn(move || {
                         for job in rx {
                             job();
@@ -56,10 +91,7 @@ impl Workers {
                     })?,
             );
         }
-        Ok(Self {
-            queue: Mutex::new(Some(tx)),
-            threads: Mutex::new(threads),
-        })
+        Ok(tx)
     }
 
     /// The pool's size for this machine: `REFEREE_APP_THREADS` if set to a number, else
@@ -84,12 +116,30 @@ impl Workers {
         }
     }
 
-    /// Runs `f` on the pool and waits for its result without blocking the async runtime.
+    /// Runs `f` on the writing lane and waits for its result without blocking the async runtime.
     ///
     /// # Errors
     /// [`Panicked`] when `f` panicked, or the pool has shut down.
     pub async fn run<T: Send + 'static>(
         &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Panicked> {
+        Self::run_on(&self.queue, f).await
+    }
+
+    /// Runs `f` on the read-only lane (see the module's "Two lanes").
+    ///
+    /// # Errors
+    /// [`Panicked`] when `f` panicked, or the pool has shut down.
+    pub async fn run_read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Panicked> {
+        Self::run_on(&self.reads, f).await
+    }
+
+    async fn run_on<T: Send + 'static>(
+        queue: &Mutex<Option<crossbeam_channel::Sender<Job>>>,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Panicked> {
         let (tx, rx) = tokio::sync::oneshot::channel();
@@ -98,8 +148,7 @@ impl Workers {
             let _ = tx.send(catch_unwind(AssertUnwindSafe(f)));
         });
         {
-            let queue = self
-                .queue
+            let queue = queue
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             let sender = queue.as_ref().ok_or(Panicked)?;
@@ -114,10 +163,12 @@ impl Workers {
     /// Lets the queued jobs finish, then stops the threads. Later calls to [`Workers::run`] get
     /// [`Panicked`].
     pub fn shutdown(&self) {
-        self.queue
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take();
+        for queue in [&self.queue, &self.reads] {
+            queue
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+        }
         let threads = std::mem::take(
             &mut *self
                 .threads
@@ -189,6 +240,54 @@ mod tests {
             .block_on(workers.run(|| std::thread::current().name().map(str::to_owned)))
             .expect("a result");
         assert_eq!(name.as_deref(), Some("referee-app-0"));
+    }
+
+    #[test]
+    fn reads_run_on_their_own_lane_while_every_writing_thread_is_busy() {
+        let workers = Arc::new(Workers::start(2).expect("threads"));
+        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
+        let (held_tx, held_rx) = crossbeam_channel::unbounded::<()>();
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_time()
+            .build()
+            .expect("a runtime");
+        // Every writing thread waits (like writes on another process's lock), and more queue.
+        let blocked: Vec<_> = (0..4)
+            .map(|_| {
+                let (workers, release, held) =
+                    (Arc::clone(&workers), release_rx.clone(), held_tx.clone());
+                rt.spawn(async move {
+                    workers
+                        .run(move || {
+                            let _ = held.send(());
+                            let _ = release.recv();
+                        })
+                        .await
+                })
+            })
+            .collect();
+        for _ in 0..2 {
+            held_rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .expect("both writing threads are held");
+        }
+        let name = rt
+            .block_on(workers.run_read(|| std::thread::current().name().map(str::to_owned)))
+            .expect("the read ran while the writing lane was full");
+        assert!(
+            name.as_deref()
+                .is_some_and(|n| n.starts_with("referee-read-")),
+            "{name:?}"
+        );
+        // The writing threads are still held: the read did not wait for them.
+        assert!(held_rx.try_recv().is_err(), "a queued write ran first");
+        for _ in 0..4 {
+            release_tx.send(()).expect("release");
+        }
+        for b in blocked {
+            rt.block_on(b).expect("task").expect("a result");
+        }
     }
 
     #[test]

@@ -13,6 +13,17 @@
 //! both read "1". No connection is held across an `.await` (the store is synchronous; the bot
 //! reaches it through `app` on its own threads, `bot::workers`).
 //!
+//! ## Deadlines and faults
+//! - A write waits for the write lock only until its deadline ([`with_job`]; by default
+//!   [`WRITE_WAIT`] from the call): past it, [`StoreError::Busy`] and nothing was written. The
+//!   bot gives each interaction a deadline under Discord's 3 seconds.
+//! - A job marked read-only ([`Job::read_only`]) may not write: [`Store::write`] refuses at once
+//!   with [`StoreError::NeedsWriter`], so the bot can run it again on its writing threads.
+//! - A read-only file, a full disk and a removed (or replaced) file are [`Fault`]s. The writer
+//!   reconnects by itself before the next write once one was seen, so a fault that clears needs
+//!   no restart; a removed file is never re-created behind the operator's back (only
+//!   [`Store::open`] creates the file).
+//!
 //! ## Connections and speed
 //! - One writer connection per process, behind a mutex: SQLite admits one writer at a time anyway,
 //!   and a mutex hands over in microseconds where SQLite's busy handler sleeps and retries.
@@ -49,16 +60,18 @@ pub mod ids;
 pub mod rolls;
 pub mod secrets;
 
+use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicI64;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, SyncSender};
 use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use include_dir::{Dir, include_dir};
-use rusqlite::{Connection, OpenFlags, Params, Row};
+use rusqlite::{Connection, ErrorCode, MAIN_DB, OpenFlags, Params, Row};
 use rusqlite_migration::Migrations;
 
 pub use ids::{CharacterId, GuildId, RollId, UserId};
@@ -70,6 +83,10 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
 
 /// How long a connection waits for another process's writer before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a write waits for the write lock when its job set no deadline ([`with_job`]).
+pub const WRITE_WAIT: Duration = BUSY_TIMEOUT;
+/// SQLite's extended code for a write to a database file that was unlinked or renamed.
+const SQLITE_READONLY_DBMOVED: std::ffi::c_int = 1032;
 /// The most writes one group commit holds (see the module's "Group commit").
 pub const MAX_GROUP: usize = 64;
 /// Page cache of each reader connection, in KiB (SQLite's default is 2 MiB per connection).
@@ -101,6 +118,107 @@ pub enum StoreError {
     /// The commit of a group this write belonged to failed, so its changes were rolled back.
     #[error("the group commit failed: {0}")]
     Commit(String),
+    /// Another process held the write lock past this write's deadline; nothing was written.
+    #[error("the database is locked by another process")]
+    Busy,
+    /// The database cannot be written until the operator fixes the file; nothing was written.
+    #[error("the database cannot be written: {0}")]
+    Unavailable(Fault),
+    /// A write in a job marked read-only ([`Job::read_only`]); nothing was written.
+    #[error("a read-only job tried to write")]
+    NeedsWriter,
+}
+
+/// Something wrong with the database file that only the server's operator can fix. The store
+/// reconnects by itself once it is fixed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// The file (or its folder) is not writable.
+    ReadOnly,
+    /// The disk (or the database's size limit) is full.
+    Full,
+    /// The file was removed or replaced while the bot had it open, or is not there.
+    Missing,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Fault::ReadOnly => "the file is read-only",
+            Fault::Full => "the disk is full",
+            Fault::Missing => "the file was removed",
+        })
+    }
+}
+
+impl StoreError {
+    /// The fault of the file behind this error, if it is one.
+    pub fn fault(&self) -> Option<Fault> {
+        match self {
+            StoreError::Unavailable(f) => Some(*f),
+            StoreError::Sqlite(e) => sqlite_fault(e),
+            StoreError::Migration(rusqlite_migration::Error::RusqliteError { err, .. }) => {
+                sqlite_fault(err)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the write lock was not had in time (nothing was written).
+    pub fn is_busy(&self) -> bool {
+        match self {
+            StoreError::Busy => true,
+            StoreError::Sqlite(e) => is_busy(e),
+            _ => false,
+        }
+    }
+}
+
+/// The fault a SQLite error means, if any.
+fn sqlite_fault(e: &rusqlite::Error) -> Option<Fault> {
+    let rusqlite::Error::SqliteFailure(f, _) = e else {
+        return None;
+    };
+    match f.code {
+        ErrorCode::ReadOnly if f.extended_code == SQLITE_READONLY_DBMOVED => Some(Fault::Missing),
+        ErrorCode::ReadOnly => Some(Fault::ReadOnly),
+        ErrorCode::DiskFull => Some(Fault::Full),
+        ErrorCode::CannotOpen | ErrorCode::NotFound => Some(Fault::Missing),
+        _ => None,
+    }
+}
+
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+    )
+}
+
+/// What the calling thread's current job allows: set by [`with_job`] around one command.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Job {
+    /// When a write stops waiting for the write lock (then [`StoreError::Busy`]).
+    pub deadline: Option<Instant>,
+    /// Writes are refused at once with [`StoreError::NeedsWriter`].
+    pub read_only: bool,
+}
+
+thread_local! {
+    static JOB: Cell<Job> = const { Cell::new(Job { deadline: None, read_only: false }) };
+}
+
+/// Runs `f` as `job` on this thread: every [`Store::write`] it makes honours the job's deadline
+/// and read-only mark. The previous job is restored afterwards, even if `f` panics.
+pub fn with_job<T>(job: Job, f: impl FnOnce() -> T) -> T {
+    struct Restore(Job);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            JOB.with(|j| j.set(self.0));
+        }
+    }
+    let _restore = Restore(JOB.with(|j| j.replace(job)));
+    f()
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -120,13 +238,23 @@ enum Role {
 struct Pool {
     idle: Vec<Connection>,
     open: usize,
+    /// Bumped when the file is reopened: readers of an older generation are closed.
+    generation: u64,
 }
 
 /// This process's writer connection and the group transaction open on it, if any.
 struct Writer {
     conn: Connection,
     open: Option<OpenGroup>,
+    /// A write failed in a way that may need a new connection (a fault): reconnect before the
+    /// next group.
+    stale: bool,
+    /// The file the connection has open (device and inode), to notice a removed or replaced file.
+    file: Option<(u64, u64)>,
 }
+
+/// A group's failure: why, and the file's fault if that was the cause.
+type Failure = (String, Option<Fault>);
 
 /// A group whose `BEGIN IMMEDIATE` was run and whose writes are not yet committed.
 struct OpenGroup {
@@ -180,16 +308,16 @@ impl Writer {
 
     /// Ends the open group: `COMMIT`, or `ROLLBACK` if it is broken or the commit failed.
     /// Returns how many writes it held and the outcome to settle it with.
-    fn close(&mut self) -> Option<(usize, Result<(), String>)> {
+    fn close(&mut self) -> Option<(usize, Result<(), Failure>)> {
         let open = self.open.take()?;
         let outcome = if self.conn.is_autocommit() {
-            Err("SQLite ended the transaction".to_owned())
+            Err(("SQLite ended the transaction".to_owned(), None))
         } else if open.broken {
-            Err("a savepoint could not be kept".to_owned())
+            Err(("a savepoint could not be kept".to_owned(), None))
         } else {
             exec(&self.conn, "COMMIT", [])
                 .map(|_| ())
-                .map_err(|e| e.to_string())
+                .map_err(|e| (e.to_string(), e.fault()))
         };
         if outcome.is_err() && !self.conn.is_autocommit() {
             let _ = exec(&self.conn, "ROLLBACK", []);
@@ -201,17 +329,17 @@ impl Writer {
 /// One group commit: its writes wait here for the outcome of its `COMMIT`.
 #[derive(Default)]
 struct Group {
-    outcome: Mutex<Option<Result<(), String>>>,
+    outcome: Mutex<Option<Result<(), Failure>>>,
     settled: Condvar,
 }
 
 impl Group {
-    fn settle(&self, outcome: Result<(), String>) {
+    fn settle(&self, outcome: Result<(), Failure>) {
         *self.outcome.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
         self.settled.notify_all();
     }
 
-    fn wait(&self) -> Result<(), String> {
+    fn wait(&self) -> Result<(), Failure> {
         let mut slot = self.outcome.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
             if let Some(outcome) = slot.as_ref() {
@@ -247,6 +375,10 @@ pub struct Store {
     /// Wakes the checkpointer; dropping it stops the thread.
     checkpoint: Mutex<Option<SyncSender<()>>>,
     checkpointer: Mutex<Option<JoinHandle<()>>>,
+    /// Bumped when the file is reopened; the checkpointer reconnects when it changes.
+    generation: Arc<AtomicU64>,
+    /// `PRAGMA max_page_count` of the writer, 0 for none (see [`Store::limit_pages`]).
+    page_limit: AtomicI64,
 }
 
 impl std::fmt::Debug for Store {
@@ -262,6 +394,7 @@ impl std::fmt::Debug for Store {
 struct Lent<'a> {
     store: &'a Store,
     conn: Option<Connection>,
+    generation: u64,
 }
 
 impl Drop for Lent<'_> {
@@ -272,11 +405,13 @@ impl Drop for Lent<'_> {
                 .readers
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            if pool.open > self.store.max_readers {
-                // An overflow reader (see `take`): close it rather than keep it.
+            if pool.open > self.store.max_readers || self.generation != pool.generation {
+                // An overflow reader (see `take`), or one of a file since reopened: close it
+                // rather than keep it.
                 pool.open -= 1;
                 drop(pool);
                 drop(conn);
+                self.store.reader_free.notify_one();
                 return;
             }
             pool.idle.push(conn);
@@ -289,22 +424,27 @@ impl Drop for Lent<'_> {
 impl Store {
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     pub fn open(path: &Path) -> Result<Self> {
-        let mut writer = connect(path, Role::Writer)?;
+        let mut writer = connect(path, Role::Writer, true)?;
         MIGRATIONS.to_latest(&mut writer)?;
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let checkpoints = Arc::new(AtomicU64::new(0));
-        let (checkpoint, checkpointer) = start_checkpointer(path, Arc::clone(&checkpoints))?;
+        let generation = Arc::new(AtomicU64::new(0));
+        let (checkpoint, checkpointer) =
+            start_checkpointer(path, Arc::clone(&checkpoints), Arc::clone(&generation))?;
         Ok(Self {
             path: path.to_owned(),
             writer: Mutex::new(Writer {
                 conn: writer,
                 open: None,
+                stale: false,
+                file: file_id(path),
             }),
             queued: AtomicUsize::new(0),
             groups: AtomicU64::new(0),
             readers: Mutex::new(Pool {
                 idle: Vec::new(),
                 open: 0,
+                generation: 0,
             }),
             reader_free: Condvar::new(),
             // Readers never block one another in WAL mode; more of them than threads that can
@@ -314,6 +454,8 @@ impl Store {
             checkpoints,
             checkpoint: Mutex::new(Some(checkpoint)),
             checkpointer: Mutex::new(Some(checkpointer)),
+            generation,
+            page_limit: AtomicI64::new(0),
         })
     }
 
@@ -353,19 +495,22 @@ impl Store {
         let mut pool = self.readers.lock().unwrap_or_else(PoisonError::into_inner);
         let mut waited = false;
         loop {
+            let generation = pool.generation;
             if let Some(conn) = pool.idle.pop() {
                 return Ok(Lent {
                     store: self,
                     conn: Some(conn),
+                    generation,
                 });
             }
             if pool.open < self.max_readers || waited {
                 pool.open += 1;
                 drop(pool);
-                return match connect(&self.path, Role::Reader) {
+                return match connect(&self.path, Role::Reader, false) {
                     Ok(conn) => Ok(Lent {
                         store: self,
                         conn: Some(conn),
+                        generation,
                     }),
                     Err(e) => {
                         let mut pool = self.readers.lock().unwrap_or_else(PoisonError::into_inner);
@@ -406,6 +551,11 @@ impl Store {
         &self,
         f: impl FnOnce(&Conn) -> Result<T, E>,
     ) -> Result<T, E> {
+        let job = JOB.with(Cell::get);
+        if job.read_only {
+            return Err(E::from(StoreError::NeedsWriter));
+        }
+        let deadline = job.deadline.unwrap_or_else(|| Instant::now() + WRITE_WAIT);
         self.queued.fetch_add(1, Ordering::SeqCst);
         // A poisoned lock only means another writer panicked; its savepoint was rolled back
         // before the panic went on, so the connection is clean.
@@ -413,7 +563,7 @@ impl Store {
         self.queued.fetch_sub(1, Ordering::SeqCst);
         let writer = &mut *guard;
         if writer.open.is_none()
-            && let Err(e) = exec(&writer.conn, "BEGIN IMMEDIATE", [])
+            && let Err(e) = self.begin(writer, deadline)
         {
             return Err(E::from(e));
         }
@@ -424,6 +574,10 @@ impl Store {
         // Unless last, whoever is queued takes the writer next and so settles the group, or
         // passes it on.
         let closed = if last { writer.close() } else { None };
+        if !matches!(out, Ok(Ok(_))) || matches!(closed, Some((_, Err(_)))) {
+            // Cheap, and only on a failure: was it the file?
+            writer.stale |= self.unhealthy(writer);
+        }
         drop(guard);
         if let Some((jobs, outcome)) = closed {
             if outcome.is_ok() {
@@ -436,11 +590,92 @@ impl Store {
             Err(panic) => resume_unwind(panic),
             Ok(Ok(value)) => match outcome {
                 Ok(()) => Ok(value),
-                Err(why) => Err(E::from(StoreError::Commit(why))),
+                Err((_, Some(fault))) => Err(E::from(StoreError::Unavailable(fault))),
+                Err((why, None)) => Err(E::from(StoreError::Commit(why))),
             },
             // A refusal stands whatever became of the group: it wrote nothing.
             Ok(Err(e)) => Err(e),
         }
+    }
+
+    /// Opens a group on `writer`: reconnects first if the last write found the file at fault,
+    /// then `BEGIN IMMEDIATE`, waiting for another process's lock until `deadline` at most.
+    fn begin(&self, writer: &mut Writer, deadline: Instant) -> Result<()> {
+        // A stat per group, to notice a removed or replaced file before writing into it.
+        if writer.stale || self.unhealthy(writer) {
+            self.reopen(writer)?;
+        }
+        let wait = deadline.saturating_duration_since(Instant::now());
+        writer.conn.busy_timeout(wait)?;
+        let begun = exec(&writer.conn, "BEGIN IMMEDIATE", []);
+        writer.conn.busy_timeout(BUSY_TIMEOUT)?;
+        match begun {
+            Ok(_) => Ok(()),
+            Err(e) if e.is_busy() => Err(StoreError::Busy),
+            Err(e) => {
+                writer.stale |= self.unhealthy(writer);
+                Err(e)
+            }
+        }
+    }
+
+    /// Whether the writer's connection can no longer write to the file at the store's path: it
+    /// is read-only, or the path now names another file, or none.
+    fn unhealthy(&self, writer: &Writer) -> bool {
+        writer.conn.is_readonly(MAIN_DB).unwrap_or(true) || file_id(&self.path) != writer.file
+    }
+
+    /// Replaces the writer's connection with a new one on the file at the store's path (never
+    /// creating it), brings its schema up to date, and, if it is another file than before,
+    /// retires the readers and the checkpointer's connection. The old connection stays if the
+    /// new one cannot be had.
+    fn reopen(&self, writer: &mut Writer) -> Result<()> {
+        let file = file_id(&self.path);
+        if file.is_none() {
+            return Err(StoreError::Unavailable(Fault::Missing));
+        }
+        let mut conn = connect(&self.path, Role::Writer, false)?;
+        self.apply_page_limit(&conn)?;
+        if conn.is_readonly(MAIN_DB).unwrap_or(true) {
+            return Err(StoreError::Unavailable(Fault::ReadOnly));
+        }
+        MIGRATIONS.to_latest(&mut conn)?;
+        let moved = file != writer.file;
+        writer.conn = conn;
+        writer.file = file;
+        writer.stale = false;
+        if moved {
+            self.generation.fetch_add(1, Ordering::SeqCst);
+            let mut pool = self.readers.lock().unwrap_or_else(PoisonError::into_inner);
+            pool.generation += 1;
+            let idle = std::mem::take(&mut pool.idle);
+            pool.open -= idle.len();
+            drop(pool);
+            drop(idle);
+            self.reader_free.notify_all();
+        }
+        tracing::info!(path = %self.path.display(), moved, "reopened the database");
+        Ok(())
+    }
+
+    /// Caps the database at `pages` pages (`PRAGMA max_page_count`), or lifts the cap: a write
+    /// that would grow the file past it fails as on a full disk ([`Fault::Full`]). The fault
+    /// tests simulate a full disk with it; the cap holds across reconnections.
+    pub fn limit_pages(&self, pages: Option<u32>) -> Result<()> {
+        self.page_limit
+            .store(pages.map_or(0, i64::from), Ordering::SeqCst);
+        let writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        self.apply_page_limit(&writer.conn)
+    }
+
+    fn apply_page_limit(&self, conn: &Conn) -> Result<()> {
+        // SQLite's own ceiling when there is no cap.
+        let pages = match self.page_limit.load(Ordering::SeqCst) {
+            0 => 0xFFFF_FFFE,
+            n => n,
+        };
+        conn.query_row(&format!("PRAGMA max_page_count = {pages}"), [], |_| Ok(()))?;
+        Ok(())
     }
 
     /// Counts `jobs` committed writes and, every [`CHECKPOINT_EVERY`], wakes the checkpointer
@@ -490,13 +725,12 @@ impl Drop for Store {
 
 /// Opens a connection with the pragmas every connection of the store has, and the caches of its
 /// role.
-fn connect(path: &Path, role: Role) -> Result<Connection> {
-    let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
+fn connect(path: &Path, role: Role, create: bool) -> Result<Connection> {
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    if create {
+        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+    }
+    let conn = Connection::open_with_flags(path, flags)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -515,21 +749,51 @@ fn connect(path: &Path, role: Role) -> Result<Connection> {
     Ok(conn)
 }
 
-/// Starts the thread that checkpoints the WAL whenever it is woken.
+/// The identity of the file at `path` (device and inode), or `None` when there is none.
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        Some((0, u64::from(meta.is_file())))
+    }
+}
+
+/// Starts the thread that checkpoints the WAL whenever it is woken. It reconnects after a
+/// failed checkpoint and when the store reopens the file (`generation` changes).
 fn start_checkpointer(
     path: &Path,
     done: Arc<AtomicU64>,
+    generation: Arc<AtomicU64>,
 ) -> Result<(SyncSender<()>, JoinHandle<()>)> {
-    let conn = connect(path, Role::Checkpointer)?;
+    let mut conn = Some(connect(path, Role::Checkpointer, false)?);
+    let mut seen = generation.load(Ordering::SeqCst);
+    let path = path.to_owned();
     // One pending wake-up is enough: a checkpoint copies everything committed before it starts.
     let (tx, rx) = mpsc::sync_channel::<()>(1);
     let handle = std::thread::Builder::new()
         .name("referee-checkpoint".into())
         .spawn(move || {
             while rx.recv().is_ok() {
+                let now = generation.load(Ordering::SeqCst);
+                if now != seen {
+                    seen = now;
+                    conn = None;
+                }
+                if conn.is_none() {
+                    conn = connect(&path, Role::Checkpointer, false).ok();
+                }
+                let Some(c) = conn.as_ref() else {
+                    tracing::warn!("background checkpoint skipped: cannot open the database");
+                    continue;
+                };
                 // PASSIVE never waits for readers or the writer: it copies what it can now and
                 // leaves the rest for the next round.
-                let result = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+                let result = c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
                     Ok((
                         r.get::<_, i64>(0)?,
                         r.get::<_, i64>(1)?,
@@ -540,7 +804,10 @@ fn start_checkpointer(
                     Ok(_) => {
                         done.fetch_add(1, Ordering::Relaxed);
                     }
-                    Err(e) => tracing::warn!("background checkpoint failed: {e}"),
+                    Err(e) => {
+                        tracing::warn!("background checkpoint failed: {e}");
+                        conn = None;
+                    }
                 }
             }
         })

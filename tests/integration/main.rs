@@ -3,6 +3,7 @@
 //! - `e2e`: the real `referee run` against the fake Discord — start, registration, commands.
 //! - `fake`: a fake Discord (REST + gateway on 127.0.0.1) for end-to-end tests, and its own tests.
 //! - `console`: the real binary — console over stdin, migrate, backup, --help.
+//! - `faults`: the database under faults — a held write lock, read-only, full, removed — and recovery.
 //! - `fuzz`: random input through `app` — no panic, clean refusals that change nothing, no secret.
 //! - `reach`: every public rules function is reached from `app`, or says why not.
 //! - `secrecy`: the secrecy sweep — sentinels in every hidden place, every command as a player.
@@ -11,6 +12,7 @@
 mod console;
 mod e2e;
 mod fake;
+mod faults;
 mod fuzz;
 mod reach;
 mod secrecy;

@@ -367,7 +367,7 @@ fn check_items(
         }
         let (name, mut stats) = item_row(system, &name, kind, &numbers).map_err(|e| match e {
             AppError::User(m) => refused(format!("equipment[{i}]: {m}")),
-            other @ AppError::Internal(_) => other,
+            other @ (AppError::Internal(_) | AppError::Store(_)) => other,
         })?;
         if let Some(q) = &s.quality {
             let q = q.trim().to_ascii_lowercase();

@@ -43,6 +43,7 @@ mod characters;
 mod commands;
 mod gateway;
 mod lifecycle;
+mod malformed;
 mod modes;
 mod roll;
 mod secrecy;

@@ -27,6 +27,8 @@ pub struct BotOptions {
     pub discord_extra: String,
     /// The configuration file's name in `dir`, so processes sharing a database can differ.
     pub config_name: String,
+    /// More environment variables for the bot (`REFEREE_APP_THREADS`, `RUST_BACKTRACE`…).
+    pub env: Vec<(String, String)>,
 }
 
 impl BotOptions {
@@ -40,6 +42,7 @@ impl BotOptions {
             log: "referee=debug,warn".to_owned(),
             discord_extra: String::new(),
             config_name: "config.toml".to_owned(),
+            env: Vec::new(),
         }
     }
 
@@ -88,6 +91,7 @@ impl BotProcess {
             .env("DISCORD_API_BASE", &options.api_base)
             .env("REFEREE_DB", options.db())
             .env("RUST_LOG", &options.log)
+            .envs(options.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
