@@ -23,9 +23,10 @@ use std::fmt::Write as _;
 
 use crate::app::command::{Command, Invocation, Opts, RollMode};
 use crate::app::reply::{Button, Embed, Field, Reply, Tone, Visibility};
+use crate::app::suggest::{MAX_CHARS, MAX_SUGGESTIONS};
 use crate::app::text::{escape, truncate};
 use crate::app::thiz::{INPUT_LIMIT, MAX_LABEL};
-use crate::app::{AppResult, Ctx, user};
+use crate::app::{App, AppResult, Caller, Ctx, user};
 use crate::rules::tft::character::Attribute;
 use crate::rules::tft::saves::{MAX_SAVE_DICE, MIN_SAVE_DICE};
 use crate::rules::thiz::skills::SkillId;
@@ -367,6 +368,65 @@ pub fn encounter_characters(_ctx: &Ctx<'_>, _channel: Option<u64>) -> AppResult<
     Err(user(
         "There is no encounter in this channel; name the characters instead, like characters:\"Gala, Brom\".",
     ))
+}
+
+/// Autocomplete of `characters` (a comma-separated list): the player characters whose names
+/// match the last name being typed, each after the names already typed (which are not offered
+/// again), and `everyone` while nothing else is typed. NPCs are never offered, since a request
+/// refuses them; a player (who cannot request) is offered nothing. Never errors: a failure is
+/// logged and answered with no suggestions.
+pub fn suggest_characters(app: &App, caller: &Caller, typed: &str) -> Vec<String> {
+    let (done, last) = match typed.rsplit_once(',') {
+        Some((done, last)) => (Some(done.trim_end()), last.trim()),
+        None => (None, typed.trim()),
+    };
+    let key = last.to_lowercase();
+    let already: Vec<String> = done
+        .into_iter()
+        .flat_map(|d| d.split(','))
+        .map(|n| n.trim().to_lowercase())
+        .collect();
+    let found = Ctx::new(app, caller, "autocomplete").and_then(|ctx| {
+        if !ctx.is_gm() {
+            return Ok(None);
+        }
+        Ok(Some(app.store.read(|c| characters::all(c, caller.guild))?))
+    });
+    let all = match found {
+        Ok(Some(all)) => all,
+        Ok(None) => return Vec::new(),
+        Err(e) => {
+            tracing::warn!(error = ?e, guild = %caller.guild, "autocomplete of characters failed");
+            return Vec::new();
+        }
+    };
+    let mut names: Vec<(bool, String)> = all
+        .into_iter()
+        .filter(|c| !c.npc && !already.contains(&c.name.to_lowercase()))
+        .filter_map(|c| {
+            let lower = c.name.to_lowercase();
+            lower
+                .contains(&key)
+                .then(|| (!lower.starts_with(&key), c.name))
+        })
+        .collect();
+    // Prefix matches first, then the others, each group by name (as the store lists them).
+    names.sort_by_key(|(later, _)| *later);
+    let mut out = Vec::new();
+    if done.is_none() && EVERYONE.starts_with(&key) {
+        out.push(EVERYONE.to_owned());
+    }
+    out.extend(
+        names
+            .into_iter()
+            .map(|(_, name)| match done {
+                Some(done) if !done.is_empty() => format!("{done}, {name}"),
+                _ => name,
+            })
+            .filter(|v| v.chars().count() <= MAX_CHARS),
+    );
+    out.truncate(MAX_SUGGESTIONS);
+    out
 }
 
 /// `/gm request`: stores the request and posts it, one button per character asked.
