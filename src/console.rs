@@ -338,6 +338,21 @@ mod tests {
     }
 
     #[test]
+    fn a_pressed_buttons_new_message_is_printed_after_the_reply() {
+        let reply = Reply::ephemeral("rolled").with_update(Reply::public("Rolled: Gala"));
+        let text = to_text(&reply, false);
+        assert!(
+            text.contains(
+                "(only you) rolled\n  [the message with the button now reads]\n  | Rolled: Gala\n"
+            ),
+            "{text}"
+        );
+        let json = to_json(&reply, false);
+        assert_eq!(json["update"]["content"], "Rolled: Gala");
+        assert!(to_json(&Reply::public("x"), false).get("update").is_none());
+    }
+
+    #[test]
     fn parses_the_spec_examples() {
         assert_eq!(
             parse_line("/check rating:4 modifier:-2").unwrap(),

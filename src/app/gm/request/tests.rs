@@ -85,6 +85,8 @@ impl World {
     }
 
     /// Runs a command as `who` under a fresh interaction id; a parse error becomes its reply.
+    // `App::run`'s own shape: a reply either way.
+    #[allow(clippy::result_large_err)]
     fn run(&self, who: &Caller, path: &[&str], options: &[(&str, &str)]) -> Result<Reply, Reply> {
         self.n.set(self.n.get() + 1);
         self.app.run(
@@ -111,6 +113,7 @@ impl World {
         r.content
     }
 
+    #[allow(clippy::result_large_err)] // as `run`
     fn press(&self, who: &Caller, id: &str) -> Result<Reply, Reply> {
         self.run(who, &["button"], &[("id", id)])
     }
@@ -434,11 +437,14 @@ fn a_tft_save_request_rolls_against_the_pressers_sheet() {
     assert_eq!(field(&r, "Target"), "DX 12");
 }
 
+/// Who runs it, its options, and what the refusal says.
+type Case<'a> = (&'a Caller, &'a [(&'a str, &'a str)], &'a str);
+
 #[test]
 fn bad_requests_are_refused_and_change_nothing() {
     let w = World::new();
     let req = &["gm", "request"][..];
-    let cases: [(&Caller, &[(&str, &str)], &str); 11] = [
+    let cases: [Case<'_>; 11] = [
         (
             &ann(),
             &[("characters", "Gala"), ("skill", "Swimming")],
@@ -563,4 +569,21 @@ fn the_gm_rolls_a_players_check_in_secret() {
         &[("character", "Tor"), ("skill", "Swimming")],
     );
     assert!(text.contains("Tor is a TFT character"), "{text}");
+}
+
+#[test]
+fn the_characters_list_autocompletes_its_last_name() {
+    let w = World::new();
+    let offered = |who: &Caller, typed: &str| suggest_characters(&w.app, who, typed);
+    // Nothing typed: everyone, then every player character (never the NPC Grut).
+    assert_eq!(offered(&gm(), ""), ["everyone", "Brom", "Gala", "Tor"]);
+    // The last name completes after the names already typed, which are not offered again.
+    assert_eq!(offered(&gm(), "Gala, b"), ["Gala, Brom"]);
+    assert_eq!(offered(&gm(), "gala,"), ["gala, Brom", "gala, Tor"]);
+    // Prefix matches before the others.
+    assert_eq!(offered(&gm(), "o"), ["Brom", "Tor"]);
+    assert_eq!(offered(&gm(), "r"), ["Brom", "Tor"]);
+    assert!(offered(&gm(), "gru").is_empty(), "no NPC");
+    // A player cannot request, so is offered nothing.
+    assert!(offered(&ann(), "").is_empty());
 }
