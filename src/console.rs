@@ -137,7 +137,8 @@ fn read_files(mut inv: Invocation) -> Result<Invocation, String> {
     Ok(inv)
 }
 
-/// One JSON object: Discord's interaction-response `data` plus `visibility` and `gm_copy`.
+/// One JSON object: Discord's interaction-response `data` plus `visibility` and `gm_copy` (and
+/// `update`, the new text of the message whose button was pressed, when a press changes it).
 /// The GM copy's content is shown only to a console run as GM (`--gm`); a player learns only
 /// that a copy went to the GM, as in Discord.
 pub fn to_json(reply: &Reply, gm: bool) -> serde_json::Value {
@@ -148,6 +149,10 @@ pub fn to_json(reply: &Reply, gm: bool) -> serde_json::Value {
         Some(copy) if gm => copy.to_discord_data(),
         Some(_) => serde_json::json!("sent to the GM channel"),
     };
+    // A roll request's press also rewrites the request message, which everyone sees.
+    if let Some(message) = &reply.update {
+        data["update"] = message.to_discord_data();
+    }
     data
 }
 
@@ -168,6 +173,16 @@ pub fn to_text(reply: &Reply, gm: bool) -> String {
         }
         Some(_) => out.push_str("  (a copy went to the GM)\n"),
         None => {}
+    }
+    if let Some(message) = &reply.update {
+        out.push_str("  [the message with the button now reads]\n");
+        let mut inner = String::new();
+        render_text(message, &mut inner);
+        for line in inner.lines() {
+            out.push_str("  | ");
+            out.push_str(line);
+            out.push('\n');
+        }
     }
     out.push('\n');
     out
@@ -320,6 +335,21 @@ mod tests {
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_pressed_buttons_new_message_is_printed_after_the_reply() {
+        let reply = Reply::ephemeral("rolled").with_update(Reply::public("Rolled: Gala"));
+        let text = to_text(&reply, false);
+        assert!(
+            text.contains(
+                "(only you) rolled\n  [the message with the button now reads]\n  | Rolled: Gala\n"
+            ),
+            "{text}"
+        );
+        let json = to_json(&reply, false);
+        assert_eq!(json["update"]["content"], "Rolled: Gala");
+        assert!(to_json(&Reply::public("x"), false).get("update").is_none());
     }
 
     #[test]

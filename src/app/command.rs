@@ -196,7 +196,8 @@ pub enum Command {
     Character(characters::CharacterCommand),
     /// `/luck …`, and the luck buttons.
     Luck(luck::LuckCommand),
-    /// `/gm setup`, `/gm rules`, `/gm hidden`, `/gm note`.
+    /// `/gm setup`, `/gm rules`, `/gm hidden`, `/gm note`, `/gm request`, `/gm check`, and the
+    /// roll request buttons.
     Gm(gm::GmCommand),
     /// `/help`.
     Help(help::HelpCommand),
@@ -206,11 +207,18 @@ impl Command {
     /// Parses an invocation into a typed command, or says what is wrong.
     pub fn parse(inv: &Invocation) -> AppResult<Command> {
         let path: Vec<&str> = inv.path.iter().map(String::as_str).collect();
-        // A dying button (`dying:<character>`) rolls a dying check; every other button is luck's.
+        // A dying button (`dying:<character>`) rolls a dying check; a request's button is below;
+        // every other button is luck's.
         if path == ["button"]
             && let Some(args) = thiz::WoundArgs::parse_button(inv)
         {
             return Ok(Command::Thiz(thiz::ThizCommand::Wound(args?)));
+        }
+        // A roll request's button (`req:<request>:<character>` or `req:<request>:close`).
+        if path == ["button"]
+            && let Some(press) = gm::request::Press::parse_button(inv)
+        {
+            return Ok(Command::Gm(gm::GmCommand::Press(press?)));
         }
         Ok(match path.as_slice() {
             ["roll"] | ["gm", "roll"] | ["reveal"] | ["history"] => {

@@ -209,5 +209,6 @@ fn gm_copy(full: &Reply, heading: &str) -> Reply {
         gm_copy: None,
         gm_channel: None,
         file: None,
+        update: None,
     }
 }

@@ -1,10 +1,13 @@
 //! `/gm setup`, `/gm rules`, `/gm hidden`, `/gm note`: the guild's settings and the GM's hidden
-//! values and notes on any character (NPCs included).
+//! values and notes on any character (NPCs included). `/gm request`, its buttons, and `/gm check`
+//! live in [`request`].
 //!
 //! Owns the list of house-rule switches and their defaults ([`HOUSE_RULES`], read by the TFT
 //! commands through [`house_rule`]). `setup` needs Manage Server; the rest need a GM, checked
 //! before anything is read. Replies that hold hidden values are ephemeral, for the GM alone.
 //! Must never show a hidden key or a note to a player.
+
+pub mod request;
 
 use super::command::{Invocation, Opts};
 use super::reply::{Embed, Field, Reply, Tone};
@@ -118,6 +121,12 @@ pub enum GmCommand {
         character: String,
         text: Option<String>,
     },
+    /// `/gm request characters …`: ask characters for a check or a save, a button each.
+    Request(request::RequestArgs),
+    /// `/gm check character …`: roll a character's check or save in secret.
+    Secret(request::SecretArgs),
+    /// A roll request's button (`req:…`).
+    Press(request::Press),
 }
 
 impl GmCommand {
@@ -128,8 +137,10 @@ impl GmCommand {
             ["gm", "rules"] => parse_rules(inv),
             ["gm", "hidden"] => parse_hidden(inv),
             ["gm", "note"] => parse_note(inv),
+            ["gm", "request"] => Ok(GmCommand::Request(request::RequestArgs::parse(inv)?)),
+            ["gm", "check"] => Ok(GmCommand::Secret(request::SecretArgs::parse(inv)?)),
             _ => Err(user(format!(
-                "{} is not a GM command; use /gm setup, /gm rules, /gm hidden, /gm note or /gm roll.",
+                "{} is not a GM command; use /gm setup, /gm rules, /gm hidden, /gm note, /gm roll, /gm request or /gm check.",
                 escape(&inv.display_path())
             ))),
         }
@@ -149,6 +160,9 @@ impl GmCommand {
                 value,
             } => hidden(ctx, &character, &key, value.as_deref()),
             GmCommand::Note { character, text } => note(ctx, &character, text.as_deref()),
+            GmCommand::Request(a) => request::request(ctx, &a),
+            GmCommand::Secret(a) => request::secret(ctx, &a),
+            GmCommand::Press(p) => request::press(ctx, p),
         }
     }
 }

@@ -279,6 +279,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "expression [label]",
     ),
     (
+        "gm request|check",
+        "GM",
+        "Ask for a check or save, a button each; or roll one in secret",
+        "characters|character …",
+    ),
+    (
         "reveal",
         "GM",
         "Reveal a secret roll so anyone can check its commitment",

@@ -77,6 +77,9 @@ pub struct Reply {
     pub gm_channel: Option<u64>,
     /// A file attached to the reply, if any.
     pub file: Option<ReplyFile>,
+    /// For a button press: what the message holding the button now reads (a roll request's
+    /// status), put in its place for everyone who sees it. `None` leaves the message as it is.
+    pub update: Option<Box<Reply>>,
 }
 
 impl Reply {
@@ -90,6 +93,7 @@ impl Reply {
             gm_copy: None,
             gm_channel: None,
             file: None,
+            update: None,
         }
     }
 
@@ -116,6 +120,12 @@ impl Reply {
             name: name.into(),
             content: content.into(),
         });
+        self
+    }
+
+    /// Sets what the message holding the pressed button now reads (see [`Reply::update`]).
+    pub fn with_update(mut self, message: Reply) -> Self {
+        self.update = Some(Box::new(message));
         self
     }
 
@@ -148,7 +158,8 @@ impl Reply {
     }
 
     /// Every piece of text the caller receives: the reply without its GM copy (which goes to
-    /// the GM channel). Tests scan this for secrets.
+    /// the GM channel), with the updated message it may carry (which the whole channel sees).
+    /// Tests scan this for secrets.
     pub fn caller_text(&self) -> String {
         Reply {
             gm_copy: None,
@@ -191,6 +202,10 @@ impl Reply {
         if let Some(copy) = &self.gm_copy {
             out.push('\n');
             out.push_str(&copy.all_text());
+        }
+        if let Some(message) = &self.update {
+            out.push('\n');
+            out.push_str(&message.all_text());
         }
         out
     }

@@ -15,6 +15,31 @@ pub async fn character(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocom
     suggest(ctx, Suggest::Character, typed).await
 }
 
+/// A comma-separated list of characters (`/gm request characters:`): the names the caller may
+/// see for the last name being typed, each offered after the names already typed.
+pub async fn characters(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    let poise::Context::Application(actx) = ctx else {
+        return serenity::CreateAutocompleteResponse::new();
+    };
+    let Some(caller) = command_caller(actx.interaction) else {
+        return serenity::CreateAutocompleteResponse::new();
+    };
+    let app = Arc::clone(&ctx.data().app);
+    let typed = typed.to_owned();
+    let choices = ctx
+        .data()
+        .workers
+        .run(move || crate::app::gm::request::suggest_characters(&app, &caller, &typed))
+        .await
+        .unwrap_or_default();
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        choices
+            .into_iter()
+            .map(|s| serenity::AutocompleteChoice::new(s.clone(), s))
+            .collect(),
+    )
+}
+
 /// Skills of the character named in the same command (or the caller's latest), then the catalogue.
 pub async fn skill(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
     suggest(ctx, Suggest::Skill, typed).await

@@ -1,6 +1,8 @@
 //! The "Spend luck" buttons: a press becomes `/button id:…` in `app`, which re-checks who pressed
 //! it and what the id allows (SPEC §3). The owner's press disables the buttons on the message and
 //! posts the result as a follow-up; anyone else gets an ephemeral refusal and nothing changes.
+//! A roll request's button (`req:…`) instead rewrites the request message with what `app` says
+//! it now reads (who has rolled), and posts the roll as the follow-up.
 
 use poise::serenity_prelude as serenity;
 
@@ -25,8 +27,13 @@ pub async fn pressed(
         .into_invocation(&["button"]);
     match call_app(data, caller, press.id.get().to_string(), invocation).await {
         Ok(reply) => {
-            let used = serenity::CreateInteractionResponseMessage::new()
-                .components(render::disabled_components(&press.message));
+            // A roll request's press rewrites the request (who has rolled); any other button is
+            // used once, so its message keeps its text with every button disabled.
+            let used = match &reply.update {
+                Some(message) => render::updated_message(message),
+                None => serenity::CreateInteractionResponseMessage::new()
+                    .components(render::disabled_components(&press.message)),
+            };
             press
                 .create_response(
                     &ctx.http,

@@ -199,6 +199,17 @@ pub fn interaction_message(reply: &Reply) -> serenity::CreateInteractionResponse
     b
 }
 
+/// The new text of the message whose button was pressed (a roll request's status): content,
+/// embeds and buttons replaced whole, so buttons it no longer has disappear.
+pub fn updated_message(reply: &Reply) -> serenity::CreateInteractionResponseMessage {
+    let r = fit(reply);
+    serenity::CreateInteractionResponseMessage::new()
+        .content(&r.content)
+        .embeds(embeds(&r))
+        .components(components(&r))
+        .allowed_mentions(no_mentions())
+}
+
 /// A follow-up message to an interaction (the result of pressing a luck button).
 pub fn followup(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
     let r = fit(reply);

@@ -180,6 +180,18 @@ const INTS: &[&str] = &[
     FREE,
 ];
 const CHARACTERS: &[&str] = &["Alys", "Bram", "Tor", NPC, "tor", "Qxqxnobody", FREE];
+/// `/gm request characters:` lists.
+const CHARACTER_LISTS: &[&str] = &[
+    "Alys, Bram",
+    "Alys",
+    "Tor",
+    "everyone",
+    "Alys, Zorvakhnpc",
+    "Bram,,Alys",
+    ",",
+    "Alys, Qxqxnobody",
+    FREE,
+];
 const SKILLS: &[&str] = &[
     "Swimming",
     "Toughness",
@@ -213,6 +225,7 @@ fn fitting(name: &str) -> Option<&'static [&'static str]> {
         "character" | "name" | "attacker" | "target" | "helper" | "healer" | "surgeon" => {
             CHARACTERS
         }
+        "characters" => CHARACTER_LISTS,
         "skill" => SKILLS,
         "expression" => DICE,
         "location" | "locations" => LOCATIONS,
@@ -247,7 +260,7 @@ struct Step {
     /// Per option: whether to give it (even = yes) and which pool entry.
     picks: Vec<(u8, u16)>,
     /// 0..=12 as is; 13 adds an unknown option; 14 drops the last path segment; 15 adds one;
-    /// 16 presses a luck button instead; 17 asks for autocomplete instead.
+    /// 16 presses a luck, dying or roll request button instead; 17 asks for autocomplete instead.
     garble: u8,
     text: String,
     number: i64,
@@ -327,11 +340,16 @@ impl Step {
                 "lower:1:3",
                 "lower:2:9",
                 "dying",
-            ][usize::from(kind) % 8];
+                "req",
+            ][usize::from(kind) % 9];
             let roll = self.pooled(SMALL, usize::from(n));
             let id = match (kind, n % 5) {
                 ("dying", 0) => format!("dying:{}", self.text),
                 ("dying", _) => format!("dying:{roll}"),
+                // A roll request's button: the world's requests 1 and 2, and made-up ones.
+                ("req", 0) => format!("req:{roll}:close"),
+                ("req", 1) => format!("req:{}", self.text),
+                ("req", _) => format!("req:{}:{roll}", n % 3),
                 (_, 0) => format!("luck:{kind}:{}", self.text),
                 (_, 1) => format!("luck:{kind}:{roll}:{roll}"),
                 _ => format!("luck:{kind}:{roll}"),
@@ -559,6 +577,8 @@ fn the_catalogue_holds_every_registered_command() {
         "luck spend",
         "character import",
         "gm roll",
+        "gm request",
+        "gm check",
         "reveal",
         "wound dying",
         "wound firstaid",

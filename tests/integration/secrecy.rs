@@ -155,6 +155,18 @@ impl World {
             &["roll"],
             &[("expression", "1d2+515100"), ("mode", "blind")],
         );
+        // Roll requests #1 (blind) and #2 (public) for Alys and Bram, for the presses below.
+        for mode in ["blind", "public"] {
+            w.setup(
+                &w.gm,
+                &["gm", "request"],
+                &[
+                    ("characters", "Alys, Bram"),
+                    ("skill", "Toughness"),
+                    ("mode", mode),
+                ],
+            );
+        }
         w
     }
 }
@@ -335,8 +347,24 @@ fn player_commands() -> Vec<Try> {
         v.push(t(&["hazard", "fall"], &[("height", "40"), ("mode", mode)]));
         v.push(t(&["tft", "reaction"], &[("mode", mode)]));
         v.push(t(&["magic", "terror"], &[("level", "red"), ("mode", mode)]));
+        v.push(t(
+            &["gm", "request"],
+            &[
+                ("characters", "Alys, Bram"),
+                ("skill", "Toughness"),
+                ("mode", mode),
+            ],
+        ));
     }
     for c in ["Alys", "Bram", NPC, "Tor"] {
+        v.push(t(
+            &["gm", "check"],
+            &[("character", c), ("skill", "Toughness")],
+        ));
+        v.push(t(
+            &["gm", "request"],
+            &[("characters", c), ("rating", "3"), ("mode", "blind")],
+        ));
         v.push(t(&["character", "show"], &[("name", c)]));
         v.push(t(&["character", "validate"], &[("name", c)]));
         v.push(t(&["character", "export"], &[("name", c)]));
@@ -447,6 +475,13 @@ fn player_commands() -> Vec<Try> {
     v.push(t(&["tftref", "price"], &[("magic", "Sleep")]));
     v.push(t(&["tftref", "time"], &[("action", "torch")]));
     v.push(t(&["help"], &[]));
+    for id in 1..=4 {
+        // Roll request buttons: each character of the blind and the public request, and close.
+        for request in 1..=2 {
+            v.push(t(&["button"], &[("id", &format!("req:{request}:{id}"))]));
+        }
+        v.push(t(&["button"], &[("id", &format!("req:{id}:close"))]));
+    }
     for id in 1..=12 {
         v.push(t(&["button"], &[("id", &format!("dying:{id}"))]));
         v.push(t(&["button"], &[("id", &format!("luck:reroll:{id}"))]));

@@ -391,6 +391,7 @@ fn flag_unlucky(ctx: &Ctx<'_>, mut reply: Reply, plan: &Plan, outcome: &CheckOut
             gm_copy: None,
             gm_channel: None,
             file: None,
+            update: None,
         },
     };
     match copy.embeds.first_mut() {

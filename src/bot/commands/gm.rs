@@ -1,17 +1,25 @@
-//! `/gm setup|rules|hidden|note|roll`.
+//! `/gm setup|rules|hidden|note|roll|request|check`.
 
 use poise::serenity_prelude as serenity;
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{HouseRule, SetupClear, System};
+use crate::bot::choices::{HouseRule, Mode, SetupClear, System};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
-/// GM tools: server setup, house rules, hidden values, notes and secret rolls
+/// GM tools: server setup, house rules, hidden values, notes, secret rolls and roll requests
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("gm_setup", "gm_rules", "gm_hidden", "gm_note", "gm_roll"),
+    subcommands(
+        "gm_setup",
+        "gm_rules",
+        "gm_hidden",
+        "gm_note",
+        "gm_roll",
+        "gm_request",
+        "gm_check"
+    ),
     subcommand_required
 )]
 // poise wants an async fn, even for a parent Discord never calls.
@@ -92,4 +100,82 @@ pub async fn gm_roll(
         .opt("expression", expression)
         .opt("label", label);
     invoke(ctx, &["gm", "roll"], args).await
+}
+
+/// GM: ask characters for a check or a save; each player rolls with a button
+#[poise::command(slash_command, rename = "request")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
+pub async fn gm_request(
+    ctx: Context<'_>,
+    // One option with a comma-separated list: any number of names (up to 20) without twenty
+    // options, and the same text the console types.
+    #[description = "Who rolls: names separated by commas, or everyone (in this channel's encounter)"]
+    #[autocomplete = "autocomplete::characters"]
+    characters: String,
+    #[description = "THIZ: the skill to check"]
+    #[autocomplete = "autocomplete::skill"]
+    skill: Option<String>,
+    #[description = "THIZ: a bare rating instead of a skill (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    rating: Option<i64>,
+    #[description = "TFT: st, dx, iq, or a number from 1 to 100"] attribute: Option<String>,
+    #[description = "TFT: how many dice (1 to 12)"]
+    #[min = 1]
+    #[max = 12]
+    dice: Option<i64>,
+    #[description = "Added to the rating or the attribute (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    modifier: Option<i64>,
+    #[description = "Who sees the results (default public; blind: only you)"] mode: Option<Mode>,
+    #[description = "What the roll is for"] label: Option<String>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("characters", characters)
+        .opt("skill", skill)
+        .opt("rating", rating)
+        .opt("attribute", attribute)
+        .opt("dice", dice)
+        .opt("modifier", modifier)
+        .choice("mode", mode)
+        .opt("label", label);
+    invoke(ctx, &["gm", "request"], args).await
+}
+
+/// GM: roll a character's check or save from their sheet, in secret (only you see it)
+#[poise::command(slash_command, rename = "check")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
+pub async fn gm_check(
+    ctx: Context<'_>,
+    #[description = "Whose sheet"]
+    #[autocomplete = "autocomplete::character"]
+    character: String,
+    #[description = "THIZ: the skill to check"]
+    #[autocomplete = "autocomplete::skill"]
+    skill: Option<String>,
+    #[description = "THIZ: a bare rating instead of a skill (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    rating: Option<i64>,
+    #[description = "TFT: st, dx, iq, or a number from 1 to 100"] attribute: Option<String>,
+    #[description = "TFT: how many dice (1 to 12)"]
+    #[min = 1]
+    #[max = 12]
+    dice: Option<i64>,
+    #[description = "Added to the rating or the attribute (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    modifier: Option<i64>,
+    #[description = "What the roll is for"] label: Option<String>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("character", character)
+        .opt("skill", skill)
+        .opt("rating", rating)
+        .opt("attribute", attribute)
+        .opt("dice", dice)
+        .opt("modifier", modifier)
+        .opt("label", label);
+    invoke(ctx, &["gm", "check"], args).await
 }

@@ -168,6 +168,10 @@ const GROUPS: &[(&str, &[&str])] = &[
             "history",
         ],
     ),
+    (
+        "roll requests",
+        &["gm setup", "character create", "gm request", "gm check"],
+    ),
 ];
 
 /// A session that remembers which command paths it ran.
@@ -1048,4 +1052,86 @@ fn gm_tools_secret_rolls_and_reveal() {
     assert!(text.contains("GM channel: none"), "{text}");
     assert!(!text.contains(&GM_CHANNEL_ID.to_string()), "{text}");
     x.ran_exactly("gm");
+}
+
+/// A blind roll request answered through Discord by a second user: a refused press by the wrong
+/// player, the owner's press rewriting the request (checked against Discord's OpenAPI spec as an
+/// update callback), the result only in the GM channel, a second press refused; then the GM's
+/// secret roll from a sheet.
+#[test]
+fn roll_requests_are_answered_by_each_player() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let (ann, bob, gm) = (s.player(10), s.player(11), s.gm(1));
+    x.text(&gm, &format!("/gm setup gm_channel:{GM_CHANNEL_ID}"));
+    x.text(&ann, "/character create name:Gala system:thiz");
+    x.text(&bob, "/character create name:Brom system:thiz");
+
+    let line = "/gm request characters:\"Gala, Brom\" skill:Swimming mode:blind";
+    let request = x.run(&gm, line);
+    assert_eq!(request.kind(), 4, "{}", request.callback_body());
+    assert!(!request.ephemeral(), "the table sees the request");
+    let text = request.text();
+    assert!(text.contains("Roll request: a Swimming check"), "{text}");
+    assert!(text.contains("Waiting for: Gala, Brom"), "{text}");
+    let ids = request.custom_ids();
+    let (gala, brom, close) = (ids[0].clone(), ids[1].clone(), ids[2].clone());
+    assert!(
+        gala.starts_with("req:") && close.ends_with(":close"),
+        "{ids:?}"
+    );
+    let message = request.message();
+
+    let wrong = s.press(&ann, &message, &brom);
+    assert_refusal(&wrong, "Ann presses Brom's button");
+    assert!(
+        wrong.text().contains("for Brom's player"),
+        "{}",
+        wrong.text()
+    );
+
+    let press = s.press(&bob, &message, &brom);
+    assert_eq!(press.kind(), 7, "the press rewrites the request");
+    let shown = press.text();
+    assert!(shown.contains("Rolled: Brom"), "{shown}");
+    assert!(shown.contains("Waiting for: Gala"), "{shown}");
+    assert!(
+        !shown.contains("d100"),
+        "no blind result on the request: {shown}"
+    );
+    assert_eq!(
+        press.custom_ids(),
+        [gala.clone(), close],
+        "Brom's button is gone"
+    );
+    let followup = press.followup(0);
+    assert_eq!(
+        followup.body()["flags"].as_u64().unwrap_or(0) & 64,
+        64,
+        "only Bob hears that he rolled"
+    );
+    let told = message_text(followup.body());
+    assert!(
+        told.contains("You rolled a check on Swimming blind"),
+        "{told}"
+    );
+    assert!(!told.contains("d100"), "{told}");
+    let copy = message_text(press.channel_message(GM_CHANNEL_ID).body());
+    assert!(
+        copy.contains("Blind roll by") && copy.contains("d100: "),
+        "{copy}"
+    );
+
+    let again = s.press(&bob, &message, &brom);
+    assert_refusal(&again, "Bob presses twice");
+    assert!(again.text().contains("already rolled"), "{}", again.text());
+
+    let secret = x.run(&gm, "/gm check character:Gala skill:Swimming");
+    assert!(secret.ephemeral(), "for the GM alone");
+    assert!(
+        secret.text().contains("Secret roll for Gala"),
+        "{}",
+        secret.text()
+    );
+    x.ran_exactly("roll requests");
 }
