@@ -12,6 +12,8 @@
 pub mod shield;
 
 use crate::rules::dice::DieSource;
+use crate::rules::tft::attack::PreciseTarget;
+use crate::rules::tft::character::Talent;
 use crate::rules::tft::gear::{
     ArmorKind, GearError, PACK_ON_BACK_STOPS, Quality, ShieldKind, Weapon, WeaponGroup, Wear,
 };
@@ -128,13 +130,14 @@ pub enum Precise {
 }
 
 impl Precise {
-    // Not reached: an aimed blow's DX is read from the precise-attack table
-    // (`attack::Adjustment::Precise`), which also covers throws and limbs; /tft attack offers no
-    // aimed blow yet, and when it does the table, not this flat -6, sets the DX.
-    pub fn dx_adjust(self) -> i32 {
-        match self {
-            Self::None => 0,
-            Self::Head | Self::Hand => -6,
+    /// What an aimed blow does to the damage side: only the thrown head and hand rows of the
+    /// precise-attack table change the stops and the doubling; the other rows act on the hits
+    /// that get through (see [`PreciseTarget::effects`]). The DX of every row is the table's.
+    pub fn of(target: PreciseTarget) -> Self {
+        match target {
+            PreciseTarget::ThrownHead => Self::Head,
+            PreciseTarget::ThrownHand => Self::Hand,
+            _ => Self::None,
         }
     }
 }
@@ -197,6 +200,22 @@ pub enum Toughness {
 }
 
 impl Toughness {
+    /// The toughness a figure's talents give it: Veteran over Warrior, and Toughness counted as
+    /// Warrior.
+    ///
+    /// Decision: tft-rules-summary.md names a "Toughness talent" that adds to AD, and the house
+    /// rules name Warrior and Veteran; none gives a number. Toughness is read as Warrior under
+    /// its later name (1 hit), and the talents do not add up: the best one counts.
+    pub fn of_talents(talents: &[Talent]) -> Self {
+        if talents.contains(&Talent::Veteran) {
+            Self::Veteran
+        } else if talents.contains(&Talent::Warrior) || talents.contains(&Talent::Toughness) {
+            Self::Warrior
+        } else {
+            Self::None
+        }
+    }
+
     pub fn stops(self) -> i32 {
         match self {
             Self::None => 0,
