@@ -16,6 +16,7 @@ mod actions;
 mod attack;
 mod bash;
 mod called;
+mod cast;
 mod check;
 mod goods;
 mod hth_follow;
@@ -110,6 +111,8 @@ pub enum TftCommand {
     Actions(actions::Actions),
     /// `/tftkit miss`: a shooter's roll to miss a figure in the line of fire.
     Miss(miss::Miss),
+    /// `/tftkit cast`: a spell cast from the sheet, its ST paid as fatigue.
+    Cast(cast::Cast),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
     /// `/tft heal`: hits and fatigue taken off (GM).
@@ -146,7 +149,7 @@ const SUBCOMMANDS: &str =
 /// The look-ups' subcommands (`/tftref`), for messages.
 const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount, price, time";
 /// The `/tftkit` subcommands, for messages.
-const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss";
+const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss, cast";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -161,6 +164,7 @@ impl TftCommand {
             ["tftkit", "gear"] => TftCommand::Gear(lookup::Lookup::parse(inv)?),
             ["tftkit", "actions"] => TftCommand::Actions(actions::Actions::parse(inv)?),
             ["tftkit", "miss"] => TftCommand::Miss(miss::Miss::parse(inv)?),
+            ["tftkit", "cast"] => TftCommand::Cast(cast::Cast::parse(inv)?),
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
@@ -208,6 +212,7 @@ impl TftCommand {
             TftCommand::Gear(c) => c.run(ctx),
             TftCommand::Actions(c) => c.run(ctx),
             TftCommand::Miss(c) => c.run(ctx),
+            TftCommand::Cast(c) => c.run(ctx),
             TftCommand::Job(c) => c.run(ctx),
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),

@@ -5,7 +5,7 @@
 pub(crate) mod adjust;
 mod render;
 
-pub(super) use render::{outcome_name, table_text};
+pub(super) use render::{breakdown, outcome_name, table_text};
 
 use serde_json::json;
 
@@ -923,8 +923,22 @@ fn defence(c: &Character, sheet: &TftSheet, facing: Facing) -> AppResult<Defence
     })
 }
 
+/// A target's stops against a blow from the front: armor, shield and toughness from its
+/// talents (a spell's target, say).
+pub(super) fn target_defence(c: &Character, sheet: &TftSheet) -> AppResult<Defence> {
+    let talents: Vec<Talent> = sheet
+        .talents
+        .iter()
+        .filter_map(|t| Talent::parse(t))
+        .collect();
+    Ok(Defence {
+        toughness: Toughness::of_talents(&talents),
+        ..defence(c, sheet, Facing::Front)?
+    })
+}
+
 /// With Acrobatics, the target's adjDX for its knockdown saves.
-fn acrobatics(c: &Character, sheet: &TftSheet) -> AppResult<Option<i32>> {
+pub(super) fn acrobatics(c: &Character, sheet: &TftSheet) -> AppResult<Option<i32>> {
     if !has_talent(sheet, Talent::Acrobatics) {
         return Ok(None);
     }

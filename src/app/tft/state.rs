@@ -113,6 +113,16 @@ pub(super) fn record_blow(
     save_sheet(conn, guild, target, sheet, &after)
 }
 
+/// Puts a figure on the ground (a caster fallen prone, or out of ST): down until it stands.
+pub(super) fn record_fall(conn: &Conn, guild: GuildId, c: &Character) -> AppResult<()> {
+    let sheet = tft_sheet(c)?;
+    let after = TftSheet {
+        knocked_down: true,
+        ..sheet.clone()
+    };
+    save_sheet(conn, guild, c, &sheet, &after)
+}
+
 /// Marks the carried weapon `item` broken (a weapon from the table, not carried, has nothing
 /// to mark).
 pub(super) fn record_break(

@@ -2887,3 +2887,187 @@ fn autocomplete_lists_are_accepted_values() {
     let a = crate::app::tft::adjust_suggestions("invisible, second");
     assert_eq!(a, ["invisible, second-attack"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// /tftkit cast
+
+fn wizard(st: i32, iq: i32, spells: &[&str]) -> TftSheet {
+    TftSheet {
+        iq,
+        spells: spells.iter().map(|s| (*s).to_owned()).collect(),
+        ..fighter(st, 14)
+    }
+}
+
+#[test]
+fn casting_refuses_what_the_rules_refuse_and_changes_nothing() {
+    let w = world();
+    let zed = w.tft(
+        "Zed",
+        ANN,
+        wizard(10, 13, &["Bladeturn", "Fireball", "Light"]),
+    );
+    w.tft("Brom", BOB, fighter(12, 12));
+    let cases: &[(&[(&str, &str)], &str)] = &[
+        (&[("spell", "Sleep")], "Zed does not know Sleep"),
+        (&[("spell", "Light")], "give its kind"),
+        (&[("spell", "Light"), ("kind", "special")], "give st"),
+        // tft-house-rules.txt: Bladeturn is IQ 14.
+        (&[("spell", "bladeturn")], "needs IQ 14; the caster has 13"),
+        (
+            &[("spell", "Fireball"), ("kind", "missile"), ("st", "11")],
+            "costs 11 ST and the caster has 10 left",
+        ),
+        (
+            &[
+                ("spell", "Fireball"),
+                ("kind", "missile"),
+                ("st", "2"),
+                ("target", "Brom"),
+            ],
+            "needs its damage",
+        ),
+        (
+            &[
+                ("spell", "Light"),
+                ("kind", "thrown"),
+                ("st", "1"),
+                ("damage", "1d"),
+            ],
+            "for missile spells",
+        ),
+        (
+            &[
+                ("spell", "Fireball"),
+                ("kind", "missile"),
+                ("st", "2"),
+                ("damage", "2d6"),
+            ],
+            "damage takes dice",
+        ),
+        (
+            &[("spell", "Light"), ("kind", "fire")],
+            "kind must be one of",
+        ),
+    ];
+    for (opts, says) in cases {
+        let mut all = vec![("character", "Zed")];
+        all.extend_from_slice(opts);
+        let r = w.run(ANN, &["tftkit", "cast"], &all);
+        assert!(refusal(&r).contains(says), "{opts:?}: {}", r.content);
+    }
+    // A knocked-down caster stands first.
+    w.set("Zed", &[("knocked_down", "true")]);
+    let r = w.run(
+        ANN,
+        &["tftkit", "cast"],
+        &[
+            ("character", "Zed"),
+            ("spell", "Light"),
+            ("kind", "special"),
+            ("st", "1"),
+        ],
+    );
+    assert!(refusal(&r).contains("knocked down"), "{}", r.content);
+    assert_eq!(w.damage(zed), (0, 0));
+    assert_eq!(w.rolls(), 0);
+}
+
+#[test]
+fn a_cast_pays_its_st_as_fatigue() {
+    // tft-rules-summary.md, "STRENGTH" and "ROLLING TO HIT": a spell that works costs its ST,
+    // a thrown spell that fails 1 ST; Bladeturn (tft-house-rules.txt) costs 4.
+    let w = world();
+    let zed = w.tft("Zed", ANN, wizard(40, 14, &["Bladeturn"]));
+    let mut fatigue = 0;
+    for _ in 0..8 {
+        let r = w.run(
+            ANN,
+            &["tftkit", "cast"],
+            &[("character", "Zed"), ("spell", "Bladeturn")],
+        );
+        let works = r.embeds[0].description == "**The spell works**";
+        fatigue += if works { 4 } else { 1 };
+        assert_eq!(w.damage(zed), (0, fatigue), "{r:?}");
+        assert!(field(&r, "Spell").starts_with("Bladeturn (thrown spell, 4 ST, IQ 14)"));
+        assert!(field(&r, "Caster").starts_with(&format!("pays {} ST", if works { 4 } else { 1 })));
+    }
+    assert_eq!(w.rolls(), 8);
+}
+
+#[test]
+fn a_missile_spell_flies_its_range_and_does_its_damage() {
+    // tft-house-rules-combat.txt, "Long Range Shots": -1 DX per 6 hexes, and the long-range
+    // table for a caster with Missile Weapons; a missile spell costs its ST hit or miss.
+    let w = world();
+    let zed = w.tft("Zed", ANN, wizard(30, 12, &["Fireball"]));
+    let brom = w.tft("Brom", BOB, fighter(60, 12));
+    let opts = [
+        ("character", "Zed"),
+        ("spell", "fireball"),
+        ("kind", "missile"),
+        ("st", "3"),
+        ("damage", "3d-3"),
+        ("target", "Brom"),
+        ("distance", "12"),
+    ];
+    let mut paid = 0;
+    let mut taken = 0;
+    for _ in 0..6 {
+        let r = w.run(ANN, &["tftkit", "cast"], &opts);
+        assert!(
+            field(&r, "adjDX").starts_with("DX 14, range 12 hexes -2 = **12**"),
+            "{r:?}"
+        );
+        paid += 3;
+        if let Some(d) = r.embeds[0].fields.iter().find(|f| f.name == "Damage") {
+            let hits: i64 = d
+                .value
+                .split("**")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            taken += hits;
+        }
+        assert_eq!(w.damage(zed), (0, paid));
+        assert_eq!(w.hits(brom), taken);
+    }
+}
+
+#[test]
+fn a_caster_may_spend_down_to_zero_st_and_falls() {
+    // tft-rules-summary.md, "STRENGTH": at 0 ST a figure falls unconscious.
+    let w = world();
+    let zed = w.tft("Zed", ANN, wizard(3, 12, &["Fireball"]));
+    let r = w.run(
+        ANN,
+        &["tftkit", "cast"],
+        &[
+            ("character", "Zed"),
+            ("spell", "Fireball"),
+            ("kind", "missile"),
+            ("st", "3"),
+        ],
+    );
+    assert!(
+        field(&r, "Caster").ends_with("→ 0 ST left and falls"),
+        "{r:?}"
+    );
+    assert_eq!(w.damage(zed), (0, 3));
+    assert!(w.sheet(zed).knocked_down);
+    let again = w.run(
+        ANN,
+        &["tftkit", "cast"],
+        &[
+            ("character", "Zed"),
+            ("spell", "Fireball"),
+            ("kind", "missile"),
+            ("st", "1"),
+        ],
+    );
+    assert!(refusal(&again).contains("unconscious"), "{}", again.content);
+}

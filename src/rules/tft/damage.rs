@@ -599,9 +599,6 @@ pub struct PooledHits {
 }
 
 /// Adds up `parts` and takes `stops` off the total once.
-// Not reached: the hits pooled are a turn's Wall of Fire damage, which belongs to spell casting
-// (`character::spells::wall_of_fire_hits`, the campaign/character half of issue 17); no attack
-// command sees more than one blow at a time.
 pub fn pooled_hits(parts: &[i32], stops: i32) -> PooledHits {
     let total: i32 = parts.iter().map(|p| p.max(&0)).sum();
     let stopped = stops.clamp(0, total);

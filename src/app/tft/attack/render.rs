@@ -223,7 +223,7 @@ fn plural(n: u32) -> &'static str {
 }
 
 /// "DX 13, armor -3, from the side +2, target defending +1 die = adjDX 12 on 4 dice".
-pub(super) fn breakdown(setup: &AttackSetup) -> String {
+pub(in crate::app::tft) fn breakdown(setup: &AttackSetup) -> String {
     let mut parts = vec![format!("DX {}", setup.dx)];
     for line in &setup.lines {
         let name = match line.reason {
