@@ -3071,3 +3071,36 @@ fn a_caster_may_spend_down_to_zero_st_and_falls() {
     );
     assert!(refusal(&again).contains("unconscious"), "{}", again.content);
 }
+
+#[test]
+fn without_house_rules_a_strong_figure_falls_at_eight_hits() {
+    // tft-house-rules-combat.txt, "Reaction to Injuries": a ST 30 figure falls at 16 hits with
+    // the house rules; with them off the original 8 stands for every ST.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(16, 30));
+    w.give(ann, "weapon", "great sword", "{}");
+    let brom = w.tft("Brom", BOB, fighter(30, 12));
+    let mut seen = [false, false];
+    for house in [true, false] {
+        w.set_rule("tft_house_rules", house);
+        for _ in 0..60 {
+            w.set_hits(brom, 0);
+            w.set("Brom", &[("knocked_down", "false")]);
+            let r = w.attack(ANN, "Vexa", "Brom");
+            let Some(h) = r.embeds[0].fields.iter().find(|f| f.name == "Hits") else {
+                continue;
+            };
+            let hits: i32 = h.value.parse().unwrap();
+            if (8..16).contains(&hits) {
+                let down = field(&r, "Target").contains("**Knocked down**");
+                assert_eq!(down, !house, "house rules {house}, {hits} hits: {r:?}");
+                seen[usize::from(house)] = true;
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        [true, true],
+        "a blow of 8 to 15 hits in 60 tries, each way"
+    );
+}

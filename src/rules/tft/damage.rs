@@ -672,13 +672,14 @@ pub fn resolve_damage(
         earlier_hits: target.earlier_hits,
         acrobatics_adj_dx: target.acrobatics_adj_dx,
     };
-    let after = injury::after_blow(
+    let after = injury::after_blow_by(
         dice,
         &struck,
         damage.hits,
         before_armor_for_save,
         attacker_st,
         lance,
+        house_rules,
     )?;
     Ok(DamageResolution {
         damage,
