@@ -212,6 +212,7 @@ impl Attack {
         })
     }
 
+    #[allow(clippy::too_many_lines)] // one transaction, read top to bottom
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         let (settings, house_rules) = table_settings(ctx);
         let guild = ctx.caller.guild;

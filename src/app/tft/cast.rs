@@ -243,7 +243,7 @@ impl Cast {
                     ),
                     false,
                 ),
-                field("Effect", effect_text(kind, &outcome), false),
+                field("Effect", effect_text(kind, outcome), false),
                 field(
                     "Caster",
                     format!(
@@ -352,7 +352,7 @@ fn kind_name(kind: SpellKind) -> &'static str {
     }
 }
 
-fn effect_text(kind: SpellKind, o: &CastOutcome) -> String {
+fn effect_text(kind: SpellKind, o: CastOutcome) -> String {
     let times = match o.multiplier {
         Multiplier::Normal => "",
         Multiplier::Double => " ×2",

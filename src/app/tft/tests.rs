@@ -2631,7 +2631,7 @@ fn adjust_refuses_bad_lists_and_changes_nothing() {
     w.give(ann, "weapon", "broadsword", "{}");
     w.give(ann, "weapon", "heavy crossbow", "{}");
     w.tft("Brom", BOB, fighter(12, 12));
-    let cases: &[(&str, &[(&str, &str)], &str)] = &[
+    let cases: &[(&str, Opts<'_>, &str)] = &[
         ("flying", &[], "adjust has no \"flying\""),
         ("widen:1", &[], "give wait too"),
         ("widen:2", &[("wait", "1")], "at most 1"),
@@ -3102,5 +3102,36 @@ fn without_house_rules_a_strong_figure_falls_at_eight_hits() {
         seen,
         [true, true],
         "a blow of 8 to 15 hits in 60 tries, each way"
+    );
+}
+
+#[test]
+fn a_fine_weapon_adds_its_damage_and_waiting_can_widen_criticals() {
+    // tft-house-rules.txt, "Fine Weapons": a fine+2 broadsword does 2d+2. tft-house-rules-combat.txt,
+    // "Waiting For An Opening": two turns waited and both traded: -2 DX.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(12, 30));
+    w.give(ann, "weapon", "broadsword", r#"{"quality":"fine+2"}"#);
+    w.tft("Brom", BOB, fighter(60, 12));
+    let r = first_hit(&w, &[("attacker", "Vexa"), ("target", "Brom")]);
+    assert_eq!(field(&r, "Weapon"), "fine Broadsword");
+    let damage = field(&r, "Damage");
+    assert!(
+        damage.starts_with("2d+2:") || damage.starts_with("3d+2:"),
+        "{damage}"
+    );
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("wait", "2"),
+            ("adjust", "widen:2"),
+        ],
+    );
+    assert!(
+        field(&r, "adjDX").contains("waited 2 turns -2 = **28**"),
+        "{r:?}"
     );
 }

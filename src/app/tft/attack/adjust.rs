@@ -109,6 +109,7 @@ const MAX_COUNT: i64 = 100;
 
 /// Everything `adjust` asked for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // one flag per name the list may hold
 pub struct Extras {
     /// DX adjustments as the rules name them.
     pub adjustments: Vec<Adjustment>,

@@ -578,13 +578,12 @@ fn precise_throws_and_dagger_marksmanship() {
     let r = roll_damage(&mut ScriptedDice::new([6]), &hand, &chain, true).unwrap();
     assert_eq!((r.stopped, r.hits), (4, 1));
     // tft-rules-summary.md, "PRECISE ATTACKS": only the thrown rows change the damage side.
-    use crate::rules::tft::attack::PreciseTarget as T;
     let cases = [
-        (T::ThrownHead, Precise::Head),
-        (T::ThrownHand, Precise::Hand),
-        (T::Head, Precise::None),
-        (T::WeaponHand, Precise::None),
-        (T::Leg, Precise::None),
+        (PreciseTarget::ThrownHead, Precise::Head),
+        (PreciseTarget::ThrownHand, Precise::Hand),
+        (PreciseTarget::Head, Precise::None),
+        (PreciseTarget::WeaponHand, Precise::None),
+        (PreciseTarget::Leg, Precise::None),
     ];
     for (target, want) in cases {
         assert_eq!(Precise::of(target), want, "{target:?}");
