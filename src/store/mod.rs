@@ -46,6 +46,7 @@ pub mod characters;
 pub mod conditions;
 pub mod guilds;
 pub mod ids;
+pub mod outbox;
 pub mod rolls;
 pub mod secrets;
 
