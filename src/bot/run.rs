@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::{Context as _, bail};
 use poise::serenity_prelude as serenity;
 
+use super::deliver::{self, Outbox};
 use super::invoke::Inflight;
 use super::workers::Workers;
 use super::{Data, Error, buttons, commands, render};
@@ -46,11 +47,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             config.database.path.display()
         )
     })?;
-    let app = Arc::new(App::new(
-        Arc::new(store),
-        Dice::Thread,
-        config.dice.limits(),
-    ));
+    let outbox = Arc::new(Outbox::new(&config.delivery));
+    let app = Arc::new(
+        App::new(Arc::new(store), Dice::Thread, config.dice.limits()).with_outbox({
+            let outbox = Arc::clone(&outbox);
+            move || outbox.wake()
+        }),
+    );
     let inflight = Arc::new(Inflight::default());
     let workers =
         Arc::new(Workers::start(Workers::default_count()).context("cannot start the app threads")?);
@@ -58,6 +61,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         app: Arc::clone(&app),
         workers: Arc::clone(&workers),
         inflight: Arc::clone(&inflight),
+        outbox: Arc::clone(&outbox),
     };
     let dev_guild = config.discord.dev_guild_id;
 
@@ -101,6 +105,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             .framework(framework)
             .await
             .context("cannot build the Discord client")?;
+    // Copies left from the last run go out now; new ones as commands make them.
+    let delivery = deliver::start(
+        outbox,
+        Arc::clone(&app),
+        Arc::clone(&workers),
+        Arc::clone(&client.http),
+    );
     let shards = Arc::clone(&client.shard_manager);
     tokio::spawn(async move {
         shutdown_signal().await;
@@ -113,6 +124,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         tracing::warn!(left, "commands still running at shutdown");
     }
     drop(client);
+    // What it had not delivered stays in the outbox for the next start.
+    delivery.abort();
+    let _ = delivery.await;
     // Queued app calls finish, then their threads stop.
     workers.shutdown();
     // The last handle to the store closes its connections (and WAL) here.

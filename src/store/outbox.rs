@@ -157,11 +157,12 @@ pub fn due(conn: &Conn, now_ms: i64, orphaned_before: i64, limit: u32) -> Result
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// When the next row not yet due will be (ms since the epoch), if any waits.
+/// When the next ready row is due (ms since the epoch), if any waits. Held rows are left out:
+/// their command settles them, or they become orphans after a while.
 pub fn next_due(conn: &Conn) -> Result<Option<i64>> {
     Ok(query_row(
         conn,
-        "SELECT MIN(next_at_ms) FROM outbox WHERE failed_at IS NULL",
+        "SELECT MIN(next_at_ms) FROM outbox WHERE failed_at IS NULL AND ready = 1",
         [],
         |r| r.get(0),
     )?)
@@ -173,24 +174,47 @@ pub fn delivered(conn: &Conn, id: i64) -> Result<()> {
     Ok(())
 }
 
-/// Counts a failed attempt and sets when to try again.
+/// Counts a failed attempt of row `id` and puts it, and every later row of its channel, off
+/// until `next_at_ms`: a channel's copies keep their order, and one failing channel is asked
+/// once per backoff, not once per copy.
 pub fn retry_later(conn: &Conn, id: i64, next_at_ms: i64, error: &str) -> Result<()> {
     exec(
         conn,
         "UPDATE outbox SET attempts = attempts + 1, next_at_ms = ?2, last_error = ?3 WHERE id = ?1",
         params![id, next_at_ms, error],
     )?;
+    exec(
+        conn,
+        "UPDATE outbox SET next_at_ms = MAX(next_at_ms, ?2)
+         WHERE channel_id = (SELECT channel_id FROM outbox WHERE id = ?1) AND id > ?1
+           AND failed_at IS NULL",
+        params![id, next_at_ms],
+    )?;
     Ok(())
 }
 
 /// Marks a row Discord refused for good: it is never tried again, and its guild's GM is told.
-pub fn failed(conn: &Conn, id: i64, error: &str) -> Result<()> {
-    exec(
+/// With `whole_channel` (the channel is gone or closed to the bot), every copy waiting for that
+/// channel fails with it. Returns how many rows failed.
+pub fn failed(conn: &Conn, id: i64, error: &str, whole_channel: bool) -> Result<usize> {
+    let one = exec(
         conn,
-        "UPDATE outbox SET attempts = attempts + 1, failed_at = ?2, last_error = ?3 WHERE id = ?1",
+        "UPDATE outbox SET attempts = attempts + 1, failed_at = ?2, last_error = ?3
+         WHERE id = ?1 AND failed_at IS NULL",
         params![id, now(), error],
     )?;
-    Ok(())
+    let rest = if whole_channel {
+        exec(
+            conn,
+            "UPDATE outbox SET failed_at = ?2, last_error = ?3
+             WHERE channel_id = (SELECT channel_id FROM outbox WHERE id = ?1)
+               AND failed_at IS NULL AND ready = 1",
+            params![id, now(), error],
+        )?
+    } else {
+        0
+    };
+    Ok(one + rest)
 }
 
 /// The guild's failed copies not yet told to its GM, by channel; marks them told. Run inside a
@@ -368,7 +392,7 @@ mod tests {
         }
         for item in due_now(&store) {
             store
-                .write(|c| failed(c, item.id, "403 Missing Access"))
+                .write(|c| failed(c, item.id, "403 Missing Access", false))
                 .expect("failed");
         }
         assert!(due_now(&store).is_empty());
@@ -412,5 +436,35 @@ mod tests {
         assert!(out.is_err());
         store.write(|c| recover(c)).unwrap();
         assert!(due_now(&store).is_empty());
+    }
+
+    #[test]
+    fn a_retry_puts_off_the_rest_of_its_channel_and_a_closed_channel_fails_whole() {
+        let (_d, store) = store();
+        for (i, channel) in [("a", 5), ("b", 5), ("c", 6)] {
+            store
+                .write(|c| settle(c, G, i, Some((channel, i))))
+                .expect("settle");
+        }
+        let items = due_now(&store);
+        store
+            .write(|c| retry_later(c, items[0].id, 5_000, "500"))
+            .expect("retry");
+        let due: Vec<String> = store
+            .read(|c| due(c, 4_999, 0, 10))
+            .unwrap()
+            .into_iter()
+            .map(|i| i.body)
+            .collect();
+        assert_eq!(
+            due,
+            vec!["c".to_owned()],
+            "channel 5 waits, channel 6 does not"
+        );
+        let n = store
+            .write(|c| failed(c, items[0].id, "403", true))
+            .expect("failed");
+        assert_eq!(n, 2, "both copies for channel 5");
+        assert_eq!(due_now(&store).len(), 1);
     }
 }
