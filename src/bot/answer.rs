@@ -2,9 +2,12 @@
 //!
 //! By the time a command is answered its roll may already be logged, so the answer must not be
 //! lost to one failed request. The interaction callback is retried on a 5xx, a 429 or a network
-//! error while Discord's 3-second deadline allows ([`ANSWER_WITHIN`]); if it still has not gone
-//! through (or its answer never came back), the answer is sent as a follow-up on the
-//! interaction's webhook, retried while the token lives ([`TOKEN_LIFE`]). Discord refusing for
+//! error while Discord's 3-second deadline allows ([`ANSWER_WITHIN`]). If it is then not known
+//! to have gone through (its answer never came back, or the last tries failed), the original
+//! response is looked up: if it exists the user has the answer (a follow-up would show it
+//! twice); if not, the answer is sent as a follow-up on the interaction's webhook, retried while
+//! the token lives ([`TOKEN_LIFE`]). A follow-up needs an acknowledged interaction, so an
+//! interaction no callback ever reached cannot be answered any more; that is logged. Discord refusing for
 //! good (a 4xx other than 408/429) ends the attempts, logged. A retry that finds the interaction
 //! already acknowledged (error 40060: an earlier attempt did reach Discord) counts as answered.
 //!
@@ -225,9 +228,46 @@ pub async fn answer(
             false
         }
         Callback::Unsure(why) => {
-            tracing::warn!(%why, "the interaction callback did not go through; sending the answer as a follow-up");
-            followup(http, interaction.1, &followup_message(reply), arrived).await
+            // The callback may have arrived (its answer lost, or an attempt that failed took
+            // effect): then the user has the message, and a follow-up would show it twice.
+            match landed(http, interaction.1, arrived).await {
+                Some(true) => true,
+                Some(false) | None => {
+                    tracing::warn!(%why, "the interaction callback did not go through; sending the answer as a follow-up");
+                    followup(http, interaction.1, &followup_message(reply), arrived).await
+                }
+            }
         }
+    }
+}
+
+/// Whether the interaction's original response exists (its callback arrived after all):
+/// `Some(false)` when Discord says there is none, `None` when it cannot tell in time.
+async fn landed(http: &serenity::Http, token: &str, arrived: Instant) -> Option<bool> {
+    let end = arrived + ANSWER_WITHIN * 4;
+    let mut attempt = 0;
+    loop {
+        let left = end
+            .saturating_duration_since(Instant::now())
+            .min(FOLLOWUP_ATTEMPT);
+        if left.is_zero() {
+            return None;
+        }
+        match tokio::time::timeout(left, http.get_original_interaction_response(token)).await {
+            Ok(Ok(_)) => return Some(true),
+            Ok(Err(e)) => match classify(&e) {
+                Sent::Done => return Some(true),
+                Sent::Refused { .. } => return Some(false),
+                Sent::Retry(_) => {}
+            },
+            Err(_) => {}
+        }
+        attempt += 1;
+        let wait = backoff(attempt, Duration::from_millis(50), Duration::from_secs(1));
+        if Instant::now() + wait >= end {
+            return None;
+        }
+        tokio::time::sleep(wait).await;
     }
 }
 

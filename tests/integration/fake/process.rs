@@ -23,6 +23,8 @@ pub struct BotOptions {
     pub dev_guild_id: Option<u64>,
     /// `RUST_LOG` for the bot (the load benchmark turns debug logging off).
     pub log: String,
+    /// More TOML appended to the configuration file (a `[delivery]` section, say).
+    pub config_extra: String,
 }
 
 impl BotOptions {
@@ -34,6 +36,7 @@ impl BotOptions {
             dir: dir.to_owned(),
             dev_guild_id: None,
             log: "referee=debug,warn".to_owned(),
+            config_extra: String::new(),
         }
     }
 
@@ -64,10 +67,11 @@ impl BotProcess {
     /// Spawns `referee --config <dir>/config.toml run`. The configuration file is always written
     /// (empty unless `dev_guild_id` is set), so no developer's `config.toml` leaks in.
     pub fn spawn(options: &BotOptions) -> Self {
-        let config = options
+        let mut config = options
             .dev_guild_id
             .map(|guild| format!("[discord]\ndev_guild_id = {guild}\n"))
             .unwrap_or_default();
+        config.push_str(&options.config_extra);
         std::fs::write(options.config(), config).expect("write the test config.toml");
         let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
         command
@@ -158,6 +162,12 @@ impl BotProcess {
             .status()
             .expect("run kill");
         assert!(status.success(), "kill -TERM {} failed", self.pid());
+        self.wait_exit(timeout)
+    }
+
+    /// SIGKILL (`kill -9`: no shutdown, no drain) and waits for the exit status.
+    pub fn kill(&mut self, timeout: Duration) -> ExitStatus {
+        let _ = self.child.kill();
         self.wait_exit(timeout)
     }
 
