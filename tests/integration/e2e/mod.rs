@@ -41,6 +41,7 @@
 mod buttons;
 mod characters;
 mod commands;
+mod delivery;
 mod lifecycle;
 mod modes;
 mod roll;

@@ -225,8 +225,10 @@ fn answer(
                 // Discord answers a second callback for one interaction so.
                 return Some((
                     StatusCode::BAD_REQUEST,
-                    Some(json!({"message": "Interaction has already been acknowledged.",
-                                "code": 40060})),
+                    Some(
+                        json!({"message": "Interaction has already been acknowledged.",
+                                "code": 40060}),
+                    ),
                 ));
             }
             // A new message (type 4) becomes the interaction's `@original` (which the load
