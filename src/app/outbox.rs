@@ -78,14 +78,14 @@ impl App {
             Ok(n) if n > 0 => wake(),
             Ok(_) => {}
             Err(e) => {
-                tracing::error!(error = %e, guild = %ctx.caller.guild, "cannot settle a GM copy")
+                tracing::error!(error = %e, guild = %ctx.caller.guild, "cannot settle a GM copy");
             }
         }
     }
 
     /// Makes ready every row a previous process held (run once at start, before delivering).
     pub fn outbox_recover(&self) -> AppResult<usize> {
-        Ok(self.store.write(|c| outbox::recover(c))?)
+        Ok(self.store.write(outbox::recover)?)
     }
 
     /// Up to `limit` copies due at `now_ms` (ms since the epoch), oldest first. A row whose body
@@ -119,7 +119,7 @@ impl App {
 
     /// When the next copy waiting for a retry is due (ms since the epoch).
     pub fn outbox_next_due(&self) -> AppResult<Option<i64>> {
-        Ok(self.store.read(|c| outbox::next_due(c))?)
+        Ok(self.store.read(outbox::next_due)?)
     }
 
     /// Discord has the copy: forget it.
@@ -144,12 +144,12 @@ impl App {
 
     /// Guilds whose GM has not yet been told of a failed copy.
     pub fn outbox_unreported(&self) -> AppResult<Vec<GuildId>> {
-        Ok(self.store.read(|c| outbox::unreported_guilds(c))?)
+        Ok(self.store.read(outbox::unreported_guilds)?)
     }
 
     /// How many copies wait and how many failed.
     pub fn outbox_depth(&self) -> AppResult<Depth> {
-        Ok(self.store.read(|c| outbox::depth(c))?)
+        Ok(self.store.read(outbox::depth)?)
     }
 
     /// For a GM of the guild: the copies Discord refused since they were last told, as one

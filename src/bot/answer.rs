@@ -230,13 +230,11 @@ pub async fn answer(
         Callback::Unsure(why) => {
             // The callback may have arrived (its answer lost, or an attempt that failed took
             // effect): then the user has the message, and a follow-up would show it twice.
-            match landed(http, interaction.1, arrived).await {
-                Some(true) => true,
-                Some(false) | None => {
-                    tracing::warn!(%why, "the interaction callback did not go through; sending the answer as a follow-up");
-                    followup(http, interaction.1, &followup_message(reply), arrived).await
-                }
+            if landed(http, interaction.1, arrived).await == Some(true) {
+                return true;
             }
+            tracing::warn!(%why, "the interaction callback did not go through; sending the answer as a follow-up");
+            followup(http, interaction.1, &followup_message(reply), arrived).await
         }
     }
 }

@@ -41,19 +41,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let http = http.build();
     check_token(&http, config.discord.api_base.as_deref()).await?;
 
-    let store = Store::open(&config.database.path).with_context(|| {
-        format!(
-            "cannot open the database {}",
-            config.database.path.display()
-        )
-    })?;
     let outbox = Arc::new(Outbox::new(&config.delivery));
-    let app = Arc::new(
-        App::new(Arc::new(store), Dice::Thread, config.dice.limits()).with_outbox({
-            let outbox = Arc::clone(&outbox);
-            move || outbox.wake()
-        }),
-    );
+    let app = open_app(&config, &outbox)?;
     let inflight = Arc::new(Inflight::default());
     let workers =
         Arc::new(Workers::start(Workers::default_count()).context("cannot start the app threads")?);
@@ -119,20 +108,40 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         shards.shutdown_all().await;
     });
     let outcome = client.start().await;
-    let left = inflight.drain(DRAIN_LIMIT).await;
-    if left > 0 {
-        tracing::warn!(left, "commands still running at shutdown");
-    }
+    wind_down(&inflight, delivery, &workers).await;
     drop(client);
-    // What it had not delivered stays in the outbox for the next start.
-    delivery.abort();
-    let _ = delivery.await;
-    // Queued app calls finish, then their threads stop.
-    workers.shutdown();
     // The last handle to the store closes its connections (and WAL) here.
     drop(app);
     outcome.context("the connection to Discord failed")?;
     Ok(())
+}
+
+/// The application on the configured database, its GM copies going through `outbox`.
+fn open_app(config: &Config, outbox: &Arc<Outbox>) -> anyhow::Result<Arc<App>> {
+    let store = Store::open(&config.database.path).with_context(|| {
+        format!(
+            "cannot open the database {}",
+            config.database.path.display()
+        )
+    })?;
+    let outbox = Arc::clone(outbox);
+    Ok(Arc::new(
+        App::new(Arc::new(store), Dice::Thread, config.dice.limits())
+            .with_outbox(move || outbox.wake()),
+    ))
+}
+
+/// After the gateway closed: lets the commands in flight finish, stops the delivery task (what
+/// it had not delivered stays in the outbox for the next start), then the app threads (their
+/// queued calls finish first).
+async fn wind_down(inflight: &Inflight, delivery: tokio::task::JoinHandle<()>, workers: &Workers) {
+    let left = inflight.drain(DRAIN_LIMIT).await;
+    if left > 0 {
+        tracing::warn!(left, "commands still running at shutdown");
+    }
+    delivery.abort();
+    let _ = delivery.await;
+    workers.shutdown();
 }
 
 /// Asks Discord who we are, so a wrong token is a clear message at start rather than a silent

@@ -359,7 +359,7 @@ mod tests {
                 .len(),
             1
         );
-        assert_eq!(store.write(|c| recover(c)).unwrap(), 1);
+        assert_eq!(store.write(recover).unwrap(), 1);
         assert_eq!(due_now(&store).len(), 1);
     }
 
@@ -376,10 +376,10 @@ mod tests {
         assert!(store.read(|c| due(c, 999, 0, 10)).unwrap().is_empty());
         let items = store.read(|c| due(c, 1_000, 0, 10)).unwrap();
         assert_eq!(items[0].attempts, 1);
-        assert_eq!(store.read(|c| next_due(c)).unwrap(), Some(1_000));
+        assert_eq!(store.read(next_due).unwrap(), Some(1_000));
         store.write(|c| delivered(c, id)).expect("delivered");
-        assert_eq!(store.read(|c| depth(c)).unwrap(), Depth::default());
-        assert_eq!(store.read(|c| next_due(c)).unwrap(), None);
+        assert_eq!(store.read(depth).unwrap(), Depth::default());
+        assert_eq!(store.read(next_due).unwrap(), None);
     }
 
     #[test]
@@ -396,7 +396,7 @@ mod tests {
                 .expect("failed");
         }
         assert!(due_now(&store).is_empty());
-        assert_eq!(store.read(|c| unreported_guilds(c)).unwrap(), vec![G]);
+        assert_eq!(store.read(unreported_guilds).unwrap(), vec![G]);
         let told = store.write(|c| take_failures(c, G)).unwrap();
         assert_eq!(
             told,
@@ -407,9 +407,9 @@ mod tests {
             }]
         );
         assert!(store.write(|c| take_failures(c, G)).unwrap().is_empty());
-        assert!(store.read(|c| unreported_guilds(c)).unwrap().is_empty());
+        assert!(store.read(unreported_guilds).unwrap().is_empty());
         assert_eq!(
-            store.read(|c| depth(c)).unwrap(),
+            store.read(depth).unwrap(),
             Depth {
                 waiting: 0,
                 failed: 2
@@ -434,7 +434,7 @@ mod tests {
             Err(crate::store::StoreError::Corrupt("refused".into()))
         });
         assert!(out.is_err());
-        store.write(|c| recover(c)).unwrap();
+        store.write(recover).unwrap();
         assert!(due_now(&store).is_empty());
     }
 

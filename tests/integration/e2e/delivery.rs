@@ -22,7 +22,7 @@ const FAST_RETRIES: &str = "[delivery]\nretry_first_ms = 20\nretry_max_ms = 250\
 
 /// How long a whole batch may take to be answered or delivered (generous: a debug build on a
 /// busy machine; the bot answers in milliseconds).
-const BATCH_TIMEOUT: Duration = Duration::from_secs(120);
+const BATCH_TIMEOUT: Duration = Duration::from_mins(2);
 
 fn session() -> Session {
     Session::start_with(|o| FAST_RETRIES.clone_into(&mut o.config_extra))

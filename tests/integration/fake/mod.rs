@@ -622,15 +622,7 @@ impl FakeDiscord {
     /// Messages that exist in `channel_id` (created by a post, not doubled by a repeated nonce),
     /// oldest first.
     pub fn channel_messages(&self, channel_id: u64) -> Vec<Value> {
-        let log = self.shared.lock();
-        let mut out: Vec<(u64, Value)> = log
-            .messages
-            .iter()
-            .filter(|(_, m)| m["channel_id"] == channel_id.to_string())
-            .map(|(id, m)| (*id, m.clone()))
-            .collect();
-        out.sort_by_key(|(id, _)| *id);
-        out.into_iter().map(|(_, m)| m).collect()
+        messages_in(&self.shared.lock(), channel_id)
     }
 
     /// Waits until `pred` holds for the messages of `channel_id`; returns them.
@@ -642,14 +634,7 @@ impl FakeDiscord {
         mut pred: impl FnMut(&[Value]) -> bool,
     ) -> Vec<Value> {
         self.wait_log(timeout, what, |log| {
-            let mut out: Vec<(u64, Value)> = log
-                .messages
-                .iter()
-                .filter(|(_, m)| m["channel_id"] == channel_id.to_string())
-                .map(|(id, m)| (*id, m.clone()))
-                .collect();
-            out.sort_by_key(|(id, _)| *id);
-            let out: Vec<Value> = out.into_iter().map(|(_, m)| m).collect();
+            let out = messages_in(log, channel_id);
             pred(&out).then_some(out)
         })
     }
@@ -681,6 +666,18 @@ impl FakeDiscord {
             .insert(id, (name.to_owned(), bytes));
         (id, format!("{}/attachments/{id}/{name}", self.base()))
     }
+}
+
+/// The messages of `channel_id`, oldest first.
+fn messages_in(log: &Log, channel_id: u64) -> Vec<Value> {
+    let mut out: Vec<(u64, Value)> = log
+        .messages
+        .iter()
+        .filter(|(_, m)| m["channel_id"].as_str().and_then(|c| c.parse().ok()) == Some(channel_id))
+        .map(|(id, m)| (*id, m.clone()))
+        .collect();
+    out.sort_by_key(|(id, _)| *id);
+    out.into_iter().map(|(_, m)| m).collect()
 }
 
 impl Drop for FakeDiscord {

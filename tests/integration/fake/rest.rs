@@ -156,7 +156,7 @@ async fn any(State(shared): State<Arc<Shared>>, request: axum::extract::Request)
 }
 
 /// How long a hung request is held before the fake answers it after all.
-const HANG: std::time::Duration = std::time::Duration::from_secs(60);
+const HANG: std::time::Duration = std::time::Duration::from_mins(1);
 
 /// The answer to a request a fault hits (all but a hang, which is answered normally, late).
 fn fault_answer(fault: &FaultKind) -> (StatusCode, Value) {
@@ -221,23 +221,7 @@ fn answer(
             ok(echo_commands(body_or_empty, Some(guild)))
         }
         ("POST", ["interactions", _id, token, "callback"]) => {
-            if !shared.load && !shared.lock().acknowledged.insert((*token).to_owned()) {
-                // Discord answers a second callback for one interaction so.
-                return Some((
-                    StatusCode::BAD_REQUEST,
-                    Some(
-                        json!({"message": "Interaction has already been acknowledged.",
-                                "code": 40060}),
-                    ),
-                ));
-            }
-            // A new message (type 4) becomes the interaction's `@original` (which the load
-            // benchmark never reads).
-            if body_or_empty["type"] == 4 && !shared.load {
-                let id = store_message(shared, CHANNEL_ID, &body_or_empty["data"]);
-                shared.lock().originals.insert((*token).to_owned(), id);
-            }
-            empty()
+            Some(callback(shared, token, body_or_empty))
         }
         ("POST", ["webhooks", _app, token]) => {
             if !shared.load && !shared.lock().acknowledged.contains(*token) {
@@ -280,29 +264,7 @@ fn answer(
             }
         }
         ("POST", ["channels", channel, "messages"]) => {
-            let channel = channel.parse().ok()?;
-            // With `enforce_nonce`, a nonce seen in the channel returns that message instead
-            // of a second one (as Discord does for a few minutes).
-            let nonce = (body_or_empty["enforce_nonce"] == true)
-                .then(|| match &body_or_empty["nonce"] {
-                    Value::String(s) => Some(s.clone()),
-                    Value::Number(n) => Some(n.to_string()),
-                    _ => None,
-                })
-                .flatten();
-            if let Some(nonce) = &nonce {
-                let log = shared.lock();
-                if let Some(id) = log.nonces.get(&(channel, nonce.clone())) {
-                    return ok(log.messages.get(id)?.clone());
-                }
-            }
-            let message = new_message(shared, channel, body_or_empty);
-            if let Some(nonce) = nonce
-                && let Some(id) = message["id"].as_str().and_then(|i| i.parse().ok())
-            {
-                shared.lock().nonces.insert((channel, nonce), id);
-            }
-            ok(message)
+            post_channel_message(shared, channel.parse().ok()?, body_or_empty)
         }
         ("GET", ["channels", channel]) => ok(json!({
             "id": channel,
@@ -323,6 +285,52 @@ fn answer(
         })),
         _ => None,
     }
+}
+
+/// An interaction callback: the first acknowledges the interaction (and a new message, type 4,
+/// becomes its `@original`, which the load benchmark never reads); a second gets Discord's
+/// 400/40060.
+fn callback(shared: &Shared, token: &str, body: &Value) -> (StatusCode, Option<Value>) {
+    if !shared.load && !shared.lock().acknowledged.insert(token.to_owned()) {
+        return (
+            StatusCode::BAD_REQUEST,
+            Some(json!({"message": "Interaction has already been acknowledged.", "code": 40060})),
+        );
+    }
+    if body["type"] == 4 && !shared.load {
+        let id = store_message(shared, CHANNEL_ID, &body["data"]);
+        shared.lock().originals.insert(token.to_owned(), id);
+    }
+    (StatusCode::NO_CONTENT, None)
+}
+
+/// A message posted in a channel. With `enforce_nonce`, a nonce seen in the channel returns
+/// that message instead of a second one (as Discord does for a few minutes).
+fn post_channel_message(
+    shared: &Shared,
+    channel: u64,
+    body: &Value,
+) -> Option<(StatusCode, Option<Value>)> {
+    let nonce = (body["enforce_nonce"] == true)
+        .then(|| match &body["nonce"] {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .flatten();
+    if let Some(nonce) = &nonce {
+        let log = shared.lock();
+        if let Some(id) = log.nonces.get(&(channel, nonce.clone())) {
+            return Some((StatusCode::OK, Some(log.messages.get(id)?.clone())));
+        }
+    }
+    let message = new_message(shared, channel, body);
+    if let Some(nonce) = nonce
+        && let Some(id) = message["id"].as_str().and_then(|i| i.parse().ok())
+    {
+        shared.lock().nonces.insert((channel, nonce), id);
+    }
+    Some((StatusCode::OK, Some(message)))
 }
 
 /// The registration PUT's commands, answered the way Discord does: each with an id.
