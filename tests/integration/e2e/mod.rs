@@ -41,6 +41,7 @@
 mod buttons;
 mod characters;
 mod commands;
+mod delivery;
 mod gateway;
 mod lifecycle;
 mod malformed;
