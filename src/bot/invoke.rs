@@ -228,6 +228,10 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
     let http = &ctx.serenity_context().http;
     let answered =
         answer::answer(http, (interaction.id, &interaction.token), &reply, arrived).await;
+    // Answered here, not through poise: tell poise, so its hooks (`stale::unanswered`) do not
+    // answer a second time.
+    actx.has_sent_initial_response
+        .store(true, std::sync::atomic::Ordering::SeqCst);
     if answered && let Some(caller) = notice_for {
         tell_gm(data, http, caller, &interaction.token, arrived).await;
     }

@@ -33,8 +33,15 @@ pub const THREADS_PER_CORE: usize = 4;
 pub const MIN_THREADS: usize = 4;
 
 /// How long after an interaction arrives its writes stop waiting for another process's write
-/// lock and answer "busy": under Discord's 3 seconds for the first answer.
-pub const WRITE_DEADLINE: Duration = Duration::from_millis(2500);
+/// lock and answer "busy": early enough that the answer still goes out as the interaction's
+/// callback, which [`super::answer`] sends until [`super::answer::ANSWER_WITHIN`].
+pub const WRITE_DEADLINE: Duration = Duration::from_secs(2);
+
+// The "busy" answer of a write that met the deadline must leave time to reach Discord.
+const _: () = assert!(
+    WRITE_DEADLINE.as_millis() + 300 <= super::answer::ANSWER_WITHIN.as_millis(),
+    "a write's deadline leaves no time to answer"
+);
 
 /// A job panicked (or the pool was shutting down and dropped it).
 #[derive(Debug, thiserror::Error)]
