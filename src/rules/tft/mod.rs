@@ -15,6 +15,7 @@ pub mod multi;
 pub mod odds;
 pub mod resolve;
 pub mod saves;
+pub mod sequence;
 
 use std::fmt;
 
