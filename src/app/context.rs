@@ -21,6 +21,9 @@ pub struct Ctx<'a> {
     pub settings: GuildSettings,
     /// This delivery's id (idempotency key for luck spends made without a button).
     pub interaction_id: &'a str,
+    /// The channel the command was run in, when the front end has one (an encounter lives
+    /// there).
+    pub channel: Option<u64>,
 }
 
 /// The dice for one command: the thread generator, or the shared seeded one (locked for the
@@ -47,6 +50,7 @@ impl<'a> Ctx<'a> {
             caller,
             settings,
             interaction_id,
+            channel: None,
         })
     }
 

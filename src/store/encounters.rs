@@ -186,6 +186,16 @@ pub fn spawned(conn: &Conn, guild: GuildId, channel: u64) -> Result<Vec<Characte
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Forgets which characters the encounter made (they stay, as ordinary NPCs).
+pub fn clear_spawned(conn: &Conn, guild: GuildId, channel: u64) -> Result<()> {
+    exec(
+        conn,
+        "DELETE FROM encounter_spawned WHERE guild_id = ?1 AND channel_id = ?2",
+        params![guild, channel as i64],
+    )?;
+    Ok(())
+}
+
 /// Copies the character `from` as a new NPC named `name`: its sheet, skills, gear, hidden
 /// values and luck, but no wounds, hits or conditions (a fresh figure of the same kind).
 /// `Ok(None)` when the name is taken.

@@ -1,0 +1,1 @@
+//! Encounter use-case tests.
