@@ -58,7 +58,6 @@ fn in_turn(ctx: &Ctx<'_>, l: &Loaded, attacker: CharacterId) -> AppResult<()> {
 /// The encounter's side of a THIZ attack.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ThizTurn {
-    pub in_encounter: bool,
     /// The target declared Defend and no attack has used it yet.
     pub defend: bool,
     /// The target lies Prone.
@@ -81,7 +80,6 @@ pub(crate) fn thiz_before(
     in_turn(ctx, &l, attacker)?;
     let t = l.state.figure(target);
     Ok(ThizTurn {
-        in_encounter: true,
         defend: t.is_some_and(|t| t.declared == Some(Declared::Defend) && !t.defend_used),
         prone: t.is_some_and(|t| t.declared == Some(Declared::Prone)),
     })
@@ -124,7 +122,6 @@ pub(crate) fn thiz_after(
 /// The encounter's side of a TFT attack.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct TftTurn {
-    pub in_encounter: bool,
     /// The target's declared defending or dodging.
     pub guard: Option<Declared>,
     /// The attacker declared a charge.
@@ -156,10 +153,7 @@ pub(crate) fn tft_before(
         return Ok(TftTurn::default());
     }
     in_turn(ctx, &l, attacker)?;
-    let mut turn = TftTurn {
-        in_encounter: true,
-        ..TftTurn::default()
-    };
+    let mut turn = TftTurn::default();
     if let Some(t) = l.state.figure(target) {
         turn.guard = t
             .declared
@@ -270,4 +264,33 @@ pub(crate) fn with_lines(mut reply: Reply, mode: RollMode, lines: &[String]) -> 
         add(&mut reply);
     }
     reply
+}
+
+/// The THIZ attack as the encounter shapes it: a Prone target is attacked as Prone, and a
+/// Defending target adds its weapon skill to its Speed (thiz-rulebook.md, "Defend": its best
+/// Weapon Skill, or Unarmed Combat, since the bot does not track the weapon in hand). The
+/// Defend bonus goes in as a negative modifier, the same sum; returns it too.
+pub(crate) fn thiz_args(
+    a: &crate::app::thiz::AttackArgs,
+    turn: &ThizTurn,
+    target: &crate::app::thiz::stats::ThizChar,
+) -> AppResult<(crate::app::thiz::AttackArgs, i32)> {
+    use crate::rules::thiz::skills::SkillKind;
+    let mut a = a.clone();
+    a.prone |= turn.prone;
+    if !turn.defend {
+        return Ok((a, 0));
+    }
+    let weapon = target
+        .skills
+        .iter()
+        .filter(|(id, _)| id.kind() == Some(SkillKind::WeaponSkill))
+        .map(|(_, r)| *r)
+        .max();
+    let skill = match weapon {
+        Some(r) => r,
+        None => target.base_of(SkillKind::UnarmedCombat)?.rating.0,
+    };
+    a.modifier -= skill.max(0);
+    Ok((a, skill.max(0)))
 }
