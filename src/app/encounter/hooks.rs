@@ -180,7 +180,7 @@ pub(crate) fn tft_before(
                 meta.multiplier
             )));
         }
-        if !ctx.is_gm() && a.rolls_this_turn >= meta.actions {
+        if a.rolls_this_turn >= meta.actions {
             return Err(user(too_many(a, meta.actions)));
         }
         turn.multiplier = (meta.multiplier > 0).then_some(meta.multiplier);
