@@ -4,7 +4,7 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::invoke::{Args, call_app, caller_of, send_gm_copy};
+use super::invoke::{Args, call_app_in, caller_of, send_gm_copy};
 use super::{Data, Error, render};
 use crate::app::reply::Reply;
 
@@ -20,10 +20,32 @@ pub async fn pressed(
         return respond(ctx, press, &refusal).await;
     };
     let guild = caller.guild;
+    let channel = press.channel_id.get();
     let invocation = Args::new()
         .opt("id", press.data.custom_id.as_str())
         .into_invocation(&["button"]);
-    match call_app(data, caller, press.id.get().to_string(), invocation).await {
+    let outcome = call_app_in(
+        data,
+        Some(channel),
+        caller,
+        press.id.get().to_string(),
+        invocation,
+    )
+    .await;
+    // The encounter's status buttons stay live: the answer is a message of its own, and the
+    // status message is edited in place by the sync.
+    if press
+        .data
+        .custom_id
+        .starts_with(crate::app::encounter::status::BUTTON_PREFIX)
+    {
+        let reply = outcome.unwrap_or_else(|refusal| refusal);
+        respond(ctx, press, &reply).await?;
+        send_gm_copy(ctx, guild, &reply).await;
+        super::status::sync(ctx, data, guild, channel).await;
+        return Ok(());
+    }
+    match outcome {
         Ok(reply) => {
             let used = serenity::CreateInteractionResponseMessage::new()
                 .components(render::disabled_components(&press.message));
@@ -37,6 +59,7 @@ pub async fn pressed(
                 .create_followup(&ctx.http, render::followup(&reply))
                 .await?;
             send_gm_copy(ctx, guild, &reply).await;
+            super::status::sync(ctx, data, guild, channel).await;
             Ok(())
         }
         Err(refusal) => respond(ctx, press, &refusal).await,

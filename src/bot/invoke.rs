@@ -159,11 +159,12 @@ pub fn command_caller(interaction: &serenity::CommandInteraction) -> Option<Call
 }
 
 /// Runs `invocation` in `app` on the bot's app threads ([`super::workers`]). A panic in `app` becomes an internal error,
-/// still answered.
+/// still answered. `channel` is where it was run (an encounter lives there).
 // `Err` is the refusal as a reply, the same type as `Ok` (see `App::run`).
 #[allow(clippy::result_large_err)]
-pub async fn call_app(
+pub async fn call_app_in(
     data: &Data,
+    channel: Option<u64>,
     caller: Caller,
     interaction_id: String,
     invocation: Invocation,
@@ -171,7 +172,7 @@ pub async fn call_app(
     let app: Arc<App> = Arc::clone(&data.app);
     match data
         .workers
-        .run(move || app.run(&caller, &interaction_id, &invocation))
+        .run(move || app.run_in(channel, &caller, &interaction_id, &invocation))
         .await
     {
         Ok(result) => result,
@@ -197,8 +198,10 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
         return Ok(());
     };
     let guild = caller.guild;
-    let reply = call_app(
+    let channel = interaction.channel_id.get();
+    let reply = call_app_in(
         ctx.data(),
+        Some(channel),
         caller,
         interaction.id.get().to_string(),
         args.into_invocation(path),
@@ -207,6 +210,7 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
     .unwrap_or_else(|refusal| refusal);
     ctx.send(render::create_reply(&reply)).await?;
     send_gm_copy(ctx.serenity_context(), guild, &reply).await;
+    super::status::sync(ctx.serenity_context(), ctx.data(), guild, channel).await;
     Ok(())
 }
 

@@ -14,6 +14,7 @@ mod commands;
 mod invoke;
 pub mod render;
 mod run;
+mod status;
 pub mod workers;
 
 use std::sync::Arc;

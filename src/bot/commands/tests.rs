@@ -420,6 +420,8 @@ fn character_skill_weapon_and_location_options_autocomplete() {
                 | "weapon" | "location" | "locations" => option["type"] == STRING,
                 // The other weapon of a two-weapon attack, the location a shield covers.
                 "pair" | "shield" => leaf.path() == "attack",
+                // The NPC sheet an encounter copies.
+                "npc" => leaf.path() == "encounter add",
                 // A new character's name is not one to pick from.
                 "name" => leaf.path[0] == "character" && leaf.path() != "character create",
                 _ => false,
