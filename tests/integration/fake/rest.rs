@@ -207,6 +207,20 @@ fn answer(
             let channel = channel.parse().ok()?;
             ok(new_message(shared, channel, body_or_empty))
         }
+        ("PATCH", ["channels", channel, "messages", message]) => {
+            // An edit of a message the bot posted in that channel: its fields replaced.
+            let mut log = shared.lock();
+            let stored = log.messages.get_mut(&message.parse::<u64>().ok()?)?;
+            if stored["channel_id"] != json!(*channel) {
+                return None;
+            }
+            if let Some(fields) = body_or_empty.as_object() {
+                for (k, v) in fields {
+                    stored[k] = v.clone();
+                }
+            }
+            ok(stored.clone())
+        }
         ("GET", ["channels", channel]) => ok(json!({
             "id": channel,
             "type": 0,
@@ -302,6 +316,7 @@ pub fn body_route(method: &str, path: &str) -> Option<BodyRoute> {
         ("POST", ["webhooks", _, _]) => Some(BodyRoute::WebhookExecute),
         ("PATCH", ["webhooks", _, _, "messages", _]) => Some(BodyRoute::WebhookEdit),
         ("POST", ["channels", _, "messages"]) => Some(BodyRoute::ChannelMessage),
+        ("PATCH", ["channels", _, "messages", _]) => Some(BodyRoute::ChannelMessageEdit),
         ("PUT", ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]) => {
             Some(BodyRoute::Commands)
         }
