@@ -45,7 +45,11 @@ fn tags(f: &Figure, looks: &Looks) -> String {
         tags.push((*look).to_owned());
     }
     if let Some(d) = f.declared {
-        tags.push(d.name().to_owned());
+        tags.push(if f.defend_used {
+            format!("{} (used)", d.name())
+        } else {
+            d.name().to_owned()
+        });
     }
     if let Some((actions, boost)) = f.meta.filter(|m| *m != (1, false)) {
         tags.push(format!(
