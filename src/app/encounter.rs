@@ -89,34 +89,7 @@ impl EncounterCommand {
             )));
         }
         Ok(match inv.path[1].as_str() {
-            "start" => {
-                let o = Opts::new(inv, &["system", "surprise"])?;
-                let system = o
-                    .text("system")
-                    .map(|s| {
-                        System::parse(s).ok_or_else(|| {
-                            user(format!(
-                                "system must be thiz or tft; you gave {:?}",
-                                crate::app::text::truncate(s.trim(), 40)
-                            ))
-                        })
-                    })
-                    .transpose()?;
-                let surprise = o
-                    .text("surprise")
-                    .map(|s| {
-                        Surprise::parse(s).ok_or_else(|| {
-                            user(format!(
-                                "surprise must be {}; you gave {:?}",
-                                Surprise::NAMES.join(", "),
-                                crate::app::text::truncate(s.trim(), 40)
-                            ))
-                        })
-                    })
-                    .transpose()?
-                    .unwrap_or_default();
-                EncounterCommand::Start { system, surprise }
-            }
+            "start" => parse_start(inv)?,
             "add" => {
                 let o = Opts::new(inv, &["character", "npc", "count", "side", "target"])?;
                 let side = o
@@ -152,31 +125,7 @@ impl EncounterCommand {
                 Opts::new(inv, &[])?;
                 EncounterCommand::Next { version: None }
             }
-            "declare" => {
-                let o = Opts::new(inv, &["option", "figure", "actions", "boost", "engaged"])?;
-                let option = match o.text("option").map(|s| s.trim().to_ascii_lowercase()) {
-                    None => None,
-                    Some(s) if s == "none" => None,
-                    Some(s) => Some(Declared::parse(&s).ok_or_else(|| {
-                        user(
-                            "option must be defend, wait or prone (THIZ), defending, dodging or charge (TFT), or none.",
-                        )
-                    })?),
-                };
-                let actions = o.int("actions", 1, 3)?.map(|a| a as u32);
-                if o.text("option").is_none() && actions.is_none() {
-                    return Err(user(
-                        "/encounter declare needs option:… (or, in TFT, actions:… for multiple actions).",
-                    ));
-                }
-                EncounterCommand::Declare {
-                    option,
-                    figure: o.text("figure").map(|s| s.trim().to_owned()),
-                    actions,
-                    boost: o.flag("boost")?,
-                    engaged: o.flag("engaged")?,
-                }
-            }
+            "declare" => parse_declare(inv)?,
             "act" => {
                 let o = Opts::new(inv, &["figure"])?;
                 EncounterCommand::Act {
@@ -268,6 +217,61 @@ impl EncounterCommand {
             EncounterCommand::AttackHelp => attack_help(ctx, at),
         }
     }
+}
+
+fn parse_start(inv: &Invocation) -> AppResult<EncounterCommand> {
+    let o = Opts::new(inv, &["system", "surprise"])?;
+    let system = o
+        .text("system")
+        .map(|s| {
+            System::parse(s).ok_or_else(|| {
+                user(format!(
+                    "system must be thiz or tft; you gave {:?}",
+                    crate::app::text::truncate(s.trim(), 40)
+                ))
+            })
+        })
+        .transpose()?;
+    let surprise = o
+        .text("surprise")
+        .map(|s| {
+            Surprise::parse(s).ok_or_else(|| {
+                user(format!(
+                    "surprise must be {}; you gave {:?}",
+                    Surprise::NAMES.join(", "),
+                    crate::app::text::truncate(s.trim(), 40)
+                ))
+            })
+        })
+        .transpose()?
+        .unwrap_or_default();
+    Ok(EncounterCommand::Start { system, surprise })
+}
+
+fn parse_declare(inv: &Invocation) -> AppResult<EncounterCommand> {
+    let o = Opts::new(inv, &["option", "figure", "actions", "boost", "engaged"])?;
+    let option = match o.text("option").map(|s| s.trim().to_ascii_lowercase()) {
+            None => None,
+            Some(s) if s == "none" => None,
+            Some(s) => Some(Declared::parse(&s).ok_or_else(|| {
+                user(
+                    "option must be defend, wait or prone (THIZ), defending, dodging or charge (TFT), or none.",
+                )
+            })?),
+        };
+    let actions = o.int("actions", 1, 3)?.map(|a| a as u32);
+    if o.text("option").is_none() && actions.is_none() {
+        return Err(user(
+            "/encounter declare needs option:… (or, in TFT, actions:… for multiple actions).",
+        ));
+    }
+    Ok(EncounterCommand::Declare {
+        option,
+        figure: o.text("figure").map(|s| s.trim().to_owned()),
+        actions,
+        boost: o.flag("boost")?,
+        engaged: o.flag("engaged")?,
+    })
 }
 
 /// Where an encounter is.

@@ -562,6 +562,9 @@ fn the_same_sweep_as_gm_finds_every_sentinel() {
     );
 }
 
+/// A command's options as the sweep types them.
+type Options<'a> = Vec<(&'a str, &'a str)>;
+
 /// The encounter tracker (issue 20): players see the NPC copies' names (they are in the fight)
 /// but never their numbers: not in any encounter reply, not on the status message. The GM's
 /// `/encounter show` has them, which shows the scan can fail.
@@ -622,7 +625,7 @@ fn encounter_replies_and_the_status_keep_npc_numbers_from_players() {
     };
     for player in [&w.alys, &w.bram] {
         let next = version();
-        let tries: Vec<(Vec<&str>, Vec<(&str, &str)>)> = vec![
+        let tries: Vec<(Vec<&str>, Options)> = vec![
             (vec!["encounter", "show"], vec![]),
             (vec!["encounter", "next"], vec![]),
             (vec!["encounter", "declare"], vec![("option", "defend")]),

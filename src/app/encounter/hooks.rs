@@ -248,9 +248,10 @@ pub(crate) fn with_lines(mut reply: Reply, mode: RollMode, lines: &[String]) -> 
         value: lines.join("\n"),
         inline: false,
     };
-    let add = |r: &mut Reply| match r.embeds.first_mut() {
-        Some(e) => e.fields.push(field.clone()),
-        None => {
+    let add = |r: &mut Reply| {
+        if let Some(e) = r.embeds.first_mut() {
+            e.fields.push(field.clone());
+        } else {
             if !r.content.is_empty() {
                 r.content.push('\n');
             }

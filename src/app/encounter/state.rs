@@ -119,6 +119,8 @@ impl Declared {
 
 /// One figure in the fight: a character (a player's, an NPC, or an NPC copy made for this fight).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Each flag is a separate fact of the fight (declared, down, late, acted...), stored as is.
+#[allow(clippy::struct_excessive_bools)]
 pub struct Figure {
     pub id: CharacterId,
     pub name: String,
@@ -270,7 +272,7 @@ impl State {
 
     /// The next free number for copies of `base` ("Goblin 3" when 1 and 2 are in the fight).
     pub fn next_number(&self, base: &str, taken: impl Fn(&str) -> bool) -> u32 {
-        (1..)
+        (1..=u32::MAX)
             .find(|n| {
                 let name = format!("{base} {n}");
                 !taken(&name)

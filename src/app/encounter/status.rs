@@ -167,32 +167,8 @@ pub fn render(
             inline: false,
         });
     }
-    if gm {
-        let numbers: Vec<String> = state
-            .figures
-            .iter()
-            .map(|f| {
-                let mut s = escape(&f.name);
-                if !f.detail.is_empty() {
-                    let _ = write!(s, ": {}", f.detail);
-                }
-                if system == System::Tft {
-                    let _ = write!(
-                        s,
-                        ": hits this round {}, since its last action {}",
-                        f.hits_round, f.hits_since
-                    );
-                }
-                s
-            })
-            .collect();
-        if !numbers.is_empty() {
-            fields.push(Field {
-                name: "GM: the numbers".to_owned(),
-                value: numbers.join("\n"),
-                inline: false,
-            });
-        }
+    if gm && let Some(field) = gm_numbers(system, state) {
+        fields.push(field);
     }
     if !state.events.is_empty() {
         fields.push(Field {
@@ -237,4 +213,31 @@ pub fn render(
         }
     }
     reply
+}
+
+/// The numbers behind the order, for the GM alone.
+fn gm_numbers(system: System, state: &State) -> Option<Field> {
+    let numbers: Vec<String> = state
+        .figures
+        .iter()
+        .map(|f| {
+            let mut s = escape(&f.name);
+            if !f.detail.is_empty() {
+                let _ = write!(s, ": {}", f.detail);
+            }
+            if system == System::Tft {
+                let _ = write!(
+                    s,
+                    ": hits this round {}, since its last action {}",
+                    f.hits_round, f.hits_since
+                );
+            }
+            s
+        })
+        .collect();
+    (!numbers.is_empty()).then(|| Field {
+        name: "GM: the numbers".to_owned(),
+        value: numbers.join("\n"),
+        inline: false,
+    })
 }

@@ -2,7 +2,7 @@
 //! restart (the store reopened) in the middle; permissions and bad input; racing presses of
 //! "next"; the status message's secrecy.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 use super::state::{State, Team};
@@ -27,7 +27,7 @@ struct Table {
     app: Arc<App>,
 }
 
-fn open(path: &PathBuf, seed: u64) -> Arc<App> {
+fn open(path: &Path, seed: u64) -> Arc<App> {
     let store = Store::open(path).expect("the database");
     Arc::new(App::new(
         Arc::new(store),
@@ -59,6 +59,8 @@ impl Table {
         self.app = open(&path, seed);
     }
 
+    // `Err` is the refusal as a reply, as `App::run` gives it.
+    #[allow(clippy::result_large_err)]
     fn run(&self, user: u64, path: &[&str], opts: &[(&str, &str)]) -> Result<Reply, Reply> {
         self.app
             .run_in(Some(CH), &caller(user), "i", &Invocation::new(path, opts))
@@ -187,6 +189,7 @@ fn assert_thiz_order(s: &State) {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // One fight, read top to bottom.
 fn a_whole_thiz_fight_with_a_restart() {
     let mut t = thiz_table(11);
     // Bad input before anything exists changes nothing.
@@ -423,6 +426,7 @@ fn tft_table(seed: u64) -> Table {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // One fight, read top to bottom.
 fn a_whole_tft_fight_with_multiple_actions_and_a_restart() {
     let mut t = tft_table(21);
     t.ok(GM, &["encounter", "start"], &[("system", "tft")]);

@@ -27,6 +27,8 @@ use crate::store::{CharacterId, Conn};
 
 /// What the order reads from one TFT sheet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+// What a sheet says, one flag per state the order and the status read.
+#[allow(clippy::struct_excessive_bools)]
 pub struct Facts {
     /// adjDX: DX with armor and shield.
     pub adj_dx: i32,

@@ -26,6 +26,8 @@ use crate::store::{CharacterId, Conn};
 
 /// What the order reads from one THIZ sheet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+// What a sheet says, one flag per state the order and the status read.
+#[allow(clippy::struct_excessive_bools)]
 pub struct Facts {
     pub speed: i32,
     pub perception: i32,

@@ -203,6 +203,7 @@ impl Attack {
         })
     }
 
+    #[allow(clippy::too_many_lines)] // One transaction, read top to bottom: roll, write, reply.
     fn run_turn(self, ctx: &Ctx<'_>, turn: &TftTurn) -> AppResult<Reply> {
         let (settings, house_rules) = table_settings(ctx);
         let guild = ctx.caller.guild;
