@@ -966,8 +966,11 @@ impl App {
     ) -> AppResult<()> {
         self.store.write(|tx| -> AppResult<()> {
             encounters::set_status(tx, guild, channel, message_id, shown)?;
-            if encounters::get(tx, guild, channel)?
-                .is_some_and(|r| r.ended && r.status_shown.as_deref() == Some(shown))
+            // Forgotten only once the message shows the end itself: a status shown from before
+            // the end (a sync that raced it) must leave the row for the next sync.
+            if let Some((row, reply)) = status_of(tx, At { guild, channel }, false)?
+                && row.ended
+                && serde_json::to_string(&reply).is_ok_and(|now| now == shown)
             {
                 encounters::forget_ended(tx, guild, channel)?;
             }

@@ -652,6 +652,26 @@ fn status_updates_only_when_it_changes_and_buttons_carry_the_version() {
     t.ok(GM, &["encounter", "add"], &[("character", "Alys")]);
     let again = t.app.encounter_status(G, CH).unwrap().unwrap();
     assert_eq!(again.message_id, Some(77));
+    // A status shown from before the end (a sync racing the end) does not forget the ended
+    // encounter: the next sync still shows the end.
+    let before_end = t.app.encounter_status(G, CH).unwrap().unwrap();
+    t.ok(GM, &["encounter", "end"], &[]);
+    t.app
+        .encounter_status_shown(G, CH, 77, &before_end.shown)
+        .unwrap();
+    let over = t
+        .app
+        .encounter_status(G, CH)
+        .unwrap()
+        .expect("the end to show");
+    assert!(over.reply.all_text().contains("Encounter over"));
+    t.app
+        .encounter_status_shown(G, CH, 77, &over.shown)
+        .unwrap();
+    assert_eq!(t.app.encounter_status(G, CH).unwrap(), None);
+    assert!(t.row().is_none(), "forgotten once the end is shown");
+    t.ok(GM, &["encounter", "start"], &[]);
+    t.ok(GM, &["encounter", "add"], &[("character", "Alys")]);
     // A stale button changes nothing.
     assert!(
         t.refused(GM, &["button"], &[("id", "enc:next:1")])
