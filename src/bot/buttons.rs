@@ -8,12 +8,13 @@ use poise::serenity_prelude as serenity;
 
 use std::time::Instant;
 
-use super::invoke::{Args, call_app, caller_of};
+use super::invoke::{Args, call_app_in, caller_of};
 use super::{Data, Error, answer, render};
 use crate::app::reply::Reply;
 
 /// Handles a button press. Once `app` has run, the answer is retried through Discord's passing
-/// failures ([`answer`]); the GM copy goes through the outbox.
+/// failures ([`answer`]); the GM copy goes through the outbox; an encounter in the channel has
+/// its status message brought up to date.
 pub async fn pressed(
     ctx: &serenity::Context,
     data: &Data,
@@ -27,10 +28,32 @@ pub async fn pressed(
         answer::answer(&ctx.http, interaction, &refusal, arrived).await;
         return Ok(());
     };
+    let guild = caller.guild;
+    let channel = press.channel_id.get();
     let invocation = Args::new()
         .opt("id", press.data.custom_id.as_str())
         .into_invocation(&["button"]);
-    match call_app(data, caller, press.id.get().to_string(), invocation).await {
+    let outcome = call_app_in(
+        data,
+        Some(channel),
+        caller,
+        press.id.get().to_string(),
+        invocation,
+    )
+    .await;
+    // The encounter's status buttons stay live: the answer is a message of its own, and the
+    // status message is edited in place by the sync.
+    if press
+        .data
+        .custom_id
+        .starts_with(crate::app::encounter::status::BUTTON_PREFIX)
+    {
+        let reply = outcome.unwrap_or_else(|refusal| refusal);
+        answer::answer(&ctx.http, interaction, &reply, arrived).await;
+        super::status::sync(ctx, data, guild, channel).await;
+        return Ok(());
+    }
+    match outcome {
         Ok(reply) => {
             // A roll request's press rewrites the request (who has rolled); any other button is
             // used once, so its message keeps its text with every button disabled.
@@ -53,6 +76,7 @@ pub async fn pressed(
                 arrived,
             )
             .await;
+            super::status::sync(ctx, data, guild, channel).await;
         }
         Err(refusal) => {
             answer::answer(&ctx.http, interaction, &refusal, arrived).await;

@@ -159,11 +159,12 @@ pub fn command_caller(interaction: &serenity::CommandInteraction) -> Option<Call
 }
 
 /// Runs `invocation` in `app` on the bot's app threads ([`super::workers`]). A panic in `app` becomes an internal error,
-/// still answered.
+/// still answered. `channel` is where it was run (an encounter lives there).
 // `Err` is the refusal as a reply, the same type as `Ok` (see `App::run`).
 #[allow(clippy::result_large_err)]
-pub async fn call_app(
+pub async fn call_app_in(
     data: &Data,
+    channel: Option<u64>,
     caller: Caller,
     interaction_id: String,
     invocation: Invocation,
@@ -174,7 +175,7 @@ pub async fn call_app(
     let ran = if crate::app::reads_only(&job.2) {
         let (app, job) = (Arc::clone(&app), Arc::clone(&job));
         data.workers
-            .run_read(move || app.run_job(deadline, true, &job.0, &job.1, &job.2))
+            .run_read(move || app.run_job(deadline, true, channel, &job.0, &job.1, &job.2))
             .await
     } else {
         Ok(Ran::NeedsWriter)
@@ -182,7 +183,7 @@ pub async fn call_app(
     let ran = match ran {
         Ok(Ran::NeedsWriter) => {
             data.workers
-                .run(move || app.run_job(deadline, false, &job.0, &job.1, &job.2))
+                .run(move || app.run_job(deadline, false, channel, &job.0, &job.1, &job.2))
                 .await
         }
         other => other,
@@ -217,8 +218,11 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
     let data = ctx.data();
     // Only when this guild has a failure to tell: a cheap check on every command.
     let notice_for = data.outbox.has_notice(caller.guild).then(|| caller.clone());
-    let reply = call_app(
+    let guild = caller.guild;
+    let channel = interaction.channel_id.get();
+    let reply = call_app_in(
         data,
+        Some(channel),
         caller,
         interaction.id.get().to_string(),
         args.into_invocation(path),
@@ -235,6 +239,7 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
     if answered && let Some(caller) = notice_for {
         tell_gm(data, http, caller, &interaction.token, arrived).await;
     }
+    super::status::sync(ctx.serenity_context(), data, guild, channel).await;
     Ok(())
 }
 
