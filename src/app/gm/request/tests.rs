@@ -589,6 +589,7 @@ fn the_characters_list_autocompletes_its_last_name() {
 }
 
 #[test]
+#[allow(clippy::result_large_err)] // `run_in` answers as `App::run` does
 fn everyone_asks_the_player_characters_of_the_encounter_in_this_channel() {
     let w = World::new();
     let channel = 42;
