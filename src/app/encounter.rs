@@ -72,8 +72,17 @@ pub enum EncounterCommand {
     End {
         keep: bool,
     },
-    /// The "Attack" button: how to attack as the figure whose turn it is.
+    /// The "Attack" button: the current figure's targets, as buttons.
     AttackHelp,
+    /// A target button of the "Attack" answer: `attacker` attacks `target` with the defaults.
+    Strike {
+        attacker: CharacterId,
+        target: CharacterId,
+    },
+    /// TFT: a dying figure's button: the roll of `/tft dying` for it.
+    Dying {
+        figure: CharacterId,
+    },
 }
 
 fn no_encounter() -> AppError {
@@ -156,6 +165,20 @@ impl EncounterCommand {
         let id = inv.option("id")?.strip_prefix(BUTTON_PREFIX)?;
         let stale = || user("That button is not one of referee's encounter buttons.");
         let (action, version) = id.split_once(':')?;
+        if action == "hit" {
+            let pair = version
+                .split_once(':')
+                .and_then(|(a, t)| Some((a.parse::<i64>().ok()?, t.parse::<i64>().ok()?)));
+            return Some(pair.map_or_else(
+                || Err(stale()),
+                |(a, t)| {
+                    Ok(EncounterCommand::Strike {
+                        attacker: CharacterId(a),
+                        target: CharacterId(t),
+                    })
+                },
+            ));
+        }
         let Ok(version) = version.parse::<i64>() else {
             return Some(Err(stale()));
         };
@@ -164,6 +187,9 @@ impl EncounterCommand {
                 version: Some(version),
             }),
             "attack" => Ok(EncounterCommand::AttackHelp),
+            "dying" => Ok(EncounterCommand::Dying {
+                figure: CharacterId(version),
+            }),
             "end" => Ok(EncounterCommand::End { keep: false }),
             _ => Err(stale()),
         })
@@ -215,6 +241,8 @@ impl EncounterCommand {
             EncounterCommand::Show => show(ctx, at),
             EncounterCommand::End { keep } => end(ctx, at, keep),
             EncounterCommand::AttackHelp => attack_help(ctx, at),
+            EncounterCommand::Strike { attacker, target } => strike(ctx, at, attacker, target),
+            EncounterCommand::Dying { figure } => tft_dying(ctx, figure),
         }
     }
 }
@@ -878,6 +906,15 @@ fn end(ctx: &Ctx<'_>, at: At, keep: bool) -> AppResult<Reply> {
     )))
 }
 
+/// The most target buttons the "Attack" answer carries (Discord: 25 buttons a message).
+const MAX_TARGET_BUTTONS: usize = 20;
+
+/// The "Attack" button: to the presser alone, the current figure's targets (every figure of
+/// the other side still standing), each a button that rolls the attack with the defaults (the
+/// first weapon the attacker carries, declared options applied), and the command line for
+/// anything more (a location, a range, a modifier).
+// Decision: buttons rather than a command line alone: the common case (hit that one with my
+// weapon) is one press, and the rarer options stay with the typed command, whose line is shown.
 fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
     let (system, state) = ctx
         .app
@@ -895,26 +932,129 @@ fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
             escape(&f.name)
         )));
     }
-    let targets: Vec<String> = state
+    let targets: Vec<&Figure> = state
         .figures
         .iter()
         .filter(|t| t.team != f.team && !t.down)
-        .map(|t| escape(&t.name))
         .collect();
     let command = match system {
         System::Thiz => "/attack",
         System::Tft => "/tft attack",
     };
-    Ok(Reply::ephemeral(format!(
-        "{} attacks: type {command} target:… (the attacker is {} by default; declared options apply). Targets: {}.",
+    let mut reply = Reply::ephemeral(format!(
+        "{} attacks: press a target to roll with the defaults (the first weapon carried; declared options apply), or type {command} target:… for more (the attacker is {} by default). Targets: {}.",
         escape(&f.name),
         escape(&f.name),
         if targets.is_empty() {
             "none standing".to_owned()
         } else {
-            targets.join(", ")
+            targets
+                .iter()
+                .map(|t| escape(&t.name))
+                .collect::<Vec<_>>()
+                .join(", ")
         }
-    )))
+    ));
+    for t in targets.iter().take(MAX_TARGET_BUTTONS) {
+        reply = reply.with_button(super::reply::Button {
+            custom_id: format!("{BUTTON_PREFIX}hit:{}:{}", f.id.0, t.id.0),
+            label: crate::app::text::truncate(&format!("Attack {}", t.name), 80),
+            disabled: false,
+        });
+    }
+    Ok(reply)
+}
+
+/// A target button of the "Attack" answer: the attack of the figure whose turn it still is,
+/// rolled as the typed command would be with the attacker's first weapon.
+fn strike(ctx: &Ctx<'_>, at: At, attacker: CharacterId, target: CharacterId) -> AppResult<Reply> {
+    let (system, names) = ctx.app.store.read(|conn| -> crate::store::Result<_> {
+        Ok((|| -> AppResult<_> {
+            let l = load_active(conn, at)?;
+            let moved = || {
+                user("The turn has moved on since that answer; press Attack on the status message again.")
+            };
+            let f = l.state.current().filter(|f| f.id == attacker).ok_or_else(moved)?;
+            let t = l.state.figure(target).filter(|t| !t.down).ok_or_else(|| {
+                user("That target is no longer standing in this encounter.")
+            })?;
+            let weapon = characters::items(conn, at.guild, attacker)?
+                .into_iter()
+                .find(|i| i.kind.eq_ignore_ascii_case("weapon"))
+                .map(|i| i.name);
+            Ok((l.row.system, (f.name.clone(), t.name.clone(), weapon)))
+        })())
+    })??;
+    let (attacker, target, weapon) = names;
+    let path: &[&str] = match system {
+        System::Thiz => &["attack"],
+        System::Tft => &["tft", "attack"],
+    };
+    let mut opts = vec![("attacker", attacker.as_str()), ("target", target.as_str())];
+    if let Some(w) = weapon.as_deref() {
+        opts.push(("weapon", w));
+    }
+    super::command::Command::parse(&Invocation::new(path, &opts))?.run(ctx)
+}
+
+/// A TFT figure's dying button: `/tft dying` for it (its owner or a GM rolls).
+fn tft_dying(ctx: &Ctx<'_>, figure: CharacterId) -> AppResult<Reply> {
+    let c = ctx
+        .app
+        .store
+        .read(|conn| characters::by_id(conn, ctx.caller.guild, figure))?
+        .filter(|c| ctx.can_act(c))
+        .ok_or_else(|| user("Only the figure's player or a GM rolls its dying check."))?;
+    let inv = Invocation::new(&["tft", "dying"], &[("character", c.name.as_str())]);
+    super::command::Command::parse(&inv)?.run(ctx)
+}
+
+/// Up to 25 targets for an attack's `target:` in `channel`: the figures of the encounter under
+/// way there first (an NPC figure is a valid target for a player there), then the characters
+/// the caller may see; each matching what was typed (case-insensitive). Never errors.
+pub fn suggest_targets(
+    app: &App,
+    caller: &super::Caller,
+    channel: u64,
+    typed: &str,
+) -> Vec<String> {
+    let at = At {
+        guild: caller.guild,
+        channel,
+    };
+    let want = typed.trim().to_lowercase();
+    let mut out: Vec<String> = app
+        .store
+        .read(|conn| -> crate::store::Result<_> { Ok(load(conn, at)) })
+        .ok()
+        .and_then(Result::ok)
+        .flatten()
+        .filter(|l| !l.row.ended)
+        .map(|l| {
+            l.state
+                .figures
+                .into_iter()
+                .filter(|f| !f.down && f.name.to_lowercase().contains(&want))
+                .map(|f| f.name)
+                .collect()
+        })
+        .unwrap_or_default();
+    let context = crate::app::suggest::SuggestContext {
+        character: None,
+        command: &["attack"],
+    };
+    for name in app.suggest(
+        caller,
+        crate::app::suggest::Suggest::Character,
+        typed,
+        &context,
+    ) {
+        if !out.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+            out.push(name);
+        }
+    }
+    out.truncate(25);
+    out
 }
 
 /// What the channel's status message should show, when it differs from what it shows.
