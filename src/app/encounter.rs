@@ -758,15 +758,18 @@ fn declare(
             let x = tft::facts(tx, &c)?;
             let option = tft::choose_meta(&l.state, &f, x, count, boost, engaged)?;
             meta = Some((option.actions, option.movement_boost));
-            said.push(format!(
-                "{} actions{}",
-                option.actions,
-                if option.movement_boost {
-                    " with the movement boost"
-                } else {
-                    ""
+            let boost = if option.movement_boost {
+                // tft-multiple-actions.txt: the boost is MA/3 more hexes; an NPC's MA is the GM's.
+                match tft::boost_hexes(&c)? {
+                    Some(hexes) if !f.npc => {
+                        format!(" with the movement boost (+{hexes} hexes, MA/3)")
+                    }
+                    _ => " with the movement boost (MA/3 more hexes)".to_owned(),
                 }
-            ));
+            } else {
+                String::new()
+            };
+            said.push(format!("{} actions{boost}", option.actions));
         }
         // tft-multiple-actions.txt, "Action Requirements": Defend and Dodge under several
         // actions need adjDX over the initiative sum.

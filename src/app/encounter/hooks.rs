@@ -270,6 +270,65 @@ fn too_many(a: &Figure, actions: u32) -> String {
     )
 }
 
+/// The encounter's side of a TFT spell: the multiple-actions terms of the caster's declared
+/// meta-option (tft-multiple-actions.txt, "Action Segment": a spell among several actions
+/// costs 4 IQ and one more die per step of the penalty multiplier).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct TftCast {
+    /// The penalty multiplier (0: one action, no penalty).
+    pub multiplier: u32,
+    /// IQ taken off for the spells the caster may cast.
+    pub iq_penalty: i32,
+}
+
+/// Before a TFT spell: the turn check, and a cast beyond the actions declared refused.
+pub(crate) fn tft_cast_before(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    caster: CharacterId,
+) -> AppResult<TftCast> {
+    let Some((_, l)) = here(ctx, conn)? else {
+        return Ok(TftCast::default());
+    };
+    if l.row.system != System::Tft {
+        return Ok(TftCast::default());
+    }
+    in_turn(ctx, &l, caster)?;
+    let Some(a) = l.state.figure(caster) else {
+        return Ok(TftCast::default());
+    };
+    let mut out = TftCast::default();
+    if let Some(meta) = super::tft::meta_of(a) {
+        if a.rolls_this_turn >= meta.actions {
+            return Err(user(too_many(a, meta.actions)));
+        }
+        let terms = crate::rules::tft::multi::action_terms(
+            crate::rules::tft::multi::Action::CastSpell,
+            &meta,
+        );
+        out.multiplier = meta.multiplier;
+        out.iq_penalty = terms.iq_penalty;
+    }
+    Ok(out)
+}
+
+/// After a TFT spell in the fight: the caster has acted and taken one more of its actions.
+pub(crate) fn tft_cast_after(ctx: &Ctx<'_>, conn: &Conn, caster: CharacterId) -> AppResult<()> {
+    let Some((at, mut l)) = here(ctx, conn)? else {
+        return Ok(());
+    };
+    if l.row.system != System::Tft || !l.state.begun() {
+        return Ok(());
+    }
+    let Some(a) = l.state.figure_mut(caster) else {
+        return Ok(());
+    };
+    a.rolls_this_turn += 1;
+    a.hits_since = 0;
+    save(conn, at, &l)?;
+    Ok(())
+}
+
 /// After a TFT attack: the attacker has acted (its hits since its last action start again)
 /// and made one more roll this turn; the target's round count takes the hits, and a target
 /// knocked down or out leaves the order for the round.

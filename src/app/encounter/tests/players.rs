@@ -280,3 +280,96 @@ fn target_suggestions_put_the_encounters_figures_first() {
     let elsewhere = crate::app::encounter::suggest_targets(&t.app, &caller(ANN), CH + 1, "gob");
     assert!(elsewhere.is_empty());
 }
+
+/// A TFT wizard in a fight: the movement boost in hexes, and a spell among several actions.
+fn tft_wizard(seed: u64) -> Table {
+    let t = Table::new(seed);
+    let sheet = Sheet::Tft(TftSheet {
+        st: 16,
+        dx: 28,
+        iq: 12,
+        ma: Some(12),
+        spells: vec!["Complex Image".to_owned()],
+        ..TftSheet::default()
+    })
+    .to_json();
+    t.character("Kara", System::Tft, ANN, false, &sheet);
+    let orc = Sheet::Tft(TftSheet {
+        st: 12,
+        dx: 8,
+        iq: 8,
+        ..TftSheet::default()
+    })
+    .to_json();
+    t.character("Orc", System::Tft, GM, true, &orc);
+    t.ok(GM, &["encounter", "start"], &[("system", "tft")]);
+    t.ok(ANN, &["encounter", "add"], &[("character", "Kara")]);
+    t.ok(GM, &["encounter", "add"], &[("npc", "Orc")]);
+    t.ok(GM, &["encounter", "next"], &[]);
+    assert_eq!(t.current(), "Kara");
+    t
+}
+
+#[test]
+fn the_movement_boost_is_shown_in_hexes() {
+    let t = tft_wizard(61);
+    // tft-multiple-actions.txt: the boost is MA/3 rounded: 12 / 3 = 4 hexes. adjDX 28 beats
+    // any initiative sum (at most 12) by the 18 two actions and the boost need.
+    let r = t.ok(
+        ANN,
+        &["encounter", "declare"],
+        &[("actions", "1"), ("boost", "true")],
+    );
+    assert!(r.content.contains("+4 hexes"), "{}", r.content);
+    assert!(t.status_text().contains("1 actions + move"));
+}
+
+#[test]
+fn a_spell_among_several_actions_costs_iq_and_dice_and_counts_as_an_action() {
+    let t = tft_wizard(62);
+    // One action: IQ 12 casts Complex Image (IQ 10), on the plain 3 dice.
+    let one = t.ok(ANN, &["tftkit", "cast"], &[("spell", "Complex Image")]);
+    assert!(one.all_text().contains("3d:"), "{}", one.all_text());
+    assert!(!one.all_text().contains("multiple actions"));
+    // Two actions (x1): 4 IQ less, 12 - 4 = 8 < 10, so the spell is out of reach
+    // (tft-multiple-actions.txt, "Action Segment").
+    t.ok(ANN, &["encounter", "declare"], &[("actions", "2")]);
+    let refused = t.refused(ANN, &["tftkit", "cast"], &[("spell", "Complex Image")]);
+    assert!(refused.contains("cannot cast"), "{refused}");
+    // The first cast counted as one of the turn's actions: of the two declared, one attack is
+    // left, and the next is refused.
+    let s = t.state();
+    assert_eq!(s.figure(t.id("Kara").unwrap()).unwrap().rolls_this_turn, 1);
+    t.ok(
+        GM,
+        &["tft", "attack"],
+        &[("target", "Orc 1"), ("weapon", "hands")],
+    );
+    assert!(
+        t.refused(
+            GM,
+            &["tft", "attack"],
+            &[("target", "Orc 1"), ("weapon", "hands")]
+        )
+        .contains("taken them all")
+    );
+}
+
+#[test]
+fn a_spell_with_enough_iq_takes_the_multiple_actions_dice() {
+    let t = tft_wizard(63);
+    t.ok(ANN, &["encounter", "declare"], &[("actions", "2")]);
+    // Raise IQ to 14: 14 - 4 = 10 casts Complex Image, on one more die.
+    t.ok(
+        ANN,
+        &["character", "set"],
+        &[("name", "Kara"), ("field", "iq"), ("value", "14")],
+    );
+    let r = t.ok(ANN, &["tftkit", "cast"], &[("spell", "Complex Image")]);
+    assert!(
+        r.all_text().contains("multiple actions ×1"),
+        "{}",
+        r.all_text()
+    );
+    assert!(r.all_text().contains("on 4 dice"), "{}", r.all_text());
+}
