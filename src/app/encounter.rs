@@ -34,6 +34,9 @@ use crate::store::encounters::{self, EncounterRow};
 use crate::store::guilds::System;
 use crate::store::{CharacterId, Conn, GuildId};
 
+/// The last place `/encounter move` names; a place past the end of the order means "last".
+pub const MAX_POSITION: i64 = 256;
+
 /// The most copies of one NPC added at once.
 pub const MAX_COUNT: i64 = 20;
 
@@ -68,6 +71,11 @@ pub enum EncounterCommand {
     Act {
         figure: String,
     },
+    /// GM, THIZ: a figure's next turn in this pass moves to `position` (1 = the first turn).
+    Move {
+        figure: String,
+        position: u32,
+    },
     Show,
     End {
         keep: bool,
@@ -93,7 +101,7 @@ impl EncounterCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
         if inv.path.len() != 2 {
             return Err(user(format!(
-                "There is no command {}. /encounter takes start, add, remove, next, declare, act, show or end.",
+                "There is no command {}. /encounter takes start, add, remove, next, declare, act, move, show or end.",
                 escape(&inv.display_path())
             )));
         }
@@ -141,6 +149,13 @@ impl EncounterCommand {
                     figure: o.required("figure")?.trim().to_owned(),
                 }
             }
+            "move" => {
+                let o = Opts::new(inv, &["figure", "position"])?;
+                EncounterCommand::Move {
+                    figure: o.required("figure")?.trim().to_owned(),
+                    position: o.required_int("position", 1, MAX_POSITION)? as u32,
+                }
+            }
             "show" => {
                 Opts::new(inv, &[])?;
                 EncounterCommand::Show
@@ -153,7 +168,7 @@ impl EncounterCommand {
             }
             other => {
                 return Err(user(format!(
-                    "/encounter has no {}: it takes start, add, remove, next, declare, act, show or end.",
+                    "/encounter has no {}: it takes start, add, remove, next, declare, act, move, show or end.",
                     escape(&crate::app::text::truncate(other, 40))
                 )));
             }
@@ -238,6 +253,7 @@ impl EncounterCommand {
                 actions.map(|a| (a, boost, engaged)),
             ),
             EncounterCommand::Act { figure } => act(ctx, at, &figure),
+            EncounterCommand::Move { figure, position } => move_to(ctx, at, &figure, position),
             EncounterCommand::Show => show(ctx, at),
             EncounterCommand::End { keep } => end(ctx, at, keep),
             EncounterCommand::AttackHelp => attack_help(ctx, at),
@@ -855,6 +871,50 @@ fn act(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
         } else {
             format!("{} {}", escape(&text), detail)
         })
+    })?;
+    Ok(Reply::public(line))
+}
+
+/// GM, THIZ: moves the figure's next turn in this pass to `position` in the pass's order (a
+/// referee's ruling: a delay, or a figure let act sooner). Only turns still to come move; the
+/// turns already taken stay where they are. TFT acts in adjDX order, re-read after every
+/// action, so there is nothing there to move.
+fn move_to(ctx: &Ctx<'_>, at: At, name: &str, position: u32) -> AppResult<Reply> {
+    ctx.gm()?;
+    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        if l.row.system != System::Thiz {
+            return Err(user(
+                "/encounter move is for THIZ; in TFT figures act in adjDX order, re-read after every action.",
+            ));
+        }
+        if !l.state.begun() {
+            return Err(user("The order is made when the fight begins (/encounter next)."));
+        }
+        let f = find_figure(&l.state, name)?.clone();
+        let first_open = l.state.turn + 1;
+        let from = (first_open..l.state.order.len())
+            .find(|&i| l.state.order[i].figure == f.id)
+            .ok_or_else(|| {
+                user(format!(
+                    "{} has no turn still to come in this pass.",
+                    escape(&f.name)
+                ))
+            })?;
+        let wanted = position as usize - 1;
+        if wanted < first_open {
+            return Err(user(format!(
+                "Turn {position} has been taken already; name a place from {} on.",
+                first_open + 1
+            )));
+        }
+        let slot = l.state.order.remove(from);
+        let to = wanted.min(l.state.order.len());
+        l.state.order.insert(to, slot);
+        let text = format!("{}'s next turn moves to place {} in the order.", f.name, to + 1);
+        l.state.event(text.clone());
+        save(tx, at, &l)?;
+        Ok(escape(&text))
     })?;
     Ok(Reply::public(line))
 }

@@ -373,3 +373,76 @@ fn a_spell_with_enough_iq_takes_the_multiple_actions_dice() {
     );
     assert!(r.all_text().contains("on 4 dice"), "{}", r.all_text());
 }
+
+#[test]
+fn a_gm_moves_a_figures_next_turn_in_the_thiz_order() {
+    let t = thiz_table(71);
+    t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
+    t.ok(ANN, &["encounter", "add"], &[("character", "Alys")]);
+    t.ok(BOB, &["encounter", "add"], &[("character", "Bren")]);
+    t.ok(GM, &["encounter", "add"], &[("npc", "Goblin")]);
+    // Before the fight there is no order to change.
+    assert!(
+        t.refused(
+            GM,
+            &["encounter", "move"],
+            &[("figure", "Alys"), ("position", "1")]
+        )
+        .contains("begins")
+    );
+    t.ok(GM, &["encounter", "next"], &[]);
+    let s = t.state();
+    let alys = t.id("Alys").unwrap();
+    let last = s.order.len();
+    // Only a GM reorders.
+    assert!(
+        t.refused(
+            ANN,
+            &["encounter", "move"],
+            &[("figure", "Alys"), ("position", "2")]
+        )
+        .contains("only a GM")
+    );
+    // The turn under way (place 1) cannot be taken over.
+    assert!(
+        t.refused(
+            GM,
+            &["encounter", "move"],
+            &[("figure", "Alys"), ("position", "1")]
+        )
+        .contains("taken already")
+    );
+    // The goblin's Speed + Perception 24 puts it first.
+    assert_ne!(s.order[0].figure, alys);
+    // Alys's next turn to place 2 (right after the current one): the rest keep their order.
+    t.ok(
+        GM,
+        &["encounter", "move"],
+        &[("figure", "Alys"), ("position", "2")],
+    );
+    let moved = t.state();
+    assert_eq!(moved.order[1].figure, alys);
+    assert_eq!(moved.order.len(), last);
+    let mut rest: Vec<_> = s.order.clone();
+    let from = rest.iter().skip(1).position(|o| o.figure == alys).unwrap() + 1;
+    let slot = rest.remove(from);
+    rest.insert(1, slot);
+    assert_eq!(moved.order, rest);
+    // A place past the end means last.
+    t.ok(
+        GM,
+        &["encounter", "move"],
+        &[("figure", "Alys"), ("position", "200")],
+    );
+    assert_eq!(t.state().order.last().unwrap().figure, alys);
+    assert!(t.status_text().contains("moves to place"));
+    // An unknown figure is refused plainly.
+    assert!(
+        t.refused(
+            GM,
+            &["encounter", "move"],
+            &[("figure", "Nobody"), ("position", "2")]
+        )
+        .contains("not in this encounter")
+    );
+}
