@@ -34,6 +34,9 @@ use crate::store::encounters::{self, EncounterRow};
 use crate::store::guilds::System;
 use crate::store::{CharacterId, Conn, GuildId};
 
+/// The last place `/encounter move` names; a place past the end of the order means "last".
+pub const MAX_POSITION: i64 = 256;
+
 /// The most copies of one NPC added at once.
 pub const MAX_COUNT: i64 = 20;
 
@@ -68,12 +71,26 @@ pub enum EncounterCommand {
     Act {
         figure: String,
     },
+    /// GM, THIZ: a figure's next turn in this pass moves to `position` (1 = the first turn).
+    Move {
+        figure: String,
+        position: u32,
+    },
     Show,
     End {
         keep: bool,
     },
-    /// The "Attack" button: how to attack as the figure whose turn it is.
+    /// The "Attack" button: the current figure's targets, as buttons.
     AttackHelp,
+    /// A target button of the "Attack" answer: `attacker` attacks `target` with the defaults.
+    Strike {
+        attacker: CharacterId,
+        target: CharacterId,
+    },
+    /// TFT: a dying figure's button: the roll of `/tft dying` for it.
+    Dying {
+        figure: CharacterId,
+    },
 }
 
 fn no_encounter() -> AppError {
@@ -84,7 +101,7 @@ impl EncounterCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
         if inv.path.len() != 2 {
             return Err(user(format!(
-                "There is no command {}. /encounter takes start, add, remove, next, declare, act, show or end.",
+                "There is no command {}. /encounter takes start, add, remove, next, declare, act, move, show or end.",
                 escape(&inv.display_path())
             )));
         }
@@ -132,6 +149,13 @@ impl EncounterCommand {
                     figure: o.required("figure")?.trim().to_owned(),
                 }
             }
+            "move" => {
+                let o = Opts::new(inv, &["figure", "position"])?;
+                EncounterCommand::Move {
+                    figure: o.required("figure")?.trim().to_owned(),
+                    position: o.required_int("position", 1, MAX_POSITION)? as u32,
+                }
+            }
             "show" => {
                 Opts::new(inv, &[])?;
                 EncounterCommand::Show
@@ -144,7 +168,7 @@ impl EncounterCommand {
             }
             other => {
                 return Err(user(format!(
-                    "/encounter has no {}: it takes start, add, remove, next, declare, act, show or end.",
+                    "/encounter has no {}: it takes start, add, remove, next, declare, act, move, show or end.",
                     escape(&crate::app::text::truncate(other, 40))
                 )));
             }
@@ -156,6 +180,20 @@ impl EncounterCommand {
         let id = inv.option("id")?.strip_prefix(BUTTON_PREFIX)?;
         let stale = || user("That button is not one of referee's encounter buttons.");
         let (action, version) = id.split_once(':')?;
+        if action == "hit" {
+            let pair = version
+                .split_once(':')
+                .and_then(|(a, t)| Some((a.parse::<i64>().ok()?, t.parse::<i64>().ok()?)));
+            return Some(pair.map_or_else(
+                || Err(stale()),
+                |(a, t)| {
+                    Ok(EncounterCommand::Strike {
+                        attacker: CharacterId(a),
+                        target: CharacterId(t),
+                    })
+                },
+            ));
+        }
         let Ok(version) = version.parse::<i64>() else {
             return Some(Err(stale()));
         };
@@ -164,6 +202,9 @@ impl EncounterCommand {
                 version: Some(version),
             }),
             "attack" => Ok(EncounterCommand::AttackHelp),
+            "dying" => Ok(EncounterCommand::Dying {
+                figure: CharacterId(version),
+            }),
             "end" => Ok(EncounterCommand::End { keep: false }),
             _ => Err(stale()),
         })
@@ -212,9 +253,12 @@ impl EncounterCommand {
                 actions.map(|a| (a, boost, engaged)),
             ),
             EncounterCommand::Act { figure } => act(ctx, at, &figure),
+            EncounterCommand::Move { figure, position } => move_to(ctx, at, &figure, position),
             EncounterCommand::Show => show(ctx, at),
             EncounterCommand::End { keep } => end(ctx, at, keep),
             EncounterCommand::AttackHelp => attack_help(ctx, at),
+            EncounterCommand::Strike { attacker, target } => strike(ctx, at, attacker, target),
+            EncounterCommand::Dying { figure } => tft_dying(ctx, figure),
         }
     }
 }
@@ -730,15 +774,18 @@ fn declare(
             let x = tft::facts(tx, &c)?;
             let option = tft::choose_meta(&l.state, &f, x, count, boost, engaged)?;
             meta = Some((option.actions, option.movement_boost));
-            said.push(format!(
-                "{} actions{}",
-                option.actions,
-                if option.movement_boost {
-                    " with the movement boost"
-                } else {
-                    ""
+            let boost = if option.movement_boost {
+                // tft-multiple-actions.txt: the boost is MA/3 more hexes; an NPC's MA is the GM's.
+                match tft::boost_hexes(&c)? {
+                    Some(hexes) if !f.npc => {
+                        format!(" with the movement boost (+{hexes} hexes, MA/3)")
+                    }
+                    _ => " with the movement boost (MA/3 more hexes)".to_owned(),
                 }
-            ));
+            } else {
+                String::new()
+            };
+            said.push(format!("{} actions{boost}", option.actions));
         }
         // tft-multiple-actions.txt, "Action Requirements": Defend and Dodge under several
         // actions need adjDX over the initiative sum.
@@ -828,6 +875,50 @@ fn act(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
     Ok(Reply::public(line))
 }
 
+/// GM, THIZ: moves the figure's next turn in this pass to `position` in the pass's order (a
+/// referee's ruling: a delay, or a figure let act sooner). Only turns still to come move; the
+/// turns already taken stay where they are. TFT acts in adjDX order, re-read after every
+/// action, so there is nothing there to move.
+fn move_to(ctx: &Ctx<'_>, at: At, name: &str, position: u32) -> AppResult<Reply> {
+    ctx.gm()?;
+    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        if l.row.system != System::Thiz {
+            return Err(user(
+                "/encounter move is for THIZ; in TFT figures act in adjDX order, re-read after every action.",
+            ));
+        }
+        if !l.state.begun() {
+            return Err(user("The order is made when the fight begins (/encounter next)."));
+        }
+        let f = find_figure(&l.state, name)?.clone();
+        let first_open = l.state.turn + 1;
+        let from = (first_open..l.state.order.len())
+            .find(|&i| l.state.order[i].figure == f.id)
+            .ok_or_else(|| {
+                user(format!(
+                    "{} has no turn still to come in this pass.",
+                    escape(&f.name)
+                ))
+            })?;
+        let wanted = position as usize - 1;
+        if wanted < first_open {
+            return Err(user(format!(
+                "Turn {position} has been taken already; name a place from {} on.",
+                first_open + 1
+            )));
+        }
+        let slot = l.state.order.remove(from);
+        let to = wanted.min(l.state.order.len());
+        l.state.order.insert(to, slot);
+        let text = format!("{}'s next turn moves to place {} in the order.", f.name, to + 1);
+        l.state.event(text.clone());
+        save(tx, at, &l)?;
+        Ok(escape(&text))
+    })?;
+    Ok(Reply::public(line))
+}
+
 fn show(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
     let gm = ctx.is_gm();
     let reply = ctx
@@ -878,6 +969,15 @@ fn end(ctx: &Ctx<'_>, at: At, keep: bool) -> AppResult<Reply> {
     )))
 }
 
+/// The most target buttons the "Attack" answer carries (Discord: 25 buttons a message).
+const MAX_TARGET_BUTTONS: usize = 20;
+
+/// The "Attack" button: to the presser alone, the current figure's targets (every figure of
+/// the other side still standing), each a button that rolls the attack with the defaults (the
+/// first weapon the attacker carries, declared options applied), and the command line for
+/// anything more (a location, a range, a modifier).
+// Decision: buttons rather than a command line alone: the common case (hit that one with my
+// weapon) is one press, and the rarer options stay with the typed command, whose line is shown.
 fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
     let (system, state) = ctx
         .app
@@ -895,26 +995,129 @@ fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
             escape(&f.name)
         )));
     }
-    let targets: Vec<String> = state
+    let targets: Vec<&Figure> = state
         .figures
         .iter()
         .filter(|t| t.team != f.team && !t.down)
-        .map(|t| escape(&t.name))
         .collect();
     let command = match system {
         System::Thiz => "/attack",
         System::Tft => "/tft attack",
     };
-    Ok(Reply::ephemeral(format!(
-        "{} attacks: type {command} target:… (the attacker is {} by default; declared options apply). Targets: {}.",
+    let mut reply = Reply::ephemeral(format!(
+        "{} attacks: press a target to roll with the defaults (the first weapon carried; declared options apply), or type {command} target:… for more (the attacker is {} by default). Targets: {}.",
         escape(&f.name),
         escape(&f.name),
         if targets.is_empty() {
             "none standing".to_owned()
         } else {
-            targets.join(", ")
+            targets
+                .iter()
+                .map(|t| escape(&t.name))
+                .collect::<Vec<_>>()
+                .join(", ")
         }
-    )))
+    ));
+    for t in targets.iter().take(MAX_TARGET_BUTTONS) {
+        reply = reply.with_button(super::reply::Button {
+            custom_id: format!("{BUTTON_PREFIX}hit:{}:{}", f.id.0, t.id.0),
+            label: crate::app::text::truncate(&format!("Attack {}", t.name), 80),
+            disabled: false,
+        });
+    }
+    Ok(reply)
+}
+
+/// A target button of the "Attack" answer: the attack of the figure whose turn it still is,
+/// rolled as the typed command would be with the attacker's first weapon.
+fn strike(ctx: &Ctx<'_>, at: At, attacker: CharacterId, target: CharacterId) -> AppResult<Reply> {
+    let (system, names) = ctx.app.store.read(|conn| -> crate::store::Result<_> {
+        Ok((|| -> AppResult<_> {
+            let l = load_active(conn, at)?;
+            let moved = || {
+                user("The turn has moved on since that answer; press Attack on the status message again.")
+            };
+            let f = l.state.current().filter(|f| f.id == attacker).ok_or_else(moved)?;
+            let t = l.state.figure(target).filter(|t| !t.down).ok_or_else(|| {
+                user("That target is no longer standing in this encounter.")
+            })?;
+            let weapon = characters::items(conn, at.guild, attacker)?
+                .into_iter()
+                .find(|i| i.kind.eq_ignore_ascii_case("weapon"))
+                .map(|i| i.name);
+            Ok((l.row.system, (f.name.clone(), t.name.clone(), weapon)))
+        })())
+    })??;
+    let (attacker, target, weapon) = names;
+    let path: &[&str] = match system {
+        System::Thiz => &["attack"],
+        System::Tft => &["tft", "attack"],
+    };
+    let mut opts = vec![("attacker", attacker.as_str()), ("target", target.as_str())];
+    if let Some(w) = weapon.as_deref() {
+        opts.push(("weapon", w));
+    }
+    super::command::Command::parse(&Invocation::new(path, &opts))?.run(ctx)
+}
+
+/// A TFT figure's dying button: `/tft dying` for it (its owner or a GM rolls).
+fn tft_dying(ctx: &Ctx<'_>, figure: CharacterId) -> AppResult<Reply> {
+    let c = ctx
+        .app
+        .store
+        .read(|conn| characters::by_id(conn, ctx.caller.guild, figure))?
+        .filter(|c| ctx.can_act(c))
+        .ok_or_else(|| user("Only the figure's player or a GM rolls its dying check."))?;
+    let inv = Invocation::new(&["tft", "dying"], &[("character", c.name.as_str())]);
+    super::command::Command::parse(&inv)?.run(ctx)
+}
+
+/// Up to 25 targets for an attack's `target:` in `channel`: the figures of the encounter under
+/// way there first (an NPC figure is a valid target for a player there), then the characters
+/// the caller may see; each matching what was typed (case-insensitive). Never errors.
+pub fn suggest_targets(
+    app: &App,
+    caller: &super::Caller,
+    channel: u64,
+    typed: &str,
+) -> Vec<String> {
+    let at = At {
+        guild: caller.guild,
+        channel,
+    };
+    let want = typed.trim().to_lowercase();
+    let mut out: Vec<String> = app
+        .store
+        .read(|conn| -> crate::store::Result<_> { Ok(load(conn, at)) })
+        .ok()
+        .and_then(Result::ok)
+        .flatten()
+        .filter(|l| !l.row.ended)
+        .map(|l| {
+            l.state
+                .figures
+                .into_iter()
+                .filter(|f| !f.down && f.name.to_lowercase().contains(&want))
+                .map(|f| f.name)
+                .collect()
+        })
+        .unwrap_or_default();
+    let context = crate::app::suggest::SuggestContext {
+        character: None,
+        command: &["attack"],
+    };
+    for name in app.suggest(
+        caller,
+        crate::app::suggest::Suggest::Character,
+        typed,
+        &context,
+    ) {
+        if !out.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+            out.push(name);
+        }
+    }
+    out.truncate(25);
+    out
 }
 
 /// What the channel's status message should show, when it differs from what it shows.

@@ -40,6 +40,27 @@ pub async fn characters(ctx: Context<'_>, typed: &str) -> serenity::CreateAutoco
     )
 }
 
+/// An attack's target: the figures of the channel's encounter first (a player may attack its
+/// NPCs there), then the characters the caller may see.
+pub async fn target(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    let poise::Context::Application(actx) = ctx else {
+        return serenity::CreateAutocompleteResponse::new();
+    };
+    let Some(caller) = command_caller(actx.interaction) else {
+        return serenity::CreateAutocompleteResponse::new();
+    };
+    let channel = actx.interaction.channel_id.get();
+    let app = Arc::clone(&ctx.data().app);
+    let typed = typed.to_owned();
+    let values = ctx
+        .data()
+        .workers
+        .run(move || crate::app::encounter::suggest_targets(&app, &caller, channel, &typed))
+        .await
+        .unwrap_or_default();
+    choices(values)
+}
+
 /// Skills of the character named in the same command (or the caller's latest), then the catalogue.
 pub async fn skill(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
     suggest(ctx, Suggest::Skill, typed).await

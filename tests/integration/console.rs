@@ -169,3 +169,65 @@ fn two_processes_on_one_database_never_overspend() {
         "{shown:?}"
     );
 }
+
+/// `docs/encounter-examples.md`: both scripts still run through the console, from
+/// `/encounter start` to `/encounter end`, and say what the document shows (each key line is
+/// in the real output and in the document, so neither drifts silently).
+#[test]
+fn the_encounter_examples_still_run_as_documented() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let doc = std::fs::read_to_string(format!("{root}/docs/encounter-examples.md")).unwrap();
+    let cases: [(&str, &str, &[&str]); 2] = [
+        (
+            "thiz",
+            "4",
+            &[
+                "The fight begins: Alys's turn.",
+                "Goblin 2 defends: +3 to Speed",
+                "== Goblin 2 attacks Alys with Spear ==",
+                "Goblin 1 is dying: a Toughness check each turn",
+                "Goblin 1 is dying and leaves the order.",
+                "[Dying check: Goblin 1] (/button id:dying:3)",
+                "The encounter is over after 3 turn(s).",
+                "== Encounter over (THIZ) ==",
+            ],
+        ),
+        (
+            "tft",
+            "7",
+            &[
+                "Kara declares 2 actions.",
+                "adjDX: DX 16, multiple actions ×1 +1 die = **16** on 4 dice",
+                "== Orc 1 attacks Kara ==",
+                "== Encounter (TFT): round 2 ==",
+                "== Encounter over (TFT) ==",
+            ],
+        ),
+    ];
+    for (name, seed, keys) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("e.sqlite3");
+        let script =
+            std::fs::read_to_string(format!("{root}/docs/encounter-examples/{name}.script"))
+                .unwrap();
+        let out = console(
+            &["--gm", "--seed", seed, "--db", db.to_str().unwrap()],
+            &script,
+        );
+        let text = out.join("\n");
+        for key in keys {
+            assert!(
+                text.contains(key),
+                "{name}: the output lacks {key:?}:\n{text}"
+            );
+            assert!(doc.contains(key), "{name}: the document lacks {key:?}");
+        }
+        // The document holds this output whole, line for line.
+        for line in out.iter().filter(|l| !l.trim().is_empty()) {
+            assert!(
+                doc.contains(&format!("    {line}")),
+                "{name}: docs/encounter-examples.md is out of date at {line:?}"
+            );
+        }
+    }
+}

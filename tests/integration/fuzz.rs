@@ -374,6 +374,8 @@ impl Step {
                 ("", 1) => format!("enc:next:{roll}"),
                 ("", 2) => format!("enc:attack:{roll}"),
                 ("", 3) => format!("enc:end:{roll}"),
+                ("", 4) => format!("enc:hit:{roll}:{roll}"),
+                ("dying", 1) => format!("enc:dying:{roll}"),
                 ("dying", 0) => format!("dying:{}", self.text),
                 ("dying", _) => format!("dying:{roll}"),
                 // A roll request's button: the world's requests 1 and 2, and made-up ones.

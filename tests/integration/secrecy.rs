@@ -721,3 +721,186 @@ fn encounter_replies_and_the_status_keep_npc_numbers_from_players() {
         leaks.join("\n")
     );
 }
+
+/// Issue 20: a player attacks the encounter's NPCs (THIZ and TFT) by name, by the status
+/// message's Attack button and its target buttons; the NPCs' numbers (THIZ Speed, armour,
+/// Toughness rating, luck; TFT ST, armor) never reach the player or the status message. The
+/// GM's copies carry them, which shows the scan can fail.
+#[test]
+#[allow(clippy::too_many_lines)] // Two fights, read top to bottom.
+fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
+    const THIZ_CH: u64 = 78;
+    const TFT_CH: u64 = 79;
+    // The THIZ NPC's sentinels: Speed 13, armour 7 on every location, Toughness 19, luck 848.
+    const THIZ_NUMBERS: [&str; 4] = ["Speed 13", "armour 7", "rating 19", "848"];
+    // The TFT NPC's: ST 29 and its armor's stops (fine plate).
+    const TFT_NUMBERS: [&str; 3] = ["ST 29", "Stops", "Before armor"];
+    let w = World::seeded();
+    let n = std::cell::Cell::new(0);
+    let run = |ch: u64, who: &Caller, path: &[&str], options: &[(&str, &str)]| -> Reply {
+        n.set(n.get() + 1);
+        let inv = Invocation::new(path, options);
+        match w
+            .app
+            .run_in(Some(ch), who, &format!("hit-{}", n.get()), &inv)
+        {
+            Ok(r) | Err(r) => r,
+        }
+    };
+    let gm = |path: &[&str], options: &[(&str, &str)]| run(THIZ_CH, &w.gm, path, options);
+    for (name, system) in [("Grimlok", "thiz"), ("Skarn", "tft")] {
+        gm(
+            &["character", "create"],
+            &[("name", name), ("system", system), ("npc", "true")],
+        );
+    }
+    for (skill, rating) in [("Speed", "13"), ("Perception", "1"), ("Toughness", "19")] {
+        gm(
+            &["character", "skill"],
+            &[("name", "Grimlok"), ("skill", skill), ("rating", rating)],
+        );
+    }
+    gm(
+        &["character", "gear"],
+        &[
+            ("name", "Grimlok"),
+            ("action", "add"),
+            ("item", "Hide"),
+            ("kind", "armor"),
+            ("armor_bonus", "7"),
+            (
+                "locations",
+                "head, chest, gut, left arm, right arm, left leg, right leg",
+            ),
+        ],
+    );
+    gm(
+        &["luck", "set"],
+        &[("character", "Grimlok"), ("points", "848")],
+    );
+    for (field, value) in [("st", "29"), ("dx", "5"), ("armor", "fine plate armor")] {
+        gm(
+            &["character", "set"],
+            &[("name", "Skarn"), ("field", field), ("value", value)],
+        );
+    }
+    gm(
+        &["character", "set"],
+        &[("name", "Tor"), ("field", "dx"), ("value", "16")],
+    );
+    let leaks = std::cell::RefCell::new(Vec::new());
+    let gm_saw = std::cell::RefCell::new(String::new());
+    let check = |what: &str, r: &Reply, numbers: &[&str]| {
+        let text = r.caller_text();
+        for s in numbers
+            .iter()
+            .chain(SENTINELS.iter().filter(|s| **s != NPC))
+        {
+            if text.contains(s) {
+                leaks.borrow_mut().push(format!("{s} in {what}: {text}"));
+            }
+        }
+        if let Some(copy) = &r.gm_copy {
+            gm_saw.borrow_mut().push_str(&copy.all_text());
+        }
+    };
+    // THIZ: Alys against Grimlok 1, on her turns, by name and by the buttons.
+    run(
+        THIZ_CH,
+        &w.gm,
+        &["encounter", "start"],
+        &[("surprise", "none")],
+    );
+    run(
+        THIZ_CH,
+        &w.alys,
+        &["encounter", "add"],
+        &[("character", "Alys")],
+    );
+    run(THIZ_CH, &w.gm, &["encounter", "add"], &[("npc", "Grimlok")]);
+    let status = |ch: u64| {
+        w.app
+            .encounter_status(GuildId(1), ch)
+            .unwrap()
+            .expect("a status")
+            .reply
+    };
+    for _ in 0..12 {
+        run(THIZ_CH, &w.gm, &["encounter", "next"], &[]);
+        let s = status(THIZ_CH);
+        check("the THIZ status", &s, &THIZ_NUMBERS);
+        if !s.all_text().contains("**Turn: Alys**") {
+            continue;
+        }
+        let r = run(THIZ_CH, &w.alys, &["attack"], &[("target", "Grimlok 1")]);
+        check("/attack target:Grimlok 1", &r, &THIZ_NUMBERS);
+        let attack = s.buttons.iter().find(|b| b.label == "Attack").unwrap();
+        let help = run(THIZ_CH, &w.alys, &["button"], &[("id", &attack.custom_id)]);
+        check("the Attack button", &help, &THIZ_NUMBERS);
+        for b in &help.buttons {
+            let r = run(THIZ_CH, &w.alys, &["button"], &[("id", &b.custom_id)]);
+            check("a target button", &r, &THIZ_NUMBERS);
+            // The attacker's luck reroll re-renders the attack: still no numbers.
+            for luck in r
+                .buttons
+                .iter()
+                .filter(|b| b.custom_id.starts_with("luck:"))
+            {
+                let again = run(THIZ_CH, &w.alys, &["button"], &[("id", &luck.custom_id)]);
+                check("a luck button", &again, &THIZ_NUMBERS);
+            }
+        }
+    }
+    check(
+        "the THIZ status at the end",
+        &status(THIZ_CH),
+        &THIZ_NUMBERS,
+    );
+    let saw = gm_saw.borrow().clone();
+    assert!(
+        saw.contains("Speed 13") && saw.contains("armour 7"),
+        "{saw}"
+    );
+    // TFT: Tor (DX 16) against Skarn 1 (DX 5) acts first each round.
+    run(TFT_CH, &w.gm, &["encounter", "start"], &[("system", "tft")]);
+    run(
+        TFT_CH,
+        &w.alys,
+        &["encounter", "add"],
+        &[("character", "Tor")],
+    );
+    run(TFT_CH, &w.gm, &["encounter", "add"], &[("npc", "Skarn")]);
+    let mut tft_copies = String::new();
+    for _ in 0..4 {
+        run(TFT_CH, &w.gm, &["encounter", "next"], &[]);
+        let s = status(TFT_CH);
+        check("the TFT status", &s, &TFT_NUMBERS);
+        if !s.all_text().contains("**Turn: Tor**") {
+            continue;
+        }
+        for mode in ["public", "private"] {
+            let r = run(
+                TFT_CH,
+                &w.alys,
+                &["tft", "attack"],
+                &[("target", "Skarn 1"), ("weapon", "hands"), ("mode", mode)],
+            );
+            check("/tft attack target:Skarn 1", &r, &TFT_NUMBERS);
+            if let Some(c) = &r.gm_copy {
+                tft_copies.push_str(&c.all_text());
+            }
+        }
+    }
+    check("the TFT status at the end", &status(TFT_CH), &TFT_NUMBERS);
+    assert!(
+        tft_copies.contains("Skarn 1"),
+        "the GM had copies: {tft_copies}"
+    );
+    let leaks = leaks.into_inner();
+    assert!(
+        leaks.is_empty(),
+        "{} leaks:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}

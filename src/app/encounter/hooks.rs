@@ -11,6 +11,7 @@ use crate::app::command::RollMode;
 use crate::app::reply::{Field, Reply};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
+use crate::store::characters::{self, Character};
 use crate::store::guilds::System;
 use crate::store::{CharacterId, Conn};
 
@@ -36,6 +37,75 @@ pub(crate) fn attacker_name(ctx: &Ctx<'_>, conn: &Conn, given: &str) -> AppResul
     current.ok_or_else(|| {
         user("Name the attacker with attacker:… (it defaults to whoever's turn it is in this channel's encounter).")
     })
+}
+
+/// The target of an attack by name: a character the caller may see, or, in this channel's
+/// encounter, any figure of it (a player attacks the encounter's NPCs, whose sheets stay
+/// hidden: the second value says the reply must not show the target's numbers). A name that
+/// is neither gets the plain "no character" answer, the same as an NPC outside the encounter.
+pub(crate) fn target(ctx: &Ctx<'_>, conn: &Conn, name: &str) -> AppResult<(Character, bool)> {
+    let refusal = match ctx.find_character(conn, name) {
+        Ok(c) => return Ok((c, false)),
+        Err(e) => e,
+    };
+    if ctx.is_gm() {
+        return Err(refusal);
+    }
+    let Some((at, l)) = here(ctx, conn)? else {
+        return Err(refusal);
+    };
+    let key = characters::name_key(name);
+    let Some(f) = l
+        .state
+        .figures
+        .iter()
+        .find(|f| characters::name_key(&f.name) == key)
+    else {
+        return Err(refusal);
+    };
+    match characters::by_id(conn, at.guild, f.id)? {
+        Some(c) => {
+            let hidden = c.npc;
+            Ok((c, hidden))
+        }
+        None => Err(refusal),
+    }
+}
+
+/// Whether a player's attack on `target` must keep its numbers from the channel: an NPC's
+/// sheet is the GM's.
+pub(crate) fn hides(ctx: &Ctx<'_>, target: &Character) -> bool {
+    target.npc && !ctx.is_gm()
+}
+
+/// A player's attack on a hidden NPC: the player (and the channel, by mode) get `shown`, the
+/// outcome alone; the GM gets `full` as a copy, whatever the mode.
+pub(crate) fn hidden_attack(
+    ctx: &Ctx<'_>,
+    mode: RollMode,
+    what: &str,
+    full: &Reply,
+    shown: Reply,
+) -> Reply {
+    let mut reply = ctx.route(mode, what, shown);
+    let heading = format!(
+        "{} by {} (the full numbers, for the GM)",
+        match mode {
+            RollMode::Public => "Attack on an NPC",
+            RollMode::Private => "Private attack on an NPC",
+            RollMode::Blind => "Blind attack on an NPC",
+            RollMode::SelfOnly => "Self-only attack on an NPC",
+        },
+        escape(&ctx.caller.name)
+    );
+    let mut copy = Reply::public(if full.content.is_empty() {
+        heading
+    } else {
+        format!("{heading}\n{}", full.content)
+    });
+    copy.embeds.clone_from(&full.embeds);
+    reply.gm_copy = Some(Box::new(copy));
+    reply
 }
 
 /// Refuses a player's attack out of turn: the attacker is in the fight and it is someone
@@ -198,6 +268,65 @@ fn too_many(a: &Figure, actions: u32) -> String {
         "{} declared {actions} action(s) this round and has taken them all.",
         escape(&a.name)
     )
+}
+
+/// The encounter's side of a TFT spell: the multiple-actions terms of the caster's declared
+/// meta-option (tft-multiple-actions.txt, "Action Segment": a spell among several actions
+/// costs 4 IQ and one more die per step of the penalty multiplier).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct TftCast {
+    /// The penalty multiplier (0: one action, no penalty).
+    pub multiplier: u32,
+    /// IQ taken off for the spells the caster may cast.
+    pub iq_penalty: i32,
+}
+
+/// Before a TFT spell: the turn check, and a cast beyond the actions declared refused.
+pub(crate) fn tft_cast_before(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    caster: CharacterId,
+) -> AppResult<TftCast> {
+    let Some((_, l)) = here(ctx, conn)? else {
+        return Ok(TftCast::default());
+    };
+    if l.row.system != System::Tft {
+        return Ok(TftCast::default());
+    }
+    in_turn(ctx, &l, caster)?;
+    let Some(a) = l.state.figure(caster) else {
+        return Ok(TftCast::default());
+    };
+    let mut out = TftCast::default();
+    if let Some(meta) = super::tft::meta_of(a) {
+        if a.rolls_this_turn >= meta.actions {
+            return Err(user(too_many(a, meta.actions)));
+        }
+        let terms = crate::rules::tft::multi::action_terms(
+            crate::rules::tft::multi::Action::CastSpell,
+            &meta,
+        );
+        out.multiplier = meta.multiplier;
+        out.iq_penalty = terms.iq_penalty;
+    }
+    Ok(out)
+}
+
+/// After a TFT spell in the fight: the caster has acted and taken one more of its actions.
+pub(crate) fn tft_cast_after(ctx: &Ctx<'_>, conn: &Conn, caster: CharacterId) -> AppResult<()> {
+    let Some((at, mut l)) = here(ctx, conn)? else {
+        return Ok(());
+    };
+    if l.row.system != System::Tft || !l.state.begun() {
+        return Ok(());
+    }
+    let Some(a) = l.state.figure_mut(caster) else {
+        return Ok(());
+    };
+    a.rolls_this_turn += 1;
+    a.hits_since = 0;
+    save(conn, at, &l)?;
+    Ok(())
 }
 
 /// After a TFT attack: the attacker has acted (its hits since its last action start again)

@@ -211,8 +211,43 @@ pub fn render(
                 disabled: action == "attack" && state.current().is_none(),
             });
         }
+        for b in dying_buttons(system, state, looks) {
+            reply = reply.with_button(b);
+        }
     }
     reply
+}
+
+/// The most dying-check buttons the status message carries (the rest: /wound dying or
+/// /tft dying by hand).
+pub const MAX_DYING_BUTTONS: usize = 7;
+
+/// A dying check for each figure left dying: THIZ's dying button (`dying:<character>`, the
+/// owner or a GM rolls it), TFT's `enc:dying:<character>` (the roll of `/tft dying`).
+fn dying_buttons(system: System, state: &State, looks: &Looks) -> Vec<Button> {
+    state
+        .figures
+        .iter()
+        .filter(|f| looks.get(&f.id).is_some_and(|l| *l == "dying"))
+        .take(MAX_DYING_BUTTONS)
+        .map(|f| {
+            let mut b = match system {
+                System::Thiz => crate::app::thiz::dying_button(f.id),
+                System::Tft => tft_dying_button(f.id),
+            };
+            b.label = crate::app::text::truncate(&format!("Dying check: {}", f.name), 80);
+            b
+        })
+        .collect()
+}
+
+/// The button that rolls `/tft dying` for a TFT figure at 0 ST or below.
+pub fn tft_dying_button(id: CharacterId) -> Button {
+    Button {
+        custom_id: format!("{BUTTON_PREFIX}dying:{}", id.0),
+        label: "Dying check".to_owned(),
+        disabled: false,
+    }
 }
 
 /// The numbers behind the order, for the GM alone.

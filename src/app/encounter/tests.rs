@@ -689,3 +689,5 @@ fn status_updates_only_when_it_changes_and_buttons_carry_the_version() {
     assert!(r.content.contains("channel"));
     assert!(Command::parse(&Invocation::new(&["encounter", "dance"], &[])).is_err());
 }
+
+mod players;

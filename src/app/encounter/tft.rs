@@ -298,3 +298,17 @@ pub fn meta_of(f: &super::state::Figure) -> Option<MetaOption> {
         .find(|m| m.actions == actions && m.movement_boost == boost)
         .copied()
 }
+
+/// The movement boost of a figure in hexes: MA/3 (tft-multiple-actions.txt), its MA read from
+/// the sheet after armor; `None` when the sheet gives no MA.
+pub fn boost_hexes(c: &Character) -> AppResult<Option<u32>> {
+    let sheet: TftSheet = tft_sheet(c)?;
+    let Some(ma) = sheet.ma else {
+        return Ok(None);
+    };
+    let ma = match sheet.armor.as_deref().filter(|a| !a.trim().is_empty()) {
+        Some(name) => crate::rules::tft::gear::armor(name).map_or(ma, |a| a.ma_for(ma)),
+        None => ma,
+    };
+    Ok(Some(multi::movement_boost(ma.max(0) as u32)))
+}

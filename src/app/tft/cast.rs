@@ -135,7 +135,9 @@ impl Cast {
             let target = self.missile_target(ctx, tx, kind)?;
             let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
             let left = st_left(&sheet, hits, fatigue);
-            may_cast(left, sheet.iq, info.map(|i| i.iq), cost).map_err(|e| {
+            // In an encounter: the turn, and the declared multiple actions' IQ and dice.
+            let turn = crate::app::encounter::hooks::tft_cast_before(ctx, tx, caster.id)?;
+            may_cast(left, sheet.iq - turn.iq_penalty, info.map(|i| i.iq), cost).map_err(|e| {
                 user(format!("{} cannot cast {}: {e}.", escape(&caster.name), escape(&known)))
             })?;
             let (armor_dx, shield_dx) = gear_dx(&caster, &sheet)?;
@@ -153,6 +155,11 @@ impl Cast {
             }
             if self.modifier != 0 {
                 adjustments.push(Adjustment::Other(self.modifier));
+            }
+            if turn.multiplier > 0 {
+                adjustments.push(Adjustment::MultipleActions {
+                    multiplier: turn.multiplier,
+                });
             }
             let setup = AttackSpec {
                 dx: sheet.dx,
@@ -195,6 +202,7 @@ impl Cast {
                 struck = Some((t.name.clone(), t_sheet.st, t_hits, res));
             }
             drop(dice);
+            crate::app::encounter::hooks::tft_cast_after(ctx, tx, caster.id)?;
             // The caster pays, read again in case it struck itself.
             let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
             let fatigue_after = fatigue + i64::from(outcome.st_paid);

@@ -648,7 +648,8 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
     ctx.app.store.write(|tx| {
         let named = hooks::attacker_name(ctx, tx, &a.attacker)?;
         let attacker = ctx.acting_character(tx, Some(&named))?;
-        let target = ctx.find_character(tx, &a.target)?;
+        // In an encounter, a player may name one of its NPCs (whose numbers stay hidden).
+        let (target, hidden) = hooks::target(ctx, tx, &a.target)?;
         if attacker.id == target.id {
             return Err(user(format!(
                 "{} cannot attack themselves; name another target.",
@@ -706,7 +707,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
             );
         }
         Ok(hooks::with_lines(
-            routed(ctx, a.mode, &rec, roll_id, None),
+            routed(ctx, a.mode, &rec, roll_id, None, hidden),
             a.mode,
             &lines,
         ))
@@ -832,7 +833,7 @@ impl Replay {
         // The target's condition from the sheet the first roll found (its wounds undone).
         let target = characters::by_id(conn, ctx.caller.guild, rec.target_id)?
             .ok_or_else(|| user(format!("{} is no longer here.", escape(&rec.target))))?;
-        let mut tgt = ThizChar::load(conn, target, "/attack")?;
+        let mut tgt = ThizChar::load(conn, target.clone(), "/attack")?;
         tgt.wounds = self.before;
         rec.condition = tgt
             .record_wounds(conn, &self.sheet, damage_kind(&self.plan))?
@@ -846,22 +847,56 @@ impl Replay {
             &ThizRecord::Attack(rec.clone()),
             Some(id),
         )?;
-        Ok(routed(ctx, mode, rec, new_id, Some(luck_line)))
+        let hidden = hooks::hides(ctx, &target);
+        Ok(routed(ctx, mode, rec, new_id, Some(luck_line), hidden))
     }
 }
 
-/// The attack's reply for each audience, with the GM's Unlucky notes.
+/// The attack's reply for each audience, with the GM's Unlucky notes. A player's attack on a
+/// `hidden` NPC (in an encounter) shows the outcome alone; the GM's copy has the numbers.
 fn routed(
     ctx: &Ctx<'_>,
     mode: RollMode,
     rec: &AttackRecord,
     roll_id: RollId,
     luck_line: Option<&str>,
+    hidden: bool,
 ) -> Reply {
     let full = full_reply(rec, roll_id, luck_line);
     let what = format!("an attack on {}", escape(&rec.target));
-    ctx.route(mode, &what, full)
-        .with_gm_lines(&unlucky_lines(rec))
+    let reply = if hidden {
+        hooks::hidden_attack(ctx, mode, &what, &full, outcome_only(&full))
+    } else {
+        ctx.route(mode, &what, full)
+    };
+    reply.with_gm_lines(&unlucky_lines(rec))
+}
+
+/// What a player sees of an attack on a hidden NPC: hit or miss, where, the wound and what it
+/// left the target (dying, knocked out); not the rating's sum (the NPC's Speed and armour), the
+/// d100 read against it, nor the NPC's Toughness. The target's own luck buttons go too.
+fn outcome_only(full: &Reply) -> Reply {
+    let mut shown = full.clone();
+    for e in &mut shown.embeds {
+        e.fields
+            .retain(|f| !matches!(f.name.as_str(), "Attack" | "Roll" | "Toughness"));
+        e.description = e
+            .description
+            .lines()
+            .map(|l| {
+                if l.starts_with("Bare hands cannot hurt") {
+                    "Bare hands cannot hurt through that armour."
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    shown.buttons.retain(|b| {
+        !b.custom_id.starts_with("luck:toughness:") && !b.custom_id.starts_with("luck:wound:")
+    });
+    shown
 }
 
 /// Unlucky (thiz-rulebook.md, "Unlucky"): a 98–100 on any check flags a mishap to the GM, the

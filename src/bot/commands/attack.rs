@@ -11,7 +11,7 @@ use crate::bot::{Context, Error};
 pub async fn attack(
     ctx: Context<'_>,
     #[description = "Who is attacked"]
-    #[autocomplete = "autocomplete::character"]
+    #[autocomplete = "autocomplete::target"]
     target: String,
     #[description = "Who attacks (default: whose turn it is in this channel's encounter)"]
     #[autocomplete = "autocomplete::character"]

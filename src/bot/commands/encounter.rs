@@ -1,4 +1,4 @@
-//! `/encounter start|add|remove|next|declare|act|show|end`.
+//! `/encounter start|add|remove|next|declare|act|move|show|end`.
 
 use crate::bot::autocomplete;
 use crate::bot::choices::System;
@@ -57,6 +57,7 @@ pub enum Declared {
         "encounter_next",
         "encounter_declare",
         "encounter_act",
+        "encounter_move",
         "encounter_show",
         "encounter_end"
     ),
@@ -159,6 +160,20 @@ pub async fn encounter_act(
 ) -> Result<(), Error> {
     let args = Args::new().opt("figure", figure);
     invoke(ctx, &["encounter", "act"], args).await
+}
+
+/// GM, THIZ: move a figure's next turn to another place in this pass's order
+#[poise::command(slash_command, rename = "move")]
+pub async fn encounter_move(
+    ctx: Context<'_>,
+    #[description = "The figure"] figure: String,
+    #[description = "Its new place in the order (1 = first)"]
+    #[min = 1]
+    #[max = 256]
+    position: i64,
+) -> Result<(), Error> {
+    let args = Args::new().opt("figure", figure).opt("position", position);
+    invoke(ctx, &["encounter", "move"], args).await
 }
 
 /// The encounter's order (a GM also sees the numbers)

@@ -65,7 +65,7 @@ pub async fn tft_save(
 pub async fn tft_attack(
     ctx: Context<'_>,
     #[description = "Who is attacked"]
-    #[autocomplete = "autocomplete::character"]
+    #[autocomplete = "autocomplete::target"]
     target: String,
     #[description = "Who attacks (default: whose turn it is)"]
     #[autocomplete = "autocomplete::character"]

@@ -183,6 +183,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "encounter next",
             "encounter declare",
             "encounter act",
+            "encounter move",
             "encounter show",
             "encounter remove",
             "encounter end",
@@ -1254,6 +1255,7 @@ fn encounter_status_message_is_edited_in_place() {
     x.run(&gm, "/encounter declare option:defend figure:\"Goblin 2\"");
     assert_refusal(&x.run(&ann, "/encounter act figure:Alys"), "/encounter act");
     x.run(&gm, "/attack target:Alys");
+    x.run(&gm, "/encounter move figure:\"Goblin 2\" position:9");
     x.run(&gm, "/encounter remove figure:\"Goblin 2\"");
     let from = s.fake.requests().len();
     x.run(&gm, "/encounter end");

@@ -468,6 +468,37 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
     }
 }
 
+/// What a player sees of an attack on a hidden NPC (in an encounter): the roll, the hits done
+/// and what they did (knocked down, unconscious, dying); not the damage before armor, the
+/// stops (the NPC's armor), its ST or its knockdown save (read against its ST).
+pub(super) fn outcome_embed(s: &Shown<'_>) -> Embed {
+    let mut embed = embed(s);
+    embed.fields.retain(|f| {
+        !matches!(
+            f.name.as_str(),
+            "Damage" | "Special" | "Before armor" | "Stops" | "Hits" | "Target"
+        )
+    });
+    if let Some(d) = &s.res.damage {
+        let mut what = Vec::new();
+        if d.after.knocked_down {
+            what.push("**Knocked down**");
+        }
+        match d.applied.condition {
+            Condition::Conscious => {}
+            Condition::Unconscious => what.push("**Unconscious**"),
+            Condition::Dying => what.push("**Dying** (a GM rolls with /tft dying)"),
+        }
+        if d.after.minus_two_dx {
+            what.push("−2 DX on its next action");
+        }
+        if !what.is_empty() {
+            embed.fields.push(field("Target", what.join("\n"), false));
+        }
+    }
+    embed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
