@@ -41,6 +41,7 @@
 mod buttons;
 mod characters;
 mod commands;
+mod crash;
 mod delivery;
 mod gateway;
 mod lifecycle;
