@@ -25,7 +25,10 @@ pub async fn pressed(
     let invocation = Args::new()
         .opt("id", press.data.custom_id.as_str())
         .into_invocation(&["button"]);
-    match call_app(data, caller, press.id.get().to_string(), invocation).await {
+    let Ok(outcome) = call_app(data, caller, press.id.get().to_string(), invocation).await else {
+        return Ok(());
+    };
+    match outcome {
         Ok(reply) => {
             // A roll request's press rewrites the request (who has rolled); any other button is
             // used once, so its message keeps its text with every button disabled.

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use poise::serenity_prelude as serenity;
 
+use super::workers::Refused;
 use super::{Context, Data, Error, render};
 use crate::app::command::Invocation;
 use crate::app::reply::Reply;
@@ -158,8 +159,17 @@ pub fn command_caller(interaction: &serenity::CommandInteraction) -> Option<Call
     )
 }
 
-/// Runs `invocation` in `app` on the bot's app threads ([`super::workers`]). A panic in `app` becomes an internal error,
-/// still answered.
+/// The interaction was turned away too late for any answer to reach Discord: nothing is sent,
+/// and [`super::workers::Admission`] has counted it.
+#[derive(Debug)]
+pub struct Dropped;
+
+/// What a busy bot answers when it turns an interaction away before running it.
+pub const BUSY: &str = "The bot is very busy right now and did not run that; nothing was changed. Try again in a moment.";
+
+/// Runs `invocation` in `app` on the bot's app threads ([`super::workers`]). A panic in `app`
+/// becomes an internal error, still answered; a full queue or a job that waited too long is
+/// answered "busy" ([`BUSY`]) while that can reach Discord, else [`Dropped`].
 // `Err` is the refusal as a reply, the same type as `Ok` (see `App::run`).
 #[allow(clippy::result_large_err)]
 pub async fn call_app(
@@ -167,14 +177,17 @@ pub async fn call_app(
     caller: Caller,
     interaction_id: String,
     invocation: Invocation,
-) -> Result<Reply, Reply> {
-    let deadline = std::time::Instant::now() + super::workers::WRITE_DEADLINE;
+) -> Result<Result<Reply, Reply>, Dropped> {
+    let arrived = std::time::Instant::now();
+    let deadline = arrived + super::workers::WRITE_DEADLINE;
     let app: Arc<App> = Arc::clone(&data.app);
     let job = Arc::new((caller, interaction_id, invocation));
     let ran = if crate::app::reads_only(&job.2) {
         let (app, job) = (Arc::clone(&app), Arc::clone(&job));
         data.workers
-            .run_read(move || app.run_job(deadline, true, &job.0, &job.1, &job.2))
+            .run_read_for(arrived, move || {
+                app.run_job(deadline, true, &job.0, &job.1, &job.2)
+            })
             .await
     } else {
         Ok(Ran::NeedsWriter)
@@ -182,16 +195,25 @@ pub async fn call_app(
     let ran = match ran {
         Ok(Ran::NeedsWriter) => {
             data.workers
-                .run(move || app.run_job(deadline, false, &job.0, &job.1, &job.2))
+                .run_for(arrived, move || {
+                    app.run_job(deadline, false, &job.0, &job.1, &job.2)
+                })
                 .await
         }
         other => other,
     };
     match ran {
-        Ok(Ran::Done(result)) => result,
-        Ok(Ran::NeedsWriter) | Err(_) => {
+        Ok(Ran::Done(result)) => Ok(result),
+        Err(refused @ (Refused::Full | Refused::Late { .. })) => {
+            if data.workers.admission.count(refused) {
+                Ok(Err(Reply::ephemeral(BUSY)))
+            } else {
+                Err(Dropped)
+            }
+        }
+        Ok(Ran::NeedsWriter) | Err(Refused::Panicked) => {
             tracing::error!("a command panicked");
-            Err(Reply::ephemeral(render::SOMETHING_WENT_WRONG))
+            Ok(Err(Reply::ephemeral(render::SOMETHING_WENT_WRONG)))
         }
     }
 }
@@ -211,14 +233,17 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
         return Ok(());
     };
     let guild = caller.guild;
-    let reply = call_app(
+    let Ok(outcome) = call_app(
         ctx.data(),
         caller,
         interaction.id.get().to_string(),
         args.into_invocation(path),
     )
     .await
-    .unwrap_or_else(|refusal| refusal);
+    else {
+        return Ok(());
+    };
+    let reply = outcome.unwrap_or_else(|refusal| refusal);
     ctx.send(render::create_reply(&reply)).await?;
     send_gm_copy(ctx.serenity_context(), guild, &reply).await;
     Ok(())

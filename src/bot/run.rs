@@ -52,8 +52,10 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         config.dice.limits(),
     ));
     let inflight = Arc::new(Inflight::default());
-    let workers =
-        Arc::new(Workers::start(Workers::default_count()).context("cannot start the app threads")?);
+    let workers = Arc::new(
+        Workers::start_with(Workers::default_count(), Workers::default_queue_limit())
+            .context("cannot start the app threads")?,
+    );
     let data = Data {
         app: Arc::clone(&app),
         workers: Arc::clone(&workers),
