@@ -14,6 +14,7 @@ pub struct Config {
     pub database: DatabaseConfig,
     pub discord: DiscordConfig,
     pub dice: DiceConfig,
+    pub delivery: DeliveryConfig,
 }
 
 /// Where the SQLite database lives.
@@ -173,6 +174,24 @@ impl DiceConfig {
     }
 }
 
+/// How the bot retries the GM channel's copies while Discord fails (the outbox, issue 18):
+/// exponential backoff with jitter from `retry_first_ms`, doubling up to `retry_max_ms`.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeliveryConfig {
+    pub retry_first_ms: u64,
+    pub retry_max_ms: u64,
+}
+
+impl Default for DeliveryConfig {
+    fn default() -> Self {
+        Self {
+            retry_first_ms: 1_000,
+            retry_max_ms: 300_000,
+        }
+    }
+}
+
 /// Why the configuration could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -260,6 +279,9 @@ mod tests {
             "max_terms",
             "max_explosions",
             "max_length",
+            "[delivery]",
+            "retry_first_ms",
+            "retry_max_ms",
         ] {
             assert!(
                 EXAMPLE.contains(key),

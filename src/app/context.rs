@@ -21,6 +21,8 @@ pub struct Ctx<'a> {
     pub settings: GuildSettings,
     /// This delivery's id (idempotency key for luck spends made without a button).
     pub interaction_id: &'a str,
+    /// GM copies this command held in the outbox (see [`super::outbox`]).
+    pub(crate) held: std::cell::Cell<usize>,
 }
 
 /// The dice for one command: the thread generator, or the shared seeded one (locked for the
@@ -47,6 +49,7 @@ impl<'a> Ctx<'a> {
             caller,
             settings,
             interaction_id,
+            held: std::cell::Cell::new(0),
         })
     }
 
@@ -141,7 +144,7 @@ impl<'a> Ctx<'a> {
         if let Some(c) = character {
             characters::touch(conn, self.caller.guild, c)?;
         }
-        Ok(rolls::insert(
+        let id = rolls::insert(
             conn,
             self.caller.guild,
             &NewRoll {
@@ -155,7 +158,22 @@ impl<'a> Ctx<'a> {
                 nonce: None,
                 parent,
             },
-        )?)
+        )?;
+        // A private or blind roll's GM copy is held in the same transaction (issue 18).
+        let kind = match mode {
+            RollMode::Private => Some("Private"),
+            RollMode::Blind => Some("Blind"),
+            RollMode::Public | RollMode::SelfOnly => None,
+        };
+        if let Some(kind) = kind {
+            let what = if label.is_empty() {
+                format!("/{command}")
+            } else {
+                format!("/{command}: {label}")
+            };
+            self.hold_copy(conn, id, kind, &what)?;
+        }
+        Ok(id)
     }
 
     /// Turns a roll's full reply into what each audience gets, by mode (SPEC §2):

@@ -92,10 +92,10 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "character [hits] [fatigue] [knocked_down] [dead]",
     ),
     (
-        "tftkit check|gear|actions|miss",
+        "tftkit check|gear|actions|miss|cast",
         "player, GM; anyone for gear",
-        "TFT tools: common checks by name, gear prices and wear, multiple actions' options, rolling to miss",
-        "check … | item … | first second … | [character] [prior] …",
+        "TFT tools: common checks, gear prices and wear, multiple actions, rolling to miss, casting",
+        "check … | item … | first second … | [character] [prior] … | spell …",
     ),
     (
         "tft reaction",

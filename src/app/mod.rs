@@ -13,6 +13,7 @@ pub mod context;
 pub mod gm;
 pub mod help;
 pub mod luck;
+pub mod outbox;
 pub mod perm;
 pub mod reply;
 pub mod rolls;
@@ -83,6 +84,8 @@ pub struct App {
     pub(crate) store: Arc<Store>,
     pub(crate) dice: Dice,
     pub(crate) limits: Limits,
+    /// The outbox's waker when copies go through it (the bot; see [`outbox`]).
+    pub(crate) outbox: Option<outbox::Waker>,
 }
 
 impl App {
@@ -91,6 +94,7 @@ impl App {
             store,
             dice,
             limits,
+            outbox: None,
         }
     }
 
@@ -263,12 +267,17 @@ impl App {
         command: Command,
     ) -> AppResult<Reply> {
         let ctx = Ctx::new(self, caller, interaction_id)?;
-        let mut reply = command.run(&ctx)?;
-        // Where the copy goes is decided here, from the settings the command already read.
-        if reply.gm_copy.is_some() {
-            reply.gm_channel = ctx.settings.gm_channel_id;
-        }
-        Ok(reply)
+        let result = command.run(&ctx).map(|mut reply| {
+            // Where the copy goes is decided here, from the settings the command already read.
+            if reply.gm_copy.is_some() {
+                reply.gm_channel = ctx.settings.gm_channel_id;
+            }
+            reply
+        });
+        // The copies this command held in the outbox now get their full text (or, if it
+        // failed after logging a roll, go as they are).
+        self.settle_copies(&ctx, result.as_ref().ok());
+        result
     }
 }
 

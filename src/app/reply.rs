@@ -4,10 +4,10 @@
 //! Discord types. Where copies go (the GM channel) is part of the model, so routing is decided
 //! once, here in `app`, for every front end.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Who sees the reply in the channel where the command was run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Visibility {
     /// Everyone in the channel.
@@ -17,7 +17,7 @@ pub enum Visibility {
 }
 
 /// A colour for an embed, named by meaning; `bot` maps it to Discord's integers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Tone {
     Black,
@@ -30,7 +30,7 @@ pub enum Tone {
 }
 
 /// One embed field.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Field {
     pub name: String,
     pub value: String,
@@ -38,7 +38,7 @@ pub struct Field {
 }
 
 /// An embed: a titled block with fields.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Embed {
     pub title: String,
     pub description: String,
@@ -49,7 +49,7 @@ pub struct Embed {
 
 /// A button. Its id names only what it acts on (a roll id and an action); the handler re-checks
 /// who pressed it and what that id allows (SPEC §3).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Button {
     pub custom_id: String,
     pub label: String,
@@ -57,14 +57,14 @@ pub struct Button {
 }
 
 /// A file sent with a reply (a character export), as text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplyFile {
     pub name: String,
     pub content: String,
 }
 
 /// A reply to one command.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reply {
     pub content: String,
     pub embeds: Vec<Embed>,

@@ -224,6 +224,10 @@ fn gm_roll(ctx: &Ctx<'_>, expression: &str, label: &str) -> AppResult<Reply> {
                 parent: None,
             },
         )
+        .and_then(|id| {
+            ctx.hold_copy(tx, id, "Secret", &format!("/gm roll {label}"))
+                .map(|()| id)
+        })
     })?;
 
     let public = Embed {

@@ -16,6 +16,7 @@ mod actions;
 mod attack;
 mod bash;
 mod called;
+mod cast;
 mod check;
 mod goods;
 mod hth_follow;
@@ -46,6 +47,49 @@ use crate::rules::tft::character::Talent;
 use crate::rules::tft::gear;
 use crate::store::characters::Character;
 
+/// Autocomplete for `/tft attack adjust:`: the list typed so far with its last entry completed.
+pub fn adjust_suggestions(typed: &str) -> Vec<String> {
+    attack::adjust::suggestions(typed)
+}
+
+/// Autocomplete for a TFT sheet's talents (`/character set field:talents value:`): the list
+/// typed so far with its last entry completed from the talents the rules know, each with its
+/// cost when the rules give one.
+pub fn talent_suggestions(typed: &str) -> Vec<String> {
+    let (done, current) = match typed.rfind(',') {
+        Some(i) => (typed[..i].trim(), typed[i + 1..].trim()),
+        None => ("", typed.trim()),
+    };
+    let current = current.to_ascii_lowercase();
+    let written: Vec<Option<Talent>> = done.split(',').map(Talent::parse).collect();
+    let (mut prefix, inner): (Vec<Talent>, Vec<Talent>) = Talent::ALL
+        .into_iter()
+        .filter(|t| !written.contains(&Some(*t)))
+        .filter(|t| t.name().to_ascii_lowercase().contains(current.as_str()))
+        .partition(|t| t.name().to_ascii_lowercase().starts_with(current.as_str()));
+    prefix.extend(inner);
+    // A talent the rules give no cost for must be written with one: it is offered at the
+    // costs talents commonly have, for the player to pick the one their book gives.
+    prefix
+        .into_iter()
+        .flat_map(
+            |t| match crate::rules::tft::character::talent_info(t).and_then(|i| i.cost) {
+                Some(cost) => vec![format!("{} ({cost})", t.name())],
+                None => (1..=3).map(|c| format!("{} ({c})", t.name())).collect(),
+            },
+        )
+        .map(|entry| {
+            if done.is_empty() {
+                entry
+            } else {
+                format!("{done}, {entry}")
+            }
+        })
+        .filter(|s| s.chars().count() <= 100)
+        .take(25)
+        .collect()
+}
+
 /// The `/tft`, `/tftkit` and `/tftref` subcommands and `/odds tft`.
 #[derive(Debug, Clone)]
 pub enum TftCommand {
@@ -67,6 +111,8 @@ pub enum TftCommand {
     Actions(actions::Actions),
     /// `/tftkit miss`: a shooter's roll to miss a figure in the line of fire.
     Miss(miss::Miss),
+    /// `/tftkit cast`: a spell cast from the sheet, its ST paid as fatigue.
+    Cast(cast::Cast),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
     /// `/tft heal`: hits and fatigue taken off (GM).
@@ -103,7 +149,7 @@ const SUBCOMMANDS: &str =
 /// The look-ups' subcommands (`/tftref`), for messages.
 const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount, price, time";
 /// The `/tftkit` subcommands, for messages.
-const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss";
+const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss, cast";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -118,6 +164,7 @@ impl TftCommand {
             ["tftkit", "gear"] => TftCommand::Gear(lookup::Lookup::parse(inv)?),
             ["tftkit", "actions"] => TftCommand::Actions(actions::Actions::parse(inv)?),
             ["tftkit", "miss"] => TftCommand::Miss(miss::Miss::parse(inv)?),
+            ["tftkit", "cast"] => TftCommand::Cast(cast::Cast::parse(inv)?),
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
@@ -165,6 +212,7 @@ impl TftCommand {
             TftCommand::Gear(c) => c.run(ctx),
             TftCommand::Actions(c) => c.run(ctx),
             TftCommand::Miss(c) => c.run(ctx),
+            TftCommand::Cast(c) => c.run(ctx),
             TftCommand::Job(c) => c.run(ctx),
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),

@@ -55,6 +55,59 @@ pub async fn location(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocomp
     suggest(ctx, Suggest::Location, typed).await
 }
 
+/// `/tft attack adjust:`: the named circumstances, the list typed so far kept.
+// poise wants an async fn for an autocomplete callback; this one needs no store.
+#[allow(clippy::unused_async)]
+pub async fn tft_adjust(_: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    choices(crate::app::tft::adjust_suggestions(typed))
+}
+
+/// `/character set value:`: when the field is `talents`, the talents the TFT rules know, the
+/// list typed so far kept; for any other field nothing is offered (the value is free text).
+// poise wants an async fn for an autocomplete callback; this one needs no store.
+#[allow(clippy::unused_async)]
+pub async fn sheet_value(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    let poise::Context::Application(actx) = ctx else {
+        return serenity::CreateAutocompleteResponse::new();
+    };
+    if option_text(&actx.interaction.data, "field")
+        .is_some_and(|f| f.trim().eq_ignore_ascii_case("talents"))
+    {
+        choices(crate::app::tft::talent_suggestions(typed))
+    } else {
+        serenity::CreateAutocompleteResponse::new()
+    }
+}
+
+fn choices(values: Vec<String>) -> serenity::CreateAutocompleteResponse {
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        values
+            .into_iter()
+            .map(|s| serenity::AutocompleteChoice::new(s.clone(), s))
+            .collect(),
+    )
+}
+
+/// A text option's value, looked for in the innermost subcommand's options.
+fn option_text(data: &serenity::CommandData, name: &str) -> Option<String> {
+    let mut options = &data.options;
+    while let Some(inner) = options.iter().find_map(|o| match &o.value {
+        serenity::CommandDataOptionValue::SubCommand(inner)
+        | serenity::CommandDataOptionValue::SubCommandGroup(inner) => Some(inner),
+        _ => None,
+    }) {
+        options = inner;
+    }
+    options
+        .iter()
+        .find(|o| o.name == name)
+        .and_then(|o| match &o.value {
+            serenity::CommandDataOptionValue::String(s) => Some(s.clone()),
+            serenity::CommandDataOptionValue::Autocomplete { value, .. } => Some(value.clone()),
+            _ => None,
+        })
+}
+
 async fn suggest(
     ctx: Context<'_>,
     what: Suggest,
@@ -164,5 +217,18 @@ mod tests {
             ]}]
         }));
         assert_eq!(path_and_character(&d).1.as_deref(), Some("Gala"));
+    }
+
+    #[test]
+    fn the_field_beside_a_value_is_read() {
+        let d = data(serde_json::json!({
+            "id": "1", "name": "character", "type": 1,
+            "options": [{ "name": "set", "type": 1, "options": [
+                { "name": "field", "type": 3, "value": "talents" },
+                { "name": "value", "type": 3, "value": "Sw", "focused": true }
+            ]}]
+        }));
+        assert_eq!(option_text(&d, "field").as_deref(), Some("talents"));
+        assert_eq!(option_text(&d, "name"), None);
     }
 }

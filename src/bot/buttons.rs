@@ -6,63 +6,68 @@
 
 use poise::serenity_prelude as serenity;
 
-use super::invoke::{Args, call_app, caller_of, send_gm_copy};
-use super::{Data, Error, render};
+use std::time::Instant;
+
+use super::invoke::{Args, call_app, caller_of};
+use super::{Data, Error, answer, render};
 use crate::app::reply::Reply;
 
-/// Handles a button press.
+/// Handles a button press. Once `app` has run, the answer is retried through Discord's passing
+/// failures ([`answer`]); the GM copy goes through the outbox.
 pub async fn pressed(
     ctx: &serenity::Context,
     data: &Data,
     press: &serenity::ComponentInteraction,
 ) -> Result<(), Error> {
+    let arrived = Instant::now();
     let _inflight = data.inflight.enter();
+    let interaction = (press.id, press.token.as_str());
     let Some(caller) = caller_of(press.guild_id, press.member.as_ref(), &press.user) else {
         let refusal = Reply::ephemeral("These buttons work in a server's channels only.");
-        return respond(ctx, press, &refusal).await;
+        answer::answer(&ctx.http, interaction, &refusal, arrived).await;
+        return Ok(());
     };
-    let guild = caller.guild;
     let invocation = Args::new()
         .opt("id", press.data.custom_id.as_str())
         .into_invocation(&["button"]);
-    let Ok(outcome) = call_app(data, caller, press.id.get().to_string(), invocation).await else {
+    let Ok(outcome) = call_app(
+        data,
+        arrived,
+        caller,
+        press.id.get().to_string(),
+        invocation,
+    )
+    .await
+    else {
         return Ok(());
     };
     match outcome {
         Ok(reply) => {
             // A roll request's press rewrites the request (who has rolled); any other button is
             // used once, so its message keeps its text with every button disabled.
-            let used = match &reply.update {
+            let used = serenity::CreateInteractionResponse::UpdateMessage(match &reply.update {
                 Some(message) => render::updated_message(message),
                 None => serenity::CreateInteractionResponseMessage::new()
                     .components(render::disabled_components(&press.message)),
-            };
-            press
-                .create_response(
-                    &ctx.http,
-                    serenity::CreateInteractionResponse::UpdateMessage(used),
-                )
-                .await?;
-            press
-                .create_followup(&ctx.http, render::followup(&reply))
-                .await?;
-            send_gm_copy(ctx, guild, &reply).await;
-            Ok(())
+            });
+            // Acknowledged or not sure: the result goes as a follow-up either way.
+            if let answer::Callback::Refused(why) =
+                answer::callback(&ctx.http, interaction, &used, arrived).await
+            {
+                tracing::error!(%why, "Discord refused a button's answer");
+                return Ok(());
+            }
+            answer::followup(
+                &ctx.http,
+                &press.token,
+                &answer::followup_message(&reply),
+                arrived,
+            )
+            .await;
         }
-        Err(refusal) => respond(ctx, press, &refusal).await,
+        Err(refusal) => {
+            answer::answer(&ctx.http, interaction, &refusal, arrived).await;
+        }
     }
-}
-
-async fn respond(
-    ctx: &serenity::Context,
-    press: &serenity::ComponentInteraction,
-    reply: &Reply,
-) -> Result<(), Error> {
-    press
-        .create_response(
-            &ctx.http,
-            serenity::CreateInteractionResponse::Message(render::interaction_message(reply)),
-        )
-        .await?;
     Ok(())
 }

@@ -1,17 +1,17 @@
 //! From a Discord interaction to an `app` call and back: the caller, the options, the blocking
-//! hop to the store, the reply, and the GM channel's copy.
+//! hop to the store, and the reply.
 //!
 //! Every command and button goes through here, so the rules of sending (no mentions, ephemeral
-//! errors, copies to the GM channel) hold everywhere.
+//! errors, an answer that survives Discord's passing failures) hold everywhere.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use poise::serenity_prelude as serenity;
 
 use super::workers::Refused;
-use super::{Context, Data, Error, render};
+use super::{Context, Data, Error, answer, render};
 use crate::app::command::Invocation;
 use crate::app::reply::Reply;
 use crate::app::{App, Caller, Ran};
@@ -174,14 +174,15 @@ pub const BUSY: &str = "The bot is very busy right now and did not run that; not
 #[allow(clippy::result_large_err)]
 pub async fn call_app(
     data: &Data,
+    arrived: Instant,
     caller: Caller,
     interaction_id: String,
     invocation: Invocation,
 ) -> Result<Result<Reply, Reply>, Dropped> {
-    let arrived = std::time::Instant::now();
     let deadline = arrived + super::workers::WRITE_DEADLINE;
     let app: Arc<App> = Arc::clone(&data.app);
     let job = Arc::new((caller, interaction_id, invocation));
+    let id = Arc::clone(&job);
     let ran = if crate::app::reads_only(&job.2) {
         let (app, job) = (Arc::clone(&app), Arc::clone(&job));
         data.workers
@@ -206,8 +207,10 @@ pub async fn call_app(
         Ok(Ran::Done(result)) => Ok(result),
         Err(refused @ (Refused::Full | Refused::Late { .. })) => {
             if data.workers.admission.count(refused) {
+                tracing::debug!(interaction = %id.1, ?refused, "answered busy");
                 Ok(Err(Reply::ephemeral(BUSY)))
             } else {
+                tracing::warn!(interaction = %id.1, "dropped: waited too long for any answer to reach Discord");
                 Err(Dropped)
             }
         }
@@ -218,8 +221,12 @@ pub async fn call_app(
     }
 }
 
-/// The whole life of a slash command: caller, app, reply, GM copy.
+/// The whole life of a slash command: caller, app, reply; the GM copy goes through the outbox
+/// (`app` wrote it with the roll; [`super::deliver`] posts it). Once `app` has run, the answer
+/// is sent whatever Discord does for a moment ([`answer`]), and this returns `Ok`: an error
+/// here would make poise answer "Something went wrong" to a command that did its work.
 pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), Error> {
+    let arrived = Instant::now();
     let _inflight = ctx.data().inflight.enter();
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
@@ -232,9 +239,12 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
         .await?;
         return Ok(());
     };
-    let guild = caller.guild;
+    let data = ctx.data();
+    // Only when this guild has a failure to tell: a cheap check on every command.
+    let notice_for = data.outbox.has_notice(caller.guild).then(|| caller.clone());
     let Ok(outcome) = call_app(
-        ctx.data(),
+        data,
+        arrived,
         caller,
         interaction.id.get().to_string(),
         args.into_invocation(path),
@@ -244,21 +254,35 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
         return Ok(());
     };
     let reply = outcome.unwrap_or_else(|refusal| refusal);
-    ctx.send(render::create_reply(&reply)).await?;
-    send_gm_copy(ctx.serenity_context(), guild, &reply).await;
+    let http = &ctx.serenity_context().http;
+    let answered =
+        answer::answer(http, (interaction.id, &interaction.token), &reply, arrived).await;
+    if answered && let Some(caller) = notice_for {
+        tell_gm(data, http, caller, &interaction.token, arrived).await;
+    }
     Ok(())
 }
 
-/// Posts the reply's GM copy, if any, to the guild's GM channel (which `app` put on the reply).
-/// Without a GM channel the copy stays in the roll log, where `/history` shows it to GMs.
-pub async fn send_gm_copy(http: &serenity::Context, guild: GuildId, reply: &Reply) {
-    let (Some(copy), Some(channel)) = (&reply.gm_copy, reply.gm_channel.filter(|c| *c != 0)) else {
-        return;
-    };
-    if let Err(e) = serenity::ChannelId::new(channel)
-        .send_message(&http.http, render::create_message(copy))
-        .await
-    {
-        tracing::warn!(error = %e, %guild, "cannot post to the GM channel");
+/// If `caller` is a GM of a guild with GM channel copies Discord refused, tells them once, in
+/// an ephemeral follow-up (see [`super::deliver`] for why there).
+async fn tell_gm(
+    data: &Data,
+    http: &serenity::Http,
+    caller: Caller,
+    token: &str,
+    arrived: Instant,
+) {
+    let guild = caller.guild;
+    let app = Arc::clone(&data.app);
+    match data.workers.run(move || app.outbox_notice(&caller)).await {
+        Ok(Ok(Some(notice))) => {
+            data.outbox.told(guild);
+            if !answer::followup(http, token, &answer::followup_message(&notice), arrived).await {
+                tracing::warn!(%guild, "the GM could not be told of failed GM channel copies");
+            }
+        }
+        Ok(Ok(None)) => {}
+        Ok(Err(e)) => tracing::error!(error = %e, %guild, "cannot read failed GM channel copies"),
+        Err(e) => tracing::error!(error = %e, %guild, "reading failed GM channel copies panicked"),
     }
 }

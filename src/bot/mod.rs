@@ -7,10 +7,12 @@
 //! [`render`] turns the reply model into Discord builders. Must never decide who may do what, read
 //! the store, or format game results itself.
 
+mod answer;
 mod autocomplete;
 mod buttons;
 mod choices;
 mod commands;
+mod deliver;
 mod invoke;
 pub mod render;
 mod run;
@@ -32,6 +34,8 @@ pub struct Data {
     pub inflight: Arc<invoke::Inflight>,
     /// Where the commands are registered, to register them again after a stale interaction.
     pub registration: stale::Registration,
+    /// The GM channel copies' delivery (see [`deliver`]).
+    pub outbox: Arc<deliver::Outbox>,
 }
 
 /// Internal failures only: a user's mistake is already a reply from `app`.

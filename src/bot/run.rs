@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::{Context as _, bail};
 use poise::serenity_prelude as serenity;
 
+use super::deliver::{self, Outbox};
 use super::invoke::Inflight;
 use super::workers::Workers;
 use super::{Data, Error, buttons, commands, render};
@@ -40,17 +41,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let http = http.build();
     check_token(&http, config.discord.api_base.as_deref()).await?;
 
-    let store = Store::open(&config.database.path).with_context(|| {
-        format!(
-            "cannot open the database {}",
-            config.database.path.display()
-        )
-    })?;
-    let app = Arc::new(App::new(
-        Arc::new(store),
-        Dice::Thread,
-        config.dice.limits(),
-    ));
+    let outbox = Arc::new(Outbox::new(&config.delivery));
+    let app = open_app(&config, &outbox)?;
     let inflight = Arc::new(Inflight::default());
     let workers = Arc::new(
         Workers::start_with(Workers::default_count(), Workers::default_queue_limit())
@@ -61,6 +53,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         workers: Arc::clone(&workers),
         inflight: Arc::clone(&inflight),
         registration: super::stale::Registration::new(config.discord.dev_guild_id),
+        outbox: Arc::clone(&outbox),
     };
     let dev_guild = config.discord.dev_guild_id;
     let shard_plan = config.discord.shards;
@@ -105,6 +98,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             .await
             .context("cannot build the Discord client")?;
     prime_shard_restarts(&client.shard_manager);
+    // Copies left from the last run go out now; new ones as commands make them.
+    let delivery = deliver::start(
+        outbox,
+        Arc::clone(&app),
+        Arc::clone(&workers),
+        Arc::clone(&client.http),
+    );
     let shards = Arc::clone(&client.shard_manager);
     tokio::spawn(async move {
         shutdown_signal().await;
@@ -112,13 +112,8 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         shards.shutdown_all().await;
     });
     let outcome = start_shards(&mut client, shard_plan).await;
-    let left = inflight.drain(DRAIN_LIMIT).await;
-    if left > 0 {
-        tracing::warn!(left, "commands still running at shutdown");
-    }
+    wind_down(&inflight, delivery, &workers).await;
     drop(client);
-    // Queued app calls finish, then their threads stop.
-    workers.shutdown();
     // The last handle to the store closes its connections (and WAL) here.
     drop(app);
     outcome.context("the connection to Discord failed")?;
@@ -176,6 +171,41 @@ async fn start_shards(client: &mut serenity::Client, shards: Shards) -> serenity
 /// commands in flight that follows it covers.
 fn prime_shard_restarts(shards: &serenity::ShardManager) {
     shards.shutdown_finished(serenity::ShardId(0));
+}
+
+/// The application on the configured database, its GM copies going through `outbox`.
+fn open_app(config: &Config, outbox: &Arc<Outbox>) -> anyhow::Result<Arc<App>> {
+    let store = Store::open(&config.database.path).with_context(|| {
+        format!(
+            "cannot open the database {}",
+            config.database.path.display()
+        )
+    })?;
+    let outbox = Arc::clone(outbox);
+    Ok(Arc::new(
+        App::new(Arc::new(store), Dice::Thread, config.dice.limits())
+            .with_outbox(move || outbox.wake()),
+    ))
+}
+
+/// After the gateway closed: lets the commands in flight finish, stops the delivery task (what
+/// it had not delivered stays in the outbox for the next start), then the app threads (their
+/// queued calls finish first).
+async fn wind_down(inflight: &Inflight, delivery: tokio::task::JoinHandle<()>, workers: &Workers) {
+    let left = inflight.drain(DRAIN_LIMIT).await;
+    if left > 0 {
+        tracing::warn!(left, "commands still running at shutdown");
+    }
+    delivery.abort();
+    let _ = delivery.await;
+    workers.shutdown();
+    let (full, late, dropped) = workers.admission.counts();
+    tracing::info!(
+        full,
+        late,
+        dropped,
+        "admission: interactions turned away since start"
+    );
 }
 
 /// Asks Discord who we are, so a wrong token is a clear message at start rather than a silent

@@ -53,7 +53,7 @@ pub const QUEUE_ENV: &str = "REFEREE_QUEUE_LIMIT";
 pub const QUEUE_LIMIT: usize = 1024;
 /// A job that reaches a thread later than this after its interaction arrived does not run: its
 /// answer could not reach Discord within its 3 seconds.
-pub const START_BY: Duration = Duration::from_millis(2000);
+pub const START_BY: Duration = Duration::from_secs(2);
 /// Until this long after arrival a refused interaction can still be told "busy".
 pub const ANSWER_BY: Duration = Duration::from_millis(2700);
 

@@ -57,6 +57,7 @@ pub mod characters;
 pub mod conditions;
 pub mod guilds;
 pub mod ids;
+pub mod outbox;
 pub mod requests;
 pub mod rolls;
 pub mod secrets;

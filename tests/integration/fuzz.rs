@@ -216,6 +216,27 @@ const LOCATIONS: &[&str] = &[
     FREE,
 ];
 const WEAPONS: &[&str] = &["Broadsword", "Dagger", "Mace", "Club", "", FREE];
+const ADJUSTS: &[&str] = &[
+    "invisible, aim:head",
+    "second-attack, attackers:2",
+    "widen:1",
+    "good-shot, shooting-twice",
+    "natural:3, armor-worn, pack, halfling",
+    "flying",
+    "attackers:0",
+    "",
+    FREE,
+];
+const SPELLS: &[&str] = &[
+    "Light",
+    "Bladeturn",
+    "Fireball",
+    "2d-2",
+    "1d",
+    "0d",
+    "",
+    FREE,
+];
 const ATTRIBUTES: &[&str] = &["st", "dx", "iq", "DX", "12", "0", "luck", FREE];
 const SMALL: &[&str] = &["0", "1", "2", "3", "4", "-1", "-3", "7", "12", "20", FREE];
 
@@ -231,6 +252,8 @@ fn fitting(name: &str) -> Option<&'static [&'static str]> {
         "location" | "locations" => LOCATIONS,
         "weapon" | "item" => WEAPONS,
         "attribute" => ATTRIBUTES,
+        "adjust" => ADJUSTS,
+        "spell" | "damage" => SPELLS,
         "rating" | "modifier" | "points" | "dice" | "days" | "count" | "roll" | "range"
         | "prior" | "actions" | "wait" | "potions" | "minutes" | "attack_bonus" | "armor_bonus" => {
             SMALL

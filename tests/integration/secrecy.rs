@@ -377,6 +377,25 @@ fn player_commands() -> Vec<Try> {
         ));
         v.push(t(&["tft", "attack"], &[("attacker", "Tor"), ("target", c)]));
         v.push(t(&["tft", "attack"], &[("attacker", c), ("target", "Tor")]));
+        v.push(t(
+            &["tft", "attack"],
+            &[
+                ("attacker", "Tor"),
+                ("target", c),
+                ("adjust", "aim:head, natural:2"),
+            ],
+        ));
+        v.push(t(
+            &["tftkit", "cast"],
+            &[
+                ("character", c),
+                ("spell", "Light"),
+                ("kind", "missile"),
+                ("st", "1"),
+                ("target", "Tor"),
+                ("damage", "1d"),
+            ],
+        ));
         v.push(t(&["tft", "heal"], &[("character", c), ("hits", "1")]));
         v.push(t(&["tft", "stand"], &[("character", c)]));
         v.push(t(

@@ -1,10 +1,11 @@
 //! `/tft attack attacker target [weapon] [facing] [defending] [dodging] [wait] [range] [prior]
-//! [actions] [charge] [modifier] [mode] [parry] [shield_wall] [stance]`: the whole TFT attack,
-//! with the hits applied to the target in the same transaction as the roll's log entry.
+//! [actions] [charge] [modifier] [mode] [parry] [shield_wall] [stance] [adjust]`: the whole TFT
+//! attack, with the hits applied to the target in the same transaction as the roll's log entry.
 
+pub(crate) mod adjust;
 mod render;
 
-pub(super) use render::{outcome_name, table_text};
+pub(super) use render::{breakdown, outcome_name, table_text};
 
 use serde_json::json;
 
@@ -16,14 +17,17 @@ use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::dice::DieSource as _;
 use crate::rules::tft::attack::{
-    Adjustment, AttackKind, AttackSpec, DefendAndAttack, Mishap, ParryShield, Technique,
+    Adjustment, AttackKind, AttackSetup, AttackSpec, DefendAndAttack, Mishap, ParryShield,
+    PreciseTarget, Technique,
 };
-use crate::rules::tft::character::{Talent, without_cost};
+use crate::rules::tft::character::Talent;
 use crate::rules::tft::damage::{
     AttackAllowed, Blow, Charge, Defence, DefendWith, Direction, Parry, Precise, Striker, Target,
-    defend_attack, keep_lance, parry_attack, shield_wall_stops, striker_dice,
+    Toughness, defend_attack, keep_lance, parry_attack, shield_wall_stops, striker_dice,
 };
-use crate::rules::tft::gear::{self, FineGrade, Quality, ShieldKind, Weapon, WeaponGroup};
+use crate::rules::tft::gear::{
+    self, FineGrade, FireRate, Quality, ShieldKind, Weapon, WeaponGroup,
+};
 use crate::rules::tft::injury::AttributeRoll;
 use crate::rules::tft::odds::attack_odds;
 use crate::rules::tft::resolve::resolve_attack;
@@ -84,9 +88,11 @@ pub struct Attack {
     /// The target's neighbours in a shield wall.
     shield_wall: u32,
     stance: Option<Stance>,
+    /// The named circumstances of `adjust`.
+    extras: adjust::Extras,
 }
 
-const OPTIONS: [&str; 16] = [
+const OPTIONS: [&str; 17] = [
     "attacker",
     "target",
     "weapon",
@@ -103,6 +109,7 @@ const OPTIONS: [&str; 16] = [
     "parry",
     "shield_wall",
     "stance",
+    "adjust",
 ];
 
 /// What `weapon:` accepts for fighting bare-handed.
@@ -197,9 +204,15 @@ impl Attack {
             parry,
             shield_wall,
             stance,
+            extras: o
+                .text("adjust")
+                .map(adjust::parse)
+                .transpose()?
+                .unwrap_or_default(),
         })
     }
 
+    #[allow(clippy::too_many_lines)] // one transaction, read top to bottom
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         let (settings, house_rules) = table_settings(ctx);
         let guild = ctx.caller.guild;
@@ -212,16 +225,19 @@ impl Attack {
             let items = characters::items(tx, guild, attacker.id)?;
             let chosen = choose_weapon(&items, &attacker.name, self.weapon.as_deref())?;
             let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet)?;
-            let spec = AttackSpec {
+            let mut spec = AttackSpec {
                 dx: a_sheet.dx,
                 armor_dx,
                 shield_dx,
                 technique: Technique::Normal,
                 adjustments: self.adjustments(&chosen, &attacker, &a_sheet)?,
             };
+            // The plain adjDX decides whether the archer may shoot twice or take a good shot.
+            let plain = spec.setup().map_err(user)?;
+            spec.technique = self.technique(&chosen, &attacker, &a_sheet, &plain)?;
             let setup = spec.setup().map_err(user)?;
             let attacker_st = self.attack_st(&attacker, &a_sheet)?;
-            let blow = self.blow(&chosen, attacker_st);
+            let blow = self.blow(&chosen, attacker_st, setup.technique);
             // Refuse what the damage rules would refuse before any die is rolled.
             check_striker(&blow.striker, attacker_st, a_sheet.st)?;
             injury::reaction_thresholds(t_sheet.st).map_err(user)?;
@@ -233,6 +249,7 @@ impl Attack {
                 earlier_hits: 0,
                 acrobatics_adj_dx: acrobatics(&target, &t_sheet)?,
             };
+            let aimed = self.aimed(&chosen);
             let (res, breakage, self_damage, lance) = {
                 let mut dice = ctx.dice();
                 let res = resolve_attack(&mut dice, &setup, settings, &blow, &struck, house_rules)
@@ -248,6 +265,9 @@ impl Attack {
                 (res, breakage, self_damage, lance)
             };
             let new_hits = res.damage.as_ref().map_or(0, |d| i64::from(d.applied.hits));
+            let aimed_effects = aimed
+                .filter(|_| res.roll.is_hit())
+                .map(|t| (t, t.effects(new_hits as u32)));
             if new_hits > 0 {
                 characters::set_tft_damage(tx, guild, target.id, hits_before + new_hits, fatigue)?;
             }
@@ -279,6 +299,8 @@ impl Attack {
                     "weapon_broken": breakage.map(|b| b.broken),
                     "self_damage": self_damage,
                     "lance_kept": lance.as_ref().map(|l| l.success),
+                    "doubled_outright": res.roll.doubled_outright(),
+                    "aim": aimed.map(|t| format!("{t:?}")),
                 }),
             )?;
             let shown = render::Shown {
@@ -294,6 +316,8 @@ impl Attack {
                 hits_before,
                 lance: lance.as_ref(),
                 hit_chance: attack_odds(&setup, settings).ok().map(|o| o.hit_percent()),
+                aimed: aimed_effects.as_ref(),
+                doubled_outright: res.roll.doubled_outright(),
             };
             Ok((
                 format!("an attack on {}", escape(&target.name)),
@@ -318,23 +342,120 @@ impl Attack {
         (hit && lance && charging).then(|| keep_lance(dice, st, adj_dx))
     }
 
-    /// The blow: the chosen weapon (or bare hands) at this attack's ST.
-    fn blow(&self, chosen: &Chosen, attacker_st: i32) -> Blow {
+    /// The blow: the chosen weapon (or bare hands) at this attack's ST, with a precise throw's
+    /// and a Dagger Marksman's doubling and a halfling's extra point.
+    fn blow(&self, chosen: &Chosen, attacker_st: i32, technique: Technique) -> Blow {
         Blow {
             striker: chosen.striker(self.charge),
             multiplier: Multiplier::Normal,
             attacker_st,
-            precise: Precise::None,
-            dagger_marksmanship: false,
-            halfling: false,
+            precise: self.aimed(chosen).map_or(Precise::None, Precise::of),
+            dagger_marksmanship: technique == Technique::DaggerMarksman,
+            halfling: self.extras.halfling,
         }
+    }
+
+    /// The row of the precise-attack table this blow is aimed by. tft-rules-summary.md,
+    /// "PRECISE ATTACKS": a thrown dagger or throwing star, or a whip, aimed at the head or hand
+    /// reads the THROWN rows; every other aimed blow the OTHER ATTACKS rows.
+    fn aimed(&self, chosen: &Chosen) -> Option<PreciseTarget> {
+        let aim = self.extras.aim?;
+        let name = chosen.weapon.map(|w| w.name);
+        let thrown = name == Some("Whip")
+            || (self.range.is_some() && matches!(name, Some("Dagger" | "Sha-ken")));
+        Some(match aim {
+            adjust::Aim::Head if thrown => PreciseTarget::ThrownHead,
+            adjust::Aim::Hand if thrown => PreciseTarget::ThrownHand,
+            adjust::Aim::Head => PreciseTarget::Head,
+            adjust::Aim::Hand => PreciseTarget::WeaponHand,
+            adjust::Aim::Arm => PreciseTarget::ShieldArm,
+            adjust::Aim::Leg => PreciseTarget::Leg,
+            adjust::Aim::Wing => PreciseTarget::Wing,
+        })
+    }
+
+    /// The double/triple range the blow is struck with: a declared good shot, a weapon master's
+    /// blow with the weapon of its talent, or a Dagger Marksman's thrown dagger.
+    ///
+    /// tft-house-rules-combat.txt, "Weapon Master Skills" (Fencing, Axeplay and Pole Weapon
+    /// Master), "Good Bow Shots" and "Dagger Marksmanship". Decision: Fencing covers the
+    /// swords-and-knives table, Axeplay the axes and maces, Pole Weapon Master the pole
+    /// weapons; a sling's good shot takes the turn of waiting on the player's word.
+    fn technique(
+        &self,
+        chosen: &Chosen,
+        c: &Character,
+        sheet: &TftSheet,
+        plain: &AttackSetup,
+    ) -> AppResult<Technique> {
+        let weapon = chosen.weapon;
+        let rate = weapon.and_then(|w| w.fire_rate);
+        if self.extras.shooting_twice {
+            let fast = match rate {
+                Some(r @ FireRate::TwiceAt { .. }) => r.fast(plain.adj_dx, sheet.st),
+                _ => false,
+            };
+            if !fast {
+                return Err(user(format!(
+                    "{} cannot shoot twice this turn with {}: {}",
+                    escape(&c.name),
+                    escape(&chosen.name),
+                    rate_text(rate)
+                )));
+            }
+        }
+        if self.extras.good_shot {
+            let Some(range_hexes) = self
+                .range
+                .filter(|_| weapon.is_some_and(Weapon::is_missile))
+            else {
+                return Err(user(
+                    "good-shot is a bow or sling shot at a range: give range and a missile weapon.",
+                ));
+            };
+            let sling = weapon.is_some_and(|w| w.name == "Sling");
+            let bow_ok = matches!(rate, Some(r @ FireRate::TwiceAt { .. }) if r.fast(plain.adj_dx, sheet.st))
+                && has_talent(sheet, Talent::MissileWeapons);
+            if !(sling || bow_ok) {
+                return Err(user(format!(
+                    "{} cannot take a good shot with {}: a bow needs Missile Weapons and the adjDX to shoot twice ({}); crossbows never can.",
+                    escape(&c.name),
+                    escape(&chosen.name),
+                    rate_text(rate)
+                )));
+            }
+            return Ok(Technique::GoodBowShot { range_hexes });
+        }
+        let master = match weapon.map(|w| w.group) {
+            Some(WeaponGroup::SwordKnife) => has_talent(sheet, Talent::Fencing),
+            Some(WeaponGroup::AxeMace) => has_talent(sheet, Talent::Axeplay),
+            Some(WeaponGroup::Pole) => has_talent(sheet, Talent::PoleWeaponMaster),
+            _ => false,
+        };
+        if master {
+            return Ok(Technique::WeaponMaster);
+        }
+        let thrown_dagger = self.range.is_some() && weapon.is_some_and(|w| w.name == "Dagger");
+        if thrown_dagger && has_talent(sheet, Talent::DaggerMarksmanship) {
+            return Ok(Technique::DaggerMarksman);
+        }
+        Ok(Technique::Normal)
     }
 
     /// The target's defence: its armor and shield, and this blow's parry and shield wall.
     fn defence(&self, c: &Character, sheet: &TftSheet) -> AppResult<Defence> {
+        let talents: Vec<Talent> = sheet
+            .talents
+            .iter()
+            .filter_map(|t| Talent::parse(t))
+            .collect();
         Ok(Defence {
             parry: self.parry,
             shield_wall_neighbours: self.shield_wall,
+            toughness: Toughness::of_talents(&talents),
+            natural: self.extras.natural,
+            armor_wear: self.extras.armor_wear,
+            pack_on_back: self.extras.pack,
             ..defence(c, sheet, self.facing)?
         })
     }
@@ -395,11 +516,26 @@ impl Attack {
             Some(Guard::Dodging) => out.push(Adjustment::TargetDodging),
             None => {}
         }
-        if let Some(turns) = self.wait {
-            out.push(Adjustment::WaitingForOpening { turns, widen: 0 });
+        match (self.wait, self.extras.widen) {
+            (Some(turns), widen) => out.push(Adjustment::WaitingForOpening { turns, widen }),
+            (None, 0) => {}
+            (None, _) => {
+                return Err(user(
+                    "widen trades a waiting bonus for wider double/triple ranges: give wait too.",
+                ));
+            }
         }
         if let Some(hexes) = self.range {
-            out.push(range_adjustment(chosen, hexes, sheet)?);
+            out.push(range_adjustment(
+                chosen,
+                hexes,
+                sheet,
+                self.extras.shooting_twice,
+            )?);
+        }
+        self.extra_adjustments(&mut out, c, sheet)?;
+        if let Some(target) = self.aimed(chosen) {
+            out.push(Adjustment::Precise(target));
         }
         if self.prior > 0 {
             out.push(Adjustment::EarlierRollsThisTurn(self.prior));
@@ -412,6 +548,59 @@ impl Attack {
             out.push(Adjustment::Other(other));
         }
         Ok(out)
+    }
+}
+
+impl Attack {
+    /// The adjustments `adjust` names: a second attack (Two Weapons from the sheet), an aimed
+    /// blow's penalty, and the plain ones; skis and snowshoes need their talents.
+    fn extra_adjustments(
+        &self,
+        out: &mut Vec<Adjustment>,
+        c: &Character,
+        sheet: &TftSheet,
+    ) -> AppResult<()> {
+        if self.extras.second_attack {
+            out.push(Adjustment::SecondAttack {
+                two_weapons: has_talent(sheet, Talent::TwoWeapons),
+            });
+        }
+        for a in &self.extras.adjustments {
+            let needs = match a {
+                Adjustment::MeleeOnSkis => Some(Talent::Skiing),
+                Adjustment::SnowshoesVsFoeWithout => Some(Talent::Snowshoe),
+                _ => None,
+            };
+            if let Some(t) = needs.filter(|&t| !has_talent(sheet, t)) {
+                return Err(user(format!(
+                    "{} lacks the {t} talent that skis or snowshoes ask for.",
+                    escape(&c.name)
+                )));
+            }
+            out.push(*a);
+        }
+        Ok(())
+    }
+}
+
+/// A missile weapon's rate of fire in words (tft-rules-summary.md, "MISSILE WEAPONS").
+fn rate_text(rate: Option<FireRate>) -> String {
+    match rate {
+        Some(FireRate::TwiceAt { adj_dx, st: None }) => {
+            format!("it shoots twice a turn at adjDX {adj_dx} or more")
+        }
+        Some(FireRate::TwiceAt {
+            adj_dx,
+            st: Some(st),
+        }) => format!("it shoots twice a turn at adjDX {adj_dx} and ST {st} or more"),
+        Some(FireRate::Reload {
+            turns,
+            fast_turns,
+            adj_dx,
+        }) => format!(
+            "it shoots once in {turns} turns, once in {fast_turns} at adjDX {adj_dx} or more"
+        ),
+        None => "it is not a bow or sling".to_owned(),
     }
 }
 
@@ -542,15 +731,17 @@ fn check_striker(striker: &Striker, st: i32, sheet_st: i32) -> AppResult<()> {
 
 /// The range adjustment for the weapon: missile weapons by hexes, thrown ones by the spaces
 /// between thrower and target (one fewer than the hexes to it).
-fn range_adjustment(chosen: &Chosen, hexes: u32, sheet: &TftSheet) -> AppResult<Adjustment> {
+fn range_adjustment(
+    chosen: &Chosen,
+    hexes: u32,
+    sheet: &TftSheet,
+    shooting_twice: bool,
+) -> AppResult<Adjustment> {
     match chosen.weapon {
         Some(w) if w.is_missile() => Ok(Adjustment::MissileRange {
             hexes,
-            missile_weapons_talent: sheet
-                .talents
-                .iter()
-                .any(|t| normalized(without_cost(t)) == "missileweapons"),
-            shooting_twice: false,
+            missile_weapons_talent: has_talent(sheet, Talent::MissileWeapons),
+            shooting_twice,
         }),
         Some(w) if w.thrown => Ok(Adjustment::ThrownRange {
             spaces: hexes.saturating_sub(1),
@@ -560,13 +751,6 @@ fn range_adjustment(chosen: &Chosen, hexes: u32, sheet: &TftSheet) -> AppResult<
             escape(&chosen.name)
         ))),
     }
-}
-
-fn normalized(text: &str) -> String {
-    text.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// The weapon an attack uses.
@@ -740,8 +924,22 @@ fn defence(c: &Character, sheet: &TftSheet, facing: Facing) -> AppResult<Defence
     })
 }
 
+/// A target's stops against a blow from the front: armor, shield and toughness from its
+/// talents (a spell's target, say).
+pub(super) fn target_defence(c: &Character, sheet: &TftSheet) -> AppResult<Defence> {
+    let talents: Vec<Talent> = sheet
+        .talents
+        .iter()
+        .filter_map(|t| Talent::parse(t))
+        .collect();
+    Ok(Defence {
+        toughness: Toughness::of_talents(&talents),
+        ..defence(c, sheet, Facing::Front)?
+    })
+}
+
 /// With Acrobatics, the target's adjDX for its knockdown saves.
-fn acrobatics(c: &Character, sheet: &TftSheet) -> AppResult<Option<i32>> {
+pub(super) fn acrobatics(c: &Character, sheet: &TftSheet) -> AppResult<Option<i32>> {
     if !has_talent(sheet, Talent::Acrobatics) {
         return Ok(None);
     }

@@ -155,14 +155,16 @@ fn job_names() -> String {
 // talents are the talents for a kind of weapon (and any sheet talent naming weapons, such as
 // Missile Weapons); combat talents are every fighting talent, the weapon ones included. Either
 // count can be given with weapon_talents: and combat_talents:.
-const WEAPON_TALENTS: [Talent; 5] = [
+const WEAPON_TALENTS: [Talent; 7] = [
     Talent::Sword,
     Talent::AxeMace,
     Talent::Bow,
     Talent::Crossbow,
     Talent::PoleWeapons,
+    Talent::MissileWeapons,
+    Talent::DaggerMarksmanship,
 ];
-const OTHER_COMBAT_TALENTS: [Talent; 10] = [
+const OTHER_COMBAT_TALENTS: [Talent; 13] = [
     Talent::Shield,
     Talent::AdvancedShield,
     Talent::Fencing,
@@ -173,6 +175,9 @@ const OTHER_COMBAT_TALENTS: [Talent; 10] = [
     Talent::Tactics,
     Talent::MilitaryDiscipline,
     Talent::Captain,
+    Talent::Warrior,
+    Talent::Veteran,
+    Talent::Toughness,
 ];
 
 /// (weapon talents, combat talents) on a sheet.

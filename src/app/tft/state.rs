@@ -113,6 +113,16 @@ pub(super) fn record_blow(
     save_sheet(conn, guild, target, sheet, &after)
 }
 
+/// Puts a figure on the ground (a caster fallen prone, or out of ST): down until it stands.
+pub(super) fn record_fall(conn: &Conn, guild: GuildId, c: &Character) -> AppResult<()> {
+    let sheet = tft_sheet(c)?;
+    let after = TftSheet {
+        knocked_down: true,
+        ..sheet.clone()
+    };
+    save_sheet(conn, guild, c, &sheet, &after)
+}
+
 /// Marks the carried weapon `item` broken (a weapon from the table, not carried, has nothing
 /// to mark).
 pub(super) fn record_break(
@@ -184,6 +194,12 @@ fn state_embed(
 // ---------------------------------------------------------------------------------------------
 // /tft heal
 
+// Decision: the sources give no rate of natural healing and no rate of fatigue recovery by rest
+// (tft-rules-summary.md says only that a spell's ST is fatigue marked as hits; the house rules
+// give the 5 weeks of the survivor's recovery and the healing potion's 4 ST). So the bot heals
+// nothing by itself: rest and natural healing are the `hits` and `fatigue` the GM gives
+// `/tft heal`, and only the numbers the sources print (a potion's 4, First Aid's 1) are counted
+// by the bot (docs/rulings.md).
 /// A parsed `/tft heal character [hits] [fatigue] [potions] [first_aid]`.
 #[derive(Debug, Clone)]
 pub struct Heal {

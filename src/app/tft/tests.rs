@@ -2566,3 +2566,572 @@ fn magic_items_are_priced_and_actions_timed() {
     let r = w.run(ANN, &["tftref", "time"], &[("action", "nap")]);
     assert!(refusal(&r).contains("action must be one of search"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// /tft attack adjust:…, talents with their effects (issue 17, "every rule the engine knows")
+
+/// Attacks until a blow lands (DX high enough that most do), returning that reply.
+fn first_hit(w: &World, opts: Opts<'_>) -> Reply {
+    for _ in 0..40 {
+        let r = w.run(ANN, &["tft", "attack"], opts);
+        assert_eq!(r.embeds.len(), 1, "{r:?}");
+        if r.embeds[0].fields.iter().any(|f| f.name == "Hits") {
+            return r;
+        }
+    }
+    panic!("no blow landed in 40 tries");
+}
+
+#[test]
+fn adjust_names_reach_the_dx_breakdown() {
+    // tft-rules-summary.md, "Common DX Adjustments": second attack without Two Weapons -6,
+    // with it -4; invisible -6; each additional attacker +1; target in shadow -4; Bladeturn
+    // (tft-house-rules.txt) 5 dice.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(12, 20));
+    w.give(ann, "weapon", "broadsword", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            (
+                "adjust",
+                "second-attack, invisible, attackers:2, target-shadow, bladeturn",
+            ),
+        ],
+    );
+    assert_eq!(
+        field(&r, "adjDX"),
+        "DX 20, second attack -6, target invisible -6, 2 more attackers +2, target in shadow -4, Bladeturn +2 dice = **6** on 5 dice"
+    );
+    // With Two Weapons the second attack costs 4.
+    w.set_sheet("Vexa", "talents", "Two Weapons");
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("adjust", "second-attack, cestus, fleeing, prone"),
+        ],
+    );
+    assert_eq!(
+        field(&r, "adjDX"),
+        "DX 20, second attack (Two Weapons) -4, one cestus -2, fleeing target +4, target half hidden or prone -4 = **14** on 3 dice"
+    );
+}
+
+#[test]
+fn adjust_refuses_bad_lists_and_changes_nothing() {
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(12, 20));
+    w.give(ann, "weapon", "broadsword", "{}");
+    w.give(ann, "weapon", "heavy crossbow", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    let cases: &[(&str, Opts<'_>, &str)] = &[
+        ("flying", &[], "adjust has no \"flying\""),
+        ("widen:1", &[], "give wait too"),
+        ("widen:2", &[("wait", "1")], "at most 1"),
+        ("skis", &[], "lacks the Skiing talent"),
+        ("good-shot", &[], "give range and a missile weapon"),
+        (
+            "good-shot",
+            &[("weapon", "heavy crossbow"), ("range", "10")],
+            "cannot take a good shot",
+        ),
+        (
+            "shooting-twice",
+            &[("weapon", "heavy crossbow"), ("range", "10")],
+            "cannot shoot twice",
+        ),
+        ("target-down, defending", &[], "adjust has no"),
+    ];
+    for (adjust, extra, says) in cases {
+        let mut opts = vec![
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("adjust", *adjust),
+        ];
+        opts.extend_from_slice(extra);
+        let r = w.run(ANN, &["tft", "attack"], &opts);
+        assert!(refusal(&r).contains(says), "{adjust}: {}", r.content);
+    }
+    assert_eq!(w.rolls(), 0);
+}
+
+impl World {
+    /// The owner's `/character set` of one field.
+    fn set_sheet(&self, name: &str, field: &str, value: &str) {
+        let r = self.run(
+            GM,
+            &["character", "set"],
+            &[("name", name), ("field", field), ("value", value)],
+        );
+        assert!(r.content.contains("is now"), "{r:?}");
+    }
+}
+
+#[test]
+fn talents_with_costs_are_written_and_honoured() {
+    // tft-house-rules-combat.txt, "Double or Triple Damage" (Warrior, Veteran);
+    // tft-rules-summary.md, "ARMOR DEFENSE" (Toughness). Talents with no listed cost are
+    // written with one, and read back.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(12, 30));
+    w.give(ann, "weapon", "broadsword", "{}");
+    w.tft("Brom", BOB, fighter(60, 12));
+    let refused = w.run(
+        GM,
+        &["character", "set"],
+        &[("name", "Brom"), ("field", "talents"), ("value", "Veteran")],
+    );
+    assert!(
+        refusal(&refused).contains("Veteran (2)"),
+        "{}",
+        refused.content
+    );
+    for (talents, stops) in [
+        ("Warrior (2)", "toughness 1 = 1"),
+        ("Toughness (2)", "toughness 1 = 1"),
+        ("Warrior (2), Veteran (3)", "toughness 2 = 2"),
+    ] {
+        w.set_sheet("Brom", "talents", talents);
+        assert_eq!(
+            show_field(&w, "Brom", "Talents"),
+            talents.replace('(', r"\(").replace(')', r"\)")
+        );
+        let r = first_hit(&w, &[("attacker", "Vexa"), ("target", "Brom")]);
+        let special = r.embeds[0].fields.iter().any(|f| f.name == "Special");
+        if !special {
+            assert_eq!(field(&r, "Stops"), stops, "{talents}");
+        }
+    }
+}
+
+#[test]
+fn natural_armor_worn_armor_and_a_pack_are_stops() {
+    // tft-house-rules.txt, "Repairing Armor" (worn armor stops one fewer); tft-rules-summary.md
+    // (pack on back stops 1 from the rear); natural armor counts in full on a plain hit.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(12, 30));
+    w.give(ann, "weapon", "broadsword", "{}");
+    w.tft(
+        "Brom",
+        BOB,
+        TftSheet {
+            armor: Some("chainmail".into()),
+            ..fighter(60, 12)
+        },
+    );
+    let r = first_hit(
+        &w,
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("facing", "rear"),
+            ("adjust", "natural:3, armor-worn, pack"),
+        ],
+    );
+    let stops = field(&r, "Stops");
+    if r.embeds[0].fields.iter().any(|f| f.name == "Special") {
+        // A double or triple: armor and the pack are ignored, natural armor halved.
+        assert!(stops.contains("natural armor 1 (halved"), "{stops}");
+    } else {
+        assert_eq!(stops, "Chainmail 2 (worn), pack 1, natural armor 3 = 6");
+    }
+}
+
+#[test]
+fn an_aimed_blow_shows_what_its_hits_do() {
+    // tft-rules-summary.md, "OTHER ATTACKS": head -6 DX, more than 2 hits knock the target out.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(16, 30));
+    w.give(ann, "weapon", "great sword", "{}");
+    w.tft("Brom", BOB, fighter(60, 12));
+    let r = first_hit(
+        &w,
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("adjust", "aim:head"),
+        ],
+    );
+    assert!(field(&r, "adjDX").contains("aimed at the head -6"), "{r:?}");
+    let hits: u32 = field(&r, "Hits").parse().unwrap();
+    let aimed = field(&r, "Aimed");
+    assert_eq!(aimed.contains("knocked out"), hits > 2, "{hits}: {aimed}");
+}
+
+#[test]
+fn a_dagger_marksman_doubles_a_thrown_dagger_and_a_halfling_adds_one() {
+    // tft-house-rules-combat.txt, "Dagger Marksmanship": the damage of a hit is really doubled;
+    // a halfling's extra point comes after the doubling.
+    let w = world();
+    let ann = w.tft(
+        "Vexa",
+        ANN,
+        TftSheet {
+            talents: vec!["Dagger Marksmanship (2)".into()],
+            ..fighter(12, 30)
+        },
+    );
+    w.give(ann, "weapon", "dagger", "{}");
+    w.tft("Brom", BOB, fighter(60, 12));
+    let r = first_hit(
+        &w,
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("range", "2"),
+            ("adjust", "halfling"),
+        ],
+    );
+    assert!(
+        field(&r, "Damage").ends_with("×2 +1"),
+        "{}",
+        field(&r, "Damage")
+    );
+    assert!(
+        r.embeds[0]
+            .fields
+            .iter()
+            .any(|f| f.name == "Dagger Marksmanship")
+    );
+    // In hand to hand (no range) the talent does not double.
+    let r = first_hit(&w, &[("attacker", "Vexa"), ("target", "Brom")]);
+    assert!(
+        !field(&r, "Damage").contains('×'),
+        "{}",
+        field(&r, "Damage")
+    );
+}
+
+#[test]
+fn missile_weapons_reads_the_long_range_table_and_masters_widen_criticals() {
+    // tft-house-rules-combat.txt, "Long Range Shots": 31-42 hexes is -6 with Missile Weapons;
+    // without it the normal -1 per 6 hexes (42 hexes: -7). "Weapon Master Skills": Fencing.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(12, 30));
+    w.give(ann, "weapon", "longbow", "{}");
+    w.give(ann, "weapon", "rapier", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    let shot = [
+        ("attacker", "Vexa"),
+        ("target", "Brom"),
+        ("weapon", "longbow"),
+        ("range", "42"),
+    ];
+    let r = w.run(ANN, &["tft", "attack"], &shot);
+    assert!(
+        field(&r, "adjDX").contains("range 42 hexes -7"),
+        "{}",
+        field(&r, "adjDX")
+    );
+    w.set_sheet("Vexa", "talents", "Missile Weapons (3), Sword, Fencing (3)");
+    let r = w.run(ANN, &["tft", "attack"], &shot);
+    assert!(
+        field(&r, "adjDX").contains("range 42 hexes -6"),
+        "{}",
+        field(&r, "adjDX")
+    );
+    // Shooting twice keeps the normal penalty past 30 hexes.
+    let mut twice = shot.to_vec();
+    twice.push(("adjust", "shooting-twice"));
+    let r = w.run(ANN, &["tft", "attack"], &twice);
+    assert!(
+        field(&r, "adjDX").contains("range 42 hexes -7"),
+        "{}",
+        field(&r, "adjDX")
+    );
+    // A good shot within 23 hexes reads the weapon master's ranges.
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", "longbow"),
+            ("range", "20"),
+            ("adjust", "good-shot"),
+        ],
+    );
+    assert!(field(&r, "Technique").starts_with("good shot at 20 hexes"));
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", "rapier"),
+        ],
+    );
+    assert!(
+        field(&r, "Technique").starts_with("weapon master: triple on 4"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn autocomplete_lists_are_accepted_values() {
+    let t = crate::app::tft::talent_suggestions("Sword, acro");
+    assert_eq!(t.first().map(String::as_str), Some("Sword, Acrobatics (1)"));
+    let t = crate::app::tft::talent_suggestions("vet");
+    assert!(t.contains(&"Veteran (2)".to_owned()), "{t:?}");
+    assert!(t.contains(&"Master Vet (2)".to_owned()), "{t:?}");
+    for s in crate::app::tft::talent_suggestions("") {
+        assert!(crate::app::characters::fields::talent(&s).is_ok(), "{s}");
+    }
+    let a = crate::app::tft::adjust_suggestions("invisible, second");
+    assert_eq!(a, ["invisible, second-attack"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tftkit cast
+
+fn wizard(st: i32, iq: i32, spells: &[&str]) -> TftSheet {
+    TftSheet {
+        iq,
+        spells: spells.iter().map(|s| (*s).to_owned()).collect(),
+        ..fighter(st, 14)
+    }
+}
+
+#[test]
+fn casting_refuses_what_the_rules_refuse_and_changes_nothing() {
+    let w = world();
+    let zed = w.tft(
+        "Zed",
+        ANN,
+        wizard(10, 13, &["Bladeturn", "Fireball", "Light"]),
+    );
+    w.tft("Brom", BOB, fighter(12, 12));
+    let cases: &[(&[(&str, &str)], &str)] = &[
+        (&[("spell", "Sleep")], "Zed does not know Sleep"),
+        (&[("spell", "Light")], "give its kind"),
+        (&[("spell", "Light"), ("kind", "special")], "give st"),
+        // tft-house-rules.txt: Bladeturn is IQ 14.
+        (&[("spell", "bladeturn")], "needs IQ 14; the caster has 13"),
+        (
+            &[("spell", "Fireball"), ("kind", "missile"), ("st", "11")],
+            "costs 11 ST and the caster has 10 left",
+        ),
+        (
+            &[
+                ("spell", "Fireball"),
+                ("kind", "missile"),
+                ("st", "2"),
+                ("target", "Brom"),
+            ],
+            "needs its damage",
+        ),
+        (
+            &[
+                ("spell", "Light"),
+                ("kind", "thrown"),
+                ("st", "1"),
+                ("damage", "1d"),
+            ],
+            "for missile spells",
+        ),
+        (
+            &[
+                ("spell", "Fireball"),
+                ("kind", "missile"),
+                ("st", "2"),
+                ("damage", "2d6"),
+            ],
+            "damage takes dice",
+        ),
+        (
+            &[("spell", "Light"), ("kind", "fire")],
+            "kind must be one of",
+        ),
+    ];
+    for (opts, says) in cases {
+        let mut all = vec![("character", "Zed")];
+        all.extend_from_slice(opts);
+        let r = w.run(ANN, &["tftkit", "cast"], &all);
+        assert!(refusal(&r).contains(says), "{opts:?}: {}", r.content);
+    }
+    // A knocked-down caster stands first.
+    w.set("Zed", &[("knocked_down", "true")]);
+    let r = w.run(
+        ANN,
+        &["tftkit", "cast"],
+        &[
+            ("character", "Zed"),
+            ("spell", "Light"),
+            ("kind", "special"),
+            ("st", "1"),
+        ],
+    );
+    assert!(refusal(&r).contains("knocked down"), "{}", r.content);
+    assert_eq!(w.damage(zed), (0, 0));
+    assert_eq!(w.rolls(), 0);
+}
+
+#[test]
+fn a_cast_pays_its_st_as_fatigue() {
+    // tft-rules-summary.md, "STRENGTH" and "ROLLING TO HIT": a spell that works costs its ST,
+    // a thrown spell that fails 1 ST; Bladeturn (tft-house-rules.txt) costs 4.
+    let w = world();
+    let zed = w.tft("Zed", ANN, wizard(40, 14, &["Bladeturn"]));
+    let mut fatigue = 0;
+    for _ in 0..8 {
+        let r = w.run(
+            ANN,
+            &["tftkit", "cast"],
+            &[("character", "Zed"), ("spell", "Bladeturn")],
+        );
+        let works = r.embeds[0].description == "**The spell works**";
+        fatigue += if works { 4 } else { 1 };
+        assert_eq!(w.damage(zed), (0, fatigue), "{r:?}");
+        assert!(field(&r, "Spell").starts_with("Bladeturn (thrown spell, 4 ST, IQ 14)"));
+        assert!(field(&r, "Caster").starts_with(&format!("pays {} ST", if works { 4 } else { 1 })));
+    }
+    assert_eq!(w.rolls(), 8);
+}
+
+#[test]
+fn a_missile_spell_flies_its_range_and_does_its_damage() {
+    // tft-house-rules-combat.txt, "Long Range Shots": -1 DX per 6 hexes, and the long-range
+    // table for a caster with Missile Weapons; a missile spell costs its ST hit or miss.
+    let w = world();
+    let zed = w.tft("Zed", ANN, wizard(30, 12, &["Fireball"]));
+    let brom = w.tft("Brom", BOB, fighter(60, 12));
+    let opts = [
+        ("character", "Zed"),
+        ("spell", "fireball"),
+        ("kind", "missile"),
+        ("st", "3"),
+        ("damage", "3d-3"),
+        ("target", "Brom"),
+        ("distance", "12"),
+    ];
+    let mut paid = 0;
+    let mut taken = 0;
+    for _ in 0..6 {
+        let r = w.run(ANN, &["tftkit", "cast"], &opts);
+        assert!(
+            field(&r, "adjDX").starts_with("DX 14, range 12 hexes -2 = **12**"),
+            "{r:?}"
+        );
+        paid += 3;
+        if let Some(d) = r.embeds[0].fields.iter().find(|f| f.name == "Damage") {
+            let hits: i64 = d
+                .value
+                .split("**")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            taken += hits;
+        }
+        assert_eq!(w.damage(zed), (0, paid));
+        assert_eq!(w.hits(brom), taken);
+    }
+}
+
+#[test]
+fn a_caster_may_spend_down_to_zero_st_and_falls() {
+    // tft-rules-summary.md, "STRENGTH": at 0 ST a figure falls unconscious.
+    let w = world();
+    let zed = w.tft("Zed", ANN, wizard(3, 12, &["Fireball"]));
+    let r = w.run(
+        ANN,
+        &["tftkit", "cast"],
+        &[
+            ("character", "Zed"),
+            ("spell", "Fireball"),
+            ("kind", "missile"),
+            ("st", "3"),
+        ],
+    );
+    assert!(
+        field(&r, "Caster").ends_with("→ 0 ST left and falls"),
+        "{r:?}"
+    );
+    assert_eq!(w.damage(zed), (0, 3));
+    assert!(w.sheet(zed).knocked_down);
+    let again = w.run(
+        ANN,
+        &["tftkit", "cast"],
+        &[
+            ("character", "Zed"),
+            ("spell", "Fireball"),
+            ("kind", "missile"),
+            ("st", "1"),
+        ],
+    );
+    assert!(refusal(&again).contains("unconscious"), "{}", again.content);
+}
+
+#[test]
+fn without_house_rules_a_strong_figure_falls_at_eight_hits() {
+    // tft-house-rules-combat.txt, "Reaction to Injuries": a ST 30 figure falls at 16 hits with
+    // the house rules; with them off the original 8 stands for every ST.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(16, 30));
+    w.give(ann, "weapon", "great sword", "{}");
+    let brom = w.tft("Brom", BOB, fighter(30, 12));
+    let mut seen = [false, false];
+    for house in [true, false] {
+        w.set_rule("tft_house_rules", house);
+        for _ in 0..60 {
+            w.set_hits(brom, 0);
+            w.set("Brom", &[("knocked_down", "false")]);
+            let r = w.attack(ANN, "Vexa", "Brom");
+            let Some(h) = r.embeds[0].fields.iter().find(|f| f.name == "Hits") else {
+                continue;
+            };
+            let hits: i32 = h.value.parse().unwrap();
+            if (8..16).contains(&hits) {
+                let down = field(&r, "Target").contains("**Knocked down**");
+                assert_eq!(down, !house, "house rules {house}, {hits} hits: {r:?}");
+                seen[usize::from(house)] = true;
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        [true, true],
+        "a blow of 8 to 15 hits in 60 tries, each way"
+    );
+}
+
+#[test]
+fn a_fine_weapon_adds_its_damage_and_waiting_can_widen_criticals() {
+    // tft-house-rules.txt, "Fine Weapons": a fine+2 broadsword does 2d+2. tft-house-rules-combat.txt,
+    // "Waiting For An Opening": two turns waited and both traded: -2 DX.
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(12, 30));
+    w.give(ann, "weapon", "broadsword", r#"{"quality":"fine+2"}"#);
+    w.tft("Brom", BOB, fighter(60, 12));
+    let r = first_hit(&w, &[("attacker", "Vexa"), ("target", "Brom")]);
+    assert_eq!(field(&r, "Weapon"), "fine Broadsword");
+    let damage = field(&r, "Damage");
+    assert!(
+        damage.starts_with("2d+2:") || damage.starts_with("3d+2:"),
+        "{damage}"
+    );
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("wait", "2"),
+            ("adjust", "widen:2"),
+        ],
+    );
+    assert!(
+        field(&r, "adjDX").contains("waited 2 turns -2 = **28**"),
+        "{r:?}"
+    );
+}

@@ -83,7 +83,9 @@ pub async fn character_set(
     #[autocomplete = "autocomplete::character"]
     name: String,
     #[description = "The field to change"] field: String,
-    #[description = "The new value"] value: String,
+    #[description = "The new value"]
+    #[autocomplete = "autocomplete::sheet_value"]
+    value: String,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("name", name)

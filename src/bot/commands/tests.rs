@@ -422,6 +422,9 @@ fn character_skill_weapon_and_location_options_autocomplete() {
                 "pair" | "shield" => leaf.path() == "attack",
                 // The list of characters a GM asks for a roll.
                 "characters" => leaf.path() == "gm request",
+                // TFT attack circumstances, and a sheet value (talents for a TFT sheet).
+                "adjust" => leaf.path() == "tft attack",
+                "value" => leaf.path() == "character set",
                 // A new character's name is not one to pick from.
                 "name" => leaf.path[0] == "character" && leaf.path() != "character create",
                 _ => false,

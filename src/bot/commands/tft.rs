@@ -106,6 +106,9 @@ pub async fn tft_attack(
     #[description = "The attacker also parries or defends this turn (lower DX)"] stance: Option<
         Stance,
     >,
+    #[description = "More, comma-separated: invisible, second-attack, aim:head, attackers:2…"]
+    #[autocomplete = "autocomplete::tft_adjust"]
+    adjust: Option<String>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("attacker", attacker)
@@ -123,7 +126,8 @@ pub async fn tft_attack(
         .choice("mode", mode)
         .choice("parry", parry)
         .opt("shield_wall", shield_wall)
-        .choice("stance", stance);
+        .choice("stance", stance)
+        .opt("adjust", adjust);
     invoke(ctx, &["tft", "attack"], args).await
 }
 

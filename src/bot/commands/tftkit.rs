@@ -1,16 +1,22 @@
-//! `/tftkit check|gear|actions|miss`: The Fantasy Trip's table aids beside `/tft` (Discord caps
+//! `/tftkit check|gear|actions|miss|cast`: The Fantasy Trip's table aids beside `/tft` (Discord caps
 //! one command, its subcommands and options at 4000 characters, and `/tft` is near it).
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{CommonCheck, Mode, TakeActions};
+use crate::bot::choices::{CommonCheck, Mode, SpellKind, TakeActions};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
-/// The Fantasy Trip: common checks, gear, multiple actions and rolls to miss
+/// The Fantasy Trip: common checks, gear, multiple actions, rolls to miss and casting
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("tftkit_check", "tftkit_gear", "tftkit_actions", "tftkit_miss"),
+    subcommands(
+        "tftkit_check",
+        "tftkit_gear",
+        "tftkit_actions",
+        "tftkit_miss",
+        "tftkit_cast"
+    ),
     subcommand_required
 )]
 // poise wants an async fn, even for a parent Discord never calls.
@@ -127,4 +133,45 @@ pub async fn tftkit_miss(
         .opt("modifier", modifier)
         .choice("mode", mode);
     invoke(ctx, &["tftkit", "miss"], args).await
+}
+
+/// TFT casting: a spell from the sheet, its ST paid as fatigue
+#[poise::command(slash_command, rename = "cast")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
+pub async fn tftkit_cast(
+    ctx: Context<'_>,
+    #[description = "A spell on the caster's sheet"] spell: String,
+    #[description = "Who casts (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "A missile spell's target (its hits are applied)"]
+    #[autocomplete = "autocomplete::character"]
+    target: Option<String>,
+    #[description = "ST spent (default: the house rules' cost; a missile spell's power) (1 to 100)"]
+    #[min = 1]
+    #[max = 100]
+    st: Option<i64>,
+    #[description = "The spell's type, for a spell the bot does not list"] kind: Option<SpellKind>,
+    #[description = "Hexes to the target (0 to 10000)"]
+    #[min = 0]
+    #[max = 10000]
+    distance: Option<i64>,
+    #[description = "A missile spell's damage, like 2d-2"] damage: Option<String>,
+    #[description = "Added to adjusted DX (-40 to 40)"]
+    #[min = -40]
+    #[max = 40]
+    modifier: Option<i64>,
+    #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("spell", spell)
+        .opt("character", character)
+        .opt("target", target)
+        .opt("st", st)
+        .choice("kind", kind)
+        .opt("distance", distance)
+        .opt("damage", damage)
+        .opt("modifier", modifier)
+        .choice("mode", mode);
+    invoke(ctx, &["tftkit", "cast"], args).await
 }

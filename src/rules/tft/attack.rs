@@ -170,8 +170,6 @@ impl AttackRoll {
 
     /// Whether the damage is doubled outright, not by the house rules' "ignore armor" reading
     /// (a Dagger Marksman's hit; the damage module decides how it meets a double or triple).
-    // Not reached: /tft attack rolls with `Technique::Normal` only and passes no Dagger Marksman
-    // throw (`Blow::dagger_marksmanship` is false); a throwing-technique option would reach it.
     pub fn doubled_outright(&self) -> bool {
         self.technique == Technique::DaggerMarksman && self.is_hit()
     }

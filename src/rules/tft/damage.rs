@@ -12,6 +12,8 @@
 pub mod shield;
 
 use crate::rules::dice::DieSource;
+use crate::rules::tft::attack::PreciseTarget;
+use crate::rules::tft::character::Talent;
 use crate::rules::tft::gear::{
     ArmorKind, GearError, PACK_ON_BACK_STOPS, Quality, ShieldKind, Weapon, WeaponGroup, Wear,
 };
@@ -128,13 +130,14 @@ pub enum Precise {
 }
 
 impl Precise {
-    // Not reached: an aimed blow's DX is read from the precise-attack table
-    // (`attack::Adjustment::Precise`), which also covers throws and limbs; /tft attack offers no
-    // aimed blow yet, and when it does the table, not this flat -6, sets the DX.
-    pub fn dx_adjust(self) -> i32 {
-        match self {
-            Self::None => 0,
-            Self::Head | Self::Hand => -6,
+    /// What an aimed blow does to the damage side: only the thrown head and hand rows of the
+    /// precise-attack table change the stops and the doubling; the other rows act on the hits
+    /// that get through (see [`PreciseTarget::effects`]). The DX of every row is the table's.
+    pub fn of(target: PreciseTarget) -> Self {
+        match target {
+            PreciseTarget::ThrownHead => Self::Head,
+            PreciseTarget::ThrownHand => Self::Hand,
+            _ => Self::None,
         }
     }
 }
@@ -197,6 +200,22 @@ pub enum Toughness {
 }
 
 impl Toughness {
+    /// The toughness a figure's talents give it: Veteran over Warrior, and Toughness counted as
+    /// Warrior.
+    ///
+    /// Decision: tft-rules-summary.md names a "Toughness talent" that adds to AD, and the house
+    /// rules name Warrior and Veteran; none gives a number. Toughness is read as Warrior under
+    /// its later name (1 hit), and the talents do not add up: the best one counts.
+    pub fn of_talents(talents: &[Talent]) -> Self {
+        if talents.contains(&Talent::Veteran) {
+            Self::Veteran
+        } else if talents.contains(&Talent::Warrior) || talents.contains(&Talent::Toughness) {
+            Self::Warrior
+        } else {
+            Self::None
+        }
+    }
+
     pub fn stops(self) -> i32 {
         match self {
             Self::None => 0,
@@ -580,9 +599,6 @@ pub struct PooledHits {
 }
 
 /// Adds up `parts` and takes `stops` off the total once.
-// Not reached: the hits pooled are a turn's Wall of Fire damage, which belongs to spell casting
-// (`character::spells::wall_of_fire_hits`, the campaign/character half of issue 17); no attack
-// command sees more than one blow at a time.
 pub fn pooled_hits(parts: &[i32], stops: i32) -> PooledHits {
     let total: i32 = parts.iter().map(|p| p.max(&0)).sum();
     let stopped = stops.clamp(0, total);
@@ -656,13 +672,14 @@ pub fn resolve_damage(
         earlier_hits: target.earlier_hits,
         acrobatics_adj_dx: target.acrobatics_adj_dx,
     };
-    let after = injury::after_blow(
+    let after = injury::after_blow_by(
         dice,
         &struck,
         damage.hits,
         before_armor_for_save,
         attacker_st,
         lance,
+        house_rules,
     )?;
     Ok(DamageResolution {
         damage,

@@ -134,6 +134,27 @@ pub fn reaction_thresholds(st: i32) -> Result<ReactionThresholds, InjuryError> {
     })
 }
 
+/// The thresholds with the house rules on (their chart, by ST) or off.
+///
+/// Decision: tft-house-rules-combat.txt, "Reaction to Injuries" supersedes the original chart
+/// with its bands by ST; with the house rules off the summary's single numbers stand for every
+/// figure, whatever its ST: 5 hits since its last action cost -2 DX (tft-rules-summary.md,
+/// "Common DX Adjustments" and "ACTIONS") and 8 hits in a round knock it down (the number the
+/// house rules' "Knockdown" keeps for figures under ST 20).
+pub fn reaction_thresholds_by(
+    st: i32,
+    house_rules: bool,
+) -> Result<ReactionThresholds, InjuryError> {
+    if house_rules {
+        return reaction_thresholds(st);
+    }
+    check_st(st)?;
+    Ok(ReactionThresholds {
+        minus_two_dx: 5,
+        knockdown: 8,
+    })
+}
+
 /// What the round's hits do to a figure by the reaction table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reaction {
@@ -146,8 +167,10 @@ pub struct Reaction {
 }
 
 /// The reaction to `round_hits` hits taken in one round (cumulative, from any source).
-pub fn reaction(st: i32, round_hits: i32) -> Result<Reaction, InjuryError> {
-    let thresholds = reaction_thresholds(st)?;
+/// The reaction to `round_hits` hits taken in one round (cumulative, from any source), with the
+/// house rules on or off (see [`reaction_thresholds_by`]).
+pub fn reaction_by(st: i32, round_hits: i32, house_rules: bool) -> Result<Reaction, InjuryError> {
+    let thresholds = reaction_thresholds_by(st, house_rules)?;
     let round_hits = check_hits(round_hits)?;
     Ok(Reaction {
         thresholds,
@@ -230,17 +253,21 @@ pub struct AfterBlow {
 /// down by the reaction table rolls nothing, since the powerful-blow rule only covers blows the
 /// table does not. Decision: with Acrobatics the figure rolls against the higher of ST and
 /// adjDX, the choice any player would make.
-pub fn after_blow(
+///
+/// The reaction table is the house rules', or the original numbers when they are off (see
+/// [`reaction_thresholds_by`]).
+pub fn after_blow_by(
     dice: &mut impl DieSource,
     struck: &Struck,
     hits: i32,
     damage_before_armor: i32,
     attacker_st: Option<i32>,
     lance: bool,
+    house_rules: bool,
 ) -> Result<AfterBlow, InjuryError> {
     let earlier = check_hits(struck.earlier_hits)?;
     let hits = check_hits(hits)?;
-    let reaction = reaction(struck.st, earlier + hits)?;
+    let reaction = reaction_by(struck.st, earlier + hits, house_rules)?;
     let mut reasons = Vec::new();
     let mut count = 0;
     if let Some(st) = attacker_st

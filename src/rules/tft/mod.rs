@@ -7,6 +7,7 @@
 
 pub mod attack;
 pub mod campaign;
+pub mod casting;
 pub mod character;
 pub mod damage;
 pub mod gear;
@@ -49,6 +50,26 @@ impl Dice {
         6 * self.count as i32 + self.adds
     }
 
+    /// Reads dice as the books write them ("2d-2", "1d", "3d+1"; spaces and case ignored), with
+    /// 1 to 100 dice and adds within ±1000.
+    pub fn parse(text: &str) -> Option<Self> {
+        let t: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect();
+        let (count, rest) = t.split_once('d')?;
+        let count: u32 = count.parse().ok().filter(|n| (1..=100).contains(n))?;
+        let adds: i32 = match rest {
+            "" => 0,
+            r if r.starts_with('+') || r.starts_with('-') => r.parse().ok()?,
+            _ => return None,
+        };
+        (-1000..=1000)
+            .contains(&adds)
+            .then_some(Self::new(count, adds))
+    }
+
     /// The same dice with `n` more added ("+1 damage" effects).
     pub fn plus(self, n: i32) -> Self {
         Self::new(self.count, self.adds + n)
@@ -89,5 +110,24 @@ mod tests {
         assert_eq!((Dice::new(1, -2).min(), Dice::new(1, -2).max()), (-1, 4));
         let (faces, total) = Dice::new(2, 1).roll(&mut ScriptedDice::new([6, 2]));
         assert_eq!((faces, total), (vec![6, 2], 9));
+    }
+
+    #[test]
+    fn dice_parse_both_sides_of_their_limits() {
+        for (text, want) in [
+            ("2d-2", Some(Dice::new(2, -2))),
+            (" 1D ", Some(Dice::new(1, 0))),
+            ("3d + 1", Some(Dice::new(3, 1))),
+            ("100d+1000", Some(Dice::new(100, 1000))),
+            ("1d-1000", Some(Dice::new(1, -1000))),
+            ("0d", None),
+            ("101d", None),
+            ("1d+1001", None),
+            ("d6", None),
+            ("2d6", None),
+            ("two", None),
+        ] {
+            assert_eq!(Dice::parse(text), want, "{text}");
+        }
     }
 }

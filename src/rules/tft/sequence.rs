@@ -6,7 +6,7 @@
 //! [`super::injury`], which this module asks; the encounter tracker in `app` keeps the figures,
 //! their sheets and the round's state, and calls in here with plain numbers and a die source.
 
-use super::injury::{self, InjuryError, reaction_thresholds};
+use super::injury::{self, InjuryError, reaction_thresholds_by};
 use super::multi::{InitiativeSum, MultiError};
 use crate::rules::dice::DieSource;
 
@@ -228,8 +228,15 @@ pub fn next_to_act(
 ///
 /// Decision: the summary counts the hits "since its last action" and the house rules' table
 /// gives the number by ST; the bot uses both, the table's threshold over the summary's window.
-pub fn current_adj_dx(adj_dx: i32, st: i32, hits_since_action: i32) -> Result<i32, SequenceError> {
-    let thresholds = reaction_thresholds(st)?;
+///
+/// With the house rules off (`house_rules` false) the threshold is 5 at any ST.
+pub fn current_adj_dx(
+    adj_dx: i32,
+    st: i32,
+    hits_since_action: i32,
+    house_rules: bool,
+) -> Result<i32, SequenceError> {
+    let thresholds = reaction_thresholds_by(st, house_rules)?;
     Ok(if hits_since_action >= thresholds.minus_two_dx {
         adj_dx - 2
     } else {
@@ -260,13 +267,14 @@ impl Tally {
     /// Counts `hits` (after armor) taken by a figure of `st` (tft-house-rules-combat.txt,
     /// "Knockdown": 8 or more cumulative hits from any source in one round knock a figure off its
     /// feet; "Reaction to Injuries" raises the 8 for ST 20 and over).
-    pub fn take(self, hits: i32, st: i32) -> Result<Taken, SequenceError> {
-        let before = injury::reaction(st, self.round)?;
+    /// With the house rules off (`house_rules` false) the thresholds are 5 and 8 at any ST.
+    pub fn take(self, hits: i32, st: i32, house_rules: bool) -> Result<Taken, SequenceError> {
+        let before = injury::reaction_by(st, self.round, house_rules)?;
         let tally = Self {
             round: self.round.saturating_add(hits.max(0)),
             since_action: self.since_action.saturating_add(hits.max(0)),
         };
-        let after = injury::reaction(st, tally.round.min(10_000))?;
+        let after = injury::reaction_by(st, tally.round.min(10_000), house_rules)?;
         let minus_two = tally.since_action >= after.thresholds.minus_two_dx;
         Ok(Taken {
             tally,
@@ -435,7 +443,7 @@ mod tests {
         let first = next_to_act(&figures, &mut dice).unwrap().unwrap();
         assert_eq!(first.index, 0);
         figures[0].acted = true;
-        figures[1].adj_dx = current_adj_dx(12, 12, 5).unwrap();
+        figures[1].adj_dx = current_adj_dx(12, 12, 5, true).unwrap();
         let second = next_to_act(&figures, &mut dice).unwrap().unwrap();
         assert_eq!(second.index, 2);
     }
@@ -454,12 +462,20 @@ mod tests {
         ];
         for (st, hits, want) in cases {
             assert_eq!(
-                current_adj_dx(12, st, hits).unwrap(),
+                current_adj_dx(12, st, hits, true).unwrap(),
                 want,
                 "ST {st}, {hits} hits"
             );
         }
-        assert!(current_adj_dx(12, 0, 5).is_err());
+        // House rules off: the original 5 hits at any ST.
+        for (st, hits, want) in [(30, 4, 12), (30, 5, 10)] {
+            assert_eq!(
+                current_adj_dx(12, st, hits, false).unwrap(),
+                want,
+                "off: ST {st}"
+            );
+        }
+        assert!(current_adj_dx(12, 0, 5, true).is_err());
     }
 
     // tft-house-rules-combat.txt, "Knockdown": 8 or more cumulative hits in one round knock a
@@ -478,7 +494,7 @@ mod tests {
             let mut tally = Tally::default();
             let mut fell = 0;
             for &hits in *blows {
-                let taken = tally.take(hits, *st).unwrap();
+                let taken = tally.take(hits, *st, true).unwrap();
                 fell += u32::from(taken.knocked_down);
                 tally = taken.tally;
             }
@@ -489,7 +505,7 @@ mod tests {
 
     #[test]
     fn the_counts_reset_at_the_right_moments() {
-        let taken = Tally::default().take(5, 12).unwrap();
+        let taken = Tally::default().take(5, 12, true).unwrap();
         assert!(taken.minus_two_dx);
         let acted = taken.tally.acted();
         assert_eq!(
@@ -512,7 +528,7 @@ mod tests {
             round: 0,
             since_action: 4,
         };
-        let taken = before.take(1, 12).unwrap();
+        let taken = before.take(1, 12, true).unwrap();
         assert!(taken.minus_two_dx);
         assert!(!taken.knocked_down);
     }

@@ -101,6 +101,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tftkit gear",
             "tftkit actions",
             "tftkit miss",
+            "tftkit cast",
             "tft reaction",
         ],
     ),
@@ -746,6 +747,7 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
         ("dx", "11"),
         ("talents", "\"Sword, Shield\""),
         ("shield", "\"Small Shield\""),
+        ("spells", "Light"),
     ] {
         let text = x.text(
             &alys,
@@ -787,6 +789,24 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
 
     let text = x.text(&alys, "/tftkit miss character:Tor prior:1");
     assert!(text.contains("Tor rolls to miss"), "{text}");
+
+    let text = x.text(
+        &alys,
+        "/tftkit cast spell:Light character:Tor kind:special st:1",
+    );
+    assert!(
+        text.contains("Tor casts Light") && text.contains("Caster: pays 1 ST as fatigue: 12 → 11"),
+        "{text}"
+    );
+
+    let text = x.text(
+        &alys,
+        "/tft attack attacker:Tor target:Ulf adjust:\"invisible, attackers:2\"",
+    );
+    assert!(
+        text.contains("target invisible -6, 2 more attackers +2"),
+        "{text}"
+    );
 
     let text = x.text(&alys, "/tft attack attacker:Tor target:Ulf");
     assert!(text.contains("Tor attacks Ulf"), "{text}");

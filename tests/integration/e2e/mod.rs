@@ -41,10 +41,12 @@
 mod buttons;
 mod characters;
 mod commands;
+mod delivery;
 mod gateway;
 mod lifecycle;
 mod malformed;
 mod modes;
+mod overload;
 mod roll;
 mod secrecy;
 mod shards;

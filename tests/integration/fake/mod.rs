@@ -222,6 +222,90 @@ pub(crate) struct Log {
     pub originals: HashMap<String, u64>,
     /// Messages by id, as created through the fake.
     pub messages: HashMap<u64, Value>,
+    /// Faults to inject, each with how many matching requests it has seen (see [`Fault`]).
+    pub faults: Vec<(Fault, u64)>,
+    /// Tokens of interactions Discord has acknowledged (a callback went through, or hung after
+    /// arriving): a second callback gets 400/40060, and a follow-up needs one (else 404/10015).
+    /// Not kept by a load fake.
+    pub acknowledged: std::collections::HashSet<String>,
+    /// Messages created with `enforce_nonce`: (channel, nonce) → message id.
+    pub nonces: HashMap<(u64, String), u64>,
+}
+
+/// Which requests a [`Fault`] hits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FaultTarget {
+    /// `POST /interactions/{id}/{token}/callback`.
+    Callback,
+    /// `POST /webhooks/{app}/{token}` (follow-ups).
+    Followup,
+    /// `POST /channels/{id}/messages` in this channel.
+    ChannelMessages(u64),
+}
+
+/// What a faulted request gets.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FaultKind {
+    /// 500 Internal Server Error; the request had no effect.
+    ServerError,
+    /// 429 with `retry_after` (seconds) in the body and `Retry-After` in the headers; no effect.
+    TooManyRequests { retry_after: f64 },
+    /// 403 Missing Access (code 50001); no effect.
+    Forbidden,
+    /// The request takes effect but its answer never comes back (the connection is held open
+    /// for a minute). Recorded with status 0.
+    Hang,
+}
+
+/// A fault injected into matching requests: of every `one_in` matching requests, the last one
+/// fails (1 = every one; 5 = 20%), counted over the fault's life, retries included, so the
+/// pattern is the same on every run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fault {
+    pub target: FaultTarget,
+    pub kind: FaultKind,
+    pub one_in: u64,
+}
+
+impl Fault {
+    pub fn new(target: FaultTarget, kind: FaultKind, one_in: u64) -> Self {
+        Self {
+            target,
+            kind,
+            one_in: one_in.max(1),
+        }
+    }
+
+    fn matches(&self, method: &str, route: &str) -> bool {
+        if method != "POST" {
+            return false;
+        }
+        let segments: Vec<&str> = route.trim_start_matches('/').split('/').collect();
+        match (&self.target, segments.as_slice()) {
+            (FaultTarget::Callback, ["interactions", _, _, "callback"])
+            | (FaultTarget::Followup, ["webhooks", _, _]) => true,
+            (FaultTarget::ChannelMessages(id), ["channels", channel, "messages"]) => {
+                *channel == id.to_string()
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Log {
+    /// The fault this request gets, if any (counting it against every matching fault).
+    pub(crate) fn fault_for(&mut self, method: &str, route: &str) -> Option<FaultKind> {
+        let mut hit = None;
+        for (fault, seen) in &mut self.faults {
+            if fault.matches(method, route) {
+                *seen += 1;
+                if hit.is_none() && *seen % fault.one_in == 0 {
+                    hit = Some(fault.kind.clone());
+                }
+            }
+        }
+        hit
+    }
 }
 
 impl Log {
@@ -546,6 +630,49 @@ impl FakeDiscord {
         self.shared.lock().requests.len()
     }
 
+    /// The interaction `token`'s original response (what its user sees), if it exists.
+    pub fn original(&self, token: &str) -> Option<Value> {
+        let log = self.shared.lock();
+        let id = log.originals.get(token)?;
+        log.messages.get(id).cloned()
+    }
+
+    /// Replaces the injected faults (an empty list: Discord works again).
+    pub fn set_faults(&self, faults: Vec<Fault>) {
+        self.shared.lock().faults = faults.into_iter().map(|f| (f, 0)).collect();
+        self.shared.changed.notify_all();
+    }
+
+    /// Messages that exist in `channel_id` (created by a post, not doubled by a repeated nonce),
+    /// oldest first.
+    pub fn channel_messages(&self, channel_id: u64) -> Vec<Value> {
+        messages_in(&self.shared.lock(), channel_id)
+    }
+
+    /// Waits until `pred` holds for the messages of `channel_id`; returns them.
+    pub fn wait_channel(
+        &self,
+        channel_id: u64,
+        what: &str,
+        timeout: Duration,
+        mut pred: impl FnMut(&[Value]) -> bool,
+    ) -> Vec<Value> {
+        self.wait_log(timeout, what, |log| {
+            let out = messages_in(log, channel_id);
+            pred(&out).then_some(out)
+        })
+    }
+
+    /// Waits until `pred` holds for the whole record of requests (a count of answers, say).
+    pub fn wait_requests<T>(
+        &self,
+        what: &str,
+        timeout: Duration,
+        mut pred: impl FnMut(&[Request]) -> Option<T>,
+    ) -> T {
+        self.wait_log(timeout, what, |log| pred(&log.requests))
+    }
+
     /// Closes the live gateway socket (the bot should RESUME or reconnect).
     pub fn drop_gateway(&self) {
         if let Some((_, tx)) = self.shared.lock().live.take() {
@@ -669,6 +796,18 @@ impl FakeDiscord {
             .insert(id, (name.to_owned(), bytes));
         (id, format!("{}/attachments/{id}/{name}", self.base()))
     }
+}
+
+/// The messages of `channel_id`, oldest first.
+fn messages_in(log: &Log, channel_id: u64) -> Vec<Value> {
+    let mut out: Vec<(u64, Value)> = log
+        .messages
+        .iter()
+        .filter(|(_, m)| m["channel_id"].as_str().and_then(|c| c.parse().ok()) == Some(channel_id))
+        .map(|(id, m)| (*id, m.clone()))
+        .collect();
+    out.sort_by_key(|(id, _)| *id);
+    out.into_iter().map(|(_, m)| m).collect()
 }
 
 impl Drop for FakeDiscord {

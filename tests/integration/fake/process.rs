@@ -29,6 +29,8 @@ pub struct BotOptions {
     pub config_name: String,
     /// More environment variables for the bot (`REFEREE_APP_THREADS`, `RUST_BACKTRACE`…).
     pub env: Vec<(String, String)>,
+    /// More TOML appended to the configuration file (a `[delivery]` section, say).
+    pub config_extra: String,
 }
 
 impl BotOptions {
@@ -43,6 +45,7 @@ impl BotOptions {
             discord_extra: String::new(),
             config_name: "config.toml".to_owned(),
             env: Vec::new(),
+            config_extra: String::new(),
         }
     }
 
@@ -81,6 +84,7 @@ impl BotProcess {
         if !config.is_empty() {
             config.insert_str(0, "[discord]\n");
         }
+        config.push_str(&options.config_extra);
         std::fs::write(options.config(), config).expect("write the test config.toml");
         let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
         command
@@ -172,6 +176,12 @@ impl BotProcess {
             .status()
             .expect("run kill");
         assert!(status.success(), "kill -TERM {} failed", self.pid());
+        self.wait_exit(timeout)
+    }
+
+    /// SIGKILL (`kill -9`: no shutdown, no drain) and waits for the exit status.
+    pub fn kill(&mut self, timeout: Duration) -> ExitStatus {
+        let _ = self.child.kill();
         self.wait_exit(timeout)
     }
 

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::openapi::{self, BodyRoute};
 use super::payload::{self, APPLICATION_ID, CHANNEL_ID, GUILD_ID};
-use super::{File, Request, Shared};
+use super::{FaultKind, File, Request, Shared};
 
 /// Bodies above this are refused (the bot never sends anything near it).
 const MAX_BODY: usize = 64 << 20;
@@ -82,6 +82,12 @@ async fn any(State(shared): State<Arc<Shared>>, request: axum::extract::Request)
 
     let authorized =
         header_value("authorization").as_deref() == Some(format!("Bot {}", shared.token).as_str());
+    let fault = if authorized && path.starts_with("/api/v10/") {
+        shared.lock().fault_for(&method, &path["/api/v10".len()..])
+    } else {
+        None
+    };
+    let mut hang = false;
     let (status, answer, problem) = if !path.starts_with("/api/v10/") {
         (StatusCode::NOT_FOUND, Some(not_found()), true)
     } else if !authorized {
@@ -90,8 +96,12 @@ async fn any(State(shared): State<Arc<Shared>>, request: axum::extract::Request)
             Some(json!({"message": "401: Unauthorized", "code": 0})),
             false,
         )
+    } else if let Some(fault) = fault.as_ref().filter(|f| **f != FaultKind::Hang) {
+        let (status, body) = fault_answer(fault);
+        (status, Some(body), false)
     } else {
         let route = &path["/api/v10".len()..];
+        hang = fault.is_some();
         match answer(&shared, &method, route, json.as_ref()) {
             Some((status, body)) => (status, body, false),
             None => (StatusCode::NOT_FOUND, Some(not_found()), true),
@@ -118,14 +128,53 @@ async fn any(State(shared): State<Arc<Shared>>, request: axum::extract::Request)
             headers: if shared.load { Vec::new() } else { headers },
             json,
             files,
-            status: status.as_u16(),
+            // A hung request took effect but was never answered.
+            status: if hang { 0 } else { status.as_u16() },
             at,
         });
     }
     shared.changed.notify_all();
+    if hang {
+        tokio::time::sleep(HANG).await;
+    }
+    if let Some(FaultKind::TooManyRequests { retry_after }) = &fault {
+        let body = answer.unwrap_or_default().to_string();
+        return (
+            status,
+            [
+                (header::CONTENT_TYPE, "application/json".to_owned()),
+                (header::RETRY_AFTER, format!("{}", retry_after.ceil())),
+            ],
+            body,
+        )
+            .into_response();
+    }
     match answer {
         Some(body) => json_response(status, &body),
         None => (status, Body::empty()).into_response(),
+    }
+}
+
+/// How long a hung request is held before the fake answers it after all.
+const HANG: std::time::Duration = std::time::Duration::from_mins(1);
+
+/// The answer to a request a fault hits (all but a hang, which is answered normally, late).
+fn fault_answer(fault: &FaultKind) -> (StatusCode, Value) {
+    match fault {
+        FaultKind::ServerError => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            json!({"message": "500: Internal Server Error", "code": 0}),
+        ),
+        FaultKind::TooManyRequests { retry_after } => (
+            StatusCode::TOO_MANY_REQUESTS,
+            json!({"message": "You are being rate limited.", "retry_after": retry_after,
+                   "global": false}),
+        ),
+        FaultKind::Forbidden => (
+            StatusCode::FORBIDDEN,
+            json!({"message": "Missing Access", "code": 50001}),
+        ),
+        FaultKind::Hang => (StatusCode::NO_CONTENT, Value::Null),
     }
 }
 
@@ -172,15 +221,18 @@ fn answer(
             ok(echo_commands(body_or_empty, Some(guild)))
         }
         ("POST", ["interactions", _id, token, "callback"]) => {
-            // A new message (type 4) becomes the interaction's `@original` (which the load
-            // benchmark never reads).
-            if body_or_empty["type"] == 4 && !shared.load {
-                let id = store_message(shared, CHANNEL_ID, &body_or_empty["data"]);
-                shared.lock().originals.insert((*token).to_owned(), id);
-            }
-            empty()
+            Some(callback(shared, token, body_or_empty))
         }
-        ("POST", ["webhooks", _app, _token]) => ok(new_message(shared, CHANNEL_ID, body_or_empty)),
+        ("POST", ["webhooks", _app, token]) => {
+            if !shared.load && !shared.lock().acknowledged.contains(*token) {
+                // An interaction never acknowledged has no webhook.
+                return Some((
+                    StatusCode::NOT_FOUND,
+                    Some(json!({"message": "Unknown Webhook", "code": 10015})),
+                ));
+            }
+            ok(new_message(shared, CHANNEL_ID, body_or_empty))
+        }
         (_, ["webhooks", _app, token, "messages", which]) => {
             let mut log = shared.lock();
             let id = if *which == "@original" {
@@ -188,7 +240,15 @@ fn answer(
             } else {
                 which.parse::<u64>().ok()
             };
-            let stored = log.messages.get_mut(&id?)?;
+            let Some(stored) = id.and_then(|id| log.messages.get_mut(&id)) else {
+                // Discord's answer for a response or message that does not exist.
+                return (method == "GET" && *which == "@original").then(|| {
+                    (
+                        StatusCode::NOT_FOUND,
+                        Some(json!({"message": "Unknown Message", "code": 10008})),
+                    )
+                });
+            };
             match method {
                 "GET" => ok(stored.clone()),
                 "PATCH" => {
@@ -204,8 +264,7 @@ fn answer(
             }
         }
         ("POST", ["channels", channel, "messages"]) => {
-            let channel = channel.parse().ok()?;
-            ok(new_message(shared, channel, body_or_empty))
+            post_channel_message(shared, channel.parse().ok()?, body_or_empty)
         }
         ("GET", ["channels", channel]) => ok(json!({
             "id": channel,
@@ -226,6 +285,52 @@ fn answer(
         })),
         _ => None,
     }
+}
+
+/// An interaction callback: the first acknowledges the interaction (and a new message, type 4,
+/// becomes its `@original`, which the load benchmark never reads); a second gets Discord's
+/// 400/40060.
+fn callback(shared: &Shared, token: &str, body: &Value) -> (StatusCode, Option<Value>) {
+    if !shared.load && !shared.lock().acknowledged.insert(token.to_owned()) {
+        return (
+            StatusCode::BAD_REQUEST,
+            Some(json!({"message": "Interaction has already been acknowledged.", "code": 40060})),
+        );
+    }
+    if body["type"] == 4 && !shared.load {
+        let id = store_message(shared, CHANNEL_ID, &body["data"]);
+        shared.lock().originals.insert(token.to_owned(), id);
+    }
+    (StatusCode::NO_CONTENT, None)
+}
+
+/// A message posted in a channel. With `enforce_nonce`, a nonce seen in the channel returns
+/// that message instead of a second one (as Discord does for a few minutes).
+fn post_channel_message(
+    shared: &Shared,
+    channel: u64,
+    body: &Value,
+) -> Option<(StatusCode, Option<Value>)> {
+    let nonce = (body["enforce_nonce"] == true)
+        .then(|| match &body["nonce"] {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .flatten();
+    if let Some(nonce) = &nonce {
+        let log = shared.lock();
+        if let Some(id) = log.nonces.get(&(channel, nonce.clone())) {
+            return Some((StatusCode::OK, Some(log.messages.get(id)?.clone())));
+        }
+    }
+    let message = new_message(shared, channel, body);
+    if let Some(nonce) = nonce
+        && let Some(id) = message["id"].as_str().and_then(|i| i.parse().ok())
+    {
+        shared.lock().nonces.insert((channel, nonce), id);
+    }
+    Some((StatusCode::OK, Some(message)))
 }
 
 /// The registration PUT's commands, answered the way Discord does: each with an id.

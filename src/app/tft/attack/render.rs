@@ -6,7 +6,8 @@ use crate::app::reply::{Embed, Field, Tone};
 use crate::app::text::{escape, signed};
 use crate::rules::tft::Multiplier;
 use crate::rules::tft::attack::{
-    Adjustment, AttackOutcome, AttackSetup, DefendAndAttack, DxReason, RollTable, TableSource,
+    Adjustment, AttackOutcome, AttackSetup, Cestus, DefendAndAttack, DxReason, PreciseEffect,
+    PreciseTarget, RollTable, TableSource, Technique,
 };
 use crate::rules::tft::damage::{DamageResolution, StopRule, StopSource};
 use crate::rules::tft::gear::Breakage;
@@ -30,6 +31,10 @@ pub(super) struct Shown<'a> {
     pub lance: Option<&'a AttributeRoll>,
     /// The chance this attack had of landing, in percent, before the dice were rolled.
     pub hit_chance: Option<f64>,
+    /// An aimed blow that landed: where, and what its hits do there.
+    pub aimed: Option<&'a (PreciseTarget, Vec<PreciseEffect>)>,
+    /// A Dagger Marksman's hit: the damage was really doubled.
+    pub doubled_outright: bool,
 }
 
 pub(in crate::app::tft) fn outcome_name(o: AttackOutcome) -> &'static str {
@@ -98,8 +103,119 @@ fn adjustment_name(a: &Adjustment) -> String {
             "defending with a weapon".to_owned()
         }
         Adjustment::DefendAndAttack(_) => "defending with a shield".to_owned(),
-        other => format!("{other:?}"),
+        Adjustment::SecondAttack { two_weapons } => if two_weapons {
+            "second attack (Two Weapons)"
+        } else {
+            "second attack"
+        }
+        .to_owned(),
+        Adjustment::Cestus(Cestus::Single) => "one cestus".to_owned(),
+        Adjustment::Cestus(Cestus::Pair) => "two cesti".to_owned(),
+        Adjustment::ExtraAttackers(n) => format!("{n} more attacker{}", plural(n)),
+        Adjustment::LargeTarget { spaces } => format!("target of {spaces} spaces"),
+        Adjustment::Precise(t) => format!("aimed at {}", precise_name(t)),
+        other => plain_name(other).map_or_else(|| format!("{other:?}"), str::to_owned),
     }
+}
+
+fn technique_text(t: Technique) -> Option<String> {
+    let c = t.criticals();
+    match t {
+        Technique::Normal | Technique::DaggerMarksman => None,
+        Technique::WeaponMaster => Some(format!(
+            "weapon master: triple on {} or less, double on {} or less (before waiting widens them)",
+            c.triple_max, c.double_max
+        )),
+        Technique::GoodBowShot { range_hexes } => Some(format!(
+            "good shot at {range_hexes} hexes: triple on {} or less, double on {} or less (before waiting widens them)",
+            c.triple_max, c.double_max
+        )),
+    }
+}
+
+/// Where an aimed blow landed and what its hits do (tft-rules-summary.md, "PRECISE ATTACKS").
+fn aimed_text(target: PreciseTarget, effects: &[PreciseEffect]) -> String {
+    let at = match target {
+        PreciseTarget::ThrownHead => "a thrown blow at the head",
+        PreciseTarget::ThrownHand => "a thrown blow at the hand",
+        PreciseTarget::Head => "the head",
+        PreciseTarget::WeaponHand => "the weapon hand",
+        PreciseTarget::ShieldArm => "the shield arm",
+        PreciseTarget::Leg => "a leg",
+        PreciseTarget::Wing => "a wing",
+    };
+    if effects.is_empty() {
+        return format!("At {at}: nothing beyond the hits.");
+    }
+    let said: Vec<&str> = effects.iter().map(|e| effect_text(*e)).collect();
+    format!("At {at}: {}.", said.join("; "))
+}
+
+fn effect_text(e: PreciseEffect) -> &'static str {
+    match e {
+        PreciseEffect::IgnoresArmor => "armor does not count",
+        PreciseEffect::DoubleDamage => "damage doubled",
+        PreciseEffect::DropsItem => "drops what the hand holds",
+        PreciseEffect::IgnoresShieldAndLightArmor => {
+            "no shield, nor armor lighter than chainmail, counts"
+        }
+        PreciseEffect::KnockedOut => "**knocked out**",
+        PreciseEffect::DropsWeapon => "drops the weapon",
+        PreciseEffect::HandUselessUntilTreated => "the hand is useless until treated",
+        PreciseEffect::HandDisabled => "the hand is disabled",
+        PreciseEffect::LosesShield => "loses the use of the shield",
+        PreciseEffect::ArmUselessUntilHealed => {
+            "the arm is useless until healed; the shield costs -2 DX until dropped"
+        }
+        PreciseEffect::ArmDisabled => "the arm is disabled",
+        PreciseEffect::KneelsTwoRounds => "drops to kneeling for at least two rounds",
+        PreciseEffect::LegUseless => "the leg is useless: MA 0 in combat, 3 with a crutch",
+        PreciseEffect::Grounded => "cannot fly for the rest of the combat",
+        PreciseEffect::WingUselessUntilTreated => "the wing is useless until treated",
+    }
+}
+
+fn precise_name(t: PreciseTarget) -> &'static str {
+    match t {
+        PreciseTarget::ThrownHead | PreciseTarget::Head => "the head",
+        PreciseTarget::ThrownHand => "the hand",
+        PreciseTarget::WeaponHand => "the weapon hand",
+        PreciseTarget::ShieldArm => "the shield arm",
+        PreciseTarget::Leg => "a leg",
+        PreciseTarget::Wing => "a wing",
+    }
+}
+
+/// The names of the adjustments that carry no number.
+fn plain_name(a: Adjustment) -> Option<&'static str> {
+    Some(match a {
+        Adjustment::TargetDown => "target down",
+        Adjustment::AttackingUpward => "attacking upward",
+        Adjustment::AttackingDownward => "attacking downward",
+        Adjustment::Dazzled => "dazzled",
+        Adjustment::HurtSinceLastAction => "hurt since the last action",
+        Adjustment::BoundByRope => "bound by rope",
+        Adjustment::OpportunityFire => "opportunity fire",
+        Adjustment::TwoSpaceJab => "two-space jab",
+        Adjustment::AttackerInShadow => "in shadow",
+        Adjustment::AttackerInFire => "in fire",
+        Adjustment::AttackerInDeepWater => "in deep water",
+        Adjustment::AttackerHalfHidden => "half hidden",
+        Adjustment::WallOfFire => "wall of fire",
+        Adjustment::SnowshoesVsFoeWithout => "on snowshoes",
+        Adjustment::MeleeOnSkis => "on skis",
+        Adjustment::SharingHexWithBody => "sharing a hex with a body",
+        Adjustment::TargetInShadow => "target in shadow",
+        Adjustment::TargetInvisible => "target invisible",
+        Adjustment::TargetBlurred => "target blurred",
+        Adjustment::TargetHalfHiddenOrProne => "target half hidden or prone",
+        Adjustment::TargetHeadAndShouldersOnly => "only head and shoulders showing",
+        Adjustment::CrossbowOnSupport => "crossbow on a support",
+        Adjustment::CrossbowProne => "crossbow prone",
+        Adjustment::FleeingTarget => "fleeing target",
+        Adjustment::Bladeturn => "Bladeturn",
+        _ => return None,
+    })
 }
 
 fn plural(n: u32) -> &'static str {
@@ -107,7 +223,7 @@ fn plural(n: u32) -> &'static str {
 }
 
 /// "DX 13, armor -3, from the side +2, target defending +1 die = adjDX 12 on 4 dice".
-pub(super) fn breakdown(setup: &AttackSetup) -> String {
+pub(in crate::app::tft) fn breakdown(setup: &AttackSetup) -> String {
     let mut parts = vec![format!("DX {}", setup.dx)];
     for line in &setup.lines {
         let name = match line.reason {
@@ -323,6 +439,19 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
     };
     if let Some(d) = &s.res.damage {
         fields.extend(damage_fields(d, s.target_st, s.hits_before));
+    }
+    if let Some((target, effects)) = s.aimed {
+        fields.push(field("Aimed", aimed_text(*target, effects), false));
+    }
+    if s.doubled_outright {
+        fields.push(field(
+            "Dagger Marksmanship",
+            "the hit's damage is really doubled",
+            false,
+        ));
+    }
+    if let Some(t) = technique_text(s.setup.technique) {
+        fields.push(field("Technique", t, false));
     }
     Embed {
         title: format!("{} attacks {}", escape(s.attacker), escape(s.target)),

@@ -210,24 +210,27 @@ pub struct WallOfFireHits {
 
 /// Hits from Wall of Fire in one turn (tft-house-rules.txt, "Wall of Fire"): 4 for moving through
 /// a wall hex (or being in it when it is made), 6 for ending the move in one, 2 for ending next to
-/// one; they add up within the turn and armor stops hits from the total once.
+/// one; they add up within the turn and armor stops hits from the total once (the damage
+/// module's pooled hits).
 pub fn wall_of_fire_hits(
     passed_through: u32,
     ended_in: bool,
     ended_adjacent: bool,
     armor_stops: u32,
 ) -> WallOfFireHits {
-    let total = 4 * passed_through
-        + if ended_in {
-            6
-        } else if ended_adjacent {
-            2
-        } else {
-            0
-        };
+    let through = i32::try_from(passed_through.saturating_mul(4)).unwrap_or(i32::MAX / 2);
+    let ended = if ended_in {
+        6
+    } else if ended_adjacent {
+        2
+    } else {
+        0
+    };
+    let stops = i32::try_from(armor_stops).unwrap_or(i32::MAX);
+    let pooled = crate::rules::tft::damage::pooled_hits(&[through, ended], stops);
     WallOfFireHits {
-        total,
-        through_armor: total.saturating_sub(armor_stops),
+        total: pooled.total.unsigned_abs(),
+        through_armor: pooled.hits.unsigned_abs(),
     }
 }
 

@@ -26,6 +26,7 @@ pub enum Talent {
     Chemist,
     Climbing,
     Crossbow,
+    DaggerMarksmanship,
     DetectTraps,
     Disguise,
     Diver,
@@ -43,6 +44,7 @@ pub enum Talent {
     Mechanician,
     MilitaryDiscipline,
     Mimic,
+    MissileWeapons,
     Naturalist,
     Physicker,
     PoleWeaponMaster,
@@ -63,9 +65,12 @@ pub enum Talent {
     Sword,
     Tactics,
     Thief,
+    Toughness,
     TwoWeapons,
     Ventriloquist,
     Vet,
+    Veteran,
+    Warrior,
     Willpower,
     Woodsman,
 }
@@ -92,6 +97,7 @@ impl Talent {
             Chemist => "Chemist",
             Climbing => "Climbing",
             Crossbow => "Crossbow",
+            DaggerMarksmanship => "Dagger Marksmanship",
             DetectTraps => "Detect Traps",
             Disguise => "Disguise",
             Diver => "Diver",
@@ -109,6 +115,7 @@ impl Talent {
             Mechanician => "Mechanician",
             MilitaryDiscipline => "Military Discipline",
             Mimic => "Mimic",
+            MissileWeapons => "Missile Weapons",
             Naturalist => "Naturalist",
             Physicker => "Physicker",
             PoleWeaponMaster => "Pole Weapon Master",
@@ -129,16 +136,19 @@ impl Talent {
             Sword => "Sword",
             Tactics => "Tactics",
             Thief => "Thief",
+            Toughness => "Toughness",
             TwoWeapons => "Two Weapons",
             Ventriloquist => "Ventriloquist",
             Vet => "Vet",
+            Veteran => "Veteran",
+            Warrior => "Warrior",
             Willpower => "Willpower",
             Woodsman => "Woodsman",
         }
     }
 
     /// Every talent, in name order.
-    pub const ALL: [Talent; 57] = {
+    pub const ALL: [Talent; 62] = {
         // Every variant appears in this list; importing them by name would repeat the list.
         #[allow(clippy::enum_glob_use)]
         use Talent::*;
@@ -158,6 +168,7 @@ impl Talent {
             Chemist,
             Climbing,
             Crossbow,
+            DaggerMarksmanship,
             DetectTraps,
             Disguise,
             Diver,
@@ -175,6 +186,7 @@ impl Talent {
             Mechanician,
             MilitaryDiscipline,
             Mimic,
+            MissileWeapons,
             Naturalist,
             Physicker,
             PoleWeaponMaster,
@@ -195,9 +207,12 @@ impl Talent {
             Sword,
             Tactics,
             Thief,
+            Toughness,
             TwoWeapons,
             Ventriloquist,
             Vet,
+            Veteran,
+            Warrior,
             Willpower,
             Woodsman,
         ]

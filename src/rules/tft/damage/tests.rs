@@ -577,14 +577,40 @@ fn precise_throws_and_dagger_marksmanship() {
     };
     let r = roll_damage(&mut ScriptedDice::new([6]), &hand, &chain, true).unwrap();
     assert_eq!((r.stopped, r.hits), (4, 1));
-    assert_eq!(
+    // tft-rules-summary.md, "PRECISE ATTACKS": only the thrown rows change the damage side.
+    let cases = [
+        (PreciseTarget::ThrownHead, Precise::Head),
+        (PreciseTarget::ThrownHand, Precise::Hand),
+        (PreciseTarget::Head, Precise::None),
+        (PreciseTarget::WeaponHand, Precise::None),
+        (PreciseTarget::Leg, Precise::None),
+    ];
+    for (target, want) in cases {
+        assert_eq!(Precise::of(target), want, "{target:?}");
+    }
+}
+
+#[test]
+fn toughness_comes_from_the_best_talent() {
+    // tft-house-rules-combat.txt, "Double or Triple Damage" (Warrior and Veteran);
+    // tft-rules-summary.md, "ARMOR DEFENSE" (Toughness): Veteran 2, Warrior or Toughness 1.
+    use crate::rules::tft::character::Talent as T;
+    let cases: [(&[T], Toughness, i32); 6] = [
+        (&[], Toughness::None, 0),
+        (&[T::Sword], Toughness::None, 0),
+        (&[T::Warrior], Toughness::Warrior, 1),
+        (&[T::Toughness], Toughness::Warrior, 1),
+        (&[T::Veteran], Toughness::Veteran, 2),
         (
-            Precise::Head.dx_adjust(),
-            Precise::Hand.dx_adjust(),
-            Precise::None.dx_adjust()
+            &[T::Warrior, T::Veteran, T::Toughness],
+            Toughness::Veteran,
+            2,
         ),
-        (-6, -6, 0)
-    );
+    ];
+    for (talents, want, stops) in cases {
+        assert_eq!(Toughness::of_talents(talents), want, "{talents:?}");
+        assert_eq!(want.stops(), stops);
+    }
 }
 
 // tft-house-rules.txt, "Wall of Fire": 4 + 2 against chainmail stops 3; 4 + 6 lets 7 through.

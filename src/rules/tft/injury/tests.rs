@@ -1,4 +1,57 @@
 use super::*;
+
+/// The house rules' reaction (most tests here are of the house rules' tables).
+fn reaction(st: i32, round_hits: i32) -> Result<Reaction, InjuryError> {
+    reaction_by(st, round_hits, true)
+}
+
+/// The house rules' after-the-blow rules.
+fn after_blow(
+    dice: &mut impl DieSource,
+    struck: &Struck,
+    hits: i32,
+    damage_before_armor: i32,
+    attacker_st: Option<i32>,
+    lance: bool,
+) -> Result<AfterBlow, InjuryError> {
+    after_blow_by(
+        dice,
+        struck,
+        hits,
+        damage_before_armor,
+        attacker_st,
+        lance,
+        true,
+    )
+}
+
+#[test]
+fn without_house_rules_every_figure_reacts_at_5_and_8() {
+    // tft-rules-summary.md, "Common DX Adjustments" (5 hits: -2 DX); tft-house-rules-combat.txt,
+    // "Reaction to Injuries" (the chart by ST the house rules put in its place) and "Knockdown"
+    // (8 hits). Both sides of each threshold, under and over ST 20.
+    for st in [8, 19, 20, 45, 100] {
+        let t = reaction_thresholds_by(st, false).unwrap();
+        assert_eq!((t.minus_two_dx, t.knockdown), (5, 8), "ST {st}");
+        for (hits, minus, down) in [
+            (4, false, false),
+            (5, true, false),
+            (7, true, false),
+            (8, true, true),
+        ] {
+            let r = reaction_by(st, hits, false).unwrap();
+            assert_eq!(
+                (r.minus_two_dx, r.knocked_down),
+                (minus, down),
+                "ST {st}, {hits}"
+            );
+        }
+    }
+    // With them, ST 20 is the next band: 7 and 12.
+    let t = reaction_thresholds_by(20, true).unwrap();
+    assert_eq!((t.minus_two_dx, t.knockdown), (7, 12));
+    assert!(reaction_thresholds_by(0, false).is_err());
+}
 use crate::rules::dice::ScriptedDice;
 
 // tft-house-rules-combat.txt, "Reaction to Injuries": every printed band at both edges.

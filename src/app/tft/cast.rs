@@ -1,0 +1,368 @@
+//! `/tftkit cast spell [character] [target] [st] [kind] [distance] [damage] [modifier] [mode]`:
+//! a spell cast from the caster's sheet — the roll against adjDX, the ST it costs paid as
+//! fatigue on the sheet, a missile spell's range and damage against the target — in one
+//! transaction with the roll's log entry.
+//!
+//! Every number comes from `rules::tft` (the attack table and adjustments, `casting`, the
+//! damage rules); this file reads the sheets and writes what the cast did.
+
+use serde_json::json;
+
+use super::attack::{acrobatics, outcome_name, table_text, target_defence};
+use super::{faces, field, gear_dx, has_talent, menu, st_left, state, table_settings, tft_sheet};
+use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::reply::{Embed, Reply, Tone};
+use crate::app::text::escape;
+use crate::app::{AppResult, Ctx, user};
+use crate::rules::tft::attack::{Adjustment, AttackSpec, Technique};
+use crate::rules::tft::casting::{CastOutcome, cast_outcome, may_cast};
+use crate::rules::tft::character::{NEW_SPELLS, SpellInfo, SpellKind, Talent};
+use crate::rules::tft::damage::{Blow, DamageResolution, Precise, Striker, Target, resolve_damage};
+use crate::rules::tft::{Dice, Multiplier};
+use crate::store::characters;
+
+const KINDS: [(&str, SpellKind); 4] = [
+    ("missile", SpellKind::Missile),
+    ("thrown", SpellKind::Thrown),
+    ("creation", SpellKind::Creation),
+    ("special", SpellKind::Special),
+];
+
+/// The most ST one spell may be given, the longest distance, the largest modifier.
+const MAX_ST: i64 = 100;
+const MAX_DISTANCE: i64 = 10_000;
+const MAX_MODIFIER: i64 = 40;
+
+/// A parsed `/tftkit cast`.
+#[derive(Debug, Clone)]
+pub struct Cast {
+    spell: String,
+    character: Option<String>,
+    target: Option<String>,
+    st: Option<u32>,
+    kind: Option<SpellKind>,
+    distance: Option<u32>,
+    damage: Option<Dice>,
+    modifier: i32,
+    mode: RollMode,
+}
+
+impl Cast {
+    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        let o = Opts::new(
+            inv,
+            &[
+                "spell",
+                "character",
+                "target",
+                "st",
+                "kind",
+                "distance",
+                "damage",
+                "modifier",
+                "mode",
+            ],
+        )?;
+        let spell = o.required("spell")?.trim().to_owned();
+        if spell.is_empty() {
+            return Err(user(
+                "spell needs the name of a spell on the caster's sheet.",
+            ));
+        }
+        let damage = match o.text("damage") {
+            None => None,
+            Some(d) => Some(Dice::parse(d).ok_or_else(|| {
+                user(format!(
+                    "damage takes dice as the spell gives them, like 2d-2 (1 to 100 dice); you gave \"{}\".",
+                    escape(d.trim())
+                ))
+            })?),
+        };
+        Ok(Self {
+            spell,
+            character: o.text("character").map(str::to_owned),
+            target: o.text("target").map(str::to_owned),
+            st: o.int("st", 1, MAX_ST)?.map(|n| n as u32),
+            kind: o
+                .text("kind")
+                .map(|k| menu("kind", k, &KINDS))
+                .transpose()?,
+            distance: o.int("distance", 0, MAX_DISTANCE)?.map(|n| n as u32),
+            damage,
+            modifier: o.int("modifier", -MAX_MODIFIER, MAX_MODIFIER)?.unwrap_or(0) as i32,
+            mode: o.mode()?,
+        })
+    }
+
+    #[allow(clippy::too_many_lines)] // one transaction, read top to bottom
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        let (settings, house_rules) = table_settings(ctx);
+        let guild = ctx.caller.guild;
+        let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
+            let caster = ctx.acting_character(tx, self.character.as_deref())?;
+            let sheet = tft_sheet(&caster)?;
+            state::ready_to_attack(tx, guild, &caster, &sheet)?;
+            let known = sheet
+                .spells
+                .iter()
+                .find(|s| same_name(s, &self.spell))
+                .ok_or_else(|| {
+                    user(format!(
+                        "{} does not know {}; the sheet lists {}. Add spells with /character set field:spells.",
+                        escape(&caster.name),
+                        escape(&self.spell),
+                        if sheet.spells.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            escape(&sheet.spells.join(", "))
+                        }
+                    ))
+                })?
+                .clone();
+            let info: Option<&SpellInfo> = NEW_SPELLS.iter().find(|i| same_name(i.name, &known));
+            let kind = self.kind.or(info.map(|i| i.kind)).ok_or_else(|| {
+                user(format!(
+                    "The bot has no numbers for {}: give its kind (missile, thrown, creation, special) and st.",
+                    escape(&known)
+                ))
+            })?;
+            let cost = self.st.or(info.map(|i| i.cast_st)).ok_or_else(|| {
+                user(format!(
+                    "The bot has no ST cost for {}: give st, the ST it costs (a missile spell's power).",
+                    escape(&known)
+                ))
+            })?;
+            let target = self.missile_target(ctx, tx, kind)?;
+            let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
+            let left = st_left(&sheet, hits, fatigue);
+            may_cast(left, sheet.iq, info.map(|i| i.iq), cost).map_err(|e| {
+                user(format!("{} cannot cast {}: {e}.", escape(&caster.name), escape(&known)))
+            })?;
+            let (armor_dx, shield_dx) = gear_dx(&caster, &sheet)?;
+            let mut adjustments = Vec::new();
+            match (kind, self.distance) {
+                (SpellKind::Missile, Some(hexes)) => adjustments.push(Adjustment::MissileRange {
+                    hexes,
+                    missile_weapons_talent: has_talent(&sheet, Talent::MissileWeapons),
+                    shooting_twice: false,
+                }),
+                (SpellKind::Thrown, Some(hexes)) => adjustments.push(Adjustment::ThrownRange {
+                    spaces: hexes.saturating_sub(1),
+                }),
+                _ => {}
+            }
+            if self.modifier != 0 {
+                adjustments.push(Adjustment::Other(self.modifier));
+            }
+            let setup = AttackSpec {
+                dx: sheet.dx,
+                armor_dx,
+                shield_dx,
+                technique: Technique::Normal,
+                adjustments,
+            }
+            .setup()
+            .map_err(user)?;
+            let mut dice = ctx.dice();
+            let roll = setup.roll(settings, &mut dice);
+            let outcome = cast_outcome(kind, roll.outcome, cost);
+            // A missile spell that works does its damage to the target named.
+            let mut struck: Option<(String, i32, i64, DamageResolution)> = None;
+            if let (true, Some((t, damage))) = (outcome.works, target.as_ref()) {
+                let t_sheet = tft_sheet(t)?;
+                let (t_hits, t_fatigue) = characters::tft_damage(tx, guild, t.id)?;
+                let blow = Blow {
+                    striker: Striker::Dice(*damage),
+                    multiplier: outcome.multiplier,
+                    attacker_st: sheet.st,
+                    precise: Precise::None,
+                    dagger_marksmanship: false,
+                    halfling: false,
+                };
+                let hit = Target {
+                    defence: target_defence(t, &t_sheet)?,
+                    st: t_sheet.st,
+                    st_left: st_left(&t_sheet, t_hits, t_fatigue),
+                    earlier_hits: 0,
+                    acrobatics_adj_dx: acrobatics(t, &t_sheet)?,
+                };
+                let res = resolve_damage(&mut dice, &blow, &hit, house_rules).map_err(user)?;
+                let new = i64::from(res.applied.hits);
+                if new > 0 {
+                    characters::set_tft_damage(tx, guild, t.id, t_hits + new, t_fatigue)?;
+                }
+                state::record_blow(tx, guild, t, &t_sheet, Some(&res))?;
+                struck = Some((t.name.clone(), t_sheet.st, t_hits, res));
+            }
+            drop(dice);
+            // The caster pays, read again in case it struck itself.
+            let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
+            let fatigue_after = fatigue + i64::from(outcome.st_paid);
+            characters::set_tft_damage(tx, guild, caster.id, hits, fatigue_after)?;
+            let caster_left = st_left(&sheet, hits, fatigue_after);
+            if outcome.caster_falls || caster_left <= 0 {
+                state::record_fall(tx, guild, &caster)?;
+            }
+            let label = format!("{} casts {}", caster.name, known);
+            ctx.log_roll(
+                tx,
+                Some(caster.id),
+                "tft cast",
+                self.mode,
+                &label,
+                &json!({
+                    "caster": caster.id,
+                    "spell": known,
+                    "kind": kind_name(kind),
+                    "adj_dx": setup.adj_dx,
+                    "faces": roll.faces,
+                    "total": roll.total,
+                    "outcome": outcome_name(roll.outcome),
+                    "works": outcome.works,
+                    "st_paid": outcome.st_paid,
+                    "fatigue": fatigue_after,
+                    "target": target.as_ref().map(|(t, _)| t.id),
+                    "hits": struck.as_ref().map(|s| s.3.applied.hits),
+                }),
+            )?;
+            let mut fields = vec![
+                field(
+                    "Roll",
+                    format!("3d: {} = {}", faces(&roll.faces), roll.total),
+                    true,
+                ),
+                field("Result", outcome_name(roll.outcome), true),
+                field("adjDX", super::attack::breakdown(&setup), false),
+                field(
+                    "Spell",
+                    format!(
+                        "{} ({} spell, {cost} ST{})",
+                        escape(&known),
+                        kind_name(kind),
+                        info.map_or(String::new(), |i| format!(", IQ {}", i.iq))
+                    ),
+                    false,
+                ),
+                field("Effect", effect_text(kind, outcome), false),
+                field(
+                    "Caster",
+                    format!(
+                        "pays {} ST as fatigue: {} → {} ST left{}",
+                        outcome.st_paid,
+                        st_left(&sheet, hits, fatigue),
+                        caster_left,
+                        if outcome.caster_falls || caster_left <= 0 {
+                            " and falls"
+                        } else {
+                            ""
+                        }
+                    ),
+                    false,
+                ),
+            ];
+            if let Some((name, t_st, t_hits, res)) = &struck {
+                let d = &res.damage;
+                fields.push(field(
+                    "Damage",
+                    format!(
+                        "{}: {} = {} before armor, {} stopped: **{} hit{}** to {} (ST {t_st}: {} → {} left, {} taken in all)",
+                        d.dice,
+                        faces(&d.faces),
+                        d.before_armor,
+                        d.stopped,
+                        d.hits,
+                        if d.hits == 1 { "" } else { "s" },
+                        escape(name),
+                        res.applied.st_before,
+                        res.applied.st_left,
+                        t_hits + i64::from(res.applied.hits),
+                    ),
+                    false,
+                ));
+            }
+            let tone = match (outcome.works, outcome.multiplier) {
+                (true, Multiplier::Normal) => Tone::Green,
+                (true, _) => Tone::Black,
+                (false, _) if outcome.caster_falls => Tone::Red,
+                (false, _) => Tone::Grey,
+            };
+            let embed = Embed {
+                title: label.clone(),
+                description: format!(
+                    "**{}**",
+                    if outcome.works { "The spell works" } else { "The spell fails" }
+                ),
+                tone: Some(tone),
+                fields,
+                footer: Some(format!("Read on {}.", table_text(&roll.table))),
+            };
+            Ok((
+                format!("{}'s spell", escape(&caster.name)),
+                Reply::public("").with_embed(embed),
+            ))
+        })?;
+        Ok(ctx.route(self.mode, &what, full))
+    }
+
+    /// The target of a missile spell and the damage it rolls; refused for other spells, or a
+    /// target without the spell's damage dice.
+    fn missile_target(
+        &self,
+        ctx: &Ctx<'_>,
+        tx: &crate::store::Conn,
+        kind: SpellKind,
+    ) -> AppResult<Option<(crate::store::characters::Character, Dice)>> {
+        match (&self.target, self.damage) {
+            (None, None) => Ok(None),
+            (_, Some(_)) | (Some(_), None) if kind != SpellKind::Missile => Err(user(
+                "target and damage are for missile spells; other spells' effects are the GM's to apply.",
+            )),
+            (None, Some(_)) => Err(user(
+                "damage needs the target the missile spell is cast at.",
+            )),
+            (Some(_), None) => Err(user(
+                "A missile spell at a target needs its damage, like damage:2d-2.",
+            )),
+            (Some(name), Some(d)) => {
+                let t = ctx.find_character(tx, name)?;
+                tft_sheet(&t)?;
+                Ok(Some((t, d)))
+            }
+        }
+    }
+}
+
+/// Spell names compare without case, spaces or punctuation.
+fn same_name(a: &str, b: &str) -> bool {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    key(a) == key(b)
+}
+
+fn kind_name(kind: SpellKind) -> &'static str {
+    match kind {
+        SpellKind::Missile => "missile",
+        SpellKind::Thrown => "thrown",
+        SpellKind::Creation => "creation",
+        SpellKind::Special => "special",
+    }
+}
+
+fn effect_text(kind: SpellKind, o: CastOutcome) -> String {
+    let times = match o.multiplier {
+        Multiplier::Normal => "",
+        Multiplier::Double => " ×2",
+        Multiplier::Triple => " ×3",
+    };
+    match (o.works, kind) {
+        (true, SpellKind::Missile) => format!("hits{times} (damage{times})"),
+        (true, _) => format!("takes effect{times}"),
+        (false, _) if o.caster_falls => "no effect, and the caster falls prone".to_owned(),
+        (false, _) if o.flies_on => "misses and flies on in a straight line".to_owned(),
+        (false, _) => "no effect".to_owned(),
+    }
+}
