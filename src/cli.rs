@@ -26,6 +26,7 @@ Console options:
   --seed N     reproducible dice
   --json       one JSON object per reply (Discord's interaction-response data, plus routing)
   --db PATH    the database file (default: from the configuration, referee.sqlite3)
+  --channel ID the channel you type in (default 1; an encounter lives in a channel)
 
 Configuration: config.toml (see config.example.toml); DISCORD_TOKEN, DISCORD_API_BASE and
 REFEREE_DB override it. RUST_LOG sets the log level.

@@ -24,6 +24,8 @@ pub struct ConsoleOptions {
     pub seed: Option<u64>,
     pub json: bool,
     pub db: Option<PathBuf>,
+    /// The channel the lines are typed in (an encounter lives in one).
+    pub channel: u64,
 }
 
 impl Default for ConsoleOptions {
@@ -35,6 +37,7 @@ impl Default for ConsoleOptions {
             seed: None,
             json: false,
             db: None,
+            channel: 1,
         }
     }
 }
@@ -58,6 +61,7 @@ impl ConsoleOptions {
                 "--guild" => o.guild = number("--guild", value("--guild")?)?,
                 "--user" => o.user = number("--user", value("--user")?)?,
                 "--seed" => o.seed = Some(number("--seed", value("--seed")?)?),
+                "--channel" => o.channel = number("--channel", value("--channel")?)?,
                 "--db" => o.db = Some(PathBuf::from(value("--db")?)),
                 "--gm" => o.gm = true,
                 "--json" => o.json = true,
@@ -107,21 +111,42 @@ pub fn run(
             Err(message) => Reply::ephemeral(message),
             Ok(inv) => match Command::parse(&inv) {
                 Err(e) => Reply::ephemeral(e.to_string()),
-                Ok(cmd) => app.handle(
+                Ok(cmd) => app.handle_in(
+                    options.channel,
                     &caller,
                     &format!("console-{session}-{}-{}", std::process::id(), n + 1),
                     cmd,
                 ),
             },
         };
+        let status = status_update(&app, &caller, options.channel);
         if options.json {
-            writeln!(output, "{}", to_json(&reply, options.gm))?;
+            let mut json = to_json(&reply, options.gm);
+            if let Some(status) = &status {
+                json["status_message"] = status.to_discord_data();
+            }
+            writeln!(output, "{json}")?;
         } else {
             write!(output, "{}", to_text(&reply, options.gm))?;
+            if let Some(status) = &status {
+                writeln!(output, "  [the channel's encounter status, edited]")?;
+                write!(output, "{}", to_text(status, false))?;
+            }
         }
         output.flush()?;
     }
     Ok(())
+}
+
+/// The channel's encounter status when it changed (the message the bot would edit in place);
+/// the console shows it after the reply and remembers it as shown.
+fn status_update(app: &App, caller: &Caller, channel: u64) -> Option<Reply> {
+    /// The console has no messages; one id stands for its status "message".
+    const CONSOLE_MESSAGE: u64 = 1;
+    let update = app.encounter_status(caller.guild, channel).ok().flatten()?;
+    app.encounter_status_shown(caller.guild, channel, CONSOLE_MESSAGE, &update.shown)
+        .ok()?;
+    Some(update.reply)
 }
 
 /// `/character import file:PATH` names a file in the console: its contents become the option.

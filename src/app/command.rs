@@ -9,7 +9,7 @@
 use std::str::FromStr;
 
 use super::reply::Reply;
-use super::{AppResult, Ctx, characters, gm, help, luck, rolls, tft, thiz, user};
+use super::{AppResult, Ctx, characters, encounter, gm, help, luck, rolls, tft, thiz, user};
 
 /// A command as typed: its path (`["character", "create"]`) and its options in the order given.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -201,6 +201,8 @@ pub enum Command {
     Gm(gm::GmCommand),
     /// `/help`.
     Help(help::HelpCommand),
+    /// `/encounter …`, and the status message's buttons.
+    Encounter(encounter::EncounterCommand),
 }
 
 impl Command {
@@ -219,6 +221,11 @@ impl Command {
             && let Some(press) = gm::request::Press::parse_button(inv)
         {
             return Ok(Command::Gm(gm::GmCommand::Press(press?)));
+        }
+        if path == ["button"]
+            && let Some(command) = encounter::EncounterCommand::parse_button(inv)
+        {
+            return Ok(Command::Encounter(command?));
         }
         Ok(match path.as_slice() {
             ["roll"] | ["gm", "roll"] | ["reveal"] | ["history"] => {
@@ -240,6 +247,7 @@ impl Command {
             ["luck", ..] | ["button"] => Command::Luck(luck::LuckCommand::parse(inv)?),
             ["gm", ..] => Command::Gm(gm::GmCommand::parse(inv)?),
             ["help"] => Command::Help(help::HelpCommand::parse(inv)?),
+            ["encounter", ..] => Command::Encounter(encounter::EncounterCommand::parse(inv)?),
             ["odds"] => {
                 return Err(user(
                     "/odds needs a system: /odds thiz rating:4, or /odds tft target:12 dice:3",
@@ -264,6 +272,7 @@ impl Command {
             Command::Luck(c) => c.run(ctx),
             Command::Gm(c) => c.run(ctx),
             Command::Help(c) => c.run(ctx),
+            Command::Encounter(c) => c.run(ctx),
         }
     }
 }

@@ -23,6 +23,9 @@ pub struct Ctx<'a> {
     pub interaction_id: &'a str,
     /// GM copies this command held in the outbox (see [`super::outbox`]).
     pub(crate) held: std::cell::Cell<usize>,
+    /// The channel the command was run in, when the front end has one (an encounter lives
+    /// there).
+    pub channel: Option<u64>,
 }
 
 /// The dice for one command: the thread generator, or the shared seeded one (locked for the
@@ -50,6 +53,7 @@ impl<'a> Ctx<'a> {
             settings,
             interaction_id,
             held: std::cell::Cell::new(0),
+            channel: None,
         })
     }
 

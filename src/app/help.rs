@@ -297,6 +297,12 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "[character] [count]",
     ),
     ("help", "anyone", "This help", "[command]"),
+    (
+        "encounter start|add|remove|next|declare|act|show|end",
+        "GM, player",
+        "Combat tracker per channel: order, turns, declared options",
+        "…",
+    ),
 ];
 
 /// `/help [command]`.

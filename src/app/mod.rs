@@ -10,6 +10,7 @@
 pub mod characters;
 pub mod command;
 pub mod context;
+pub mod encounter;
 pub mod gm;
 pub mod help;
 pub mod luck;
@@ -120,7 +121,20 @@ impl App {
     /// interaction id, or a console line number) so a repeated delivery spends luck only once.
     /// Never fails: errors become replies (user errors verbatim, internal ones logged).
     pub fn handle(&self, caller: &Caller, interaction_id: &str, command: Command) -> Reply {
-        self.try_handle(caller, interaction_id, command)
+        self.try_handle(None, caller, interaction_id, command)
+            .unwrap_or_else(|e| self.error_reply(caller, e))
+    }
+
+    /// [`App::handle`] in a channel: commands that belong to one (an encounter, and the rolls
+    /// that know it) see it.
+    pub fn handle_in(
+        &self,
+        channel: u64,
+        caller: &Caller,
+        interaction_id: &str,
+        command: Command,
+    ) -> Reply {
+        self.try_handle(Some(channel), caller, interaction_id, command)
             .unwrap_or_else(|e| self.error_reply(caller, e))
     }
 
@@ -135,8 +149,20 @@ impl App {
         interaction_id: &str,
         invocation: &command::Invocation,
     ) -> Result<Reply, Reply> {
+        self.run_in(None, caller, interaction_id, invocation)
+    }
+
+    /// [`App::run`] in a channel (see [`App::handle_in`]).
+    #[allow(clippy::result_large_err)]
+    pub fn run_in(
+        &self,
+        channel: Option<u64>,
+        caller: &Caller,
+        interaction_id: &str,
+        invocation: &command::Invocation,
+    ) -> Result<Reply, Reply> {
         Command::parse(invocation)
-            .and_then(|command| self.try_handle(caller, interaction_id, command))
+            .and_then(|command| self.try_handle(channel, caller, interaction_id, command))
             .map_err(|e| self.error_reply(caller, e))
     }
 
@@ -148,6 +174,7 @@ impl App {
         &self,
         deadline: Instant,
         read_only: bool,
+        channel: Option<u64>,
         caller: &Caller,
         interaction_id: &str,
         invocation: &command::Invocation,
@@ -158,7 +185,7 @@ impl App {
         };
         let result = crate::store::with_job(job, || {
             Command::parse(invocation)
-                .and_then(|command| self.try_handle(caller, interaction_id, command))
+                .and_then(|command| self.try_handle(channel, caller, interaction_id, command))
         });
         match result {
             Ok(reply) => Ran::Done(Ok(reply)),
@@ -262,11 +289,13 @@ pub fn fault_message(fault: Fault, path: &str) -> String {
 impl App {
     fn try_handle(
         &self,
+        channel: Option<u64>,
         caller: &Caller,
         interaction_id: &str,
         command: Command,
     ) -> AppResult<Reply> {
-        let ctx = Ctx::new(self, caller, interaction_id)?;
+        let mut ctx = Ctx::new(self, caller, interaction_id)?;
+        ctx.channel = channel;
         let result = command.run(&ctx).map(|mut reply| {
             // Where the copy goes is decided here, from the settings the command already read.
             if reply.gm_copy.is_some() {

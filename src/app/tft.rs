@@ -248,7 +248,7 @@ fn table_settings(ctx: &Ctx<'_>) -> (AttackTableSettings, bool) {
 }
 
 /// The TFT sheet of `c`, or a clear refusal for a THIZ character.
-fn tft_sheet(c: &Character) -> AppResult<TftSheet> {
+pub(crate) fn tft_sheet(c: &Character) -> AppResult<TftSheet> {
     match Sheet::of(c)? {
         Sheet::Tft(s) => Ok(s),
         Sheet::Thiz(_) => Err(user(format!(
@@ -259,7 +259,7 @@ fn tft_sheet(c: &Character) -> AppResult<TftSheet> {
 }
 
 /// Whether the sheet lists `talent` (names are read as the rules read them).
-fn has_talent(sheet: &TftSheet, talent: Talent) -> bool {
+pub(crate) fn has_talent(sheet: &TftSheet, talent: Talent) -> bool {
     sheet
         .talents
         .iter()
@@ -267,7 +267,7 @@ fn has_talent(sheet: &TftSheet, talent: Talent) -> bool {
 }
 
 /// The DX penalties of the armor and shield on a sheet: (armor, shield), each 0 or negative.
-fn gear_dx(c: &Character, sheet: &TftSheet) -> AppResult<(i32, i32)> {
+pub(crate) fn gear_dx(c: &Character, sheet: &TftSheet) -> AppResult<(i32, i32)> {
     let armor = match sheet.armor.as_deref().filter(|a| !a.trim().is_empty()) {
         Some(name) => gear::armor(name).map_err(|e| gear_error(c, &e))?.dx,
         None => 0,
@@ -288,7 +288,7 @@ fn gear_error(c: &Character, e: &gear::GearError) -> super::AppError {
 }
 
 /// ST left: the attribute less hits and fatigue taken.
-fn st_left(sheet: &TftSheet, hits: i64, fatigue: i64) -> i32 {
+pub(crate) fn st_left(sheet: &TftSheet, hits: i64, fatigue: i64) -> i32 {
     let left = i64::from(sheet.st) - hits - fatigue;
     // The injury rules accept down to -1000; anything lower is as dead as -1000.
     left.clamp(-1000, 1000) as i32

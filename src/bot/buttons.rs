@@ -8,31 +8,38 @@ use poise::serenity_prelude as serenity;
 
 use std::time::Instant;
 
-use super::invoke::{Args, call_app, caller_of};
+use super::invoke::{Args, call_app_in, caller_of};
 use super::{Data, Error, answer, render};
 use crate::app::reply::Reply;
 
 /// Handles a button press. Once `app` has run, the answer is retried through Discord's passing
-/// failures ([`answer`]); the GM copy goes through the outbox.
+/// failures ([`answer`]); the GM copy goes through the outbox; an encounter in the channel has
+/// its status message brought up to date.
 pub async fn pressed(
     ctx: &serenity::Context,
     data: &Data,
     press: &serenity::ComponentInteraction,
 ) -> Result<(), Error> {
     let arrived = Instant::now();
-    let _inflight = data.inflight.enter();
+    let Some(_inflight) = data.inflight.admit() else {
+        super::invoke::drop_at_once(data, press.id);
+        return Ok(());
+    };
     let interaction = (press.id, press.token.as_str());
     let Some(caller) = caller_of(press.guild_id, press.member.as_ref(), &press.user) else {
         let refusal = Reply::ephemeral("These buttons work in a server's channels only.");
         answer::answer(&ctx.http, interaction, &refusal, arrived).await;
         return Ok(());
     };
+    let guild = caller.guild;
+    let channel = press.channel_id.get();
     let invocation = Args::new()
         .opt("id", press.data.custom_id.as_str())
         .into_invocation(&["button"]);
-    let Ok(outcome) = call_app(
+    let Ok(outcome) = call_app_in(
         data,
         arrived,
+        Some(channel),
         caller,
         press.id.get().to_string(),
         invocation,
@@ -41,6 +48,18 @@ pub async fn pressed(
     else {
         return Ok(());
     };
+    // The encounter's status buttons stay live: the answer is a message of its own, and the
+    // status message is edited in place by the sync.
+    if press
+        .data
+        .custom_id
+        .starts_with(crate::app::encounter::status::BUTTON_PREFIX)
+    {
+        let reply = outcome.unwrap_or_else(|refusal| refusal);
+        answer::answer(&ctx.http, interaction, &reply, arrived).await;
+        super::status::sync(ctx, data, guild, channel).await;
+        return Ok(());
+    }
     match outcome {
         Ok(reply) => {
             // A roll request's press rewrites the request (who has rolled); any other button is
@@ -64,6 +83,7 @@ pub async fn pressed(
                 arrived,
             )
             .await;
+            super::status::sync(ctx, data, guild, channel).await;
         }
         Err(refusal) => {
             answer::answer(&ctx.http, interaction, &refusal, arrived).await;

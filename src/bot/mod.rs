@@ -17,6 +17,7 @@ mod invoke;
 pub mod render;
 mod run;
 mod stale;
+mod status;
 pub mod workers;
 
 use std::sync::Arc;

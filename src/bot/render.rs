@@ -225,6 +225,17 @@ pub fn followup(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
 }
 
 /// A message posted to a channel (the GM channel's copy).
+/// The reply as the new body of a message the bot posted earlier (the encounter's status):
+/// content, embeds and buttons replaced; an empty button list clears them.
+pub fn edit_message(reply: &Reply) -> serenity::EditMessage {
+    let r = fit(reply);
+    serenity::EditMessage::new()
+        .content(&r.content)
+        .embeds(embeds(&r))
+        .allowed_mentions(no_mentions())
+        .components(components(&r))
+}
+
 pub fn create_message(reply: &Reply) -> serenity::CreateMessage {
     let r = fit(reply);
     let mut b = serenity::CreateMessage::new()

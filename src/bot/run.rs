@@ -43,7 +43,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
 
     let outbox = Arc::new(Outbox::new(&config.delivery));
     let app = open_app(&config, &outbox)?;
-    let inflight = Arc::new(Inflight::default());
+    let inflight = Arc::new(Inflight::with_limit(Inflight::limit_from(
+        std::env::var(super::invoke::INFLIGHT_ENV).ok().as_deref(),
+    )));
     let workers = Arc::new(
         Workers::start_with(Workers::default_count(), Workers::default_queue_limit())
             .context("cannot start the app threads")?,

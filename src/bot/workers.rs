@@ -42,8 +42,15 @@ pub const THREADS_PER_CORE: usize = 4;
 pub const MIN_THREADS: usize = 4;
 
 /// How long after an interaction arrives its writes stop waiting for another process's write
-/// lock and answer "busy": under Discord's 3 seconds for the first answer.
-pub const WRITE_DEADLINE: Duration = Duration::from_millis(2500);
+/// lock and answer "busy": early enough that the answer still goes out as the interaction's
+/// callback, which [`super::answer`] sends until [`super::answer::ANSWER_WITHIN`].
+pub const WRITE_DEADLINE: Duration = Duration::from_secs(2);
+
+// The "busy" answer of a write that met the deadline must leave time to reach Discord.
+const _: () = assert!(
+    WRITE_DEADLINE.as_millis() + 300 <= super::answer::ANSWER_WITHIN.as_millis(),
+    "a write's deadline leaves no time to answer"
+);
 
 /// The environment variable that sets each lane's queue limit.
 pub const QUEUE_ENV: &str = "REFEREE_QUEUE_LIMIT";
@@ -51,11 +58,19 @@ pub const QUEUE_ENV: &str = "REFEREE_QUEUE_LIMIT";
 /// second a full queue is drained in well under a second, so the limit bounds memory, not
 /// latency (which [`START_BY`] bounds).
 pub const QUEUE_LIMIT: usize = 1024;
-/// A job that reaches a thread later than this after its interaction arrived does not run: its
-/// answer could not reach Discord within its 3 seconds.
-pub const START_BY: Duration = Duration::from_secs(2);
-/// Until this long after arrival a refused interaction can still be told "busy".
-pub const ANSWER_BY: Duration = Duration::from_millis(2700);
+/// A job that reaches a thread later than this after its interaction arrived does not run: it
+/// would meet its write deadline ([`WRITE_DEADLINE`]) with little or no time to do its work,
+/// and its answer might miss Discord's 3 seconds.
+pub const START_BY: Duration = Duration::from_millis(1_500);
+/// Until this long after arrival a refused interaction can still be told "busy": the callback
+/// needs time to reach Discord before [`super::answer::ANSWER_WITHIN`].
+pub const ANSWER_BY: Duration = Duration::from_millis(2_200);
+
+const _: () = assert!(
+    START_BY.as_millis() < WRITE_DEADLINE.as_millis()
+        && ANSWER_BY.as_millis() + 300 <= super::answer::ANSWER_WITHIN.as_millis(),
+    "admission's limits must fall inside the write deadline and the answer's"
+);
 
 /// Why a job did not give a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

@@ -55,6 +55,7 @@
 pub mod advancement;
 pub mod characters;
 pub mod conditions;
+pub mod encounters;
 pub mod guilds;
 pub mod ids;
 pub mod outbox;

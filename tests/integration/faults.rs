@@ -57,12 +57,14 @@ fn run(app: &App, line: &str, wait: Duration) -> Result<Reply, Reply> {
     }
     let inv = Invocation::new(&path, &options);
     let read_only = referee::app::reads_only(&inv);
-    match app.run_job(Instant::now() + wait, read_only, &caller(), "1", &inv) {
+    match app.run_job(Instant::now() + wait, read_only, None, &caller(), "1", &inv) {
         Ran::Done(result) => result,
-        Ran::NeedsWriter => match app.run_job(Instant::now() + wait, false, &caller(), "1", &inv) {
-            Ran::Done(result) => result,
-            Ran::NeedsWriter => panic!("a writing job was stopped as read-only"),
-        },
+        Ran::NeedsWriter => {
+            match app.run_job(Instant::now() + wait, false, None, &caller(), "1", &inv) {
+                Ran::Done(result) => result,
+                Ran::NeedsWriter => panic!("a writing job was stopped as read-only"),
+            }
+        }
     }
 }
 

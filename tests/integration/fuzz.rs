@@ -97,6 +97,9 @@ fn walk(c: &Value, path: Vec<String>, out: &mut Vec<Leaf>) {
     }
 }
 
+/// The channel every step is typed in.
+const CHANNEL: u64 = 42;
+
 /// Marks a pool entry to be replaced by the step's random text or number.
 const FREE: &str = "\u{0}free";
 
@@ -243,9 +246,8 @@ const SMALL: &[&str] = &["0", "1", "2", "3", "4", "-1", "-3", "7", "12", "20", F
 /// The pool made for an option of this name, if there is one.
 fn fitting(name: &str) -> Option<&'static [&'static str]> {
     Some(match name {
-        "character" | "name" | "attacker" | "target" | "helper" | "healer" | "surgeon" => {
-            CHARACTERS
-        }
+        "character" | "name" | "attacker" | "target" | "helper" | "healer" | "surgeon"
+        | "figure" | "npc" => CHARACTERS,
         "characters" => CHARACTER_LISTS,
         "skill" => SKILLS,
         "expression" => DICE,
@@ -367,6 +369,11 @@ impl Step {
             ][usize::from(kind) % 9];
             let roll = self.pooled(SMALL, usize::from(n));
             let id = match (kind, n % 5) {
+                // The encounter's status buttons, on real and stale versions.
+                ("", 0) => format!("enc:next:{}", self.text),
+                ("", 1) => format!("enc:next:{roll}"),
+                ("", 2) => format!("enc:attack:{roll}"),
+                ("", 3) => format!("enc:end:{roll}"),
                 ("dying", 0) => format!("dying:{}", self.text),
                 ("dying", _) => format!("dying:{roll}"),
                 // A roll request's button: the world's requests 1 and 2, and made-up ones.
@@ -528,7 +535,8 @@ fn run_case(steps: &[Step], players_only: bool) -> Result<(), TestCaseError> {
         let inv = step.invocation(&exported);
         let typed = format!("{inv:?}");
         tainted.extend(SENTINELS.iter().filter(|s| typed.contains(*s)));
-        let result = w.app.run(who, &format!("fuzz-{n}"), &inv);
+        // In a channel, so the encounter commands (and the rolls that know one) run for real.
+        let result = w.app.run_in(Some(CHANNEL), who, &format!("fuzz-{n}"), &inv);
         let (ok, reply): (bool, Reply) = match result {
             Ok(r) => (true, r),
             Err(r) => (false, r),

@@ -615,3 +615,109 @@ fn the_same_sweep_as_gm_finds_every_sentinel() {
         "no blind roll result"
     );
 }
+
+/// A command's options as the sweep types them.
+type Options<'a> = Vec<(&'a str, &'a str)>;
+
+/// The encounter tracker (issue 20): players see the NPC copies' names (they are in the fight)
+/// but never their numbers: not in any encounter reply, not on the status message. The GM's
+/// `/encounter show` has them, which shows the scan can fail.
+#[test]
+fn encounter_replies_and_the_status_keep_npc_numbers_from_players() {
+    const CHANNEL: u64 = 77;
+    // Speed 13 + Perception 11: the NPC's initiative reads "Speed + Perception 24".
+    const NPC_NUMBERS: &str = "Speed + Perception 24";
+    let w = World::seeded();
+    let n = std::cell::Cell::new(0);
+    let run = |who: &Caller, path: &[&str], options: &[(&str, &str)]| -> Reply {
+        n.set(n.get() + 1);
+        let inv = Invocation::new(path, options);
+        match w
+            .app
+            .run_in(Some(CHANNEL), who, &format!("enc-{}", n.get()), &inv)
+        {
+            Ok(r) | Err(r) => r,
+        }
+    };
+    for (skill, rating) in [("Speed", "13"), ("Perception", "11")] {
+        run(
+            &w.gm,
+            &["character", "skill"],
+            &[("name", NPC), ("skill", skill), ("rating", rating)],
+        );
+    }
+    run(&w.gm, &["encounter", "start"], &[("surprise", "check")]);
+    run(&w.alys, &["encounter", "add"], &[("character", "Alys")]);
+    run(&w.bram, &["encounter", "add"], &[("character", "Bram")]);
+    run(
+        &w.gm,
+        &["encounter", "add"],
+        &[("npc", NPC), ("count", "2")],
+    );
+    run(&w.gm, &["encounter", "next"], &[]);
+    let gm = run(&w.gm, &["encounter", "show"], &[]).caller_text();
+    assert!(gm.contains(NPC_NUMBERS), "the GM sees the numbers: {gm}");
+    let copy = format!("{NPC} 1");
+    let version = || {
+        w.app
+            .encounter_status(GuildId(1), CHANNEL)
+            .unwrap()
+            .map(|u| u.reply.buttons[0].custom_id.clone())
+            .unwrap_or_default()
+    };
+    let mut leaks = Vec::new();
+    let mut check = |what: String, text: String| {
+        for s in scan(&text) {
+            // The names of the figures in the fight are public; nothing else is.
+            if s != NPC {
+                leaks.push(format!("{s} in {what}: {text}"));
+            }
+        }
+        if text.contains(NPC_NUMBERS) || text.contains("GM: the numbers") {
+            leaks.push(format!("the NPC's numbers in {what}: {text}"));
+        }
+    };
+    for player in [&w.alys, &w.bram] {
+        let next = version();
+        let tries: Vec<(Vec<&str>, Options)> = vec![
+            (vec!["encounter", "show"], vec![]),
+            (vec!["encounter", "next"], vec![]),
+            (vec!["encounter", "declare"], vec![("option", "defend")]),
+            (
+                vec!["encounter", "declare"],
+                vec![("option", "wait"), ("figure", &copy)],
+            ),
+            (vec!["encounter", "act"], vec![("figure", &copy)]),
+            (vec!["encounter", "act"], vec![("figure", "Alys")]),
+            (vec!["encounter", "remove"], vec![("figure", &copy)]),
+            (vec!["encounter", "add"], vec![("npc", NPC)]),
+            (vec!["encounter", "end"], vec![]),
+            (vec!["button"], vec![("id", &next)]),
+            (vec!["button"], vec![("id", "enc:attack:1")]),
+            (vec!["attack"], vec![("target", "Bram")]),
+            (vec!["attack"], vec![("target", &copy)]),
+        ];
+        for (path, options) in tries {
+            let text = run(player, &path, &options).caller_text();
+            check(format!("{path:?} {options:?} as {}", player.user), text);
+        }
+    }
+    let status = w
+        .app
+        .encounter_status(GuildId(1), CHANNEL)
+        .unwrap()
+        .expect("a status")
+        .reply
+        .all_text();
+    assert!(
+        status.contains(&copy),
+        "the status names the figures: {status}"
+    );
+    check("the status message".to_owned(), status);
+    assert!(
+        leaks.is_empty(),
+        "{} leaks:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}

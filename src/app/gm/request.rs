@@ -361,13 +361,18 @@ fn close_button(request: i64) -> Button {
 }
 
 /// Everyone in the encounter running in `channel`: the characters a `characters:everyone`
-/// request asks.
-// Merge: the encounter tracker (branch h-enc) answers this; until then there is no encounter
-// anywhere. `app` does not know the channel yet (the caller carries none), so `None` is passed.
-pub fn encounter_characters(_ctx: &Ctx<'_>, _channel: Option<u64>) -> AppResult<Vec<CharacterId>> {
-    Err(user(
-        "There is no encounter in this channel; name the characters instead, like characters:\"Gala, Brom\".",
-    ))
+/// request asks (NPCs are dropped later, with the other checks of who may be asked).
+pub fn encounter_characters(ctx: &Ctx<'_>, channel: Option<u64>) -> AppResult<Vec<CharacterId>> {
+    let figures = match channel {
+        Some(channel) => crate::app::encounter::figures_in_channel(ctx, channel)?,
+        None => Vec::new(),
+    };
+    if figures.is_empty() {
+        return Err(user(
+            "There is no encounter in this channel; name the characters instead, like characters:\"Gala, Brom\".",
+        ));
+    }
+    Ok(figures)
 }
 
 /// Autocomplete of `characters` (a comma-separated list): the player characters whose names
@@ -433,7 +438,7 @@ pub fn suggest_characters(app: &App, caller: &Caller, typed: &str) -> Vec<String
 pub fn request(ctx: &Ctx<'_>, a: &RequestArgs) -> AppResult<Reply> {
     ctx.gm()?;
     let from_encounter = match &a.asked {
-        Asked::Everyone => Some(encounter_characters(ctx, None)?),
+        Asked::Everyone => Some(encounter_characters(ctx, ctx.channel)?),
         Asked::Named(_) => None,
     };
     ctx.app.store.write(|tx| {

@@ -3,6 +3,7 @@
 //! attack, with the hits applied to the target in the same transaction as the roll's log entry.
 
 pub(crate) mod adjust;
+mod encounter;
 mod render;
 
 pub(super) use render::{breakdown, outcome_name, table_text};
@@ -11,6 +12,7 @@ use serde_json::json;
 
 use super::{gear_dx, has_talent, menu, st_left, state, table_settings, tft_sheet};
 use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::encounter::hooks::{self, TftTurn};
 use crate::app::reply::Reply;
 use crate::app::sheet::{ItemStats, TftSheet};
 use crate::app::text::escape;
@@ -186,7 +188,8 @@ impl Attack {
         shield_wall_stops(shield_wall).map_err(|e| user(format!("shield_wall: {e}")))?;
         let max_actions = i64::from(multi::max_multiplier());
         Ok(Self {
-            attacker: o.required("attacker")?.to_owned(),
+            // In an encounter's channel the attacker defaults to whoever's turn it is.
+            attacker: o.text("attacker").unwrap_or_default().to_owned(),
             target: o.required("target")?.to_owned(),
             weapon: o.text("weapon").map(|w| w.trim().to_owned()),
             facing,
@@ -212,8 +215,8 @@ impl Attack {
         })
     }
 
-    #[allow(clippy::too_many_lines)] // one transaction, read top to bottom
-    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+    #[allow(clippy::too_many_lines)] // One transaction, read top to bottom: roll, write, reply.
+    fn run_turn(self, ctx: &Ctx<'_>, turn: &TftTurn) -> AppResult<Reply> {
         let (settings, house_rules) = table_settings(ctx);
         let guild = ctx.caller.guild;
         let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
@@ -230,7 +233,11 @@ impl Attack {
                 armor_dx,
                 shield_dx,
                 technique: Technique::Normal,
-                adjustments: self.adjustments(&chosen, &attacker, &a_sheet)?,
+                adjustments: encounter::more(
+                    self.adjustments(&chosen, &attacker, &a_sheet)?,
+                    turn,
+                    &chosen,
+                ),
             };
             // The plain adjDX decides whether the archer may shoot twice or take a good shot.
             let plain = spec.setup().map_err(user)?;
@@ -246,7 +253,7 @@ impl Attack {
                 defence: self.defence(&target, &t_sheet)?,
                 st: t_sheet.st,
                 st_left: st_left(&t_sheet, hits_before, fatigue),
-                earlier_hits: 0,
+                earlier_hits: turn.earlier_hits,
                 acrobatics_adj_dx: acrobatics(&target, &t_sheet)?,
             };
             let aimed = self.aimed(&chosen);
@@ -272,6 +279,18 @@ impl Attack {
                 characters::set_tft_damage(tx, guild, target.id, hits_before + new_hits, fatigue)?;
             }
             state::record_blow(tx, guild, &target, &t_sheet, res.damage.as_ref())?;
+            let down = res.damage.as_ref().is_some_and(|d| {
+                d.after.knocked_down || d.applied.condition != injury::Condition::Conscious
+            });
+            let lines = hooks::tft_after(
+                ctx,
+                tx,
+                attacker.id,
+                target.id,
+                new_hits as i32,
+                t_sheet.st,
+                down,
+            )?;
             if breakage.is_some_and(|b| b.broken) {
                 state::record_break(tx, guild, &attacker, chosen.item)?;
             }
@@ -321,7 +340,11 @@ impl Attack {
             };
             Ok((
                 format!("an attack on {}", escape(&target.name)),
-                Reply::public("").with_embed(render::embed(&shown)),
+                hooks::with_lines(
+                    Reply::public("").with_embed(render::embed(&shown)),
+                    RollMode::Public,
+                    &lines,
+                ),
             ))
         })?;
         Ok(ctx.route(self.mode, &what, full))

@@ -30,6 +30,7 @@ use super::record::{
 use super::stats::{ThizChar, clamp_input, describe_base};
 use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
 use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::encounter::hooks;
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::sheet::ItemStats;
 use crate::app::text::{escape, signed};
@@ -177,7 +178,8 @@ impl AttackArgs {
             pair,
             second,
             shield: o.text("shield").map(parse_location).transpose()?,
-            attacker: o.required("attacker")?.to_owned(),
+            // In an encounter's channel the attacker defaults to whoever's turn it is.
+            attacker: o.text("attacker").unwrap_or_default().to_owned(),
             target: o.required("target")?.to_owned(),
             weapon: o.text("weapon").map(str::to_owned),
             location: o.text("location").map(parse_location).transpose()?,
@@ -644,7 +646,8 @@ fn wound_record(w: AddedWound) -> WoundRecord {
 /// Runs `/attack`.
 pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
     ctx.app.store.write(|tx| {
-        let attacker = ctx.acting_character(tx, Some(&a.attacker))?;
+        let named = hooks::attacker_name(ctx, tx, &a.attacker)?;
+        let attacker = ctx.acting_character(tx, Some(&named))?;
         let target = ctx.find_character(tx, &a.target)?;
         if attacker.id == target.id {
             return Err(user(format!(
@@ -656,6 +659,9 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         let tgt = ThizChar::load(tx, target, "/attack")?;
         // A dying, unconscious or dead character cannot attack (thiz-rulebook.md, "Damage").
         att.able_to_act()?;
+        // The encounter's turn and the target's declared Defend and Prone.
+        let turn = hooks::thiz_before(ctx, tx, att.character.id, tgt.character.id)?;
+        let (a, defend) = &hooks::thiz_args(a, &turn, &tgt)?;
         let (plan, weapon) = plan(ctx, tx, &att, &tgt, a)?;
         let mut rec = blank_record(&att.character, &tgt.character, weapon, plan.clone());
         let mut sheet = tgt.wounds.clone();
@@ -683,7 +689,27 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
             "",
             &ThizRecord::Attack(rec.clone()),
         )?;
-        Ok(routed(ctx, a.mode, &rec, roll_id, None))
+        let mut lines = hooks::thiz_after(
+            ctx,
+            tx,
+            tgt.character.id,
+            *defend > 0,
+            rec.condition.as_deref(),
+        )?;
+        if *defend > 0 {
+            lines.insert(
+                0,
+                format!(
+                    "{} defends: +{defend} to Speed (counted in the modifier).",
+                    escape(&tgt.character.name)
+                ),
+            );
+        }
+        Ok(hooks::with_lines(
+            routed(ctx, a.mode, &rec, roll_id, None),
+            a.mode,
+            &lines,
+        ))
     })
 }
 

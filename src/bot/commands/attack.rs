@@ -10,12 +10,12 @@ use crate::bot::{Context, Error};
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn attack(
     ctx: Context<'_>,
-    #[description = "Who attacks"]
-    #[autocomplete = "autocomplete::character"]
-    attacker: String,
     #[description = "Who is attacked"]
     #[autocomplete = "autocomplete::character"]
     target: String,
+    #[description = "Who attacks (default: whose turn it is in this channel's encounter)"]
+    #[autocomplete = "autocomplete::character"]
+    attacker: Option<String>,
     #[description = "The weapon used (bare-handed if left out)"]
     #[autocomplete = "autocomplete::weapon"]
     weapon: Option<String>,

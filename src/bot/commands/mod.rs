@@ -10,6 +10,7 @@ mod advance;
 mod attack;
 mod character;
 mod check;
+mod encounter;
 mod gm;
 mod hazard;
 mod help;
@@ -49,6 +50,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         advance::advance(),
         history::history(),
         help::help(),
+        encounter::encounter(),
         // GM
         gm::gm(),
         reveal::reveal(),

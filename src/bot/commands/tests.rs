@@ -425,6 +425,8 @@ fn character_skill_weapon_and_location_options_autocomplete() {
                 // TFT attack circumstances, and a sheet value (talents for a TFT sheet).
                 "adjust" => leaf.path() == "tft attack",
                 "value" => leaf.path() == "character set",
+                // The NPC sheet an encounter copies.
+                "npc" => leaf.path() == "encounter add",
                 // A new character's name is not one to pick from.
                 "name" => leaf.path[0] == "character" && leaf.path() != "character create",
                 _ => false,

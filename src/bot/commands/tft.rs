@@ -64,12 +64,12 @@ pub async fn tft_save(
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn tft_attack(
     ctx: Context<'_>,
-    #[description = "Who attacks"]
-    #[autocomplete = "autocomplete::character"]
-    attacker: String,
     #[description = "Who is attacked"]
     #[autocomplete = "autocomplete::character"]
     target: String,
+    #[description = "Who attacks (default: whose turn it is)"]
+    #[autocomplete = "autocomplete::character"]
+    attacker: Option<String>,
     #[description = "The weapon used (default: the attacker's first)"]
     #[autocomplete = "autocomplete::weapon"]
     weapon: Option<String>,

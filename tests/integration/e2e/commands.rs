@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::{GM_CHANNEL_ID, Reply, Session, message_text};
+use super::{GM_CHANNEL_ID, Reply, Session, custom_ids, message_text};
 use crate::fake::payload::Caller;
 
 /// The command paths each group runs (`"tft save"`, `"roll"`…).
@@ -172,6 +172,22 @@ const GROUPS: &[(&str, &[&str])] = &[
     (
         "roll requests",
         &["gm setup", "character create", "gm request", "gm check"],
+    ),
+    (
+        "encounter",
+        &[
+            "character create",
+            "character skill",
+            "encounter start",
+            "encounter add",
+            "encounter next",
+            "encounter declare",
+            "encounter act",
+            "encounter show",
+            "encounter remove",
+            "encounter end",
+            "attack",
+        ],
     ),
 ];
 
@@ -1154,4 +1170,98 @@ fn roll_requests_are_answered_by_each_player() {
         secret.text()
     );
     x.ran_exactly("roll requests");
+}
+
+/// The encounter tracker through Discord: the status message is posted once, then edited in
+/// place (PATCH, validated against the OpenAPI spec) as the buttons and commands move the fight
+/// on; a stale "next" press changes nothing.
+#[test]
+fn encounter_status_message_is_edited_in_place() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let gm = s.gm(1);
+    let ann = s.player(10);
+    x.run(&ann, "/character create name:Alys system:thiz");
+    x.run(&ann, "/character skill name:Alys skill:Speed rating:4");
+    x.run(&gm, "/character create name:Goblin system:thiz npc:true");
+    x.run(&gm, "/character skill name:Goblin skill:Speed rating:30");
+    let started = x.run(&gm, "/encounter start system:thiz surprise:none");
+    assert_eq!(started.kind(), 4, "{}", started.callback_body());
+    let posted = started.channel_message(super::CHANNEL_ID);
+    let status = message_text(posted.body());
+    assert!(status.contains("getting ready"), "{status}");
+    assert_refusal(&x.run(&ann, "/encounter end"), "/encounter end");
+    x.run(&ann, "/encounter add character:Alys");
+    x.run(&gm, "/encounter add npc:Goblin count:2");
+    // The status is synced after each reply, so an edit may trail its command: wait for the
+    // one that shows what is expected.
+    let edits = |from: usize, showing: &str| {
+        s.fake
+            .wait_for_from(from, "the status edited", crate::fake::TIMEOUT, |r| {
+                r.is(
+                    "PATCH",
+                    &format!("/channels/{}/messages/", super::CHANNEL_ID),
+                ) && message_text(r.body()).contains(showing)
+            })
+    };
+    let from = s.fake.requests().len();
+    let begin = x.run(&gm, "/encounter next");
+    assert!(begin.text().contains("turn"), "{}", begin.text());
+    let edited = edits(from, "Initiative Pass 1");
+    let text = message_text(edited.body());
+    assert!(text.contains("Goblin 1") && text.contains("Alys"), "{text}");
+    // The Goblins' Speed 30 puts them first; the numbers stay off the players' message.
+    assert!(!text.contains("30"), "{text}");
+    let next_id = custom_ids(edited.body())
+        .into_iter()
+        .find(|id| id.starts_with("enc:next:"))
+        .unwrap_or_else(|| panic!("a Next button: {text}"));
+    let message = crate::fake::payload::message(1, super::CHANNEL_ID, edited.body());
+    // A player cannot move a goblin's turn on.
+    let refused = s.press(&ann, &message, &next_id);
+    assert!(refused.ephemeral(), "{}", refused.callback_body());
+    let from = s.fake.requests().len();
+    let pressed = s.press(&gm, &message, &next_id);
+    assert_eq!(pressed.kind(), 4, "{}", pressed.callback_body());
+    assert!(!pressed.ephemeral());
+    let moved = format!("enc:next:{}", number_after(&next_id, "enc:next:") + 1);
+    let after = s
+        .fake
+        .wait_for_from(from, "the status moved on", crate::fake::TIMEOUT, |r| {
+            r.is(
+                "PATCH",
+                &format!("/channels/{}/messages/", super::CHANNEL_ID),
+            ) && custom_ids(r.body()).contains(&moved)
+        });
+    assert_ne!(
+        message_text(after.body()),
+        text,
+        "the press moved the turn on"
+    );
+    // The same button again: the turn has moved on.
+    let stale = s.press(&gm, &message, &next_id);
+    assert!(
+        stale.ephemeral() && stale.text().contains("moved on"),
+        "{}",
+        stale.text()
+    );
+    let shown = x.run(&gm, "/encounter show");
+    assert!(
+        shown.ephemeral() && shown.text().contains("GM: the numbers"),
+        "{}",
+        shown.text()
+    );
+    x.run(&gm, "/encounter declare option:defend figure:\"Goblin 2\"");
+    assert_refusal(&x.run(&ann, "/encounter act figure:Alys"), "/encounter act");
+    x.run(&gm, "/attack target:Alys");
+    x.run(&gm, "/encounter remove figure:\"Goblin 2\"");
+    let from = s.fake.requests().len();
+    x.run(&gm, "/encounter end");
+    let last = edits(from, "Encounter over");
+    assert!(
+        custom_ids(last.body()).is_empty(),
+        "an ended encounter has no buttons"
+    );
+    assert!(message_text(last.body()).contains("Encounter over"));
+    x.ran_exactly("encounter");
 }

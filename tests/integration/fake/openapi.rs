@@ -22,12 +22,14 @@ pub enum BodyRoute {
     WebhookEdit,
     /// `POST /channels/{id}/messages`
     ChannelMessage,
+    /// `PATCH /channels/{id}/messages/{message_id}` (the encounter's status, edited in place)
+    ChannelMessageEdit,
     /// `PUT /applications/{app}/commands` and `.../guilds/{guild}/commands`
     Commands,
 }
 
 impl BodyRoute {
-    const ALL: [(BodyRoute, &'static str, &'static str); 5] = [
+    const ALL: [(BodyRoute, &'static str, &'static str); 6] = [
         (
             BodyRoute::Callback,
             "/interactions/{interaction_id}/{interaction_token}/callback",
@@ -47,6 +49,11 @@ impl BodyRoute {
             BodyRoute::ChannelMessage,
             "/channels/{channel_id}/messages",
             "post",
+        ),
+        (
+            BodyRoute::ChannelMessageEdit,
+            "/channels/{channel_id}/messages/{message_id}",
+            "patch",
         ),
         (
             BodyRoute::Commands,

@@ -178,6 +178,44 @@ fn fault_answer(fault: &FaultKind) -> (StatusCode, Value) {
     }
 }
 
+/// A webhook's message (an interaction's `@original` or a follow-up): read, edited or deleted.
+fn webhook_message(
+    shared: &Shared,
+    method: &str,
+    token: &str,
+    which: &str,
+    body: &Value,
+) -> Option<(StatusCode, Option<Value>)> {
+    let mut log = shared.lock();
+    let id = if which == "@original" {
+        log.originals.get(token).copied()
+    } else {
+        which.parse::<u64>().ok()
+    };
+    let Some(stored) = id.and_then(|id| log.messages.get_mut(&id)) else {
+        // Discord's answer for a response or message that does not exist.
+        return (method == "GET" && which == "@original").then(|| {
+            (
+                StatusCode::NOT_FOUND,
+                Some(json!({"message": "Unknown Message", "code": 10008})),
+            )
+        });
+    };
+    match method {
+        "GET" => Some((StatusCode::OK, Some(stored.clone()))),
+        "PATCH" => {
+            if let Some(fields) = body.as_object() {
+                for (k, v) in fields {
+                    stored[k] = v.clone();
+                }
+            }
+            Some((StatusCode::OK, Some(stored.clone())))
+        }
+        "DELETE" => Some((StatusCode::NO_CONTENT, None)),
+        _ => None,
+    }
+}
+
 fn not_found() -> Value {
     json!({"message": "404: Not Found", "code": 0})
 }
@@ -192,7 +230,6 @@ fn answer(
 ) -> Option<(StatusCode, Option<Value>)> {
     let segments: Vec<&str> = route.trim_start_matches('/').split('/').collect();
     let ok = |v: Value| Some((StatusCode::OK, Some(v)));
-    let empty = || Some((StatusCode::NO_CONTENT, None));
     let ws = || format!("{}/ws", shared.base.replacen("http", "ws", 1));
     let empty_object = json!({});
     let body_or_empty = body.unwrap_or(&empty_object);
@@ -234,37 +271,24 @@ fn answer(
             ok(new_message(shared, CHANNEL_ID, body_or_empty))
         }
         (_, ["webhooks", _app, token, "messages", which]) => {
-            let mut log = shared.lock();
-            let id = if *which == "@original" {
-                log.originals.get(*token).copied()
-            } else {
-                which.parse::<u64>().ok()
-            };
-            let Some(stored) = id.and_then(|id| log.messages.get_mut(&id)) else {
-                // Discord's answer for a response or message that does not exist.
-                return (method == "GET" && *which == "@original").then(|| {
-                    (
-                        StatusCode::NOT_FOUND,
-                        Some(json!({"message": "Unknown Message", "code": 10008})),
-                    )
-                });
-            };
-            match method {
-                "GET" => ok(stored.clone()),
-                "PATCH" => {
-                    if let Some(fields) = body_or_empty.as_object() {
-                        for (k, v) in fields {
-                            stored[k] = v.clone();
-                        }
-                    }
-                    ok(stored.clone())
-                }
-                "DELETE" => empty(),
-                _ => None,
-            }
+            webhook_message(shared, method, token, which, body_or_empty)
         }
         ("POST", ["channels", channel, "messages"]) => {
             post_channel_message(shared, channel.parse().ok()?, body_or_empty)
+        }
+        ("PATCH", ["channels", channel, "messages", message]) => {
+            // An edit of a message the bot posted in that channel: its fields replaced.
+            let mut log = shared.lock();
+            let stored = log.messages.get_mut(&message.parse::<u64>().ok()?)?;
+            if stored["channel_id"] != json!(*channel) {
+                return None;
+            }
+            if let Some(fields) = body_or_empty.as_object() {
+                for (k, v) in fields {
+                    stored[k] = v.clone();
+                }
+            }
+            ok(stored.clone())
         }
         ("GET", ["channels", channel]) => ok(json!({
             "id": channel,
@@ -407,6 +431,7 @@ pub fn body_route(method: &str, path: &str) -> Option<BodyRoute> {
         ("POST", ["webhooks", _, _]) => Some(BodyRoute::WebhookExecute),
         ("PATCH", ["webhooks", _, _, "messages", _]) => Some(BodyRoute::WebhookEdit),
         ("POST", ["channels", _, "messages"]) => Some(BodyRoute::ChannelMessage),
+        ("PATCH", ["channels", _, "messages", _]) => Some(BodyRoute::ChannelMessageEdit),
         ("PUT", ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"]) => {
             Some(BodyRoute::Commands)
         }

@@ -119,6 +119,7 @@ fn mini_spec() -> Value {
             "/webhooks/{webhook_id}/{webhook_token}": op("post"),
             "/webhooks/{webhook_id}/{webhook_token}/messages/@original": op("patch"),
             "/channels/{channel_id}/messages": op("post"),
+            "/channels/{channel_id}/messages/{message_id}": op("patch"),
             "/applications/{application_id}/commands": op("put"),
         },
         "components": {"schemas": {"Msg": {
@@ -171,6 +172,7 @@ fn check_validator(
 fn the_validator_accepts_a_message_and_refuses_long_content_and_string_flags() {
     let mini = Validators::from_spec(&mini_spec());
     check_validator(&mini, BodyRoute::ChannelMessage, 2000, |v| v);
+    check_validator(&mini, BodyRoute::ChannelMessageEdit, 2000, |v| v);
 
     let path = super::openapi::spec_path();
     if let Ok(text) = std::fs::read_to_string(&path) {

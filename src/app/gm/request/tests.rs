@@ -587,3 +587,50 @@ fn the_characters_list_autocompletes_its_last_name() {
     // A player cannot request, so is offered nothing.
     assert!(offered(&ann(), "").is_empty());
 }
+
+#[test]
+#[allow(clippy::result_large_err)] // `run_in` answers as `App::run` does
+fn everyone_asks_the_player_characters_of_the_encounter_in_this_channel() {
+    let w = World::new();
+    let channel = 42;
+    let run_in = |who: &Caller, path: &[&str], options: &[(&str, &str)]| {
+        w.n.set(w.n.get() + 1);
+        w.app.run_in(
+            Some(channel),
+            who,
+            &format!("c{}", w.n.get()),
+            &Invocation::new(path, options),
+        )
+    };
+    run_in(
+        &gm(),
+        &["encounter", "start"],
+        &[("system", "thiz"), ("surprise", "none")],
+    )
+    .unwrap_or_else(|r| panic!("{}", r.all_text()));
+    for name in ["Gala", "Grut"] {
+        run_in(&gm(), &["encounter", "add"], &[("character", name)])
+            .unwrap_or_else(|r| panic!("{name}: {}", r.all_text()));
+    }
+    let asked = run_in(
+        &gm(),
+        &["gm", "request"],
+        &[("characters", "everyone"), ("skill", "Swimming")],
+    )
+    .unwrap_or_else(|r| panic!("{}", r.all_text()));
+    let text = asked.all_text();
+    assert!(text.contains("Roll for Gala"), "{text}");
+    for absent in ["Brom", "Tor", "Grut"] {
+        assert!(!text.contains(absent), "{absent} is not asked: {text}");
+    }
+    // Another channel has no encounter.
+    let elsewhere = w.refused(
+        &gm(),
+        &["gm", "request"],
+        &[("characters", "everyone"), ("skill", "Swimming")],
+    );
+    assert!(
+        elsewhere.contains("no encounter in this channel"),
+        "{elsewhere}"
+    );
+}

@@ -33,8 +33,6 @@ pub struct InitiativeRoll {
     pub total: i32,
 }
 
-// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
-// passes, Wait and surprise; no command before it runs a combat turn.
 /// Rolls initiative: 1d10 plus the higher of Speed + Perception and General Physical, plus
 /// `modifier` (thiz-rulebook.md, "Determining Initiative and Initiative Passes").
 ///
@@ -68,8 +66,6 @@ pub fn roll_initiative(
     })
 }
 
-// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
-// passes, Wait and surprise; no command before it runs a combat turn.
 /// How many turns a combatant takes in one Initiative Pass: always the first, then one more for
 /// each time initiative stays above 0 after dropping by 10.
 pub fn actions_in_pass(initiative: i32) -> u32 {
@@ -94,8 +90,6 @@ pub struct Slot {
     pub tied_with_previous: bool,
 }
 
-// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
-// passes, Wait and surprise; no command before it runs a combat turn.
 /// The order of every turn in one Initiative Pass.
 ///
 /// Source: thiz-rulebook.md, "Determining Initiative and Initiative Passes": everyone acts once in
@@ -159,8 +153,6 @@ pub enum WaitRule {
 }
 
 impl WaitRule {
-    // Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
-    // passes, Wait and surprise; no command before it runs a combat turn.
     /// The lowest level that lets the character act first.
     pub fn needs(self) -> Level {
         match self {
@@ -180,8 +172,6 @@ pub struct WaitCheck {
     pub acts_first: bool,
 }
 
-// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
-// passes, Wait and surprise; no command before it runs a combat turn.
 /// Rolls to act before the trigger; `rating` is Speed or Reflexes as `rule` says.
 pub fn wait_check(
     rating: i32,
@@ -265,6 +255,21 @@ mod tests {
         for (i, init) in [12, 25, 5, 12].into_iter().enumerate() {
             let count = slots.iter().filter(|s| s.combatant == i).count() as u32;
             assert_eq!(count, actions_in_pass(init));
+        }
+    }
+
+    #[test]
+    fn a_chest_wound_can_cost_a_turn_in_the_pass() {
+        // thiz-rulebook.md, "Determining Initiative and Initiative Passes": a turn for every 10
+        // points above 0; the Chest wound's penalty goes in the modifier. d10 1 + 10 = 11 gives a
+        // second turn; with -1 for the Chest it is 10, one turn.
+        for (modifier, turns) in [(0, 2), (-1, 1)] {
+            let r = roll_initiative(5, 5, 0, modifier, &mut ScriptedDice::new([1])).unwrap();
+            assert_eq!(actions_in_pass(r.total), turns, "modifier {modifier}");
+            let slots = initiative_pass(&[r.total, 10]).unwrap();
+            assert_eq!(slots.len() as u32, turns + 1);
+            // Ties keep the order given and are flagged for the referee.
+            assert_eq!(slots[1].tied_with_previous, modifier == -1);
         }
     }
 

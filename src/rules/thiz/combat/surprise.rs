@@ -7,8 +7,6 @@ use crate::rules::thiz::{Level, Rating, resolve};
 /// The most tie-break rounds rolled before the referee is left to decide.
 const MAX_TIE_BREAKS: usize = 100;
 
-// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
-// passes, Wait and surprise; no command before it runs a combat turn.
 /// Preparedness points for a level: 0 for Failure up to 4 for Black (thiz-rulebook.md,
 /// "Determine Surprise").
 pub fn preparedness_points(level: Level) -> u8 {
@@ -25,8 +23,6 @@ pub struct PreparednessRoll {
     pub points: u8,
 }
 
-// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
-// passes, Wait and surprise; no command before it runs a combat turn.
 /// Rolls Preparedness against Speed + Perception.
 pub fn roll_preparedness(
     speed_plus_perception: Rating,
@@ -108,8 +104,6 @@ fn validate(side: &[i32]) -> Result<Vec<Rating>, CombatError> {
         .collect()
 }
 
-// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
-// passes, Wait and surprise; no command before it runs a combat turn.
 /// Determines surprise between two sides, given each combatant's Speed + Perception.
 ///
 /// Source: thiz-rulebook.md, "Determine Surprise": the side with the best Preparedness takes a
@@ -164,8 +158,6 @@ pub struct LateArrival {
     pub free_action: Option<Side>,
 }
 
-// Not reached: turn order belongs to the encounter tracker (issue 20), which rolls initiative,
-// passes, Wait and surprise; no command before it runs a combat turn.
 /// Preparedness for a late arrival and their named target (thiz-rulebook.md, "Determine
 /// Surprise"). Decision: on equal Preparedness neither gets the free action.
 pub fn late_arrival(

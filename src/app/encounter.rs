@@ -1,0 +1,980 @@
+//! `/encounter start|add|remove|next|declare|act|show|end` and the status message's buttons: a
+//! combat tracker per channel for THIZ (initiative per figure, Initiative Passes, surprise,
+//! Defend, Wait, Prone) and TFT (initiative per side, adjDX order, the round's hits, multiple
+//! actions against the initiative sum).
+//!
+//! Owns who may change an encounter (GMs start, add NPCs, remove, end; a player adds and acts
+//! for their own character only; "next" belongs to a GM or the owner of the figure whose turn
+//! it is) and what of it a player sees (names, order, visible state; never an NPC's numbers).
+//! Every change is one `Store::write` saved on the version it read, so two presses of "next" on
+//! the same turn move it once. The rolls that know the encounter (`/attack`, `/tft attack`)
+//! call [`hooks`]. The status message: [`App::encounter_status`] says what the channel's
+//! message should show when it differs from what it shows; the front end posts or edits it and
+//! reports back with [`App::encounter_status_shown`].
+
+pub mod hooks;
+pub mod state;
+pub mod status;
+mod tft;
+mod thiz;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+
+use self::state::{Declared, Figure, State, Surprise, Team};
+use self::status::{BUTTON_PREFIX, Looks};
+use super::command::{Invocation, Opts};
+use super::reply::Reply;
+use super::text::escape;
+use super::{App, AppError, AppResult, Ctx, user};
+use crate::store::characters::{self, Character};
+use crate::store::encounters::{self, EncounterRow};
+use crate::store::guilds::System;
+use crate::store::{CharacterId, Conn, GuildId};
+
+/// The most copies of one NPC added at once.
+pub const MAX_COUNT: i64 = 20;
+
+/// A parsed `/encounter …` or status-message button.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EncounterCommand {
+    Start {
+        system: Option<System>,
+        surprise: Surprise,
+    },
+    Add {
+        character: Option<String>,
+        npc: Option<String>,
+        count: u32,
+        side: Option<Team>,
+        target: Option<String>,
+    },
+    Remove {
+        figure: String,
+    },
+    /// `version` is the button's: the turn it was pressed on.
+    Next {
+        version: Option<i64>,
+    },
+    Declare {
+        option: Option<Declared>,
+        figure: Option<String>,
+        actions: Option<u32>,
+        boost: bool,
+        engaged: bool,
+    },
+    Act {
+        figure: String,
+    },
+    Show,
+    End {
+        keep: bool,
+    },
+    /// The "Attack" button: how to attack as the figure whose turn it is.
+    AttackHelp,
+}
+
+fn no_encounter() -> AppError {
+    user("There is no encounter in this channel: a GM starts one with /encounter start.")
+}
+
+impl EncounterCommand {
+    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        if inv.path.len() != 2 {
+            return Err(user(format!(
+                "There is no command {}. /encounter takes start, add, remove, next, declare, act, show or end.",
+                escape(&inv.display_path())
+            )));
+        }
+        Ok(match inv.path[1].as_str() {
+            "start" => parse_start(inv)?,
+            "add" => {
+                let o = Opts::new(inv, &["character", "npc", "count", "side", "target"])?;
+                let side = o
+                    .text("side")
+                    .map(|s| Team::parse(s).ok_or_else(|| user("side must be party or foes.")))
+                    .transpose()?;
+                let character = o.text("character").map(|s| s.trim().to_owned());
+                let npc = o.text("npc").map(|s| s.trim().to_owned());
+                if character.is_some() == npc.is_some() {
+                    return Err(user(
+                        "/encounter add needs one of character:… (a character as it is) or npc:… (copies of an NPC sheet, numbered).",
+                    ));
+                }
+                let count = o.int("count", 1, MAX_COUNT)?;
+                if count.is_some() && character.is_some() {
+                    return Err(user("count is for npc:… copies; a character joins once."));
+                }
+                EncounterCommand::Add {
+                    character,
+                    npc,
+                    count: count.unwrap_or(1) as u32,
+                    side,
+                    target: o.text("target").map(|s| s.trim().to_owned()),
+                }
+            }
+            "remove" => {
+                let o = Opts::new(inv, &["figure"])?;
+                EncounterCommand::Remove {
+                    figure: o.required("figure")?.trim().to_owned(),
+                }
+            }
+            "next" => {
+                Opts::new(inv, &[])?;
+                EncounterCommand::Next { version: None }
+            }
+            "declare" => parse_declare(inv)?,
+            "act" => {
+                let o = Opts::new(inv, &["figure"])?;
+                EncounterCommand::Act {
+                    figure: o.required("figure")?.trim().to_owned(),
+                }
+            }
+            "show" => {
+                Opts::new(inv, &[])?;
+                EncounterCommand::Show
+            }
+            "end" => {
+                let o = Opts::new(inv, &["keep"])?;
+                EncounterCommand::End {
+                    keep: o.flag("keep")?,
+                }
+            }
+            other => {
+                return Err(user(format!(
+                    "/encounter has no {}: it takes start, add, remove, next, declare, act, show or end.",
+                    escape(&crate::app::text::truncate(other, 40))
+                )));
+            }
+        })
+    }
+
+    /// A status-message button (`enc:next:12`), or `None` for any other button.
+    pub fn parse_button(inv: &Invocation) -> Option<AppResult<Self>> {
+        let id = inv.option("id")?.strip_prefix(BUTTON_PREFIX)?;
+        let stale = || user("That button is not one of referee's encounter buttons.");
+        let (action, version) = id.split_once(':')?;
+        let Ok(version) = version.parse::<i64>() else {
+            return Some(Err(stale()));
+        };
+        Some(match action {
+            "next" => Ok(EncounterCommand::Next {
+                version: Some(version),
+            }),
+            "attack" => Ok(EncounterCommand::AttackHelp),
+            "end" => Ok(EncounterCommand::End { keep: false }),
+            _ => Err(stale()),
+        })
+    }
+
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        let channel = ctx.channel.ok_or_else(|| {
+            user("Encounters belong to a channel; run /encounter in the channel of the fight.")
+        })?;
+        let at = At {
+            guild: ctx.caller.guild,
+            channel,
+        };
+        match self {
+            EncounterCommand::Start { system, surprise } => start(ctx, at, system, surprise),
+            EncounterCommand::Add {
+                character,
+                npc,
+                count,
+                side,
+                target,
+            } => add(
+                ctx,
+                at,
+                &Adding {
+                    character,
+                    npc,
+                    count,
+                    side,
+                    target,
+                },
+            ),
+            EncounterCommand::Remove { figure } => remove(ctx, at, &figure),
+            EncounterCommand::Next { version } => next(ctx, at, version),
+            EncounterCommand::Declare {
+                option,
+                figure,
+                actions,
+                boost,
+                engaged,
+            } => declare(
+                ctx,
+                at,
+                figure.as_deref(),
+                option,
+                actions.map(|a| (a, boost, engaged)),
+            ),
+            EncounterCommand::Act { figure } => act(ctx, at, &figure),
+            EncounterCommand::Show => show(ctx, at),
+            EncounterCommand::End { keep } => end(ctx, at, keep),
+            EncounterCommand::AttackHelp => attack_help(ctx, at),
+        }
+    }
+}
+
+fn parse_start(inv: &Invocation) -> AppResult<EncounterCommand> {
+    let o = Opts::new(inv, &["system", "surprise"])?;
+    let system = o
+        .text("system")
+        .map(|s| {
+            System::parse(s).ok_or_else(|| {
+                user(format!(
+                    "system must be thiz or tft; you gave {:?}",
+                    crate::app::text::truncate(s.trim(), 40)
+                ))
+            })
+        })
+        .transpose()?;
+    let surprise = o
+        .text("surprise")
+        .map(|s| {
+            Surprise::parse(s).ok_or_else(|| {
+                user(format!(
+                    "surprise must be {}; you gave {:?}",
+                    Surprise::NAMES.join(", "),
+                    crate::app::text::truncate(s.trim(), 40)
+                ))
+            })
+        })
+        .transpose()?
+        .unwrap_or_default();
+    Ok(EncounterCommand::Start { system, surprise })
+}
+
+fn parse_declare(inv: &Invocation) -> AppResult<EncounterCommand> {
+    let o = Opts::new(inv, &["option", "figure", "actions", "boost", "engaged"])?;
+    let option = match o.text("option").map(|s| s.trim().to_ascii_lowercase()) {
+            None => None,
+            Some(s) if s == "none" => None,
+            Some(s) => Some(Declared::parse(&s).ok_or_else(|| {
+                user(
+                    "option must be defend, wait or prone (THIZ), defending, dodging or charge (TFT), or none.",
+                )
+            })?),
+        };
+    let actions = o.int("actions", 1, 3)?.map(|a| a as u32);
+    if o.text("option").is_none() && actions.is_none() {
+        return Err(user(
+            "/encounter declare needs option:… (or, in TFT, actions:… for multiple actions).",
+        ));
+    }
+    Ok(EncounterCommand::Declare {
+        option,
+        figure: o.text("figure").map(|s| s.trim().to_owned()),
+        actions,
+        boost: o.flag("boost")?,
+        engaged: o.flag("engaged")?,
+    })
+}
+
+/// Where an encounter is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct At {
+    pub guild: GuildId,
+    pub channel: u64,
+}
+
+/// An encounter read for a change: its row and parsed state.
+pub(crate) struct Loaded {
+    pub row: EncounterRow,
+    pub state: State,
+}
+
+pub(crate) fn load(conn: &Conn, at: At) -> AppResult<Option<Loaded>> {
+    let Some(row) = encounters::get(conn, at.guild, at.channel)? else {
+        return Ok(None);
+    };
+    let state: State = serde_json::from_str(&row.state_json)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("encounter state: {e}")))?;
+    Ok(Some(Loaded { row, state }))
+}
+
+/// The encounter under way in the channel, or the plain answer that there is none.
+fn load_active(conn: &Conn, at: At) -> AppResult<Loaded> {
+    match load(conn, at)? {
+        Some(l) if !l.row.ended => Ok(l),
+        _ => Err(no_encounter()),
+    }
+}
+
+/// Saves the changed state on the version it was read at.
+pub(crate) fn save(conn: &Conn, at: At, loaded: &Loaded) -> AppResult<i64> {
+    let json = serde_json::to_string(&loaded.state)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("encounter state: {e}")))?;
+    encounters::save(conn, at.guild, at.channel, loaded.row.version, &json)?.ok_or_else(|| {
+        user("The encounter changed while you were at it; look at its status and try again.")
+    })
+}
+
+/// The characters in the channel's encounter under way (empty when there is none), for
+/// commands that act on "everyone in the fight".
+pub fn figures_in_channel(ctx: &Ctx<'_>, channel: u64) -> AppResult<Vec<CharacterId>> {
+    let at = At {
+        guild: ctx.caller.guild,
+        channel,
+    };
+    ctx.app
+        .store
+        .read(|conn| {
+            Ok(match encounters::get(conn, at.guild, at.channel)? {
+                Some(row) if !row.ended => serde_json::from_str::<State>(&row.state_json)
+                    .map(|s| s.figures.iter().map(|f| f.id).collect())
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            })
+        })
+        .map_err(Into::into)
+}
+
+/// Facts of every figure, by system.
+enum Facts {
+    Thiz(thiz::AllFacts),
+    Tft(tft::AllFacts),
+}
+
+fn read_facts(conn: &Conn, at: At, system: System, state: &State) -> AppResult<Facts> {
+    let mut out = match system {
+        System::Thiz => Facts::Thiz(HashMap::new()),
+        System::Tft => Facts::Tft(HashMap::new()),
+    };
+    for f in &state.figures {
+        // A character deleted since it joined is simply out of the fight.
+        let Some(c) = characters::by_id(conn, at.guild, f.id)? else {
+            continue;
+        };
+        match &mut out {
+            Facts::Thiz(m) => {
+                m.insert(f.id, thiz::facts(conn, c)?);
+            }
+            Facts::Tft(m) => {
+                m.insert(f.id, tft::facts(conn, &c)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What everyone may see of each figure.
+fn looks(facts: &Facts) -> Looks {
+    match facts {
+        Facts::Thiz(m) => m
+            .iter()
+            .map(|(id, x)| {
+                let look = if x.dying {
+                    "dying"
+                } else if x.down {
+                    "down"
+                } else if x.wounded {
+                    "wounded"
+                } else {
+                    ""
+                };
+                (*id, look)
+            })
+            .collect(),
+        Facts::Tft(m) => m
+            .iter()
+            .map(|(id, x)| {
+                let look = if x.dying {
+                    "dying"
+                } else if x.out {
+                    "down"
+                } else if x.knocked_down {
+                    "knocked down"
+                } else if x.hurt {
+                    "hurt"
+                } else {
+                    ""
+                };
+                (*id, look)
+            })
+            .collect(),
+    }
+}
+
+fn find_figure<'s>(state: &'s State, name: &str) -> AppResult<&'s Figure> {
+    let key = characters::name_key(name);
+    state
+        .figures
+        .iter()
+        .find(|f| characters::name_key(&f.name) == key)
+        .ok_or_else(|| {
+            user(format!(
+                "{} is not in this encounter; /encounter show lists who is.",
+                escape(name.trim())
+            ))
+        })
+}
+
+/// Whether the caller may act for the figure: a GM, or the owner of a player character.
+fn may_act(ctx: &Ctx<'_>, f: &Figure) -> bool {
+    ctx.is_gm() || (!f.npc && f.owner == ctx.caller.user)
+}
+
+fn not_yours(f: &Figure) -> AppError {
+    user(format!(
+        "{} is not your character; only their player or a GM can act for them.",
+        escape(&f.name)
+    ))
+}
+
+fn start(ctx: &Ctx<'_>, at: At, system: Option<System>, surprise: Surprise) -> AppResult<Reply> {
+    ctx.gm()?;
+    let system = system.unwrap_or(ctx.settings.default_system);
+    let state = State::new(surprise);
+    let json = serde_json::to_string(&state)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("encounter state: {e}")))?;
+    ctx.app.store.write(|tx| -> AppResult<()> {
+        // The NPC copies of an ended encounter go with it, unless it kept them.
+        if let Some(old) = encounters::get(tx, at.guild, at.channel)?
+            && old.ended
+        {
+            drop_spawned(tx, at)?;
+        }
+        if !encounters::create(tx, at.guild, at.channel, system, &json, ctx.caller.user)? {
+            return Err(user(
+                "An encounter is already under way in this channel: /encounter show, or a GM ends it with /encounter end.",
+            ));
+        }
+        Ok(())
+    })?;
+    Ok(Reply::public(format!(
+        "An encounter ({}) starts here. A GM adds figures with /encounter add, then presses Begin (or /encounter next).",
+        match system {
+            System::Thiz => "THIZ",
+            System::Tft => "TFT",
+        }
+    )))
+}
+
+fn drop_spawned(conn: &Conn, at: At) -> AppResult<()> {
+    for id in encounters::spawned(conn, at.guild, at.channel)? {
+        characters::delete(conn, at.guild, id)?;
+    }
+    Ok(())
+}
+
+/// What `/encounter add` was asked.
+struct Adding {
+    character: Option<String>,
+    npc: Option<String>,
+    count: u32,
+    side: Option<Team>,
+    target: Option<String>,
+}
+
+fn figure_of(c: &Character, side: Option<Team>) -> Figure {
+    Figure {
+        id: c.id,
+        name: c.name.clone(),
+        team: side.unwrap_or(if c.npc { Team::Foes } else { Team::Party }),
+        npc: c.npc,
+        owner: c.owner_id,
+        initiative: None,
+        detail: String::new(),
+        declared: None,
+        defend_used: false,
+        down: false,
+        late: false,
+        hits_round: 0,
+        hits_since: 0,
+        acted: false,
+        meta: None,
+        rolls_this_turn: 0,
+    }
+}
+
+fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {
+    let text = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        let system = l.row.system;
+        let mut added: Vec<Character> = Vec::new();
+        if let Some(name) = &a.character {
+            let c = ctx.find_character(tx, name)?;
+            if !ctx.is_gm() && (c.npc || c.owner_id != ctx.caller.user) {
+                return Err(user(format!(
+                    "{} is not your character; a player adds their own, a GM adds anyone.",
+                    escape(&c.name)
+                )));
+            }
+            added.push(c);
+        } else if let Some(name) = &a.npc {
+            ctx.gm()?;
+            let template = ctx.find_character(tx, name)?;
+            if !template.npc {
+                return Err(user(format!(
+                    "{} is a player character; npc:… copies NPC sheets. Add them with character:….",
+                    escape(&template.name)
+                )));
+            }
+            let base = template.name.clone();
+            for _ in 0..a.count {
+                let n = l.state.next_number(&base, |candidate| {
+                    characters::by_name(tx, at.guild, candidate)
+                        .ok()
+                        .flatten()
+                        .is_some()
+                });
+                let name = format!("{base} {n}");
+                let id = encounters::copy_character(tx, at.guild, template.id, &name)?
+                    .ok_or_else(|| user(format!("{} is taken; remove it first.", escape(&name))))?;
+                encounters::add_spawned(tx, at.guild, at.channel, id)?;
+                let c = characters::by_id(tx, at.guild, id)?
+                    .ok_or_else(|| AppError::Internal(anyhow::anyhow!("copy {id} vanished")))?;
+                // Put the new one in now so the next number skips it.
+                l.state.figures.push(figure_of(&c, a.side));
+                added.push(c);
+            }
+            // They were pushed above to number the copies; the loop below adds them properly.
+            let n = added.len();
+            l.state.figures.truncate(l.state.figures.len() - n);
+        }
+        let mut lines = Vec::new();
+        for c in &added {
+            if c.system != system {
+                return Err(user(format!(
+                    "{} is a {} character; this encounter is {}.",
+                    escape(&c.name),
+                    c.system.as_str().to_uppercase(),
+                    system.as_str().to_uppercase()
+                )));
+            }
+            if l.state.figure(c.id).is_some() {
+                return Err(user(format!(
+                    "{} is in the encounter already.",
+                    escape(&c.name)
+                )));
+            }
+            if l.state.figures.len() >= state::MAX_FIGURES {
+                return Err(user(format!(
+                    "An encounter holds at most {} figures.",
+                    state::MAX_FIGURES
+                )));
+            }
+            let mut f = figure_of(c, a.side);
+            if l.state.begun() && system == System::Thiz {
+                lines.push(join_late(
+                    ctx,
+                    tx,
+                    at,
+                    &l.state,
+                    &mut f,
+                    a.target.as_deref(),
+                )?);
+            }
+            lines.push(format!("{} joins the {}.", escape(&f.name), f.team.name()));
+            l.state
+                .event(format!("{} joins the {}.", f.name, f.team.name()));
+            l.state.figures.push(f);
+        }
+        save(tx, at, &l)?;
+        Ok(lines.join("\n"))
+    })?;
+    // The players' text names figures and sides only; an NPC copy's sheet stays the GM's.
+    Ok(Reply::public(text))
+}
+
+/// THIZ: a figure joining a fight under way checks Preparedness against its named target.
+fn join_late(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    at: At,
+    state: &State,
+    f: &mut Figure,
+    target: Option<&str>,
+) -> AppResult<String> {
+    let Some(target) = target else {
+        f.late = true;
+        return Ok(format!(
+            "{} joins a fight under way and takes turns from the next pass (name a target:… to check Preparedness for a free action).",
+            escape(&f.name)
+        ));
+    };
+    let target = find_figure(state, target)?;
+    let mine = characters::by_id(conn, at.guild, f.id)?.ok_or_else(no_encounter)?;
+    let theirs = characters::by_id(conn, at.guild, target.id)?.ok_or_else(no_encounter)?;
+    let (mine, theirs) = (thiz::facts(conn, mine)?, thiz::facts(conn, theirs)?);
+    let mut dice = ctx.dice();
+    Ok(escape(&thiz::join_late(
+        f, mine, target, theirs, &mut dice,
+    )?))
+}
+
+fn remove(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
+    ctx.gm()?;
+    let name = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        let id = find_figure(&l.state, name)?.id;
+        let f = l
+            .state
+            .remove(id)
+            .ok_or_else(|| user("That figure is not in this encounter."))?;
+        l.state.event(format!("{} leaves the fight.", f.name));
+        save(tx, at, &l)?;
+        Ok(f.name)
+    })?;
+    Ok(Reply::public(format!(
+        "{} leaves the fight.",
+        escape(&name)
+    )))
+}
+
+fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
+    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        if let Some(v) = pressed
+            && v != l.row.version
+        {
+            return Err(user(
+                "That turn has moved on already (someone pressed first); the status message shows the turn now.",
+            ));
+        }
+        match l.state.current() {
+            None if !ctx.is_gm() => {
+                return Err(user("Only a GM begins the fight or moves it on now."));
+            }
+            Some(f) if !may_act(ctx, f) => {
+                return Err(user(format!(
+                    "It is {}'s turn; their player or a GM ends it.",
+                    escape(&f.name)
+                )));
+            }
+            _ => {}
+        }
+        if l.state.figures.is_empty() {
+            return Err(user("Nobody is in the encounter yet: add figures with /encounter add."));
+        }
+        let facts = read_facts(tx, at, l.row.system, &l.state)?;
+        let began = l.state.begun();
+        {
+            let mut dice = ctx.dice();
+            match &facts {
+                Facts::Thiz(m) if began => thiz::advance(&mut l.state, m, &mut dice)?,
+                Facts::Thiz(m) => thiz::begin(&mut l.state, m, &mut dice)?,
+                Facts::Tft(m) if began => tft::advance(&mut l.state, m, &mut dice)?,
+                Facts::Tft(m) => tft::begin(&mut l.state, m, &mut dice)?,
+            }
+        }
+        save(tx, at, &l)?;
+        Ok(match l.state.current() {
+            Some(f) => format!("{}: {}'s turn.", if began { "Next" } else { "The fight begins" }, escape(&f.name)),
+            None => "Nobody is left able to act; a GM ends the fight with /encounter end.".to_owned(),
+        })
+    })?;
+    Ok(Reply::public(line))
+}
+
+/// The figure named, or the caller's own figure in the encounter, or (for a GM) the current one.
+fn chosen<'s>(ctx: &Ctx<'_>, state: &'s State, name: Option<&str>) -> AppResult<&'s Figure> {
+    if let Some(name) = name {
+        return find_figure(state, name);
+    }
+    if ctx.is_gm() {
+        return state
+            .current()
+            .ok_or_else(|| user("Name the figure with figure:…; nobody has the turn yet."));
+    }
+    let mine: Vec<&Figure> = state
+        .figures
+        .iter()
+        .filter(|f| !f.npc && f.owner == ctx.caller.user)
+        .collect();
+    match mine.as_slice() {
+        [one] => Ok(one),
+        [] => Err(user("You have no character in this encounter.")),
+        _ => Err(user(
+            "You have several characters here: name one with figure:….",
+        )),
+    }
+}
+
+fn declare(
+    ctx: &Ctx<'_>,
+    at: At,
+    figure: Option<&str>,
+    option: Option<Declared>,
+    actions: Option<(u32, bool, bool)>,
+) -> AppResult<Reply> {
+    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        let f = chosen(ctx, &l.state, figure)?.clone();
+        if !may_act(ctx, &f) {
+            return Err(not_yours(&f));
+        }
+        let tft = l.row.system == System::Tft;
+        if let Some(d) = option
+            && !d.fits(tft)
+        {
+            return Err(user(if tft {
+                "In TFT declare defending, dodging or charge (or none)."
+            } else {
+                "In THIZ declare defend, wait or prone (or none)."
+            }));
+        }
+        let mut said = Vec::new();
+        let mut meta = f.meta;
+        if let Some((count, boost, engaged)) = actions {
+            if !tft {
+                return Err(user(
+                    "actions:… is TFT's multiple-actions variant; THIZ takes one action a turn.",
+                ));
+            }
+            let c = characters::by_id(tx, at.guild, f.id)?.ok_or_else(no_encounter)?;
+            let x = tft::facts(tx, &c)?;
+            let option = tft::choose_meta(&l.state, &f, x, count, boost, engaged)?;
+            meta = Some((option.actions, option.movement_boost));
+            said.push(format!(
+                "{} actions{}",
+                option.actions,
+                if option.movement_boost {
+                    " with the movement boost"
+                } else {
+                    ""
+                }
+            ));
+        }
+        // tft-multiple-actions.txt, "Action Requirements": Defend and Dodge under several
+        // actions need adjDX over the initiative sum.
+        if tft
+            && let Some(d @ (Declared::Defending | Declared::Dodging)) = option
+            && let Some(m) = meta.and_then(|(a, b)| {
+                crate::rules::tft::multi::META_OPTIONS
+                    .iter()
+                    .find(|o| o.actions == a && o.movement_boost == b)
+                    .copied()
+            })
+        {
+            let c = characters::by_id(tx, at.guild, f.id)?.ok_or_else(no_encounter)?;
+            let x = tft::facts(tx, &c)?;
+            let sum = tft::sum(&l.state)
+                .ok_or_else(|| user("The round's initiative is not rolled yet."))?;
+            let action = if d == Declared::Defending {
+                crate::rules::tft::multi::Action::Defend
+            } else {
+                crate::rules::tft::multi::Action::Dodge
+            };
+            crate::rules::tft::multi::check_action(action, &m, tft::adj_dx_now(&f, x)?, sum)
+                .map_err(|e| {
+                    user(format!(
+                        "{} cannot {} with that many actions: {e}.",
+                        escape(&f.name),
+                        d.name()
+                    ))
+                })?;
+        }
+        let fig = l.state.figure_mut(f.id).ok_or_else(no_encounter)?;
+        fig.meta = meta;
+        if option.is_some() || actions.is_none() {
+            fig.declared = option;
+            fig.defend_used = false;
+            said.insert(0, option.map_or("nothing", Declared::name).to_owned());
+        }
+        let text = format!("{} declares {}.", f.name, said.join(" and "));
+        l.state.event(text.clone());
+        save(tx, at, &l)?;
+        Ok(escape(&text))
+    })?;
+    Ok(Reply::public(line))
+}
+
+fn act(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
+    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        if l.row.system != System::Thiz {
+            return Err(user(
+                "/encounter act is THIZ's Wait; in TFT a figure acts in adjDX order.",
+            ));
+        }
+        if !l.state.begun() {
+            return Err(user("The fight has not begun yet."));
+        }
+        let f = find_figure(&l.state, name)?.clone();
+        if !may_act(ctx, &f) {
+            return Err(not_yours(&f));
+        }
+        if f.declared != Some(Declared::Wait) {
+            return Err(user(format!(
+                "{} is not waiting; declare it on their turn with /encounter declare option:wait.",
+                escape(&f.name)
+            )));
+        }
+        let c = characters::by_id(tx, at.guild, f.id)?.ok_or_else(no_encounter)?;
+        let speed = thiz::facts(tx, c)?.speed;
+        let (first, detail) = {
+            let mut dice = ctx.dice();
+            thiz::act_on_wait(&mut l.state, f.id, speed, &mut dice)?
+        };
+        let text = if first {
+            format!("{} acts before the trigger.", f.name)
+        } else {
+            format!("{} acts after the trigger.", f.name)
+        };
+        l.state.event(text.clone());
+        save(tx, at, &l)?;
+        // The Speed rating is a number from the sheet: an NPC's stays with the GM.
+        Ok(if f.npc {
+            escape(&text)
+        } else {
+            format!("{} {}", escape(&text), detail)
+        })
+    })?;
+    Ok(Reply::public(line))
+}
+
+fn show(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
+    let gm = ctx.is_gm();
+    let reply = ctx
+        .app
+        .store
+        .read(|conn| -> crate::store::Result<_> { Ok(status_of(conn, at, gm)) })?;
+    let mut reply = reply?.ok_or_else(no_encounter)?.1;
+    reply.buttons.clear();
+    reply.visibility = super::reply::Visibility::Ephemeral;
+    Ok(reply)
+}
+
+/// The status of the channel's encounter as the players (or, with `gm`, the GM) see it, with
+/// the row it was read from.
+fn status_of(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, Reply)>> {
+    let Some(l) = load(conn, at)? else {
+        return Ok(None);
+    };
+    let facts = read_facts(conn, at, l.row.system, &l.state)?;
+    let reply = status::render(
+        l.row.system,
+        &l.state,
+        l.row.version,
+        l.row.ended,
+        &looks(&facts),
+        gm,
+    );
+    Ok(Some((l.row, reply)))
+}
+
+fn end(ctx: &Ctx<'_>, at: At, keep: bool) -> AppResult<Reply> {
+    ctx.gm()?;
+    let turns = ctx.app.store.write(|tx| -> AppResult<u64> {
+        let l = load_active(tx, at)?;
+        if keep {
+            encounters::clear_spawned(tx, at.guild, at.channel)?;
+        } else {
+            drop_spawned(tx, at)?;
+        }
+        if !encounters::end(tx, at.guild, at.channel, l.row.version)? {
+            return Err(user("The encounter changed meanwhile; try again."));
+        }
+        Ok(l.state.turns)
+    })?;
+    Ok(Reply::public(format!(
+        "The encounter is over after {turns} turn(s){}.",
+        if keep { "; the NPC copies stay" } else { "" }
+    )))
+}
+
+fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
+    let (system, state) = ctx
+        .app
+        .store
+        .read(|conn| -> crate::store::Result<_> { Ok(load(conn, at)) })??
+        .filter(|l| !l.row.ended)
+        .map(|l| (l.row.system, l.state))
+        .ok_or_else(no_encounter)?;
+    let f = state
+        .current()
+        .ok_or_else(|| user("Nobody has the turn yet: a GM presses Begin first."))?;
+    if !may_act(ctx, f) {
+        return Err(user(format!(
+            "It is {}'s turn; their player or a GM attacks for them.",
+            escape(&f.name)
+        )));
+    }
+    let targets: Vec<String> = state
+        .figures
+        .iter()
+        .filter(|t| t.team != f.team && !t.down)
+        .map(|t| escape(&t.name))
+        .collect();
+    let command = match system {
+        System::Thiz => "/attack",
+        System::Tft => "/tft attack",
+    };
+    Ok(Reply::ephemeral(format!(
+        "{} attacks: type {command} target:… (the attacker is {} by default; declared options apply). Targets: {}.",
+        escape(&f.name),
+        escape(&f.name),
+        if targets.is_empty() {
+            "none standing".to_owned()
+        } else {
+            targets.join(", ")
+        }
+    )))
+}
+
+/// What the channel's status message should show, when it differs from what it shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusUpdate {
+    /// The message to edit; `None`: post a new one.
+    pub message_id: Option<u64>,
+    /// The public status (buttons included).
+    pub reply: Reply,
+    /// What to report back with [`App::encounter_status_shown`].
+    pub shown: String,
+}
+
+impl App {
+    /// The status message the channel's encounter needs, or `None` when there is no encounter
+    /// or its message already shows this.
+    pub fn encounter_status(
+        &self,
+        guild: GuildId,
+        channel: u64,
+    ) -> AppResult<Option<StatusUpdate>> {
+        let at = At { guild, channel };
+        let found = self
+            .store
+            .read(|conn| -> crate::store::Result<_> { Ok(status_of(conn, at, false)) })??;
+        let Some((row, reply)) = found else {
+            return Ok(None);
+        };
+        let shown = serde_json::to_string(&reply)
+            .map_err(|e| AppError::Internal(anyhow::anyhow!("status: {e}")))?;
+        if row.status_shown.as_deref() == Some(shown.as_str()) && row.status_message_id.is_some() {
+            return Ok(None);
+        }
+        Ok(Some(StatusUpdate {
+            message_id: row.status_message_id,
+            reply,
+            shown,
+        }))
+    }
+
+    /// Records that the channel's status message `message_id` shows `shown`; an ended
+    /// encounter is forgotten once its message says so.
+    pub fn encounter_status_shown(
+        &self,
+        guild: GuildId,
+        channel: u64,
+        message_id: u64,
+        shown: &str,
+    ) -> AppResult<()> {
+        self.store.write(|tx| -> AppResult<()> {
+            encounters::set_status(tx, guild, channel, message_id, shown)?;
+            // Forgotten only once the message shows the end itself: a status shown from before
+            // the end (a sync that raced it) must leave the row for the next sync.
+            if let Some((row, reply)) = status_of(tx, At { guild, channel }, false)?
+                && row.ended
+                && serde_json::to_string(&reply).is_ok_and(|now| now == shown)
+            {
+                encounters::forget_ended(tx, guild, channel)?;
+            }
+            Ok(())
+        })
+    }
+}

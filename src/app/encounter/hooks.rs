@@ -1,0 +1,299 @@
+//! What an attack in an encounter's channel takes from the encounter and gives back: the
+//! attacker defaults to the figure whose turn it is, a player may not attack out of turn, the
+//! target's declared options apply (THIZ Defend and Prone; TFT defending, dodging, and the
+//! attacker's charge and multiple actions), and afterwards the round's hits are counted, Defend
+//! is used up, and a figure that went down leaves the order. Outside an encounter every
+//! function here changes nothing.
+
+use super::state::{Declared, Figure};
+use super::{At, Loaded, load, save};
+use crate::app::command::RollMode;
+use crate::app::reply::{Field, Reply};
+use crate::app::text::escape;
+use crate::app::{AppResult, Ctx, user};
+use crate::store::guilds::System;
+use crate::store::{CharacterId, Conn};
+
+/// The encounter under way in the caller's channel, if any.
+pub(crate) fn here(ctx: &Ctx<'_>, conn: &Conn) -> AppResult<Option<(At, Loaded)>> {
+    let Some(channel) = ctx.channel else {
+        return Ok(None);
+    };
+    let at = At {
+        guild: ctx.caller.guild,
+        channel,
+    };
+    Ok(load(conn, at)?.filter(|l| !l.row.ended).map(|l| (at, l)))
+}
+
+/// The attacker's name: the one given, or the figure whose turn it is in this channel's
+/// encounter.
+pub(crate) fn attacker_name(ctx: &Ctx<'_>, conn: &Conn, given: &str) -> AppResult<String> {
+    if !given.trim().is_empty() {
+        return Ok(given.to_owned());
+    }
+    let current = here(ctx, conn)?.and_then(|(_, l)| l.state.current().map(|f| f.name.clone()));
+    current.ok_or_else(|| {
+        user("Name the attacker with attacker:… (it defaults to whoever's turn it is in this channel's encounter).")
+    })
+}
+
+/// Refuses a player's attack out of turn: the attacker is in the fight and it is someone
+/// else's turn (a GM may resolve anything, a free action or a waited-for trigger).
+fn in_turn(ctx: &Ctx<'_>, l: &Loaded, attacker: CharacterId) -> AppResult<()> {
+    if ctx.is_gm() || !l.state.begun() || l.state.figure(attacker).is_none() {
+        return Ok(());
+    }
+    match l.state.current() {
+        Some(f) if f.id == attacker => Ok(()),
+        Some(f) => Err(user(format!(
+            "It is {}'s turn, not {}'s; attack on your own turn.",
+            escape(&f.name),
+            escape(l.state.figure(attacker).map_or("", |a| a.name.as_str()))
+        ))),
+        None => Err(user("Nobody has the turn in this encounter now.")),
+    }
+}
+
+/// The encounter's side of a THIZ attack.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ThizTurn {
+    /// The target declared Defend and no attack has used it yet.
+    pub defend: bool,
+    /// The target lies Prone.
+    pub prone: bool,
+}
+
+/// Before a THIZ attack: the turn check and the target's declared options.
+pub(crate) fn thiz_before(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    attacker: CharacterId,
+    target: CharacterId,
+) -> AppResult<ThizTurn> {
+    let Some((_, l)) = here(ctx, conn)? else {
+        return Ok(ThizTurn::default());
+    };
+    if l.row.system != System::Thiz {
+        return Ok(ThizTurn::default());
+    }
+    in_turn(ctx, &l, attacker)?;
+    let t = l.state.figure(target);
+    Ok(ThizTurn {
+        defend: t.is_some_and(|t| t.declared == Some(Declared::Defend) && !t.defend_used),
+        prone: t.is_some_and(|t| t.declared == Some(Declared::Prone)),
+    })
+}
+
+/// After a THIZ attack: Defend is used up, and a target now down leaves the order (a dying one
+/// is offered its dying check). Returns the lines for the reply.
+pub(crate) fn thiz_after(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    target: CharacterId,
+    used_defend: bool,
+    condition: Option<&str>,
+) -> AppResult<Vec<String>> {
+    let Some((at, mut l)) = here(ctx, conn)? else {
+        return Ok(Vec::new());
+    };
+    let mut lines = Vec::new();
+    let Some(f) = l.state.figure_mut(target) else {
+        return Ok(lines);
+    };
+    if used_defend {
+        f.defend_used = true;
+    }
+    if let Some(condition) = condition
+        && !f.down
+    {
+        f.down = true;
+        let name = f.name.clone();
+        let line = format!("{name} is {condition} and leaves the order.");
+        lines.push(escape(&line));
+        l.state.event(line);
+    }
+    if used_defend || !lines.is_empty() {
+        save(conn, at, &l)?;
+    }
+    Ok(lines)
+}
+
+/// The encounter's side of a TFT attack.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TftTurn {
+    /// The target's declared defending or dodging.
+    pub guard: Option<Declared>,
+    /// The attacker declared a charge.
+    pub charge: bool,
+    /// The attacker took enough hits since its last action for −2 adjDX.
+    pub hurt: bool,
+    /// Hits the target took earlier this round.
+    pub earlier_hits: i32,
+    /// The penalty multiplier of the attacker's declared meta-option (multiple actions).
+    pub multiplier: Option<u32>,
+    /// Attack rolls the attacker made earlier this turn.
+    pub rolls_this_turn: u32,
+}
+
+/// Before a TFT attack: the turn check, the declared options, the round's counts, and the
+/// multiple-actions terms (an attack beyond the actions declared is refused for a player; an
+/// `actions:` given must match the declared meta-option).
+pub(crate) fn tft_before(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    attacker: CharacterId,
+    target: CharacterId,
+    actions_given: Option<u32>,
+) -> AppResult<TftTurn> {
+    let Some((at, l)) = here(ctx, conn)? else {
+        return Ok(TftTurn::default());
+    };
+    if l.row.system != System::Tft {
+        return Ok(TftTurn::default());
+    }
+    in_turn(ctx, &l, attacker)?;
+    let mut turn = TftTurn::default();
+    if let Some(t) = l.state.figure(target) {
+        turn.guard = t
+            .declared
+            .filter(|d| matches!(d, Declared::Defending | Declared::Dodging));
+        turn.earlier_hits = t.hits_round;
+    }
+    let Some(a) = l.state.figure(attacker) else {
+        return Ok(turn);
+    };
+    turn.charge = a.declared == Some(Declared::Charge);
+    turn.rolls_this_turn = a.rolls_this_turn;
+    if let Some(c) = crate::store::characters::by_id(conn, at.guild, attacker)? {
+        let x = super::tft::facts(conn, &c)?;
+        turn.hurt = super::tft::adj_dx_now(a, x)? < x.adj_dx;
+    }
+    if let Some(meta) = super::tft::meta_of(a) {
+        if let Some(given) = actions_given
+            && given != meta.multiplier
+        {
+            return Err(user(format!(
+                "{} declared {} action(s) this round (penalty ×{}); actions:{given} does not match. Declare again with /encounter declare actions:….",
+                escape(&a.name),
+                meta.actions,
+                meta.multiplier
+            )));
+        }
+        if a.rolls_this_turn >= meta.actions {
+            return Err(user(too_many(a, meta.actions)));
+        }
+        turn.multiplier = (meta.multiplier > 0).then_some(meta.multiplier);
+    } else if actions_given.is_some_and(|g| g > 0) && l.state.begun() {
+        return Err(user(format!(
+            "{} has not declared multiple actions this round: /encounter declare actions:2 (checked against the initiative sum) first.",
+            escape(&a.name)
+        )));
+    }
+    Ok(turn)
+}
+
+fn too_many(a: &Figure, actions: u32) -> String {
+    format!(
+        "{} declared {actions} action(s) this round and has taken them all.",
+        escape(&a.name)
+    )
+}
+
+/// After a TFT attack: the attacker has acted (its hits since its last action start again)
+/// and made one more roll this turn; the target's round count takes the hits, and a target
+/// knocked down or out leaves the order for the round.
+pub(crate) fn tft_after(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    attacker: CharacterId,
+    target: CharacterId,
+    hits: i32,
+    target_st: i32,
+    down: bool,
+) -> AppResult<Vec<String>> {
+    let Some((at, mut l)) = here(ctx, conn)? else {
+        return Ok(Vec::new());
+    };
+    if l.row.system != System::Tft {
+        return Ok(Vec::new());
+    }
+    if let Some(a) = l.state.figure_mut(attacker) {
+        a.rolls_this_turn += 1;
+        a.hits_since = 0;
+    }
+    let settings = crate::store::guilds::get(conn, ctx.caller.guild)?;
+    let house_rules = crate::app::gm::house_rule(&settings, "tft_house_rules");
+    let mut lines = super::tft::take_hits(&mut l.state, target, hits, target_st, house_rules)?;
+    if down
+        && let Some(t) = l.state.figure_mut(target)
+        && !t.down
+    {
+        t.down = true;
+        lines.push(format!("{} is down and does not act this round.", t.name));
+    }
+    for line in &lines {
+        l.state.event(line.clone());
+    }
+    save(conn, at, &l)?;
+    Ok(lines.iter().map(|l| escape(l)).collect())
+}
+
+/// Adds the encounter's lines to an attack's reply where its roller may read them: the
+/// reply itself, or for a blind roll the GM's copy alone.
+pub(crate) fn with_lines(mut reply: Reply, mode: RollMode, lines: &[String]) -> Reply {
+    if lines.is_empty() {
+        return reply;
+    }
+    let field = Field {
+        name: "Encounter".to_owned(),
+        value: lines.join("\n"),
+        inline: false,
+    };
+    let add = |r: &mut Reply| {
+        if let Some(e) = r.embeds.first_mut() {
+            e.fields.push(field.clone());
+        } else {
+            if !r.content.is_empty() {
+                r.content.push('\n');
+            }
+            r.content.push_str(&lines.join("\n"));
+        }
+    };
+    if let Some(copy) = reply.gm_copy.as_deref_mut() {
+        add(copy);
+    }
+    if mode != RollMode::Blind {
+        add(&mut reply);
+    }
+    reply
+}
+
+/// The THIZ attack as the encounter shapes it: a Prone target is attacked as Prone, and a
+/// Defending target adds its weapon skill to its Speed (thiz-rulebook.md, "Defend": its best
+/// Weapon Skill, or Unarmed Combat, since the bot does not track the weapon in hand). The
+/// Defend bonus goes in as a negative modifier, the same sum; returns it too.
+pub(crate) fn thiz_args(
+    a: &crate::app::thiz::AttackArgs,
+    turn: &ThizTurn,
+    target: &crate::app::thiz::stats::ThizChar,
+) -> AppResult<(crate::app::thiz::AttackArgs, i32)> {
+    use crate::rules::thiz::skills::SkillKind;
+    let mut a = a.clone();
+    a.prone |= turn.prone;
+    if !turn.defend {
+        return Ok((a, 0));
+    }
+    let weapon = target
+        .skills
+        .iter()
+        .filter(|(id, _)| id.kind() == Some(SkillKind::WeaponSkill))
+        .map(|(_, r)| *r)
+        .max();
+    let skill = match weapon {
+        Some(r) => r,
+        None => target.base_of(SkillKind::UnarmedCombat)?.rating.0,
+    };
+    a.modifier -= skill.max(0);
+    Ok((a, skill.max(0)))
+}

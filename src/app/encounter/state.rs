@@ -1,0 +1,365 @@
+//! The tracker's state as stored (one JSON document per encounter) and the moves every system
+//! shares: finding figures, whose turn it is, declared options, the short log of what happened.
+//! Pure: no store, no dice of its own. The per-system order lives in [`super::thiz`] and
+//! [`super::tft`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::store::{CharacterId, UserId};
+
+/// The most figures one encounter holds (the THIZ initiative rules' own bound).
+pub const MAX_FIGURES: usize = crate::rules::thiz::combat::MAX_COMBATANTS;
+/// How many recent events the status message lists.
+pub const MAX_EVENTS: usize = 4;
+
+/// The two sides of a fight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Team {
+    /// The players' side (and its allies).
+    Party,
+    Foes,
+}
+
+impl Team {
+    pub fn name(self) -> &'static str {
+        match self {
+            Team::Party => "party",
+            Team::Foes => "foes",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Team> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "party" | "players" | "pcs" => Some(Team::Party),
+            "foes" | "enemies" | "npcs" => Some(Team::Foes),
+            _ => None,
+        }
+    }
+}
+
+/// How the first round opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Surprise {
+    /// THIZ: everyone checks Preparedness. TFT: no side is surprised.
+    #[default]
+    Check,
+    /// Nobody is surprised; the fight starts with initiative.
+    None,
+    /// The referee declares an ambush by this side.
+    Ambush(Team),
+}
+
+impl Surprise {
+    pub const NAMES: [&'static str; 4] = ["check", "none", "ambush-party", "ambush-foes"];
+
+    pub fn parse(s: &str) -> Option<Surprise> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "check" => Some(Surprise::Check),
+            "none" => Some(Surprise::None),
+            "ambush-party" => Some(Surprise::Ambush(Team::Party)),
+            "ambush-foes" => Some(Surprise::Ambush(Team::Foes)),
+            _ => None,
+        }
+    }
+}
+
+/// An option a figure declared for itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Declared {
+    /// THIZ Defend: its weapon skill adds to Speed against the first attack before its next turn.
+    Defend,
+    /// THIZ Wait: it acts when its trigger comes (or before, on a Speed check).
+    Wait,
+    /// THIZ: lying Prone (+3 to melee attacks on it, −3 to missiles) until it stands.
+    Prone,
+    /// TFT: defending (one more die for attacks on it this round).
+    Defending,
+    /// TFT: dodging (one more die for missile and thrown attacks on it).
+    Dodging,
+    /// TFT: charging this round.
+    Charge,
+}
+
+impl Declared {
+    pub fn name(self) -> &'static str {
+        match self {
+            Declared::Defend => "defend",
+            Declared::Wait => "wait",
+            Declared::Prone => "prone",
+            Declared::Defending => "defending",
+            Declared::Dodging => "dodging",
+            Declared::Charge => "charge",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Declared> {
+        [
+            Declared::Defend,
+            Declared::Wait,
+            Declared::Prone,
+            Declared::Defending,
+            Declared::Dodging,
+            Declared::Charge,
+        ]
+        .into_iter()
+        .find(|d| d.name() == s.trim().to_ascii_lowercase())
+    }
+
+    /// Whether the option belongs to the system (`tft` true for TFT).
+    pub fn fits(self, tft: bool) -> bool {
+        match self {
+            Declared::Defend | Declared::Wait | Declared::Prone => !tft,
+            Declared::Defending | Declared::Dodging | Declared::Charge => tft,
+        }
+    }
+}
+
+/// One figure in the fight: a character (a player's, an NPC, or an NPC copy made for this fight).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Each flag is a separate fact of the fight (declared, down, late, acted...), stored as is.
+#[allow(clippy::struct_excessive_bools)]
+pub struct Figure {
+    pub id: CharacterId,
+    pub name: String,
+    pub team: Team,
+    pub npc: bool,
+    pub owner: UserId,
+    /// THIZ: this pass's initiative (hidden for NPCs).
+    #[serde(default)]
+    pub initiative: Option<i32>,
+    /// How the number was made, for the GM ("d10 7 + Speed + Perception 6 = 13").
+    #[serde(default)]
+    pub detail: String,
+    #[serde(default)]
+    pub declared: Option<Declared>,
+    /// THIZ Defend counts against the first attack only.
+    #[serde(default)]
+    pub defend_used: bool,
+    /// Out of the order: down, dying, unconscious, dead (or, in TFT, knocked down this round).
+    #[serde(default)]
+    pub down: bool,
+    /// THIZ: joined a fight under way; takes part from the next Initiative Pass.
+    #[serde(default)]
+    pub late: bool,
+    /// TFT: hits taken this round (8 or more knock it down).
+    #[serde(default)]
+    pub hits_round: i32,
+    /// TFT: hits taken since its last action (5 or more cost 2 adjDX).
+    #[serde(default)]
+    pub hits_since: i32,
+    /// TFT: it has had its turn this round.
+    #[serde(default)]
+    pub acted: bool,
+    /// TFT, multiple actions: the meta-option chosen this round (actions, movement boost).
+    #[serde(default)]
+    pub meta: Option<(u32, bool)>,
+    /// TFT: attack rolls made in its current turn (earlier rolls, and the actions counted).
+    #[serde(default)]
+    pub rolls_this_turn: u32,
+}
+
+/// One turn in the order: a figure, and which of its turns in the pass it is (THIZ: 1, then 2
+/// after the first drop of 10...; TFT: always 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slot {
+    pub figure: CharacterId,
+    pub step: u32,
+}
+
+/// TFT: the round's initiative.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TftRound {
+    /// Every pair of dice (party's, foes'); more than one pair means ties rolled again.
+    pub rolls: Vec<(u32, u32)>,
+    pub bonus: (i32, i32),
+    /// The side that won and so chooses who moves first.
+    pub winner: Team,
+    pub by_surprise: bool,
+    /// The initiative sum the multiple-actions variant reads.
+    pub sum: u32,
+}
+
+/// The whole tracker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct State {
+    pub surprise: Surprise,
+    /// 0 before the fight begins (setup); THIZ: the Initiative Pass; TFT: the round.
+    pub round: u32,
+    /// The current pass is the surprise opening (THIZ), before the first Initiative Pass.
+    #[serde(default)]
+    pub opening: bool,
+    pub figures: Vec<Figure>,
+    /// THIZ: this pass's turns in order; TFT: this round's turns so far, the last the current.
+    pub order: Vec<Slot>,
+    /// Index into `order` of whose turn it is.
+    pub turn: usize,
+    /// Turns moved on in all (each press of "next" that counted).
+    pub turns: u64,
+    #[serde(default)]
+    pub tft: Option<TftRound>,
+    /// The last few things that happened, newest last (public: names and states only).
+    #[serde(default)]
+    pub events: Vec<String>,
+}
+
+impl State {
+    pub fn new(surprise: Surprise) -> Self {
+        State {
+            surprise,
+            ..State::default()
+        }
+    }
+
+    pub fn begun(&self) -> bool {
+        self.round > 0 || self.opening
+    }
+
+    pub fn figure(&self, id: CharacterId) -> Option<&Figure> {
+        self.figures.iter().find(|f| f.id == id)
+    }
+
+    pub fn figure_mut(&mut self, id: CharacterId) -> Option<&mut Figure> {
+        self.figures.iter_mut().find(|f| f.id == id)
+    }
+
+    /// The figure whose turn it is, once the fight has begun.
+    pub fn current(&self) -> Option<&Figure> {
+        if !self.begun() {
+            return None;
+        }
+        self.order
+            .get(self.turn)
+            .and_then(|s| self.figure(s.figure))
+    }
+
+    pub fn current_slot(&self) -> Option<Slot> {
+        self.begun().then(|| self.order.get(self.turn).copied())?
+    }
+
+    /// Records a public event, keeping the last few.
+    pub fn event(&mut self, text: impl Into<String>) {
+        self.events.push(text.into());
+        if self.events.len() > MAX_EVENTS {
+            let extra = self.events.len() - MAX_EVENTS;
+            self.events.drain(..extra);
+        }
+    }
+
+    /// Takes a figure out of the order for good (removed from the fight). Its turns still to
+    /// come are dropped; if it was the current one, the turn stays on the slot after it.
+    pub fn remove(&mut self, id: CharacterId) -> Option<Figure> {
+        let at = self.figures.iter().position(|f| f.id == id)?;
+        let figure = self.figures.remove(at);
+        let mut kept = Vec::with_capacity(self.order.len());
+        let mut turn = self.turn;
+        for (i, slot) in self.order.iter().enumerate() {
+            if slot.figure == id && i >= self.turn {
+                continue;
+            }
+            if slot.figure == id && i < self.turn {
+                turn -= 1;
+                continue;
+            }
+            kept.push(*slot);
+        }
+        self.order = kept;
+        self.turn = turn;
+        Some(figure)
+    }
+
+    /// The next free number for copies of `base` ("Goblin 3" when 1 and 2 are in the fight).
+    pub fn next_number(&self, base: &str, taken: impl Fn(&str) -> bool) -> u32 {
+        (1..=u32::MAX)
+            .find(|n| {
+                let name = format!("{base} {n}");
+                !taken(&name)
+                    && !self
+                        .figures
+                        .iter()
+                        .any(|f| f.name.eq_ignore_ascii_case(&name))
+            })
+            .unwrap_or(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn figure(id: i64, name: &str) -> Figure {
+        Figure {
+            id: CharacterId(id),
+            name: name.to_owned(),
+            team: Team::Party,
+            npc: false,
+            owner: UserId(1),
+            initiative: None,
+            detail: String::new(),
+            declared: None,
+            defend_used: false,
+            down: false,
+            late: false,
+            hits_round: 0,
+            hits_since: 0,
+            acted: false,
+            meta: None,
+            rolls_this_turn: 0,
+        }
+    }
+
+    fn slot(id: i64) -> Slot {
+        Slot {
+            figure: CharacterId(id),
+            step: 1,
+        }
+    }
+
+    #[test]
+    fn removing_a_figure_keeps_the_turn_on_the_same_figure() {
+        let mut s = State::new(Surprise::None);
+        s.round = 1;
+        s.figures = vec![figure(1, "A"), figure(2, "B"), figure(3, "C")];
+        s.order = vec![slot(1), slot(2), slot(3), slot(1)];
+        s.turn = 2;
+        // A acted before the current turn and is due again after it: both its slots go, and C
+        // stays current.
+        s.remove(CharacterId(1)).unwrap();
+        assert_eq!(s.order, vec![slot(2), slot(3)]);
+        assert_eq!(s.current().unwrap().name, "C");
+        // Removing the current figure leaves the turn on the one after it (here: none left).
+        s.remove(CharacterId(3)).unwrap();
+        assert_eq!(s.turn, 1);
+        assert!(s.current().is_none());
+        assert!(s.remove(CharacterId(9)).is_none());
+    }
+
+    #[test]
+    fn state_round_trips_and_old_fields_default() {
+        let mut s = State::new(Surprise::Ambush(Team::Foes));
+        s.figures.push(figure(4, "Goblin 1"));
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(serde_json::from_str::<State>(&json).unwrap(), s);
+        let numbered = s.next_number("Goblin", |n| n == "Goblin 2");
+        assert_eq!(numbered, 3);
+        assert_eq!(
+            Surprise::parse("ambush-party"),
+            Some(Surprise::Ambush(Team::Party))
+        );
+        assert_eq!(Surprise::parse("x"), None);
+        assert!(Declared::Defend.fits(false) && !Declared::Defend.fits(true));
+        assert_eq!(Declared::parse(" Dodging"), Some(Declared::Dodging));
+    }
+
+    #[test]
+    fn events_keep_the_last_few() {
+        let mut s = State::default();
+        for i in 0..10 {
+            s.event(format!("e{i}"));
+        }
+        assert_eq!(s.events.len(), MAX_EVENTS);
+        assert_eq!(s.events.last().unwrap(), "e9");
+    }
+}

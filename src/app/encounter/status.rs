@@ -1,0 +1,243 @@
+//! The encounter's status: the message the bot keeps in the channel and edits in place (names,
+//! order, whose turn, declared options, visible state), and the GM's view of the same with the
+//! numbers behind it. Players' text carries no number read from an NPC's sheet.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use super::state::{Figure, State};
+use crate::app::reply::{Button, Embed, Field, Reply, Tone};
+use crate::app::text::escape;
+use crate::store::CharacterId;
+use crate::store::guilds::System;
+
+/// What anyone at the table can see of a figure: "wounded", "dying", "knocked down"…
+pub type Looks = HashMap<CharacterId, &'static str>;
+
+/// The custom-id prefix of the status message's buttons: `enc:<action>:<version>`.
+pub const BUTTON_PREFIX: &str = "enc:";
+
+fn title(system: System, state: &State, ended: bool) -> String {
+    let game = match system {
+        System::Thiz => "THIZ",
+        System::Tft => "TFT",
+    };
+    if ended {
+        return format!("Encounter over ({game})");
+    }
+    match (state.begun(), system) {
+        (false, _) => format!("Encounter ({game}): getting ready"),
+        (true, System::Thiz) if state.opening => format!("Encounter ({game}): surprise"),
+        (true, System::Thiz) => {
+            let step = state.current_slot().map_or(1, |s| s.step);
+            format!(
+                "Encounter ({game}): Initiative Pass {}, turn {step}",
+                state.round
+            )
+        }
+        (true, System::Tft) => format!("Encounter ({game}): round {}", state.round),
+    }
+}
+
+fn tags(f: &Figure, looks: &Looks) -> String {
+    let mut tags: Vec<String> = Vec::new();
+    if let Some(look) = looks.get(&f.id).filter(|l| !l.is_empty()) {
+        tags.push((*look).to_owned());
+    }
+    if let Some(d) = f.declared {
+        tags.push(if f.defend_used {
+            format!("{} (used)", d.name())
+        } else {
+            d.name().to_owned()
+        });
+    }
+    if let Some((actions, boost)) = f.meta.filter(|m| *m != (1, false)) {
+        tags.push(format!(
+            "{actions} actions{}",
+            if boost { " + move" } else { "" }
+        ));
+    }
+    if f.late {
+        tags.push("joins next pass".to_owned());
+    }
+    if tags.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", tags.join(", "))
+    }
+}
+
+/// The order as lines: ▶ the current turn, ✓ turns taken, then those still to come.
+fn order_lines(system: System, state: &State, looks: &Looks, gm: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !state.begun() {
+        for f in &state.figures {
+            lines.push(format!(
+                "• {} [{}]{}",
+                escape(&f.name),
+                f.team.name(),
+                tags(f, looks)
+            ));
+        }
+        return lines;
+    }
+    let number = |f: &Figure| -> String {
+        if !gm {
+            return String::new();
+        }
+        match system {
+            System::Thiz => f.initiative.map_or(String::new(), |i| format!(" · {i}")),
+            System::Tft => String::new(),
+        }
+    };
+    for (i, slot) in state.order.iter().enumerate() {
+        let Some(f) = state.figure(slot.figure) else {
+            continue;
+        };
+        let mark = match i.cmp(&state.turn) {
+            std::cmp::Ordering::Less => "✓",
+            std::cmp::Ordering::Equal => "▶",
+            std::cmp::Ordering::Greater if f.down => "✗",
+            std::cmp::Ordering::Greater => "•",
+        };
+        lines.push(format!(
+            "{mark} {} [{}]{}{}",
+            escape(&f.name),
+            f.team.name(),
+            number(f),
+            tags(f, looks)
+        ));
+    }
+    if system == System::Tft {
+        let waiting: Vec<&Figure> = state
+            .figures
+            .iter()
+            .filter(|f| !f.acted && !f.down && !state.order.iter().any(|s| s.figure == f.id))
+            .collect();
+        for f in waiting {
+            lines.push(format!(
+                "• {} [{}]{}",
+                escape(&f.name),
+                f.team.name(),
+                tags(f, looks)
+            ));
+        }
+    }
+    lines
+}
+
+/// The status as a reply: public (the channel's message) or the GM's view (`gm`).
+pub fn render(
+    system: System,
+    state: &State,
+    version: i64,
+    ended: bool,
+    looks: &Looks,
+    gm: bool,
+) -> Reply {
+    let mut description = String::new();
+    if let Some(f) = state.current().filter(|_| !ended) {
+        let _ = writeln!(description, "**Turn: {}**", escape(&f.name));
+    }
+    for line in order_lines(system, state, looks, gm) {
+        let _ = writeln!(description, "{line}");
+    }
+    let out: Vec<String> = state
+        .figures
+        .iter()
+        .filter(|f| f.down || (state.begun() && system == System::Thiz && f.initiative.is_none()))
+        .map(|f| format!("{}{}", escape(&f.name), tags(f, looks)))
+        .collect();
+    let mut fields = Vec::new();
+    if !out.is_empty() && state.begun() {
+        fields.push(Field {
+            name: "Out of the order".to_owned(),
+            value: out.join("\n"),
+            inline: false,
+        });
+    }
+    if let Some(r) = &state.tft {
+        fields.push(Field {
+            name: "Initiative".to_owned(),
+            value: format!(
+                "The {} move first · initiative sum {}",
+                r.winner.name(),
+                r.sum
+            ),
+            inline: false,
+        });
+    }
+    if gm && let Some(field) = gm_numbers(system, state) {
+        fields.push(field);
+    }
+    if !state.events.is_empty() {
+        fields.push(Field {
+            name: "Lately".to_owned(),
+            value: state
+                .events
+                .iter()
+                .map(|e| escape(e))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            inline: false,
+        });
+    }
+    let embed = Embed {
+        title: title(system, state, ended),
+        description: if description.is_empty() {
+            "Nobody yet: a GM adds figures with /encounter add.".to_owned()
+        } else {
+            description
+        },
+        tone: Some(if ended { Tone::Grey } else { Tone::Info }),
+        fields,
+        footer: (!ended).then(|| {
+            "/encounter declare sets an option · /attack defaults to whoever's turn it is"
+                .to_owned()
+        }),
+    };
+    let mut reply = if gm {
+        Reply::ephemeral("")
+    } else {
+        Reply::public("")
+    }
+    .with_embed(embed);
+    if !ended && !gm {
+        let next = if state.begun() { "Next turn" } else { "Begin" };
+        for (action, label) in [("next", next), ("attack", "Attack"), ("end", "End")] {
+            reply = reply.with_button(Button {
+                custom_id: format!("{BUTTON_PREFIX}{action}:{version}"),
+                label: label.to_owned(),
+                disabled: action == "attack" && state.current().is_none(),
+            });
+        }
+    }
+    reply
+}
+
+/// The numbers behind the order, for the GM alone.
+fn gm_numbers(system: System, state: &State) -> Option<Field> {
+    let numbers: Vec<String> = state
+        .figures
+        .iter()
+        .map(|f| {
+            let mut s = escape(&f.name);
+            if !f.detail.is_empty() {
+                let _ = write!(s, ": {}", f.detail);
+            }
+            if system == System::Tft {
+                let _ = write!(
+                    s,
+                    ": hits this round {}, since its last action {}",
+                    f.hits_round, f.hits_since
+                );
+            }
+            s
+        })
+        .collect();
+    (!numbers.is_empty()).then(|| Field {
+        name: "GM: the numbers".to_owned(),
+        value: numbers.join("\n"),
+        inline: false,
+    })
+}

@@ -1,0 +1,300 @@
+//! TFT round order: initiative per side (Tactics, surprise), the initiative sum, then actions in
+//! adjDX order re-read before every turn, with the round's hit counts (tft-rules-summary.md,
+//! "Round Sequence"; tft-multiple-actions.txt). The rules are `rules::tft::sequence`'s; this
+//! keeps the figures and asks it.
+//!
+//! Decisions:
+//! - The side that wins the initiative is shown as moving first; choosing to move second is the
+//!   winner's call at the table and changes no order the bot keeps (actions go by adjDX).
+//! - A figure dead, dying or unconscious leaves the order; a figure knocked down stays out for
+//!   the rest of the round and is back the next (its action is to stand up).
+
+use std::collections::HashMap;
+
+use super::state::{State, Surprise, Team, TftRound};
+use crate::app::sheet::TftSheet;
+use crate::app::tft::{gear_dx, has_talent, st_left, tft_sheet};
+use crate::app::{AppError, AppResult, user};
+use crate::rules::dice::DieSource;
+use crate::rules::tft::character::Talent;
+use crate::rules::tft::injury::{self, Condition};
+use crate::rules::tft::multi::{self, InitiativeSum, MetaOption};
+use crate::rules::tft::sequence::{
+    Contender, Phase, Side, SideBonus, Tally, current_adj_dx, next_to_act, roll_initiative,
+};
+use crate::store::characters::{self, Character};
+use crate::store::{CharacterId, Conn};
+
+/// What the order reads from one TFT sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+// What a sheet says, one flag per state the order and the status read.
+#[allow(clippy::struct_excessive_bools)]
+pub struct Facts {
+    /// adjDX: DX with armor and shield.
+    pub adj_dx: i32,
+    pub st: i32,
+    pub tactics: bool,
+    /// Dead, dying or unconscious.
+    pub out: bool,
+    pub knocked_down: bool,
+    pub hurt: bool,
+    pub dying: bool,
+    /// The guild plays with Bill Seurer's house rules (`tft_house_rules`): reaction to injury
+    /// by the ST chart, else 5 and 8 hits at any ST.
+    pub house_rules: bool,
+}
+
+pub type AllFacts = HashMap<CharacterId, Facts>;
+
+/// Reads the facts of a TFT character.
+pub fn facts(conn: &Conn, c: &Character) -> AppResult<Facts> {
+    let sheet: TftSheet = tft_sheet(c)?;
+    let (armor, shield) = gear_dx(c, &sheet)?;
+    let (hits, fatigue) = characters::tft_damage(conn, c.guild_id, c.id)?;
+    let left = st_left(&sheet, hits, fatigue);
+    let condition = injury::condition_at(left);
+    let settings = crate::store::guilds::get(conn, c.guild_id)?;
+    Ok(Facts {
+        house_rules: crate::app::gm::house_rule(&settings, "tft_house_rules"),
+        adj_dx: sheet.dx + armor + shield,
+        st: sheet.st,
+        tactics: has_talent(&sheet, Talent::Tactics),
+        out: sheet.dead || condition != Condition::Conscious,
+        knocked_down: sheet.knocked_down,
+        hurt: hits > 0,
+        dying: !sheet.dead && !sheet.stable && condition == Condition::Dying,
+    })
+}
+
+fn refuse(e: impl std::fmt::Display) -> AppError {
+    user(format!("The order cannot be made: {e}."))
+}
+
+fn tally(f: &super::state::Figure) -> Tally {
+    Tally {
+        round: f.hits_round,
+        since_action: f.hits_since,
+    }
+}
+
+/// A figure's adjDX now: its sheet's, less 2 after enough hits since its last action.
+pub fn adj_dx_now(f: &super::state::Figure, x: Facts) -> AppResult<i32> {
+    current_adj_dx(x.adj_dx, x.st, f.hits_since, x.house_rules).map_err(refuse)
+}
+
+/// The round's initiative sum, once rolled.
+pub fn sum(state: &State) -> Option<InitiativeSum> {
+    state
+        .tft
+        .as_ref()
+        .and_then(|r| InitiativeSum::new(r.rolls.first()?.0, r.rolls.first()?.1).ok())
+}
+
+/// Marks who is out of the round from the sheets, with an event for each newly out.
+fn refresh(state: &mut State, facts: &AllFacts, new_round: bool) {
+    let mut newly = Vec::new();
+    for f in &mut state.figures {
+        let out = facts.get(&f.id).is_none_or(|x| x.out);
+        // Knocked down during the round (the attack hook marks it): out until the round ends.
+        let down = out || (f.down && !new_round);
+        if down && !f.down {
+            newly.push(f.name.clone());
+        }
+        f.down = down;
+    }
+    for name in newly {
+        state.event(format!("{name} is down and does not act this round."));
+    }
+}
+
+/// A new round: initiative per side, counts reset, the first to act.
+fn new_round(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> AppResult<()> {
+    state.round += 1;
+    state.opening = false;
+    for f in &mut state.figures {
+        let t = tally(f).new_round();
+        f.hits_round = t.round;
+        f.hits_since = t.since_action;
+        f.acted = false;
+        f.meta = None;
+        f.rolls_this_turn = 0;
+        f.declared = None;
+    }
+    refresh(state, facts, true);
+    let bonus = |team: Team| SideBonus {
+        tactics: state
+            .figures
+            .iter()
+            .any(|f| f.team == team && !f.down && facts.get(&f.id).is_some_and(|x| x.tactics)),
+        modifier: 0,
+    };
+    // Surprise shapes the first round only.
+    let surprised = match state.surprise {
+        Surprise::Ambush(team) if state.round == 1 => Some(match team {
+            Team::Party => Side::Second,
+            Team::Foes => Side::First,
+        }),
+        _ => None,
+    };
+    let init = roll_initiative([bonus(Team::Party), bonus(Team::Foes)], surprised, dice)
+        .map_err(refuse)?;
+    let winner = match init.winner {
+        Side::First => Team::Party,
+        Side::Second => Team::Foes,
+    };
+    state.tft = Some(TftRound {
+        rolls: init.rolls,
+        bonus: init.bonus,
+        winner,
+        by_surprise: init.by_surprise,
+        sum: init.sum.value(),
+    });
+    state.event(format!(
+        "Round {}: the {} win the initiative{} (initiative sum {}).",
+        state.round,
+        winner.name(),
+        if init.by_surprise { " by surprise" } else { "" },
+        init.sum.value()
+    ));
+    state.order.clear();
+    state.turn = 0;
+    if !pick_next(state, facts, dice)? {
+        state.event("Nobody is able to act this round.");
+    }
+    Ok(())
+}
+
+/// Picks who acts next by adjDX now; `Ok(false)` when nobody is left this round.
+fn pick_next(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> AppResult<bool> {
+    let mut contenders = Vec::with_capacity(state.figures.len());
+    for f in &state.figures {
+        let x = facts.get(&f.id).copied().unwrap_or_default();
+        contenders.push(Contender {
+            adj_dx: adj_dx_now(f, x)?,
+            acted: f.acted,
+            down: f.down,
+            phase: Phase::Normal,
+        });
+    }
+    let Some(next) = next_to_act(&contenders, dice).map_err(refuse)? else {
+        return Ok(false);
+    };
+    let id = state.figures[next.index].id;
+    if !next.tied.is_empty() {
+        let names: Vec<String> = next
+            .tied
+            .iter()
+            .map(|&i| state.figures[i].name.clone())
+            .collect();
+        state.event(format!(
+            "{} tied on adjDX; the die gave the turn to {}.",
+            names.join(", "),
+            state.figures[next.index].name
+        ));
+    }
+    state.order.push(super::state::Slot {
+        figure: id,
+        step: 1,
+    });
+    state.turn = state.order.len() - 1;
+    if let Some(f) = state.figure_mut(id) {
+        f.rolls_this_turn = 0;
+    }
+    Ok(true)
+}
+
+/// Starts the fight: the first round's initiative and the first to act.
+pub fn begin(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> AppResult<()> {
+    state.round = 0;
+    new_round(state, facts, dice)
+}
+
+/// Ends the current figure's turn and picks the next (a new round when all have acted).
+pub fn advance(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> AppResult<()> {
+    if let Some(slot) = state.current_slot()
+        && let Some(f) = state.figure_mut(slot.figure)
+    {
+        f.acted = true;
+        let t = tally(f).acted();
+        f.hits_since = t.since_action;
+    }
+    refresh(state, facts, false);
+    if !pick_next(state, facts, dice)? {
+        if state
+            .figures
+            .iter()
+            .all(|f| facts.get(&f.id).is_none_or(|x| x.out))
+        {
+            state.order.clear();
+            state.turn = 0;
+            state.event("Nobody is left able to act; the GM ends the fight.");
+        } else {
+            new_round(state, facts, dice)?;
+        }
+    }
+    state.turns += 1;
+    Ok(())
+}
+
+/// Counts `hits` taken by the figure `id` this round; returns a public line when the round's
+/// hits knock it down or its adjDX drops.
+pub fn take_hits(
+    state: &mut State,
+    id: CharacterId,
+    hits: i32,
+    st: i32,
+    house_rules: bool,
+) -> AppResult<Vec<String>> {
+    let Some(f) = state.figure_mut(id) else {
+        return Ok(Vec::new());
+    };
+    let taken = tally(f).take(hits, st, house_rules).map_err(refuse)?;
+    f.hits_round = taken.tally.round;
+    f.hits_since = taken.tally.since_action;
+    let mut lines = Vec::new();
+    if taken.knocked_down {
+        f.down = true;
+        lines.push(format!(
+            "{} has taken {} hits this round and is knocked down.",
+            f.name, f.hits_round
+        ));
+    }
+    if taken.minus_two_dx {
+        lines.push(format!("{} is at −2 adjDX until it acts.", f.name));
+    }
+    Ok(lines)
+}
+
+/// The meta-option a figure chooses for the round (multiple actions), checked against its
+/// adjDX now and the round's initiative sum.
+pub fn choose_meta(
+    state: &State,
+    f: &super::state::Figure,
+    x: Facts,
+    actions: u32,
+    boost: bool,
+    engaged: bool,
+) -> AppResult<MetaOption> {
+    let sum = sum(state).ok_or_else(|| user("The round's initiative is not rolled yet."))?;
+    let adj = adj_dx_now(f, x)?;
+    multi::choose_meta_option(actions, boost, adj, sum, engaged).map_err(|e| {
+        user(format!(
+            "{} may not take {actions} action(s){} this round: {e}.",
+            crate::app::text::escape(&f.name),
+            if boost {
+                " with the movement boost"
+            } else {
+                ""
+            }
+        ))
+    })
+}
+
+/// The meta-option row a figure chose, if any.
+pub fn meta_of(f: &super::state::Figure) -> Option<MetaOption> {
+    let (actions, boost) = f.meta?;
+    multi::META_OPTIONS
+        .iter()
+        .find(|m| m.actions == actions && m.movement_boost == boost)
+        .copied()
+}

@@ -1,0 +1,178 @@
+//! `/encounter start|add|remove|next|declare|act|show|end`.
+
+use crate::bot::autocomplete;
+use crate::bot::choices::System;
+use crate::bot::invoke::{Args, invoke};
+use crate::bot::{Context, Error};
+
+/// How the first round opens.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Surprise {
+    #[name = "check"]
+    Check,
+    #[name = "none"]
+    None,
+    #[name = "ambush-party"]
+    AmbushParty,
+    #[name = "ambush-foes"]
+    AmbushFoes,
+}
+
+/// Which side a figure fights on.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Side {
+    #[name = "party"]
+    Party,
+    #[name = "foes"]
+    Foes,
+}
+
+/// An option a figure declares.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Declared {
+    #[name = "defend"]
+    Defend,
+    #[name = "wait"]
+    Wait,
+    #[name = "prone"]
+    Prone,
+    #[name = "defending"]
+    Defending,
+    #[name = "dodging"]
+    Dodging,
+    #[name = "charge"]
+    Charge,
+    #[name = "none"]
+    None,
+}
+
+/// Combat tracker for this channel: order, turns, declared options
+#[poise::command(
+    slash_command,
+    guild_only,
+    subcommands(
+        "encounter_start",
+        "encounter_add",
+        "encounter_remove",
+        "encounter_next",
+        "encounter_declare",
+        "encounter_act",
+        "encounter_show",
+        "encounter_end"
+    ),
+    subcommand_required
+)]
+// poise wants an async fn, even for a parent Discord never calls.
+#[allow(clippy::unused_async)]
+pub async fn encounter(_: Context<'_>) -> Result<(), Error> {
+    // Discord calls only the subcommands.
+    Ok(())
+}
+
+/// GM: start an encounter in this channel
+#[poise::command(slash_command, rename = "start")]
+pub async fn encounter_start(
+    ctx: Context<'_>,
+    #[description = "thiz or tft (default: the server's)"] system: Option<System>,
+    #[description = "Surprise: check Preparedness, none, or an ambush by one side"]
+    surprise: Option<Surprise>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .choice("system", system)
+        .choice("surprise", surprise);
+    invoke(ctx, &["encounter", "start"], args).await
+}
+
+/// Add a character, or (GM) numbered copies of an NPC sheet
+#[poise::command(slash_command, rename = "add")]
+pub async fn encounter_add(
+    ctx: Context<'_>,
+    #[description = "A character as it is (players add their own)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "GM: an NPC sheet to copy as Name 1, Name 2…"]
+    #[autocomplete = "autocomplete::character"]
+    npc: Option<String>,
+    #[description = "How many copies of the NPC (1 to 20)"]
+    #[min = 1]
+    #[max = 20]
+    count: Option<i64>,
+    #[description = "Which side (default: characters party, NPCs foes)"] side: Option<Side>,
+    #[description = "THIZ, joining a fight under way: the figure it goes for (Preparedness)"]
+    #[autocomplete = "autocomplete::character"]
+    target: Option<String>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("character", character)
+        .opt("npc", npc)
+        .opt("count", count)
+        .choice("side", side)
+        .opt("target", target);
+    invoke(ctx, &["encounter", "add"], args).await
+}
+
+/// GM: take a figure out of the encounter
+#[poise::command(slash_command, rename = "remove")]
+pub async fn encounter_remove(
+    ctx: Context<'_>,
+    #[description = "The figure's name"] figure: String,
+) -> Result<(), Error> {
+    let args = Args::new().opt("figure", figure);
+    invoke(ctx, &["encounter", "remove"], args).await
+}
+
+/// End this turn (or, GM, begin the fight)
+#[poise::command(slash_command, rename = "next")]
+pub async fn encounter_next(ctx: Context<'_>) -> Result<(), Error> {
+    invoke(ctx, &["encounter", "next"], Args::new()).await
+}
+
+/// Declare a figure's option (THIZ defend/wait/prone; TFT defending/dodging/charge, actions)
+#[poise::command(slash_command, rename = "declare")]
+pub async fn encounter_declare(
+    ctx: Context<'_>,
+    #[description = "The option (none clears it)"] option: Option<Declared>,
+    #[description = "Whose (default: yours, or for a GM whoever's turn it is)"] figure: Option<
+        String,
+    >,
+    #[description = "TFT multiple actions this round (1 to 3), checked against the initiative sum"]
+    #[min = 1]
+    #[max = 3]
+    actions: Option<i64>,
+    #[description = "TFT: with the movement boost (MA/3)"] boost: Option<bool>,
+    #[description = "TFT: the figure is engaged (no movement boost)"] engaged: Option<bool>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .choice("option", option)
+        .opt("figure", figure)
+        .opt("actions", actions)
+        .opt("boost", boost)
+        .opt("engaged", engaged);
+    invoke(ctx, &["encounter", "declare"], args).await
+}
+
+/// THIZ: a waiting figure acts now (a Speed check to act before its trigger)
+#[poise::command(slash_command, rename = "act")]
+pub async fn encounter_act(
+    ctx: Context<'_>,
+    #[description = "The waiting figure"] figure: String,
+) -> Result<(), Error> {
+    let args = Args::new().opt("figure", figure);
+    invoke(ctx, &["encounter", "act"], args).await
+}
+
+/// The encounter's order (a GM also sees the numbers)
+#[poise::command(slash_command, rename = "show")]
+pub async fn encounter_show(ctx: Context<'_>) -> Result<(), Error> {
+    invoke(ctx, &["encounter", "show"], Args::new()).await
+}
+
+/// GM: end the encounter (NPC copies go too, unless kept)
+#[poise::command(slash_command, rename = "end")]
+pub async fn encounter_end(
+    ctx: Context<'_>,
+    #[description = "Keep the NPC copies it made"] keep: Option<bool>,
+) -> Result<(), Error> {
+    let args = Args::new().opt("keep", keep);
+    invoke(ctx, &["encounter", "end"], args).await
+}
