@@ -84,6 +84,36 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     Migrations::from_directory(&MIGRATIONS_DIR).expect("migrations/ is embedded at build time")
 });
 
+/// Applies the pending migrations. Two processes started together on a new file both find it
+/// at version 0, and the second to write fails ("table already exists") while the first is
+/// migrating: so a failure is retried, a little later, until the file is at the latest version
+/// (the other process did it) or the retries run out (a real failure, reported).
+fn migrate(conn: &mut Connection) -> Result<()> {
+    const ATTEMPTS: u32 = 100;
+    let mut attempt = 0;
+    loop {
+        match MIGRATIONS.to_latest(conn) {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                attempt += 1;
+                let at = MIGRATIONS.current_version(conn).ok();
+                if at
+                    == Some(rusqlite_migration::SchemaVersion::Inside(
+                        std::num::NonZeroUsize::new(Store::latest_version())
+                            .unwrap_or(std::num::NonZeroUsize::MIN),
+                    ))
+                {
+                    return Ok(());
+                }
+                if attempt >= ATTEMPTS {
+                    return Err(e.into());
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+}
+
 /// How long a connection waits for another process's writer before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a write waits for the write lock when its job set no deadline ([`with_job`]).
@@ -428,7 +458,7 @@ impl Store {
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     pub fn open(path: &Path) -> Result<Self> {
         let mut writer = connect(path, Role::Writer, true)?;
-        MIGRATIONS.to_latest(&mut writer)?;
+        migrate(&mut writer)?;
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let checkpoints = Arc::new(AtomicU64::new(0));
         let generation = Arc::new(AtomicU64::new(0));
@@ -642,7 +672,7 @@ impl Store {
         if conn.is_readonly(MAIN_DB).unwrap_or(true) {
             return Err(StoreError::Unavailable(Fault::ReadOnly));
         }
-        MIGRATIONS.to_latest(&mut conn)?;
+        migrate(&mut conn)?;
         let moved = file != writer.file;
         writer.conn = conn;
         writer.file = file;
@@ -729,6 +759,24 @@ impl Drop for Store {
 /// Opens a connection with the pragmas every connection of the store has, and the caches of its
 /// role.
 fn connect(path: &Path, role: Role, create: bool) -> Result<Connection> {
+    // Two processes opening a new file together can meet in SQLite's deadlock check while one
+    // switches the file to WAL, which answers "database is locked" at once, without waiting
+    // for the busy timeout: a moment later the switch is done.
+    let mut attempt = 0;
+    loop {
+        match connect_once(path, role, create) {
+            Err(StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy && attempt < 100 =>
+            {
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => return other,
+        }
+    }
+}
+
+fn connect_once(path: &Path, role: Role, create: bool) -> Result<Connection> {
     let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     if create {
         flags |= OpenFlags::SQLITE_OPEN_CREATE;

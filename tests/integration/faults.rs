@@ -355,3 +355,27 @@ fn lock_held_through_the_bot() {
     assert!(!after.text().contains("busy"), "{}", after.text());
     assert_eq!(rolls(&db), before + 1);
 }
+
+/// Processes started together on a new database (two shard ranges, say) both migrate it: the
+/// one that loses the race waits for the other's migrations instead of failing.
+#[test]
+fn stores_opened_together_on_a_new_file_all_open() {
+    for round in 0..8 {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("db.sqlite3");
+        let barrier = Arc::new(std::sync::Barrier::new(4));
+        let opened: Vec<_> = (0..4)
+            .map(|_| {
+                let (path, barrier) = (path.clone(), Arc::clone(&barrier));
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    Store::open(&path).map(|_| ()).map_err(|e| e.to_string())
+                })
+            })
+            .collect();
+        for handle in opened {
+            let result = handle.join().expect("the opening thread");
+            assert!(result.is_ok(), "round {round}: {result:?}");
+        }
+    }
+}
