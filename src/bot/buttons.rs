@@ -21,7 +21,10 @@ pub async fn pressed(
     press: &serenity::ComponentInteraction,
 ) -> Result<(), Error> {
     let arrived = Instant::now();
-    let _inflight = data.inflight.enter();
+    let Some(_inflight) = data.inflight.admit() else {
+        super::invoke::drop_at_once(data, press.id);
+        return Ok(());
+    };
     let interaction = (press.id, press.token.as_str());
     let Some(caller) = caller_of(press.guild_id, press.member.as_ref(), &press.user) else {
         let refusal = Reply::ephemeral("These buttons work in a server's channels only.");
@@ -33,14 +36,18 @@ pub async fn pressed(
     let invocation = Args::new()
         .opt("id", press.data.custom_id.as_str())
         .into_invocation(&["button"]);
-    let outcome = call_app_in(
+    let Ok(outcome) = call_app_in(
         data,
+        arrived,
         Some(channel),
         caller,
         press.id.get().to_string(),
         invocation,
     )
-    .await;
+    .await
+    else {
+        return Ok(());
+    };
     // The encounter's status buttons stay live: the answer is a message of its own, and the
     // status message is edited in place by the sync.
     if press

@@ -10,26 +10,70 @@ use std::time::{Duration, Instant};
 
 use poise::serenity_prelude as serenity;
 
+use super::workers::Refused;
 use super::{Context, Data, Error, answer, render};
 use crate::app::command::Invocation;
 use crate::app::reply::Reply;
 use crate::app::{App, Caller, Ran};
 use crate::store::{GuildId, UserId};
 
-/// Commands being handled right now, so a shutdown lets them finish.
-#[derive(Default)]
+/// Commands being handled right now, so a shutdown lets them finish, and so that past
+/// [`Inflight::limit`] of them a new one is dropped at once (admission control: each one in
+/// flight holds its event and its answer's connection, so the limit bounds memory).
 pub struct Inflight {
     count: AtomicUsize,
     idle: tokio::sync::Notify,
+    limit: usize,
 }
+
+impl Default for Inflight {
+    fn default() -> Self {
+        Self::with_limit(usize::MAX)
+    }
+}
+
+/// The environment variable that sets [`Inflight::limit`].
+pub const INFLIGHT_ENV: &str = "REFEREE_MAX_INFLIGHT";
+/// Interactions in flight at most, by default: at 10,000 a second with answers taking 100 ms,
+/// about 1,000 are in flight.
+pub const MAX_INFLIGHT: usize = 2048;
 
 /// Counts one command in flight until dropped.
 pub struct InflightGuard(Arc<Inflight>);
 
 impl Inflight {
+    /// At most `limit` in flight (see [`Inflight::admit`]).
+    pub fn with_limit(limit: usize) -> Self {
+        Self {
+            count: AtomicUsize::new(0),
+            idle: tokio::sync::Notify::new(),
+            limit: limit.max(1),
+        }
+    }
+
+    /// The limit `REFEREE_MAX_INFLIGHT` sets (at least 1), else [`MAX_INFLIGHT`].
+    pub fn limit_from(setting: Option<&str>) -> usize {
+        setting
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .map_or(MAX_INFLIGHT, |n| n.max(1))
+    }
+
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Counts one more in flight, whatever the limit (shutdown's accounting).
     pub fn enter(self: &Arc<Self>) -> InflightGuard {
         self.count.fetch_add(1, Ordering::SeqCst);
         InflightGuard(Arc::clone(self))
+    }
+
+    /// Counts one more in flight, unless [`Inflight::limit`] are already: then `None`, and the
+    /// interaction is to be dropped.
+    pub fn admit(self: &Arc<Self>) -> Option<InflightGuard> {
+        let before = self.count.fetch_add(1, Ordering::SeqCst);
+        let guard = InflightGuard(Arc::clone(self));
+        (before < self.limit).then_some(guard)
     }
 
     pub fn current(&self) -> usize {
@@ -158,24 +202,37 @@ pub fn command_caller(interaction: &serenity::CommandInteraction) -> Option<Call
     )
 }
 
-/// Runs `invocation` in `app` on the bot's app threads ([`super::workers`]). A panic in `app` becomes an internal error,
-/// still answered. `channel` is where it was run (an encounter lives there).
+/// The interaction was turned away too late for any answer to reach Discord: nothing is sent,
+/// and [`super::workers::Admission`] has counted it.
+#[derive(Debug)]
+pub struct Dropped;
+
+/// What a busy bot answers when it turns an interaction away before running it.
+pub const BUSY: &str = "The bot is very busy right now and did not run that; nothing was changed. Try again in a moment.";
+
+/// Runs `invocation` in `app` on the bot's app threads ([`super::workers`]). A panic in `app`
+/// becomes an internal error, still answered; a full queue or a job that waited too long is
+/// answered "busy" ([`BUSY`]) while that can reach Discord, else [`Dropped`]. `channel` is where it was run (an encounter lives there).
 // `Err` is the refusal as a reply, the same type as `Ok` (see `App::run`).
 #[allow(clippy::result_large_err)]
 pub async fn call_app_in(
     data: &Data,
+    arrived: Instant,
     channel: Option<u64>,
     caller: Caller,
     interaction_id: String,
     invocation: Invocation,
-) -> Result<Reply, Reply> {
-    let deadline = std::time::Instant::now() + super::workers::WRITE_DEADLINE;
+) -> Result<Result<Reply, Reply>, Dropped> {
+    let deadline = arrived + super::workers::WRITE_DEADLINE;
     let app: Arc<App> = Arc::clone(&data.app);
     let job = Arc::new((caller, interaction_id, invocation));
+    let id = Arc::clone(&job);
     let ran = if crate::app::reads_only(&job.2) {
         let (app, job) = (Arc::clone(&app), Arc::clone(&job));
         data.workers
-            .run_read(move || app.run_job(deadline, true, channel, &job.0, &job.1, &job.2))
+            .run_read_for(arrived, move || {
+                app.run_job(deadline, true, channel, &job.0, &job.1, &job.2)
+            })
             .await
     } else {
         Ok(Ran::NeedsWriter)
@@ -183,16 +240,27 @@ pub async fn call_app_in(
     let ran = match ran {
         Ok(Ran::NeedsWriter) => {
             data.workers
-                .run(move || app.run_job(deadline, false, channel, &job.0, &job.1, &job.2))
+                .run_for(arrived, move || {
+                    app.run_job(deadline, false, channel, &job.0, &job.1, &job.2)
+                })
                 .await
         }
         other => other,
     };
     match ran {
-        Ok(Ran::Done(result)) => result,
-        Ok(Ran::NeedsWriter) | Err(_) => {
+        Ok(Ran::Done(result)) => Ok(result),
+        Err(refused @ (Refused::Full | Refused::Late { .. })) => {
+            if data.workers.admission.count(refused) {
+                tracing::debug!(interaction = %id.1, ?refused, "answered busy");
+                Ok(Err(Reply::ephemeral(BUSY)))
+            } else {
+                tracing::warn!(interaction = %id.1, "dropped: waited too long for any answer to reach Discord");
+                Err(Dropped)
+            }
+        }
+        Ok(Ran::NeedsWriter) | Err(Refused::Panicked) => {
             tracing::error!("a command panicked");
-            Err(Reply::ephemeral(render::SOMETHING_WENT_WRONG))
+            Ok(Err(Reply::ephemeral(render::SOMETHING_WENT_WRONG)))
         }
     }
 }
@@ -203,11 +271,17 @@ pub async fn call_app_in(
 /// here would make poise answer "Something went wrong" to a command that did its work.
 pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), Error> {
     let arrived = Instant::now();
-    let _inflight = ctx.data().inflight.enter();
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
     };
     let interaction = actx.interaction;
+    let Some(_inflight) = ctx.data().inflight.admit() else {
+        drop_at_once(ctx.data(), interaction.id);
+        // Marked answered, so poise's hooks do not try an answer either.
+        actx.has_sent_initial_response
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        return Ok(());
+    };
     let Some(caller) = command_caller(interaction) else {
         ctx.send(render::create_reply(&Reply::ephemeral(
             "referee works in a server's channels, not in direct messages.",
@@ -220,15 +294,23 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
     let notice_for = data.outbox.has_notice(caller.guild).then(|| caller.clone());
     let guild = caller.guild;
     let channel = interaction.channel_id.get();
-    let reply = call_app_in(
+    let Ok(outcome) = call_app_in(
         data,
+        arrived,
         Some(channel),
         caller,
         interaction.id.get().to_string(),
         args.into_invocation(path),
     )
     .await
-    .unwrap_or_else(|refusal| refusal);
+    else {
+        // Dropped (and counted): no answer could reach Discord in time. Marked answered, so
+        // poise's hooks do not try one either.
+        actx.has_sent_initial_response
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        return Ok(());
+    };
+    let reply = outcome.unwrap_or_else(|refusal| refusal);
     let http = &ctx.serenity_context().http;
     let answered =
         answer::answer(http, (interaction.id, &interaction.token), &reply, arrived).await;
@@ -241,6 +323,15 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
     }
     super::status::sync(ctx.serenity_context(), data, guild, channel).await;
     Ok(())
+}
+
+/// Drops interaction `id` unanswered because too many are in flight ([`Inflight::admit`]), and
+/// counts it.
+pub fn drop_at_once(data: &Data, id: serenity::InteractionId) {
+    data.workers
+        .admission
+        .count(Refused::Late { answerable: false });
+    tracing::warn!(interaction = %id, "dropped: too many interactions in flight");
 }
 
 /// If `caller` is a GM of a guild with GM channel copies Discord refused, tells them once, in
@@ -264,5 +355,36 @@ async fn tell_gm(
         Ok(Ok(None)) => {}
         Ok(Err(e)) => tracing::error!(error = %e, %guild, "cannot read failed GM channel copies"),
         Err(e) => tracing::error!(error = %e, %guild, "reading failed GM channel copies panicked"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn past_the_limit_an_interaction_is_not_admitted_and_leaves_the_count_as_it_was() {
+        let inflight = Arc::new(Inflight::with_limit(2));
+        let first = inflight.admit().expect("one of two");
+        let second = inflight.admit().expect("two of two");
+        assert!(inflight.admit().is_none(), "a third is refused");
+        assert_eq!(inflight.current(), 2, "the refused one is not counted");
+        drop(first);
+        let third = inflight.admit().expect("room again");
+        assert_eq!(inflight.current(), 2);
+        drop((second, third));
+        assert_eq!(inflight.current(), 0);
+    }
+
+    #[test]
+    fn the_inflight_limit_is_the_default_unless_set() {
+        for (setting, want) in [
+            (None, MAX_INFLIGHT),
+            (Some("64"), 64),
+            (Some("0"), 1),
+            (Some("x"), MAX_INFLIGHT),
+        ] {
+            assert_eq!(Inflight::limit_from(setting), want, "{setting:?}");
+        }
     }
 }

@@ -43,9 +43,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
 
     let outbox = Arc::new(Outbox::new(&config.delivery));
     let app = open_app(&config, &outbox)?;
-    let inflight = Arc::new(Inflight::default());
-    let workers =
-        Arc::new(Workers::start(Workers::default_count()).context("cannot start the app threads")?);
+    let inflight = Arc::new(Inflight::with_limit(Inflight::limit_from(
+        std::env::var(super::invoke::INFLIGHT_ENV).ok().as_deref(),
+    )));
+    let workers = Arc::new(
+        Workers::start_with(Workers::default_count(), Workers::default_queue_limit())
+            .context("cannot start the app threads")?,
+    );
     let data = Data {
         app: Arc::clone(&app),
         workers: Arc::clone(&workers),
@@ -197,6 +201,13 @@ async fn wind_down(inflight: &Inflight, delivery: tokio::task::JoinHandle<()>, w
     delivery.abort();
     let _ = delivery.await;
     workers.shutdown();
+    let (full, late, dropped) = workers.admission.counts();
+    tracing::info!(
+        full,
+        late,
+        dropped,
+        "admission: interactions turned away since start"
+    );
 }
 
 /// Asks Discord who we are, so a wrong token is a clear message at start rather than a silent

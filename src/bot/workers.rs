@@ -9,7 +9,15 @@
 //! sleeping, and a caller only pushes onto the queue.
 //!
 //! A job's panic is caught on its thread, which lives on, and comes back to the caller as
-//! [`Panicked`].
+//! [`Refused::Panicked`].
+//!
+//! ## Admission
+//! Each lane's queue is bounded ([`QUEUE_LIMIT`], `REFEREE_QUEUE_LIMIT`): past it a job is
+//! refused at once ([`Refused::Full`]) and the bot answers "busy" while the answer is quick, so
+//! memory stays flat under any overload. A job carries the time its interaction arrived; a job
+//! that reaches a thread after [`START_BY`] does not run ([`Refused::Late`]): the bot still
+//! answers "busy" if Discord's deadline allows ([`ANSWER_BY`]), else drops it. Each outcome is
+//! counted ([`Admission`]).
 //!
 //! ## Two lanes
 //! Commands that only read run on their own threads ([`Workers::run_read`]), apart from those
@@ -19,8 +27,9 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -43,10 +52,73 @@ const _: () = assert!(
     "a write's deadline leaves no time to answer"
 );
 
-/// A job panicked (or the pool was shutting down and dropped it).
-#[derive(Debug, thiserror::Error)]
-#[error("the job panicked or was dropped")]
-pub struct Panicked;
+/// The environment variable that sets each lane's queue limit.
+pub const QUEUE_ENV: &str = "REFEREE_QUEUE_LIMIT";
+/// Jobs waiting in one lane's queue at most, by default. At the bot's 10,000 interactions a
+/// second a full queue is drained in well under a second, so the limit bounds memory, not
+/// latency (which [`START_BY`] bounds).
+pub const QUEUE_LIMIT: usize = 1024;
+/// A job that reaches a thread later than this after its interaction arrived does not run: it
+/// would meet its write deadline ([`WRITE_DEADLINE`]) with little or no time to do its work,
+/// and its answer might miss Discord's 3 seconds.
+pub const START_BY: Duration = Duration::from_millis(1_500);
+/// Until this long after arrival a refused interaction can still be told "busy": the callback
+/// needs time to reach Discord before [`super::answer::ANSWER_WITHIN`].
+pub const ANSWER_BY: Duration = Duration::from_millis(2_200);
+
+const _: () = assert!(
+    START_BY.as_millis() < WRITE_DEADLINE.as_millis()
+        && ANSWER_BY.as_millis() + 300 <= super::answer::ANSWER_WITHIN.as_millis(),
+    "admission's limits must fall inside the write deadline and the answer's"
+);
+
+/// Why a job did not give a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// It panicked, or the pool was shutting down and dropped it.
+    #[error("the job panicked or was dropped")]
+    Panicked,
+    /// Its lane's queue was full; it never ran.
+    #[error("the queue is full")]
+    Full,
+    /// It waited past [`START_BY`] and did not run; `answerable` while before [`ANSWER_BY`].
+    #[error("the job waited too long to start")]
+    Late { answerable: bool },
+}
+
+/// What admission control has turned away, since start.
+#[derive(Debug, Default)]
+pub struct Admission {
+    /// Refused at once, the queue being full (and answered "busy").
+    pub full: AtomicU64,
+    /// Waited too long, answered "busy".
+    pub late: AtomicU64,
+    /// Waited too long to answer at all: dropped.
+    pub dropped: AtomicU64,
+}
+
+impl Admission {
+    /// Counts a refusal; returns whether the interaction may still be answered ("busy").
+    pub fn count(&self, refused: Refused) -> bool {
+        let (counter, answer) = match refused {
+            Refused::Full => (&self.full, true),
+            Refused::Late { answerable: true } => (&self.late, true),
+            Refused::Late { answerable: false } => (&self.dropped, false),
+            Refused::Panicked => return true,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        answer
+    }
+
+    /// (full, late, dropped) so far.
+    pub fn counts(&self) -> (u64, u64, u64) {
+        (
+            self.full.load(Ordering::Relaxed),
+            self.late.load(Ordering::Relaxed),
+            self.dropped.load(Ordering::Relaxed),
+        )
+    }
+}
 
 /// Two fixed pools of threads (writing and read-only commands), each running jobs from its own
 /// queue in the order they came.
@@ -54,6 +126,8 @@ pub struct Workers {
     queue: Mutex<Option<crossbeam_channel::Sender<Job>>>,
     reads: Mutex<Option<crossbeam_channel::Sender<Job>>>,
     threads: Mutex<Vec<JoinHandle<()>>>,
+    /// Interactions turned away (see the module's "Admission").
+    pub admission: Admission,
 }
 
 impl Workers {
@@ -63,14 +137,36 @@ impl Workers {
     /// # Errors
     /// When the system refuses a new thread.
     pub fn start(count: usize) -> std::io::Result<Self> {
+        Self::start_with(count, QUEUE_LIMIT)
+    }
+
+    /// Like [`Workers::start`], with at most `limit` jobs waiting in each lane's queue.
+    ///
+    /// # Errors
+    /// When the system refuses a new thread.
+    pub fn start_with(count: usize, limit: usize) -> std::io::Result<Self> {
         let mut threads = Vec::new();
-        let queue = Self::lane("referee-app", count, &mut threads)?;
-        let reads = Self::lane("referee-read", Self::read_count(count), &mut threads)?;
+        let queue = Self::lane("referee-app", count, limit, &mut threads)?;
+        let reads = Self::lane("referee-read", Self::read_count(count), limit, &mut threads)?;
         Ok(Self {
             queue: Mutex::new(Some(queue)),
             reads: Mutex::new(Some(reads)),
             threads: Mutex::new(threads),
+            admission: Admission::default(),
         })
+    }
+
+    /// Each lane's queue limit: `REFEREE_QUEUE_LIMIT` if set to a number (at least 1), else
+    /// [`QUEUE_LIMIT`].
+    pub fn default_queue_limit() -> usize {
+        Self::queue_limit(std::env::var(QUEUE_ENV).ok().as_deref())
+    }
+
+    /// The queue limit `setting` gives, or [`QUEUE_LIMIT`].
+    pub fn queue_limit(setting: Option<&str>) -> usize {
+        setting
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .map_or(QUEUE_LIMIT, |n| n.max(1))
     }
 
     /// Read-only commands wait for nothing but the CPU: one thread per core is enough, and no
@@ -83,9 +179,10 @@ impl Workers {
     fn lane(
         name: &str,
         count: usize,
+        limit: usize,
         threads: &mut Vec<JoinHandle<()>>,
     ) -> std::io::Result<crossbeam_channel::Sender<Job>> {
-        let (tx, rx) = crossbeam_channel::unbounded::<Job>();
+        let (tx, rx) = crossbeam_channel::bounded::<Job>(limit.max(1));
         for n in 0..count.max(1) {
             let rx = rx.clone();
             threads.push(
@@ -126,49 +223,83 @@ impl Workers {
     /// Runs `f` on the writing lane and waits for its result without blocking the async runtime.
     ///
     /// # Errors
-    /// [`Panicked`] when `f` panicked, or the pool has shut down.
+    /// [`Refused`] when `f` panicked, the queue is full, or the pool has shut down.
     pub async fn run<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, Panicked> {
-        Self::run_on(&self.queue, f).await
+    ) -> Result<T, Refused> {
+        Self::run_on(&self.queue, None, f).await
+    }
+
+    /// Runs `f` for an interaction that arrived at `arrived` on the writing lane; it does not
+    /// run if it reaches a thread after [`START_BY`] (see the module's "Admission").
+    ///
+    /// # Errors
+    /// [`Refused`].
+    pub async fn run_for<T: Send + 'static>(
+        &self,
+        arrived: Instant,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Refused> {
+        Self::run_on(&self.queue, Some(arrived), f).await
     }
 
     /// Runs `f` on the read-only lane (see the module's "Two lanes").
     ///
     /// # Errors
-    /// [`Panicked`] when `f` panicked, or the pool has shut down.
+    /// [`Refused`] when `f` panicked, the queue is full, or the pool has shut down.
     pub async fn run_read<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, Panicked> {
-        Self::run_on(&self.reads, f).await
+    ) -> Result<T, Refused> {
+        Self::run_on(&self.reads, None, f).await
+    }
+
+    /// [`Workers::run_for`] on the read-only lane.
+    ///
+    /// # Errors
+    /// [`Refused`].
+    pub async fn run_read_for<T: Send + 'static>(
+        &self,
+        arrived: Instant,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Refused> {
+        Self::run_on(&self.reads, Some(arrived), f).await
     }
 
     async fn run_on<T: Send + 'static>(
         queue: &Mutex<Option<crossbeam_channel::Sender<Job>>>,
+        arrived: Option<Instant>,
         f: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, Panicked> {
+    ) -> Result<T, Refused> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         let job: Job = Box::new(move || {
+            if let Some(arrived) = arrived {
+                let waited = arrived.elapsed();
+                if waited > START_BY {
+                    let answerable = waited < ANSWER_BY;
+                    let _ = tx.send(Err(Refused::Late { answerable }));
+                    return;
+                }
+            }
             // The caller may have gone (its interaction dropped); the result is then unwanted.
-            let _ = tx.send(catch_unwind(AssertUnwindSafe(f)));
+            let _ = tx.send(catch_unwind(AssertUnwindSafe(f)).map_err(|_| Refused::Panicked));
         });
         {
             let queue = queue
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let sender = queue.as_ref().ok_or(Panicked)?;
-            sender.send(job).map_err(|_| Panicked)?;
+            let sender = queue.as_ref().ok_or(Refused::Panicked)?;
+            sender.try_send(job).map_err(|e| match e {
+                crossbeam_channel::TrySendError::Full(_) => Refused::Full,
+                crossbeam_channel::TrySendError::Disconnected(_) => Refused::Panicked,
+            })?;
         }
-        match rx.await {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(_)) | Err(_) => Err(Panicked),
-        }
+        rx.await.unwrap_or(Err(Refused::Panicked))
     }
 
     /// Lets the queued jobs finish, then stops the threads. Later calls to [`Workers::run`] get
-    /// [`Panicked`].
+    /// [`Refused::Panicked`].
     pub fn shutdown(&self) {
         for queue in [&self.queue, &self.reads] {
             queue
@@ -294,6 +425,100 @@ mod tests {
         }
         for b in blocked {
             rt.block_on(b).expect("task").expect("a result");
+        }
+    }
+
+    #[test]
+    fn a_full_queue_refuses_at_once_and_a_late_job_does_not_run() {
+        // One writing thread, held; a queue of 2: the third waiting job is refused.
+        let workers = Arc::new(Workers::start_with(1, 2).expect("threads"));
+        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
+        let (held_tx, held_rx) = crossbeam_channel::unbounded::<()>();
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .build()
+            .expect("a runtime");
+        let holder = {
+            let workers = Arc::clone(&workers);
+            rt.spawn(async move {
+                workers
+                    .run(move || {
+                        let _ = held_tx.send(());
+                        let _ = release_rx.recv();
+                    })
+                    .await
+            })
+        };
+        held_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the thread is held");
+        let ran = Arc::new(AtomicUsize::new(0));
+        // Two queue: one that arrived long ago (late), one fresh.
+        let long_ago = Instant::now()
+            .checked_sub(ANSWER_BY + Duration::from_millis(1))
+            .expect("a monotonic clock past boot");
+        let late = {
+            let (workers, ran) = (Arc::clone(&workers), Arc::clone(&ran));
+            rt.spawn(async move {
+                workers
+                    .run_for(long_ago, move || ran.fetch_add(1, Ordering::SeqCst))
+                    .await
+            })
+        };
+        let fresh = {
+            let (workers, ran) = (Arc::clone(&workers), Arc::clone(&ran));
+            rt.spawn(async move {
+                workers
+                    .run_for(Instant::now(), move || ran.fetch_add(1, Ordering::SeqCst))
+                    .await
+            })
+        };
+        // Wait until both are queued (the queue reports its length through a refused third).
+        let mut third = Err(Refused::Panicked);
+        for _ in 0..10_000 {
+            third = rt.block_on(workers.run(|| 0usize));
+            if third == Err(Refused::Full) {
+                break;
+            }
+            std::thread::yield_now();
+        }
+        assert_eq!(third, Err(Refused::Full), "the queue of 2 was full");
+        release_tx.send(()).expect("release");
+        rt.block_on(holder)
+            .expect("task")
+            .expect("the held job ran");
+        assert_eq!(
+            rt.block_on(late).expect("task"),
+            Err(Refused::Late { answerable: false })
+        );
+        assert!(rt.block_on(fresh).expect("task").is_ok());
+        assert_eq!(ran.load(Ordering::SeqCst), 1, "only the fresh job ran");
+    }
+
+    #[test]
+    fn admission_counts_each_refusal_once_and_says_which_may_be_answered() {
+        let admission = Admission::default();
+        let cases = [
+            (Refused::Full, true),
+            (Refused::Late { answerable: true }, true),
+            (Refused::Late { answerable: false }, false),
+            (Refused::Full, true),
+        ];
+        for (refused, answer) in cases {
+            assert_eq!(admission.count(refused), answer, "{refused:?}");
+        }
+        assert_eq!(admission.counts(), (2, 1, 1));
+    }
+
+    #[test]
+    fn the_queue_limit_is_the_default_unless_set() {
+        for (setting, want) in [
+            (None, QUEUE_LIMIT),
+            (Some("8"), 8),
+            (Some("0"), 1),
+            (Some("lots"), QUEUE_LIMIT),
+        ] {
+            assert_eq!(Workers::queue_limit(setting), want, "{setting:?}");
         }
     }
 

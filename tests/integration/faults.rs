@@ -68,7 +68,7 @@ fn run(app: &App, line: &str, wait: Duration) -> Result<Reply, Reply> {
     }
 }
 
-fn rolls(path: &Path) -> i64 {
+pub(crate) fn rolls(path: &Path) -> i64 {
     let c = rusqlite::Connection::open(path).expect("open");
     c.query_row("SELECT COUNT(*) FROM rolls", [], |r| r.get(0))
         .expect("count rolls")
@@ -94,13 +94,13 @@ fn refused_with(result: Result<Reply, Reply>, needle: &str) {
 }
 
 /// A thread holding the write lock on `path` through its own connection until released.
-struct Holder {
+pub(crate) struct Holder {
     release: mpsc::Sender<()>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Holder {
-    fn take(path: &Path) -> Self {
+    pub(crate) fn take(path: &Path) -> Self {
         let path = path.to_owned();
         let (held_tx, held_rx) = mpsc::channel();
         let (release, release_rx) = mpsc::channel::<()>();
@@ -121,7 +121,7 @@ impl Holder {
         }
     }
 
-    fn release(mut self) {
+    pub(crate) fn release(mut self) {
         let _ = self.release.send(());
         if let Some(t) = self.thread.take() {
             t.join().expect("the holder");
@@ -311,12 +311,14 @@ fn a_removed_file_says_what_to_do_and_is_reopened_once_put_back() {
         .expect_err("no such character, read from the restored file");
 }
 
-/// The bot, with two writing threads, while another process holds the write lock: a read sent
-/// after more writes than there are writing threads is answered before any of them (they wait
-/// for the lock), every write is answered "busy", and none was logged.
+/// The bot, with every writing thread taken, while another process holds the write lock: a read
+/// sent after as many writes as there are writing threads is answered before any of them (they
+/// wait for the lock), every write is answered "busy", and none was logged. (As many writes as
+/// threads: a write queued behind them would start after `bot::workers::START_BY` and be turned
+/// away by admission control instead, which `e2e::overload` tests.)
 #[test]
 fn lock_held_through_the_bot() {
-    let s = Session::start_with(|o| o.env.push(("REFEREE_APP_THREADS".into(), "2".into())));
+    let s = Session::start_with(|o| o.env.push(("REFEREE_APP_THREADS".into(), "6".into())));
     let alice = s.player(10);
     s.run(&alice, "/roll expression:1d6");
     let db = s.options().db();

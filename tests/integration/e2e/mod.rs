@@ -47,6 +47,7 @@ mod gateway;
 mod lifecycle;
 mod malformed;
 mod modes;
+mod overload;
 mod roll;
 mod secrecy;
 mod shards;
