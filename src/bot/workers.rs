@@ -156,6 +156,15 @@ impl Workers {
         })
     }
 
+    /// Jobs waiting in the writing lane's queue now.
+    pub fn queued(&self) -> usize {
+        self.queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .map_or(0, crossbeam_channel::Sender::len)
+    }
+
     /// Each lane's queue limit: `REFEREE_QUEUE_LIMIT` if set to a number (at least 1), else
     /// [`QUEUE_LIMIT`].
     pub fn default_queue_limit() -> usize {
@@ -473,15 +482,13 @@ mod tests {
                     .await
             })
         };
-        // Wait until both are queued (the queue reports its length through a refused third).
-        let mut third = Err(Refused::Panicked);
-        for _ in 0..10_000 {
-            third = rt.block_on(workers.run(|| 0usize));
-            if third == Err(Refused::Full) {
-                break;
-            }
+        // Wait until both are queued, then a third is refused at once (never queued).
+        let until = Instant::now() + Duration::from_secs(10);
+        while workers.queued() < 2 {
+            assert!(Instant::now() < until, "the two jobs were never queued");
             std::thread::yield_now();
         }
+        let third = rt.block_on(workers.run(|| 0usize));
         assert_eq!(third, Err(Refused::Full), "the queue of 2 was full");
         release_tx.send(()).expect("release");
         rt.block_on(holder)
