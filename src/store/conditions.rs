@@ -2,9 +2,7 @@
 //! locations Knowledge (Surgery) treated on it. Public data: the `app` layer decides who may read
 //! an NPC's. The names stored are the rules' (`Condition::name`, lower-case location names).
 
-use rusqlite::{OptionalExtension as _, params};
-
-use super::{CharacterId, Conn, GuildId, Result, exec, query_row};
+use super::{CharacterId, Conn, GuildId, Result, exec, params, query_map, query_opt, query_row};
 
 /// A character's row: the condition recorded (`None` when none is) and its day count.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -15,7 +13,7 @@ pub struct ConditionRow {
 
 /// The character's condition and day (no condition, day 0, when nothing was ever recorded).
 pub fn get(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<ConditionRow> {
-    Ok(query_row(
+    Ok(query_opt(
         conn,
         "SELECT condition, day FROM thiz_condition WHERE guild_id = ?1 AND character_id = ?2",
         params![guild, id],
@@ -25,8 +23,7 @@ pub fn get(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<ConditionRow>
                 day: r.get(1)?,
             })
         },
-    )
-    .optional()?
+    )?
     .unwrap_or_default())
 }
 
@@ -62,11 +59,13 @@ pub fn advance_day(conn: &Conn, guild: GuildId, id: CharacterId, days: i64) -> R
 
 /// The locations Surgery treated on the character's day `day`.
 pub fn treated(conn: &Conn, guild: GuildId, id: CharacterId, day: i64) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT location FROM surgery_treated WHERE guild_id = ?1 AND character_id = ?2 AND day = ?3 ORDER BY location",
+        params![guild, id, day],
+        |r| r.get(0),
     )?;
-    let rows = stmt.query_map(params![guild, id, day], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// Records that Surgery treated `location` on the character's day `day`.
@@ -79,7 +78,8 @@ pub fn mark_treated(
 ) -> Result<()> {
     exec(
         conn,
-        "INSERT OR IGNORE INTO surgery_treated (guild_id, character_id, day, location) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO surgery_treated (guild_id, character_id, day, location) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT DO NOTHING",
         params![guild, id, day, location],
     )?;
     Ok(())

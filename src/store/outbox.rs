@@ -9,9 +9,7 @@
 //! once ([`take_failures`]). Rows left by a process that died are picked up at the next start
 //! ([`recover`]). The row id is global and never reused: it doubles as the message's nonce.
 
-use rusqlite::{OptionalExtension as _, params};
-
-use super::{Conn, GuildId, Result, RollId, exec, now, query_row};
+use super::{Conn, GuildId, Result, RollId, exec, now, params, query_map, query_opt, query_row};
 
 /// A row to hold for delivery.
 #[derive(Debug, Clone)]
@@ -134,27 +132,33 @@ pub fn settle(
 /// Makes every held row ready, with the body it has: at start-up, the rows a process that died
 /// left between a roll and its command's end. Returns how many.
 pub fn recover(conn: &Conn) -> Result<usize> {
-    exec(conn, "UPDATE outbox SET ready = 1 WHERE ready = 0", [])
+    exec(
+        conn,
+        "UPDATE outbox SET ready = 1 WHERE ready = 0",
+        params![],
+    )
 }
 
 /// Up to `limit` rows to post now, oldest first: ready (or held since before `orphaned_before`,
 /// a command that never settled), not failed, and due by `now_ms`.
 pub fn due(conn: &Conn, now_ms: i64, orphaned_before: i64, limit: u32) -> Result<Vec<Item>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT id, guild_id, channel_id, body, attempts FROM outbox
          WHERE failed_at IS NULL AND next_at_ms <= ?1 AND (ready = 1 OR created_at < ?2)
          ORDER BY id LIMIT ?3",
+        params![now_ms, orphaned_before, limit],
+        |r| {
+            Ok(Item {
+                id: r.get(0)?,
+                guild: r.get(1)?,
+                channel: r.get::<i64>(2)? as u64,
+                body: r.get(3)?,
+                attempts: r.get(4)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map(params![now_ms, orphaned_before, limit], |r| {
-        Ok(Item {
-            id: r.get(0)?,
-            guild: r.get(1)?,
-            channel: r.get::<_, i64>(2)? as u64,
-            body: r.get(3)?,
-            attempts: r.get(4)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// When the next ready row is due (ms since the epoch), if any waits. Held rows are left out:
@@ -163,14 +167,14 @@ pub fn next_due(conn: &Conn) -> Result<Option<i64>> {
     Ok(query_row(
         conn,
         "SELECT MIN(next_at_ms) FROM outbox WHERE failed_at IS NULL AND ready = 1",
-        [],
+        params![],
         |r| r.get(0),
     )?)
 }
 
 /// Removes a row Discord accepted.
 pub fn delivered(conn: &Conn, id: i64) -> Result<()> {
-    exec(conn, "DELETE FROM outbox WHERE id = ?1", [id])?;
+    exec(conn, "DELETE FROM outbox WHERE id = ?1", params![id])?;
     Ok(())
 }
 
@@ -185,7 +189,7 @@ pub fn retry_later(conn: &Conn, id: i64, next_at_ms: i64, error: &str) -> Result
     )?;
     exec(
         conn,
-        "UPDATE outbox SET next_at_ms = MAX(next_at_ms, ?2)
+        "UPDATE outbox SET next_at_ms = CASE WHEN next_at_ms > ?2 THEN next_at_ms ELSE ?2 END
          WHERE channel_id = (SELECT channel_id FROM outbox WHERE id = ?1) AND id > ?1
            AND failed_at IS NULL",
         params![id, next_at_ms],
@@ -221,27 +225,29 @@ pub fn failed(conn: &Conn, id: i64, error: &str, whole_channel: bool) -> Result<
 /// write transaction, so two commands at once cannot both tell.
 pub fn take_failures(conn: &Conn, guild: GuildId) -> Result<Vec<Failure>> {
     let failures = {
-        let mut stmt = conn.prepare_cached(
+        let rows = query_map(
+            conn,
             "SELECT channel_id, COUNT(*), (SELECT last_error FROM outbox AS o
                  WHERE o.guild_id = ?1 AND o.channel_id = outbox.channel_id
                    AND o.failed_at IS NOT NULL AND o.reported = 0 ORDER BY o.id DESC LIMIT 1)
              FROM outbox WHERE guild_id = ?1 AND failed_at IS NOT NULL AND reported = 0
              GROUP BY channel_id ORDER BY channel_id",
+            params![guild],
+            |r| {
+                Ok(Failure {
+                    channel: r.get::<i64>(0)? as u64,
+                    count: r.get(1)?,
+                    error: r.get::<Option<String>>(2)?.unwrap_or_default(),
+                })
+            },
         )?;
-        let rows = stmt.query_map([guild], |r| {
-            Ok(Failure {
-                channel: r.get::<_, i64>(0)? as u64,
-                count: r.get(1)?,
-                error: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
-            })
-        })?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()?
+        rows
     };
     if !failures.is_empty() {
         exec(
             conn,
             "UPDATE outbox SET reported = 1 WHERE guild_id = ?1 AND failed_at IS NOT NULL AND reported = 0",
-            [guild],
+            params![guild],
         )?;
     }
     Ok(failures)
@@ -249,28 +255,29 @@ pub fn take_failures(conn: &Conn, guild: GuildId) -> Result<Vec<Failure>> {
 
 /// Guilds with failed copies not yet told to their GM.
 pub fn unreported_guilds(conn: &Conn) -> Result<Vec<GuildId>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT DISTINCT guild_id FROM outbox WHERE failed_at IS NOT NULL AND reported = 0",
+        params![],
+        |r| r.get(0),
     )?;
-    let rows = stmt.query_map([], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// How many rows wait and how many failed.
 pub fn depth(conn: &Conn) -> Result<Depth> {
-    Ok(query_row(
+    Ok(query_opt(
         conn,
         "SELECT COUNT(*) FILTER (WHERE failed_at IS NULL), COUNT(*) FILTER (WHERE failed_at IS NOT NULL)
          FROM outbox",
-        [],
+        params![],
         |r| {
             Ok(Depth {
-                waiting: r.get::<_, i64>(0)? as u64,
-                failed: r.get::<_, i64>(1)? as u64,
+                waiting: r.get::<i64>(0)? as u64,
+                failed: r.get::<i64>(1)? as u64,
             })
         },
-    )
-    .optional()?
+    )?
     .unwrap_or_default())
 }
 

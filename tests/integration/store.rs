@@ -1,5 +1,10 @@
-//! The store on real files: migrations, pragmas, online backup, and luck spends that cannot
-//! overspend or repeat.
+//! The store on real files and on a real PostgreSQL server: migrations, pragmas, online
+//! backup, and luck spends that cannot overspend or repeat.
+//!
+//! Tests that are not about SQLite's file run on every backend there is
+//! ([`referee::store::testdb::backends`]): SQLite always, PostgreSQL on a fresh database of the
+//! server named by `REFEREE_TEST_DATABASE_URL` when one answers (a loud skip otherwise, a
+//! failure under `CI=true`).
 
 use std::sync::Arc;
 use std::thread;
@@ -7,7 +12,8 @@ use std::thread;
 use referee::store::characters::{self, NewCharacter};
 use referee::store::guilds::System;
 use referee::store::secrets::{self, LedgerEntry, LuckKind, Spend};
-use referee::store::{CharacterId, GuildId, Store, StoreError, UserId};
+use referee::store::testdb::{self, TestStore};
+use referee::store::{CharacterId, Dialect, GuildId, Store, StoreError, UserId, params, query_map};
 
 fn temp_store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
@@ -47,6 +53,7 @@ fn entry(kind: LuckKind, key: Option<&str>) -> LedgerEntry<'_> {
 fn schema(store: &Store) -> (i64, Vec<String>) {
     store
         .read(|c| {
+            let c = c.as_sqlite().expect("SQLite");
             let version: i64 = c.query_row("PRAGMA user_version", [], |r| r.get(0))?;
             let mut stmt =
                 c.prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")?;
@@ -79,6 +86,7 @@ fn pragmas_are_wal_normal_with_foreign_keys() {
     let (_dir, store) = temp_store();
     let (mode, sync, fk, busy): (String, i64, i64, i64) = store
         .read(|c| {
+            let c = c.as_sqlite().expect("SQLite");
             Ok((
                 c.query_row("PRAGMA journal_mode", [], |r| r.get(0))?,
                 c.query_row("PRAGMA synchronous", [], |r| r.get(0))?,
@@ -124,8 +132,13 @@ fn backup_while_writing_passes_integrity_check() {
 
 #[test]
 fn names_are_unique_per_guild_ignoring_case_and_guilds_are_isolated() {
-    let (_dir, store) = temp_store();
-    make_character(&store, GuildId(1), "Vexa");
+    for TestStore { store, .. } in testdb::backends() {
+        names_are_unique(&store);
+    }
+}
+
+fn names_are_unique(store: &Store) {
+    make_character(store, GuildId(1), "Vexa");
     let again = store.write(|tx| {
         characters::create(
             tx,
@@ -141,7 +154,7 @@ fn names_are_unique_per_guild_ignoring_case_and_guilds_are_isolated() {
     });
     assert_eq!(again.unwrap(), None, "same name, other case");
     // Another guild may use the name and never sees the first guild's character.
-    make_character(&store, GuildId(2), "Vexa");
+    make_character(store, GuildId(2), "Vexa");
     store
         .read(|c| {
             assert_eq!(characters::all(c, GuildId(1))?.len(), 1);
@@ -152,11 +165,16 @@ fn names_are_unique_per_guild_ignoring_case_and_guilds_are_isolated() {
         .unwrap();
 }
 
-/// 200 concurrent spends of one point against a total of 5: exactly 5 succeed (SPEC §4).
+/// 200 concurrent spends of one point against a total of 5: exactly 5 succeed (SPEC §4), on
+/// each backend (on PostgreSQL, 200 threads over a pool of connections).
 #[test]
 fn concurrent_spends_never_overspend() {
-    let (_dir, store) = temp_store();
-    let store = Arc::new(store);
+    for TestStore { store, name, .. } in testdb::backends() {
+        concurrent_spends(Arc::new(store), name);
+    }
+}
+
+fn concurrent_spends(store: Arc<Store>, backend: &str) {
     let guild = GuildId(9);
     let id = make_character(&store, guild, "Lucky");
     store
@@ -186,10 +204,11 @@ fn concurrent_spends_never_overspend() {
         .iter()
         .filter(|r| matches!(r, Spend::Spent { .. }))
         .count();
-    assert_eq!(spent, 5);
+    assert_eq!(spent, 5, "{backend}");
     assert_eq!(
         results.iter().filter(|r| **r == Spend::Exhausted).count(),
-        195
+        195,
+        "{backend}"
     );
     let (left, spends) = store
         .read(|c| {
@@ -201,15 +220,20 @@ fn concurrent_spends_never_overspend() {
             ))
         })
         .unwrap();
-    assert_eq!(left, Some(0));
-    assert_eq!(spends, 5);
+    assert_eq!(left, Some(0), "{backend}");
+    assert_eq!(spends, 5, "{backend}");
 }
 
 #[test]
 fn the_same_idempotency_key_spends_once() {
-    let (_dir, store) = temp_store();
+    for TestStore { store, .. } in testdb::backends() {
+        same_key_spends_once(&store);
+    }
+}
+
+fn same_key_spends_once(store: &Store) {
     let guild = GuildId(9);
-    let id = make_character(&store, guild, "Twice");
+    let id = make_character(store, guild, "Twice");
     store
         .write(|tx| secrets::set_luck(tx, guild, id, 3, &entry(LuckKind::Set, None)))
         .unwrap();
@@ -227,10 +251,15 @@ fn the_same_idempotency_key_spends_once() {
 
 #[test]
 fn a_stunt_spends_what_is_left_when_short() {
+    for TestStore { store, .. } in testdb::backends() {
+        stunt_spends_what_is_left(&store);
+    }
+}
+
+fn stunt_spends_what_is_left(store: &Store) {
     // rules/README.md, "Luck stunt": the points named, at most the total, are spent.
-    let (_dir, store) = temp_store();
     let guild = GuildId(4);
-    let id = make_character(&store, guild, "Stunt");
+    let id = make_character(store, guild, "Stunt");
     store
         .write(|tx| secrets::set_luck(tx, guild, id, 2, &entry(LuckKind::Set, None)))
         .unwrap();
@@ -246,9 +275,14 @@ fn a_stunt_spends_what_is_left_when_short() {
 
 #[test]
 fn a_failed_transaction_changes_nothing() {
-    let (_dir, store) = temp_store();
+    for TestStore { store, .. } in testdb::backends() {
+        failed_transaction(&store);
+    }
+}
+
+fn failed_transaction(store: &Store) {
     let guild = GuildId(4);
-    let id = make_character(&store, guild, "Rollback");
+    let id = make_character(store, guild, "Rollback");
     store
         .write(|tx| secrets::set_luck(tx, guild, id, 2, &entry(LuckKind::Set, None)))
         .unwrap();
@@ -275,4 +309,58 @@ fn test_gm(guild: GuildId) -> referee::store::secrets::GmProof {
     }
     .gm(&referee::store::guilds::GuildSettings::default())
     .unwrap()
+}
+
+/// Every table and column with whether it may be NULL, as the backend's catalogue has them.
+fn columns(store: &Store) -> Vec<(String, String, bool)> {
+    let sql = match store.dialect() {
+        Dialect::Sqlite => {
+            "SELECT m.name, p.name, p.\"notnull\" = 0 FROM sqlite_master m
+             JOIN pragma_table_info(m.name) p
+             WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
+             ORDER BY 1, 2"
+        }
+        Dialect::Postgres => {
+            "SELECT table_name::text, column_name::text, is_nullable = 'YES' FROM information_schema.columns
+             WHERE table_schema = 'public' AND table_name <> 'referee_migrations'
+             ORDER BY 1, 2"
+        }
+    };
+    let mut all = store
+        .read(|c| query_map(c, sql, params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))
+        .unwrap();
+    all.sort();
+    all
+}
+
+/// Both dialects of the migrations reach the same tables, columns and NULL-ability.
+#[test]
+fn both_backends_reach_the_same_schema() {
+    let sqlite = columns(&testdb::sqlite().store);
+    assert!(sqlite.iter().any(|(t, c, _)| t == "luck" && c == "points"));
+    let Some(pg) = testdb::postgres() else {
+        return;
+    };
+    let postgres = columns(&pg.store);
+    let names = |all: &[(String, String, bool)]| {
+        all.iter()
+            .map(|(t, c, _)| format!("{t}.{c}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&sqlite),
+        names(&postgres),
+        "SQLite's tables differ from PostgreSQL's"
+    );
+    // What SQLite refuses NULL in, PostgreSQL does too (PostgreSQL's primary keys are also NOT
+    // NULL where SQLite's INTEGER PRIMARY KEY says nothing).
+    for ((t, c, sqlite_null), (_, _, pg_null)) in sqlite.iter().zip(&postgres) {
+        assert!(
+            *sqlite_null || !pg_null,
+            "{t}.{c} may be NULL on PostgreSQL only"
+        );
+    }
+    // Opening again applies nothing and changes nothing.
+    let again = columns(&pg.store);
+    assert_eq!(postgres, again);
 }
