@@ -357,44 +357,44 @@ pub fn set_tft_damage(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
 
     #[test]
     fn last_used_is_the_first_of_owned_by_and_skips_npcs() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(&dir.path().join("t.sqlite3")).expect("open");
-        let guild = GuildId(7);
-        let owner = UserId(10);
-        let new = |name, npc| NewCharacter {
-            name,
-            system: System::Thiz,
-            owner_id: owner,
-            npc,
-            sheet_json: "{}",
-        };
-        let (found, all) = store
-            .write(|tx| {
-                assert_eq!(last_used(tx, guild, owner)?, None);
-                let a = create(tx, guild, &new("Ada", false))?.expect("fresh");
-                create(tx, guild, &new("Bo", false))?.expect("fresh");
-                let npc = create(tx, guild, &new("Grunt", true))?.expect("fresh");
-                // Same second for all: the later id wins the tie, unless used later.
-                exec(
-                    tx,
-                    "UPDATE characters SET last_used_at = last_used_at + 5 WHERE guild_id = ?1 AND id = ?2",
-                    params![guild, a],
-                )?;
-                exec(
-                    tx,
-                    "UPDATE characters SET last_used_at = last_used_at + 9 WHERE guild_id = ?1 AND id = ?2",
-                    params![guild, npc],
-                )?;
-                Ok::<_, StoreError>((last_used(tx, guild, owner)?, owned_by(tx, guild, owner)?))
-            })
-            .expect("write");
-        let found = found.expect("a character");
-        assert_eq!(found.name, "Ada");
-        assert_eq!(Some(&found), all.first());
-        assert_eq!(all.len(), 2, "the NPC is not the owner's to act with");
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            let guild = GuildId(7);
+            let owner = UserId(10);
+            let new = |name, npc| NewCharacter {
+                name,
+                system: System::Thiz,
+                owner_id: owner,
+                npc,
+                sheet_json: "{}",
+            };
+            let (found, all) = store
+                .write(|tx| {
+                    assert_eq!(last_used(tx, guild, owner)?, None);
+                    let a = create(tx, guild, &new("Ada", false))?.expect("fresh");
+                    create(tx, guild, &new("Bo", false))?.expect("fresh");
+                    let npc = create(tx, guild, &new("Grunt", true))?.expect("fresh");
+                    // Same second for all: the later id wins the tie, unless used later.
+                    exec(
+                        tx,
+                        "UPDATE characters SET last_used_at = last_used_at + 5 WHERE guild_id = ?1 AND id = ?2",
+                        params![guild, a],
+                    )?;
+                    exec(
+                        tx,
+                        "UPDATE characters SET last_used_at = last_used_at + 9 WHERE guild_id = ?1 AND id = ?2",
+                        params![guild, npc],
+                    )?;
+                    Ok::<_, StoreError>((last_used(tx, guild, owner)?, owned_by(tx, guild, owner)?))
+                })
+                .expect("write");
+            let found = found.expect("a character");
+            assert_eq!(found.name, "Ada");
+            assert_eq!(Some(&found), all.first());
+            assert_eq!(all.len(), 2, "the NPC is not the owner's to act with");
+        }
     }
 }

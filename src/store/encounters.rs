@@ -238,82 +238,79 @@ pub fn copy_character(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
     use crate::store::characters::{self, NewCharacter};
-
-    fn store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(&dir.path().join("t.sqlite3")).expect("open");
-        (dir, store)
-    }
 
     const G: GuildId = GuildId(7);
 
     #[test]
     fn save_is_keyed_on_the_version() {
-        let (_d, s) = store();
-        s.write(|c| {
-            assert!(create(c, G, 5, System::Thiz, "{}", UserId(1))?);
-            // A second start in the same channel is refused while the first is under way.
-            assert!(!create(c, G, 5, System::Tft, "{}", UserId(1))?);
-            assert_eq!(save(c, G, 5, 1, "{\"a\":1}")?, Some(2));
-            // The same version again: someone moved it on first.
-            assert_eq!(save(c, G, 5, 1, "{\"a\":2}")?, None);
-            let row = get(c, G, 5)?.unwrap();
-            assert_eq!((row.version, row.state_json.as_str()), (2, "{\"a\":1}"));
-            assert!(!end(c, G, 5, 1)?);
-            assert!(end(c, G, 5, 2)?);
-            assert!(get(c, G, 5)?.unwrap().ended);
-            assert_eq!(
-                save(c, G, 5, 3, "{}")?,
-                None,
-                "an ended encounter is not saved"
-            );
-            assert!(active(c, G)?.is_empty());
-            // A new start replaces the ended one.
-            assert!(create(c, G, 5, System::Tft, "{}", UserId(1))?);
-            assert_eq!(get(c, G, 5)?.unwrap().system, System::Tft);
-            assert_eq!(get(c, GuildId(8), 5)?, None, "guilds are apart");
-            Ok::<_, StoreError>(())
-        })
-        .unwrap();
+        for t in crate::store::testdb::backends() {
+            let s = &t.store;
+            s.write(|c| {
+                assert!(create(c, G, 5, System::Thiz, "{}", UserId(1))?);
+                // A second start in the same channel is refused while the first is under way.
+                assert!(!create(c, G, 5, System::Tft, "{}", UserId(1))?);
+                assert_eq!(save(c, G, 5, 1, "{\"a\":1}")?, Some(2));
+                // The same version again: someone moved it on first.
+                assert_eq!(save(c, G, 5, 1, "{\"a\":2}")?, None);
+                let row = get(c, G, 5)?.unwrap();
+                assert_eq!((row.version, row.state_json.as_str()), (2, "{\"a\":1}"));
+                assert!(!end(c, G, 5, 1)?);
+                assert!(end(c, G, 5, 2)?);
+                assert!(get(c, G, 5)?.unwrap().ended);
+                assert_eq!(
+                    save(c, G, 5, 3, "{}")?,
+                    None,
+                    "an ended encounter is not saved"
+                );
+                assert!(active(c, G)?.is_empty());
+                // A new start replaces the ended one.
+                assert!(create(c, G, 5, System::Tft, "{}", UserId(1))?);
+                assert_eq!(get(c, G, 5)?.unwrap().system, System::Tft);
+                assert_eq!(get(c, GuildId(8), 5)?, None, "guilds are apart");
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        }
     }
 
     #[test]
     fn copies_carry_the_sheet_but_not_the_wounds() {
-        let (_d, s) = store();
-        s.write(|c| {
-            let new = NewCharacter {
-                name: "Goblin",
-                system: System::Thiz,
-                owner_id: UserId(1),
-                npc: true,
-                sheet_json: "{\"notes\":\"x\"}",
-            };
-            let from = characters::create(c, G, &new)?.unwrap();
-            characters::set_skill(c, G, from, "Speed", 3)?;
-            characters::set_wounds(
-                c,
-                G,
-                from,
-                &[characters::WoundRow {
-                    location: "chest".into(),
-                    level: "red".into(),
-                    count: 1,
-                }],
-            )?;
-            let copy = copy_character(c, G, from, "Goblin 1")?.unwrap();
-            assert_eq!(copy_character(c, G, from, "goblin 1")?, None);
-            let got = characters::by_id(c, G, copy)?.unwrap();
-            assert!(got.npc);
-            assert_eq!(got.sheet_json, "{\"notes\":\"x\"}");
-            assert_eq!(characters::skills(c, G, copy)?.len(), 1);
-            assert!(characters::wounds(c, G, copy)?.is_empty());
-            assert!(create(c, G, 9, System::Thiz, "{}", UserId(1))?);
-            add_spawned(c, G, 9, copy)?;
-            assert_eq!(spawned(c, G, 9)?, vec![copy]);
-            Ok::<_, StoreError>(())
-        })
-        .unwrap();
+        for t in crate::store::testdb::backends() {
+            let s = &t.store;
+            s.write(|c| {
+                let new = NewCharacter {
+                    name: "Goblin",
+                    system: System::Thiz,
+                    owner_id: UserId(1),
+                    npc: true,
+                    sheet_json: "{\"notes\":\"x\"}",
+                };
+                let from = characters::create(c, G, &new)?.unwrap();
+                characters::set_skill(c, G, from, "Speed", 3)?;
+                characters::set_wounds(
+                    c,
+                    G,
+                    from,
+                    &[characters::WoundRow {
+                        location: "chest".into(),
+                        level: "red".into(),
+                        count: 1,
+                    }],
+                )?;
+                let copy = copy_character(c, G, from, "Goblin 1")?.unwrap();
+                assert_eq!(copy_character(c, G, from, "goblin 1")?, None);
+                let got = characters::by_id(c, G, copy)?.unwrap();
+                assert!(got.npc);
+                assert_eq!(got.sheet_json, "{\"notes\":\"x\"}");
+                assert_eq!(characters::skills(c, G, copy)?.len(), 1);
+                assert!(characters::wounds(c, G, copy)?.is_empty());
+                assert!(create(c, G, 9, System::Thiz, "{}", UserId(1))?);
+                add_spawned(c, G, 9, copy)?;
+                assert_eq!(spawned(c, G, 9)?, vec![copy]);
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        }
     }
 }

@@ -286,12 +286,6 @@ mod tests {
     use super::*;
     use crate::store::Store;
 
-    fn store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(&dir.path().join("t.sqlite3")).expect("open");
-        (dir, store)
-    }
-
     const G: GuildId = GuildId(7);
 
     fn hold_one(store: &Store, interaction: &str, body: &str) -> i64 {
@@ -317,161 +311,177 @@ mod tests {
 
     #[test]
     fn a_held_row_waits_until_settled_then_carries_the_full_copy() {
-        let (_d, store) = store();
-        let id = hold_one(&store, "i1", "provisional");
-        let second = hold_one(&store, "i1", "provisional 2");
-        assert!(due_now(&store).is_empty(), "held rows are not due");
-        let n = store
-            .write(|c| settle(c, G, "i1", Some((98, "full"))))
-            .expect("settle");
-        assert_eq!(n, 1);
-        let items = due_now(&store);
-        assert_eq!(items.len(), 1, "one copy for the interaction: {items:?}");
-        assert_eq!(
-            (items[0].id, items[0].channel, items[0].body.as_str()),
-            (id, 98, "full")
-        );
-        assert!(items.iter().all(|i| i.id != second));
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            let id = hold_one(&store, "i1", "provisional");
+            let second = hold_one(&store, "i1", "provisional 2");
+            assert!(due_now(&store).is_empty(), "held rows are not due");
+            let n = store
+                .write(|c| settle(c, G, "i1", Some((98, "full"))))
+                .expect("settle");
+            assert_eq!(n, 1);
+            let items = due_now(&store);
+            assert_eq!(items.len(), 1, "one copy for the interaction: {items:?}");
+            assert_eq!(
+                (items[0].id, items[0].channel, items[0].body.as_str()),
+                (id, 98, "full")
+            );
+            assert!(items.iter().all(|i| i.id != second));
+        }
     }
 
     #[test]
     fn settling_without_a_copy_releases_the_provisional_body() {
-        let (_d, store) = store();
-        hold_one(&store, "i2", "provisional");
-        store.write(|c| settle(c, G, "i2", None)).expect("settle");
-        let items = due_now(&store);
-        assert_eq!(items.len(), 1);
-        assert_eq!(items[0].body, "provisional");
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            hold_one(&store, "i2", "provisional");
+            store.write(|c| settle(c, G, "i2", None)).expect("settle");
+            let items = due_now(&store);
+            assert_eq!(items.len(), 1);
+            assert_eq!(items[0].body, "provisional");
+        }
     }
 
     #[test]
     fn settling_a_copy_with_nothing_held_writes_a_ready_row() {
-        let (_d, store) = store();
-        store
-            .write(|c| settle(c, G, "i3", Some((5, "note"))))
-            .expect("settle");
-        assert_eq!(due_now(&store)[0].body, "note");
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            store
+                .write(|c| settle(c, G, "i3", Some((5, "note"))))
+                .expect("settle");
+            assert_eq!(due_now(&store)[0].body, "note");
+        }
     }
 
     #[test]
     fn recovery_readies_held_rows_and_orphans_are_due_after_the_cutoff() {
-        let (_d, store) = store();
-        hold_one(&store, "i4", "provisional");
-        // Held since "now": not an orphan for a cutoff in the past, one for a cutoff ahead.
-        assert!(store.read(|c| due(c, i64::MAX, 0, 10)).unwrap().is_empty());
-        assert_eq!(
-            store
-                .read(|c| due(c, i64::MAX, now() + 1, 10))
-                .unwrap()
-                .len(),
-            1
-        );
-        assert_eq!(store.write(recover).unwrap(), 1);
-        assert_eq!(due_now(&store).len(), 1);
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            hold_one(&store, "i4", "provisional");
+            // Held since "now": not an orphan for a cutoff in the past, one for a cutoff ahead.
+            assert!(store.read(|c| due(c, i64::MAX, 0, 10)).unwrap().is_empty());
+            assert_eq!(
+                store
+                    .read(|c| due(c, i64::MAX, now() + 1, 10))
+                    .unwrap()
+                    .len(),
+                1
+            );
+            assert_eq!(store.write(recover).unwrap(), 1);
+            assert_eq!(due_now(&store).len(), 1);
+        }
     }
 
     #[test]
     fn retries_wait_for_their_time_and_delivery_removes_the_row() {
-        let (_d, store) = store();
-        store
-            .write(|c| settle(c, G, "i5", Some((5, "x"))))
-            .expect("settle");
-        let id = due_now(&store)[0].id;
-        store
-            .write(|c| retry_later(c, id, 1_000, "500"))
-            .expect("retry");
-        assert!(store.read(|c| due(c, 999, 0, 10)).unwrap().is_empty());
-        let items = store.read(|c| due(c, 1_000, 0, 10)).unwrap();
-        assert_eq!(items[0].attempts, 1);
-        assert_eq!(store.read(next_due).unwrap(), Some(1_000));
-        store.write(|c| delivered(c, id)).expect("delivered");
-        assert_eq!(store.read(depth).unwrap(), Depth::default());
-        assert_eq!(store.read(next_due).unwrap(), None);
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            store
+                .write(|c| settle(c, G, "i5", Some((5, "x"))))
+                .expect("settle");
+            let id = due_now(&store)[0].id;
+            store
+                .write(|c| retry_later(c, id, 1_000, "500"))
+                .expect("retry");
+            assert!(store.read(|c| due(c, 999, 0, 10)).unwrap().is_empty());
+            let items = store.read(|c| due(c, 1_000, 0, 10)).unwrap();
+            assert_eq!(items[0].attempts, 1);
+            assert_eq!(store.read(next_due).unwrap(), Some(1_000));
+            store.write(|c| delivered(c, id)).expect("delivered");
+            assert_eq!(store.read(depth).unwrap(), Depth::default());
+            assert_eq!(store.read(next_due).unwrap(), None);
+        }
     }
 
     #[test]
     fn a_failure_is_never_due_again_and_is_told_once() {
-        let (_d, store) = store();
-        for i in ["a", "b"] {
-            store
-                .write(|c| settle(c, G, i, Some((5, "x"))))
-                .expect("settle");
-        }
-        for item in due_now(&store) {
-            store
-                .write(|c| failed(c, item.id, "403 Missing Access", false))
-                .expect("failed");
-        }
-        assert!(due_now(&store).is_empty());
-        assert_eq!(store.read(unreported_guilds).unwrap(), vec![G]);
-        let told = store.write(|c| take_failures(c, G)).unwrap();
-        assert_eq!(
-            told,
-            vec![Failure {
-                channel: 5,
-                count: 2,
-                error: "403 Missing Access".into()
-            }]
-        );
-        assert!(store.write(|c| take_failures(c, G)).unwrap().is_empty());
-        assert!(store.read(unreported_guilds).unwrap().is_empty());
-        assert_eq!(
-            store.read(depth).unwrap(),
-            Depth {
-                waiting: 0,
-                failed: 2
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            for i in ["a", "b"] {
+                store
+                    .write(|c| settle(c, G, i, Some((5, "x"))))
+                    .expect("settle");
             }
-        );
+            for item in due_now(&store) {
+                store
+                    .write(|c| failed(c, item.id, "403 Missing Access", false))
+                    .expect("failed");
+            }
+            assert!(due_now(&store).is_empty());
+            assert_eq!(store.read(unreported_guilds).unwrap(), vec![G]);
+            let told = store.write(|c| take_failures(c, G)).unwrap();
+            assert_eq!(
+                told,
+                vec![Failure {
+                    channel: 5,
+                    count: 2,
+                    error: "403 Missing Access".into()
+                }]
+            );
+            assert!(store.write(|c| take_failures(c, G)).unwrap().is_empty());
+            assert!(store.read(unreported_guilds).unwrap().is_empty());
+            assert_eq!(
+                store.read(depth).unwrap(),
+                Depth {
+                    waiting: 0,
+                    failed: 2
+                }
+            );
+        }
     }
 
     #[test]
     fn a_rolled_back_roll_leaves_no_row() {
-        let (_d, store) = store();
-        let out: Result<(), crate::store::StoreError> = store.write(|c| {
-            hold(
-                c,
-                &NewItem {
-                    guild: G,
-                    channel: 1,
-                    interaction: "i6",
-                    roll: None,
-                    body: "x",
-                },
-            )?;
-            Err(crate::store::StoreError::Corrupt("refused".into()))
-        });
-        assert!(out.is_err());
-        store.write(recover).unwrap();
-        assert!(due_now(&store).is_empty());
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            let out: Result<(), crate::store::StoreError> = store.write(|c| {
+                hold(
+                    c,
+                    &NewItem {
+                        guild: G,
+                        channel: 1,
+                        interaction: "i6",
+                        roll: None,
+                        body: "x",
+                    },
+                )?;
+                Err(crate::store::StoreError::Corrupt("refused".into()))
+            });
+            assert!(out.is_err());
+            store.write(recover).unwrap();
+            assert!(due_now(&store).is_empty());
+        }
     }
 
     #[test]
     fn a_retry_puts_off_the_rest_of_its_channel_and_a_closed_channel_fails_whole() {
-        let (_d, store) = store();
-        for (i, channel) in [("a", 5), ("b", 5), ("c", 6)] {
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            for (i, channel) in [("a", 5), ("b", 5), ("c", 6)] {
+                store
+                    .write(|c| settle(c, G, i, Some((channel, i))))
+                    .expect("settle");
+            }
+            let items = due_now(&store);
             store
-                .write(|c| settle(c, G, i, Some((channel, i))))
-                .expect("settle");
+                .write(|c| retry_later(c, items[0].id, 5_000, "500"))
+                .expect("retry");
+            let due: Vec<String> = store
+                .read(|c| due(c, 4_999, 0, 10))
+                .unwrap()
+                .into_iter()
+                .map(|i| i.body)
+                .collect();
+            assert_eq!(
+                due,
+                vec!["c".to_owned()],
+                "channel 5 waits, channel 6 does not"
+            );
+            let n = store
+                .write(|c| failed(c, items[0].id, "403", true))
+                .expect("failed");
+            assert_eq!(n, 2, "both copies for channel 5");
+            assert_eq!(due_now(&store).len(), 1);
         }
-        let items = due_now(&store);
-        store
-            .write(|c| retry_later(c, items[0].id, 5_000, "500"))
-            .expect("retry");
-        let due: Vec<String> = store
-            .read(|c| due(c, 4_999, 0, 10))
-            .unwrap()
-            .into_iter()
-            .map(|i| i.body)
-            .collect();
-        assert_eq!(
-            due,
-            vec!["c".to_owned()],
-            "channel 5 waits, channel 6 does not"
-        );
-        let n = store
-            .write(|c| failed(c, items[0].id, "403", true))
-            .expect("failed");
-        assert_eq!(n, 2, "both copies for channel 5");
-        assert_eq!(due_now(&store).len(), 1);
     }
 }

@@ -182,7 +182,8 @@ pub fn recent(
 ) -> Result<Vec<RollRow>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM rolls WHERE guild_id = ?1
-           AND (?2 IS NULL OR user_id = ?2) AND (?3 IS NULL OR character_id = ?3)
+           AND (CAST(?2 AS BIGINT) IS NULL OR user_id = ?2)
+           AND (CAST(?3 AS BIGINT) IS NULL OR character_id = ?3)
          ORDER BY id DESC LIMIT ?4"
     );
     let rows = query_map(conn, &sql, params![guild, user, character, limit], from_row)?;

@@ -364,3 +364,198 @@ fn both_backends_reach_the_same_schema() {
     let again = columns(&pg.store);
     assert_eq!(postgres, again);
 }
+
+/// Every store function the unit tests do not reach, once on each backend: the same calls give
+/// the same answers on SQLite and on PostgreSQL.
+#[test]
+fn every_store_function_answers_the_same_on_each_backend() {
+    for TestStore { store, name, .. } in testdb::backends() {
+        exercise(&store, name);
+    }
+}
+
+#[allow(clippy::too_many_lines)] // One walk through the whole interface, in order.
+fn exercise(store: &Store, backend: &str) {
+    use referee::store::{advancement, guilds, requests, rolls};
+    let guild = GuildId(77);
+    let gm = test_gm(guild);
+    let ada = make_character(store, guild, "Ada");
+    let bo = make_character(store, guild, "Bo");
+    store
+        .write(|tx| {
+            // Guild settings: defaults, then a round trip with big snowflakes.
+            assert_eq!(guilds::get(tx, guild)?, guilds::GuildSettings::default());
+            let mut settings = guilds::GuildSettings {
+                gm_role_id: Some(1_234_567_890_123_456_789),
+                gm_channel_id: Some(42),
+                default_system: System::Tft,
+                ..Default::default()
+            };
+            settings.rules.insert("reaction".into(), true);
+            guilds::put(tx, guild, &settings)?;
+            assert_eq!(guilds::get(tx, guild)?, settings, "{backend}");
+            // Sheets, skills, gear, wounds, TFT damage.
+            characters::set_sheet(tx, guild, ada, "{\"st\":12}")?;
+            characters::touch(tx, guild, ada)?;
+            characters::set_skill(tx, guild, ada, "Speed", 3)?;
+            characters::set_skill(tx, guild, ada, "speed ", 4)?;
+            characters::set_skill(tx, guild, ada, "Climb", 2)?;
+            characters::set_skill(tx, guild, ada, "Climb", 0)?;
+            let skills = characters::skills(tx, guild, ada)?;
+            assert_eq!(skills.len(), 1, "{backend}");
+            assert_eq!(skills[0].rating, 4, "{backend}");
+            let sword = characters::add_item(tx, guild, ada, "weapon", "Sword", "{}")?;
+            let shield = characters::add_item(tx, guild, ada, "shield", "Shield", "{}")?;
+            assert_eq!((sword, shield), (1, 2), "{backend}");
+            assert!(characters::set_item_stats(
+                tx,
+                guild,
+                ada,
+                shield,
+                "{\"db\":1}"
+            )?);
+            assert!(characters::remove_item(tx, guild, ada, "SWORD")?);
+            assert!(!characters::remove_item(tx, guild, ada, "sword")?);
+            let items = characters::items(tx, guild, ada)?;
+            assert_eq!(items.len(), 1, "{backend}");
+            assert_eq!(items[0].stats_json, "{\"db\":1}", "{backend}");
+            characters::set_tft_damage(tx, guild, ada, 3, 1)?;
+            assert_eq!(characters::tft_damage(tx, guild, ada)?, (3, 1), "{backend}");
+            assert_eq!(characters::tft_damage(tx, guild, bo)?, (0, 0), "{backend}");
+            // Hidden values, notes, luck and its ledger.
+            secrets::set_hidden(tx, gm, ada, "sleepless", "yes")?;
+            secrets::set_hidden(tx, gm, ada, "sleepless", "no")?;
+            assert_eq!(
+                secrets::hidden(tx, gm, ada, "sleepless")?.as_deref(),
+                Some("no")
+            );
+            assert_eq!(secrets::all_hidden(tx, gm, ada)?.len(), 1, "{backend}");
+            secrets::add_note(tx, gm, ada, UserId(1), "first")?;
+            secrets::add_note(tx, gm, ada, UserId(1), "second")?;
+            assert_eq!(
+                secrets::notes(tx, gm, ada)?,
+                ["first", "second"],
+                "{backend}"
+            );
+            secrets::set_luck(tx, guild, ada, 2, &entry(LuckKind::Rolled, None))?;
+            assert_eq!(
+                secrets::award_luck(tx, guild, ada, 3, &entry(LuckKind::Awarded, None))?,
+                5
+            );
+            let ledger = secrets::ledger(tx, gm, ada)?;
+            assert_eq!(
+                ledger.iter().map(|r| r.delta).collect::<Vec<_>>(),
+                [2, 3],
+                "{backend}"
+            );
+            // Advancement.
+            assert_eq!(
+                advancement::get(tx, guild, ada)?,
+                advancement::Advancement::default()
+            );
+            let a = advancement::Advancement {
+                skill_points: 7,
+                craft_json: Some("{}".into()),
+            };
+            advancement::put(tx, guild, ada, &a)?;
+            assert_eq!(advancement::get(tx, guild, ada)?, a, "{backend}");
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+    // The roll log: public and secret rolls, reveal, luck use, recent.
+    store
+        .write(|tx| {
+            let roll = |mode, character, command| rolls::NewRoll {
+                user: UserId(10),
+                character,
+                command,
+                mode,
+                label: "Speed",
+                result_json: "{\"total\":55}",
+                commitment: (mode == rolls::Mode::Secret).then_some("c0ffee"),
+                nonce: (mode == rolls::Mode::Secret).then_some("n1"),
+                parent: None,
+            };
+            let public = rolls::insert(tx, guild, &roll(rolls::Mode::Public, Some(ada), "check"))?;
+            let secret = rolls::insert(tx, guild, &roll(rolls::Mode::Secret, None, "gm roll"))?;
+            assert_eq!((public.0, secret.0), (1, 2), "{backend}");
+            let row = rolls::get(tx, guild, public)?.expect("logged");
+            assert_eq!(row.public_json.as_deref(), Some("{\"total\":55}"));
+            assert_eq!(
+                rolls::get(tx, guild, secret)?.expect("logged").public_json,
+                None
+            );
+            let hidden = rolls::secret(tx, gm, secret)?.expect("hidden");
+            assert_eq!(hidden.nonce.as_deref(), Some("n1"), "{backend}");
+            assert!(rolls::reveal(tx, gm, secret)?);
+            assert!(!rolls::reveal(tx, gm, secret)?);
+            assert!(
+                rolls::get(tx, guild, secret)?
+                    .expect("logged")
+                    .public_json
+                    .is_some()
+            );
+            assert!(rolls::use_luck(tx, guild, public, "reroll")?);
+            assert!(!rolls::use_luck(tx, guild, public, "reroll")?);
+            let latest = rolls::latest_for_character(tx, guild, ada, &["check"])?;
+            assert_eq!(latest.map(|r| r.id), Some(public), "{backend}");
+            assert_eq!(
+                rolls::recent(tx, guild, None, None, 10)?.len(),
+                2,
+                "{backend}"
+            );
+            assert_eq!(
+                rolls::recent(tx, guild, Some(UserId(10)), Some(ada), 10)?.len(),
+                1,
+                "{backend}"
+            );
+            assert!(rolls::recent(tx, guild, Some(UserId(11)), None, 10)?.is_empty());
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+    // Roll requests: a press claims once, a release lets it press again, a closed request none.
+    store
+        .write(|tx| {
+            let id = requests::create(
+                tx,
+                guild,
+                &requests::NewRequest {
+                    gm: UserId(1),
+                    command: "check",
+                    options_json: "[]",
+                    what: "Speed",
+                    mode: "public",
+                    characters: &[bo, ada],
+                },
+            )?;
+            let row = requests::get(tx, guild, id)?.expect("stored");
+            assert!(!row.closed, "{backend}");
+            let names: Vec<String> = requests::entries(tx, guild, id)?
+                .into_iter()
+                .map(|e| e.name)
+                .collect();
+            assert_eq!(names, ["Bo", "Ada"], "{backend}");
+            assert!(requests::claim(tx, guild, id, ada, UserId(10))?);
+            assert!(!requests::claim(tx, guild, id, ada, UserId(10))?);
+            requests::release(tx, guild, id, ada, UserId(10))?;
+            assert!(requests::claim(tx, guild, id, ada, UserId(10))?);
+            assert!(requests::close(tx, guild, id)?);
+            assert!(!requests::close(tx, guild, id)?);
+            assert!(
+                requests::get(tx, guild, id)?.expect("stored").closed,
+                "{backend}"
+            );
+            assert!(!requests::claim(tx, guild, id, bo, UserId(10))?);
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+    // Deleting a character takes what hangs off it (foreign keys cascade on both).
+    store
+        .write(|tx| {
+            assert!(characters::delete(tx, guild, ada)?);
+            assert!(characters::skills(tx, guild, ada)?.is_empty(), "{backend}");
+            assert_eq!(secrets::luck(tx, gm, ada)?, None, "{backend}");
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+}
