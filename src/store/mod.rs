@@ -55,6 +55,7 @@
 pub mod advancement;
 pub mod characters;
 pub mod conditions;
+pub mod copy;
 pub mod encounters;
 pub mod guilds;
 pub mod ids;
@@ -72,6 +73,7 @@ use std::path::Path;
 use std::time::Instant;
 
 pub use ids::{CharacterId, GuildId, RollId, UserId};
+pub use pg::redact;
 pub use sql::{Conn, Dialect, Row, exec, params, query_map, query_opt, query_row};
 pub use sqlite::{
     AUTOCHECKPOINT_BACKSTOP, CHECKPOINT_EVERY, MAX_GROUP, READER_CACHE_KIB, WRITE_WAIT,
