@@ -708,3 +708,105 @@ fn the_cli_takes_a_postgres_url_wherever_it_takes_a_database() {
     );
     assert!(!out.stdout.is_empty());
 }
+
+/// Set in the children of [`luck_race_across_three_processes_on_postgres`]: the database URL,
+/// the guild, the character and the child's number.
+const RACE: &str = "REFEREE_LUCK_RACE";
+
+/// One process of the cross-process race: 20 spends at once, each on its own thread with its
+/// own idempotency key; prints how many were spent. Does nothing unless [`RACE`] is set.
+#[test]
+fn luck_race_child() {
+    let Ok(spec) = std::env::var(RACE) else {
+        return;
+    };
+    let parts: Vec<&str> = spec.split('|').collect();
+    let [url, guild, id, child] = parts.as_slice() else {
+        panic!("{RACE}={spec:?}");
+    };
+    let store = Arc::new(Store::open_url(url).expect("open the race's database"));
+    let guild = GuildId(guild.parse().expect("guild"));
+    let id = CharacterId(id.parse().expect("character"));
+    let threads: Vec<_> = (0..20)
+        .map(|i| {
+            let store = Arc::clone(&store);
+            let key = format!("race-{child}-{i}");
+            thread::spawn(move || {
+                store
+                    .write(|tx| {
+                        secrets::spend_luck(
+                            tx,
+                            guild,
+                            id,
+                            1,
+                            &entry(LuckKind::SpentReroll, Some(&key)),
+                        )
+                    })
+                    .expect("a spend")
+            })
+        })
+        .collect();
+    let spent = threads
+        .into_iter()
+        .map(|t| t.join().expect("spender"))
+        .filter(|r| matches!(r, Spend::Spent { .. }))
+        .count();
+    println!("SPENT {spent}");
+}
+
+/// Three processes on one PostgreSQL database, 60 spends of one point against a total of 5:
+/// exactly 5 succeed, the ledger shows 5 spends and the total ends at 0 (issue 19's race).
+#[test]
+fn luck_race_across_three_processes_on_postgres() {
+    let Some(pg) = testdb::PgTestDb::create() else {
+        return;
+    };
+    let store = pg.open();
+    let guild = GuildId(19);
+    let id = make_character(&store, guild, "Racer");
+    store
+        .write(|tx| secrets::set_luck(tx, guild, id, 5, &entry(LuckKind::Set, None)))
+        .unwrap();
+    let exe = std::env::current_exe().expect("the test binary");
+    let children: Vec<_> = (0..3)
+        .map(|child| {
+            std::process::Command::new(&exe)
+                .args(["store::luck_race_child", "--exact", "--nocapture"])
+                .env(RACE, format!("{}|{}|{}|{child}", pg.url(), guild.0, id.0))
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("start a racer")
+        })
+        .collect();
+    let mut spent = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().expect("a racer ends");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{said}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let n: usize = said
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("SPENT "))
+            .unwrap_or_else(|| panic!("a racer said no count: {said}"))
+            .parse()
+            .expect("a count");
+        spent.push(n);
+    }
+    eprintln!("luck race across 3 processes: spends per process {spent:?}");
+    assert_eq!(spent.iter().sum::<usize>(), 5, "per process: {spent:?}");
+    let gm = test_gm(guild);
+    let (left, spends) = store
+        .read(|c| {
+            let ledger = secrets::ledger(c, gm, id)?;
+            Ok((
+                secrets::luck(c, gm, id)?,
+                ledger.iter().filter(|r| r.delta < 0).count(),
+            ))
+        })
+        .unwrap();
+    assert_eq!((left, spends), (Some(0), 5));
+}
