@@ -108,14 +108,14 @@ pub fn save(
     version: i64,
     state_json: &str,
 ) -> Result<Option<i64>> {
-    Ok(query_opt(
+    query_opt(
         conn,
         "UPDATE encounters SET state_json = ?4, version = version + 1, updated_at = ?5
          WHERE guild_id = ?1 AND channel_id = ?2 AND version = ?3 AND ended = 0
          RETURNING version",
         params![guild, channel as i64, version, state_json, now()],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Ends the encounter at `version`: it stays, ended, until its status message has shown the end.

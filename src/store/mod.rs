@@ -156,10 +156,9 @@ impl StoreError {
     /// Whether the write lock was not had in time (nothing was written).
     pub fn is_busy(&self) -> bool {
         match self {
-            StoreError::Busy => true,
+            StoreError::Busy | StoreError::Pool(_) => true,
             StoreError::Sqlite(e) => sqlite::is_busy(e),
             StoreError::Postgres(e) => pg::is_busy(e),
-            StoreError::Pool(_) => true,
             _ => false,
         }
     }
@@ -207,6 +206,8 @@ pub fn is_postgres_url(location: &str) -> bool {
 /// The database: a SQLite file (the default) or a PostgreSQL server shared by several processes.
 pub struct Store(Backend);
 
+// One per process, never moved: the size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 enum Backend {
     Sqlite(sqlite::Sqlite),
     Postgres(pg::Postgres),

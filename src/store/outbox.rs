@@ -58,7 +58,7 @@ pub fn hold(conn: &Conn, item: &NewItem<'_>) -> Result<i64> {
 }
 
 fn insert(conn: &Conn, item: &NewItem<'_>, ready: bool) -> Result<i64> {
-    Ok(query_row(
+    query_row(
         conn,
         "INSERT INTO outbox (guild_id, channel_id, interaction, roll_id, body, ready, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
@@ -72,7 +72,7 @@ fn insert(conn: &Conn, item: &NewItem<'_>, ready: bool) -> Result<i64> {
             now()
         ],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Settles the rows an interaction held. With `copy` (channel and body), the first held row
@@ -164,12 +164,12 @@ pub fn due(conn: &Conn, now_ms: i64, orphaned_before: i64, limit: u32) -> Result
 /// When the next ready row is due (ms since the epoch), if any waits. Held rows are left out:
 /// their command settles them, or they become orphans after a while.
 pub fn next_due(conn: &Conn) -> Result<Option<i64>> {
-    Ok(query_row(
+    query_row(
         conn,
         "SELECT MIN(next_at_ms) FROM outbox WHERE failed_at IS NULL AND ready = 1",
         params![],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Removes a row Discord accepted.
@@ -225,7 +225,7 @@ pub fn failed(conn: &Conn, id: i64, error: &str, whole_channel: bool) -> Result<
 /// write transaction, so two commands at once cannot both tell.
 pub fn take_failures(conn: &Conn, guild: GuildId) -> Result<Vec<Failure>> {
     let failures = {
-        let rows = query_map(
+        query_map(
             conn,
             "SELECT channel_id, COUNT(*), (SELECT last_error FROM outbox AS o
                  WHERE o.guild_id = ?1 AND o.channel_id = outbox.channel_id
@@ -240,8 +240,7 @@ pub fn take_failures(conn: &Conn, guild: GuildId) -> Result<Vec<Failure>> {
                     error: r.get::<Option<String>>(2)?.unwrap_or_default(),
                 })
             },
-        )?;
-        rows
+        )?
     };
     if !failures.is_empty() {
         exec(
@@ -313,14 +312,14 @@ mod tests {
     fn a_held_row_waits_until_settled_then_carries_the_full_copy() {
         for t in crate::store::testdb::backends() {
             let store = &t.store;
-            let id = hold_one(&store, "i1", "provisional");
-            let second = hold_one(&store, "i1", "provisional 2");
-            assert!(due_now(&store).is_empty(), "held rows are not due");
+            let id = hold_one(store, "i1", "provisional");
+            let second = hold_one(store, "i1", "provisional 2");
+            assert!(due_now(store).is_empty(), "held rows are not due");
             let n = store
                 .write(|c| settle(c, G, "i1", Some((98, "full"))))
                 .expect("settle");
             assert_eq!(n, 1);
-            let items = due_now(&store);
+            let items = due_now(store);
             assert_eq!(items.len(), 1, "one copy for the interaction: {items:?}");
             assert_eq!(
                 (items[0].id, items[0].channel, items[0].body.as_str()),
@@ -334,9 +333,9 @@ mod tests {
     fn settling_without_a_copy_releases_the_provisional_body() {
         for t in crate::store::testdb::backends() {
             let store = &t.store;
-            hold_one(&store, "i2", "provisional");
+            hold_one(store, "i2", "provisional");
             store.write(|c| settle(c, G, "i2", None)).expect("settle");
-            let items = due_now(&store);
+            let items = due_now(store);
             assert_eq!(items.len(), 1);
             assert_eq!(items[0].body, "provisional");
         }
@@ -349,7 +348,7 @@ mod tests {
             store
                 .write(|c| settle(c, G, "i3", Some((5, "note"))))
                 .expect("settle");
-            assert_eq!(due_now(&store)[0].body, "note");
+            assert_eq!(due_now(store)[0].body, "note");
         }
     }
 
@@ -357,7 +356,7 @@ mod tests {
     fn recovery_readies_held_rows_and_orphans_are_due_after_the_cutoff() {
         for t in crate::store::testdb::backends() {
             let store = &t.store;
-            hold_one(&store, "i4", "provisional");
+            hold_one(store, "i4", "provisional");
             // Held since "now": not an orphan for a cutoff in the past, one for a cutoff ahead.
             assert!(store.read(|c| due(c, i64::MAX, 0, 10)).unwrap().is_empty());
             assert_eq!(
@@ -368,7 +367,7 @@ mod tests {
                 1
             );
             assert_eq!(store.write(recover).unwrap(), 1);
-            assert_eq!(due_now(&store).len(), 1);
+            assert_eq!(due_now(store).len(), 1);
         }
     }
 
@@ -379,7 +378,7 @@ mod tests {
             store
                 .write(|c| settle(c, G, "i5", Some((5, "x"))))
                 .expect("settle");
-            let id = due_now(&store)[0].id;
+            let id = due_now(store)[0].id;
             store
                 .write(|c| retry_later(c, id, 1_000, "500"))
                 .expect("retry");
@@ -402,12 +401,12 @@ mod tests {
                     .write(|c| settle(c, G, i, Some((5, "x"))))
                     .expect("settle");
             }
-            for item in due_now(&store) {
+            for item in due_now(store) {
                 store
                     .write(|c| failed(c, item.id, "403 Missing Access", false))
                     .expect("failed");
             }
-            assert!(due_now(&store).is_empty());
+            assert!(due_now(store).is_empty());
             assert_eq!(store.read(unreported_guilds).unwrap(), vec![G]);
             let told = store.write(|c| take_failures(c, G)).unwrap();
             assert_eq!(
@@ -449,7 +448,7 @@ mod tests {
             });
             assert!(out.is_err());
             store.write(recover).unwrap();
-            assert!(due_now(&store).is_empty());
+            assert!(due_now(store).is_empty());
         }
     }
 
@@ -462,7 +461,7 @@ mod tests {
                     .write(|c| settle(c, G, i, Some((channel, i))))
                     .expect("settle");
             }
-            let items = due_now(&store);
+            let items = due_now(store);
             store
                 .write(|c| retry_later(c, items[0].id, 5_000, "500"))
                 .expect("retry");
@@ -481,7 +480,7 @@ mod tests {
                 .write(|c| failed(c, items[0].id, "403", true))
                 .expect("failed");
             assert_eq!(n, 2, "both copies for channel 5");
-            assert_eq!(due_now(&store).len(), 1);
+            assert_eq!(due_now(store).len(), 1);
         }
     }
 }

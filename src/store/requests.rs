@@ -78,7 +78,7 @@ pub fn create(conn: &Conn, guild: GuildId, new: &NewRequest<'_>) -> Result<i64> 
 
 /// The request `id` of the guild.
 pub fn get(conn: &Conn, guild: GuildId, id: i64) -> Result<Option<RequestRow>> {
-    Ok(query_opt(
+    query_opt(
         conn,
         "SELECT id, gm_user_id, command, options_json, what, mode, closed_at IS NOT NULL
          FROM roll_requests WHERE guild_id = ?1 AND id = ?2",
@@ -94,7 +94,7 @@ pub fn get(conn: &Conn, guild: GuildId, id: i64) -> Result<Option<RequestRow>> {
                 closed: r.get(6)?,
             })
         },
-    )?)
+    )
 }
 
 /// The request's characters, in the order named, with their names as they are now.

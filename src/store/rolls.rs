@@ -140,7 +140,7 @@ pub fn insert(conn: &Conn, guild: GuildId, roll: &NewRoll<'_>) -> Result<RollId>
 /// A roll by id (result hidden for blind/secret rolls not yet revealed).
 pub fn get(conn: &Conn, guild: GuildId, id: RollId) -> Result<Option<RollRow>> {
     let sql = format!("SELECT {COLUMNS} FROM rolls WHERE guild_id = ?1 AND id = ?2");
-    Ok(query_opt(conn, &sql, params![guild, id], from_row)?)
+    query_opt(conn, &sql, params![guild, id], from_row)
 }
 
 /// The latest roll of a character for a command family (`/check`, `/attack`…), if any.
@@ -200,7 +200,7 @@ pub struct SecretRoll {
 
 /// Reads a hidden roll's result (GM only).
 pub fn secret(conn: &Conn, gm: GmProof, id: RollId) -> Result<Option<SecretRoll>> {
-    Ok(query_opt(
+    query_opt(
         conn,
         "SELECT result_json, nonce, revealed_at FROM secret_rolls WHERE guild_id = ?1 AND roll_id = ?2",
         params![gm.guild(), id],
@@ -211,7 +211,7 @@ pub fn secret(conn: &Conn, gm: GmProof, id: RollId) -> Result<Option<SecretRoll>
                 revealed_at: r.get(2)?,
             })
         },
-    )?)
+    )
 }
 
 /// Reveals a hidden roll: its result becomes public. Returns false if it was already revealed

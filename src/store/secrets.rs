@@ -40,12 +40,12 @@ pub fn set_hidden(conn: &Conn, gm: GmProof, id: CharacterId, key: &str, value: &
 
 /// Reads one hidden key.
 pub fn hidden(conn: &Conn, gm: GmProof, id: CharacterId, key: &str) -> Result<Option<String>> {
-    Ok(query_opt(
+    query_opt(
         conn,
         "SELECT value FROM hidden_values WHERE guild_id = ?1 AND character_id = ?2 AND key = ?3",
         params![gm.guild, id, key.trim()],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Every hidden key of a character, by key.
@@ -98,12 +98,12 @@ pub fn luck(conn: &Conn, gm: GmProof, id: CharacterId) -> Result<Option<i64>> {
 }
 
 fn luck_inner(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Option<i64>> {
-    Ok(query_opt(
+    query_opt(
         conn,
         "SELECT points FROM luck WHERE guild_id = ?1 AND character_id = ?2",
         params![guild, id],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Why luck changed, for the ledger.

@@ -225,7 +225,7 @@ impl r2d2::ManageConnection for PgManager {
 
 enum Inner {
     Sqlite(rusqlite::Connection),
-    Postgres(RefCell<r2d2::PooledConnection<PgManager>>),
+    Postgres(Box<RefCell<r2d2::PooledConnection<PgManager>>>),
 }
 
 /// A connection handed to store functions: SQLite or PostgreSQL. Store functions run their SQL
@@ -244,7 +244,7 @@ impl Conn {
     }
 
     pub(crate) fn postgres(conn: r2d2::PooledConnection<PgManager>) -> Self {
-        Self(Inner::Postgres(RefCell::new(conn)))
+        Self(Inner::Postgres(Box::new(RefCell::new(conn))))
     }
 
     pub fn dialect(&self) -> Dialect {
@@ -285,7 +285,7 @@ impl Conn {
     }
 }
 
-fn sqlite_params<'a>(params: Params<'a>) -> Vec<SqliteParam<'a>> {
+fn sqlite_params(params: Params<'_>) -> Vec<SqliteParam<'_>> {
     params.iter().map(|p| SqliteParam(p.value())).collect()
 }
 
@@ -411,7 +411,7 @@ pub fn to_postgres(sql: &str) -> String {
     out
 }
 
-fn pg_params<'a>(params: Params<'a>) -> Vec<PgParam<'a>> {
+fn pg_params(params: Params<'_>) -> Vec<PgParam<'_>> {
     params.iter().map(|p| PgParam(p.value())).collect()
 }
 

@@ -445,7 +445,7 @@ impl Sqlite {
         let begun = sx(&writer.conn, "BEGIN IMMEDIATE");
         raw(&writer.conn).busy_timeout(BUSY_TIMEOUT)?;
         match begun {
-            Ok(_) => Ok(()),
+            Ok(()) => Ok(()),
             Err(e) if e.is_busy() => Err(StoreError::Busy),
             Err(e) => {
                 writer.stale |= self.unhealthy(writer);

@@ -6,6 +6,9 @@
 //! it. When no server answers, the PostgreSQL run is skipped with a loud message on standard
 //! error, except under `CI=true`, where a missing server fails the test.
 
+// Test helpers: a failure to set up a test's database panics, as a test's setup does.
+#![allow(clippy::missing_panics_doc)]
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -88,13 +91,6 @@ impl PgTestDb {
     /// Opens the store on it (applying the migrations).
     pub fn open(&self) -> Store {
         Store::open_postgres(self.config.clone(), &self.name).expect("open the test database")
-    }
-
-    /// A plain client on it (for checks that look at the schema).
-    pub fn client(&self) -> postgres::Client {
-        self.config
-            .connect(postgres::NoTls)
-            .expect("connect to the test database")
     }
 }
 

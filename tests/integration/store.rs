@@ -170,19 +170,19 @@ fn names_are_unique(store: &Store) {
 #[test]
 fn concurrent_spends_never_overspend() {
     for TestStore { store, name, .. } in testdb::backends() {
-        concurrent_spends(Arc::new(store), name);
+        concurrent_spends(&Arc::new(store), name);
     }
 }
 
-fn concurrent_spends(store: Arc<Store>, backend: &str) {
+fn concurrent_spends(store: &Arc<Store>, backend: &str) {
     let guild = GuildId(9);
-    let id = make_character(&store, guild, "Lucky");
+    let id = make_character(store, guild, "Lucky");
     store
         .write(|tx| secrets::set_luck(tx, guild, id, 5, &entry(LuckKind::Set, None)))
         .unwrap();
     let threads: Vec<_> = (0..200)
         .map(|i| {
-            let store = Arc::clone(&store);
+            let store = Arc::clone(store);
             thread::spawn(move || {
                 let key = format!("interaction-{i}");
                 store
