@@ -159,6 +159,9 @@ impl StoreError {
             StoreError::Busy | StoreError::Pool(_) => true,
             StoreError::Sqlite(e) => sqlite::is_busy(e),
             StoreError::Postgres(e) => pg::is_busy(e),
+            StoreError::Migration(rusqlite_migration::Error::RusqliteError { err, .. }) => {
+                sqlite::is_busy(err)
+            }
             _ => false,
         }
     }

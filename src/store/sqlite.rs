@@ -264,8 +264,7 @@ impl Drop for Lent<'_> {
 impl Sqlite {
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     pub fn open(path: &Path) -> Result<Self> {
-        let mut writer = connect(path, Role::Writer, true)?;
-        migrate(&mut writer)?;
+        let writer = open_writer(path)?;
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let checkpoints = Arc::new(AtomicU64::new(0));
         let generation = Arc::new(AtomicU64::new(0));
@@ -594,6 +593,26 @@ pub(super) fn raw(conn: &Conn) -> &Connection {
 fn sx(conn: &Conn, sql: &str) -> Result<()> {
     raw(conn).prepare_cached(sql)?.execute([])?;
     Ok(())
+}
+
+/// The writer's first connection, the schema brought up to date. Two processes starting on one
+/// file at once can meet SQLite's deadlock avoidance (a read lock that cannot become a write
+/// lock fails at once, without the busy handler): a busy start is tried again, for up to
+/// [`BUSY_TIMEOUT`].
+fn open_writer(path: &Path) -> Result<Conn> {
+    let deadline = Instant::now() + BUSY_TIMEOUT;
+    loop {
+        let attempt = connect(path, Role::Writer, true).and_then(|mut c| {
+            migrate(&mut c)?;
+            Ok(c)
+        });
+        match attempt {
+            Err(e) if e.is_busy() && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => return other,
+        }
+    }
 }
 
 /// Brings the SQLite schema up to date.
