@@ -1,4 +1,10 @@
-//! Storage: SQLite through rusqlite — the only place in the crate with SQL.
+//! Storage: SQLite through rusqlite (the default), or PostgreSQL shared by several processes
+//! ([`pg`]) — the only place in the crate with SQL.
+//!
+//! Store functions are written once over [`Conn`] ([`sql`]: `exec`, `query_row`, `query_opt`,
+//! `query_map` with `params!`), in SQL both databases accept; [`Store::open`] picks the backend
+//! by its argument (a file, or a `postgres://` URL). The sections below describe SQLite; the
+//! PostgreSQL backend's locking is in [`pg`].
 //!
 //! Owns the schema (`migrations/`, applied at start-up and by `referee migrate`), connections,
 //! transactions, and the per-guild partitioning: every per-guild table leads its key with
@@ -48,9 +54,10 @@
 //!   ([`AUTOCHECKPOINT_BACKSTOP`] pages), should the thread fall behind.
 //!
 //! ## Compatibility
-//! Migrations are append-only: a shipped `migrations/NN-name/up.sql` is never edited, so every
-//! database, however old, reaches the same schema. The interface is narrow (plain functions over
-//! [`Conn`]) so a second backend can follow.
+//! Migrations are append-only: a shipped `migrations/NN-name/up.sql` (and its PostgreSQL twin
+//! `postgres.sql`) is never edited, so every database, however old, reaches the same schema. A
+//! new migration adds both files; a test checks the two dialects reach the same tables and
+//! columns.
 
 pub mod advancement;
 pub mod characters;
