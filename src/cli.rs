@@ -15,8 +15,11 @@ referee — a Discord bot for THIZ and The Fantasy Trip
 Usage:
   referee [--config PATH] [run]              connect to Discord (the default)
   referee [--config PATH] console [options]  type slash commands on standard input, read the replies
-  referee [--config PATH] migrate            apply database migrations and exit
-  referee [--config PATH] backup PATH        copy the database to PATH, safely while the bot runs
+  referee [--config PATH] migrate [--db DB] [--to URL]
+                                             apply database migrations and exit; with --to, copy
+                                             the SQLite database into an empty PostgreSQL one
+  referee [--config PATH] backup [--db DB] PATH
+                                             copy the database to PATH, safely while the bot runs
   referee --help                             this text
 
 Console options:
@@ -25,11 +28,14 @@ Console options:
   --gm         act as a GM (Manage Server)
   --seed N     reproducible dice
   --json       one JSON object per reply (Discord's interaction-response data, plus routing)
-  --db PATH    the database file (default: from the configuration, referee.sqlite3)
+  --db DB      the database file or postgres:// URL (default: from the configuration,
+               referee.sqlite3)
   --channel ID the channel you type in (default 1; an encounter lives in a channel)
 
-Configuration: config.toml (see config.example.toml); DISCORD_TOKEN, DISCORD_API_BASE and
-REFEREE_DB override it. RUST_LOG sets the log level.
+DB is a SQLite file or a postgres:// URL, wherever one is taken.
+
+Configuration: config.toml (see config.example.toml); DISCORD_TOKEN, DISCORD_API_BASE,
+REFEREE_DB and REFEREE_DATABASE_URL override it. RUST_LOG sets the log level.
 ";
 
 /// Runs the command line and returns the process exit code.
@@ -63,7 +69,7 @@ fn dispatch(args: &[String]) -> anyhow::Result<ExitCode> {
     match mode {
         "console" => {
             let options = ConsoleOptions::parse(&args[1..]).map_err(anyhow::Error::msg)?;
-            let db = options.db.clone().unwrap_or(config.database.path.clone());
+            let db = options.db.clone().unwrap_or(config.database.location());
             let stdin = std::io::stdin();
             console::run(
                 &options,
@@ -75,19 +81,45 @@ fn dispatch(args: &[String]) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         "migrate" => {
-            let store = Store::open(&config.database.path)?;
+            let flags = Flags::parse(&args[1..], &["--db", "--to"])?;
+            if let Some(extra) = flags.positional.first() {
+                anyhow::bail!("migrate takes no {extra}: referee migrate [--db DB] [--to URL]");
+            }
+            let db = flags
+                .get("--db")
+                .map_or(config.database.location(), PathBuf::from);
+            let store = Store::open(&db)?;
             println!(
                 "{}: schema at version {}",
                 store.path().display(),
                 Store::latest_version()
             );
+            if let Some(to) = flags.get("--to") {
+                if !crate::store::is_postgres_url(to) {
+                    anyhow::bail!("--to takes a postgres:// URL");
+                }
+                let target = Store::open_url(to)?;
+                let counts = crate::store::copy::sqlite_to_postgres(&store, &target)?;
+                for (table, n) in counts {
+                    println!("{table}: {n} rows copied");
+                }
+                println!(
+                    "copied {} into {}; point database.url at it",
+                    store.path().display(),
+                    target.path().display()
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         "backup" => {
-            let Some(dest) = args.get(1) else {
-                anyhow::bail!("backup needs a destination path: referee backup PATH");
+            let flags = Flags::parse(&args[1..], &["--db"])?;
+            let [dest] = flags.positional.as_slice() else {
+                anyhow::bail!("backup needs a destination path: referee backup [--db DB] PATH");
             };
-            let store = Store::open(&config.database.path)?;
+            let db = flags
+                .get("--db")
+                .map_or(config.database.location(), PathBuf::from);
+            let store = Store::open(&db)?;
             store.backup(std::path::Path::new(dest))?;
             println!("backed up {} to {dest}", store.path().display());
             Ok(ExitCode::SUCCESS)
@@ -106,6 +138,42 @@ fn dispatch(args: &[String]) -> anyhow::Result<ExitCode> {
             eprintln!("referee: unknown command `{other}`\n\n{USAGE}");
             Ok(ExitCode::from(2))
         }
+    }
+}
+
+/// A mode's `--name value` options (only the names given) and its other arguments.
+struct Flags {
+    values: Vec<(String, String)>,
+    positional: Vec<String>,
+}
+
+impl Flags {
+    fn parse(args: &[String], names: &[&str]) -> anyhow::Result<Self> {
+        let mut flags = Flags {
+            values: Vec::new(),
+            positional: Vec::new(),
+        };
+        let mut args = args.iter();
+        while let Some(a) = args.next() {
+            if names.contains(&a.as_str()) {
+                let Some(v) = args.next() else {
+                    anyhow::bail!("{a} needs a value");
+                };
+                flags.values.push((a.clone(), v.clone()));
+            } else if a.starts_with("--") {
+                anyhow::bail!("unknown option {a}");
+            } else {
+                flags.positional.push(a.clone());
+            }
+        }
+        Ok(flags)
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 

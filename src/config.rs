@@ -17,18 +17,42 @@ pub struct Config {
     pub delivery: DeliveryConfig,
 }
 
-/// Where the SQLite database lives.
-#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+/// Where the database lives: a SQLite file (the default), or a PostgreSQL server that several
+/// processes share (`url`, which wins over `path` when set).
+#[derive(Clone, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]
 pub struct DatabaseConfig {
     pub path: PathBuf,
+    /// A `postgres://` URL; `REFEREE_DATABASE_URL` overrides it.
+    pub url: Option<String>,
 }
 
 impl Default for DatabaseConfig {
     fn default() -> Self {
         Self {
             path: PathBuf::from("referee.sqlite3"),
+            url: None,
         }
+    }
+}
+
+impl DatabaseConfig {
+    /// What to open: the PostgreSQL URL when one is set, else the SQLite file (`Store::open`
+    /// takes either).
+    pub fn location(&self) -> PathBuf {
+        self.url
+            .as_ref()
+            .map_or_else(|| self.path.clone(), PathBuf::from)
+    }
+}
+
+impl std::fmt::Debug for DatabaseConfig {
+    // The URL may carry a password: never log it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DatabaseConfig")
+            .field("path", &self.path)
+            .field("url", &self.url.as_deref().map(crate::store::redact))
+            .finish()
     }
 }
 
@@ -214,7 +238,8 @@ impl Config {
     }
 
     /// Reads `path` if it exists (a missing file means all defaults), then applies the
-    /// environment overrides `DISCORD_TOKEN`, `DISCORD_API_BASE` and `REFEREE_DB`.
+    /// environment overrides `DISCORD_TOKEN`, `DISCORD_API_BASE`, `REFEREE_DB` and
+    /// `REFEREE_DATABASE_URL`.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
         let mut config = match std::fs::read_to_string(path) {
             Ok(text) => Self::parse(&text, path)?,
@@ -243,6 +268,9 @@ impl Config {
         if let Some(db) = var("REFEREE_DB") {
             self.database.path = PathBuf::from(db);
         }
+        if let Some(url) = var("REFEREE_DATABASE_URL") {
+            self.database.url = Some(url);
+        }
     }
 }
 
@@ -267,6 +295,7 @@ mod tests {
         for key in [
             "[database]",
             "path",
+            "url",
             "[discord]",
             "token",
             "api_base",
@@ -288,6 +317,21 @@ mod tests {
                 "config.example.toml does not mention {key}"
             );
         }
+    }
+
+    #[test]
+    fn a_database_url_wins_over_the_path_and_is_never_shown() {
+        let mut c =
+            Config::parse("[database]\npath = \"a.db\"\n", Path::new("config.toml")).unwrap();
+        assert_eq!(c.database.location(), PathBuf::from("a.db"));
+        c.apply_env(|k| {
+            (k == "REFEREE_DATABASE_URL").then(|| "postgres://u:hunter2@h/db".to_owned())
+        });
+        assert_eq!(
+            c.database.location(),
+            PathBuf::from("postgres://u:hunter2@h/db")
+        );
+        assert!(!format!("{c:?}").contains("hunter2"));
     }
 
     #[test]

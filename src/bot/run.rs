@@ -177,10 +177,10 @@ fn prime_shard_restarts(shards: &serenity::ShardManager) {
 
 /// The application on the configured database, its GM copies going through `outbox`.
 fn open_app(config: &Config, outbox: &Arc<Outbox>) -> anyhow::Result<Arc<App>> {
-    let store = Store::open(&config.database.path).with_context(|| {
+    let store = Store::open(&config.database.location()).with_context(|| {
         format!(
             "cannot open the database {}",
-            config.database.path.display()
+            crate::store::redact(&config.database.location().display().to_string())
         )
     })?;
     let outbox = Arc::clone(outbox);

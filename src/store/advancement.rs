@@ -4,9 +4,7 @@
 //! Nothing here is hidden; the `app` layer decides who may act. The craft is kept as JSON whose
 //! shape belongs to `app`. A character without a row has no points and no work under way.
 
-use rusqlite::{OptionalExtension as _, params};
-
-use super::{CharacterId, Conn, GuildId, Result, exec, now, query_row};
+use super::{CharacterId, Conn, GuildId, Result, exec, now, params, query_opt};
 
 /// What `/advance` keeps for one character.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -17,7 +15,7 @@ pub struct Advancement {
 
 /// The character's advancement row, or the empty one.
 pub fn get(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Advancement> {
-    Ok(query_row(
+    Ok(query_opt(
         conn,
         "SELECT skill_points, craft_json FROM advancement WHERE guild_id = ?1 AND character_id = ?2",
         params![guild, id],
@@ -27,8 +25,7 @@ pub fn get(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Advancement> 
                 craft_json: r.get(1)?,
             })
         },
-    )
-    .optional()?
+    )?
     .unwrap_or_default())
 }
 

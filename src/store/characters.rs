@@ -2,11 +2,10 @@
 //!
 //! Nothing here is hidden, but NPC rows are: the `app` layer decides who may read an NPC.
 
-use rusqlite::{OptionalExtension as _, Row, params};
-
 use super::guilds::System;
 use super::{
-    CharacterId, Conn, GuildId, Result, StoreError, UserId, exec, next_id, now, query_row,
+    CharacterId, Conn, GuildId, Result, Row, StoreError, UserId, exec, next_id, now, params,
+    query_map, query_opt, query_row,
 };
 
 /// A character row.
@@ -32,7 +31,7 @@ pub fn name_key(name: &str) -> String {
 const COLUMNS: &str =
     "guild_id, id, name, system, owner_id, npc, sheet_json, created_at, updated_at";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<(Character, String)> {
+fn from_row(r: &Row<'_>) -> Result<(Character, String)> {
     let system: String = r.get(3)?;
     Ok((
         Character {
@@ -94,8 +93,7 @@ pub fn create(conn: &Conn, guild: GuildId, new: &NewCharacter<'_>) -> Result<Opt
 /// Finds a character of the guild by name, ignoring case.
 pub fn by_name(conn: &Conn, guild: GuildId, name: &str) -> Result<Option<Character>> {
     let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND name_key = ?2");
-    query_row(conn, &sql, params![guild, name_key(name)], from_row)
-        .optional()?
+    query_opt(conn, &sql, params![guild, name_key(name)], from_row)?
         .map(finish)
         .transpose()
 }
@@ -103,8 +101,7 @@ pub fn by_name(conn: &Conn, guild: GuildId, name: &str) -> Result<Option<Charact
 /// Finds a character of the guild by id.
 pub fn by_id(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Option<Character>> {
     let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND id = ?2");
-    query_row(conn, &sql, params![guild, id], from_row)
-        .optional()?
+    query_opt(conn, &sql, params![guild, id], from_row)?
         .map(finish)
         .transpose()
 }
@@ -112,9 +109,8 @@ pub fn by_id(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Option<Char
 /// Every character of the guild, by name. The `app` layer filters what a caller may see.
 pub fn all(conn: &Conn, guild: GuildId) -> Result<Vec<Character>> {
     let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 ORDER BY name_key");
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map([guild], from_row)?;
-    rows.map(|r| finish(r?)).collect()
+    let rows = query_map(conn, &sql, params![guild], from_row)?;
+    rows.into_iter().map(finish).collect()
 }
 
 /// The owner's characters, most recently used first (NPCs excluded).
@@ -123,9 +119,8 @@ pub fn owned_by(conn: &Conn, guild: GuildId, owner: UserId) -> Result<Vec<Charac
         "SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND owner_id = ?2 AND npc = 0
          ORDER BY last_used_at DESC, id DESC"
     );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![guild, owner], from_row)?;
-    rows.map(|r| finish(r?)).collect()
+    let rows = query_map(conn, &sql, params![guild, owner], from_row)?;
+    rows.into_iter().map(finish).collect()
 }
 
 /// The owner's most recently used character (NPCs excluded): the first of [`owned_by`], without
@@ -135,8 +130,7 @@ pub fn last_used(conn: &Conn, guild: GuildId, owner: UserId) -> Result<Option<Ch
         "SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND owner_id = ?2 AND npc = 0
          ORDER BY last_used_at DESC, id DESC LIMIT 1"
     );
-    query_row(conn, &sql, params![guild, owner], from_row)
-        .optional()?
+    query_opt(conn, &sql, params![guild, owner], from_row)?
         .map(finish)
         .transpose()
 }
@@ -203,16 +197,18 @@ pub fn set_skill(
 
 /// The character's skills, by name.
 pub fn skills(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Vec<SkillRow>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT skill, rating FROM skills WHERE guild_id = ?1 AND character_id = ?2 ORDER BY skill_key",
+        params![guild, id],
+        |r| {
+            Ok(SkillRow {
+                skill: r.get(0)?,
+                rating: r.get(1)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map(params![guild, id], |r| {
-        Ok(SkillRow {
-            skill: r.get(0)?,
-            rating: r.get(1)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// A piece of equipment.
@@ -273,18 +269,20 @@ pub fn remove_item(conn: &Conn, guild: GuildId, id: CharacterId, name: &str) -> 
 
 /// The character's equipment, in the order added.
 pub fn items(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Vec<Item>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT id, kind, name, stats_json FROM equipment WHERE guild_id = ?1 AND character_id = ?2 ORDER BY id",
+        params![guild, id],
+        |r| {
+            Ok(Item {
+                id: r.get(0)?,
+                kind: r.get(1)?,
+                name: r.get(2)?,
+                stats_json: r.get(3)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map(params![guild, id], |r| {
-        Ok(Item {
-            id: r.get(0)?,
-            kind: r.get(1)?,
-            name: r.get(2)?,
-            stats_json: r.get(3)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// One (location, colour, count) entry of a THIZ wound sheet; names are the app's.
@@ -297,17 +295,19 @@ pub struct WoundRow {
 
 /// The character's wounds.
 pub fn wounds(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Vec<WoundRow>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT location, level, count FROM wounds WHERE guild_id = ?1 AND character_id = ?2 ORDER BY location, level",
+        params![guild, id],
+        |r| {
+            Ok(WoundRow {
+                location: r.get(0)?,
+                level: r.get(1)?,
+                count: r.get(2)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map(params![guild, id], |r| {
-        Ok(WoundRow {
-            location: r.get(0)?,
-            level: r.get(1)?,
-            count: r.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// Replaces the character's whole wound sheet (inside the caller's write transaction).
@@ -317,24 +317,24 @@ pub fn set_wounds(conn: &Conn, guild: GuildId, id: CharacterId, rows: &[WoundRow
         "DELETE FROM wounds WHERE guild_id = ?1 AND character_id = ?2",
         params![guild, id],
     )?;
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO wounds (guild_id, character_id, location, level, count) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?;
     for w in rows.iter().filter(|w| w.count > 0) {
-        stmt.execute(params![guild, id, w.location, w.level, w.count])?;
+        exec(
+            conn,
+            "INSERT INTO wounds (guild_id, character_id, location, level, count) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![guild, id, w.location, w.level, w.count],
+        )?;
     }
     Ok(())
 }
 
 /// TFT hits taken and fatigue.
 pub fn tft_damage(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<(i64, i64)> {
-    Ok(query_row(
+    Ok(query_opt(
         conn,
         "SELECT hits, fatigue FROM tft_damage WHERE guild_id = ?1 AND character_id = ?2",
         params![guild, id],
         |r| Ok((r.get(0)?, r.get(1)?)),
-    )
-    .optional()?
+    )?
     .unwrap_or((0, 0)))
 }
 
@@ -357,42 +357,44 @@ pub fn set_tft_damage(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
 
     #[test]
     fn last_used_is_the_first_of_owned_by_and_skips_npcs() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(&dir.path().join("t.sqlite3")).expect("open");
-        let guild = GuildId(7);
-        let owner = UserId(10);
-        let new = |name, npc| NewCharacter {
-            name,
-            system: System::Thiz,
-            owner_id: owner,
-            npc,
-            sheet_json: "{}",
-        };
-        let (found, all) = store
-            .write(|tx| {
-                assert_eq!(last_used(tx, guild, owner)?, None);
-                let a = create(tx, guild, &new("Ada", false))?.expect("fresh");
-                create(tx, guild, &new("Bo", false))?.expect("fresh");
-                let npc = create(tx, guild, &new("Grunt", true))?.expect("fresh");
-                // Same second for all: the later id wins the tie, unless used later.
-                tx.execute(
-                    "UPDATE characters SET last_used_at = last_used_at + 5 WHERE guild_id = ?1 AND id = ?2",
-                    params![guild, a],
-                )?;
-                tx.execute(
-                    "UPDATE characters SET last_used_at = last_used_at + 9 WHERE guild_id = ?1 AND id = ?2",
-                    params![guild, npc],
-                )?;
-                Ok::<_, StoreError>((last_used(tx, guild, owner)?, owned_by(tx, guild, owner)?))
-            })
-            .expect("write");
-        let found = found.expect("a character");
-        assert_eq!(found.name, "Ada");
-        assert_eq!(Some(&found), all.first());
-        assert_eq!(all.len(), 2, "the NPC is not the owner's to act with");
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            let guild = GuildId(7);
+            let owner = UserId(10);
+            let new = |name, npc| NewCharacter {
+                name,
+                system: System::Thiz,
+                owner_id: owner,
+                npc,
+                sheet_json: "{}",
+            };
+            let (found, all) = store
+                .write(|tx| {
+                    assert_eq!(last_used(tx, guild, owner)?, None);
+                    let a = create(tx, guild, &new("Ada", false))?.expect("fresh");
+                    create(tx, guild, &new("Bo", false))?.expect("fresh");
+                    let npc = create(tx, guild, &new("Grunt", true))?.expect("fresh");
+                    // Same second for all: the later id wins the tie, unless used later.
+                    exec(
+                        tx,
+                        "UPDATE characters SET last_used_at = last_used_at + 5 WHERE guild_id = ?1 AND id = ?2",
+                        params![guild, a],
+                    )?;
+                    exec(
+                        tx,
+                        "UPDATE characters SET last_used_at = last_used_at + 9 WHERE guild_id = ?1 AND id = ?2",
+                        params![guild, npc],
+                    )?;
+                    Ok::<_, StoreError>((last_used(tx, guild, owner)?, owned_by(tx, guild, owner)?))
+                })
+                .expect("write");
+            let found = found.expect("a character");
+            assert_eq!(found.name, "Ada");
+            assert_eq!(Some(&found), all.first());
+            assert_eq!(all.len(), 2, "the NPC is not the owner's to act with");
+        }
     }
 }

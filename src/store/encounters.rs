@@ -7,12 +7,11 @@
 //! Call it inside [`super::Store::write`] (`BEGIN IMMEDIATE`). Nothing here is hidden: the app
 //! decides what of the state a player sees.
 
-use rusqlite::{OptionalExtension as _, params};
-
 use super::characters::name_key;
 use super::guilds::System;
 use super::{
-    CharacterId, Conn, GuildId, Result, StoreError, UserId, exec, next_id, now, query_row,
+    CharacterId, Conn, GuildId, Result, Row, StoreError, UserId, exec, next_id, now, params,
+    query_map, query_opt,
 };
 
 /// One channel's encounter row.
@@ -32,17 +31,17 @@ pub struct EncounterRow {
 const COLUMNS: &str = "guild_id, channel_id, system, state_json, version, ended, \
                        status_message_id, status_shown, created_by";
 
-fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(EncounterRow, String)> {
+fn from_row(r: &Row<'_>) -> Result<(EncounterRow, String)> {
     let system: String = r.get(2)?;
     Ok((
         EncounterRow {
             guild_id: r.get(0)?,
-            channel_id: r.get::<_, i64>(1)? as u64,
+            channel_id: r.get::<i64>(1)? as u64,
             system: System::Thiz,
             state_json: r.get(3)?,
             version: r.get(4)?,
             ended: r.get(5)?,
-            status_message_id: r.get::<_, Option<i64>>(6)?.map(|v| v as u64),
+            status_message_id: r.get::<Option<i64>>(6)?.map(|v| v as u64),
             status_shown: r.get(7)?,
             created_by: r.get(8)?,
         },
@@ -59,8 +58,7 @@ fn finish((mut row, system): (EncounterRow, String)) -> Result<EncounterRow> {
 /// The channel's encounter, ended or not.
 pub fn get(conn: &Conn, guild: GuildId, channel: u64) -> Result<Option<EncounterRow>> {
     let sql = format!("SELECT {COLUMNS} FROM encounters WHERE guild_id = ?1 AND channel_id = ?2");
-    query_row(conn, &sql, params![guild, channel as i64], from_row)
-        .optional()?
+    query_opt(conn, &sql, params![guild, channel as i64], from_row)?
         .map(finish)
         .transpose()
 }
@@ -70,9 +68,8 @@ pub fn active(conn: &Conn, guild: GuildId) -> Result<Vec<EncounterRow>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM encounters WHERE guild_id = ?1 AND ended = 0 ORDER BY channel_id"
     );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map([guild], from_row)?;
-    rows.map(|r| finish(r?)).collect()
+    let rows = query_map(conn, &sql, params![guild], from_row)?;
+    rows.into_iter().map(finish).collect()
 }
 
 /// Starts an encounter in the channel at version 1, replacing an ended one (whose NPC copies
@@ -111,7 +108,7 @@ pub fn save(
     version: i64,
     state_json: &str,
 ) -> Result<Option<i64>> {
-    Ok(query_row(
+    query_opt(
         conn,
         "UPDATE encounters SET state_json = ?4, version = version + 1, updated_at = ?5
          WHERE guild_id = ?1 AND channel_id = ?2 AND version = ?3 AND ended = 0
@@ -119,7 +116,6 @@ pub fn save(
         params![guild, channel as i64, version, state_json, now()],
         |r| r.get(0),
     )
-    .optional()?)
 }
 
 /// Ends the encounter at `version`: it stays, ended, until its status message has shown the end.
@@ -169,8 +165,8 @@ pub fn add_spawned(
 ) -> Result<()> {
     exec(
         conn,
-        "INSERT OR IGNORE INTO encounter_spawned (guild_id, channel_id, character_id)
-         VALUES (?1, ?2, ?3)",
+        "INSERT INTO encounter_spawned (guild_id, channel_id, character_id)
+         VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
         params![guild, channel as i64, character],
     )?;
     Ok(())
@@ -178,12 +174,14 @@ pub fn add_spawned(
 
 /// The NPC copies the encounter made.
 pub fn spawned(conn: &Conn, guild: GuildId, channel: u64) -> Result<Vec<CharacterId>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT character_id FROM encounter_spawned WHERE guild_id = ?1 AND channel_id = ?2
          ORDER BY character_id",
+        params![guild, channel as i64],
+        |r| r.get(0),
     )?;
-    let rows = stmt.query_map(params![guild, channel as i64], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// Forgets which characters the encounter made (they stay, as ordinary NPCs).
@@ -240,82 +238,79 @@ pub fn copy_character(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
     use crate::store::characters::{self, NewCharacter};
-
-    fn store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(&dir.path().join("t.sqlite3")).expect("open");
-        (dir, store)
-    }
 
     const G: GuildId = GuildId(7);
 
     #[test]
     fn save_is_keyed_on_the_version() {
-        let (_d, s) = store();
-        s.write(|c| {
-            assert!(create(c, G, 5, System::Thiz, "{}", UserId(1))?);
-            // A second start in the same channel is refused while the first is under way.
-            assert!(!create(c, G, 5, System::Tft, "{}", UserId(1))?);
-            assert_eq!(save(c, G, 5, 1, "{\"a\":1}")?, Some(2));
-            // The same version again: someone moved it on first.
-            assert_eq!(save(c, G, 5, 1, "{\"a\":2}")?, None);
-            let row = get(c, G, 5)?.unwrap();
-            assert_eq!((row.version, row.state_json.as_str()), (2, "{\"a\":1}"));
-            assert!(!end(c, G, 5, 1)?);
-            assert!(end(c, G, 5, 2)?);
-            assert!(get(c, G, 5)?.unwrap().ended);
-            assert_eq!(
-                save(c, G, 5, 3, "{}")?,
-                None,
-                "an ended encounter is not saved"
-            );
-            assert!(active(c, G)?.is_empty());
-            // A new start replaces the ended one.
-            assert!(create(c, G, 5, System::Tft, "{}", UserId(1))?);
-            assert_eq!(get(c, G, 5)?.unwrap().system, System::Tft);
-            assert_eq!(get(c, GuildId(8), 5)?, None, "guilds are apart");
-            Ok::<_, StoreError>(())
-        })
-        .unwrap();
+        for t in crate::store::testdb::backends() {
+            let s = &t.store;
+            s.write(|c| {
+                assert!(create(c, G, 5, System::Thiz, "{}", UserId(1))?);
+                // A second start in the same channel is refused while the first is under way.
+                assert!(!create(c, G, 5, System::Tft, "{}", UserId(1))?);
+                assert_eq!(save(c, G, 5, 1, "{\"a\":1}")?, Some(2));
+                // The same version again: someone moved it on first.
+                assert_eq!(save(c, G, 5, 1, "{\"a\":2}")?, None);
+                let row = get(c, G, 5)?.unwrap();
+                assert_eq!((row.version, row.state_json.as_str()), (2, "{\"a\":1}"));
+                assert!(!end(c, G, 5, 1)?);
+                assert!(end(c, G, 5, 2)?);
+                assert!(get(c, G, 5)?.unwrap().ended);
+                assert_eq!(
+                    save(c, G, 5, 3, "{}")?,
+                    None,
+                    "an ended encounter is not saved"
+                );
+                assert!(active(c, G)?.is_empty());
+                // A new start replaces the ended one.
+                assert!(create(c, G, 5, System::Tft, "{}", UserId(1))?);
+                assert_eq!(get(c, G, 5)?.unwrap().system, System::Tft);
+                assert_eq!(get(c, GuildId(8), 5)?, None, "guilds are apart");
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        }
     }
 
     #[test]
     fn copies_carry_the_sheet_but_not_the_wounds() {
-        let (_d, s) = store();
-        s.write(|c| {
-            let new = NewCharacter {
-                name: "Goblin",
-                system: System::Thiz,
-                owner_id: UserId(1),
-                npc: true,
-                sheet_json: "{\"notes\":\"x\"}",
-            };
-            let from = characters::create(c, G, &new)?.unwrap();
-            characters::set_skill(c, G, from, "Speed", 3)?;
-            characters::set_wounds(
-                c,
-                G,
-                from,
-                &[characters::WoundRow {
-                    location: "chest".into(),
-                    level: "red".into(),
-                    count: 1,
-                }],
-            )?;
-            let copy = copy_character(c, G, from, "Goblin 1")?.unwrap();
-            assert_eq!(copy_character(c, G, from, "goblin 1")?, None);
-            let got = characters::by_id(c, G, copy)?.unwrap();
-            assert!(got.npc);
-            assert_eq!(got.sheet_json, "{\"notes\":\"x\"}");
-            assert_eq!(characters::skills(c, G, copy)?.len(), 1);
-            assert!(characters::wounds(c, G, copy)?.is_empty());
-            assert!(create(c, G, 9, System::Thiz, "{}", UserId(1))?);
-            add_spawned(c, G, 9, copy)?;
-            assert_eq!(spawned(c, G, 9)?, vec![copy]);
-            Ok::<_, StoreError>(())
-        })
-        .unwrap();
+        for t in crate::store::testdb::backends() {
+            let s = &t.store;
+            s.write(|c| {
+                let new = NewCharacter {
+                    name: "Goblin",
+                    system: System::Thiz,
+                    owner_id: UserId(1),
+                    npc: true,
+                    sheet_json: "{\"notes\":\"x\"}",
+                };
+                let from = characters::create(c, G, &new)?.unwrap();
+                characters::set_skill(c, G, from, "Speed", 3)?;
+                characters::set_wounds(
+                    c,
+                    G,
+                    from,
+                    &[characters::WoundRow {
+                        location: "chest".into(),
+                        level: "red".into(),
+                        count: 1,
+                    }],
+                )?;
+                let copy = copy_character(c, G, from, "Goblin 1")?.unwrap();
+                assert_eq!(copy_character(c, G, from, "goblin 1")?, None);
+                let got = characters::by_id(c, G, copy)?.unwrap();
+                assert!(got.npc);
+                assert_eq!(got.sheet_json, "{\"notes\":\"x\"}");
+                assert_eq!(characters::skills(c, G, copy)?.len(), 1);
+                assert!(characters::wounds(c, G, copy)?.is_empty());
+                assert!(create(c, G, 9, System::Thiz, "{}", UserId(1))?);
+                add_spawned(c, G, 9, copy)?;
+                assert_eq!(spawned(c, G, 9)?, vec![copy]);
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        }
     }
 }

@@ -2,9 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::{OptionalExtension as _, params};
-
-use super::{Conn, GuildId, Result, StoreError, exec, now, query_row};
+use super::{Conn, GuildId, Result, StoreError, exec, now, params, query_opt};
 
 /// The game system of a character or a guild's default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -54,19 +52,19 @@ impl Default for GuildSettings {
 
 /// Reads a guild's settings (defaults when the guild has none stored).
 pub fn get(conn: &Conn, guild: GuildId) -> Result<GuildSettings> {
-    let row = query_row(conn,
-            "SELECT gm_role_id, gm_channel_id, default_system, rules_json FROM guilds WHERE guild_id = ?1",
-            [guild],
-            |r| {
-                Ok((
-                    r.get::<_, Option<i64>>(0)?,
-                    r.get::<_, Option<i64>>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                ))
-            },
-        )
-        .optional()?;
+    let row = query_opt(
+        conn,
+        "SELECT gm_role_id, gm_channel_id, default_system, rules_json FROM guilds WHERE guild_id = ?1",
+        params![guild],
+        |r| {
+            Ok((
+                r.get::<Option<i64>>(0)?,
+                r.get::<Option<i64>>(1)?,
+                r.get::<String>(2)?,
+                r.get::<String>(3)?,
+            ))
+        },
+    )?;
     let Some((role, channel, system, rules)) = row else {
         return Ok(GuildSettings::default());
     };

@@ -1,7 +1,6 @@
-//! Newtype ids, stored as SQLite integers.
+//! Newtype ids, stored as 64-bit integers (SQLite's INTEGER, PostgreSQL's BIGINT).
 
-use rusqlite::ToSql;
-use rusqlite::types::{FromSql, FromSqlResult, ToSqlOutput, ValueRef};
+use super::sql::{Column, Param, Value};
 
 macro_rules! snowflake {
     ($(#[$doc:meta])* $name:ident) => {
@@ -9,16 +8,16 @@ macro_rules! snowflake {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         pub struct $name(pub u64);
 
-        impl ToSql for $name {
-            // Discord snowflakes stay below 2^63, so they fit SQLite's signed integers unchanged.
-            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-                Ok(ToSqlOutput::from(self.0 as i64))
+        impl Param for $name {
+            // Discord snowflakes stay below 2^63, so they fit signed 64-bit integers unchanged.
+            fn value(&self) -> Value<'_> {
+                Value::Int(self.0 as i64)
             }
         }
 
-        impl FromSql for $name {
-            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-                i64::column_result(value).map(|v| Self(v as u64))
+        impl Column for $name {
+            fn column(v: Value<'_>) -> Result<Self, String> {
+                i64::column(v).map(|v| Self(v as u64))
             }
         }
 
@@ -36,15 +35,15 @@ macro_rules! row_id {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         pub struct $name(pub i64);
 
-        impl ToSql for $name {
-            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-                Ok(ToSqlOutput::from(self.0))
+        impl Param for $name {
+            fn value(&self) -> Value<'_> {
+                Value::Int(self.0)
             }
         }
 
-        impl FromSql for $name {
-            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-                i64::column_result(value).map(Self)
+        impl Column for $name {
+            fn column(v: Value<'_>) -> Result<Self, String> {
+                i64::column(v).map(Self)
             }
         }
 

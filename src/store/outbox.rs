@@ -9,9 +9,7 @@
 //! once ([`take_failures`]). Rows left by a process that died are picked up at the next start
 //! ([`recover`]). The row id is global and never reused: it doubles as the message's nonce.
 
-use rusqlite::{OptionalExtension as _, params};
-
-use super::{Conn, GuildId, Result, RollId, exec, now, query_row};
+use super::{Conn, GuildId, Result, RollId, exec, now, params, query_map, query_opt, query_row};
 
 /// A row to hold for delivery.
 #[derive(Debug, Clone)]
@@ -60,7 +58,7 @@ pub fn hold(conn: &Conn, item: &NewItem<'_>) -> Result<i64> {
 }
 
 fn insert(conn: &Conn, item: &NewItem<'_>, ready: bool) -> Result<i64> {
-    Ok(query_row(
+    query_row(
         conn,
         "INSERT INTO outbox (guild_id, channel_id, interaction, roll_id, body, ready, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
@@ -74,7 +72,7 @@ fn insert(conn: &Conn, item: &NewItem<'_>, ready: bool) -> Result<i64> {
             now()
         ],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Settles the rows an interaction held. With `copy` (channel and body), the first held row
@@ -134,43 +132,49 @@ pub fn settle(
 /// Makes every held row ready, with the body it has: at start-up, the rows a process that died
 /// left between a roll and its command's end. Returns how many.
 pub fn recover(conn: &Conn) -> Result<usize> {
-    exec(conn, "UPDATE outbox SET ready = 1 WHERE ready = 0", [])
+    exec(
+        conn,
+        "UPDATE outbox SET ready = 1 WHERE ready = 0",
+        params![],
+    )
 }
 
 /// Up to `limit` rows to post now, oldest first: ready (or held since before `orphaned_before`,
 /// a command that never settled), not failed, and due by `now_ms`.
 pub fn due(conn: &Conn, now_ms: i64, orphaned_before: i64, limit: u32) -> Result<Vec<Item>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT id, guild_id, channel_id, body, attempts FROM outbox
          WHERE failed_at IS NULL AND next_at_ms <= ?1 AND (ready = 1 OR created_at < ?2)
          ORDER BY id LIMIT ?3",
+        params![now_ms, orphaned_before, limit],
+        |r| {
+            Ok(Item {
+                id: r.get(0)?,
+                guild: r.get(1)?,
+                channel: r.get::<i64>(2)? as u64,
+                body: r.get(3)?,
+                attempts: r.get(4)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map(params![now_ms, orphaned_before, limit], |r| {
-        Ok(Item {
-            id: r.get(0)?,
-            guild: r.get(1)?,
-            channel: r.get::<_, i64>(2)? as u64,
-            body: r.get(3)?,
-            attempts: r.get(4)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// When the next ready row is due (ms since the epoch), if any waits. Held rows are left out:
 /// their command settles them, or they become orphans after a while.
 pub fn next_due(conn: &Conn) -> Result<Option<i64>> {
-    Ok(query_row(
+    query_row(
         conn,
         "SELECT MIN(next_at_ms) FROM outbox WHERE failed_at IS NULL AND ready = 1",
-        [],
+        params![],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Removes a row Discord accepted.
 pub fn delivered(conn: &Conn, id: i64) -> Result<()> {
-    exec(conn, "DELETE FROM outbox WHERE id = ?1", [id])?;
+    exec(conn, "DELETE FROM outbox WHERE id = ?1", params![id])?;
     Ok(())
 }
 
@@ -185,7 +189,7 @@ pub fn retry_later(conn: &Conn, id: i64, next_at_ms: i64, error: &str) -> Result
     )?;
     exec(
         conn,
-        "UPDATE outbox SET next_at_ms = MAX(next_at_ms, ?2)
+        "UPDATE outbox SET next_at_ms = CASE WHEN next_at_ms > ?2 THEN next_at_ms ELSE ?2 END
          WHERE channel_id = (SELECT channel_id FROM outbox WHERE id = ?1) AND id > ?1
            AND failed_at IS NULL",
         params![id, next_at_ms],
@@ -221,27 +225,28 @@ pub fn failed(conn: &Conn, id: i64, error: &str, whole_channel: bool) -> Result<
 /// write transaction, so two commands at once cannot both tell.
 pub fn take_failures(conn: &Conn, guild: GuildId) -> Result<Vec<Failure>> {
     let failures = {
-        let mut stmt = conn.prepare_cached(
+        query_map(
+            conn,
             "SELECT channel_id, COUNT(*), (SELECT last_error FROM outbox AS o
                  WHERE o.guild_id = ?1 AND o.channel_id = outbox.channel_id
                    AND o.failed_at IS NOT NULL AND o.reported = 0 ORDER BY o.id DESC LIMIT 1)
              FROM outbox WHERE guild_id = ?1 AND failed_at IS NOT NULL AND reported = 0
              GROUP BY channel_id ORDER BY channel_id",
-        )?;
-        let rows = stmt.query_map([guild], |r| {
-            Ok(Failure {
-                channel: r.get::<_, i64>(0)? as u64,
-                count: r.get(1)?,
-                error: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
-            })
-        })?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()?
+            params![guild],
+            |r| {
+                Ok(Failure {
+                    channel: r.get::<i64>(0)? as u64,
+                    count: r.get(1)?,
+                    error: r.get::<Option<String>>(2)?.unwrap_or_default(),
+                })
+            },
+        )?
     };
     if !failures.is_empty() {
         exec(
             conn,
             "UPDATE outbox SET reported = 1 WHERE guild_id = ?1 AND failed_at IS NOT NULL AND reported = 0",
-            [guild],
+            params![guild],
         )?;
     }
     Ok(failures)
@@ -249,28 +254,29 @@ pub fn take_failures(conn: &Conn, guild: GuildId) -> Result<Vec<Failure>> {
 
 /// Guilds with failed copies not yet told to their GM.
 pub fn unreported_guilds(conn: &Conn) -> Result<Vec<GuildId>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT DISTINCT guild_id FROM outbox WHERE failed_at IS NOT NULL AND reported = 0",
+        params![],
+        |r| r.get(0),
     )?;
-    let rows = stmt.query_map([], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// How many rows wait and how many failed.
 pub fn depth(conn: &Conn) -> Result<Depth> {
-    Ok(query_row(
+    Ok(query_opt(
         conn,
         "SELECT COUNT(*) FILTER (WHERE failed_at IS NULL), COUNT(*) FILTER (WHERE failed_at IS NOT NULL)
          FROM outbox",
-        [],
+        params![],
         |r| {
             Ok(Depth {
-                waiting: r.get::<_, i64>(0)? as u64,
-                failed: r.get::<_, i64>(1)? as u64,
+                waiting: r.get::<i64>(0)? as u64,
+                failed: r.get::<i64>(1)? as u64,
             })
         },
-    )
-    .optional()?
+    )?
     .unwrap_or_default())
 }
 
@@ -278,12 +284,6 @@ pub fn depth(conn: &Conn) -> Result<Depth> {
 mod tests {
     use super::*;
     use crate::store::Store;
-
-    fn store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(&dir.path().join("t.sqlite3")).expect("open");
-        (dir, store)
-    }
 
     const G: GuildId = GuildId(7);
 
@@ -310,161 +310,177 @@ mod tests {
 
     #[test]
     fn a_held_row_waits_until_settled_then_carries_the_full_copy() {
-        let (_d, store) = store();
-        let id = hold_one(&store, "i1", "provisional");
-        let second = hold_one(&store, "i1", "provisional 2");
-        assert!(due_now(&store).is_empty(), "held rows are not due");
-        let n = store
-            .write(|c| settle(c, G, "i1", Some((98, "full"))))
-            .expect("settle");
-        assert_eq!(n, 1);
-        let items = due_now(&store);
-        assert_eq!(items.len(), 1, "one copy for the interaction: {items:?}");
-        assert_eq!(
-            (items[0].id, items[0].channel, items[0].body.as_str()),
-            (id, 98, "full")
-        );
-        assert!(items.iter().all(|i| i.id != second));
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            let id = hold_one(store, "i1", "provisional");
+            let second = hold_one(store, "i1", "provisional 2");
+            assert!(due_now(store).is_empty(), "held rows are not due");
+            let n = store
+                .write(|c| settle(c, G, "i1", Some((98, "full"))))
+                .expect("settle");
+            assert_eq!(n, 1);
+            let items = due_now(store);
+            assert_eq!(items.len(), 1, "one copy for the interaction: {items:?}");
+            assert_eq!(
+                (items[0].id, items[0].channel, items[0].body.as_str()),
+                (id, 98, "full")
+            );
+            assert!(items.iter().all(|i| i.id != second));
+        }
     }
 
     #[test]
     fn settling_without_a_copy_releases_the_provisional_body() {
-        let (_d, store) = store();
-        hold_one(&store, "i2", "provisional");
-        store.write(|c| settle(c, G, "i2", None)).expect("settle");
-        let items = due_now(&store);
-        assert_eq!(items.len(), 1);
-        assert_eq!(items[0].body, "provisional");
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            hold_one(store, "i2", "provisional");
+            store.write(|c| settle(c, G, "i2", None)).expect("settle");
+            let items = due_now(store);
+            assert_eq!(items.len(), 1);
+            assert_eq!(items[0].body, "provisional");
+        }
     }
 
     #[test]
     fn settling_a_copy_with_nothing_held_writes_a_ready_row() {
-        let (_d, store) = store();
-        store
-            .write(|c| settle(c, G, "i3", Some((5, "note"))))
-            .expect("settle");
-        assert_eq!(due_now(&store)[0].body, "note");
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            store
+                .write(|c| settle(c, G, "i3", Some((5, "note"))))
+                .expect("settle");
+            assert_eq!(due_now(store)[0].body, "note");
+        }
     }
 
     #[test]
     fn recovery_readies_held_rows_and_orphans_are_due_after_the_cutoff() {
-        let (_d, store) = store();
-        hold_one(&store, "i4", "provisional");
-        // Held since "now": not an orphan for a cutoff in the past, one for a cutoff ahead.
-        assert!(store.read(|c| due(c, i64::MAX, 0, 10)).unwrap().is_empty());
-        assert_eq!(
-            store
-                .read(|c| due(c, i64::MAX, now() + 1, 10))
-                .unwrap()
-                .len(),
-            1
-        );
-        assert_eq!(store.write(recover).unwrap(), 1);
-        assert_eq!(due_now(&store).len(), 1);
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            hold_one(store, "i4", "provisional");
+            // Held since "now": not an orphan for a cutoff in the past, one for a cutoff ahead.
+            assert!(store.read(|c| due(c, i64::MAX, 0, 10)).unwrap().is_empty());
+            assert_eq!(
+                store
+                    .read(|c| due(c, i64::MAX, now() + 1, 10))
+                    .unwrap()
+                    .len(),
+                1
+            );
+            assert_eq!(store.write(recover).unwrap(), 1);
+            assert_eq!(due_now(store).len(), 1);
+        }
     }
 
     #[test]
     fn retries_wait_for_their_time_and_delivery_removes_the_row() {
-        let (_d, store) = store();
-        store
-            .write(|c| settle(c, G, "i5", Some((5, "x"))))
-            .expect("settle");
-        let id = due_now(&store)[0].id;
-        store
-            .write(|c| retry_later(c, id, 1_000, "500"))
-            .expect("retry");
-        assert!(store.read(|c| due(c, 999, 0, 10)).unwrap().is_empty());
-        let items = store.read(|c| due(c, 1_000, 0, 10)).unwrap();
-        assert_eq!(items[0].attempts, 1);
-        assert_eq!(store.read(next_due).unwrap(), Some(1_000));
-        store.write(|c| delivered(c, id)).expect("delivered");
-        assert_eq!(store.read(depth).unwrap(), Depth::default());
-        assert_eq!(store.read(next_due).unwrap(), None);
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            store
+                .write(|c| settle(c, G, "i5", Some((5, "x"))))
+                .expect("settle");
+            let id = due_now(store)[0].id;
+            store
+                .write(|c| retry_later(c, id, 1_000, "500"))
+                .expect("retry");
+            assert!(store.read(|c| due(c, 999, 0, 10)).unwrap().is_empty());
+            let items = store.read(|c| due(c, 1_000, 0, 10)).unwrap();
+            assert_eq!(items[0].attempts, 1);
+            assert_eq!(store.read(next_due).unwrap(), Some(1_000));
+            store.write(|c| delivered(c, id)).expect("delivered");
+            assert_eq!(store.read(depth).unwrap(), Depth::default());
+            assert_eq!(store.read(next_due).unwrap(), None);
+        }
     }
 
     #[test]
     fn a_failure_is_never_due_again_and_is_told_once() {
-        let (_d, store) = store();
-        for i in ["a", "b"] {
-            store
-                .write(|c| settle(c, G, i, Some((5, "x"))))
-                .expect("settle");
-        }
-        for item in due_now(&store) {
-            store
-                .write(|c| failed(c, item.id, "403 Missing Access", false))
-                .expect("failed");
-        }
-        assert!(due_now(&store).is_empty());
-        assert_eq!(store.read(unreported_guilds).unwrap(), vec![G]);
-        let told = store.write(|c| take_failures(c, G)).unwrap();
-        assert_eq!(
-            told,
-            vec![Failure {
-                channel: 5,
-                count: 2,
-                error: "403 Missing Access".into()
-            }]
-        );
-        assert!(store.write(|c| take_failures(c, G)).unwrap().is_empty());
-        assert!(store.read(unreported_guilds).unwrap().is_empty());
-        assert_eq!(
-            store.read(depth).unwrap(),
-            Depth {
-                waiting: 0,
-                failed: 2
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            for i in ["a", "b"] {
+                store
+                    .write(|c| settle(c, G, i, Some((5, "x"))))
+                    .expect("settle");
             }
-        );
+            for item in due_now(store) {
+                store
+                    .write(|c| failed(c, item.id, "403 Missing Access", false))
+                    .expect("failed");
+            }
+            assert!(due_now(store).is_empty());
+            assert_eq!(store.read(unreported_guilds).unwrap(), vec![G]);
+            let told = store.write(|c| take_failures(c, G)).unwrap();
+            assert_eq!(
+                told,
+                vec![Failure {
+                    channel: 5,
+                    count: 2,
+                    error: "403 Missing Access".into()
+                }]
+            );
+            assert!(store.write(|c| take_failures(c, G)).unwrap().is_empty());
+            assert!(store.read(unreported_guilds).unwrap().is_empty());
+            assert_eq!(
+                store.read(depth).unwrap(),
+                Depth {
+                    waiting: 0,
+                    failed: 2
+                }
+            );
+        }
     }
 
     #[test]
     fn a_rolled_back_roll_leaves_no_row() {
-        let (_d, store) = store();
-        let out: Result<(), crate::store::StoreError> = store.write(|c| {
-            hold(
-                c,
-                &NewItem {
-                    guild: G,
-                    channel: 1,
-                    interaction: "i6",
-                    roll: None,
-                    body: "x",
-                },
-            )?;
-            Err(crate::store::StoreError::Corrupt("refused".into()))
-        });
-        assert!(out.is_err());
-        store.write(recover).unwrap();
-        assert!(due_now(&store).is_empty());
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            let out: Result<(), crate::store::StoreError> = store.write(|c| {
+                hold(
+                    c,
+                    &NewItem {
+                        guild: G,
+                        channel: 1,
+                        interaction: "i6",
+                        roll: None,
+                        body: "x",
+                    },
+                )?;
+                Err(crate::store::StoreError::Corrupt("refused".into()))
+            });
+            assert!(out.is_err());
+            store.write(recover).unwrap();
+            assert!(due_now(store).is_empty());
+        }
     }
 
     #[test]
     fn a_retry_puts_off_the_rest_of_its_channel_and_a_closed_channel_fails_whole() {
-        let (_d, store) = store();
-        for (i, channel) in [("a", 5), ("b", 5), ("c", 6)] {
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            for (i, channel) in [("a", 5), ("b", 5), ("c", 6)] {
+                store
+                    .write(|c| settle(c, G, i, Some((channel, i))))
+                    .expect("settle");
+            }
+            let items = due_now(store);
             store
-                .write(|c| settle(c, G, i, Some((channel, i))))
-                .expect("settle");
+                .write(|c| retry_later(c, items[0].id, 5_000, "500"))
+                .expect("retry");
+            let due: Vec<String> = store
+                .read(|c| due(c, 4_999, 0, 10))
+                .unwrap()
+                .into_iter()
+                .map(|i| i.body)
+                .collect();
+            assert_eq!(
+                due,
+                vec!["c".to_owned()],
+                "channel 5 waits, channel 6 does not"
+            );
+            let n = store
+                .write(|c| failed(c, items[0].id, "403", true))
+                .expect("failed");
+            assert_eq!(n, 2, "both copies for channel 5");
+            assert_eq!(due_now(store).len(), 1);
         }
-        let items = due_now(&store);
-        store
-            .write(|c| retry_later(c, items[0].id, 5_000, "500"))
-            .expect("retry");
-        let due: Vec<String> = store
-            .read(|c| due(c, 4_999, 0, 10))
-            .unwrap()
-            .into_iter()
-            .map(|i| i.body)
-            .collect();
-        assert_eq!(
-            due,
-            vec!["c".to_owned()],
-            "channel 5 waits, channel 6 does not"
-        );
-        let n = store
-            .write(|c| failed(c, items[0].id, "403", true))
-            .expect("failed");
-        assert_eq!(n, 2, "both copies for channel 5");
-        assert_eq!(due_now(&store).len(), 1);
     }
 }

@@ -6,9 +6,9 @@
 //! write, so two presses (or two deliveries of one press) roll once. Keeps no result: results
 //! live in the roll log. Never decides who may press; `app` does.
 
-use rusqlite::{OptionalExtension as _, params};
-
-use super::{CharacterId, Conn, GuildId, Result, UserId, exec, next_id, now, query_row};
+use super::{
+    CharacterId, Conn, GuildId, Result, UserId, exec, next_id, now, params, query_map, query_opt,
+};
 
 /// A request, as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub fn create(conn: &Conn, guild: GuildId, new: &NewRequest<'_>) -> Result<i64> 
 
 /// The request `id` of the guild.
 pub fn get(conn: &Conn, guild: GuildId, id: i64) -> Result<Option<RequestRow>> {
-    Ok(query_row(
+    query_opt(
         conn,
         "SELECT id, gm_user_id, command, options_json, what, mode, closed_at IS NOT NULL
          FROM roll_requests WHERE guild_id = ?1 AND id = ?2",
@@ -95,26 +95,27 @@ pub fn get(conn: &Conn, guild: GuildId, id: i64) -> Result<Option<RequestRow>> {
             })
         },
     )
-    .optional()?)
 }
 
 /// The request's characters, in the order named, with their names as they are now.
 pub fn entries(conn: &Conn, guild: GuildId, id: i64) -> Result<Vec<EntryRow>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT e.character_id, c.name, e.rolled_by
          FROM roll_request_characters e
          JOIN characters c ON c.guild_id = e.guild_id AND c.id = e.character_id
          WHERE e.guild_id = ?1 AND e.request_id = ?2
          ORDER BY e.position",
+        params![guild, id],
+        |r| {
+            Ok(EntryRow {
+                character: r.get(0)?,
+                name: r.get(1)?,
+                rolled_by: r.get(2)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map(params![guild, id], |r| {
-        Ok(EntryRow {
-            character: r.get(0)?,
-            name: r.get(1)?,
-            rolled_by: r.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// Marks `character` as rolled by `user`, if it is named in the open request `id` and has not

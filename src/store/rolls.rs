@@ -3,10 +3,11 @@
 //! A roll's player-visible result is `public_json`. Blind rolls and GM secret rolls keep their
 //! result in `secret_rolls` (a hidden table) until revealed; reading it takes a [`GmProof`].
 
-use rusqlite::{OptionalExtension as _, Row, params};
-
 use super::secrets::GmProof;
-use super::{CharacterId, Conn, GuildId, Result, RollId, UserId, exec, now, query_row};
+use super::{
+    CharacterId, Conn, GuildId, Result, RollId, Row, StoreError, UserId, exec, now, params,
+    query_map, query_opt, query_row,
+};
 
 /// Who may see a roll (SPEC §2, roll modes), plus `Secret` for a GM's committed roll.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -83,20 +84,15 @@ pub struct RollRow {
 
 const COLUMNS: &str = "id, user_id, character_id, command, mode, label, public_json, commitment, luck_used, parent_id, created_at";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<RollRow> {
+fn from_row(r: &Row<'_>) -> Result<RollRow> {
     let mode: String = r.get(4)?;
     Ok(RollRow {
         id: r.get(0)?,
         user: r.get(1)?,
         character: r.get(2)?,
         command: r.get(3)?,
-        mode: Mode::parse(&mode).ok_or_else(|| {
-            rusqlite::Error::FromSqlConversionFailure(
-                4,
-                rusqlite::types::Type::Text,
-                format!("roll mode {mode:?}").into(),
-            )
-        })?,
+        mode: Mode::parse(&mode)
+            .ok_or_else(|| StoreError::Corrupt(format!("roll mode {mode:?}")))?,
         label: r.get(5)?,
         public_json: r.get(6)?,
         commitment: r.get(7)?,
@@ -144,7 +140,7 @@ pub fn insert(conn: &Conn, guild: GuildId, roll: &NewRoll<'_>) -> Result<RollId>
 /// A roll by id (result hidden for blind/secret rolls not yet revealed).
 pub fn get(conn: &Conn, guild: GuildId, id: RollId) -> Result<Option<RollRow>> {
     let sql = format!("SELECT {COLUMNS} FROM rolls WHERE guild_id = ?1 AND id = ?2");
-    Ok(query_row(conn, &sql, params![guild, id], from_row).optional()?)
+    query_opt(conn, &sql, params![guild, id], from_row)
 }
 
 /// The latest roll of a character for a command family (`/check`, `/attack`…), if any.
@@ -157,10 +153,8 @@ pub fn latest_for_character(
     let sql = format!(
         "SELECT {COLUMNS} FROM rolls WHERE guild_id = ?1 AND character_id = ?2 ORDER BY id DESC LIMIT 50"
     );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![guild, character], from_row)?;
+    let rows = query_map(conn, &sql, params![guild, character], from_row)?;
     for row in rows {
-        let row = row?;
         if commands.contains(&row.command.as_str()) {
             return Ok(Some(row));
         }
@@ -188,12 +182,12 @@ pub fn recent(
 ) -> Result<Vec<RollRow>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM rolls WHERE guild_id = ?1
-           AND (?2 IS NULL OR user_id = ?2) AND (?3 IS NULL OR character_id = ?3)
+           AND (CAST(?2 AS BIGINT) IS NULL OR user_id = ?2)
+           AND (CAST(?3 AS BIGINT) IS NULL OR character_id = ?3)
          ORDER BY id DESC LIMIT ?4"
     );
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![guild, user, character, limit], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = query_map(conn, &sql, params![guild, user, character, limit], from_row)?;
+    Ok(rows)
 }
 
 /// A hidden roll's stored result and nonce.
@@ -206,18 +200,18 @@ pub struct SecretRoll {
 
 /// Reads a hidden roll's result (GM only).
 pub fn secret(conn: &Conn, gm: GmProof, id: RollId) -> Result<Option<SecretRoll>> {
-    Ok(query_row(conn,
-            "SELECT result_json, nonce, revealed_at FROM secret_rolls WHERE guild_id = ?1 AND roll_id = ?2",
-            params![gm.guild(), id],
-            |r| {
-                Ok(SecretRoll {
-                    result_json: r.get(0)?,
-                    nonce: r.get(1)?,
-                    revealed_at: r.get(2)?,
-                })
-            },
-        )
-        .optional()?)
+    query_opt(
+        conn,
+        "SELECT result_json, nonce, revealed_at FROM secret_rolls WHERE guild_id = ?1 AND roll_id = ?2",
+        params![gm.guild(), id],
+        |r| {
+            Ok(SecretRoll {
+                result_json: r.get(0)?,
+                nonce: r.get(1)?,
+                revealed_at: r.get(2)?,
+            })
+        },
+    )
 }
 
 /// Reveals a hidden roll: its result becomes public. Returns false if it was already revealed

@@ -5,9 +5,10 @@
 //! player changes the hidden total without showing it: its result says whether the spend happened
 //! and whether luck is now exhausted, and the total it carries is for the GM's copy only.
 
-use rusqlite::{OptionalExtension as _, params};
-
-use super::{CharacterId, Conn, GuildId, Result, RollId, UserId, exec, now, query_row};
+use super::{
+    CharacterId, Conn, GuildId, Result, RollId, UserId, exec, now, params, query_map, query_opt,
+    query_row,
+};
 
 /// Proof that the caller was verified as a GM of the guild. Created only by the app layer's
 /// permission check (`app::perm`), right after it checked the caller's roles.
@@ -39,22 +40,23 @@ pub fn set_hidden(conn: &Conn, gm: GmProof, id: CharacterId, key: &str, value: &
 
 /// Reads one hidden key.
 pub fn hidden(conn: &Conn, gm: GmProof, id: CharacterId, key: &str) -> Result<Option<String>> {
-    Ok(query_row(
+    query_opt(
         conn,
         "SELECT value FROM hidden_values WHERE guild_id = ?1 AND character_id = ?2 AND key = ?3",
         params![gm.guild, id, key.trim()],
         |r| r.get(0),
     )
-    .optional()?)
 }
 
 /// Every hidden key of a character, by key.
 pub fn all_hidden(conn: &Conn, gm: GmProof, id: CharacterId) -> Result<Vec<(String, String)>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT key, value FROM hidden_values WHERE guild_id = ?1 AND character_id = ?2 ORDER BY key",
+        params![gm.guild, id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    let rows = stmt.query_map(params![gm.guild, id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// Adds a GM note.
@@ -81,11 +83,13 @@ pub fn add_note(
 
 /// The GM notes on a character, oldest first.
 pub fn notes(conn: &Conn, gm: GmProof, id: CharacterId) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT text FROM gm_notes WHERE guild_id = ?1 AND character_id = ?2 ORDER BY id",
+        params![gm.guild, id],
+        |r| r.get(0),
     )?;
-    let rows = stmt.query_map(params![gm.guild, id], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }
 
 /// The luck total, if it was ever rolled or set.
@@ -94,13 +98,12 @@ pub fn luck(conn: &Conn, gm: GmProof, id: CharacterId) -> Result<Option<i64>> {
 }
 
 fn luck_inner(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Option<i64>> {
-    Ok(query_row(
+    query_opt(
         conn,
         "SELECT points FROM luck WHERE guild_id = ?1 AND character_id = ?2",
         params![guild, id],
         |r| r.get(0),
     )
-    .optional()?)
 }
 
 /// Why luck changed, for the ledger.
@@ -220,13 +223,12 @@ pub fn spend_luck(
     entry: &LedgerEntry<'_>,
 ) -> Result<Spend> {
     if let Some(key) = entry.idem_key {
-        let seen: Option<i64> = query_row(
+        let seen: Option<i64> = query_opt(
             conn,
             "SELECT 1 FROM luck_ledger WHERE guild_id = ?1 AND idem_key = ?2",
             params![guild, key],
             |r| r.get(0),
-        )
-        .optional()?;
+        )?;
         if seen.is_some() {
             return Ok(Spend::Duplicate);
         }
@@ -283,20 +285,22 @@ pub struct LedgerRow {
 
 /// The luck ledger of a character, oldest first.
 pub fn ledger(conn: &Conn, gm: GmProof, id: CharacterId) -> Result<Vec<LedgerRow>> {
-    let mut stmt = conn.prepare_cached(
+    let rows = query_map(
+        conn,
         "SELECT actor_id, delta, points_after, kind, reason, roll_id, at FROM luck_ledger
          WHERE guild_id = ?1 AND character_id = ?2 ORDER BY id",
+        params![gm.guild, id],
+        |r| {
+            Ok(LedgerRow {
+                actor: r.get(0)?,
+                delta: r.get(1)?,
+                points_after: r.get(2)?,
+                kind: r.get(3)?,
+                reason: r.get(4)?,
+                roll: r.get(5)?,
+                at: r.get(6)?,
+            })
+        },
     )?;
-    let rows = stmt.query_map(params![gm.guild, id], |r| {
-        Ok(LedgerRow {
-            actor: r.get(0)?,
-            delta: r.get(1)?,
-            points_after: r.get(2)?,
-            kind: r.get(3)?,
-            reason: r.get(4)?,
-            roll: r.get(5)?,
-            at: r.get(6)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows)
 }

@@ -1,5 +1,10 @@
-//! The store on real files: migrations, pragmas, online backup, and luck spends that cannot
-//! overspend or repeat.
+//! The store on real files and on a real PostgreSQL server: migrations, pragmas, online
+//! backup, and luck spends that cannot overspend or repeat.
+//!
+//! Tests that are not about SQLite's file run on every backend there is
+//! ([`referee::store::testdb::backends`]): SQLite always, PostgreSQL on a fresh database of the
+//! server named by `REFEREE_TEST_DATABASE_URL` when one answers (a loud skip otherwise, a
+//! failure under `CI=true`).
 
 use std::sync::Arc;
 use std::thread;
@@ -7,7 +12,8 @@ use std::thread;
 use referee::store::characters::{self, NewCharacter};
 use referee::store::guilds::System;
 use referee::store::secrets::{self, LedgerEntry, LuckKind, Spend};
-use referee::store::{CharacterId, GuildId, Store, StoreError, UserId};
+use referee::store::testdb::{self, TestStore};
+use referee::store::{CharacterId, Dialect, GuildId, Store, StoreError, UserId, params, query_map};
 
 fn temp_store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
@@ -47,6 +53,7 @@ fn entry(kind: LuckKind, key: Option<&str>) -> LedgerEntry<'_> {
 fn schema(store: &Store) -> (i64, Vec<String>) {
     store
         .read(|c| {
+            let c = c.as_sqlite().expect("SQLite");
             let version: i64 = c.query_row("PRAGMA user_version", [], |r| r.get(0))?;
             let mut stmt =
                 c.prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")?;
@@ -79,6 +86,7 @@ fn pragmas_are_wal_normal_with_foreign_keys() {
     let (_dir, store) = temp_store();
     let (mode, sync, fk, busy): (String, i64, i64, i64) = store
         .read(|c| {
+            let c = c.as_sqlite().expect("SQLite");
             Ok((
                 c.query_row("PRAGMA journal_mode", [], |r| r.get(0))?,
                 c.query_row("PRAGMA synchronous", [], |r| r.get(0))?,
@@ -124,8 +132,13 @@ fn backup_while_writing_passes_integrity_check() {
 
 #[test]
 fn names_are_unique_per_guild_ignoring_case_and_guilds_are_isolated() {
-    let (_dir, store) = temp_store();
-    make_character(&store, GuildId(1), "Vexa");
+    for TestStore { store, .. } in testdb::backends() {
+        names_are_unique(&store);
+    }
+}
+
+fn names_are_unique(store: &Store) {
+    make_character(store, GuildId(1), "Vexa");
     let again = store.write(|tx| {
         characters::create(
             tx,
@@ -141,7 +154,7 @@ fn names_are_unique_per_guild_ignoring_case_and_guilds_are_isolated() {
     });
     assert_eq!(again.unwrap(), None, "same name, other case");
     // Another guild may use the name and never sees the first guild's character.
-    make_character(&store, GuildId(2), "Vexa");
+    make_character(store, GuildId(2), "Vexa");
     store
         .read(|c| {
             assert_eq!(characters::all(c, GuildId(1))?.len(), 1);
@@ -152,19 +165,24 @@ fn names_are_unique_per_guild_ignoring_case_and_guilds_are_isolated() {
         .unwrap();
 }
 
-/// 200 concurrent spends of one point against a total of 5: exactly 5 succeed (SPEC §4).
+/// 200 concurrent spends of one point against a total of 5: exactly 5 succeed (SPEC §4), on
+/// each backend (on PostgreSQL, 200 threads over a pool of connections).
 #[test]
 fn concurrent_spends_never_overspend() {
-    let (_dir, store) = temp_store();
-    let store = Arc::new(store);
+    for TestStore { store, name, .. } in testdb::backends() {
+        concurrent_spends(&Arc::new(store), name);
+    }
+}
+
+fn concurrent_spends(store: &Arc<Store>, backend: &str) {
     let guild = GuildId(9);
-    let id = make_character(&store, guild, "Lucky");
+    let id = make_character(store, guild, "Lucky");
     store
         .write(|tx| secrets::set_luck(tx, guild, id, 5, &entry(LuckKind::Set, None)))
         .unwrap();
     let threads: Vec<_> = (0..200)
         .map(|i| {
-            let store = Arc::clone(&store);
+            let store = Arc::clone(store);
             thread::spawn(move || {
                 let key = format!("interaction-{i}");
                 store
@@ -186,10 +204,11 @@ fn concurrent_spends_never_overspend() {
         .iter()
         .filter(|r| matches!(r, Spend::Spent { .. }))
         .count();
-    assert_eq!(spent, 5);
+    assert_eq!(spent, 5, "{backend}");
     assert_eq!(
         results.iter().filter(|r| **r == Spend::Exhausted).count(),
-        195
+        195,
+        "{backend}"
     );
     let (left, spends) = store
         .read(|c| {
@@ -201,15 +220,20 @@ fn concurrent_spends_never_overspend() {
             ))
         })
         .unwrap();
-    assert_eq!(left, Some(0));
-    assert_eq!(spends, 5);
+    assert_eq!(left, Some(0), "{backend}");
+    assert_eq!(spends, 5, "{backend}");
 }
 
 #[test]
 fn the_same_idempotency_key_spends_once() {
-    let (_dir, store) = temp_store();
+    for TestStore { store, .. } in testdb::backends() {
+        same_key_spends_once(&store);
+    }
+}
+
+fn same_key_spends_once(store: &Store) {
     let guild = GuildId(9);
-    let id = make_character(&store, guild, "Twice");
+    let id = make_character(store, guild, "Twice");
     store
         .write(|tx| secrets::set_luck(tx, guild, id, 3, &entry(LuckKind::Set, None)))
         .unwrap();
@@ -227,10 +251,15 @@ fn the_same_idempotency_key_spends_once() {
 
 #[test]
 fn a_stunt_spends_what_is_left_when_short() {
+    for TestStore { store, .. } in testdb::backends() {
+        stunt_spends_what_is_left(&store);
+    }
+}
+
+fn stunt_spends_what_is_left(store: &Store) {
     // rules/README.md, "Luck stunt": the points named, at most the total, are spent.
-    let (_dir, store) = temp_store();
     let guild = GuildId(4);
-    let id = make_character(&store, guild, "Stunt");
+    let id = make_character(store, guild, "Stunt");
     store
         .write(|tx| secrets::set_luck(tx, guild, id, 2, &entry(LuckKind::Set, None)))
         .unwrap();
@@ -246,9 +275,14 @@ fn a_stunt_spends_what_is_left_when_short() {
 
 #[test]
 fn a_failed_transaction_changes_nothing() {
-    let (_dir, store) = temp_store();
+    for TestStore { store, .. } in testdb::backends() {
+        failed_transaction(&store);
+    }
+}
+
+fn failed_transaction(store: &Store) {
     let guild = GuildId(4);
-    let id = make_character(&store, guild, "Rollback");
+    let id = make_character(store, guild, "Rollback");
     store
         .write(|tx| secrets::set_luck(tx, guild, id, 2, &entry(LuckKind::Set, None)))
         .unwrap();
@@ -275,4 +309,504 @@ fn test_gm(guild: GuildId) -> referee::store::secrets::GmProof {
     }
     .gm(&referee::store::guilds::GuildSettings::default())
     .unwrap()
+}
+
+/// Every table and column with whether it may be NULL, as the backend's catalogue has them.
+fn columns(store: &Store) -> Vec<(String, String, bool)> {
+    let sql = match store.dialect() {
+        Dialect::Sqlite => {
+            "SELECT m.name, p.name, p.\"notnull\" = 0 FROM sqlite_master m
+             JOIN pragma_table_info(m.name) p
+             WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
+             ORDER BY 1, 2"
+        }
+        Dialect::Postgres => {
+            "SELECT table_name::text, column_name::text, is_nullable = 'YES' FROM information_schema.columns
+             WHERE table_schema = 'public' AND table_name <> 'referee_migrations'
+             ORDER BY 1, 2"
+        }
+    };
+    let mut all = store
+        .read(|c| query_map(c, sql, params![], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))))
+        .unwrap();
+    all.sort();
+    all
+}
+
+/// Both dialects of the migrations reach the same tables, columns and NULL-ability.
+#[test]
+fn both_backends_reach_the_same_schema() {
+    let sqlite = columns(&testdb::sqlite().store);
+    assert!(sqlite.iter().any(|(t, c, _)| t == "luck" && c == "points"));
+    let Some(pg) = testdb::postgres() else {
+        return;
+    };
+    let postgres = columns(&pg.store);
+    let names = |all: &[(String, String, bool)]| {
+        all.iter()
+            .map(|(t, c, _)| format!("{t}.{c}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&sqlite),
+        names(&postgres),
+        "SQLite's tables differ from PostgreSQL's"
+    );
+    // What SQLite refuses NULL in, PostgreSQL does too (PostgreSQL's primary keys are also NOT
+    // NULL where SQLite's INTEGER PRIMARY KEY says nothing).
+    for ((t, c, sqlite_null), (_, _, pg_null)) in sqlite.iter().zip(&postgres) {
+        assert!(
+            *sqlite_null || !pg_null,
+            "{t}.{c} may be NULL on PostgreSQL only"
+        );
+    }
+    // Opening again applies nothing and changes nothing.
+    let again = columns(&pg.store);
+    assert_eq!(postgres, again);
+}
+
+/// Every store function the unit tests do not reach, once on each backend: the same calls give
+/// the same answers on SQLite and on PostgreSQL.
+#[test]
+fn every_store_function_answers_the_same_on_each_backend() {
+    for TestStore { store, name, .. } in testdb::backends() {
+        exercise(&store, name);
+    }
+}
+
+#[allow(clippy::too_many_lines)] // One walk through the whole interface, in order.
+fn exercise(store: &Store, backend: &str) {
+    use referee::store::{advancement, guilds, requests, rolls};
+    let guild = GuildId(77);
+    let gm = test_gm(guild);
+    let ada = make_character(store, guild, "Ada");
+    let bo = make_character(store, guild, "Bo");
+    store
+        .write(|tx| {
+            // Guild settings: defaults, then a round trip with big snowflakes.
+            assert_eq!(guilds::get(tx, guild)?, guilds::GuildSettings::default());
+            let mut settings = guilds::GuildSettings {
+                gm_role_id: Some(1_234_567_890_123_456_789),
+                gm_channel_id: Some(42),
+                default_system: System::Tft,
+                ..Default::default()
+            };
+            settings.rules.insert("reaction".into(), true);
+            guilds::put(tx, guild, &settings)?;
+            assert_eq!(guilds::get(tx, guild)?, settings, "{backend}");
+            // Sheets, skills, gear, wounds, TFT damage.
+            characters::set_sheet(tx, guild, ada, "{\"st\":12}")?;
+            characters::touch(tx, guild, ada)?;
+            characters::set_skill(tx, guild, ada, "Speed", 3)?;
+            characters::set_skill(tx, guild, ada, "speed ", 4)?;
+            characters::set_skill(tx, guild, ada, "Climb", 2)?;
+            characters::set_skill(tx, guild, ada, "Climb", 0)?;
+            let skills = characters::skills(tx, guild, ada)?;
+            assert_eq!(skills.len(), 1, "{backend}");
+            assert_eq!(skills[0].rating, 4, "{backend}");
+            let sword = characters::add_item(tx, guild, ada, "weapon", "Sword", "{}")?;
+            let shield = characters::add_item(tx, guild, ada, "shield", "Shield", "{}")?;
+            assert_eq!((sword, shield), (1, 2), "{backend}");
+            assert!(characters::set_item_stats(
+                tx,
+                guild,
+                ada,
+                shield,
+                "{\"db\":1}"
+            )?);
+            assert!(characters::remove_item(tx, guild, ada, "SWORD")?);
+            assert!(!characters::remove_item(tx, guild, ada, "sword")?);
+            let items = characters::items(tx, guild, ada)?;
+            assert_eq!(items.len(), 1, "{backend}");
+            assert_eq!(items[0].stats_json, "{\"db\":1}", "{backend}");
+            characters::set_tft_damage(tx, guild, ada, 3, 1)?;
+            assert_eq!(characters::tft_damage(tx, guild, ada)?, (3, 1), "{backend}");
+            assert_eq!(characters::tft_damage(tx, guild, bo)?, (0, 0), "{backend}");
+            // Hidden values, notes, luck and its ledger.
+            secrets::set_hidden(tx, gm, ada, "sleepless", "yes")?;
+            secrets::set_hidden(tx, gm, ada, "sleepless", "no")?;
+            assert_eq!(
+                secrets::hidden(tx, gm, ada, "sleepless")?.as_deref(),
+                Some("no")
+            );
+            assert_eq!(secrets::all_hidden(tx, gm, ada)?.len(), 1, "{backend}");
+            secrets::add_note(tx, gm, ada, UserId(1), "first")?;
+            secrets::add_note(tx, gm, ada, UserId(1), "second")?;
+            assert_eq!(
+                secrets::notes(tx, gm, ada)?,
+                ["first", "second"],
+                "{backend}"
+            );
+            secrets::set_luck(tx, guild, ada, 2, &entry(LuckKind::Rolled, None))?;
+            assert_eq!(
+                secrets::award_luck(tx, guild, ada, 3, &entry(LuckKind::Awarded, None))?,
+                5
+            );
+            let ledger = secrets::ledger(tx, gm, ada)?;
+            assert_eq!(
+                ledger.iter().map(|r| r.delta).collect::<Vec<_>>(),
+                [2, 3],
+                "{backend}"
+            );
+            // Advancement.
+            assert_eq!(
+                advancement::get(tx, guild, ada)?,
+                advancement::Advancement::default()
+            );
+            let a = advancement::Advancement {
+                skill_points: 7,
+                craft_json: Some("{}".into()),
+            };
+            advancement::put(tx, guild, ada, &a)?;
+            assert_eq!(advancement::get(tx, guild, ada)?, a, "{backend}");
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+    // The roll log: public and secret rolls, reveal, luck use, recent.
+    store
+        .write(|tx| {
+            let roll = |mode, character, command| rolls::NewRoll {
+                user: UserId(10),
+                character,
+                command,
+                mode,
+                label: "Speed",
+                result_json: "{\"total\":55}",
+                commitment: (mode == rolls::Mode::Secret).then_some("c0ffee"),
+                nonce: (mode == rolls::Mode::Secret).then_some("n1"),
+                parent: None,
+            };
+            let public = rolls::insert(tx, guild, &roll(rolls::Mode::Public, Some(ada), "check"))?;
+            let secret = rolls::insert(tx, guild, &roll(rolls::Mode::Secret, None, "gm roll"))?;
+            assert_eq!((public.0, secret.0), (1, 2), "{backend}");
+            let row = rolls::get(tx, guild, public)?.expect("logged");
+            assert_eq!(row.public_json.as_deref(), Some("{\"total\":55}"));
+            assert_eq!(
+                rolls::get(tx, guild, secret)?.expect("logged").public_json,
+                None
+            );
+            let hidden = rolls::secret(tx, gm, secret)?.expect("hidden");
+            assert_eq!(hidden.nonce.as_deref(), Some("n1"), "{backend}");
+            assert!(rolls::reveal(tx, gm, secret)?);
+            assert!(!rolls::reveal(tx, gm, secret)?);
+            assert!(
+                rolls::get(tx, guild, secret)?
+                    .expect("logged")
+                    .public_json
+                    .is_some()
+            );
+            assert!(rolls::use_luck(tx, guild, public, "reroll")?);
+            assert!(!rolls::use_luck(tx, guild, public, "reroll")?);
+            let latest = rolls::latest_for_character(tx, guild, ada, &["check"])?;
+            assert_eq!(latest.map(|r| r.id), Some(public), "{backend}");
+            assert_eq!(
+                rolls::recent(tx, guild, None, None, 10)?.len(),
+                2,
+                "{backend}"
+            );
+            assert_eq!(
+                rolls::recent(tx, guild, Some(UserId(10)), Some(ada), 10)?.len(),
+                1,
+                "{backend}"
+            );
+            assert!(rolls::recent(tx, guild, Some(UserId(11)), None, 10)?.is_empty());
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+    // Roll requests: a press claims once, a release lets it press again, a closed request none.
+    store
+        .write(|tx| {
+            let id = requests::create(
+                tx,
+                guild,
+                &requests::NewRequest {
+                    gm: UserId(1),
+                    command: "check",
+                    options_json: "[]",
+                    what: "Speed",
+                    mode: "public",
+                    characters: &[bo, ada],
+                },
+            )?;
+            let row = requests::get(tx, guild, id)?.expect("stored");
+            assert!(!row.closed, "{backend}");
+            let names: Vec<String> = requests::entries(tx, guild, id)?
+                .into_iter()
+                .map(|e| e.name)
+                .collect();
+            assert_eq!(names, ["Bo", "Ada"], "{backend}");
+            assert!(requests::claim(tx, guild, id, ada, UserId(10))?);
+            assert!(!requests::claim(tx, guild, id, ada, UserId(10))?);
+            requests::release(tx, guild, id, ada, UserId(10))?;
+            assert!(requests::claim(tx, guild, id, ada, UserId(10))?);
+            assert!(requests::close(tx, guild, id)?);
+            assert!(!requests::close(tx, guild, id)?);
+            assert!(
+                requests::get(tx, guild, id)?.expect("stored").closed,
+                "{backend}"
+            );
+            assert!(!requests::claim(tx, guild, id, bo, UserId(10))?);
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+    // Deleting a character takes what hangs off it (foreign keys cascade on both).
+    store
+        .write(|tx| {
+            assert!(characters::delete(tx, guild, ada)?);
+            assert!(characters::skills(tx, guild, ada)?.is_empty(), "{backend}");
+            assert_eq!(secrets::luck(tx, gm, ada)?, None, "{backend}");
+            Ok::<_, StoreError>(())
+        })
+        .unwrap();
+}
+
+/// What a character is, as an export would show it: sheet, skills, gear, wounds, hidden values,
+/// notes, luck and its ledger.
+fn export(store: &Store, guild: GuildId) -> Vec<String> {
+    let gm = test_gm(guild);
+    store
+        .read(|c| {
+            let mut out = Vec::new();
+            for ch in characters::all(c, guild)? {
+                let id = ch.id;
+                out.push(format!(
+                    "{ch:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                    characters::skills(c, guild, id)?,
+                    characters::items(c, guild, id)?,
+                    characters::wounds(c, guild, id)?,
+                    characters::tft_damage(c, guild, id)?,
+                    secrets::all_hidden(c, gm, id)?,
+                    secrets::notes(c, gm, id)?,
+                    secrets::luck(c, gm, id)?,
+                    secrets::ledger(c, gm, id)?,
+                ));
+            }
+            Ok(out)
+        })
+        .unwrap()
+}
+
+/// `referee migrate --to`: a populated SQLite database → PostgreSQL, every character's export
+/// equal, every table's count equal; a second copy into the now non-empty target is refused.
+#[test]
+fn migration_to_postgres_round_trips_and_refuses_a_non_empty_target() {
+    let Some(pg) = testdb::postgres() else {
+        return;
+    };
+    let sqlite = testdb::sqlite();
+    exercise(&sqlite.store, "sqlite");
+    let guild = GuildId(77);
+    sqlite
+        .store
+        .write(|tx| {
+            let id = characters::by_name(tx, guild, "Bo")?.expect("Bo").id;
+            secrets::set_luck(tx, guild, id, 4, &entry(LuckKind::Set, Some("k1")))?;
+            characters::set_wounds(
+                tx,
+                guild,
+                id,
+                &[characters::WoundRow {
+                    location: "chest".into(),
+                    level: "red".into(),
+                    count: 2,
+                }],
+            )?;
+            referee::store::outbox::hold(
+                tx,
+                &referee::store::outbox::NewItem {
+                    guild,
+                    channel: 5,
+                    interaction: "i1",
+                    roll: None,
+                    body: "copy",
+                },
+            )
+        })
+        .unwrap();
+    let counts = referee::store::copy::sqlite_to_postgres(&sqlite.store, &pg.store).unwrap();
+    assert!(counts.iter().any(|(t, n)| *t == "characters" && *n == 1));
+    assert!(counts.iter().any(|(t, n)| *t == "rolls" && *n == 2));
+    assert!(!export(&sqlite.store, guild).is_empty());
+    assert_eq!(export(&sqlite.store, guild), export(&pg.store, guild));
+    // The outbox's ids go on after the copied ones.
+    let next = pg
+        .store
+        .write(|tx| {
+            referee::store::outbox::hold(
+                tx,
+                &referee::store::outbox::NewItem {
+                    guild,
+                    channel: 5,
+                    interaction: "i2",
+                    roll: None,
+                    body: "after",
+                },
+            )
+        })
+        .unwrap();
+    assert_eq!(next, 2);
+    let again = referee::store::copy::sqlite_to_postgres(&sqlite.store, &pg.store);
+    let err = again.expect_err("the target is not empty");
+    assert!(err.to_string().contains("not empty"), "{err}");
+}
+
+/// `referee backup` on PostgreSQL refuses, naming pg_dump; `referee migrate --db URL` migrates.
+#[test]
+fn the_cli_takes_a_postgres_url_wherever_it_takes_a_database() {
+    let Some(pg) = testdb::PgTestDb::create() else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_referee");
+    let dir = testdb::TempDir::new();
+    let run = |args: &[&str]| {
+        std::process::Command::new(bin)
+            .args(["--config", "/nonexistent/config.toml"])
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("REFEREE_DATABASE_URL")
+            .env_remove("REFEREE_DB")
+            .output()
+            .expect("run referee")
+    };
+    let migrated = run(&["migrate", "--db", pg.url()]);
+    assert!(
+        migrated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&migrated.stderr)
+    );
+    let said = String::from_utf8_lossy(&migrated.stdout);
+    assert!(said.contains("schema at version"), "{said}");
+    let backup = run(&["backup", "--db", pg.url(), "x.dump"]);
+    assert!(!backup.status.success());
+    let said = String::from_utf8_lossy(&backup.stderr);
+    assert!(said.contains("pg_dump"), "{said}");
+    // The console reads commands on the PostgreSQL database too.
+    let mut console = std::process::Command::new(bin)
+        .args([
+            "--config",
+            "/nonexistent/config.toml",
+            "console",
+            "--db",
+            pg.url(),
+        ])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the console");
+    {
+        use std::io::Write as _;
+        let mut stdin = console.stdin.take().expect("stdin");
+        writeln!(stdin, "/roll dice:2d6").expect("type");
+    }
+    let out = console.wait_with_output().expect("console ends");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.stdout.is_empty());
+}
+
+/// Set in the children of [`luck_race_across_three_processes_on_postgres`]: the database URL,
+/// the guild, the character and the child's number.
+const RACE: &str = "REFEREE_LUCK_RACE";
+
+/// One process of the cross-process race: 20 spends at once, each on its own thread with its
+/// own idempotency key; prints how many were spent. Does nothing unless [`RACE`] is set.
+#[test]
+fn luck_race_child() {
+    let Ok(spec) = std::env::var(RACE) else {
+        return;
+    };
+    let parts: Vec<&str> = spec.split('|').collect();
+    let [url, guild, id, child] = parts.as_slice() else {
+        panic!("{RACE}={spec:?}");
+    };
+    let store = Arc::new(Store::open_url(url).expect("open the race's database"));
+    let guild = GuildId(guild.parse().expect("guild"));
+    let id = CharacterId(id.parse().expect("character"));
+    let threads: Vec<_> = (0..20)
+        .map(|i| {
+            let store = Arc::clone(&store);
+            let key = format!("race-{child}-{i}");
+            thread::spawn(move || {
+                store
+                    .write(|tx| {
+                        secrets::spend_luck(
+                            tx,
+                            guild,
+                            id,
+                            1,
+                            &entry(LuckKind::SpentReroll, Some(&key)),
+                        )
+                    })
+                    .expect("a spend")
+            })
+        })
+        .collect();
+    let spent = threads
+        .into_iter()
+        .map(|t| t.join().expect("spender"))
+        .filter(|r| matches!(r, Spend::Spent { .. }))
+        .count();
+    println!("SPENT {spent}");
+}
+
+/// Three processes on one PostgreSQL database, 60 spends of one point against a total of 5:
+/// exactly 5 succeed, the ledger shows 5 spends and the total ends at 0 (issue 19's race).
+#[test]
+fn luck_race_across_three_processes_on_postgres() {
+    let Some(pg) = testdb::PgTestDb::create() else {
+        return;
+    };
+    let store = pg.open();
+    let guild = GuildId(19);
+    let id = make_character(&store, guild, "Racer");
+    store
+        .write(|tx| secrets::set_luck(tx, guild, id, 5, &entry(LuckKind::Set, None)))
+        .unwrap();
+    let exe = std::env::current_exe().expect("the test binary");
+    let children: Vec<_> = (0..3)
+        .map(|child| {
+            std::process::Command::new(&exe)
+                .args(["store::luck_race_child", "--exact", "--nocapture"])
+                .env(RACE, format!("{}|{}|{}|{child}", pg.url(), guild.0, id.0))
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("start a racer")
+        })
+        .collect();
+    let mut spent = Vec::new();
+    for child in children {
+        let out = child.wait_with_output().expect("a racer ends");
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{said}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let n: usize = said
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("SPENT "))
+            .unwrap_or_else(|| panic!("a racer said no count: {said}"))
+            .parse()
+            .expect("a count");
+        spent.push(n);
+    }
+    eprintln!("luck race across 3 processes: spends per process {spent:?}");
+    assert_eq!(spent.iter().sum::<usize>(), 5, "per process: {spent:?}");
+    let gm = test_gm(guild);
+    let (left, spends) = store
+        .read(|c| {
+            let ledger = secrets::ledger(c, gm, id)?;
+            Ok((
+                secrets::luck(c, gm, id)?,
+                ledger.iter().filter(|r| r.delta < 0).count(),
+            ))
+        })
+        .unwrap();
+    assert_eq!((left, spends), (Some(0), 5));
 }

@@ -339,7 +339,7 @@ fn only_gms_make_npcs_and_players_cannot_see_them() {
 /// Puts a sentinel in every hidden place of `id` (luck 777, ledger, hidden key, GM note) and a
 /// wound on its sheet.
 fn seed_secrets(w: &World, id: crate::store::CharacterId) {
-    let seed = |tx: &rusqlite::Connection| -> AppResult<()> {
+    let seed = |tx: &crate::store::Conn| -> AppResult<()> {
         let entry = LedgerEntry {
             actor: UserId(99),
             kind: LuckKind::Set,

@@ -1,0 +1,254 @@
+//! The PostgreSQL backend: a pool of connections (r2d2) to one database that several processes
+//! share.
+//!
+//! - **Reads** take a pooled connection and run in autocommit.
+//! - **Writes** run one transaction each, which first takes the database-wide write lock, a
+//!   transaction-scoped advisory lock ([`WRITE_LOCK`]). Writers are thus serialised across every
+//!   process on the database, as SQLite's `BEGIN IMMEDIATE` serialises them on a file, and every
+//!   read-then-write of the store functions (the next id of a table, a luck spend's read and
+//!   conditional decrement, an encounter's version check) stays as safe as on SQLite — across
+//!   processes too. The wait for the lock honours the job's deadline (`lock_timeout`), past which
+//!   the write is [`StoreError::Busy`] and nothing was written. Readers never wait for it.
+//! - A failed statement ends the write on PostgreSQL (the transaction is aborted): a store
+//!   function that fails fails its whole write, which is rolled back.
+//! - **Migrations**: each `migrations/NN-name/` has `postgres.sql` beside SQLite's `up.sql`;
+//!   [`migrate`] applies the ones not yet in `referee_migrations` in order, each in its own
+//!   transaction, under an advisory lock of its own so processes started together migrate once.
+
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::sql::{Conn, PgManager, PgPool};
+use super::{Result, StoreError, WRITE_WAIT, current_job, sqlite};
+
+/// The advisory lock every write holds for its transaction ("referee" + 'w').
+pub const WRITE_LOCK: i64 = 0x7265_6665_7265_6577;
+/// The advisory lock held while migrating ("referee" + 'm').
+pub const MIGRATE_LOCK: i64 = 0x7265_6665_7265_656d;
+/// Connections in the pool at most.
+const POOL_SIZE: u32 = 16;
+/// How long opening the store waits for the server.
+const CONNECT_WAIT: Duration = Duration::from_secs(5);
+
+/// Whether a PostgreSQL error means a lock or a connection was not had in time (nothing was
+/// written): a lock timeout, a serialisation failure or a deadlock.
+pub(super) fn is_busy(e: &postgres::Error) -> bool {
+    use postgres::error::SqlState;
+    e.code().is_some_and(|c| {
+        *c == SqlState::LOCK_NOT_AVAILABLE
+            || *c == SqlState::T_R_SERIALIZATION_FAILURE
+            || *c == SqlState::T_R_DEADLOCK_DETECTED
+    })
+}
+
+/// `url` without its password, for messages and logs.
+pub fn redact(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_owned();
+    };
+    let rest = &url[scheme_end..];
+    let Some(at) = rest.find('@') else {
+        return url.to_owned();
+    };
+    match rest[..at].find(':') {
+        Some(colon) => format!(
+            "{}{}:***{}",
+            &url[..scheme_end],
+            &rest[..colon],
+            &rest[at..]
+        ),
+        None => url.to_owned(),
+    }
+}
+
+/// A PostgreSQL database shared by one or more processes.
+pub struct Postgres {
+    pool: PgPool,
+    shown: PathBuf,
+    commits: AtomicU64,
+}
+
+impl std::fmt::Debug for Postgres {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("postgres", &self.shown)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Postgres {
+    /// Connects (the database must exist) and applies pending migrations.
+    pub fn open(config: postgres::Config, shown: &str) -> Result<Self> {
+        let pool = r2d2::Pool::builder()
+            .max_size(POOL_SIZE)
+            .min_idle(Some(2))
+            .connection_timeout(CONNECT_WAIT)
+            .build(PgManager { config })
+            .map_err(|e| StoreError::Config(format!("cannot reach {shown}: {e}")))?;
+        {
+            let mut c = pool.get()?;
+            migrate(&mut c.client)?;
+        }
+        Ok(Self {
+            pool,
+            shown: PathBuf::from(shown),
+            commits: AtomicU64::new(0),
+        })
+    }
+
+    pub fn shown(&self) -> &Path {
+        &self.shown
+    }
+
+    pub fn max_connections(&self) -> usize {
+        self.pool.max_size() as usize
+    }
+
+    pub fn commit_counts(&self) -> (u64, u64) {
+        let n = self.commits.load(Ordering::Relaxed);
+        (n, n)
+    }
+
+    pub fn read<T>(&self, f: impl FnOnce(&Conn) -> Result<T>) -> Result<T> {
+        let conn = Conn::postgres(self.pool.get()?);
+        f(&conn)
+    }
+
+    pub fn write<T, E: From<StoreError>>(
+        &self,
+        f: impl FnOnce(&Conn) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let job = current_job();
+        if job.read_only {
+            return Err(E::from(StoreError::NeedsWriter));
+        }
+        let deadline = job.deadline.unwrap_or_else(|| Instant::now() + WRITE_WAIT);
+        let wait = deadline.saturating_duration_since(Instant::now());
+        let pooled = self
+            .pool
+            .get_timeout(wait.max(Duration::from_millis(1)))
+            .map_err(|_| E::from(StoreError::Busy))?;
+        let conn = Conn::postgres(pooled);
+        let ms = deadline
+            .saturating_duration_since(Instant::now())
+            .as_millis()
+            .max(1);
+        // `lock_timeout` bounds the wait for the write lock only; it is lifted once it is had.
+        let begun = conn.batch(&format!(
+            "BEGIN; SET LOCAL lock_timeout = '{ms}ms'; SELECT pg_advisory_xact_lock({WRITE_LOCK}); \
+             SET LOCAL lock_timeout = DEFAULT"
+        ));
+        if let Err(e) = begun {
+            let _ = conn.batch("ROLLBACK");
+            return Err(E::from(if e.is_busy() { StoreError::Busy } else { e }));
+        }
+        let out = catch_unwind(AssertUnwindSafe(|| f(&conn)));
+        match out {
+            Err(panic) => {
+                let _ = conn.batch("ROLLBACK");
+                resume_unwind(panic)
+            }
+            Ok(Err(e)) => {
+                let _ = conn.batch("ROLLBACK");
+                Err(e)
+            }
+            Ok(Ok(value)) => match conn.batch("COMMIT") {
+                Ok(()) => {
+                    self.commits.fetch_add(1, Ordering::Relaxed);
+                    Ok(value)
+                }
+                Err(e) => {
+                    let _ = conn.batch("ROLLBACK");
+                    Err(E::from(StoreError::Commit(e.to_string())))
+                }
+            },
+        }
+    }
+}
+
+/// The migrations in order: (version, folder name, PostgreSQL SQL).
+fn pg_migrations() -> Result<Vec<(usize, String, &'static str)>> {
+    let mut dirs: Vec<_> = sqlite::migrations_dir().dirs().collect();
+    dirs.sort_by_key(|d| d.path().to_owned());
+    dirs.iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let name = d.path().display().to_string();
+            let sql = d
+                .get_file(d.path().join("postgres.sql"))
+                .and_then(include_dir::File::contents_utf8)
+                .ok_or_else(|| {
+                    StoreError::Corrupt(format!("migration {name} has no postgres.sql"))
+                })?;
+            Ok((i + 1, name, sql))
+        })
+        .collect()
+}
+
+/// Applies the migrations the database lacks, in order, each in its own transaction, under
+/// [`MIGRATE_LOCK`]. Refuses a database newer than this code.
+pub fn migrate(client: &mut postgres::Client) -> Result<()> {
+    client.batch_execute(
+        "CREATE TABLE IF NOT EXISTS referee_migrations (
+             version    BIGINT PRIMARY KEY,
+             name       TEXT NOT NULL,
+             applied_at BIGINT NOT NULL
+         )",
+    )?;
+    let migrations = pg_migrations()?;
+    let mut tx = client.transaction()?;
+    tx.execute(
+        &format!("SELECT pg_advisory_xact_lock({MIGRATE_LOCK})"),
+        &[],
+    )?;
+    let row = tx.query_one(
+        "SELECT COALESCE(MAX(version), 0) FROM referee_migrations",
+        &[],
+    )?;
+    let current = row.get::<_, i64>(0) as usize;
+    if current > migrations.len() {
+        return Err(StoreError::Corrupt(format!(
+            "the database is at schema version {current}, newer than this program's {}",
+            migrations.len()
+        )));
+    }
+    for (version, name, sql) in migrations.into_iter().skip(current) {
+        tx.batch_execute(sql)
+            .map_err(|e| StoreError::Corrupt(format!("migration {name}: {e}")))?;
+        tx.execute(
+            "INSERT INTO referee_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+            &[&(version as i64), &name, &super::now()],
+        )?;
+        tracing::info!(version, name, "applied a PostgreSQL migration");
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_redacted() {
+        let cases = [
+            (
+                "postgres://u:secret@h:5432/db",
+                "postgres://u:***@h:5432/db",
+            ),
+            ("postgres://u@h/db", "postgres://u@h/db"),
+            ("postgres://h/db", "postgres://h/db"),
+        ];
+        for (url, want) in cases {
+            assert_eq!(redact(url), want);
+        }
+    }
+
+    #[test]
+    fn every_migration_has_a_postgres_version() {
+        let all = pg_migrations().expect("every migration has postgres.sql");
+        assert_eq!(all.len(), super::super::Store::latest_version());
+    }
+}
