@@ -90,6 +90,15 @@ pub struct App {
 }
 
 impl App {
+    /// Waits for this process's turn to IDENTIFY its shards among the processes sharing the
+    /// database (PostgreSQL); `None` on SQLite. The turn lasts until the guard is dropped.
+    ///
+    /// # Errors
+    /// When the database cannot be reached.
+    pub fn identify_turn(&self) -> Result<Option<crate::store::IdentifyTurn>, StoreError> {
+        self.store.identify_turn()
+    }
+
     pub fn new(store: Arc<Store>, dice: Dice, limits: Limits) -> Self {
         Self {
             store,

@@ -37,6 +37,34 @@ pub struct Data {
     pub registration: stale::Registration,
     /// The GM channel copies' delivery (see [`deliver`]).
     pub outbox: Arc<deliver::Outbox>,
+    /// READY events so far, one per shard started (`run`'s IDENTIFY turn waits for them).
+    pub readies: Arc<Readies>,
+}
+
+/// Counts READY events and wakes whoever waits for a number of them.
+#[derive(Default)]
+pub struct Readies {
+    count: std::sync::atomic::AtomicUsize,
+    changed: tokio::sync::Notify,
+}
+
+impl Readies {
+    /// One more shard is READY.
+    pub fn ready(&self) {
+        self.count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.changed.notify_waiters();
+    }
+
+    /// Waits until `n` READY events have come.
+    pub async fn wait_for(&self, n: usize) {
+        loop {
+            let changed = self.changed.notified();
+            if self.count.load(std::sync::atomic::Ordering::SeqCst) >= n {
+                return;
+            }
+            changed.await;
+        }
+    }
 }
 
 /// Internal failures only: a user's mistake is already a reply from `app`.

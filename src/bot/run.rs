@@ -20,29 +20,18 @@ const DRAIN_LIMIT: Duration = Duration::from_secs(10);
 
 /// Runs the bot until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> anyhow::Result<()> {
-    let Some(token) = config
-        .discord
-        .token
-        .clone()
-        .filter(|t| !t.trim().is_empty())
-    else {
-        bail!(
-            "no bot token: set the DISCORD_TOKEN environment variable (or discord.token in \
-             config.toml) to the token from the Discord developer portal"
-        );
-    };
-    let mut http = serenity::HttpBuilder::new(token.trim());
-    if let Some(base) = &config.discord.api_base {
-        // Both calls are needed: with the rate limiter on, serenity ignores the proxy.
-        http = http
-            .proxy(base.trim_end_matches('/'))
-            .ratelimiter_disabled(true);
-    }
-    let http = http.build();
-    check_token(&http, config.discord.api_base.as_deref()).await?;
+    let http = discord_http(&config).await?;
 
     let outbox = Arc::new(Outbox::new(&config.delivery));
-    let app = open_app(&config, &outbox)?;
+    let readies = Arc::new(super::Readies::default());
+    // Opening the database blocks (a PostgreSQL client runs its own little runtime, which may
+    // not start inside this one): off the async threads.
+    let app = {
+        let (config, outbox) = (config.clone(), Arc::clone(&outbox));
+        tokio::task::spawn_blocking(move || open_app(&config, &outbox))
+            .await
+            .context("opening the database")??
+    };
     let inflight = Arc::new(Inflight::with_limit(Inflight::limit_from(
         std::env::var(super::invoke::INFLIGHT_ENV).ok().as_deref(),
     )));
@@ -56,6 +45,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         inflight: Arc::clone(&inflight),
         registration: super::stale::Registration::new(config.discord.dev_guild_id),
         outbox: Arc::clone(&outbox),
+        readies: Arc::clone(&readies),
     };
     let dev_guild = config.discord.dev_guild_id;
     let shard_plan = config.discord.shards;
@@ -113,13 +103,39 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         tracing::info!("shutting down: finishing commands in flight");
         shards.shutdown_all().await;
     });
+    take_identify_turn(&app, &client.http, shard_plan, readies).await?;
     let outcome = start_shards(&mut client, shard_plan).await;
     wind_down(&inflight, delivery, &workers).await;
     drop(client);
-    // The last handle to the store closes its connections (and WAL) here.
-    drop(app);
+    // The last handle to the store closes its connections (and WAL) here; closing the database's connections blocks too.
+    let _ = tokio::task::spawn_blocking(move || drop(app)).await;
     outcome.context("the connection to Discord failed")?;
     Ok(())
+}
+
+/// The REST client for Discord (or the base URL in `DISCORD_API_BASE`), with its token checked.
+async fn discord_http(config: &Config) -> anyhow::Result<serenity::Http> {
+    let Some(token) = config
+        .discord
+        .token
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+    else {
+        bail!(
+            "no bot token: set the DISCORD_TOKEN environment variable (or discord.token in \
+             config.toml) to the token from the Discord developer portal"
+        );
+    };
+    let mut http = serenity::HttpBuilder::new(token.trim());
+    if let Some(base) = &config.discord.api_base {
+        // Both calls are needed: with the rate limiter on, serenity ignores the proxy.
+        http = http
+            .proxy(base.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    check_token(&http, config.discord.api_base.as_deref()).await?;
+    Ok(http)
 }
 
 /// Registers the commands in the development guild, or globally.
@@ -135,6 +151,49 @@ async fn register_commands(
         }
         None => poise::builtins::register_globally(ctx, commands).await?,
     }
+    Ok(())
+}
+
+/// How long after its last shard is READY a process keeps its IDENTIFY turn: Discord's window
+/// for IDENTIFYs (`max_concurrency` per 5 seconds across all of a bot's processes).
+const IDENTIFY_WINDOW: Duration = Duration::from_secs(5);
+
+/// Waits for this process's turn to IDENTIFY among the processes sharing the database
+/// (PostgreSQL; nothing to wait for on SQLite), so processes started together never IDENTIFY in
+/// the same window: serenity spaces one process's shards 5 seconds apart but knows nothing of
+/// the others. The turn is given back once every shard of this process is READY, plus
+/// [`IDENTIFY_WINDOW`]; a process that dies gives it back with its database session.
+async fn take_identify_turn(
+    app: &Arc<App>,
+    http: &serenity::Http,
+    shards: Shards,
+    readies: Arc<super::Readies>,
+) -> anyhow::Result<()> {
+    let waiting = Arc::clone(app);
+    let turn = tokio::task::spawn_blocking(move || waiting.identify_turn())
+        .await
+        .context("waiting for the IDENTIFY turn")?
+        .context("cannot take the IDENTIFY turn in the database")?;
+    let Some(turn) = turn else {
+        return Ok(());
+    };
+    let local = match shards.range() {
+        Some((range, _)) => range.count(),
+        None => {
+            http.get_bot_gateway()
+                .await
+                .context("cannot ask Discord how many shards to run")?
+                .shards as usize
+        }
+    };
+    tracing::info!(shards = local, "our turn to IDENTIFY");
+    tokio::spawn(async move {
+        readies.wait_for(local).await;
+        tokio::time::sleep(IDENTIFY_WINDOW).await;
+        // Giving the lock back is a database call: off the async threads.
+        let _ = tokio::task::spawn_blocking(move || drop(turn)).await;
+        tracing::info!("IDENTIFY turn given back");
+    });
     Ok(())
 }
 
@@ -257,6 +316,9 @@ async fn on_event(
     event: &serenity::FullEvent,
     data: &Data,
 ) -> Result<(), Error> {
+    if let serenity::FullEvent::Ready { .. } = event {
+        data.readies.ready();
+    }
     if let serenity::FullEvent::InteractionCreate {
         interaction: serenity::Interaction::Component(press),
     } = event

@@ -80,7 +80,7 @@ use std::path::Path;
 use std::time::Instant;
 
 pub use ids::{CharacterId, GuildId, RollId, UserId};
-pub use pg::redact;
+pub use pg::{IdentifyTurn, redact};
 pub use sql::{Conn, Dialect, Row, exec, params, query_map, query_opt, query_row};
 pub use sqlite::{
     AUTOCHECKPOINT_BACKSTOP, CHECKPOINT_EVERY, MAX_GROUP, READER_CACHE_KIB, WRITE_WAIT,
@@ -255,6 +255,16 @@ impl Store {
     /// password).
     pub fn open_postgres(config: postgres::Config, shown: &str) -> Result<Self> {
         Ok(Self(Backend::Postgres(pg::Postgres::open(config, shown)?)))
+    }
+
+    /// Waits for this process's turn to IDENTIFY its shards with Discord, among the processes
+    /// sharing this PostgreSQL database; the turn lasts until the guard is dropped. `None` on
+    /// SQLite: one file serves one machine, where one process runs every shard.
+    pub fn identify_turn(&self) -> Result<Option<IdentifyTurn>> {
+        match &self.0 {
+            Backend::Sqlite(_) => Ok(None),
+            Backend::Postgres(p) => p.identify_turn().map(Some),
+        }
     }
 
     /// The schema version the code expects (the number of migrations).

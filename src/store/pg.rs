@@ -29,6 +29,10 @@ pub const WRITE_LOCK: i64 = 0x7265_6665_7265_6577;
 pub const MIGRATE_LOCK: i64 = 0x7265_6665_7265_656d;
 /// Connections in the pool at most.
 const POOL_SIZE: u32 = 16;
+/// The advisory lock processes sharing the database take turns with while their shards
+/// IDENTIFY (Discord allows so many IDENTIFYs per 5 seconds across all of a bot's processes).
+pub const IDENTIFY_LOCK: i64 = 0x7265_6665_7265_6569;
+
 /// How long opening the store waits for the server.
 const CONNECT_WAIT: Duration = Duration::from_secs(5);
 
@@ -63,6 +67,22 @@ pub fn redact(url: &str) -> String {
     }
 }
 
+/// A process's turn to IDENTIFY: [`IDENTIFY_LOCK`], held on one connection until dropped.
+pub struct IdentifyTurn(Option<r2d2::PooledConnection<PgManager>>);
+
+impl Drop for IdentifyTurn {
+    fn drop(&mut self) {
+        if let Some(mut conn) = self.0.take()
+            && let Err(e) = conn
+                .client()
+                .execute("SELECT pg_advisory_unlock($1)", &[&IDENTIFY_LOCK])
+        {
+            tracing::warn!(error = %e, "cannot release the IDENTIFY turn; it ends with the connection");
+            drop(conn);
+        }
+    }
+}
+
 /// A PostgreSQL database shared by one or more processes.
 pub struct Postgres {
     pool: PgPool,
@@ -89,7 +109,7 @@ impl Postgres {
             .map_err(|e| StoreError::Config(format!("cannot reach {shown}: {e}")))?;
         {
             let mut c = pool.get()?;
-            migrate(&mut c.client)?;
+            migrate(c.client())?;
         }
         Ok(Self {
             pool,
@@ -100,6 +120,16 @@ impl Postgres {
 
     pub fn shown(&self) -> &Path {
         &self.shown
+    }
+
+    /// Waits for this process's turn to IDENTIFY (see [`IDENTIFY_LOCK`]); the turn lasts until
+    /// the returned guard is dropped, or the process dies (the server then ends its session and
+    /// the lock with it).
+    pub fn identify_turn(&self) -> Result<IdentifyTurn> {
+        let mut conn = self.pool.get()?;
+        conn.client()
+            .execute("SELECT pg_advisory_lock($1)", &[&IDENTIFY_LOCK])?;
+        Ok(IdentifyTurn(Some(conn)))
     }
 
     pub fn max_connections(&self) -> usize {
@@ -190,18 +220,20 @@ fn pg_migrations() -> Result<Vec<(usize, String, &'static str)>> {
 /// Applies the migrations the database lacks, in order, each in its own transaction, under
 /// [`MIGRATE_LOCK`]. Refuses a database newer than this code.
 pub fn migrate(client: &mut postgres::Client) -> Result<()> {
-    client.batch_execute(
+    let migrations = pg_migrations()?;
+    let mut tx = client.transaction()?;
+    // The lock first: processes started together would otherwise race to create the version
+    // table itself (PostgreSQL's catalog refuses the second CREATE even with IF NOT EXISTS).
+    tx.execute(
+        &format!("SELECT pg_advisory_xact_lock({MIGRATE_LOCK})"),
+        &[],
+    )?;
+    tx.batch_execute(
         "CREATE TABLE IF NOT EXISTS referee_migrations (
              version    BIGINT PRIMARY KEY,
              name       TEXT NOT NULL,
              applied_at BIGINT NOT NULL
          )",
-    )?;
-    let migrations = pg_migrations()?;
-    let mut tx = client.transaction()?;
-    tx.execute(
-        &format!("SELECT pg_advisory_xact_lock({MIGRATE_LOCK})"),
-        &[],
     )?;
     let row = tx.query_one(
         "SELECT COALESCE(MAX(version), 0) FROM referee_migrations",

@@ -174,16 +174,37 @@ pub enum Dialect {
 
 /// A PostgreSQL connection with its prepared statements, as the pool keeps it.
 pub struct PgClient {
-    pub(crate) client: postgres::Client,
+    /// Always `Some` until dropped (see the `Drop` below).
+    client: Option<postgres::Client>,
     statements: HashMap<String, postgres::Statement>,
+}
+
+impl Drop for PgClient {
+    fn drop(&mut self) {
+        // A `postgres::Client` closes itself on a small runtime of its own, which may not
+        // start on a thread that drives another (the bot's last handle on the store can be
+        // dropped there at shutdown): such a drop goes to a thread of its own.
+        if let Some(client) = self.client.take()
+            && tokio::runtime::Handle::try_current().is_ok()
+        {
+            let _ = std::thread::spawn(move || drop(client)).join();
+        }
+    }
 }
 
 impl PgClient {
     pub(crate) fn new(client: postgres::Client) -> Self {
         Self {
-            client,
+            client: Some(client),
             statements: HashMap::new(),
         }
+    }
+
+    /// The client (present for the connection's whole life).
+    pub(crate) fn client(&mut self) -> &mut postgres::Client {
+        self.client
+            .as_mut()
+            .unwrap_or_else(|| unreachable!("a PgClient's client is taken only when it is dropped"))
     }
 
     /// The prepared statement for `sql` (written with `?N` placeholders), preparing it once.
@@ -191,7 +212,7 @@ impl PgClient {
         if let Some(s) = self.statements.get(sql) {
             return Ok(s.clone());
         }
-        let s = self.client.prepare(&to_postgres(sql))?;
+        let s = self.client().prepare(&to_postgres(sql))?;
         self.statements.insert(sql.to_owned(), s.clone());
         Ok(s)
     }
@@ -215,11 +236,11 @@ impl r2d2::ManageConnection for PgManager {
     }
 
     fn is_valid(&self, conn: &mut PgClient) -> Result<(), postgres::Error> {
-        conn.client.simple_query("").map(|_| ())
+        conn.client().simple_query("").map(|_| ())
     }
 
     fn has_broken(&self, conn: &mut PgClient) -> bool {
-        conn.client.is_closed()
+        conn.client.as_ref().is_none_or(postgres::Client::is_closed)
     }
 }
 
@@ -273,7 +294,7 @@ impl Conn {
     pub fn batch(&self, sql: &str) -> Result<()> {
         match &self.0 {
             Inner::Sqlite(c) => Ok(c.execute_batch(sql)?),
-            Inner::Postgres(c) => Ok(c.borrow_mut().client.batch_execute(sql)?),
+            Inner::Postgres(c) => Ok(c.borrow_mut().client().batch_execute(sql)?),
         }
     }
 
@@ -433,7 +454,7 @@ pub fn exec(conn: &Conn, sql: &str, params: Params<'_>) -> Result<usize> {
             let mut c = c.borrow_mut();
             let st = c.statement(sql)?;
             let ps = pg_params(params);
-            Ok(c.client.execute(&st, &pg_refs(&ps))? as usize)
+            Ok(c.client().execute(&st, &pg_refs(&ps))? as usize)
         }
     }
 }
@@ -460,7 +481,7 @@ pub fn query_map<T>(
             let mut c = c.borrow_mut();
             let st = c.statement(sql)?;
             let ps = pg_params(params);
-            let rows = c.client.query(&st, &pg_refs(&ps))?;
+            let rows = c.client().query(&st, &pg_refs(&ps))?;
             rows.iter().map(|r| f(&Row::Postgres(r))).collect()
         }
     }
@@ -488,7 +509,7 @@ pub fn query_opt<T>(
             let st = c.statement(sql)?;
             let ps = pg_params(params);
             // `query` rather than `query_opt`: a statement may return more rows (take the first).
-            let rows = c.client.query(&st, &pg_refs(&ps))?;
+            let rows = c.client().query(&st, &pg_refs(&ps))?;
             rows.first().map(|r| f(&Row::Postgres(r))).transpose()
         }
     }

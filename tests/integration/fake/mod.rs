@@ -710,6 +710,13 @@ impl FakeDiscord {
         self.shared.lock().identified.clone()
     }
 
+    /// Waits until `count` IDENTIFYs have been answered.
+    pub fn wait_log_identified(&self, count: usize, timeout: Duration) {
+        self.wait_log(timeout, &format!("{count} IDENTIFYs"), |log| {
+            (log.identified.len() >= count).then_some(())
+        });
+    }
+
     /// Waits until every one of `shards` has a connection that takes dispatches.
     pub fn wait_shards(&self, shards: &[u32], timeout: Duration) {
         self.wait_log(timeout, &format!("shards {shards:?} READY"), |log| {
