@@ -408,6 +408,8 @@ pub enum CommonCheck {
     DrawDagger,
     #[name = "leave-hth"]
     LeaveHth,
+    #[name = "disbelieve"]
+    Disbelieve,
 }
 
 /// How the target of a TFT attack parries the blow.

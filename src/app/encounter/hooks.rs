@@ -312,7 +312,38 @@ pub(crate) fn tft_cast_before(
     Ok(out)
 }
 
-/// After a TFT spell in the fight: the caster has acted and taken one more of its actions.
+/// Before a TFT roll that is one of the figure's actions in the fight (disbelieving, drawing a
+/// dagger in hand-to-hand): the turn check, an action beyond those declared refused, and the
+/// dice the multiple-actions variant adds to it (tft-multiple-actions.txt, "Other
+/// roll-dependent actions roll two extra dice", per unit of the penalty multiplier). Outside
+/// a TFT encounter, or with one action declared: no extra dice.
+pub(crate) fn tft_action_before(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    who: CharacterId,
+    action: crate::rules::tft::multi::Action,
+) -> AppResult<u32> {
+    let Some((_, l)) = here(ctx, conn)? else {
+        return Ok(0);
+    };
+    if l.row.system != System::Tft || !l.state.begun() {
+        return Ok(0);
+    }
+    let Some(a) = l.state.figure(who) else {
+        return Ok(0);
+    };
+    in_turn(ctx, &l, who)?;
+    let Some(meta) = super::tft::meta_of(a) else {
+        return Ok(0);
+    };
+    if a.rolls_this_turn >= meta.actions {
+        return Err(user(too_many(a, meta.actions)));
+    }
+    Ok(crate::rules::tft::multi::action_terms(action, &meta).extra_dice)
+}
+
+/// After a TFT spell (or another action with a roll, see [`tft_action_before`]) in the fight:
+/// the figure has acted and taken one more of its actions.
 pub(crate) fn tft_cast_after(ctx: &Ctx<'_>, conn: &Conn, caster: CharacterId) -> AppResult<()> {
     let Some((at, mut l)) = here(ctx, conn)? else {
         return Ok(());

@@ -14,6 +14,7 @@ use crate::app::reply::{Embed, Reply};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::character::{Attribute, Talent};
+use crate::rules::tft::multi::Action;
 use crate::rules::tft::saves::save_odds;
 use crate::rules::tft::saves::{
     CheckActivity, CommonCheck, TalentCondition, checks_for, recognize_spell_modifier,
@@ -26,7 +27,7 @@ const MAX_MODIFIER: i64 = 40;
 const MAX_SPELL_IQ: i64 = 40;
 
 /// What `check:` accepts, in the summary's order.
-pub const ACTIVITIES: [(&str, CheckActivity); 10] = [
+pub const ACTIVITIES: [(&str, CheckActivity); 11] = [
     ("spot-ambush", CheckActivity::SpotAmbush),
     ("climb-wall", CheckActivity::ClimbWall),
     ("climb-rope", CheckActivity::ClimbRope),
@@ -37,6 +38,7 @@ pub const ACTIVITIES: [(&str, CheckActivity); 10] = [
     ("run", CheckActivity::Run),
     ("draw-dagger", CheckActivity::DrawDagger),
     ("leave-hth", CheckActivity::LeaveHandToHand),
+    ("disbelieve", CheckActivity::Disbelieve),
 ];
 
 /// A parsed `/tft check`.
@@ -104,6 +106,10 @@ impl Check {
                 .collect();
             let row = pick_row(&rows, self.case.as_deref())
                 .map_err(|why| user(format!("{} for {}: {why}", self.name, escape(&c.name))))?;
+            let (action, more_dice) = in_the_fight(ctx, tx, c.id, self.activity)?;
+            let mut row = *row;
+            row.dice += more_dice;
+            let row = &row;
             // The attribute, and what changes it ("DX 12", "armor -2", "check +2").
             let mut parts = Vec::new();
             let mut base = match row.attribute {
@@ -137,12 +143,18 @@ impl Check {
                 parts.push(format!("modifier {}", signed(self.modifier)));
             }
             let outcome = roll_common_check(row, base, extra, &mut ctx.dice()).map_err(user)?;
+            if action.is_some() {
+                crate::app::encounter::hooks::tft_cast_after(ctx, tx, c.id)?;
+            }
+            let more = if more_dice > 0 {
+                format!(" (multiple actions: +{more_dice} dice)")
+            } else {
+                String::new()
+            };
+            let (dice, attribute) = (row.dice, row.attribute.name());
             let label = format!(
-                "{} ({}): {}d against {}",
-                self.name,
-                row.case,
-                row.dice,
-                row.attribute.name()
+                "{} ({}): {dice}d against {attribute}{more}",
+                self.name, row.case
             );
             ctx.log_roll(
                 tx,
@@ -183,6 +195,24 @@ impl Check {
         })?;
         Ok(ctx.route(self.mode, &what, full))
     }
+}
+
+/// In a fight, disbelieving and drawing a dagger are actions: with several declared they roll
+/// more dice (see `encounter::hooks::tft_action_before`). The action, if this is one, and the
+/// dice it adds.
+fn in_the_fight(
+    ctx: &Ctx<'_>,
+    tx: &crate::store::Conn,
+    who: crate::store::CharacterId,
+    activity: CheckActivity,
+) -> AppResult<(Option<Action>, u32)> {
+    let action = match activity {
+        CheckActivity::Disbelieve => Action::Disbelieve,
+        CheckActivity::DrawDagger => Action::DrawDagger,
+        _ => return Ok((None, 0)),
+    };
+    let more = crate::app::encounter::hooks::tft_action_before(ctx, tx, who, action)?;
+    Ok((Some(action), more))
 }
 
 /// The talents a row asks for.

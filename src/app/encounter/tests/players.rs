@@ -446,3 +446,33 @@ fn a_gm_moves_a_figures_next_turn_in_the_thiz_order() {
         .contains("not in this encounter")
     );
 }
+
+#[test]
+fn disbelieving_among_several_actions_rolls_two_more_dice_and_counts_as_an_action() {
+    // tft-multiple-actions.txt: "a 3/IQ disbelieve becomes 5/IQ" with two actions (x1).
+    let t = tft_wizard(64);
+    let one = t.ok(ANN, &["tftkit", "check"], &[("check", "disbelieve")]);
+    assert!(
+        one.all_text().contains("3d against IQ"),
+        "{}",
+        one.all_text()
+    );
+    assert!(!one.all_text().contains("multiple actions"));
+    t.ok(GM, &["encounter", "next"], &[]);
+    t.ok(GM, &["encounter", "next"], &[]);
+    assert_eq!(t.current(), "Kara", "Kara's turn again, next round");
+    t.ok(ANN, &["encounter", "declare"], &[("actions", "2")]);
+    let two = t.ok(ANN, &["tftkit", "check"], &[("check", "disbelieve")]);
+    assert!(
+        two.all_text().contains("5d against IQ"),
+        "{}",
+        two.all_text()
+    );
+    assert!(two.all_text().contains("+2 dice"), "{}", two.all_text());
+    let s = t.state();
+    assert_eq!(s.figure(t.id("Kara").unwrap()).unwrap().rolls_this_turn, 1);
+    // A second disbelieve is the second action; a third is refused.
+    t.ok(ANN, &["tftkit", "check"], &[("check", "disbelieve")]);
+    let refused = t.refused(ANN, &["tftkit", "check"], &[("check", "disbelieve")]);
+    assert!(refused.contains("taken them all"), "{refused}");
+}

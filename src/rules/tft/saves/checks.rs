@@ -19,6 +19,9 @@ pub enum CheckActivity {
     Run,
     DrawDagger,
     LeaveHandToHand,
+    /// Disbelieve one figure (an illusion): 3/IQ (tft-multiple-actions.txt, "a 3/IQ
+    /// disbelieve"; tft-rules-summary.md names the option without its roll).
+    Disbelieve,
 }
 
 /// Which talents a row of the table is for.
@@ -215,7 +218,7 @@ pub const COMMON_CHECKS: [CommonCheck; 29] = [
 /// The two HTH rolls of the summary's option list (3/DX to draw a dagger, 4/DX to get out), and the
 /// slippery floors of "Run". Kept apart from [`COMMON_CHECKS`] only to keep that table's length
 /// readable; [`checks_for`] searches both.
-pub const MORE_CHECKS: [CommonCheck; 4] = [
+pub const MORE_CHECKS: [CommonCheck; 5] = [
     row(A::Run, "slippery floor", Dx, 3, 0, Anyone),
     row(A::Run, "slippery moving floor", Dx, 4, 0, Anyone),
     row(A::DrawDagger, "in hand-to-hand", Dx, 3, 0, Anyone),
@@ -227,6 +230,7 @@ pub const MORE_CHECKS: [CommonCheck; 4] = [
         0,
         Anyone,
     ),
+    row(A::Disbelieve, "one figure", Iq, 3, 0, Anyone),
 ];
 
 /// Every row for one activity.
@@ -272,6 +276,7 @@ mod tests {
             Run,
             DrawDagger,
             LeaveHandToHand,
+            Disbelieve,
         ] {
             assert!(checks_for(a).count() > 0, "{a:?}");
         }
