@@ -515,24 +515,13 @@ struct Adding {
 }
 
 fn figure_of(c: &Character, side: Option<Team>) -> Figure {
-    Figure {
-        id: c.id,
-        name: c.name.clone(),
-        team: side.unwrap_or(if c.npc { Team::Foes } else { Team::Party }),
-        npc: c.npc,
-        owner: c.owner_id,
-        initiative: None,
-        detail: String::new(),
-        declared: None,
-        defend_used: false,
-        down: false,
-        late: false,
-        hits_round: 0,
-        hits_since: 0,
-        acted: false,
-        meta: None,
-        rolls_this_turn: 0,
-    }
+    Figure::joining(
+        c.id,
+        c.name.clone(),
+        side.unwrap_or(if c.npc { Team::Foes } else { Team::Party }),
+        c.npc,
+        c.owner_id,
+    )
 }
 
 fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {

@@ -161,6 +161,30 @@ pub struct Figure {
     pub rolls_this_turn: u32,
 }
 
+impl Figure {
+    /// A figure as it joins the fight: no initiative, nothing declared, nothing counted yet.
+    pub fn joining(id: CharacterId, name: String, team: Team, npc: bool, owner: UserId) -> Self {
+        Self {
+            id,
+            name,
+            team,
+            npc,
+            owner,
+            initiative: None,
+            detail: String::new(),
+            declared: None,
+            defend_used: false,
+            down: false,
+            late: false,
+            hits_round: 0,
+            hits_since: 0,
+            acted: false,
+            meta: None,
+            rolls_this_turn: 0,
+        }
+    }
+}
+
 /// One turn in the order: a figure, and which of its turns in the pass it is (THIZ: 1, then 2
 /// after the first drop of 10...; TFT: always 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -290,24 +314,13 @@ mod tests {
     use super::*;
 
     fn figure(id: i64, name: &str) -> Figure {
-        Figure {
-            id: CharacterId(id),
-            name: name.to_owned(),
-            team: Team::Party,
-            npc: false,
-            owner: UserId(1),
-            initiative: None,
-            detail: String::new(),
-            declared: None,
-            defend_used: false,
-            down: false,
-            late: false,
-            hits_round: 0,
-            hits_since: 0,
-            acted: false,
-            meta: None,
-            rolls_this_turn: 0,
-        }
+        Figure::joining(
+            CharacterId(id),
+            name.to_owned(),
+            Team::Party,
+            false,
+            UserId(1),
+        )
     }
 
     fn slot(id: i64) -> Slot {
