@@ -14,6 +14,7 @@ mod choices;
 mod commands;
 mod deliver;
 mod invoke;
+pub mod metrics;
 pub mod render;
 mod run;
 mod stale;
@@ -21,6 +22,7 @@ mod status;
 pub mod workers;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::app::App;
 
@@ -37,6 +39,17 @@ pub struct Data {
     pub registration: stale::Registration,
     /// The GM channel copies' delivery (see [`deliver`]).
     pub outbox: Arc<deliver::Outbox>,
+    /// The operator's metrics, when `[metrics]` turns them on.
+    pub metrics: Option<Arc<metrics::Metrics>>,
+}
+
+impl Data {
+    /// Counts one interaction of `command` that arrived at `arrived`, when metrics are on.
+    pub fn count(&self, command: &str, outcome: metrics::Outcome, arrived: Instant) {
+        if let Some(metrics) = &self.metrics {
+            metrics.interaction(command, outcome, arrived);
+        }
+    }
 }
 
 /// Internal failures only: a user's mistake is already a reply from `app`.

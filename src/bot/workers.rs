@@ -298,6 +298,18 @@ impl Workers {
         rx.await.unwrap_or(Err(Refused::Panicked))
     }
 
+    /// Jobs waiting in each lane's queue now, (writing, read-only): for the metrics.
+    pub fn queue_depths(&self) -> (usize, usize) {
+        let depth = |queue: &Mutex<Option<crossbeam_channel::Sender<Job>>>| {
+            queue
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .as_ref()
+                .map_or(0, crossbeam_channel::Sender::len)
+        };
+        (depth(&self.queue), depth(&self.reads))
+    }
+
     /// Lets the queued jobs finish, then stops the threads. Later calls to [`Workers::run`] get
     /// [`Refused::Panicked`].
     pub fn shutdown(&self) {

@@ -412,7 +412,12 @@ pub struct Store {
     generation: Arc<AtomicU64>,
     /// `PRAGMA max_page_count` of the writer, 0 for none (see [`Store::limit_pages`]).
     page_limit: AtomicI64,
+    /// Told how long each successful group `COMMIT` took (see [`Store::observe_commits`]).
+    on_commit: std::sync::OnceLock<CommitObserver>,
 }
+
+/// Called with the time one group's `COMMIT` took (the bot's metrics); no SQL of its own.
+pub type CommitObserver = Box<dyn Fn(Duration) + Send + Sync>;
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -489,6 +494,7 @@ impl Store {
             checkpointer: Mutex::new(Some(checkpointer)),
             generation,
             page_limit: AtomicI64::new(0),
+            on_commit: std::sync::OnceLock::new(),
         })
     }
 
@@ -513,6 +519,12 @@ impl Store {
             self.commits.load(Ordering::Relaxed),
             self.groups.load(Ordering::Relaxed),
         )
+    }
+
+    /// Has `observer` told the time of every successful group commit from now on (once per
+    /// store; a second observer is ignored). Without one, a commit is not timed at all.
+    pub fn observe_commits(&self, observer: CommitObserver) {
+        let _ = self.on_commit.set(observer);
     }
 
     /// How many background checkpoints have completed (for tests and diagnostics).
@@ -606,7 +618,10 @@ impl Store {
         let last = open.broken || open.jobs >= MAX_GROUP || self.queued.load(Ordering::SeqCst) == 0;
         // Unless last, whoever is queued takes the writer next and so settles the group, or
         // passes it on.
+        let timer =
+            (self.on_commit.get().filter(|_| last)).map(|observe| (observe, Instant::now()));
         let closed = if last { writer.close() } else { None };
+        let commit_took = timer.map(|(observe, started)| (observe, started.elapsed()));
         if !matches!(out, Ok(Ok(_))) || matches!(closed, Some((_, Err(_)))) {
             // Cheap, and only on a failure: was it the file?
             writer.stale |= self.unhealthy(writer);
@@ -615,6 +630,9 @@ impl Store {
         if let Some((jobs, outcome)) = closed {
             if outcome.is_ok() {
                 self.committed(jobs as u64);
+                if let Some((observe, took)) = commit_took {
+                    observe(took);
+                }
             }
             group.settle(outcome);
         }

@@ -274,6 +274,17 @@ pub fn depth(conn: &Conn) -> Result<Depth> {
     .unwrap_or_default())
 }
 
+/// When the oldest row still to deliver was written, in seconds since the Unix epoch; `None`
+/// when none waits (the metrics' outbox age).
+pub fn oldest_waiting(conn: &Conn) -> Result<Option<i64>> {
+    Ok(query_row(
+        conn,
+        "SELECT MIN(created_at) FROM outbox WHERE failed_at IS NULL",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
