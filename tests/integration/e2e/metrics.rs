@@ -207,11 +207,17 @@ fn scrape_until(addr: SocketAddr, what: &str, ready: impl Fn(&Samples) -> bool) 
     }
 }
 
-fn value(samples: &Samples, series: &str) -> f64 {
-    samples.get(series).copied().unwrap_or(0.0)
+/// A count (a counter, a gauge of items, a histogram's count): a whole number; 0 if absent.
+fn value(samples: &Samples, series: &str) -> u64 {
+    let v = samples.get(series).copied().unwrap_or(0.0);
+    assert!(
+        v >= 0.0 && v.fract().abs() < f64::EPSILON,
+        "{series} = {v} is not a count"
+    );
+    v as u64
 }
 
-fn interactions(samples: &Samples, command: &str, outcome: &str) -> f64 {
+fn interactions(samples: &Samples, command: &str, outcome: &str) -> u64 {
     value(
         samples,
         &format!("referee_interactions_total{{command=\"{command}\",outcome=\"{outcome}\"}}"),
@@ -219,11 +225,11 @@ fn interactions(samples: &Samples, command: &str, outcome: &str) -> f64 {
 }
 
 /// Every interaction counted, whatever its command and outcome.
-fn all_interactions(samples: &Samples) -> f64 {
+fn all_interactions(samples: &Samples) -> u64 {
     samples
-        .iter()
-        .filter(|(k, _)| k.starts_with("referee_interactions_total{"))
-        .map(|(_, v)| v)
+        .keys()
+        .filter(|k| k.starts_with("referee_interactions_total{"))
+        .map(|k| value(samples, k))
         .sum()
 }
 
@@ -236,7 +242,7 @@ fn metrics_count_exactly_what_the_bot_did_in_the_prometheus_text_format() {
 
     // Nothing yet: every family is there, the gateway has one new session.
     let start = scrape_until(addr, "the first session", |m| {
-        value(m, "referee_gateway_sessions_total{kind=\"new\"}") == 1.0
+        value(m, "referee_gateway_sessions_total{kind=\"new\"}") == 1
     });
     for name in [
         "referee_interaction_duration_seconds_count",
@@ -255,10 +261,10 @@ fn metrics_count_exactly_what_the_bot_did_in_the_prometheus_text_format() {
     ] {
         assert!(start.contains_key(name), "no {name} in {start:?}");
     }
-    assert_eq!(all_interactions(&start), 0.0);
+    assert_eq!(all_interactions(&start), 0);
     assert_eq!(
         value(&start, "referee_interaction_duration_seconds_count"),
-        0.0
+        0
     );
 
     // Two rolls, one refused roll, one /help.
@@ -269,36 +275,33 @@ fn metrics_count_exactly_what_the_bot_did_in_the_prometheus_text_format() {
     let refused = s.run(&alice, "/roll expression:1d6+banana");
     assert!(refused.ephemeral() && !is_busy(refused.callback_body()));
     s.run(&alice, "/help");
-    let m = scrape_until(addr, "four interactions", |m| all_interactions(m) == 4.0);
-    assert_eq!(interactions(&m, "roll", "ok"), 2.0);
-    assert_eq!(interactions(&m, "roll", "refused"), 1.0);
-    assert_eq!(interactions(&m, "help", "ok"), 1.0);
-    assert_eq!(value(&m, "referee_interaction_duration_seconds_count"), 4.0);
+    let m = scrape_until(addr, "four interactions", |m| all_interactions(m) == 4);
+    assert_eq!(interactions(&m, "roll", "ok"), 2);
+    assert_eq!(interactions(&m, "roll", "refused"), 1);
+    assert_eq!(interactions(&m, "help", "ok"), 1);
+    assert_eq!(value(&m, "referee_interaction_duration_seconds_count"), 4);
     assert_eq!(
         value(
             &m,
             "referee_interaction_duration_seconds_bucket{le=\"+Inf\"}"
         ),
-        4.0
+        4
     );
-    assert!(value(&m, "referee_interaction_duration_seconds_sum") > 0.0);
+    assert!(m["referee_interaction_duration_seconds_sum"] > 0.0);
     // Both rolls were logged: at least two writes, in at least one timed group commit.
-    assert!(value(&m, "referee_db_writes_total") >= 2.0, "{m:?}");
-    assert!(value(&m, "referee_db_commit_seconds_count") >= 1.0, "{m:?}");
-    assert_eq!(value(&m, "referee_shed_total{reason=\"queue_full\"}"), 0.0);
-    assert_eq!(value(&m, "referee_dropped_total"), 0.0);
-    assert_eq!(value(&m, "referee_outbox_waiting"), 0.0);
+    assert!(value(&m, "referee_db_writes_total") >= 2, "{m:?}");
+    assert!(value(&m, "referee_db_commit_seconds_count") >= 1, "{m:?}");
+    assert_eq!(value(&m, "referee_shed_total{reason=\"queue_full\"}"), 0);
+    assert_eq!(value(&m, "referee_dropped_total"), 0);
+    assert_eq!(value(&m, "referee_outbox_waiting"), 0);
 
     // An op 7 RECONNECT: the session is resumed, not new.
     s.fake.reconnect();
     s.fake.wait_resumed(1, Duration::from_secs(20));
     let m = scrape_until(addr, "the resumed session", |m| {
-        value(m, "referee_gateway_sessions_total{kind=\"resumed\"}") == 1.0
+        value(m, "referee_gateway_sessions_total{kind=\"resumed\"}") == 1
     });
-    assert_eq!(
-        value(&m, "referee_gateway_sessions_total{kind=\"new\"}"),
-        1.0
-    );
+    assert_eq!(value(&m, "referee_gateway_sessions_total{kind=\"new\"}"), 1);
 
     // Overload: another process holds the write lock, so the one writing thread waits (until
     // its write deadline, then "busy"); the queue of one takes at most one more; the rest are
@@ -314,26 +317,26 @@ fn metrics_count_exactly_what_the_bot_did_in_the_prometheus_text_format() {
     let (answered, dropped) = account(&mut s, &sent, Duration::from_mins(1));
     holder.release();
     assert!(answered.iter().all(is_busy), "{answered:?}");
-    let busy = answered.len() as f64;
+    let busy = answered.len() as u64;
     let m = scrape_until(addr, "the overload counted", |m| {
-        all_interactions(m) == 4.0 + 3.0
+        all_interactions(m) == 4 + 3
     });
     assert_eq!(interactions(&m, "roll", "busy"), busy);
-    assert_eq!(interactions(&m, "roll", "dropped"), dropped as f64);
-    assert_eq!(interactions(&m, "roll", "ok"), 2.0, "none of them ran");
-    assert_eq!(value(&m, "referee_dropped_total"), dropped as f64);
+    assert_eq!(interactions(&m, "roll", "dropped"), dropped as u64);
+    assert_eq!(interactions(&m, "roll", "ok"), 2, "none of them ran");
+    assert_eq!(value(&m, "referee_dropped_total"), dropped as u64);
     // The first ran and met the lock (the database's "busy"); the other two were turned away
     // by admission control, each counted once.
     assert_eq!(
         value(&m, "referee_shed_total{reason=\"queue_full\"}")
             + value(&m, "referee_shed_total{reason=\"late\"}")
             + value(&m, "referee_dropped_total"),
-        2.0,
+        2,
         "{m:?}"
     );
     assert_eq!(
         value(&m, "referee_interaction_duration_seconds_count"),
-        4.0 + busy,
+        4 + busy,
         "a latency for each answer, none for a dropped one"
     );
 
