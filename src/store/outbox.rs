@@ -320,6 +320,42 @@ mod tests {
     }
 
     #[test]
+    fn the_oldest_waiting_row_is_the_first_not_delivered_nor_failed() {
+        let (_d, store) = store();
+        assert_eq!(
+            store.read(oldest_waiting).expect("read"),
+            None,
+            "none waits"
+        );
+        let first = hold_one(&store, "i1", "one");
+        let second = hold_one(&store, "i2", "two");
+        let stamp = |id: i64, at: i64| {
+            store
+                .write(|c| {
+                    exec(
+                        c,
+                        "UPDATE outbox SET created_at = ?2 WHERE id = ?1",
+                        params![id, at],
+                    )
+                })
+                .expect("stamp");
+        };
+        stamp(first, 1_000);
+        stamp(second, 2_000);
+        assert_eq!(store.read(oldest_waiting).expect("read"), Some(1_000));
+        store
+            .write(|c| failed(c, first, "403", false))
+            .expect("fail the first");
+        assert_eq!(
+            store.read(oldest_waiting).expect("read"),
+            Some(2_000),
+            "a failed row no longer waits"
+        );
+        store.write(|c| delivered(c, second)).expect("deliver");
+        assert_eq!(store.read(oldest_waiting).expect("read"), None);
+    }
+
+    #[test]
     fn a_held_row_waits_until_settled_then_carries_the_full_copy() {
         let (_d, store) = store();
         let id = hold_one(&store, "i1", "provisional");
