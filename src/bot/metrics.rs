@@ -3,8 +3,8 @@
 //!
 //! Two kinds of numbers:
 //! - **Counted as they happen**, on the hot path: each interaction's outcome by command
-//!   ([`Metrics::interaction`]: one atomic add on a counter the `prometheus` crate keeps per label
-//!   pair), its latency from arrival to answer sent (a histogram: a few atomic adds), each group
+//!   ([`Metrics::interaction`]: a lookup of the label pair's counter under a read lock, no
+//!   allocation once the pair has been seen, and one atomic add), its latency from arrival to answer sent (a histogram: a few atomic adds), each group
 //!   commit's time (the store's [`crate::store::Store::observe_commits`] hook), and the gateway's
 //!   new and resumed sessions. Labels are bounded: a command's label is the name poise registered
 //!   (never user input), `button` for a button press, `unknown` for a command this bot does not
@@ -121,6 +121,8 @@ const COMMIT_BUCKETS: &[f64] = &[
 ];
 /// The longest a scrape waits for the outbox's depth; past it, the last values stay.
 const OUTBOX_WAIT: Duration = Duration::from_secs(1);
+/// The longest a client may take to send its request's headers.
+const HEADER_WAIT: Duration = Duration::from_secs(10);
 
 /// The bot's metrics: the registry and the handles the hot path counts on.
 pub struct Metrics {
@@ -391,7 +393,10 @@ impl Server {
                         }
                     });
                     let io = hyper_util::rt::TokioIo::new(stream);
+                    // A client that never finishes its request does not hold a task for ever.
                     if let Err(e) = hyper::server::conn::http1::Builder::new()
+                        .timer(hyper_util::rt::TokioTimer::new())
+                        .header_read_timeout(HEADER_WAIT)
                         .serve_connection(io, service)
                         .await
                     {

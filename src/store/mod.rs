@@ -616,10 +616,14 @@ impl Store {
         let group = Arc::clone(&open.group);
         let out = Writer::run(&writer.conn, open, f);
         let last = open.broken || open.jobs >= MAX_GROUP || self.queued.load(Ordering::SeqCst) == 0;
+        // The metrics' commit time, only when asked for (`observe_commits`).
+        let timer = self
+            .on_commit
+            .get()
+            .filter(|_| last)
+            .map(|o| (o, Instant::now()));
         // Unless last, whoever is queued takes the writer next and so settles the group, or
         // passes it on.
-        let timer =
-            (self.on_commit.get().filter(|_| last)).map(|observe| (observe, Instant::now()));
         let closed = if last { writer.close() } else { None };
         let commit_took = timer.map(|(observe, started)| (observe, started.elapsed()));
         if !matches!(out, Ok(Ok(_))) || matches!(closed, Some((_, Err(_)))) {
