@@ -485,15 +485,18 @@ mod tests {
                     .await
             })
         };
-        // Wait until both are queued (the queue reports its length through a refused third).
-        let mut third = Err(Refused::Panicked);
-        for _ in 0..10_000 {
-            third = rt.block_on(workers.run(|| 0usize));
-            if third == Err(Refused::Full) {
-                break;
-            }
+        // Wait until both are queued. (A probing job sent before then would take a place in
+        // the queue and wait behind the held thread for ever.)
+        let until = Instant::now() + Duration::from_secs(30);
+        while workers.queue_depths() != (2, 0) {
+            assert!(
+                Instant::now() < until,
+                "never queued: {:?}",
+                workers.queue_depths()
+            );
             std::thread::yield_now();
         }
+        let third = rt.block_on(workers.run(|| 0usize));
         assert_eq!(third, Err(Refused::Full), "the queue of 2 was full");
         release_tx.send(()).expect("release");
         rt.block_on(holder)
