@@ -15,6 +15,7 @@ pub struct Config {
     pub discord: DiscordConfig,
     pub dice: DiceConfig,
     pub delivery: DeliveryConfig,
+    pub metrics: MetricsConfig,
 }
 
 /// Where the database lives: a SQLite file (the default), or a PostgreSQL server that several
@@ -216,6 +217,32 @@ impl Default for DeliveryConfig {
     }
 }
 
+/// The optional metrics endpoint (Prometheus text format, `bot::metrics`): off unless `listen`
+/// is set.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsConfig {
+    /// Where to serve `GET /metrics`, an IP address and port (port 0: any free one, logged).
+    pub listen: Option<std::net::SocketAddr>,
+    /// Whether `listen` may be an address other than loopback. Off: the endpoint has no
+    /// authentication and no TLS, so by default only this machine can read it.
+    pub allow_remote: bool,
+}
+
+impl MetricsConfig {
+    /// Refuses a `listen` address off this machine unless `allow_remote` says so.
+    fn check(&self) -> Result<(), String> {
+        match self.listen {
+            Some(addr) if !addr.ip().is_loopback() && !self.allow_remote => Err(format!(
+                "metrics.listen = \"{addr}\" is not a loopback address: the metrics have no \
+                 authentication, so serve them on 127.0.0.1 (or [::1]), or set \
+                 metrics.allow_remote = true to serve them beyond this machine"
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Why the configuration could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -231,10 +258,13 @@ pub enum ConfigError {
 impl Config {
     /// Parses configuration text.
     pub fn parse(text: &str, path: &Path) -> Result<Self, ConfigError> {
-        toml::from_str(text).map_err(|e| ConfigError::Parse {
+        let parse_error = |message: String| ConfigError::Parse {
             path: path.to_owned(),
-            message: e.to_string(),
-        })
+            message,
+        };
+        let config: Self = toml::from_str(text).map_err(|e| parse_error(e.to_string()))?;
+        config.metrics.check().map_err(parse_error)?;
+        Ok(config)
     }
 
     /// Reads `path` if it exists (a missing file means all defaults), then applies the
@@ -311,6 +341,9 @@ mod tests {
             "[delivery]",
             "retry_first_ms",
             "retry_max_ms",
+            "[metrics]",
+            "listen",
+            "allow_remote",
         ] {
             assert!(
                 EXAMPLE.contains(key),
@@ -380,6 +413,41 @@ mod tests {
         assert!(Shards::Auto.holds_shard_zero());
         assert!(range(3, 0, 0).holds_shard_zero());
         assert!(!range(3, 1, 2).holds_shard_zero());
+    }
+
+    #[test]
+    fn metrics_are_off_by_default_and_stay_on_loopback_unless_allowed() {
+        let parse = |text: &str| Config::parse(text, Path::new("m.toml")).map(|c| c.metrics);
+        assert_eq!(parse("").unwrap().listen, None, "off by default");
+        #[rustfmt::skip]
+        let cases: &[(&str, Option<&str>)] = &[
+            ("listen = \"127.0.0.1:9184\"", Some("127.0.0.1:9184")),
+            ("listen = \"127.0.0.1:0\"", Some("127.0.0.1:0")),
+            ("listen = \"127.255.0.9:9184\"", Some("127.255.0.9:9184")),
+            ("listen = \"[::1]:9184\"", Some("[::1]:9184")),
+            ("listen = \"0.0.0.0:9184\"", None),
+            ("listen = \"10.0.0.5:9184\"", None),
+            ("listen = \"[::]:9184\"", None),
+            ("listen = \"0.0.0.0:9184\"\nallow_remote = true", Some("0.0.0.0:9184")),
+            ("listen = \"10.0.0.5:9184\"\nallow_remote = true", Some("10.0.0.5:9184")),
+            ("listen = \"localhost:9184\"", None),    // an IP address, not a host name
+            ("listen = \"127.0.0.1\"", None),          // the port is required
+            ("listen = \"127.0.0.1:9184\"\nport = 1", None),
+        ];
+        for (text, want) in cases {
+            let got = parse(&format!("[metrics]\n{text}\n"));
+            assert_eq!(
+                got.as_ref()
+                    .ok()
+                    .and_then(|m| m.listen)
+                    .map(|a| a.to_string())
+                    .as_deref(),
+                *want,
+                "{text}: {got:?}"
+            );
+        }
+        let err = parse("[metrics]\nlisten = \"0.0.0.0:9184\"\n").unwrap_err();
+        assert!(err.to_string().contains("allow_remote"), "{err}");
     }
 
     #[test]

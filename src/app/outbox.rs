@@ -152,6 +152,13 @@ impl App {
         Ok(self.store.read(outbox::depth)?)
     }
 
+    /// How long the oldest copy still to deliver has waited, in whole seconds; `None` when
+    /// none waits.
+    pub fn outbox_oldest_age(&self) -> AppResult<Option<u64>> {
+        let oldest = self.store.read(outbox::oldest_waiting)?;
+        Ok(oldest.map(|at| crate::store::now().saturating_sub(at).max(0) as u64))
+    }
+
     /// For a GM of the guild: the copies Discord refused since they were last told, as one
     /// ephemeral message, marked told (so each failure is told once). `None` for a player (the
     /// failures wait for a GM) or when there is nothing to tell.

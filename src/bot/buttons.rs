@@ -8,7 +8,8 @@ use poise::serenity_prelude as serenity;
 
 use std::time::Instant;
 
-use super::invoke::{Args, call_app_in, caller_of};
+use super::invoke::{Args, answered_as, call_app_in, caller_of};
+use super::metrics::{BUTTON, Outcome};
 use super::{Data, Error, answer, render};
 use crate::app::reply::Reply;
 
@@ -23,12 +24,14 @@ pub async fn pressed(
     let arrived = Instant::now();
     let Some(_inflight) = data.inflight.admit() else {
         super::invoke::drop_at_once(data, press.id);
+        data.count(BUTTON, Outcome::Dropped, arrived);
         return Ok(());
     };
     let interaction = (press.id, press.token.as_str());
     let Some(caller) = caller_of(press.guild_id, press.member.as_ref(), &press.user) else {
         let refusal = Reply::ephemeral("These buttons work in a server's channels only.");
-        answer::answer(&ctx.http, interaction, &refusal, arrived).await;
+        let answered = answer::answer(&ctx.http, interaction, &refusal, arrived).await;
+        data.count(BUTTON, answered_as(Outcome::Refused, answered), arrived);
         return Ok(());
     };
     let guild = caller.guild;
@@ -46,8 +49,10 @@ pub async fn pressed(
     )
     .await
     else {
+        data.count(BUTTON, Outcome::Dropped, arrived);
         return Ok(());
     };
+    let kind = Outcome::of(&outcome);
     // The encounter's status buttons stay live: the answer is a message of its own, and the
     // status message is edited in place by the sync.
     if press
@@ -56,7 +61,8 @@ pub async fn pressed(
         .starts_with(crate::app::encounter::status::BUTTON_PREFIX)
     {
         let reply = outcome.unwrap_or_else(|refusal| refusal);
-        answer::answer(&ctx.http, interaction, &reply, arrived).await;
+        let answered = answer::answer(&ctx.http, interaction, &reply, arrived).await;
+        data.count(BUTTON, answered_as(kind, answered), arrived);
         super::status::sync(ctx, data, guild, channel).await;
         return Ok(());
     }
@@ -74,19 +80,22 @@ pub async fn pressed(
                 answer::callback(&ctx.http, interaction, &used, arrived).await
             {
                 tracing::error!(%why, "Discord refused a button's answer");
+                data.count(BUTTON, Outcome::Unanswered, arrived);
                 return Ok(());
             }
-            answer::followup(
+            let answered = answer::followup(
                 &ctx.http,
                 &press.token,
                 &answer::followup_message(&reply),
                 arrived,
             )
             .await;
+            data.count(BUTTON, answered_as(kind, answered), arrived);
             super::status::sync(ctx, data, guild, channel).await;
         }
         Err(refusal) => {
-            answer::answer(&ctx.http, interaction, &refusal, arrived).await;
+            let answered = answer::answer(&ctx.http, interaction, &refusal, arrived).await;
+            data.count(BUTTON, answered_as(kind, answered), arrived);
         }
     }
     Ok(())

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use poise::serenity_prelude as serenity;
 
+use super::metrics::Outcome;
 use super::workers::Refused;
 use super::{Context, Data, Error, answer, render};
 use crate::app::command::Invocation;
@@ -275,8 +276,11 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
         return Ok(());
     };
     let interaction = actx.interaction;
+    // A registered command's name, never user input: a bounded metrics label.
+    let command: &str = &ctx.command().qualified_name;
     let Some(_inflight) = ctx.data().inflight.admit() else {
         drop_at_once(ctx.data(), interaction.id);
+        ctx.data().count(command, Outcome::Dropped, arrived);
         // Marked answered, so poise's hooks do not try an answer either.
         actx.has_sent_initial_response
             .store(true, std::sync::atomic::Ordering::SeqCst);
@@ -287,6 +291,7 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
             "referee works in a server's channels, not in direct messages.",
         )))
         .await?;
+        ctx.data().count(command, Outcome::Refused, arrived);
         return Ok(());
     };
     let data = ctx.data();
@@ -308,8 +313,10 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
         // poise's hooks do not try one either.
         actx.has_sent_initial_response
             .store(true, std::sync::atomic::Ordering::SeqCst);
+        data.count(command, Outcome::Dropped, arrived);
         return Ok(());
     };
+    let kind = Outcome::of(&outcome);
     let reply = outcome.unwrap_or_else(|refusal| refusal);
     let http = &ctx.serenity_context().http;
     let answered =
@@ -318,11 +325,18 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
     // answer a second time.
     actx.has_sent_initial_response
         .store(true, std::sync::atomic::Ordering::SeqCst);
+    data.count(command, answered_as(kind, answered), arrived);
     if answered && let Some(caller) = notice_for {
         tell_gm(data, http, caller, &interaction.token, arrived).await;
     }
     super::status::sync(ctx.serenity_context(), data, guild, channel).await;
     Ok(())
+}
+
+/// The outcome to count for an interaction whose answer was `kind`: unless Discord never took
+/// it.
+pub fn answered_as(kind: Outcome, answered: bool) -> Outcome {
+    if answered { kind } else { Outcome::Unanswered }
 }
 
 /// Drops interaction `id` unanswered because too many are in flight ([`Inflight::admit`]), and

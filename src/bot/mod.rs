@@ -14,6 +14,7 @@ mod choices;
 mod commands;
 mod deliver;
 mod invoke;
+pub mod metrics;
 pub mod render;
 mod run;
 mod stale;
@@ -21,6 +22,7 @@ mod status;
 pub mod workers;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::app::App;
 
@@ -39,6 +41,8 @@ pub struct Data {
     pub outbox: Arc<deliver::Outbox>,
     /// READY events so far, one per shard started (`run`'s IDENTIFY turn waits for them).
     pub readies: Arc<Readies>,
+    /// The operator's metrics, when `[metrics]` turns them on.
+    pub metrics: Option<Arc<metrics::Metrics>>,
 }
 
 /// Counts READY events and wakes whoever waits for a number of them.
@@ -63,6 +67,15 @@ impl Readies {
                 return;
             }
             changed.await;
+        }
+    }
+}
+
+impl Data {
+    /// Counts one interaction of `command` that arrived at `arrived`, when metrics are on.
+    pub fn count(&self, command: &str, outcome: metrics::Outcome, arrived: Instant) {
+        if let Some(metrics) = &self.metrics {
+            metrics.interaction(command, outcome, arrived);
         }
     }
 }

@@ -9,6 +9,7 @@ use poise::serenity_prelude as serenity;
 
 use super::deliver::{self, Outbox};
 use super::invoke::Inflight;
+use super::metrics::{self, Metrics};
 use super::workers::Workers;
 use super::{Data, Error, buttons, commands, render};
 use crate::app::{App, Dice};
@@ -39,6 +40,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         Workers::start_with(Workers::default_count(), Workers::default_queue_limit())
             .context("cannot start the app threads")?,
     );
+    let (metrics, _metrics_server) = start_metrics(&config, &app, &workers, &inflight).await?;
     let data = Data {
         app: Arc::clone(&app),
         workers: Arc::clone(&workers),
@@ -46,6 +48,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         registration: super::stale::Registration::new(config.discord.dev_guild_id),
         outbox: Arc::clone(&outbox),
         readies: Arc::clone(&readies),
+        metrics,
     };
     let dev_guild = config.discord.dev_guild_id;
     let shard_plan = config.discord.shards;
@@ -136,6 +139,33 @@ async fn discord_http(config: &Config) -> anyhow::Result<serenity::Http> {
     let http = http.build();
     check_token(&http, config.discord.api_base.as_deref()).await?;
     Ok(http)
+}
+
+/// The metrics and their endpoint, when `[metrics] listen` is set: every group commit is timed
+/// from here on. The server stops when its handle is dropped.
+async fn start_metrics(
+    config: &Config,
+    app: &Arc<App>,
+    workers: &Arc<Workers>,
+    inflight: &Arc<Inflight>,
+) -> anyhow::Result<(Option<Arc<Metrics>>, Option<metrics::Server>)> {
+    let Some(listen) = config.metrics.listen else {
+        return Ok((None, None));
+    };
+    let metrics = Arc::new(Metrics::new());
+    let observer = Arc::clone(&metrics);
+    app.store()
+        .observe_commits(Box::new(move |took| observer.commit(took)));
+    let sources = metrics::Sources {
+        app: Arc::clone(app),
+        workers: Arc::clone(workers),
+        inflight: Arc::clone(inflight),
+    };
+    let server = metrics::Server::start(listen, Arc::clone(&metrics), sources)
+        .await
+        .with_context(|| format!("cannot serve the metrics on {listen} (metrics.listen)"))?;
+    tracing::info!(addr = %server.addr, "metrics: serving GET /metrics");
+    Ok((Some(metrics), Some(server)))
 }
 
 /// Registers the commands in the development guild, or globally.
@@ -316,15 +346,23 @@ async fn on_event(
     event: &serenity::FullEvent,
     data: &Data,
 ) -> Result<(), Error> {
-    if let serenity::FullEvent::Ready { .. } = event {
-        data.readies.ready();
-    }
-    if let serenity::FullEvent::InteractionCreate {
-        interaction: serenity::Interaction::Component(press),
-    } = event
-        && let Err(e) = buttons::pressed(ctx, data, press).await
-    {
-        tracing::error!(error = %format_args!("{e:#}"), "a button press failed");
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(press),
+        } => {
+            if let Err(e) = buttons::pressed(ctx, data, press).await {
+                tracing::error!(error = %format_args!("{e:#}"), "a button press failed");
+            }
+        }
+        serenity::FullEvent::Ready { .. } | serenity::FullEvent::Resume { .. } => {
+            if matches!(event, serenity::FullEvent::Ready { .. }) {
+                data.readies.ready();
+            }
+            if let Some(metrics) = &data.metrics {
+                metrics.session(matches!(event, serenity::FullEvent::Resume { .. }));
+            }
+        }
+        _ => {}
     }
     Ok(())
 }

@@ -83,6 +83,11 @@ pub async fn answer(
             {
                 tracing::warn!(error = %e, "cannot answer a stale interaction");
             }
+            framework.user_data.count(
+                super::metrics::UNKNOWN_COMMAND,
+                super::metrics::Outcome::Stale,
+                Instant::now(),
+            );
             reregister(framework).await;
             None
         }
@@ -158,7 +163,7 @@ pub async fn unanswered(ctx: poise::Context<'_, Data, Error>) {
     reregister(ctx.framework()).await;
 }
 
-/// Sends [`CHANGED`], ephemeral.
+/// Sends [`CHANGED`], ephemeral (and counts it).
 async fn tell(ctx: poise::Context<'_, Data, Error>) {
     if let Err(e) = ctx
         .send(render::create_reply(&Reply::ephemeral(CHANGED)))
@@ -166,6 +171,11 @@ async fn tell(ctx: poise::Context<'_, Data, Error>) {
     {
         tracing::warn!(error = %e, "cannot answer a stale interaction");
     }
+    ctx.data().count(
+        &ctx.command().qualified_name,
+        super::metrics::Outcome::Stale,
+        Instant::now(),
+    );
 }
 
 /// The options of an interaction as it came, for the log: names, types and values.

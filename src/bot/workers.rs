@@ -307,6 +307,18 @@ impl Workers {
         rx.await.unwrap_or(Err(Refused::Panicked))
     }
 
+    /// Jobs waiting in each lane's queue now, (writing, read-only): for the metrics.
+    pub fn queue_depths(&self) -> (usize, usize) {
+        let depth = |queue: &Mutex<Option<crossbeam_channel::Sender<Job>>>| {
+            queue
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .as_ref()
+                .map_or(0, crossbeam_channel::Sender::len)
+        };
+        (depth(&self.queue), depth(&self.reads))
+    }
+
     /// Lets the queued jobs finish, then stops the threads. Later calls to [`Workers::run`] get
     /// [`Refused::Panicked`].
     pub fn shutdown(&self) {
@@ -482,10 +494,15 @@ mod tests {
                     .await
             })
         };
-        // Wait until both are queued, then a third is refused at once (never queued).
-        let until = Instant::now() + Duration::from_secs(10);
-        while workers.queued() < 2 {
-            assert!(Instant::now() < until, "the two jobs were never queued");
+        // Wait until both are queued. (A probing job sent before then would take a place in
+        // the queue and wait behind the held thread for ever.)
+        let until = Instant::now() + Duration::from_secs(30);
+        while workers.queue_depths() != (2, 0) {
+            assert!(
+                Instant::now() < until,
+                "never queued: {:?}",
+                workers.queue_depths()
+            );
             std::thread::yield_now();
         }
         let third = rt.block_on(workers.run(|| 0usize));

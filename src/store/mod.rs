@@ -216,6 +216,9 @@ pub fn is_postgres_url(location: &str) -> bool {
 /// The database: a SQLite file (the default) or a PostgreSQL server shared by several processes.
 pub struct Store(Backend);
 
+/// Called with the time one commit took (the bot's metrics); no SQL of its own.
+pub type CommitObserver = Box<dyn Fn(std::time::Duration) + Send + Sync>;
+
 // One per process, never moved: the size difference costs nothing.
 #[allow(clippy::large_enum_variant)]
 enum Backend {
@@ -264,6 +267,15 @@ impl Store {
         match &self.0 {
             Backend::Sqlite(_) => Ok(None),
             Backend::Postgres(p) => p.identify_turn().map(Some),
+        }
+    }
+
+    /// Has `observer` told the time of every successful commit from now on (SQLite: each group
+    /// commit; PostgreSQL: each write's transaction). Once per store; a second is ignored.
+    pub fn observe_commits(&self, observer: CommitObserver) {
+        match &self.0 {
+            Backend::Sqlite(s) => s.observe_commits(observer),
+            Backend::Postgres(p) => p.observe_commits(observer),
         }
     }
 

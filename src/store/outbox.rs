@@ -280,6 +280,17 @@ pub fn depth(conn: &Conn) -> Result<Depth> {
     .unwrap_or_default())
 }
 
+/// When the oldest row still to deliver was written, in seconds since the Unix epoch; `None`
+/// when none waits (the metrics' outbox age).
+pub fn oldest_waiting(conn: &Conn) -> Result<Option<i64>> {
+    query_row(
+        conn,
+        "SELECT MIN(created_at) FROM outbox WHERE failed_at IS NULL",
+        params![],
+        |r| r.get::<Option<i64>>(0),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,6 +317,44 @@ mod tests {
 
     fn due_now(store: &Store) -> Vec<Item> {
         store.read(|c| due(c, i64::MAX, 0, 100)).expect("due")
+    }
+
+    #[test]
+    fn the_oldest_waiting_row_is_the_first_not_delivered_nor_failed() {
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            assert_eq!(
+                store.read(oldest_waiting).expect("read"),
+                None,
+                "none waits"
+            );
+            let first = hold_one(store, "i1", "one");
+            let second = hold_one(store, "i2", "two");
+            let stamp = |id: i64, at: i64| {
+                store
+                    .write(|c| {
+                        exec(
+                            c,
+                            "UPDATE outbox SET created_at = ?2 WHERE id = ?1",
+                            params![id, at],
+                        )
+                    })
+                    .expect("stamp");
+            };
+            stamp(first, 1_000);
+            stamp(second, 2_000);
+            assert_eq!(store.read(oldest_waiting).expect("read"), Some(1_000));
+            store
+                .write(|c| failed(c, first, "403", false))
+                .expect("fail the first");
+            assert_eq!(
+                store.read(oldest_waiting).expect("read"),
+                Some(2_000),
+                "a failed row no longer waits"
+            );
+            store.write(|c| delivered(c, second)).expect("deliver");
+            assert_eq!(store.read(oldest_waiting).expect("read"), None);
+        }
     }
 
     #[test]

@@ -88,6 +88,8 @@ pub struct Postgres {
     pool: PgPool,
     shown: PathBuf,
     commits: AtomicU64,
+    /// Told how long each successful commit took (see [`Postgres::observe_commits`]).
+    on_commit: std::sync::OnceLock<super::CommitObserver>,
 }
 
 impl std::fmt::Debug for Postgres {
@@ -115,6 +117,7 @@ impl Postgres {
             pool,
             shown: PathBuf::from(shown),
             commits: AtomicU64::new(0),
+            on_commit: std::sync::OnceLock::new(),
         })
     }
 
@@ -130,6 +133,24 @@ impl Postgres {
         conn.client()
             .execute("SELECT pg_advisory_lock($1)", &[&IDENTIFY_LOCK])?;
         Ok(IdentifyTurn(Some(conn)))
+    }
+
+    /// Has `observer` told the time of every successful commit from now on (once per store).
+    pub fn observe_commits(&self, observer: super::CommitObserver) {
+        let _ = self.on_commit.set(observer);
+    }
+
+    /// Runs `commit`, telling the observer how long it took when it succeeded.
+    fn timed(&self, commit: impl FnOnce() -> Result<()>) -> Result<()> {
+        let Some(observe) = self.on_commit.get() else {
+            return commit();
+        };
+        let started = Instant::now();
+        let out = commit();
+        if out.is_ok() {
+            observe(started.elapsed());
+        }
+        out
     }
 
     pub fn max_connections(&self) -> usize {
@@ -184,7 +205,7 @@ impl Postgres {
                 let _ = conn.batch("ROLLBACK");
                 Err(e)
             }
-            Ok(Ok(value)) => match conn.batch("COMMIT") {
+            Ok(Ok(value)) => match self.timed(|| conn.batch("COMMIT")) {
                 Ok(()) => {
                     self.commits.fetch_add(1, Ordering::Relaxed);
                     Ok(value)

@@ -219,6 +219,8 @@ pub struct Sqlite {
     generation: Arc<AtomicU64>,
     /// `PRAGMA max_page_count` of the writer, 0 for none (see [`Sqlite::limit_pages`]).
     page_limit: AtomicI64,
+    /// Told how long each successful group `COMMIT` took (see [`Sqlite::observe_commits`]).
+    on_commit: std::sync::OnceLock<super::CommitObserver>,
 }
 
 impl std::fmt::Debug for Sqlite {
@@ -295,6 +297,7 @@ impl Sqlite {
             checkpointer: Mutex::new(Some(checkpointer)),
             generation,
             page_limit: AtomicI64::new(0),
+            on_commit: std::sync::OnceLock::new(),
         })
     }
 
@@ -407,7 +410,14 @@ impl Sqlite {
         let last = open.broken || open.jobs >= MAX_GROUP || self.queued.load(Ordering::SeqCst) == 0;
         // Unless last, whoever is queued takes the writer next and so settles the group, or
         // passes it on.
+        // The metrics' commit time, only when asked for (`observe_commits`).
+        let timer = self
+            .on_commit
+            .get()
+            .filter(|_| last)
+            .map(|o| (o, Instant::now()));
         let closed = if last { writer.close() } else { None };
+        let commit_took = timer.map(|(observe, started)| (observe, started.elapsed()));
         if !matches!(out, Ok(Ok(_))) || matches!(closed, Some((_, Err(_)))) {
             // Cheap, and only on a failure: was it the file?
             writer.stale |= self.unhealthy(writer);
@@ -416,6 +426,9 @@ impl Sqlite {
         if let Some((jobs, outcome)) = closed {
             if outcome.is_ok() {
                 self.committed(jobs as u64);
+                if let Some((observe, took)) = commit_took {
+                    observe(took);
+                }
             }
             group.settle(outcome);
         }
@@ -494,6 +507,12 @@ impl Sqlite {
 
     /// Caps the database at `pages` pages (`PRAGMA max_page_count`), or lifts the cap: a write
     /// that would grow the file past it fails as on a full disk ([`Fault::Full`]). The fault
+    /// Has `observer` told the time of every successful group commit from now on (once per
+    /// store; a second observer is ignored). Without one, a commit is not timed at all.
+    pub fn observe_commits(&self, observer: super::CommitObserver) {
+        let _ = self.on_commit.set(observer);
+    }
+
     /// tests simulate a full disk with it; the cap holds across reconnections.
     pub fn limit_pages(&self, pages: Option<u32>) -> Result<()> {
         self.page_limit

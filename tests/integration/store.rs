@@ -810,3 +810,36 @@ fn luck_race_across_three_processes_on_postgres() {
         .unwrap();
     assert_eq!((left, spends), (Some(0), 5));
 }
+
+#[test]
+fn the_commit_observer_is_told_once_per_group_commit() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let (_dir, store) = temp_store();
+    // Before an observer is set, commits are not timed (nothing to tell).
+    make_character(&store, GuildId(1), "Before");
+    let told = Arc::new(AtomicU64::new(0));
+    let seen = Arc::clone(&told);
+    store.observe_commits(Box::new(move |took| {
+        assert!(took < std::time::Duration::from_mins(1), "{took:?}");
+        seen.fetch_add(1, Ordering::SeqCst);
+    }));
+    let (_, groups_before) = store.commit_counts();
+    for name in ["A", "B", "C"] {
+        make_character(&store, GuildId(1), name);
+    }
+    // A refused write rolls back to its savepoint; its lone group still ends in a COMMIT,
+    // which the store counts too.
+    let refused: Result<(), StoreError> = store.write(|_| Err(StoreError::Busy));
+    assert!(refused.is_err());
+    let (_, groups_after) = store.commit_counts();
+    assert_eq!(told.load(Ordering::SeqCst), groups_after - groups_before);
+    assert_eq!(
+        told.load(Ordering::SeqCst),
+        4,
+        "four lone writes, four commits"
+    );
+    // A second observer is ignored: the first one still counts.
+    store.observe_commits(Box::new(|_| panic!("a second observer ran")));
+    make_character(&store, GuildId(1), "D");
+    assert_eq!(told.load(Ordering::SeqCst), 5);
+}

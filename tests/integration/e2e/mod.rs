@@ -46,6 +46,7 @@ mod delivery;
 mod gateway;
 mod lifecycle;
 mod malformed;
+mod metrics;
 mod modes;
 mod overload;
 mod roll;

@@ -14,7 +14,7 @@ use crate::fake::payload::Built;
 use crate::faults::{Holder, rolls};
 
 /// Answers a callback with `busy` in its text, ephemeral.
-fn is_busy(body: &serde_json::Value) -> bool {
+pub(super) fn is_busy(body: &serde_json::Value) -> bool {
     let content = body["data"]["content"].as_str().unwrap_or_default();
     content.contains("busy") && body["data"]["flags"].as_u64().unwrap_or(0) & 64 == 64
 }
@@ -51,7 +51,11 @@ fn dropped_ids(stderr: &str) -> HashSet<u64> {
 /// Waits until each interaction has a callback or was logged as dropped; returns the answered
 /// callbacks' bodies and the dropped count. Panics after `limit`, and if any interaction was
 /// answered twice, or answered and dropped.
-fn account(s: &mut Session, sent: &[Built], limit: Duration) -> (Vec<serde_json::Value>, usize) {
+pub(super) fn account(
+    s: &mut Session,
+    sent: &[Built],
+    limit: Duration,
+) -> (Vec<serde_json::Value>, usize) {
     let until = Instant::now() + limit;
     loop {
         let dropped = dropped_ids(&s.bot().stderr());
@@ -108,7 +112,7 @@ fn callbacks_len(callbacks: &HashMap<u64, Vec<serde_json::Value>>, sent: &[Built
 }
 
 /// `text` without its terminal colour codes (`ESC [ … m`).
-fn strip_ansi(text: &str) -> String {
+pub(super) fn strip_ansi(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
