@@ -12,8 +12,9 @@
 //! [`Refused::Panicked`].
 //!
 //! ## Admission
-//! Each lane's queue is bounded ([`QUEUE_LIMIT`], `REFEREE_QUEUE_LIMIT`): past it a job is
-//! refused at once ([`Refused::Full`]) and the bot answers "busy" while the answer is quick, so
+//! Each lane takes at most [`QUEUE_LIMIT`] waiting interactions (`REFEREE_QUEUE_LIMIT`; the
+//! bot's own jobs, such as a status message to update, neither count nor are refused): past it
+//! an interaction is refused at once ([`Refused::Full`]) and the bot answers "busy" while the answer is quick, so
 //! memory stays flat under any overload. A job carries the time its interaction arrived; a job
 //! that reaches a thread after [`START_BY`] does not run ([`Refused::Late`]): the bot still
 //! answers "busy" if Discord's deadline allows ([`ANSWER_BY`]), else drops it. Each outcome is
@@ -26,8 +27,8 @@
 //! every thread and keep `/odds` or `/help` waiting behind them.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -125,6 +126,11 @@ impl Admission {
 pub struct Workers {
     queue: Mutex<Option<crossbeam_channel::Sender<Job>>>,
     reads: Mutex<Option<crossbeam_channel::Sender<Job>>>,
+    /// Interactions waiting in each lane's queue, (writing, read-only): the limit counts these
+    /// only, so the bot's own jobs (a status message to bring up to date, a GM copy to send)
+    /// never take an interaction's place, nor are they refused.
+    waiting: (Arc<AtomicUsize>, Arc<AtomicUsize>),
+    limit: usize,
     threads: Mutex<Vec<JoinHandle<()>>>,
     /// Interactions turned away (see the module's "Admission").
     pub admission: Admission,
@@ -146,23 +152,16 @@ impl Workers {
     /// When the system refuses a new thread.
     pub fn start_with(count: usize, limit: usize) -> std::io::Result<Self> {
         let mut threads = Vec::new();
-        let queue = Self::lane("referee-app", count, limit, &mut threads)?;
-        let reads = Self::lane("referee-read", Self::read_count(count), limit, &mut threads)?;
+        let queue = Self::lane("referee-app", count, &mut threads)?;
+        let reads = Self::lane("referee-read", Self::read_count(count), &mut threads)?;
         Ok(Self {
             queue: Mutex::new(Some(queue)),
             reads: Mutex::new(Some(reads)),
+            waiting: (Arc::default(), Arc::default()),
+            limit: limit.max(1),
             threads: Mutex::new(threads),
             admission: Admission::default(),
         })
-    }
-
-    /// Jobs waiting in the writing lane's queue now.
-    pub fn queued(&self) -> usize {
-        self.queue
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_ref()
-            .map_or(0, crossbeam_channel::Sender::len)
     }
 
     /// Each lane's queue limit: `REFEREE_QUEUE_LIMIT` if set to a number (at least 1), else
@@ -188,10 +187,11 @@ impl Workers {
     fn lane(
         name: &str,
         count: usize,
-        limit: usize,
         threads: &mut Vec<JoinHandle<()>>,
     ) -> std::io::Result<crossbeam_channel::Sender<Job>> {
-        let (tx, rx) = crossbeam_channel::bounded::<Job>(limit.max(1));
+        // Unbounded: the interactions in it are bounded by `Workers::limit`, the bot's own jobs
+        // by the interactions in flight that made them.
+        let (tx, rx) = crossbeam_channel::unbounded::<Job>();
         for n in 0..count.max(1) {
             let rx = rx.clone();
             threads.push(
@@ -250,7 +250,7 @@ impl Workers {
         arrived: Instant,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Refused> {
-        Self::run_on(&self.queue, Some(arrived), f).await
+        Self::run_on(&self.queue, Some((arrived, &self.waiting.0, self.limit)), f).await
     }
 
     /// Runs `f` on the read-only lane (see the module's "Two lanes").
@@ -273,16 +273,34 @@ impl Workers {
         arrived: Instant,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Refused> {
-        Self::run_on(&self.reads, Some(arrived), f).await
+        Self::run_on(&self.reads, Some((arrived, &self.waiting.1, self.limit)), f).await
     }
 
+    /// Queues `f`. An interaction's job (`admit`: when it arrived, its lane's count of waiting
+    /// interactions and the limit) is refused at once past the limit, and does not run if it
+    /// reaches a thread after [`START_BY`]; the bot's own jobs are neither.
     async fn run_on<T: Send + 'static>(
         queue: &Mutex<Option<crossbeam_channel::Sender<Job>>>,
-        arrived: Option<Instant>,
+        admit: Option<(Instant, &Arc<AtomicUsize>, usize)>,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Refused> {
+        let counted = match admit {
+            Some((_, waiting, limit)) => {
+                if waiting.fetch_add(1, Ordering::SeqCst) >= limit {
+                    waiting.fetch_sub(1, Ordering::SeqCst);
+                    return Err(Refused::Full);
+                }
+                Some(Arc::clone(waiting))
+            }
+            None => None,
+        };
+        let arrived = admit.map(|(arrived, ..)| arrived);
         let (tx, rx) = tokio::sync::oneshot::channel();
+        let leave = counted.clone();
         let job: Job = Box::new(move || {
+            if let Some(waiting) = leave {
+                waiting.fetch_sub(1, Ordering::SeqCst);
+            }
             if let Some(arrived) = arrived {
                 let waited = arrived.elapsed();
                 if waited > START_BY {
@@ -294,15 +312,19 @@ impl Workers {
             // The caller may have gone (its interaction dropped); the result is then unwanted.
             let _ = tx.send(catch_unwind(AssertUnwindSafe(f)).map_err(|_| Refused::Panicked));
         });
-        {
+        let sent = {
             let queue = queue
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let sender = queue.as_ref().ok_or(Refused::Panicked)?;
-            sender.try_send(job).map_err(|e| match e {
-                crossbeam_channel::TrySendError::Full(_) => Refused::Full,
-                crossbeam_channel::TrySendError::Disconnected(_) => Refused::Panicked,
-            })?;
+            queue
+                .as_ref()
+                .is_some_and(|sender| sender.send(job).is_ok())
+        };
+        if !sent {
+            if let Some(waiting) = counted {
+                waiting.fetch_sub(1, Ordering::SeqCst);
+            }
+            return Err(Refused::Panicked);
         }
         rx.await.unwrap_or(Err(Refused::Panicked))
     }
@@ -505,7 +527,12 @@ mod tests {
             );
             std::thread::yield_now();
         }
-        let third = rt.block_on(workers.run(|| 0usize));
+        let third = rt.block_on(workers.run_for(Instant::now(), || 0usize));
+        // The bot's own jobs are never refused: one queues behind the others.
+        let own = {
+            let workers = Arc::clone(&workers);
+            rt.spawn(async move { workers.run(|| 1usize).await })
+        };
         assert_eq!(third, Err(Refused::Full), "the queue of 2 was full");
         release_tx.send(()).expect("release");
         rt.block_on(holder)
@@ -517,6 +544,11 @@ mod tests {
         );
         assert!(rt.block_on(fresh).expect("task").is_ok());
         assert_eq!(ran.load(Ordering::SeqCst), 1, "only the fresh job ran");
+        assert_eq!(
+            rt.block_on(own).expect("task"),
+            Ok(1),
+            "the bot's own job ran"
+        );
     }
 
     #[test]
