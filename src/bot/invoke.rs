@@ -54,9 +54,7 @@ impl Inflight {
 
     /// The limit `REFEREE_MAX_INFLIGHT` sets (at least 1), else [`MAX_INFLIGHT`].
     pub fn limit_from(setting: Option<&str>) -> usize {
-        setting
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .map_or(MAX_INFLIGHT, |n| n.max(1))
+        super::workers::count_setting(setting).unwrap_or(MAX_INFLIGHT)
     }
 
     pub fn limit(&self) -> usize {

@@ -33,9 +33,11 @@ pub async fn sync(ctx: &serenity::Context, data: &Data, guild: GuildId, channel:
     let _held = lock.lock().await;
     for _ in 0..MAX_ROUNDS {
         let app = Arc::clone(&data.app);
+        // A read (most channels have no encounter): on the read-only threads, never queued
+        // behind writes.
         let update = match data
             .workers
-            .run(move || app.encounter_status(guild, channel))
+            .run_read(move || app.encounter_status(guild, channel))
             .await
         {
             Ok(Ok(Some(update))) => update,

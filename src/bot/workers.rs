@@ -121,6 +121,14 @@ impl Admission {
     }
 }
 
+/// A count an environment variable sets: a number, at least 1; `None` when unset or not a
+/// number (the caller's default then stands).
+pub fn count_setting(setting: Option<&str>) -> Option<usize> {
+    setting
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .map(|n| n.max(1))
+}
+
 /// Two fixed pools of threads (writing and read-only commands), each running jobs from its own
 /// queue in the order they came.
 pub struct Workers {
@@ -172,9 +180,7 @@ impl Workers {
 
     /// The queue limit `setting` gives, or [`QUEUE_LIMIT`].
     pub fn queue_limit(setting: Option<&str>) -> usize {
-        setting
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .map_or(QUEUE_LIMIT, |n| n.max(1))
+        count_setting(setting).unwrap_or(QUEUE_LIMIT)
     }
 
     /// Read-only commands wait for nothing but the CPU: one thread per core is enough, and no
@@ -223,10 +229,7 @@ impl Workers {
     /// group commit let the queue back up to p99 0.75 s; eight kept p99 at 6–20 ms, with groups of
     /// about four writes.
     pub fn count(setting: Option<&str>, cores: usize) -> usize {
-        match setting.and_then(|v| v.trim().parse::<usize>().ok()) {
-            Some(n) => n.max(1),
-            None => (cores * THREADS_PER_CORE).max(MIN_THREADS),
-        }
+        count_setting(setting).unwrap_or((cores * THREADS_PER_CORE).max(MIN_THREADS))
     }
 
     /// Runs `f` on the writing lane and waits for its result without blocking the async runtime.

@@ -281,27 +281,42 @@ pub(crate) struct TftCast {
     pub iq_penalty: i32,
 }
 
+/// The multiple-actions meta-option `who` declared for this turn, after the turn check, with
+/// one more action than declared refused; `None` outside a TFT encounter (or, with
+/// `only_begun`, before its fight begins), for a figure not in it, or with nothing declared.
+fn declared_meta(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    who: CharacterId,
+    only_begun: bool,
+) -> AppResult<Option<crate::rules::tft::multi::MetaOption>> {
+    let Some((_, l)) = here(ctx, conn)? else {
+        return Ok(None);
+    };
+    if l.row.system != System::Tft || (only_begun && !l.state.begun()) {
+        return Ok(None);
+    }
+    in_turn(ctx, &l, who)?;
+    let Some(a) = l.state.figure(who) else {
+        return Ok(None);
+    };
+    let Some(meta) = super::tft::meta_of(a) else {
+        return Ok(None);
+    };
+    if a.rolls_this_turn >= meta.actions {
+        return Err(user(too_many(a, meta.actions)));
+    }
+    Ok(Some(meta))
+}
+
 /// Before a TFT spell: the turn check, and a cast beyond the actions declared refused.
 pub(crate) fn tft_cast_before(
     ctx: &Ctx<'_>,
     conn: &Conn,
     caster: CharacterId,
 ) -> AppResult<TftCast> {
-    let Some((_, l)) = here(ctx, conn)? else {
-        return Ok(TftCast::default());
-    };
-    if l.row.system != System::Tft {
-        return Ok(TftCast::default());
-    }
-    in_turn(ctx, &l, caster)?;
-    let Some(a) = l.state.figure(caster) else {
-        return Ok(TftCast::default());
-    };
     let mut out = TftCast::default();
-    if let Some(meta) = super::tft::meta_of(a) {
-        if a.rolls_this_turn >= meta.actions {
-            return Err(user(too_many(a, meta.actions)));
-        }
+    if let Some(meta) = declared_meta(ctx, conn, caster, false)? {
         let terms = crate::rules::tft::multi::action_terms(
             crate::rules::tft::multi::Action::CastSpell,
             &meta,
@@ -323,23 +338,9 @@ pub(crate) fn tft_action_before(
     who: CharacterId,
     action: crate::rules::tft::multi::Action,
 ) -> AppResult<u32> {
-    let Some((_, l)) = here(ctx, conn)? else {
-        return Ok(0);
-    };
-    if l.row.system != System::Tft || !l.state.begun() {
-        return Ok(0);
-    }
-    let Some(a) = l.state.figure(who) else {
-        return Ok(0);
-    };
-    in_turn(ctx, &l, who)?;
-    let Some(meta) = super::tft::meta_of(a) else {
-        return Ok(0);
-    };
-    if a.rolls_this_turn >= meta.actions {
-        return Err(user(too_many(a, meta.actions)));
-    }
-    Ok(crate::rules::tft::multi::action_terms(action, &meta).extra_dice)
+    Ok(declared_meta(ctx, conn, who, true)?.map_or(0, |meta| {
+        crate::rules::tft::multi::action_terms(action, &meta).extra_dice
+    }))
 }
 
 /// After a TFT spell (or another action with a roll, see [`tft_action_before`]) in the fight:

@@ -18,14 +18,7 @@ const BEFORE_KILL: usize = 10;
 
 /// The roll number in an answer's footer, "Roll #n".
 fn roll_number(body: &serde_json::Value) -> Option<u64> {
-    let text = body.to_string();
-    let at = text.find("Roll #")? + "Roll #".len();
-    text[at..]
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect::<String>()
-        .parse()
-        .ok()
+    super::roll_number_in(&body.to_string())
 }
 
 fn in_database(db: &std::path::Path, numbers: &[u64]) -> Vec<u64> {

@@ -171,13 +171,7 @@ fn sigterm_after_a_command_exits_zero() {
 
 /// The "Roll #n" footer of a `/roll` reply.
 fn roll_number(text: &str) -> u64 {
-    text.split_once("Roll #")
-        .and_then(|(_, rest)| {
-            rest.split(|c: char| !c.is_ascii_digit())
-                .next()
-                .and_then(|n| n.parse().ok())
-        })
-        .unwrap_or_else(|| panic!("no roll number in {text}"))
+    super::roll_number_in(text).unwrap_or_else(|| panic!("no roll number in {text}"))
 }
 
 #[test]

@@ -65,6 +65,15 @@ use crate::fake::{FakeDiscord, Request, TIMEOUT};
 
 pub use crate::fake::payload::{CHANNEL_ID, GM_CHANNEL_ID, GUILD_ID};
 
+/// The roll number of the first "Roll #n" footer in `text`.
+pub fn roll_number_in(text: &str) -> Option<u64> {
+    text.split_once("Roll #").and_then(|(_, rest)| {
+        rest.split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|n| n.parse().ok())
+    })
+}
+
 /// A fake Discord, the bot connected to it, and the bot's temporary directory.
 pub struct Session {
     // Field order is drop order: the bot dies before the fake's final checks run.
