@@ -489,6 +489,7 @@ fn start(ctx: &Ctx<'_>, at: At, system: Option<System>, surprise: Surprise) -> A
         }
         Ok(())
     })?;
+    ctx.app.note_encounter_channel(at.guild, at.channel, true);
     Ok(Reply::public(format!(
         "An encounter ({}) starts here. A GM adds figures with /encounter add, then presses Begin (or /encounter next).",
         match system {
@@ -1156,7 +1157,7 @@ impl App {
         message_id: u64,
         shown: &str,
     ) -> AppResult<()> {
-        self.store.write(|tx| -> AppResult<()> {
+        let forgotten = self.store.write(|tx| -> AppResult<bool> {
             encounters::set_status(tx, guild, channel, message_id, shown)?;
             // Forgotten only once the message shows the end itself: a status shown from before
             // the end (a sync that raced it) must leave the row for the next sync.
@@ -1165,8 +1166,61 @@ impl App {
                 && serde_json::to_string(&reply).is_ok_and(|now| now == shown)
             {
                 encounters::forget_ended(tx, guild, channel)?;
+                return Ok(true);
             }
-            Ok(())
-        })
+            Ok(false)
+        })?;
+        if forgotten {
+            self.note_encounter_channel(guild, channel, false);
+        }
+        Ok(())
+    }
+
+    /// Loads the channels that have an encounter, and from now on keeps the set as this
+    /// process starts encounters and forgets ended ones, so that [`App::may_have_encounter`]
+    /// answers without the database. For the bot: a guild's interactions all reach the one
+    /// process that holds its shard, so its encounters start here.
+    ///
+    /// Decision: an encounter started in a channel by another process on the same database
+    /// (the console, say) gets its status message once the bot restarts; the bot's own
+    /// commands are the way to run an encounter.
+    ///
+    /// # Errors
+    /// When the database cannot be read; the set is then not kept (every channel may have one).
+    pub fn watch_encounter_channels(&self) -> AppResult<()> {
+        let channels = self.store.read(encounters::channels)?;
+        *self
+            .encounter_channels
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(channels.into_iter().collect());
+        Ok(())
+    }
+
+    /// Whether the channel may have an encounter whose status message needs a look: `false`
+    /// only when [`App::watch_encounter_channels`] keeps the set and the channel is not in it.
+    /// No I/O: the bot asks this on its async threads after every command.
+    pub fn may_have_encounter(&self, guild: GuildId, channel: u64) -> bool {
+        self.encounter_channels
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .is_none_or(|set| set.contains(&(guild, channel)))
+    }
+
+    /// Notes that the channel now has (or no longer has) an encounter row, when the set is kept.
+    fn note_encounter_channel(&self, guild: GuildId, channel: u64, present: bool) {
+        if let Some(set) = self
+            .encounter_channels
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_mut()
+        {
+            if present {
+                set.insert((guild, channel));
+            } else {
+                set.remove(&(guild, channel));
+            }
+        }
     }
 }

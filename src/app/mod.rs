@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use crate::rules::dice::SeededDice;
 use crate::rules::dice::expr::Limits;
-use crate::store::{Fault, Job, Store, StoreError};
+use crate::store::{Fault, GuildId, Job, Store, StoreError};
 
 pub use command::Command;
 pub use context::Ctx;
@@ -87,6 +87,9 @@ pub struct App {
     pub(crate) limits: Limits,
     /// The outbox's waker when copies go through it (the bot; see [`outbox`]).
     pub(crate) outbox: Option<outbox::Waker>,
+    /// The channels with an encounter row, once [`App::watch_encounter_channels`] has loaded
+    /// them (see [`App::may_have_encounter`]); `None`: not watched, every channel may have one.
+    pub(crate) encounter_channels: Mutex<Option<std::collections::HashSet<(GuildId, u64)>>>,
 }
 
 impl App {
@@ -105,6 +108,7 @@ impl App {
             dice,
             limits,
             outbox: None,
+            encounter_channels: Mutex::new(None),
         }
     }
 

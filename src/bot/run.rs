@@ -273,10 +273,12 @@ fn open_app(config: &Config, outbox: &Arc<Outbox>) -> anyhow::Result<Arc<App>> {
         )
     })?;
     let outbox = Arc::clone(outbox);
-    Ok(Arc::new(
-        App::new(Arc::new(store), Dice::Thread, config.dice.limits())
-            .with_outbox(move || outbox.wake()),
-    ))
+    let app = App::new(Arc::new(store), Dice::Thread, config.dice.limits())
+        .with_outbox(move || outbox.wake());
+    // Commands in channels without an encounter then skip the status read.
+    app.watch_encounter_channels()
+        .context("cannot read the channels that have encounters")?;
+    Ok(Arc::new(app))
 }
 
 /// After the gateway closed: lets the commands in flight finish, stops the delivery task (what

@@ -29,6 +29,10 @@ fn lock_for(channel: u64) -> Arc<tokio::sync::Mutex<()>> {
 /// Brings the channel's status message up to date; failures are logged, never answered (the
 /// command's own reply went out already).
 pub async fn sync(ctx: &serenity::Context, data: &Data, guild: GuildId, channel: u64) {
+    // Most channels have no encounter: known without the database or a thread hop.
+    if !data.app.may_have_encounter(guild, channel) {
+        return;
+    }
     let lock = lock_for(channel);
     let _held = lock.lock().await;
     for _ in 0..MAX_ROUNDS {

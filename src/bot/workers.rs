@@ -6,7 +6,11 @@
 //! `perf record -e sched:sched_switch` at 5,000 interactions per second: most of the time the
 //! runtime's threads were descheduled inside `spawn_blocking`). Here a few long-lived threads
 //! take jobs from one queue: while there is work a thread goes from one job to the next without
-//! sleeping, and a caller only pushes onto the queue.
+//! sleeping, and a caller only pushes onto the queue. The queue is a mutex and a condition
+//! variable ([`Lane`]), not a channel: crossbeam's receive spins and calls `sched_yield` before it
+//! sleeps, and with ten threads waiting for work that was 15% of the bot's CPU at 7,000 `/roll`
+//! a second (`perf record --call-graph fp`); a thread here sleeps at once, and a push wakes one
+//! only when one sleeps.
 //!
 //! A job's panic is caught on its thread, which lives on, and comes back to the caller as
 //! [`Refused::Panicked`].
@@ -26,9 +30,10 @@
 //! wait for it (until [`WRITE_DEADLINE`] at most, then "busy"), and they could otherwise take
 //! every thread and keep `/odds` or `/help` waiting behind them.
 
+use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -129,11 +134,76 @@ pub fn count_setting(setting: Option<&str>) -> Option<usize> {
         .map(|n| n.max(1))
 }
 
+/// One lane's queue: jobs in the order they came, taken by the lane's threads.
+#[derive(Default)]
+struct Lane {
+    state: Mutex<LaneState>,
+    ready: Condvar,
+}
+
+#[derive(Default)]
+struct LaneState {
+    jobs: VecDeque<Job>,
+    /// Threads asleep waiting for a job.
+    sleeping: usize,
+    /// No more jobs are taken; the threads stop once the queue is empty.
+    closed: bool,
+}
+
+impl Lane {
+    fn lock(&self) -> std::sync::MutexGuard<'_, LaneState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues `job`, waking a sleeping thread if there is one; `false` once closed.
+    fn push(&self, job: Job) -> bool {
+        let mut state = self.lock();
+        if state.closed {
+            return false;
+        }
+        state.jobs.push_back(job);
+        let wake = state.sleeping > 0;
+        drop(state);
+        if wake {
+            self.ready.notify_one();
+        }
+        true
+    }
+
+    /// The next job, sleeping until there is one; `None` once closed and empty.
+    fn take(&self) -> Option<Job> {
+        let mut state = self.lock();
+        loop {
+            if let Some(job) = state.jobs.pop_front() {
+                return Some(job);
+            }
+            if state.closed {
+                return None;
+            }
+            state.sleeping += 1;
+            state = self
+                .ready
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+            state.sleeping -= 1;
+        }
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_all();
+    }
+
+    fn len(&self) -> usize {
+        self.lock().jobs.len()
+    }
+}
+
 /// Two fixed pools of threads (writing and read-only commands), each running jobs from its own
 /// queue in the order they came.
 pub struct Workers {
-    queue: Mutex<Option<crossbeam_channel::Sender<Job>>>,
-    reads: Mutex<Option<crossbeam_channel::Sender<Job>>>,
+    queue: Arc<Lane>,
+    reads: Arc<Lane>,
     /// Interactions waiting in each lane's queue, (writing, read-only): the limit counts these
     /// only, so the bot's own jobs (a status message to bring up to date, a GM copy to send)
     /// never take an interaction's place, nor are they refused.
@@ -163,8 +233,8 @@ impl Workers {
         let queue = Self::lane("referee-app", count, &mut threads)?;
         let reads = Self::lane("referee-read", Self::read_count(count), &mut threads)?;
         Ok(Self {
-            queue: Mutex::new(Some(queue)),
-            reads: Mutex::new(Some(reads)),
+            queue,
+            reads,
             waiting: (Arc::default(), Arc::default()),
             limit: limit.max(1),
             threads: Mutex::new(threads),
@@ -194,23 +264,23 @@ impl Workers {
         name: &str,
         count: usize,
         threads: &mut Vec<JoinHandle<()>>,
-    ) -> std::io::Result<crossbeam_channel::Sender<Job>> {
+    ) -> std::io::Result<Arc<Lane>> {
         // Unbounded: the interactions in it are bounded by `Workers::limit`, the bot's own jobs
         // by the interactions in flight that made them.
-        let (tx, rx) = crossbeam_channel::unbounded::<Job>();
+        let lane = Arc::new(Lane::default());
         for n in 0..count.max(1) {
-            let rx = rx.clone();
+            let jobs = Arc::clone(&lane);
             threads.push(
                 std::thread::Builder::new()
                     .name(format!("{name}-{n}"))
                     .spawn(move || {
-                        for job in rx {
+                        while let Some(job) = jobs.take() {
                             job();
                         }
                     })?,
             );
         }
-        Ok(tx)
+        Ok(lane)
     }
 
     /// The pool's size for this machine: `REFEREE_APP_THREADS` if set to a number, else
@@ -283,7 +353,7 @@ impl Workers {
     /// interactions and the limit) is refused at once past the limit, and does not run if it
     /// reaches a thread after [`START_BY`]; the bot's own jobs are neither.
     async fn run_on<T: Send + 'static>(
-        queue: &Mutex<Option<crossbeam_channel::Sender<Job>>>,
+        queue: &Lane,
         admit: Option<(Instant, &Arc<AtomicUsize>, usize)>,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Refused> {
@@ -315,14 +385,7 @@ impl Workers {
             // The caller may have gone (its interaction dropped); the result is then unwanted.
             let _ = tx.send(catch_unwind(AssertUnwindSafe(f)).map_err(|_| Refused::Panicked));
         });
-        let sent = {
-            let queue = queue
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            queue
-                .as_ref()
-                .is_some_and(|sender| sender.send(job).is_ok())
-        };
+        let sent = queue.push(job);
         if !sent {
             if let Some(waiting) = counted {
                 waiting.fetch_sub(1, Ordering::SeqCst);
@@ -334,25 +397,14 @@ impl Workers {
 
     /// Jobs waiting in each lane's queue now, (writing, read-only): for the metrics.
     pub fn queue_depths(&self) -> (usize, usize) {
-        let depth = |queue: &Mutex<Option<crossbeam_channel::Sender<Job>>>| {
-            queue
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .as_ref()
-                .map_or(0, crossbeam_channel::Sender::len)
-        };
-        (depth(&self.queue), depth(&self.reads))
+        (self.queue.len(), self.reads.len())
     }
 
     /// Lets the queued jobs finish, then stops the threads. Later calls to [`Workers::run`] get
     /// [`Refused::Panicked`].
     pub fn shutdown(&self) {
-        for queue in [&self.queue, &self.reads] {
-            queue
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .take();
-        }
+        self.queue.close();
+        self.reads.close();
         let threads = std::mem::take(
             &mut *self
                 .threads

@@ -63,6 +63,17 @@ pub fn get(conn: &Conn, guild: GuildId, channel: u64) -> Result<Option<Encounter
         .transpose()
 }
 
+/// The channel of every encounter row, ended or not, in every guild: the channels whose status
+/// message may need bringing up to date.
+pub fn channels(conn: &Conn) -> Result<Vec<(GuildId, u64)>> {
+    query_map(
+        conn,
+        "SELECT guild_id, channel_id FROM encounters",
+        params![],
+        |r| Ok((r.get(0)?, r.get::<i64>(1)?.cast_unsigned())),
+    )
+}
+
 /// Every encounter of the guild still under way (for "which encounter is this character in").
 pub fn active(conn: &Conn, guild: GuildId) -> Result<Vec<EncounterRow>> {
     let sql = format!(

@@ -1,29 +1,39 @@
-//! Load benchmark of the real `referee run` binary through the fake Discord's gateway.
+//! Load benchmark of the real `referee run` binary through the fake Discord's gateway, beside a
+//! bare serenity + poise bot that only rolls (the floor, `floor.rs`, built into this binary).
 //!
 //! Run: `cargo bench --bench bot_load` (release build). It starts the fake Discord
-//! (`tests/integration/fake`) and the bot on a temporary database, creates a guild's worth of
-//! characters, then for each rate dispatches a mixed workload open-loop (the dispatcher never waits
-//! for answers, so a slow bot shows its own backlog) and reports, per rate: interactions per
-//! second achieved, p50/p99/max latency from the moment the INTERACTION_CREATE frame was flushed to
-//! the moment the bot's callback request arrived, errors (no callback within 10 s, or "Something
-//! went wrong"), the bot's CPU time and peak resident memory (from /proc), and the CPU time the
-//! hypervisor stole from this VM meanwhile (`/proc/stat`: latency no profile of ours can explain,
-//! and the reason two runs of the same build differ) — in the whole phase, and while the slowest
-//! interaction waited (sampled every 10 ms), so a tail can be told from a pause of the VM. Then
-//! it raises the rate to find the highest one with p99 under 50 ms, and reports the idle RSS of a
-//! fresh bot.
+//! (`tests/integration/fake`) and a bot on a temporary database, and for each phase dispatches
+//! interactions open-loop (the dispatcher never waits for answers, so a slow bot shows its own
+//! backlog). Per phase it reports: interactions per second achieved, p50/p99/max latency from the
+//! moment the INTERACTION_CREATE frame was flushed to the moment the bot's callback request
+//! arrived, errors (no callback within 10 s, or "Something went wrong"), the bot's CPU time and
+//! peak resident memory (from /proc), the bytes it wrote per logged roll (`/proc/PID/io`:
+//! `write_bytes`, what it sent towards the disk — the figure the issue's goal is about — and
+//! `wchar`, every byte handed to write(2), the HTTP requests on its sockets included), and the
+//! CPU time the hypervisor stole from this VM meanwhile (`/proc/stat`: latency no profile of ours
+//! can explain, and the reason two runs of the same build differ) — in the whole phase, and while
+//! the slowest interaction waited (sampled every 10 ms).
+//!
+//! The phases are the issue's table (issue 18, item 6):
+//! 1. idle RSS of a fresh bot, connected and registered, for referee and the floor;
+//! 2. `/roll` alone at 10,000/s, for referee and then the floor: p99, CPU per interaction (and
+//!    its ratio to the floor's), peak RSS;
+//! 3. the mixed load at 5,000/s: p99, bytes written per logged roll.
 //!
 //! The mix, per interaction: 35% `/check skill:Swimming`, 20% `/character show`, 10% `/luck spend
-//! kind:stunt`, 15% `/tft attack`, 20% `/roll expression:3d6+2` — each by one of 20 players with
-//! their own THIZ and TFT characters.
+//! kind:stunt`, 15% `/tft attack`, 20% `/roll` — each by one of 20 players with their own THIZ and
+//! TFT characters. The `/roll` phase sends `3d6+2`, `1d100` and `2d6+1` from the same 20 players.
 //!
-//! Environment: `REFEREE_LOAD_SECS` (seconds per rate, default 30), `REFEREE_LOAD_RATES` (comma
-//! list, default `100,1000,5000`), `REFEREE_LOAD_SEARCH` (comma list of rates tried for the highest
-//! rate under 50 ms, default `2000,3000,4000,5000,6000,8000,10000`; empty to skip).
-//! Bot and fake share this machine's cores, as the issue's targets say.
+//! Environment: `REFEREE_LOAD_SECS` (seconds per phase, default 20), `REFEREE_LOAD_ROLL_RATE`
+//! (default 10000), `REFEREE_LOAD_MIX_RATE` (default 5000), `REFEREE_LOAD_RATES` (comma list of
+//! further mixed rates, default none), `REFEREE_LOAD_SEARCH` (comma list of mixed rates tried for
+//! the highest one with p99 under 50 ms, default none), `REFEREE_LOAD_ONLY=show` (the mixed phases
+//! keep one kind of command, by its name or subcommand). Bot and fake share this machine's cores,
+//! as the issue's targets say.
 
 #[path = "../integration/fake/mod.rs"]
 mod fake;
+mod floor;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -44,10 +54,29 @@ fn env_list(name: &str, default: &str) -> Vec<u64> {
         .collect()
 }
 
-/// One bot on one fake, with its characters made.
+/// Which bot a rig runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bot {
+    Referee,
+    /// The bare serenity + poise bot of `floor.rs`: this binary run with `--floor-bot`.
+    Floor,
+}
+
+/// What a rig sends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Load {
+    /// `/roll` alone, by 20 players (no setup: a roll needs no character).
+    Rolls,
+    /// The mix of checks, sheets, luck spends, attacks and rolls, after the characters are made.
+    Mixed,
+}
+
+/// One bot on one fake, with what its load needs made.
 struct Rig {
     bot: BotProcess,
     fake: FakeDiscord,
+    /// The bot's database (`None` for the floor, which keeps none).
+    db: Option<std::path::PathBuf>,
     _dir: tempfile::TempDir,
     templates: Vec<Built>,
 }
@@ -67,30 +96,72 @@ fn sub(caller: &Caller, name: &str, subname: &str, options: Vec<Value>) -> Built
 
 /// A fresh bot on a temporary database and a load fake, once it is connected and its commands
 /// are registered.
-fn start_bot() -> (FakeDiscord, tempfile::TempDir, BotProcess) {
+fn start_bot(
+    which: Bot,
+) -> (
+    FakeDiscord,
+    tempfile::TempDir,
+    BotProcess,
+    Option<std::path::PathBuf>,
+) {
     let fake = FakeDiscord::for_load();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let mut options = BotOptions::new(&fake, dir.path());
     options.log = "warn".into();
-    let bot = BotProcess::spawn(&options);
+    let (bot, db) = match which {
+        Bot::Referee => (BotProcess::spawn(&options), Some(options.db())),
+        Bot::Floor => {
+            let mut command =
+                std::process::Command::new(std::env::current_exe().expect("this benchmark's path"));
+            command.arg("--floor-bot");
+            (BotProcess::spawn_command(command, &options), None)
+        }
+    };
     fake.wait_ready(1, fake::TIMEOUT);
     fake.wait_for("the command registration", fake::TIMEOUT, |r| {
         r.method == "PUT" && r.route().contains("/commands")
     });
-    (fake, dir, bot)
+    (fake, dir, bot, db)
 }
 
 impl Rig {
-    fn start() -> Self {
-        let (fake, dir, bot) = start_bot();
+    fn start(which: Bot, load: Load) -> Self {
+        let (fake, dir, bot, db) = start_bot(which);
         let mut rig = Self {
             bot,
             fake,
+            db,
             _dir: dir,
             templates: Vec::new(),
         };
-        rig.setup();
+        match load {
+            Load::Rolls => {
+                for p in 0..PLAYERS {
+                    let player = Caller::player(100 + p);
+                    for dice in ["3d6+2", "1d100", "2d6+1"] {
+                        rig.templates.push(command(
+                            &player,
+                            "roll",
+                            vec![payload::string("expression", dice)],
+                        ));
+                    }
+                }
+            }
+            Load::Mixed => rig.setup(),
+        }
         rig
+    }
+
+    /// Rows in the bot's roll log (0 for the floor).
+    fn logged_rolls(&self) -> u64 {
+        let Some(db) = &self.db else { return 0 };
+        let conn =
+            rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+                .expect("open the bot's database to count its rolls");
+        let rows: i64 = conn
+            .query_row("SELECT count(*) FROM rolls", [], |r| r.get(0))
+            .expect("count the roll log");
+        rows.unsigned_abs()
     }
 
     /// Runs one setup command and waits for its callback.
@@ -179,9 +250,9 @@ fn mix(player: &Caller, thiz: &str, tft: &str, target: &str) -> Vec<Built> {
     let bare = |rating: i64| command(player, "check", vec![integer("rating", rating)]);
     let show = |name: &str| sub(player, "character", "show", vec![string("name", name)]);
     let spend = || {
-        // A fixed menu sends its choice index: 2 is stunt.
+        // A fixed menu sends its choice index: 3 is stunt (`bot::choices::LuckKind`).
         let options = vec![
-            integer("kind", 2),
+            integer("kind", 3),
             string("character", thiz),
             integer("points", 1),
         ];
@@ -271,6 +342,19 @@ fn proc_stats(pid: u32) -> (u64, u64, Duration) {
     )
 }
 
+/// Bytes `pid` has written: `(wchar, write_bytes)` of `/proc/PID/io` — every byte handed to
+/// write(2) and friends, and the bytes it sent to the block layer (page-cache pages it dirtied).
+fn proc_io(pid: u32) -> (u64, u64) {
+    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).unwrap_or_default();
+    let field = |key: &str| {
+        io.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    (field("wchar:"), field("write_bytes:"))
+}
+
 /// The machine's CPU time taken by the hypervisor for other guests ("steal", the 8th number of
 /// `/proc/stat`'s `cpu` line), summed over all CPUs. On a shared VM it is time this benchmark's
 /// processes were ready to run but could not: it shows up as latency no profile of ours explains.
@@ -348,6 +432,38 @@ struct Outcome {
     /// sampling step).
     worst: (Duration, Duration),
     peak_rss_kb: u64,
+    /// How many warning lines the bot logged, and the first kinds of them.
+    warnings: String,
+    /// Rows the phase added to the roll log.
+    logged: u64,
+    /// Bytes handed to write(2), and bytes that reached the block layer, during the phase.
+    wchar: u64,
+    write_bytes: u64,
+}
+
+/// The bot's warnings and errors, counted by their message (the text after the level and
+/// target, up to the first field), most frequent first: `"" ` when there are none.
+fn warnings(stderr: &str) -> String {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for line in stderr.lines() {
+        let Some(at) = line.find(" WARN ").or_else(|| line.find(" ERROR ")) else {
+            continue;
+        };
+        let rest = &line[at..];
+        let message = rest.split_once(": ").map_or(rest, |(_, m)| m);
+        let message = message.split(" interaction=").next().unwrap_or(message);
+        *counts
+            .entry(message.chars().take(100).collect())
+            .or_default() += 1;
+    }
+    let mut counts: Vec<(String, usize)> = counts.into_iter().collect();
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
+    counts
+        .iter()
+        .take(4)
+        .map(|(m, n)| format!("{n} × {m:?}"))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -400,9 +516,25 @@ fn answers(requests: &[fake::Request]) -> Answers {
     out
 }
 
+/// Waits until `total` interaction callbacks came after request `first`, or 10 s.
+fn wait_for_answers(rig: &Rig, first: usize, total: usize) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let answered = rig.fake.count_requests(first, |r| {
+            r.method == "POST" && r.route().starts_with("/interactions/")
+        });
+        if answered >= total || Instant::now() > deadline {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Dispatches `rate` interactions per second for `secs` seconds, open-loop, then collects.
 fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
+    let logged_before = rig.logged_rolls();
     let (_, _, cpu_before) = proc_stats(rig.bot.pid());
+    let io_before = proc_io(rig.bot.pid());
     let (_, _, fake_cpu_before) = proc_stats(std::process::id());
     let steal_before = steal();
     let sampler = StealSampler::start();
@@ -423,19 +555,10 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         rig.fake.dispatch_text(id, text);
     }
     let elapsed_send = start.elapsed();
-    // Wait for the last answers (or the timeout), then read the record once.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let answered = rig.fake.count_requests(first_request, |r| {
-            r.method == "POST" && r.route().starts_with("/interactions/")
-        });
-        if answered >= total || Instant::now() > deadline {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_answers(rig, first_request, total);
     // CPU is read before the record is copied out for the analysis, which is not the fake's.
     let (_, peak_rss_kb, cpu_after) = proc_stats(rig.bot.pid());
+    let io_after = proc_io(rig.bot.pid());
     let (_, _, fake_cpu_after) = proc_stats(std::process::id());
     let stolen = steal().saturating_sub(steal_before);
     let steal_samples = sampler.finish();
@@ -497,6 +620,10 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         steal: stolen,
         worst,
         peak_rss_kb,
+        logged: rig.logged_rolls().saturating_sub(logged_before),
+        warnings: warnings(&rig.bot.stderr()),
+        wchar: io_after.0.saturating_sub(io_before.0),
+        write_bytes: io_after.1.saturating_sub(io_before.1),
     }
 }
 
@@ -519,6 +646,19 @@ fn report(o: &Outcome, secs: u64) {
         "        dispatched {:.0}/s; fake + dispatcher CPU {:.2?}; stolen by the hypervisor {:.2?}, of which {:.2?} while the slowest interaction ({:.2?}) waited",
         o.dispatched, o.fake_cpu, o.steal, o.worst.1, o.worst.0
     );
+    if o.logged > 0 {
+        println!(
+            "        logged {} rolls; wrote {} B ({:.0} B per logged roll) through write(2), {} B ({:.0} B per logged roll) to the block layer",
+            o.logged,
+            o.wchar,
+            o.wchar as f64 / o.logged as f64,
+            o.write_bytes,
+            o.write_bytes as f64 / o.logged as f64
+        );
+    }
+    if !o.warnings.is_empty() {
+        println!("        the bot's warnings: {}", o.warnings);
+    }
     if o.refused > 0 {
         println!(
             "        {} refusals, e.g. {:?}",
@@ -527,59 +667,154 @@ fn report(o: &Outcome, secs: u64) {
     }
 }
 
+/// A fresh bot's resident memory 2 s after it is connected and registered (kB), printed with
+/// where it is.
+fn idle(which: Bot, name: &str) -> u64 {
+    let (_fake, _dir, bot, _) = start_bot(which);
+    std::thread::sleep(Duration::from_secs(2));
+    let (rss, hwm, cpu) = proc_stats(bot.pid());
+    println!(
+        "idle {name} (connected, commands registered, 2 s later): RSS {rss} kB, peak {hwm} kB, CPU so far {cpu:?}"
+    );
+    // Where the resident memory is: the heap and stacks (anonymous) or the mapped binary and
+    // libraries (file-backed).
+    let rollup =
+        std::fs::read_to_string(format!("/proc/{}/smaps_rollup", bot.pid())).unwrap_or_default();
+    let parts: Vec<&str> = rollup
+        .lines()
+        .filter(|l| {
+            [
+                "Rss:",
+                "Anonymous:",
+                "Private_Clean:",
+                "Shared_Clean:",
+                "Private_Dirty:",
+            ]
+            .iter()
+            .any(|key| l.starts_with(key))
+        })
+        .collect();
+    println!("        {}", parts.join("; "));
+    rss
+}
+
+fn cpu_per(o: &Outcome) -> f64 {
+    1e6 * o.cpu.as_secs_f64() / o.sent.max(1) as f64
+}
+
+/// The issue's table (issue 18, item 6), in Markdown: idle RSS, `/roll` for referee and the
+/// floor, and the mix.
+fn print_table(idle: (u64, u64), roll: &Outcome, roll_floor: &Outcome, mixed: &Outcome) {
+    let (idle_referee, idle_floor) = idle;
+    println!();
+    println!(
+        "| phase | bot | sent/s | answered/s | p99 | errors | CPU per interaction | × floor | peak RSS | written to disk per logged roll (and every write(2), sockets too) |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "| idle | referee | | | | | | | {idle_referee} kB | |\n| idle | floor | | | | | | | {idle_floor} kB | |"
+    );
+    let row = |phase: &str, bot: &str, o: &Outcome, ratio: Option<f64>| {
+        let written = if o.logged > 0 {
+            format!(
+                "{:.0} B ({:.0} B)",
+                o.write_bytes as f64 / o.logged as f64,
+                o.wchar as f64 / o.logged as f64
+            )
+        } else {
+            String::new()
+        };
+        println!(
+            "| {phase} | {bot} | {} | {:.0} | {:.2?} | {} | {:.0} µs | {} | {} kB | {written} |",
+            o.rate,
+            o.achieved,
+            o.p99,
+            o.errors,
+            cpu_per(o),
+            ratio.map_or(String::new(), |r| format!("{r:.2}")),
+            o.peak_rss_kb
+        );
+    };
+    row(
+        "/roll",
+        "referee",
+        roll,
+        Some(cpu_per(roll) / cpu_per(roll_floor)),
+    );
+    row("/roll", "floor", roll_floor, None);
+    row("mixed", "referee", mixed, None);
+}
+
 fn main() {
+    // The floor bot: this binary re-run by the benchmark (see `floor.rs`).
+    if std::env::args().any(|a| a == "--floor-bot") {
+        floor::run();
+        return;
+    }
     // `cargo bench` passes --bench; `cargo test --benches` would pass nothing: run only for bench.
     if !std::env::args().any(|a| a == "--bench") {
         println!("bot_load: run with `cargo bench --bench bot_load`");
         return;
     }
-    let secs = env_list("REFEREE_LOAD_SECS", "30")
-        .first()
-        .copied()
-        .unwrap_or(30);
-    let rates = env_list("REFEREE_LOAD_RATES", "100,1000,5000");
-    let search = env_list("REFEREE_LOAD_SEARCH", "2000,3000,4000,5000,6000,8000,10000");
+    let first = |name: &str, default: &str| env_list(name, default).first().copied().unwrap_or(0);
+    let secs = first("REFEREE_LOAD_SECS", "20");
+    let roll_rate = first("REFEREE_LOAD_ROLL_RATE", "10000");
+    let mix_rate = first("REFEREE_LOAD_MIX_RATE", "5000");
+    let rates = env_list("REFEREE_LOAD_RATES", "");
+    let search = env_list("REFEREE_LOAD_SEARCH", "");
 
-    // Idle memory: a fresh bot, connected and registered, before any command.
-    {
-        let (_fake, _dir, bot) = start_bot();
-        std::thread::sleep(Duration::from_secs(2));
-        let (rss, hwm, cpu) = proc_stats(bot.pid());
-        println!(
-            "idle bot (connected, commands registered, 2 s later): RSS {rss} kB, peak {hwm} kB, CPU so far {cpu:?}"
-        );
-        // Where the resident memory is: the heap and stacks (anonymous) or the mapped binary and
-        // libraries (file-backed).
-        let rollup = std::fs::read_to_string(format!("/proc/{}/smaps_rollup", bot.pid()))
-            .unwrap_or_default();
-        let parts: Vec<&str> = rollup
-            .lines()
-            .filter(|l| {
-                [
-                    "Rss:",
-                    "Anonymous:",
-                    "Private_Clean:",
-                    "Shared_Clean:",
-                    "Private_Dirty:",
-                ]
-                .iter()
-                .any(|key| l.starts_with(key))
-            })
-            .collect();
-        println!("        {}", parts.join("; "));
+    // REFEREE_LOAD_PHASES=idle,roll,floor,mix (some of them, say to profile one phase): the
+    // others are skipped, and the table is not printed.
+    let phases = std::env::var("REFEREE_LOAD_PHASES").ok();
+    let wanted = |p: &str| {
+        phases
+            .as_deref()
+            .is_none_or(|ps| ps.split(',').any(|x| x == p))
+    };
+    if phases.is_some() {
+        let run = |which, load, rate, name: &str| {
+            if wanted(name) {
+                print!("{name:<7} ");
+                report(&phase(&Rig::start(which, load), rate, secs), secs);
+            }
+        };
+        if wanted("idle") {
+            idle(Bot::Referee, "referee");
+            idle(Bot::Floor, "floor");
+        }
+        run(Bot::Referee, Load::Rolls, roll_rate, "roll");
+        run(Bot::Floor, Load::Rolls, roll_rate, "floor");
+        run(Bot::Referee, Load::Mixed, mix_rate, "mix");
+        return;
     }
 
+    let idle_referee = idle(Bot::Referee, "referee");
+    let idle_floor = idle(Bot::Floor, "floor");
+
+    println!("/roll alone:");
+    let roll = phase(&Rig::start(Bot::Referee, Load::Rolls), roll_rate, secs);
+    print!("referee ");
+    report(&roll, secs);
+    let roll_floor = phase(&Rig::start(Bot::Floor, Load::Rolls), roll_rate, secs);
+    print!("floor   ");
+    report(&roll_floor, secs);
+
+    println!("the mix:");
+    let mixed = phase(&Rig::start(Bot::Referee, Load::Mixed), mix_rate, secs);
+    print!("referee ");
+    report(&mixed, secs);
+
+    print_table((idle_referee, idle_floor), &roll, &roll_floor, &mixed);
+
     for rate in rates {
-        let rig = Rig::start();
-        let o = phase(&rig, rate, secs);
+        let o = phase(&Rig::start(Bot::Referee, Load::Mixed), rate, secs);
         report(&o, secs);
     }
     if !search.is_empty() {
-        println!("highest rate with p99 under 50 ms (10 s each):");
+        println!("highest mixed rate with p99 under 50 ms (10 s each):");
         let mut best = None;
         for rate in search {
-            let rig = Rig::start();
-            let o = phase(&rig, rate, 10);
+            let o = phase(&Rig::start(Bot::Referee, Load::Mixed), rate, 10);
             report(&o, 10);
             if o.p99 < Duration::from_millis(50)
                 && o.errors == 0

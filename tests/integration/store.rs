@@ -843,3 +843,72 @@ fn the_commit_observer_is_told_once_per_group_commit() {
     make_character(&store, GuildId(1), "D");
     assert_eq!(told.load(Ordering::SeqCst), 5);
 }
+
+/// The roll log's indexes (`migrations/07-roll-indexes`): a character's recent rolls read the
+/// partial index, the history reads the primary key, and a roll without a character writes no
+/// index entry beyond the primary key's.
+#[test]
+fn the_roll_queries_use_the_indexes_that_rolls_pay_for() {
+    let (_dir, store) = temp_store();
+    let plans = store
+        .read(|c| {
+            let c = c.as_sqlite().expect("SQLite");
+            let plan = |sql: &str| -> rusqlite::Result<String> {
+                let mut stmt = c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+                let rows = stmt
+                    .query_map([], |r| r.get::<_, String>(3))?
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(rows.join("; "))
+            };
+            let indexes: Vec<String> = c
+                .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'rolls' ORDER BY name")?
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            Ok((
+                plan("SELECT id FROM rolls WHERE guild_id = 1 AND character_id = 2 ORDER BY id DESC LIMIT 50")?,
+                plan("SELECT id FROM rolls WHERE guild_id = 1 AND (CAST(3 AS BIGINT) IS NULL OR user_id = 3) ORDER BY id DESC LIMIT 10")?,
+                indexes,
+            ))
+        })
+        .unwrap();
+    assert!(plans.0.contains("rolls_by_character"), "{}", plans.0);
+    assert!(plans.1.contains("sqlite_autoindex_rolls_1"), "{}", plans.1);
+    assert_eq!(
+        plans.2,
+        vec![
+            "rolls_by_character".to_owned(),
+            "sqlite_autoindex_rolls_1".to_owned()
+        ]
+    );
+}
+
+/// A new database gets `store::PAGE_SIZE` pages (fewer bytes written per roll); a database
+/// made with SQLite's default keeps its pages and is migrated as usual.
+#[test]
+fn new_databases_get_small_pages_and_old_ones_keep_theirs() {
+    let page_size = |store: &Store| -> i64 {
+        store
+            .read(|c| {
+                let c = c.as_sqlite().expect("SQLite");
+                Ok(c.query_row("PRAGMA page_size", [], |r| r.get(0))?)
+            })
+            .unwrap()
+    };
+    let (_dir, new) = temp_store();
+    assert_eq!(page_size(&new), referee::store::PAGE_SIZE);
+    assert_ne!(referee::store::PAGE_SIZE, 4096);
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite3");
+    {
+        let old = rusqlite::Connection::open(&path).unwrap();
+        old.execute_batch("CREATE TABLE before_us (x INTEGER)")
+            .unwrap();
+        let size: i64 = old.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        assert_eq!(size, 4096, "SQLite's default");
+    }
+    let old = Store::open(&path).unwrap();
+    assert_eq!(page_size(&old), 4096);
+    assert_eq!(schema(&old).0, Store::latest_version() as i64);
+    make_character(&old, GuildId(1), "Kept");
+}

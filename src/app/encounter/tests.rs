@@ -632,6 +632,38 @@ fn the_status_never_shows_an_npcs_numbers_to_players() {
 }
 
 #[test]
+fn the_watched_set_of_encounter_channels_follows_start_and_the_shown_end() {
+    const OTHER: u64 = CH + 1;
+    let mut t = thiz_table(6);
+    // Not watched: every channel may have one (the console, the app's own tests).
+    assert!(t.app.may_have_encounter(G, OTHER));
+    t.app.watch_encounter_channels().unwrap();
+    assert!(!t.app.may_have_encounter(G, CH));
+    assert!(!t.app.may_have_encounter(G, OTHER));
+    t.ok(GM, &["encounter", "start"], &[]);
+    assert!(t.app.may_have_encounter(G, CH));
+    assert!(!t.app.may_have_encounter(G, OTHER));
+    assert!(!t.app.may_have_encounter(GuildId(G.0 + 1), CH));
+    // A restarted bot loads it from the database.
+    t.restart(6);
+    t.app.watch_encounter_channels().unwrap();
+    assert!(t.app.may_have_encounter(G, CH));
+    // Ended, it stays until its message shows the end.
+    t.ok(GM, &["encounter", "end"], &[]);
+    assert!(t.app.may_have_encounter(G, CH));
+    let over = t
+        .app
+        .encounter_status(G, CH)
+        .unwrap()
+        .expect("the end to show");
+    t.app
+        .encounter_status_shown(G, CH, 77, &over.shown)
+        .unwrap();
+    assert!(!t.app.may_have_encounter(G, CH));
+    assert!(t.row().is_none());
+}
+
+#[test]
 fn status_updates_only_when_it_changes_and_buttons_carry_the_version() {
     let t = thiz_table(6);
     assert_eq!(t.app.encounter_status(G, CH).unwrap(), None);

@@ -87,10 +87,15 @@ impl BotProcess {
         config.push_str(&options.config_extra);
         std::fs::write(options.config(), config).expect("write the test config.toml");
         let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+        command.arg("--config").arg(options.config()).arg("run");
+        Self::spawn_command(command, options)
+    }
+
+    /// Spawns `command` (another bot: the benchmark's bare floor bot) with the same environment
+    /// as [`BotProcess::spawn`] gives `referee run`: the fake's token and base URL, the database
+    /// path, `RUST_LOG`, the extra variables, no proxies, standard error captured.
+    pub fn spawn_command(mut command: Command, options: &BotOptions) -> Self {
         command
-            .arg("--config")
-            .arg(options.config())
-            .arg("run")
             .env("DISCORD_TOKEN", &options.token)
             .env("DISCORD_API_BASE", &options.api_base)
             .env("REFEREE_DB", options.db())
@@ -103,7 +108,7 @@ impl BotProcess {
         for var in ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"] {
             command.env_remove(var).env_remove(var.to_lowercase());
         }
-        let mut child = command.spawn().expect("spawn referee run");
+        let mut child = command.spawn().expect("spawn the bot");
         let stderr = Arc::new((Mutex::new(Captured::default()), Condvar::new()));
         let mut pipe = child.stderr.take().expect("piped stderr");
         let sink = stderr.clone();
