@@ -1068,9 +1068,10 @@ mod tests {
     #[test]
     fn a_busy_writers_lone_write_waits_for_another_and_they_commit_together() {
         let (_dir, store) = group_store();
-        // A wait no test outlasts, a group of two ends it, and any commit makes the writer busy.
-        store.set_linger(Duration::from_mins(1), 2, Duration::from_mins(10));
         insert(&store, 1).expect("a first write");
+        // From now on: a wait no test outlasts, a group of two ends it, and any commit makes
+        // the writer busy.
+        store.set_linger(Duration::from_mins(1), 2, Duration::from_mins(10));
         let (commits, groups) = store.commit_counts();
         let lingering = Arc::clone(&store);
         let first = std::thread::spawn(move || insert(&lingering, 2));
