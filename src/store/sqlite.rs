@@ -45,8 +45,8 @@ pub const BUSY_GAP: Duration = Duration::from_millis(2);
 /// writes each page it changed to the WAL whole, and a roll changes a few pages that no other
 /// roll of its group shares (its character's place in an index, its luck ledger's): smaller
 /// pages write less. Measured with `cargo bench --bench bot_load`, the mixed load at 5,000/s
-/// (bytes that reached the block layer per logged roll): 9.0 KB at 4,096, 5.9 KB at 2,048, 4.5 KB
-/// at 1,024, at the same CPU per interaction and p99. A roll's row (about 300 bytes) still fits
+/// (bytes that reached the block layer per logged roll): 9.0 KB at 4,096, 5.9 KB at 2,048,
+/// 4.5–5.1 KB at 1,024, at the same CPU per interaction and p99. A roll's row (about 300 bytes) still fits
 /// a page; a longer row (a big sheet) spills into overflow pages, read only with it.
 ///
 /// Decision: existing databases keep the page size they were made with; changing it needs a
