@@ -516,12 +516,19 @@ impl Sqlite {
                 self.queued.fetch_add(1, Ordering::SeqCst);
                 let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
                 self.queued.fetch_sub(1, Ordering::SeqCst);
-                if guard
+                // Having been queued, this thread may be the one an open group was left to (its
+                // last write saw it queued): it closes its own group, and also a newer one
+                // unless another thread is queued to decide for it. Leaving a newer group open
+                // with nobody queued left its writes waiting for ever (seen in
+                // `e2e::delivery`: the group its own closer opened while this one re-queued).
+                let mine = guard
                     .open
                     .as_ref()
-                    .is_some_and(|open| Arc::ptr_eq(&open.group, &group))
-                {
+                    .is_some_and(|open| Arc::ptr_eq(&open.group, &group));
+                if mine || (guard.open.is_some() && self.queued.load(Ordering::SeqCst) == 0) {
                     self.close_group(guard);
+                } else {
+                    drop(guard);
                 }
                 group.wait()
             }
