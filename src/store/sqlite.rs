@@ -1108,6 +1108,39 @@ mod tests {
         assert_eq!(store.lingering(), 0);
     }
 
+    /// Bursts of writes from many threads, each burst waited for before the next (as the
+    /// delivery tests dispatch windows of interactions): every group a write leaves open must
+    /// be closed by someone, or the burst never ends. A lingering write that re-queued once left
+    /// a newer group to nobody; this test then hung (it fails after 60 s instead).
+    #[test]
+    fn bursts_of_lingering_writes_always_finish() {
+        const THREADS: usize = 8;
+        const BURSTS: usize = 150;
+        let (_dir, store) = group_store();
+        // Short waits, so that waits run out while other writes come and go.
+        store.set_linger(Duration::from_micros(50), 6, Duration::from_mins(10));
+        let barrier = Arc::new(std::sync::Barrier::new(THREADS));
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        for t in 0..THREADS {
+            let (store, barrier, done) =
+                (Arc::clone(&store), Arc::clone(&barrier), done_tx.clone());
+            std::thread::spawn(move || {
+                for burst in 0..BURSTS {
+                    let x = i64::try_from(burst * THREADS + t).expect("small");
+                    insert(&store, x).expect("a write");
+                    barrier.wait();
+                }
+                let _ = done.send(());
+            });
+        }
+        for _ in 0..THREADS {
+            done_rx
+                .recv_timeout(Duration::from_mins(1))
+                .expect("every burst of writes finished (a group was left open to nobody)");
+        }
+        assert_eq!(rows(&store, "t").len(), THREADS * BURSTS);
+    }
+
     #[test]
     fn a_lingering_write_nobody_joins_commits_once_its_wait_is_over() {
         let (_dir, store) = group_store();
