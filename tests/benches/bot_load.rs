@@ -28,8 +28,9 @@
 //! (default 10000), `REFEREE_LOAD_MIX_RATE` (default 5000), `REFEREE_LOAD_RATES` (comma list of
 //! further mixed rates, default none), `REFEREE_LOAD_SEARCH` (comma list of mixed rates tried for
 //! the highest one with p99 under 50 ms, default none), `REFEREE_LOAD_ONLY=show` (the mixed phases
-//! keep one kind of command, by its name or subcommand). Bot and fake share this machine's cores,
-//! as the targets say.
+//! keep one kind of command, by its name or subcommand), `REFEREE_LOAD_PHASES=idle,roll,floor,mix`
+//! (only those phases, without the table: to profile one). Bot and fake share this machine's
+//! cores, as the targets say.
 
 #[path = "../integration/fake/mod.rs"]
 mod fake;
