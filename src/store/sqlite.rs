@@ -739,8 +739,11 @@ fn connect(path: &Path, role: Role, create: bool) -> Result<Conn> {
     let conn = Connection::open_with_flags(path, flags)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     // Before WAL mode, which writes the header of a new file: a new database gets small pages
-    // (an existing one keeps its own; the pragma changes nothing there).
-    conn.pragma_update(None, "page_size", PAGE_SIZE)?;
+    // (an existing one keeps its own). Only a connection that may create the file can meet a
+    // new one.
+    if create {
+        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
+    }
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", true)?;
