@@ -86,8 +86,8 @@ pub use ids::{CharacterId, GuildId, RollId, UserId};
 pub use pg::{IdentifyTurn, redact};
 pub use sql::{Conn, Dialect, Row, exec, params, query_map, query_opt, query_row};
 pub use sqlite::{
-    AUTOCHECKPOINT_BACKSTOP, BUSY_GAP, CHECKPOINT_EVERY, LINGER, LINGER_ENV, LINGER_GROUP,
-    MAX_GROUP, PAGE_SIZE, READER_CACHE_KIB, WRITE_WAIT, WRITER_CACHE_KIB,
+    AUTOCHECKPOINT_BACKSTOP, BUSY_GAP, CHECKPOINT_ENV, CHECKPOINT_EVERY, LINGER, LINGER_ENV,
+    LINGER_GROUP, MAX_GROUP, PAGE_SIZE, READER_CACHE_KIB, WRITE_WAIT, WRITER_CACHE_KIB,
 };
 
 /// A store error: SQLite failed, or stored data did not parse. Never caused by a user's input;
