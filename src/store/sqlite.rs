@@ -67,19 +67,20 @@ const READER_WAIT: Duration = Duration::from_secs(2);
 /// luck spend uses on the writer).
 const STATEMENT_CACHE: usize = 96;
 /// Committed writes between two background checkpoints. A write adds a few 1 KiB pages to the
-/// WAL (about 3.5 in the mixed load), so the WAL grows to about 4 MiB between checkpoints.
-/// A checkpoint writes each page it copies to the database file once, however often the WAL
-/// holds it, and the hot pages (the ends of the roll log and its indexes) are in every
-/// checkpoint: fewer checkpoints, fewer bytes per roll. Measured with `cargo bench --bench
-/// bot_load`, the mixed load at 5,000/s, bytes that reached the block layer per logged roll:
-/// 4.4 KB every 128 writes, 3.7 KB every 1,024, 3.7 KB every 2,048 and 4,096 (with a worse p99
-/// at 4,096: each checkpoint takes longer).
+/// WAL (about 3 for a `/roll`, 12 for a luck spend), so the WAL grows to a few MiB between
+/// checkpoints. A checkpoint writes each page it copies to the database file once, however
+/// often the WAL holds it, and the hot pages (the ends of the roll log and its indexes) are in
+/// every checkpoint: fewer checkpoints, fewer bytes per roll. Measured with `cargo bench
+/// --bench bot_load`, the mixed load at 5,000/s with a 400 µs [`LINGER`], bytes that reached
+/// the block layer per logged roll: 4.4 KB every 128 writes, 3.7 KB every 1,024, 3.7 KB every
+/// 2,048 and 4,096 (with a worse p99 at 4,096: each checkpoint takes longer).
 pub const CHECKPOINT_EVERY: u64 = 1024;
 /// The environment variable that sets [`CHECKPOINT_EVERY`] (a number of writes, at least 1).
 pub const CHECKPOINT_ENV: &str = "REFEREE_CHECKPOINT_EVERY";
 /// SQLite's auto-checkpoint threshold on this process's connections, in WAL pages: far above
 /// what [`CHECKPOINT_EVERY`] lets the WAL reach (a luck spend adds about 12 pages, so 1,024 of
-/// them about 12,500), so it only fires if the thread falls behind.
+/// them about 12,500), so it only fires if the thread falls behind (40 MiB of WAL at 1 KiB
+/// pages, 160 MiB in an older file with 4 KiB pages).
 pub const AUTOCHECKPOINT_BACKSTOP: i64 = 40_000;
 
 /// The writes between two checkpoints that `setting` (`REFEREE_CHECKPOINT_EVERY`) gives: a
