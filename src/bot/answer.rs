@@ -102,6 +102,9 @@ pub enum Callback {
     Unsure(String),
     /// Discord refused it for good.
     Refused(String),
+    /// Discord's deadline had passed before a first attempt: nothing was sent, so the
+    /// interaction is not acknowledged and no follow-up can answer it either.
+    TooLate,
 }
 
 /// Sends the interaction's initial response, retried until [`ANSWER_WITHIN`] after `arrived`.
@@ -115,6 +118,9 @@ pub async fn callback(
     let mut attempt = 0;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() && attempt == 0 {
+            return Callback::TooLate;
+        }
         if left.is_zero() {
             return Callback::Unsure("no time left before Discord's deadline".to_owned());
         }
@@ -227,6 +233,14 @@ pub async fn answer(
             tracing::error!(%why, "Discord refused an interaction's answer");
             false
         }
+        // Looking the answer up and sending a follow-up would be two requests Discord can only
+        // refuse, made when the bot is already behind.
+        Callback::TooLate => {
+            tracing::warn!(
+                "an answer was ready only after Discord's deadline; it was not sent (the bot is behind)"
+            );
+            false
+        }
         Callback::Unsure(why) => {
             // The callback may have arrived (its answer lost, or an attempt that failed took
             // effect): then the user has the message, and a follow-up would show it twice.
@@ -272,6 +286,43 @@ async fn landed(http: &serenity::Http, token: &str, arrived: Instant) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_ready_only_after_the_deadline_is_not_sent_at_all() {
+        // A proxy on the discard port: any request this made would fail, not reach Discord.
+        let http = serenity::HttpBuilder::new("token")
+            .proxy("http://127.0.0.1:9")
+            .ratelimiter_disabled(true)
+            .build();
+        let response = response_message(&Reply::ephemeral("late"));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let interaction = (serenity::InteractionId::new(1), "token");
+        for (ago, want) in [
+            (
+                ANSWER_WITHIN + Duration::from_millis(1),
+                Some(Callback::TooLate),
+            ),
+            (ANSWER_WITHIN * 3, Some(Callback::TooLate)),
+            // With time left it tries: the request fails on the discard port and is retried
+            // until the deadline, so the outcome is unsure, not too late.
+            (
+                ANSWER_WITHIN.saturating_sub(Duration::from_millis(200)),
+                None,
+            ),
+        ] {
+            let arrived = Instant::now()
+                .checked_sub(ago)
+                .expect("an instant in the past");
+            let got = runtime.block_on(callback(&http, interaction, &response, arrived));
+            match want {
+                Some(want) => assert_eq!(got, want, "{ago:?} ago"),
+                None => assert!(matches!(got, Callback::Unsure(_)), "{ago:?} ago: {got:?}"),
+            }
+        }
+    }
 
     #[test]
     fn backoff_doubles_within_jitter_and_stops_at_the_cap() {
