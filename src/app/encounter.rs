@@ -1189,11 +1189,7 @@ impl App {
     /// When the database cannot be read; the set is then not kept (every channel may have one).
     pub fn watch_encounter_channels(&self) -> AppResult<()> {
         let channels = self.store.read(encounters::channels)?;
-        *self
-            .encounter_channels
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some(channels.into_iter().collect());
+        *self.watched_channels() = Some(channels.into_iter().collect());
         Ok(())
     }
 
@@ -1201,21 +1197,24 @@ impl App {
     /// only when [`App::watch_encounter_channels`] keeps the set and the channel is not in it.
     /// No I/O: the bot asks this on its async threads after every command.
     pub fn may_have_encounter(&self, guild: GuildId, channel: u64) -> bool {
-        self.encounter_channels
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.watched_channels()
             .as_ref()
             .is_none_or(|set| set.contains(&(guild, channel)))
     }
 
-    /// Notes that the channel now has (or no longer has) an encounter row, when the set is kept.
-    fn note_encounter_channel(&self, guild: GuildId, channel: u64, present: bool) {
-        if let Some(set) = self
-            .encounter_channels
+    /// The set of channels with an encounter row, if kept (a poisoned lock only means a command
+    /// panicked; the set itself is whole).
+    fn watched_channels(
+        &self,
+    ) -> std::sync::MutexGuard<'_, Option<std::collections::HashSet<(GuildId, u64)>>> {
+        self.encounter_channels
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_mut()
-        {
+    }
+
+    /// Notes that the channel now has (or no longer has) an encounter row, when the set is kept.
+    fn note_encounter_channel(&self, guild: GuildId, channel: u64, present: bool) {
+        if let Some(set) = self.watched_channels().as_mut() {
             if present {
                 set.insert((guild, channel));
             } else {

@@ -118,11 +118,14 @@ pub async fn callback(
     let mut attempt = 0;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() && attempt == 0 {
-            return Callback::TooLate;
-        }
         if left.is_zero() {
-            return Callback::Unsure("no time left before Discord's deadline".to_owned());
+            if attempt > 0 {
+                return Callback::Unsure("no time left before Discord's deadline".to_owned());
+            }
+            tracing::warn!(
+                "an answer was ready only after Discord's deadline; it was not sent (the bot is behind)"
+            );
+            return Callback::TooLate;
         }
         let sent = tokio::time::timeout(left, response.clone().execute(http, interaction)).await;
         let why = match sent {
@@ -235,12 +238,7 @@ pub async fn answer(
         }
         // Looking the answer up and sending a follow-up would be two requests Discord can only
         // refuse, made when the bot is already behind.
-        Callback::TooLate => {
-            tracing::warn!(
-                "an answer was ready only after Discord's deadline; it was not sent (the bot is behind)"
-            );
-            false
-        }
+        Callback::TooLate => false,
         Callback::Unsure(why) => {
             // The callback may have arrived (its answer lost, or an attempt that failed took
             // effect): then the user has the message, and a follow-up would show it twice.

@@ -78,19 +78,14 @@ pub async fn pressed(
             // Acknowledged or not sure: the result goes as a follow-up either way. Refused, or
             // too late to send at all: the press is not acknowledged, so no follow-up can go.
             match answer::callback(&ctx.http, interaction, &used, arrived).await {
-                answer::Callback::Refused(why) => {
-                    tracing::error!(%why, "Discord refused a button's answer");
-                    data.count(BUTTON, Outcome::Unanswered, arrived);
-                    return Ok(());
-                }
-                answer::Callback::TooLate => {
-                    tracing::warn!(
-                        "a button's answer was ready only after Discord's deadline; it was not sent (the bot is behind)"
-                    );
-                    data.count(BUTTON, Outcome::Unanswered, arrived);
-                    return Ok(());
-                }
                 answer::Callback::Acknowledged | answer::Callback::Unsure(_) => {}
+                unanswered => {
+                    if let answer::Callback::Refused(why) = unanswered {
+                        tracing::error!(%why, "Discord refused a button's answer");
+                    }
+                    data.count(BUTTON, Outcome::Unanswered, arrived);
+                    return Ok(());
+                }
             }
             let answered = answer::followup(
                 &ctx.http,

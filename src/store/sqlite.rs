@@ -86,10 +86,14 @@ pub const AUTOCHECKPOINT_BACKSTOP: i64 = 40_000;
 /// The writes between two checkpoints that `setting` (`REFEREE_CHECKPOINT_EVERY`) gives: a
 /// positive number, else [`CHECKPOINT_EVERY`].
 pub fn checkpoint_every(setting: Option<&str>) -> u64 {
-    setting
-        .and_then(|v| v.trim().parse().ok())
+    number(setting)
         .filter(|&n| n > 0)
         .unwrap_or(CHECKPOINT_EVERY)
+}
+
+/// The whole number an environment setting holds, if it holds one.
+fn number(setting: Option<&str>) -> Option<u64> {
+    setting.and_then(|v| v.trim().parse().ok())
 }
 
 /// The fault a SQLite error means, if any.
@@ -263,10 +267,8 @@ struct Linger {
 
 impl Linger {
     fn new() -> Self {
-        let micros = std::env::var(LINGER_ENV)
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(LINGER.as_micros() as u64);
+        let micros =
+            number(std::env::var(LINGER_ENV).ok().as_deref()).unwrap_or(LINGER.as_micros() as u64);
         Self {
             micros: AtomicU64::new(micros),
             group: AtomicUsize::new(LINGER_GROUP),
