@@ -58,21 +58,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .unwrap_or_else(|| shard_plan.holds_shard_zero());
 
     let framework = poise::Framework::builder()
-        .options(poise::FrameworkOptions {
-            commands: commands(),
-            on_error: |error| Box::pin(on_error(error)),
-            post_command: |ctx| Box::pin(super::stale::unanswered(ctx)),
-            event_handler: |framework, event| {
-                Box::pin(on_event(
-                    framework.serenity_context,
-                    event,
-                    framework.user_data,
-                ))
-            },
-            allowed_mentions: Some(serenity::CreateAllowedMentions::new()),
-            initialize_owners: false,
-            ..Default::default()
-        })
+        .options(framework_options())
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
@@ -265,6 +251,29 @@ fn prime_shard_restarts(shards: &serenity::ShardManager) {
 }
 
 /// The application on the configured database, its GM copies going through `outbox`.
+/// poise's options: every command, the error handler, the hooks.
+fn framework_options() -> poise::FrameworkOptions<Data, Error> {
+    poise::FrameworkOptions {
+        commands: commands(),
+        on_error: |error| Box::pin(on_error(error)),
+        post_command: |ctx| Box::pin(super::stale::unanswered(ctx)),
+        event_handler: |framework, event| {
+            Box::pin(on_event(
+                framework.serenity_context,
+                event,
+                framework.user_data,
+            ))
+        },
+        allowed_mentions: Some(serenity::CreateAllowedMentions::new()),
+        initialize_owners: false,
+        // No command has a cooldown. Left to poise, every command would still record when each
+        // user, channel, guild and member last ran it, in maps that never shrink (one entry
+        // per member who ever used it), under one lock per command.
+        manual_cooldowns: true,
+        ..Default::default()
+    }
+}
+
 fn open_app(config: &Config, outbox: &Arc<Outbox>) -> anyhow::Result<Arc<App>> {
     let store = Store::open(&config.database.location()).with_context(|| {
         format!(
@@ -398,6 +407,52 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
             if let Err(e) = poise::builtins::on_error(other).await {
                 tracing::error!(error = ?e, "the error handler failed");
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Data, Error};
+
+    fn every_command(
+        commands: &[poise::Command<Data, Error>],
+    ) -> Vec<&poise::Command<Data, Error>> {
+        commands
+            .iter()
+            .flat_map(|c| std::iter::once(c).chain(every_command(&c.subcommands)))
+            .collect()
+    }
+
+    /// With poise's own cooldowns on, every command run adds (or refreshes) an entry per user,
+    /// channel, guild and member, kept for the life of the process: memory that grows with
+    /// every new member, for a feature no command uses.
+    #[test]
+    fn poise_keeps_no_cooldown_state() {
+        let options = super::framework_options();
+        assert!(options.manual_cooldowns, "poise must not track cooldowns");
+        let all = every_command(&options.commands);
+        assert!(
+            all.len() > options.commands.len(),
+            "subcommands are walked too"
+        );
+        for command in all {
+            assert_ne!(
+                command.manual_cooldowns,
+                Some(false),
+                "/{} turns poise's cooldowns back on",
+                command.qualified_name
+            );
+            let config = command
+                .cooldown_config
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            assert_eq!(
+                *config,
+                poise::CooldownConfig::default(),
+                "/{} has a cooldown",
+                command.qualified_name
+            );
         }
     }
 }

@@ -29,7 +29,8 @@
 //! further mixed rates, default none), `REFEREE_LOAD_SEARCH` (comma list of mixed rates tried for
 //! the highest one with p99 under 50 ms, default none), `REFEREE_LOAD_ONLY=show` (the mixed phases
 //! keep one kind of command, by its name or subcommand), `REFEREE_LOAD_PHASES=idle,roll,floor,mix`
-//! (only those phases, without the table: to profile one). Bot and fake share this machine's
+//! (only those phases, without the table: to profile one), `REFEREE_LOAD_BIN` (the path of another
+//! build of `referee` to run instead of this one's, to compare two builds on one machine). Bot and fake share this machine's
 //! cores, as the targets say.
 
 #[path = "../integration/fake/mod.rs"]
@@ -110,7 +111,14 @@ fn start_bot(
     let mut options = BotOptions::new(&fake, dir.path());
     options.log = "warn".into();
     let (bot, db) = match which {
-        Bot::Referee => (BotProcess::spawn(&options), Some(options.db())),
+        // REFEREE_LOAD_BIN: another build of referee, to compare two builds on one machine.
+        Bot::Referee => match std::env::var_os("REFEREE_LOAD_BIN") {
+            Some(binary) => (
+                BotProcess::spawn_binary(&options, std::path::Path::new(&binary)),
+                Some(options.db()),
+            ),
+            None => (BotProcess::spawn(&options), Some(options.db())),
+        },
         Bot::Floor => {
             let mut command =
                 std::process::Command::new(std::env::current_exe().expect("this benchmark's path"));

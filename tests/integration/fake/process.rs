@@ -76,6 +76,11 @@ impl BotProcess {
     /// Spawns `referee --config <dir>/config.toml run`. The configuration file is always written
     /// (empty unless `dev_guild_id` is set), so no developer's `config.toml` leaks in.
     pub fn spawn(options: &BotOptions) -> Self {
+        Self::spawn_binary(options, std::path::Path::new(env!("CARGO_BIN_EXE_referee")))
+    }
+
+    /// [`BotProcess::spawn`] with another build of `referee` (the load benchmark compares two).
+    pub fn spawn_binary(options: &BotOptions, binary: &std::path::Path) -> Self {
         let mut config = options
             .dev_guild_id
             .map(|guild| format!("dev_guild_id = {guild}\n"))
@@ -86,7 +91,7 @@ impl BotProcess {
         }
         config.push_str(&options.config_extra);
         std::fs::write(options.config(), config).expect("write the test config.toml");
-        let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+        let mut command = Command::new(binary);
         command.arg("--config").arg(options.config()).arg("run");
         Self::spawn_command(command, options)
     }
