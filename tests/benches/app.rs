@@ -190,8 +190,8 @@ fn main() {
     );
 }
 
-/// The workloads, by label: the two floors, then the three commands of issue 4.
-fn workloads() -> [(&'static str, Work); 5] {
+/// The workloads, by label: the two floors, the three commands of issue 4, and `/roll`.
+fn workloads() -> [(&'static str, Work); 6] {
     [
         // The read floor: `/help` reads only the guild's settings (one indexed SELECT) and
         // answers with fixed text, so it measures what serving costs before a command does any
@@ -206,6 +206,11 @@ fn workloads() -> [(&'static str, Work); 5] {
                     &[("skill", "Swimming"), ("character", &name(i))],
                 )
             }),
+        ),
+        // The bot's commonest command: a dice roll, logged.
+        (
+            "/roll",
+            Work::Command(|_| Invocation::new(&["roll"], &[("expression", "3d6+2")])),
         ),
         (
             "/character show",
