@@ -250,7 +250,6 @@ fn prime_shard_restarts(shards: &serenity::ShardManager) {
     shards.shutdown_finished(serenity::ShardId(0));
 }
 
-/// The application on the configured database, its GM copies going through `outbox`.
 /// poise's options: every command, the error handler, the hooks.
 fn framework_options() -> poise::FrameworkOptions<Data, Error> {
     poise::FrameworkOptions {
@@ -274,6 +273,7 @@ fn framework_options() -> poise::FrameworkOptions<Data, Error> {
     }
 }
 
+/// The application on the configured database, its GM copies going through `outbox`.
 fn open_app(config: &Config, outbox: &Arc<Outbox>) -> anyhow::Result<Arc<App>> {
     let store = Store::open(&config.database.location()).with_context(|| {
         format!(

@@ -30,8 +30,12 @@
 //! the highest one with p99 under 50 ms, default none), `REFEREE_LOAD_ONLY=show` (the mixed phases
 //! keep one kind of command, by its name or subcommand), `REFEREE_LOAD_PHASES=idle,roll,floor,mix`
 //! (only those phases, without the table: to profile one), `REFEREE_LOAD_BIN` (the path of another
-//! build of `referee` to run instead of this one's, to compare two builds on one machine). Bot and fake share this machine's
-//! cores, as the targets say.
+//! build of `referee` to run instead of this one's, to compare two builds on one machine). Bot and
+//! fake share this machine's cores, as the targets say.
+//!
+//! Compare builds made the same way: the `referee` that `cargo bench` builds has the features its
+//! dev-dependencies ask of shared crates (tokio's, say) and is not the one `cargo build --release`
+//! makes (21.5 against 21.0 MB here).
 
 #[path = "../integration/fake/mod.rs"]
 mod fake;
