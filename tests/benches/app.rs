@@ -1,4 +1,4 @@
-//! The `app` layer on a file database: latency, throughput, CPU and memory of `/check`,
+//! The `app` layer on a file database: latency, throughput, CPU and memory of `/check`, `/roll`,
 //! `/character show` and a luck spend (`/luck spend kind:stunt`), on a database of many guilds
 //! (default 10,000 × 10 characters; `REFEREE_BENCH_GUILDS` changes it, `REFEREE_BENCH_OPS` the
 //! commands per case, default 5,000; `REFEREE_BENCH_ONLY` a part of one workload's label, to run
