@@ -5,6 +5,7 @@
 //! - `console`: the real binary — console over stdin, migrate, backup, --help.
 //! - `faults`: the database under faults — a held write lock, read-only, full, removed — and recovery.
 //! - `fuzz`: random input through `app` — no panic, clean refusals that change nothing, no secret.
+//! - `layout`: the linker script that packs the start-up code of optimised builds (`link/`).
 //! - `reach`: every public rules function is reached from `app`, or says why not.
 //! - `secrecy`: the secrecy sweep — sentinels in every hidden place, every command as a player.
 //! - `store`: the SQLite store on an on-disk database — migrations, WAL, backup, atomic luck.
@@ -14,6 +15,7 @@ mod e2e;
 mod fake;
 mod faults;
 mod fuzz;
+mod layout;
 mod reach;
 mod secrecy;
 mod store;
