@@ -9,7 +9,9 @@
 //! once ([`take_failures`]). Rows left by a process that died are picked up at the next start
 //! ([`recover`]). The row id is global and never reused: it doubles as the message's nonce.
 
-use super::{Conn, GuildId, Result, RollId, exec, now, params, query_map, query_opt, query_row};
+use super::{
+    Conn, Dialect, GuildId, Result, RollId, exec, now, params, query_map, query_opt, query_row,
+};
 
 /// A row to hold for delivery.
 #[derive(Debug, Clone)]
@@ -58,21 +60,35 @@ pub fn hold(conn: &Conn, item: &NewItem<'_>) -> Result<i64> {
 }
 
 fn insert(conn: &Conn, item: &NewItem<'_>, ready: bool) -> Result<i64> {
-    query_row(
-        conn,
-        "INSERT INTO outbox (guild_id, channel_id, interaction, roll_id, body, ready, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
-        params![
-            item.guild,
-            item.channel as i64,
-            item.interaction,
-            item.roll,
-            item.body,
-            ready,
-            now()
-        ],
-        |r| r.get(0),
-    )
+    macro_rules! insert_item {
+        () => {
+            "INSERT INTO outbox (guild_id, channel_id, interaction, roll_id, body, ready, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+        };
+    }
+    let values = params![
+        item.guild,
+        item.channel as i64,
+        item.interaction,
+        item.roll,
+        item.body,
+        ready,
+        now()
+    ];
+    match conn.dialect() {
+        // SQLite builds a temporary b-tree for a `RETURNING` clause at every execution (see
+        // `rolls::insert`); the id is the row's rowid.
+        Dialect::Sqlite => {
+            exec(conn, insert_item!(), values)?;
+            query_row(conn, "SELECT last_insert_rowid()", params![], |r| r.get(0))
+        }
+        Dialect::Postgres => query_row(
+            conn,
+            concat!(insert_item!(), " RETURNING id"),
+            values,
+            |r| r.get(0),
+        ),
+    }
 }
 
 /// Settles the rows an interaction held. With `copy` (channel and body), the first held row
