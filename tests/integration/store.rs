@@ -912,3 +912,144 @@ fn new_databases_get_small_pages_and_old_ones_keep_theirs() {
     assert_eq!(schema(&old).0, Store::latest_version() as i64);
     make_character(&old, GuildId(1), "Kept");
 }
+
+/// The opcodes SQLite would run for a statement (`EXPLAIN`).
+fn opcodes(c: &rusqlite::Connection, sql: &str) -> Vec<String> {
+    let mut stmt = c.prepare(&format!("EXPLAIN {sql}")).unwrap();
+    stmt.query_map([], |r| r.get::<_, String>(1))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+// Migration 08 (issue 18, item 6): a CHECK `x IN (a, b, c, …)` made SQLite build a temporary
+// b-tree at every write that checked it; the same constraints as chains of `=` do not, and
+// accept and refuse exactly what they did.
+#[test]
+fn checks_build_no_temporary_table_and_refuse_what_they_did() {
+    let (_dir, store) = temp_store();
+    let guild = GuildId(8);
+    let character = make_character(&store, guild, "Vexa");
+    store
+        .write(|tx| {
+            let c = tx.as_sqlite().expect("SQLite");
+            // Logging a roll, writing a wound and a condition open no temporary table.
+            for sql in [
+                "INSERT INTO rolls (guild_id, id, user_id, command, mode, created_at) VALUES (8, 1, 10, 'roll', 'public', 0)",
+                "INSERT INTO wounds (guild_id, character_id, location, level, count) VALUES (8, 1, 'arm', 'green', 1)",
+                "INSERT INTO thiz_condition (guild_id, character_id, condition) VALUES (8, 1, 'dying')",
+            ] {
+                let ops = opcodes(c, sql);
+                assert!(ops.iter().any(|op| op == "Insert"), "{sql}: {ops:?}");
+                assert!(
+                    !ops.iter().any(|op| op == "OpenEphemeral"),
+                    "{sql} builds a temporary table: {ops:?}"
+                );
+            }
+            // Every allowed value is taken; values beside them are refused. ?1 keeps the rows
+            // apart, ?2 is the value checked.
+            let cases: [(&str, &[&str], &[&str]); 3] = [
+                (
+                    "INSERT INTO rolls (guild_id, id, user_id, command, mode, created_at) VALUES (8, ?1, 10, 'roll', ?2, 0)",
+                    &["public", "private", "blind", "self", "secret"],
+                    &["", "Public", "secret ", "gm", "selfish"],
+                ),
+                (
+                    "INSERT INTO wounds (guild_id, character_id, location, level, count) VALUES (8, 1, 'at' || ?1, ?2, 1)",
+                    &["green", "yellow", "red", "black"],
+                    &["", "Green", "white", "redd"],
+                ),
+                (
+                    "INSERT OR REPLACE INTO thiz_condition (guild_id, character_id, day, condition) VALUES (8, 1, ?1, ?2)",
+                    &["dying", "stable", "unconscious", "dead"],
+                    &["", "Dead", "asleep", "dying!"],
+                ),
+            ];
+            let mut n = 100_i64;
+            for (sql, allowed, refused) in cases {
+                for value in allowed {
+                    n += 1;
+                    let written = c.execute(sql, rusqlite::params![n, value]);
+                    assert_eq!(written.ok(), Some(1), "{value} refused by: {sql}");
+                }
+                for value in refused {
+                    n += 1;
+                    let err = c
+                        .execute(sql, rusqlite::params![n, value])
+                        .expect_err(value)
+                        .to_string();
+                    assert!(err.contains("CHECK constraint failed"), "{value}: {err}");
+                }
+            }
+            // NULL stays allowed where it was (no condition recorded).
+            c.execute(
+                "INSERT OR REPLACE INTO thiz_condition (guild_id, character_id, condition) VALUES (8, 1, NULL)",
+                [],
+            )?;
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
+    assert_eq!(character, CharacterId(1));
+}
+
+// Migration 08 on a database written before it: every row stays, the file is sound, and the
+// rewritten constraints are in force at once on the connection that migrated.
+#[test]
+fn a_database_from_before_migration_8_keeps_its_rows() {
+    static DIR: include_dir::Dir<'static> =
+        include_dir::include_dir!("$CARGO_MANIFEST_DIR/migrations");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite3");
+    {
+        let mut c = rusqlite::Connection::open(&path).unwrap();
+        let migrations = rusqlite_migration::Migrations::from_directory(&DIR).unwrap();
+        migrations.to_version(&mut c, 7).unwrap();
+        c.execute_batch(
+            "INSERT INTO guilds (guild_id, created_at) VALUES (8, 0);
+             INSERT INTO characters (guild_id, id, name, name_key, system, owner_id, created_at, updated_at, last_used_at)
+                 VALUES (8, 1, 'Vexa', 'vexa', 'thiz', 10, 0, 0, 0);
+             INSERT INTO wounds (guild_id, character_id, location, level, count) VALUES (8, 1, 'arm', 'red', 2);
+             INSERT INTO thiz_condition (guild_id, character_id, condition) VALUES (8, 1, 'stable');
+             INSERT INTO rolls (guild_id, id, user_id, command, mode, created_at) VALUES (8, 1, 10, 'roll', 'secret', 0);
+             INSERT INTO rolls (guild_id, id, user_id, command, mode, created_at) VALUES (8, 2, 10, 'roll', 'public', 0);
+             INSERT INTO secret_rolls (guild_id, roll_id, result_json) VALUES (8, 1, '{\"total\":77}');",
+        )
+        .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let (version, counts, integrity, orphans, refused) = store
+        .write(|tx| {
+            let c = tx.as_sqlite().expect("SQLite");
+            let version: i64 = c.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+            let counts: (i64, i64, i64, i64, String) = c.query_row(
+                "SELECT (SELECT count(*) FROM rolls), (SELECT count(*) FROM secret_rolls),
+                        (SELECT count(*) FROM wounds), (SELECT count(*) FROM thiz_condition),
+                        (SELECT result_json FROM secret_rolls WHERE roll_id = 1)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )?;
+            let integrity: String = c.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+            let orphans: i64 =
+                c.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+                    r.get(0)
+                })?;
+            let refused = c
+                .execute(
+                    "INSERT INTO rolls (guild_id, id, user_id, command, mode, created_at) VALUES (8, 3, 10, 'roll', 'loud', 0)",
+                    [],
+                )
+                .is_err();
+            let ops = opcodes(
+                c,
+                "INSERT INTO rolls (guild_id, id, user_id, command, mode, created_at) VALUES (8, 3, 10, 'roll', 'public', 0)",
+            );
+            assert!(!ops.iter().any(|op| op == "OpenEphemeral"), "{ops:?}");
+            Ok::<_, StoreError>((version, counts, integrity, orphans, refused))
+        })
+        .unwrap();
+    assert_eq!(version, Store::latest_version() as i64);
+    assert_eq!(counts, (2, 1, 1, 1, "{\"total\":77}".to_owned()));
+    assert_eq!(integrity, "ok");
+    assert_eq!(orphans, 0);
+    assert!(refused, "a bad mode was taken after the migration");
+}
