@@ -16,12 +16,16 @@ fn main() {
     println!("cargo:rerun-if-changed=migrations");
     println!("cargo:rerun-if-changed={STARTUP_FUNCTIONS}");
     println!("cargo:rerun-if-changed=link/startup_layout.rs");
-    // Only ELF linkers on Linux read this kind of script (GNU ld and LLD both do). Optimised
+    // ELF linkers on Linux read this kind of script (GNU ld and LLD do; gold does not). Optimised
     // builds only: the layout is for the binary that runs, and matching the patterns against a
     // debug build's many more sections made each debug link take 20 s instead of 1 s.
+    // REFEREE_STARTUP_LAYOUT=off leaves the layout to the linker: for a linker that reads no
+    // INSERT command (gold), or to measure what the layout is worth.
+    println!("cargo:rerun-if-env-changed=REFEREE_STARTUP_LAYOUT");
+    let wanted = env::var("REFEREE_STARTUP_LAYOUT").as_deref() != Ok("off");
     let linux = env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux");
     let optimised = env::var("OPT_LEVEL").is_ok_and(|level| level != "0");
-    if linux && optimised {
+    if wanted && linux && optimised {
         let list = fs::read_to_string(STARTUP_FUNCTIONS)
             .unwrap_or_else(|e| panic!("reading {STARTUP_FUNCTIONS}: {e}"));
         let script = startup_layout::linker_script(&list)
