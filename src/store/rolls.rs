@@ -128,9 +128,9 @@ pub fn insert(conn: &Conn, guild: GuildId, roll: &NewRoll<'_>) -> Result<RollId>
     ];
     let id: i64 = match conn.dialect() {
         // Decision (measured): SQLite gathers a `RETURNING` clause's rows in a temporary b-tree
-        // that it builds and tears down at every execution, which was half of a `/roll`'s
-        // instructions (callgrind over `cargo bench --bench app`: 57,000 of 114,000 per
-        // command). There the row is read back by its rowid, a second cheap statement.
+        // that it builds and tears down at every execution: 11,000 of the 57,000 instructions
+        // this insert took (callgrind over `cargo bench --bench app`, /roll). There the row is
+        // read back by its rowid, a second cheap statement.
         Dialect::Sqlite => {
             exec(conn, insert_roll!(), values)?;
             query_row(

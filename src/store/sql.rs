@@ -6,7 +6,9 @@
 //! numbered placeholders `?1`, `?2`…; on PostgreSQL they become `$1`, `$2`…. Booleans are stored
 //! as integers 0/1 in both (a `bool` parameter binds as 0 or 1; a column read as `bool` accepts
 //! an integer or a PostgreSQL boolean). Every statement goes through the connection's prepared
-//! statement cache, on either database.
+//! statement cache, on either database. Where a write is on every roll's path (the roll log, the
+//! outbox) it reads its new id back without `RETURNING` on SQLite, which builds a temporary table
+//! for that clause at each execution.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
