@@ -9,23 +9,18 @@ pub const SECTION: &str = ".text.referee_startup";
 /// order, ahead of the rest of the code; or the first line that is not a symbol pattern.
 ///
 /// `INSERT BEFORE .text` adds one output section to the linker's default layout instead of
-/// replacing it. Each line of the list becomes an input-section pattern: functions are in
-/// sections of their own, and `*` in a line stands for rustc's hash. Blank lines and lines that
-/// start with `#` are skipped.
+/// replacing it. Each of the list's [`entries`] becomes an input-section pattern: functions are
+/// in sections of their own, and `*` in a line stands for rustc's hash.
 pub fn linker_script(list: &str) -> Result<String, String> {
     let mut script = format!("SECTIONS\n{{\n  {SECTION} :\n  {{\n");
-    for (number, line) in list.lines().enumerate() {
-        let name = line.trim();
-        if name.is_empty() || name.starts_with('#') {
-            continue;
-        }
+    for (number, name) in entries(list) {
         // A linker script token takes these characters bare; anything else would change the
         // script's meaning, so refuse it rather than let the link fail obscurely.
         if !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '*'))
         {
-            return Err(format!("line {}: not a symbol pattern: {name}", number + 1));
+            return Err(format!("line {number}: not a symbol pattern: {name}"));
         }
         // LLVM puts a function it knows to be cold (`#[cold]`, as the slow paths of `Vec` and
         // hash tables are) in `.text.unlikely.<symbol>`, any other in `.text.<symbol>`.
@@ -37,4 +32,13 @@ pub fn linker_script(list: &str) -> Result<String, String> {
     }
     script.push_str("  }\n}\nINSERT BEFORE .text;\n");
     Ok(script)
+}
+
+/// The names in a list, with their line numbers (from 1): every line but blank ones and those
+/// that start with `#`, trimmed.
+pub fn entries(list: &str) -> impl Iterator<Item = (usize, &str)> {
+    list.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, name)| !name.is_empty() && !name.starts_with('#'))
 }

@@ -84,7 +84,9 @@ use std::time::Instant;
 
 pub use ids::{CharacterId, GuildId, RollId, UserId};
 pub use pg::{IdentifyTurn, redact};
-pub use sql::{Conn, Dialect, Row, exec, params, query_map, query_opt, query_row};
+pub use sql::{
+    Conn, Dialect, Row, exec, insert_returning, params, query_map, query_opt, query_row,
+};
 pub use sqlite::{
     AUTOCHECKPOINT_BACKSTOP, BUSY_GAP, CHECKPOINT_ENV, CHECKPOINT_EVERY, LINGER, LINGER_ENV,
     LINGER_GROUP, MAX_GROUP, PAGE_SIZE, READER_CACHE_KIB, WRITE_WAIT, WRITER_CACHE_KIB,

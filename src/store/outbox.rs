@@ -10,7 +10,8 @@
 //! ([`recover`]). The row id is global and never reused: it doubles as the message's nonce.
 
 use super::{
-    Conn, Dialect, GuildId, Result, RollId, exec, now, params, query_map, query_opt, query_row,
+    Conn, GuildId, Result, RollId, exec, insert_returning, now, params, query_map, query_opt,
+    query_row,
 };
 
 /// A row to hold for delivery.
@@ -75,20 +76,14 @@ fn insert(conn: &Conn, item: &NewItem<'_>, ready: bool) -> Result<i64> {
         ready,
         now()
     ];
-    match conn.dialect() {
-        // SQLite builds a temporary b-tree for a `RETURNING` clause at every execution (see
-        // `rolls::insert`); the id is the row's rowid.
-        Dialect::Sqlite => {
-            exec(conn, insert_item!(), values)?;
-            query_row(conn, "SELECT last_insert_rowid()", params![], |r| r.get(0))
-        }
-        Dialect::Postgres => query_row(
-            conn,
-            concat!(insert_item!(), " RETURNING id"),
-            values,
-            |r| r.get(0),
-        ),
-    }
+    // The id is the row's rowid (`INTEGER PRIMARY KEY`).
+    insert_returning(
+        conn,
+        insert_item!(),
+        concat!(insert_item!(), " RETURNING id"),
+        "SELECT last_insert_rowid()",
+        values,
+    )
 }
 
 /// Settles the rows an interaction held. With `copy` (channel and body), the first held row

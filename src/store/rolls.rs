@@ -5,8 +5,8 @@
 
 use super::secrets::GmProof;
 use super::{
-    CharacterId, Conn, Dialect, GuildId, Result, RollId, Row, StoreError, UserId, exec, now,
-    params, query_map, query_opt, query_row,
+    CharacterId, Conn, GuildId, Result, RollId, Row, StoreError, UserId, exec, insert_returning,
+    now, params, query_map, query_opt,
 };
 
 /// Who may see a roll (SPEC §2, roll modes), plus `Secret` for a GM's committed roll.
@@ -126,28 +126,13 @@ pub fn insert(conn: &Conn, guild: GuildId, roll: &NewRoll<'_>) -> Result<RollId>
         roll.parent,
         now()
     ];
-    let id: i64 = match conn.dialect() {
-        // Decision (measured): SQLite gathers a `RETURNING` clause's rows in a temporary b-tree
-        // that it builds and tears down at every execution: 11,000 of the 57,000 instructions
-        // this insert took (callgrind over `cargo bench --bench app`, /roll). There the row is
-        // read back by its rowid, a second cheap statement.
-        Dialect::Sqlite => {
-            exec(conn, insert_roll!(), values)?;
-            query_row(
-                conn,
-                "SELECT id FROM rolls WHERE rowid = last_insert_rowid()",
-                params![],
-                |r| r.get(0),
-            )?
-        }
-        // PostgreSQL returns the id in the same round trip.
-        Dialect::Postgres => query_row(
-            conn,
-            concat!(insert_roll!(), " RETURNING id"),
-            values,
-            |r| r.get(0),
-        )?,
-    };
+    let id = insert_returning(
+        conn,
+        insert_roll!(),
+        concat!(insert_roll!(), " RETURNING id"),
+        "SELECT id FROM rolls WHERE rowid = last_insert_rowid()",
+        values,
+    )?;
     if roll.mode.hides_result() {
         exec(
             conn,

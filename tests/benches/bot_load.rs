@@ -116,13 +116,13 @@ fn start_bot(
     options.log = "warn".into();
     let (bot, db) = match which {
         // REFEREE_LOAD_BIN: another build of referee, to compare two builds on one machine.
-        Bot::Referee => match std::env::var_os("REFEREE_LOAD_BIN") {
-            Some(binary) => (
-                BotProcess::spawn_binary(&options, std::path::Path::new(&binary)),
-                Some(options.db()),
-            ),
-            None => (BotProcess::spawn(&options), Some(options.db())),
-        },
+        Bot::Referee => {
+            let bot = match std::env::var_os("REFEREE_LOAD_BIN") {
+                Some(binary) => BotProcess::spawn_binary(&options, std::path::Path::new(&binary)),
+                None => BotProcess::spawn(&options),
+            };
+            (bot, Some(options.db()))
+        }
         Bot::Floor => {
             let mut command =
                 std::process::Command::new(std::env::current_exe().expect("this benchmark's path"));

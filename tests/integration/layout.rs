@@ -17,9 +17,8 @@ fn committed_list() -> String {
 
 /// The names in a list: its lines but blank ones and comments.
 fn names(list: &str) -> Vec<&str> {
-    list.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    startup_layout::entries(list)
+        .map(|(_, name)| name)
         .collect()
 }
 
