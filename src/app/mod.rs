@@ -121,6 +121,25 @@ impl App {
         ))
     }
 
+    /// Opens a batch of writes on this thread (SQLite; `false` on PostgreSQL): see
+    /// [`Store::begin_batch`]. For the bot's writing thread.
+    pub fn begin_batch(&self) -> bool {
+        self.store.begin_batch()
+    }
+
+    /// How long the open batch should wait for more jobs before committing ([`Store::batch_linger`]).
+    pub fn batch_linger(&self, jobs: usize) -> Option<std::time::Duration> {
+        self.store.batch_linger(jobs)
+    }
+
+    /// Commits the open batch ([`Store::finish_batch`]).
+    ///
+    /// # Errors
+    /// The commit failed, and none of the batch was kept.
+    pub fn finish_batch(&self) -> Result<(), StoreError> {
+        self.store.finish_batch()
+    }
+
     /// The `/roll` limits from the configuration.
     pub fn limits(&self) -> &Limits {
         &self.limits

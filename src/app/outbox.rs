@@ -14,7 +14,7 @@ use crate::store::outbox::{self, Depth, NewItem};
 use crate::store::{Conn, GuildId, RollId, guilds};
 
 /// Called when rows become ready, so the delivery task wakes (set by the bot).
-pub type Waker = Box<dyn Fn() + Send + Sync>;
+pub type Waker = std::sync::Arc<dyn Fn() + Send + Sync>;
 
 /// A held row whose command never settled it (the process died, or the settling write failed)
 /// is delivered with its provisional body once it is this old, in seconds.
@@ -36,7 +36,7 @@ impl App {
     /// and `wake` is called whenever some become ready.
     #[must_use]
     pub fn with_outbox(mut self, wake: impl Fn() + Send + Sync + 'static) -> Self {
-        self.outbox = Some(Box::new(wake));
+        self.outbox = Some(std::sync::Arc::new(wake));
         self
     }
 
@@ -75,7 +75,12 @@ impl App {
             )
         });
         match settled {
-            Ok(n) if n > 0 => wake(),
+            // Once committed: in a batch (`store::Store::begin_batch`) that is later, and the
+            // task must not look for the rows before they are there.
+            Ok(n) if n > 0 => {
+                let wake = std::sync::Arc::clone(wake);
+                crate::store::after_commit(move || wake());
+            }
             Ok(_) => {}
             Err(e) => {
                 tracing::error!(error = %e, guild = %ctx.caller.guild, "cannot settle a GM copy");

@@ -10,7 +10,7 @@ use poise::serenity_prelude as serenity;
 use super::deliver::{self, Outbox};
 use super::invoke::Inflight;
 use super::metrics::{self, Metrics};
-use super::workers::Workers;
+use super::workers::{BATCHES_ENV, Workers};
 use super::{Data, Error, buttons, commands, render};
 use crate::app::{App, Dice};
 use crate::config::{Config, Shards};
@@ -36,9 +36,17 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let inflight = Arc::new(Inflight::with_limit(Inflight::limit_from(
         std::env::var(super::invoke::INFLIGHT_ENV).ok().as_deref(),
     )));
+    let limit = Workers::default_queue_limit();
     let workers = Arc::new(
-        Workers::start_with(Workers::default_count(), Workers::default_queue_limit())
-            .context("cannot start the app threads")?,
+        if Workers::batches(
+            app.store().dialect(),
+            std::env::var(BATCHES_ENV).ok().as_deref(),
+        ) {
+            Workers::start_batching(Arc::clone(&app) as Arc<dyn super::workers::Batching>, limit)
+        } else {
+            Workers::start_with(Workers::default_count(), limit)
+        }
+        .context("cannot start the app threads")?,
     );
     let (metrics, _metrics_server) = start_metrics(&config, &app, &workers, &inflight).await?;
     let data = Data {

@@ -25,6 +25,19 @@
 //! answers "busy" if Discord's deadline allows ([`ANSWER_BY`]), else drops it. Each outcome is
 //! counted ([`Admission`]).
 //!
+//! ## Batches
+//! On SQLite the writing lane is one thread that runs interactions in batches
+//! ([`Workers::start_batching`]): it takes the first job, opens a batch in the store, runs every
+//! interaction queued behind it (each write joins the batch's one transaction and returns at
+//! once), waits a moment for more while the store is busy (the group commit's linger), commits,
+//! and only then sends the results. Were the commit to fail, nothing of the batch was kept:
+//! each job runs again on its own, and its answer is that run's (the error's, most likely). The
+//! bot's own jobs ([`Workers::run`]) end a batch and run on their own. Group commit across
+//! threads made every write wait for another thread's commit: with eight threads at 10,000
+//! `/roll` a second that was about ten futex calls and four context switches per interaction,
+//! half the app threads' CPU in the kernel. PostgreSQL, where each write is its own
+//! transaction on its own connection, keeps a pool of writing threads ([`Workers::start_with`]).
+//!
 //! ## Two lanes
 //! Commands that only read run on their own threads ([`Workers::run_read`]), apart from those
 //! that write ([`Workers::run`]): while another process holds the database's write lock, writes
@@ -38,7 +51,163 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-type Job = Box<dyn FnOnce() + Send + 'static>;
+/// A job in a lane's queue.
+enum Job {
+    /// Runs once and sends its result at once: every job of a lane that does not batch, and the
+    /// bot's own jobs ([`Workers::run`]).
+    Once(Box<dyn FnOnce() + Send + 'static>),
+    /// An interaction's job on a batching lane (see the module's "Batches").
+    Batched(Box<dyn Batched>),
+}
+
+/// An interaction's job on a batching lane: run in a batch, its result held until the batch's
+/// commit; sent then, or, if the commit failed, the job runs again on its own and sends that.
+trait Batched: Send {
+    /// Runs the job in the open batch (or refuses it, late), holding its result.
+    fn run(&mut self);
+    /// Sends the held result: the batch committed.
+    fn send(self: Box<Self>);
+    /// Runs the job again outside any batch and sends that result: the batch failed, and
+    /// nothing it wrote was kept.
+    fn again(self: Box<Self>);
+}
+
+/// What the writing lane's one thread needs of the app to batch (see the module's "Batches").
+pub trait Batching: Send + Sync + 'static {
+    /// Opens a batch on this thread.
+    fn begin(&self);
+    /// How long the batch, `jobs` jobs in, waits for more before committing; `None`: now.
+    fn linger(&self, jobs: usize) -> Option<Duration>;
+    /// Commits the batch; `false` if it failed (nothing of it was kept).
+    fn finish(&self) -> bool;
+}
+
+impl Batching for crate::app::App {
+    fn begin(&self) {
+        self.begin_batch();
+    }
+
+    fn linger(&self, jobs: usize) -> Option<Duration> {
+        self.batch_linger(jobs)
+    }
+
+    fn finish(&self) -> bool {
+        match self.finish_batch() {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(error = %e, "a batch's commit failed: its commands run again one by one");
+                false
+            }
+        }
+    }
+}
+
+/// The most jobs in one batch (one commit), as in a group commit.
+pub const MAX_BATCH: usize = crate::store::MAX_GROUP;
+
+/// A job's result, kept until its batch is settled.
+struct Pending<T, F> {
+    f: F,
+    /// When its interaction arrived, for [`START_BY`].
+    arrived: Option<Instant>,
+    /// Its lane's count of waiting interactions, left when it is taken.
+    leave: Option<Arc<AtomicUsize>>,
+    tx: tokio::sync::oneshot::Sender<Result<T, Refused>>,
+    out: Option<Result<T, Refused>>,
+}
+
+impl<T: Send + 'static, F: Fn() -> T + Send + 'static> Pending<T, F> {
+    fn call(&self) -> Result<T, Refused> {
+        catch_unwind(AssertUnwindSafe(&self.f)).map_err(|_| Refused::Panicked)
+    }
+}
+
+impl<T: Send + 'static, F: Fn() -> T + Send + 'static> Batched for Pending<T, F> {
+    fn run(&mut self) {
+        if let Some(waiting) = self.leave.take() {
+            waiting.fetch_sub(1, Ordering::SeqCst);
+        }
+        self.out = Some(match late(self.arrived) {
+            Some(refused) => Err(refused),
+            None => self.call(),
+        });
+    }
+
+    fn send(self: Box<Self>) {
+        // The caller may have gone (its interaction dropped); the result is then unwanted.
+        let _ = self.tx.send(self.out.unwrap_or(Err(Refused::Panicked)));
+    }
+
+    fn again(mut self: Box<Self>) {
+        if matches!(self.out, Some(Ok(_) | Err(Refused::Panicked))) {
+            self.out = Some(self.call());
+        }
+        self.send();
+    }
+}
+
+/// Where a job's result goes.
+type Sender<T> = tokio::sync::oneshot::Sender<Result<T, Refused>>;
+
+/// A job run once, its result sent at once; `admit`: the count of waiting interactions to leave
+/// when taken, and when its interaction arrived.
+fn once<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+    admit: Option<(Arc<AtomicUsize>, Option<Instant>)>,
+    tx: Sender<T>,
+) -> Job {
+    Job::Once(Box::new(move || {
+        if let Some((waiting, arrived)) = admit {
+            waiting.fetch_sub(1, Ordering::SeqCst);
+            if let Some(refused) = late(arrived) {
+                let _ = tx.send(Err(refused));
+                return;
+            }
+        }
+        // The caller may have gone (its interaction dropped); the result is then unwanted.
+        let _ = tx.send(catch_unwind(AssertUnwindSafe(f)).map_err(|_| Refused::Panicked));
+    }))
+}
+
+/// Runs `first` and the batched jobs queued behind it (up to [`MAX_BATCH`], stopping at a job
+/// of the bot's own) as one batch: once the queue is empty, or after the batch's linger, it
+/// commits, then sends every result, or, if the commit failed, runs each job again on its own.
+fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    // Jobs catch their own panics; should the batch's own calls panic, it counts as failed and
+    // the thread lives on (`finish` catches what runs after a commit, so a panic out of it
+    // comes before the commit).
+    let committed = catch_unwind(AssertUnwindSafe(|| {
+        batching.begin();
+        let mut first = first;
+        first.run();
+        batch.push(first);
+        let mut until = None;
+        while batch.len() < MAX_BATCH {
+            let next = lane.take_batched(None).or_else(|| {
+                // Nothing queued: commit now, unless the batch waits a moment for more.
+                let wait = batching.linger(batch.len())?;
+                lane.take_batched(Some(*until.get_or_insert_with(|| Instant::now() + wait)))
+            });
+            let Some(mut job) = next else { break };
+            job.run();
+            batch.push(job);
+        }
+        batching.finish()
+    }))
+    .unwrap_or(false);
+    for job in batch {
+        if committed { job.send() } else { job.again() }
+    }
+}
+
+/// The refusal of a job that reaches a thread after [`START_BY`], if it is one.
+fn late(arrived: Option<Instant>) -> Option<Refused> {
+    let waited = arrived?.elapsed();
+    (waited > START_BY).then_some(Refused::Late {
+        answerable: waited < ANSWER_BY,
+    })
+}
 
 /// The environment variable that sets the pool's size.
 pub const THREADS_ENV: &str = "REFEREE_APP_THREADS";
@@ -58,6 +227,10 @@ const _: () = assert!(
     WRITE_DEADLINE.as_millis() + 300 <= super::answer::ANSWER_WITHIN.as_millis(),
     "a write's deadline leaves no time to answer"
 );
+
+/// The environment variable that turns batches off (`off`): a SQLite bot then writes from a
+/// pool of threads with group commit, as PostgreSQL's does (for comparison).
+pub const BATCHES_ENV: &str = "REFEREE_WRITE_BATCHES";
 
 /// The environment variable that sets each lane's queue limit.
 pub const QUEUE_ENV: &str = "REFEREE_QUEUE_LIMIT";
@@ -181,13 +354,53 @@ impl Lane {
             if state.closed {
                 return None;
             }
-            state.sleeping += 1;
-            state = self
+            state = self.sleep(state, None);
+        }
+    }
+
+    /// The next job if it is a batched one: at once, or, given `until`, waiting until then for
+    /// one to come. `None` when the next job is not batched, or none came.
+    fn take_batched(&self, until: Option<Instant>) -> Option<Box<dyn Batched>> {
+        let mut state = self.lock();
+        loop {
+            match state.jobs.pop_front() {
+                Some(Job::Batched(job)) => return Some(job),
+                Some(other) => {
+                    state.jobs.push_front(other);
+                    return None;
+                }
+                None if state.closed => return None,
+                None => {}
+            }
+            let wait = until?.saturating_duration_since(Instant::now());
+            if wait.is_zero() {
+                return None;
+            }
+            state = self.sleep(state, Some(wait));
+        }
+    }
+
+    /// Sleeps until a job is pushed (or `limit` is over).
+    fn sleep<'a>(
+        &self,
+        mut state: std::sync::MutexGuard<'a, LaneState>,
+        limit: Option<Duration>,
+    ) -> std::sync::MutexGuard<'a, LaneState> {
+        state.sleeping += 1;
+        let mut state = match limit {
+            None => self
                 .ready
                 .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
-            state.sleeping -= 1;
-        }
+                .unwrap_or_else(PoisonError::into_inner),
+            Some(limit) => {
+                self.ready
+                    .wait_timeout(state, limit)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            }
+        };
+        state.sleeping -= 1;
+        state
     }
 
     fn close(&self) {
@@ -210,6 +423,8 @@ pub struct Workers {
     /// never take an interaction's place, nor are they refused.
     waiting: (Arc<AtomicUsize>, Arc<AtomicUsize>),
     limit: usize,
+    /// The writing lane is one thread that runs interactions in batches (see "Batches").
+    batches: bool,
     threads: Mutex<Vec<JoinHandle<()>>>,
     /// Interactions turned away (see the module's "Admission").
     pub admission: Admission,
@@ -238,9 +453,51 @@ impl Workers {
             reads,
             waiting: (Arc::default(), Arc::default()),
             limit: limit.max(1),
+            batches: false,
             threads: Mutex::new(threads),
             admission: Admission::default(),
         })
+    }
+
+    /// Starts one writing thread that runs interactions in batches through `batching` (see
+    /// the module's "Batches"), and a read-only thread per core, each lane taking at most
+    /// `limit` waiting interactions.
+    ///
+    /// # Errors
+    /// When the system refuses a new thread.
+    pub fn start_batching(batching: Arc<dyn Batching>, limit: usize) -> std::io::Result<Self> {
+        let mut threads = Vec::new();
+        let queue = Arc::new(Lane::default());
+        let jobs = Arc::clone(&queue);
+        threads.push(
+            std::thread::Builder::new()
+                .name("referee-app-0".to_owned())
+                .spawn(move || {
+                    while let Some(job) = jobs.take() {
+                        match job {
+                            Job::Once(f) => f(),
+                            Job::Batched(first) => run_batch(&jobs, &*batching, first),
+                        }
+                    }
+                })?,
+        );
+        let reads = Self::lane("referee-read", Self::read_count(usize::MAX), &mut threads)?;
+        Ok(Self {
+            queue,
+            reads,
+            waiting: (Arc::default(), Arc::default()),
+            limit: limit.max(1),
+            batches: true,
+            threads: Mutex::new(threads),
+            admission: Admission::default(),
+        })
+    }
+
+    /// Whether the writing lane batches (see the module's "Batches"): on SQLite, unless
+    /// `setting` (`REFEREE_WRITE_BATCHES`) is `off`.
+    pub fn batches(dialect: crate::store::Dialect, setting: Option<&str>) -> bool {
+        dialect == crate::store::Dialect::Sqlite
+            && !setting.is_some_and(|v| v.trim().eq_ignore_ascii_case("off"))
     }
 
     /// Each lane's queue limit: `REFEREE_QUEUE_LIMIT` if set to a number (at least 1), else
@@ -276,7 +533,13 @@ impl Workers {
                     .name(format!("{name}-{n}"))
                     .spawn(move || {
                         while let Some(job) = jobs.take() {
-                            job();
+                            match job {
+                                Job::Once(f) => f(),
+                                Job::Batched(mut job) => {
+                                    job.run();
+                                    job.send();
+                                }
+                            }
                         }
                     })?,
             );
@@ -304,41 +567,61 @@ impl Workers {
     }
 
     /// Runs `f` on the writing lane and waits for its result without blocking the async runtime.
+    /// It runs on its own, never in a batch: the bot's own jobs.
     ///
     /// # Errors
-    /// [`Refused`] when `f` panicked, the queue is full, or the pool has shut down.
+    /// [`Refused`] when `f` panicked, or the pool has shut down.
     pub async fn run<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Refused> {
-        Self::run_on(&self.queue, None, f).await
+        Self::run_on(&self.queue, None, |tx, _, _| once(f, None, tx)).await
     }
 
     /// Runs `f` for an interaction that arrived at `arrived` on the writing lane; it does not
-    /// run if it reaches a thread after [`START_BY`] (see the module's "Admission").
+    /// run if it reaches a thread after [`START_BY`] (see the module's "Admission"). On a
+    /// batching lane it runs in a batch, and again on its own should the batch fail: `f` may
+    /// run twice, the first time with nothing it wrote kept.
     ///
     /// # Errors
     /// [`Refused`].
     pub async fn run_for<T: Send + 'static>(
         &self,
         arrived: Instant,
-        f: impl FnOnce() -> T + Send + 'static,
+        f: impl Fn() -> T + Send + 'static,
     ) -> Result<T, Refused> {
-        Self::run_on(&self.queue, Some((arrived, &self.waiting.0, self.limit)), f).await
+        let admit = Some((arrived, &self.waiting.0, self.limit));
+        if self.batches {
+            Self::run_on(&self.queue, admit, |tx, leave, arrived| {
+                Job::Batched(Box::new(Pending {
+                    f,
+                    arrived,
+                    leave,
+                    tx,
+                    out: None,
+                }))
+            })
+            .await
+        } else {
+            Self::run_on(&self.queue, admit, |tx, leave, arrived| {
+                once(f, leave.map(|leave| (leave, arrived)), tx)
+            })
+            .await
+        }
     }
 
     /// Runs `f` on the read-only lane (see the module's "Two lanes").
     ///
     /// # Errors
-    /// [`Refused`] when `f` panicked, the queue is full, or the pool has shut down.
+    /// [`Refused`] when `f` panicked, or the pool has shut down.
     pub async fn run_read<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Refused> {
-        Self::run_on(&self.reads, None, f).await
+        Self::run_on(&self.reads, None, |tx, _, _| once(f, None, tx)).await
     }
 
-    /// [`Workers::run_for`] on the read-only lane.
+    /// [`Workers::run_for`] on the read-only lane (never batched).
     ///
     /// # Errors
     /// [`Refused`].
@@ -347,16 +630,21 @@ impl Workers {
         arrived: Instant,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, Refused> {
-        Self::run_on(&self.reads, Some((arrived, &self.waiting.1, self.limit)), f).await
+        let admit = Some((arrived, &self.waiting.1, self.limit));
+        Self::run_on(&self.reads, admit, |tx, leave, arrived| {
+            once(f, leave.map(|leave| (leave, arrived)), tx)
+        })
+        .await
     }
 
-    /// Queues `f`. An interaction's job (`admit`: when it arrived, its lane's count of waiting
+    /// Queues the job `make` builds from the result's sender, the count to leave when taken and
+    /// the arrival. An interaction's job (`admit`: when it arrived, its lane's count of waiting
     /// interactions and the limit) is refused at once past the limit, and does not run if it
     /// reaches a thread after [`START_BY`]; the bot's own jobs are neither.
     async fn run_on<T: Send + 'static>(
         queue: &Lane,
         admit: Option<(Instant, &Arc<AtomicUsize>, usize)>,
-        f: impl FnOnce() -> T + Send + 'static,
+        make: impl FnOnce(Sender<T>, Option<Arc<AtomicUsize>>, Option<Instant>) -> Job,
     ) -> Result<T, Refused> {
         let counted = match admit {
             Some((_, waiting, limit)) => {
@@ -368,25 +656,12 @@ impl Workers {
             }
             None => None,
         };
-        let arrived = admit.map(|(arrived, ..)| arrived);
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let leave = counted.clone();
-        let job: Job = Box::new(move || {
-            if let Some(waiting) = leave {
-                waiting.fetch_sub(1, Ordering::SeqCst);
-            }
-            if let Some(arrived) = arrived {
-                let waited = arrived.elapsed();
-                if waited > START_BY {
-                    let answerable = waited < ANSWER_BY;
-                    let _ = tx.send(Err(Refused::Late { answerable }));
-                    return;
-                }
-            }
-            // The caller may have gone (its interaction dropped); the result is then unwanted.
-            let _ = tx.send(catch_unwind(AssertUnwindSafe(f)).map_err(|_| Refused::Panicked));
-        });
-        let sent = queue.push(job);
+        let sent = queue.push(make(
+            tx,
+            counted.clone(),
+            admit.map(|(arrived, ..)| arrived),
+        ));
         if !sent {
             if let Some(waiting) = counted {
                 waiting.fetch_sub(1, Ordering::SeqCst);
@@ -531,26 +806,8 @@ mod tests {
     fn a_full_queue_refuses_at_once_and_a_late_job_does_not_run() {
         // One writing thread, held; a queue of 2: the third waiting job is refused.
         let workers = Arc::new(Workers::start_with(1, 2).expect("threads"));
-        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
-        let (held_tx, held_rx) = crossbeam_channel::unbounded::<()>();
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .build()
-            .expect("a runtime");
-        let holder = {
-            let workers = Arc::clone(&workers);
-            rt.spawn(async move {
-                workers
-                    .run(move || {
-                        let _ = held_tx.send(());
-                        let _ = release_rx.recv();
-                    })
-                    .await
-            })
-        };
-        held_rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the thread is held");
+        let rt = two_threads();
+        let (release_tx, holder) = hold(&workers, &rt);
         let ran = Arc::new(AtomicUsize::new(0));
         // Two queue: one that arrived long ago (late), one fresh.
         let long_ago = Instant::now()
@@ -696,5 +953,258 @@ mod tests {
         });
         let expected: Vec<u64> = (0..500).map(|n| n * n).collect();
         assert_eq!(answers, expected);
+    }
+
+    /// A stand-in for the app's batches: logs each call, and fails the commits it is told to.
+    #[derive(Default)]
+    struct Recorder {
+        log: Mutex<Vec<String>>,
+        /// Commits still to fail.
+        failures: AtomicUsize,
+    }
+
+    impl Recorder {
+        fn note(&self, what: impl Into<String>) {
+            self.log.lock().expect("log").push(what.into());
+        }
+
+        fn log(&self) -> Vec<String> {
+            self.log.lock().expect("log").clone()
+        }
+    }
+
+    impl Batching for Recorder {
+        fn begin(&self) {
+            self.note("begin");
+        }
+
+        fn linger(&self, _jobs: usize) -> Option<Duration> {
+            None
+        }
+
+        fn finish(&self) -> bool {
+            let failed = self
+                .failures
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok();
+            self.note(if failed { "failed" } else { "committed" });
+            !failed
+        }
+    }
+
+    /// Holds the pool's (one) writing thread with a job of the bot's own until the returned
+    /// sender is used, so that what is queued meanwhile waits (and, batching, forms one batch).
+    fn hold(
+        workers: &Arc<Workers>,
+        rt: &tokio::runtime::Runtime,
+    ) -> (
+        crossbeam_channel::Sender<()>,
+        tokio::task::JoinHandle<Result<(), Refused>>,
+    ) {
+        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
+        let (held_tx, held_rx) = crossbeam_channel::unbounded::<()>();
+        let holder = {
+            let workers = Arc::clone(workers);
+            rt.spawn(async move {
+                workers
+                    .run(move || {
+                        let _ = held_tx.send(());
+                        let _ = release_rx.recv();
+                    })
+                    .await
+            })
+        };
+        held_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the thread is held");
+        (release_tx, holder)
+    }
+
+    /// A batching pool over `recorder`, its writing thread held (see [`hold`]).
+    fn held_batching(
+        recorder: &Arc<Recorder>,
+        rt: &tokio::runtime::Runtime,
+    ) -> (
+        Arc<Workers>,
+        crossbeam_channel::Sender<()>,
+        tokio::task::JoinHandle<Result<(), Refused>>,
+    ) {
+        let workers = Arc::new(
+            Workers::start_batching(Arc::clone(recorder) as Arc<dyn Batching>, 64)
+                .expect("threads"),
+        );
+        let (release, holder) = hold(&workers, rt);
+        (workers, release, holder)
+    }
+
+    /// Queues `jobs` interactions (job `n` arrived at `arrival(n)` and runs `job(n)`) while the
+    /// batching pool is held, releases it, and returns their answers in order.
+    fn one_batch<T: Send + std::fmt::Debug + 'static, F: Fn() -> T + Send + 'static>(
+        recorder: &Arc<Recorder>,
+        jobs: usize,
+        arrival: impl Fn(usize) -> Instant,
+        job: impl Fn(usize) -> F,
+    ) -> (
+        Arc<Workers>,
+        tokio::runtime::Runtime,
+        Vec<Result<T, Refused>>,
+    ) {
+        let rt = two_threads();
+        let (workers, release, holder) = held_batching(recorder, &rt);
+        let mut tasks = Vec::new();
+        for n in 0..jobs {
+            let (pool, arrived, f) = (Arc::clone(&workers), arrival(n), job(n));
+            tasks.push(rt.spawn(async move { pool.run_for(arrived, f).await }));
+            until_queued(&workers, n + 1);
+        }
+        release.send(()).expect("release");
+        rt.block_on(holder).expect("task").expect("held job");
+        let got = tasks
+            .into_iter()
+            .map(|t| rt.block_on(t).expect("task"))
+            .collect();
+        (workers, rt, got)
+    }
+
+    fn until_queued(workers: &Workers, n: usize) {
+        let until = Instant::now() + Duration::from_secs(30);
+        while workers.queue_depths().0 != n {
+            assert!(Instant::now() < until, "never queued {n}");
+            std::thread::yield_now();
+        }
+    }
+
+    fn two_threads() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .build()
+            .expect("a runtime")
+    }
+
+    #[test]
+    fn a_batch_runs_the_queued_interactions_commits_then_answers_and_the_bots_own_job_ends_it() {
+        let recorder = Arc::new(Recorder::default());
+        let rt = two_threads();
+        let (workers, release, holder) = held_batching(&recorder, &rt);
+        // Queued in this order: three interactions, a job of the bot's own, one more.
+        let mut tasks = Vec::new();
+        for n in 0..5_usize {
+            let (pool, recorder) = (Arc::clone(&workers), Arc::clone(&recorder));
+            tasks.push(rt.spawn(async move {
+                let got = if n == 3 {
+                    let r = Arc::clone(&recorder);
+                    pool.run(move || r.note("own")).await.map(|()| n)
+                } else {
+                    let r = Arc::clone(&recorder);
+                    pool.run_for(Instant::now(), move || {
+                        r.note(format!("run {n}"));
+                        n
+                    })
+                    .await
+                };
+                recorder.note(format!("got {n}"));
+                got
+            }));
+            until_queued(&workers, n + 1);
+        }
+        release.send(()).expect("release");
+        rt.block_on(holder).expect("task").expect("held job");
+        for (n, task) in tasks.into_iter().enumerate() {
+            assert_eq!(rt.block_on(task).expect("task"), Ok(n));
+        }
+        let log = recorder.log();
+        let work: Vec<&str> = log
+            .iter()
+            .map(String::as_str)
+            .filter(|e| !e.starts_with("got"))
+            .collect();
+        assert_eq!(
+            work,
+            [
+                "begin",
+                "run 0",
+                "run 1",
+                "run 2",
+                "committed",
+                "own",
+                "begin",
+                "run 4",
+                "committed"
+            ]
+        );
+        // Every answer left after its batch's commit.
+        let at = |what: &str| log.iter().position(|e| e == what).expect(what);
+        let first_commit = at("committed");
+        for n in 0..3 {
+            assert!(at(&format!("got {n}")) > first_commit, "{log:?}");
+        }
+        let last_commit = log.iter().rposition(|e| e == "committed").expect("two");
+        assert!(at("got 4") > last_commit, "{log:?}");
+    }
+
+    #[test]
+    fn a_failed_batch_runs_each_interaction_again_and_answers_with_that_run() {
+        let recorder = Arc::new(Recorder::default());
+        recorder.failures.store(1, Ordering::SeqCst);
+        let runs: Arc<Vec<AtomicUsize>> = Arc::new((0..3).map(|_| AtomicUsize::new(0)).collect());
+        let long_ago = Instant::now()
+            .checked_sub(START_BY + Duration::from_millis(1))
+            .expect("a monotonic clock past boot");
+        // The second arrived too long ago: it never runs, in the batch or after.
+        let arrival = |n| if n == 1 { long_ago } else { Instant::now() };
+        let job = |n: usize| {
+            let (recorder, runs) = (Arc::clone(&recorder), Arc::clone(&runs));
+            move || {
+                recorder.note(format!("run {n}"));
+                runs[n].fetch_add(1, Ordering::SeqCst) + 1
+            }
+        };
+        let (_workers, _rt, got) = one_batch(&recorder, 3, arrival, job);
+        assert_eq!(
+            got,
+            [Ok(2), Err(Refused::Late { answerable: true }), Ok(2)],
+            "the answers are the second runs'"
+        );
+        assert_eq!(
+            recorder.log(),
+            ["begin", "run 0", "run 2", "failed", "run 0", "run 2"]
+        );
+    }
+
+    #[test]
+    fn a_panicking_interaction_in_a_batch_is_refused_and_the_others_are_answered() {
+        let recorder = Arc::new(Recorder::default());
+        let job = |n: usize| {
+            move || {
+                assert!(n != 1, "job {n} panics");
+                n
+            }
+        };
+        let (workers, rt, got) = one_batch(&recorder, 3, |_| Instant::now(), job);
+        assert_eq!(got, [Ok(0), Err(Refused::Panicked), Ok(2)]);
+        assert_eq!(recorder.log(), ["begin", "committed"]);
+        // The thread lives on.
+        assert_eq!(rt.block_on(workers.run_for(Instant::now(), || 7)), Ok(7));
+    }
+
+    #[test]
+    fn sqlite_batches_unless_turned_off_and_postgresql_never_does() {
+        use crate::store::Dialect::{Postgres, Sqlite};
+        let cases = [
+            (Sqlite, None, true),
+            (Sqlite, Some("on"), true),
+            (Sqlite, Some(""), true),
+            (Sqlite, Some("off"), false),
+            (Sqlite, Some(" OFF "), false),
+            (Postgres, None, false),
+            (Postgres, Some("on"), false),
+        ];
+        for (dialect, setting, want) in cases {
+            assert_eq!(
+                Workers::batches(dialect, setting),
+                want,
+                "{dialect:?} {setting:?}"
+            );
+        }
     }
 }

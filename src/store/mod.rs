@@ -45,6 +45,13 @@
 //!   and commits once it holds [`LINGER_GROUP`] or the wait is over. Under load this
 //!   turns many small commits (each writing the same table and index pages to the WAL again,
 //!   and taking SQLite's file locks again) into one: fewer bytes written per roll and less CPU.
+//! - **Batches.** The bot's one writing thread runs its queued commands as a batch
+//!   ([`Store::begin_batch`]): each write joins the batch's one transaction and returns at
+//!   once, and the thread commits once the queue is empty (or after the same linger), then
+//!   answers every command of the batch. No thread waits for another's commit, which is what
+//!   group commit across threads cost (a wake-up and a sleep per write). If the commit fails
+//!   nothing of the batch is kept and each command runs again on its own, so its answer is
+//!   the error's. Writes outside a batch never join a batch's transaction.
 //! - A bounded pool of reader connections (about two per core); a reader waits for a free one
 //!   rather than opening more, so memory stays bounded however many threads call in.
 //! - Every statement goes through the connection's prepared-statement cache ([`exec`],
@@ -358,6 +365,42 @@ impl Store {
         }
     }
 
+    /// Opens a batch of writes on this thread; `false` (and nothing changes) on PostgreSQL,
+    /// where each write is its own transaction. Until [`Store::finish_batch`], every
+    /// [`Store::write`] of this thread joins one transaction and returns as soon as it has run,
+    /// before the commit, and [`Store::read`]s see those writes: the caller must hold back what
+    /// it learnt from them until the batch committed, and do its work again if the batch failed
+    /// (then none of it was kept). See the module's "Batches".
+    pub fn begin_batch(&self) -> bool {
+        match &self.0 {
+            Backend::Sqlite(s) => {
+                s.begin_batch();
+                true
+            }
+            Backend::Postgres(_) => false,
+        }
+    }
+
+    /// How long the open batch, `jobs` jobs in, should wait for more before committing (the
+    /// group commit's linger); `None`: commit now.
+    pub fn batch_linger(&self, jobs: usize) -> Option<std::time::Duration> {
+        match &self.0 {
+            Backend::Sqlite(s) => s.batch_linger(jobs),
+            Backend::Postgres(_) => None,
+        }
+    }
+
+    /// Commits the batch open on this thread, then runs what [`after_commit`] deferred.
+    ///
+    /// # Errors
+    /// The commit failed: none of the batch's writes were kept.
+    pub fn finish_batch(&self) -> Result<()> {
+        match &self.0 {
+            Backend::Sqlite(s) => s.finish_batch(),
+            Backend::Postgres(_) => Ok(()),
+        }
+    }
+
     /// Caps the SQLite database at `pages` pages, or lifts the cap (fault tests; SQLite only).
     pub fn limit_pages(&self, pages: Option<u32>) -> Result<()> {
         match &self.0 {
@@ -382,6 +425,13 @@ impl Store {
             ))),
         }
     }
+}
+
+/// Runs `f` once what this thread wrote is committed: now, unless a batch is open on the thread
+/// ([`Store::begin_batch`]), then when it commits (and never if it fails: its work runs again).
+/// For what must not be seen before the commit, such as waking the task that reads the outbox.
+pub fn after_commit(f: impl FnOnce() + Send + 'static) {
+    sqlite::after_commit(Box::new(f));
 }
 
 /// Seconds since the Unix epoch, for `created_at` columns.

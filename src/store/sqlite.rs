@@ -2,6 +2,7 @@
 //! a background checkpointer, and reconnection after file faults (see the module docs of
 //! [`super`]).
 
+use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicI64;
@@ -155,15 +156,62 @@ struct OpenGroup {
     /// A savepoint statement failed or SQLite ended the transaction itself: it can only be
     /// rolled back.
     broken: bool,
+    /// A batch's group ([`Sqlite::begin_batch`]): only its batch writes in it and closes it.
+    batch: bool,
 }
 
 impl OpenGroup {
-    fn new() -> Self {
+    fn new(batch: bool) -> Self {
         Self {
             group: Arc::default(),
             jobs: 0,
             broken: false,
+            batch,
         }
+    }
+}
+
+/// The batch open on this thread, if any (see [`Sqlite::begin_batch`]).
+struct Batch {
+    /// Which store it writes to (its address).
+    store: usize,
+    /// The group its writes are in, once one has written.
+    group: Option<Arc<Group>>,
+    /// Run once the batch's commit succeeded ([`super::after_commit`]).
+    after: Vec<Box<dyn FnOnce() + Send>>,
+    /// A write of the batch is running: its reads go through the readers.
+    writing: bool,
+}
+
+thread_local! {
+    static BATCH: RefCell<Option<Batch>> = const { RefCell::new(None) };
+    /// This thread batches: it is the process's only writing thread, and a write of its own
+    /// outside a batch has nobody to wait for, so it never lingers.
+    static SOLE_WRITER: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the open batch's write as running (its reads then go through the readers: the writer
+/// is held).
+fn set_writing(writing: bool) {
+    BATCH.with(|b| {
+        if let Some(b) = b.borrow_mut().as_mut() {
+            b.writing = writing;
+        }
+    });
+}
+
+/// Runs `f` once the batch open on this thread commits, or now if none is open (a write outside
+/// a batch has committed when it returns). Dropped if the batch fails: its jobs run again.
+pub(super) fn after_commit(f: Box<dyn FnOnce() + Send>) {
+    let f = BATCH.with(|b| match b.borrow_mut().as_mut() {
+        Some(batch) => {
+            batch.after.push(f);
+            None
+        }
+        None => Some(f),
+    });
+    if let Some(f) = f {
+        f();
     }
 }
 
@@ -478,7 +526,13 @@ impl Sqlite {
     }
 
     /// Runs `f` with a reader connection (reads, and single-statement writes).
+    /// In a batch ([`Sqlite::begin_batch`]) the read goes through the writer, which sees the
+    /// batch's writes before they are committed.
     pub fn read<T>(&self, f: impl FnOnce(&Conn) -> Result<T>) -> Result<T> {
+        if self.reads_on_writer() {
+            let writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+            return f(&writer.conn);
+        }
         let lent = self.take()?;
         let conn = lent
             .conn
@@ -503,10 +557,11 @@ impl Sqlite {
             return Err(E::from(StoreError::NeedsWriter));
         }
         let deadline = job.deadline.unwrap_or_else(|| Instant::now() + WRITE_WAIT);
+        if self.batching() {
+            return self.write_in_batch(deadline, f);
+        }
         self.queued.fetch_add(1, Ordering::SeqCst);
-        // A poisoned lock only means another writer panicked; its savepoint was rolled back
-        // before the panic went on, so the connection is clean.
-        let mut guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut guard = self.writer_outside_batches();
         self.queued.fetch_sub(1, Ordering::SeqCst);
         let writer = &mut *guard;
         if writer.open.is_none()
@@ -514,14 +569,14 @@ impl Sqlite {
         {
             return Err(E::from(e));
         }
-        let open = writer.open.get_or_insert_with(OpenGroup::new);
+        let open = writer.open.get_or_insert_with(|| OpenGroup::new(false));
         let group = Arc::clone(&open.group);
         let out = Writer::run(&writer.conn, open, f);
         let full = open.broken || open.jobs >= MAX_GROUP;
         // Nobody queued behind: this write ends the group now, or — the writer being busy —
-        // lets it wait a moment for more.
+        // lets it wait a moment for more (unless no other thread writes: see `SOLE_WRITER`).
         let alone = self.queued.load(Ordering::SeqCst) == 0;
-        let linger = (!full && alone)
+        let linger = (!full && alone && !SOLE_WRITER.get())
             .then(|| self.linger.wait(open.jobs))
             .flatten();
         if !matches!(out, Ok(Ok(_))) {
@@ -542,7 +597,7 @@ impl Sqlite {
                 outcome
             } else {
                 self.queued.fetch_add(1, Ordering::SeqCst);
-                let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+                let guard = self.writer_outside_batches();
                 self.queued.fetch_sub(1, Ordering::SeqCst);
                 // Having been queued, this thread may be the one an open group was left to (its
                 // last write saw it queued): it closes its own group, and also a newer one
@@ -553,7 +608,9 @@ impl Sqlite {
                     .open
                     .as_ref()
                     .is_some_and(|open| Arc::ptr_eq(&open.group, &group));
-                if mine || (guard.open.is_some() && self.queued.load(Ordering::SeqCst) == 0) {
+                let unclaimed = guard.open.as_ref().is_some_and(|open| !open.batch)
+                    && self.queued.load(Ordering::SeqCst) == 0;
+                if mine || unclaimed {
                     self.close_group(guard);
                 } else {
                     drop(guard);
@@ -574,6 +631,182 @@ impl Sqlite {
             },
             // A refusal stands whatever became of the group: it wrote nothing.
             Ok(Err(e)) => Err(e),
+        }
+    }
+
+    /// The writer, once no batch's group is open on it: a write outside a batch never joins a
+    /// batch's group (the batch alone decides when it commits), it waits for it to end.
+    fn writer_outside_batches(&self) -> MutexGuard<'_, Writer> {
+        loop {
+            // A poisoned lock only means another writer panicked; its savepoint was rolled back
+            // before the panic went on, so the connection is clean.
+            let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+            match guard.open.as_ref() {
+                Some(open) if open.batch => {
+                    let batch = Arc::clone(&open.group);
+                    drop(guard);
+                    let _ = batch.wait();
+                }
+                _ => return guard,
+            }
+        }
+    }
+
+    /// This store's identity, for the batch open on a thread.
+    fn id(&self) -> usize {
+        std::ptr::from_ref(self) as usize
+    }
+
+    /// Whether this thread has a batch open on this store.
+    fn batching(&self) -> bool {
+        BATCH.with(|b| b.borrow().as_ref().is_some_and(|b| b.store == self.id()))
+    }
+
+    /// Whether a read on this thread goes through the writer: in a batch, outside its writes.
+    fn reads_on_writer(&self) -> bool {
+        BATCH.with(|b| {
+            b.borrow()
+                .as_ref()
+                .is_some_and(|b| b.store == self.id() && !b.writing)
+        })
+    }
+
+    /// Opens a batch on this thread: until [`Sqlite::finish_batch`], every write the thread
+    /// makes runs in one group of the batch's own and returns as soon as it has run, before any
+    /// commit; reads go through the writer, so they see those writes. The caller holds back
+    /// whatever it learnt from them until the batch's commit succeeded, and runs its work again
+    /// if it failed (nothing of the batch was kept then). The thread is marked as the process's
+    /// only writing thread from now on (see `SOLE_WRITER`).
+    pub fn begin_batch(&self) {
+        SOLE_WRITER.set(true);
+        let open = Batch {
+            store: self.id(),
+            group: None,
+            after: Vec::new(),
+            writing: false,
+        };
+        // A batch left open (its caller panicked before finishing it) is finished first.
+        if BATCH.with(|b| b.borrow().is_some()) {
+            let _ = self.finish_batch();
+        }
+        BATCH.set(Some(open));
+    }
+
+    /// How long the open batch, with `jobs` jobs run, waits for more before it commits: as a
+    /// lingering group does ([`LINGER`]); `None` when it has written nothing.
+    pub fn batch_linger(&self, jobs: usize) -> Option<Duration> {
+        let written = BATCH.with(|b| b.borrow().as_ref().is_some_and(|b| b.group.is_some()));
+        if written {
+            self.linger.wait(jobs)
+        } else {
+            None
+        }
+    }
+
+    /// Commits the batch open on this thread (see [`Sqlite::begin_batch`]), then runs what was
+    /// to run after its commit. On an error none of the batch's writes were kept.
+    pub fn finish_batch(&self) -> Result<()> {
+        let Some(batch) = BATCH.take() else {
+            return Ok(());
+        };
+        let outcome = match &batch.group {
+            None => Ok(()),
+            Some(group) => {
+                let guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+                // Only the batch closes its group; an `OpenGroup` leaves the writer only
+                // through `close_group`, which settles it, so the wait below always ends.
+                if guard
+                    .open
+                    .as_ref()
+                    .is_some_and(|open| Arc::ptr_eq(&open.group, group))
+                {
+                    self.close_group(guard);
+                } else {
+                    drop(guard);
+                }
+                group.wait()
+            }
+        };
+        match outcome {
+            Ok(()) => {
+                // The batch is kept whatever these do: a panic here must not look like a
+                // failed commit, whose jobs would run again.
+                for f in batch.after {
+                    if catch_unwind(AssertUnwindSafe(f)).is_err() {
+                        tracing::error!("a task after a batch's commit panicked");
+                    }
+                }
+                Ok(())
+            }
+            Err((_, Some(fault))) => Err(StoreError::Unavailable(fault)),
+            Err((why, None)) => Err(StoreError::Commit(why)),
+        }
+    }
+
+    /// One write of the batch open on this thread: in the batch's group (opened by its first
+    /// write, waiting for the write lock until `deadline`), returning once `f` has run.
+    fn write_in_batch<T, E: From<StoreError>>(
+        &self,
+        deadline: Instant,
+        f: impl FnOnce(&Conn) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let mine = BATCH.with(|b| b.borrow().as_ref().and_then(|b| b.group.clone()));
+        let mut guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            match guard.open.as_ref() {
+                Some(open) if mine.as_ref().is_some_and(|g| Arc::ptr_eq(g, &open.group)) => break,
+                None => break,
+                // Another batch's group is left to it; any other group is committed now, so
+                // the batch's writes are alone in their group and all kept or none.
+                Some(open) if open.batch => {
+                    let other = Arc::clone(&open.group);
+                    drop(guard);
+                    let _ = other.wait();
+                }
+                Some(_) => self.close_group(guard),
+            }
+            guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        }
+        let writer = &mut *guard;
+        let ended = || {
+            E::from(StoreError::Commit(
+                "an earlier write of this batch failed".to_owned(),
+            ))
+        };
+        if writer.open.is_none() {
+            if mine.is_some() {
+                return Err(ended());
+            }
+            if let Err(e) = self.begin(writer, deadline) {
+                return Err(E::from(e));
+            }
+            let open = OpenGroup::new(true);
+            let group = Arc::clone(&open.group);
+            BATCH.with(|b| {
+                if let Some(b) = b.borrow_mut().as_mut() {
+                    b.group = Some(group);
+                }
+            });
+            writer.open = Some(open);
+        }
+        let Some(open) = writer.open.as_mut() else {
+            return Err(ended());
+        };
+        // The group can only be rolled back now: nothing more is written in it.
+        if open.broken || raw(&writer.conn).is_autocommit() {
+            open.broken = true;
+            return Err(ended());
+        }
+        set_writing(true);
+        let out = Writer::run(&writer.conn, open, f);
+        set_writing(false);
+        if !matches!(out, Ok(Ok(_))) {
+            writer.stale |= self.unhealthy(writer);
+        }
+        drop(guard);
+        match out {
+            Err(panic) => resume_unwind(panic),
+            Ok(result) => result,
         }
     }
 
@@ -1424,5 +1657,154 @@ mod tests {
             .read(|c| Ok(raw(c).query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))?))
             .expect("count");
         assert_eq!(rows, CHECKPOINT_EVERY as i64);
+    }
+
+    /// `rows` from another thread: what is committed, whatever this thread has open.
+    fn committed_rows(store: &Arc<Sqlite>, table: &'static str) -> Vec<i64> {
+        let store = Arc::clone(store);
+        std::thread::spawn(move || rows(&store, table))
+            .join()
+            .expect("reader thread")
+    }
+
+    #[test]
+    fn a_batch_commits_its_writes_together_once_finished_and_reads_its_own_before() {
+        let (_dir, store) = group_store();
+        let (commits, groups) = store.commit_counts();
+        let ran = Arc::new(AtomicUsize::new(0));
+        store.begin_batch();
+        for x in [1, 2, 3] {
+            insert(&store, x).expect("a write returns once it ran");
+        }
+        let after = Arc::clone(&ran);
+        super::after_commit(Box::new(move || {
+            after.fetch_add(1, Ordering::SeqCst);
+        }));
+        assert_eq!(
+            rows(&store, "t"),
+            vec![1, 2, 3],
+            "the batch reads its own writes"
+        );
+        assert_eq!(
+            committed_rows(&store, "t"),
+            Vec::<i64>::new(),
+            "nothing committed yet"
+        );
+        assert_eq!(store.commit_counts(), (commits, groups));
+        assert_eq!(
+            ran.load(Ordering::SeqCst),
+            0,
+            "after_commit waits for the commit"
+        );
+        store.finish_batch().expect("the commit");
+        assert_eq!(committed_rows(&store, "t"), vec![1, 2, 3]);
+        assert_eq!(
+            store.commit_counts(),
+            (commits + 3, groups + 1),
+            "one commit"
+        );
+        assert_eq!(ran.load(Ordering::SeqCst), 1);
+        // The batch is over: a write commits on its own again, and after_commit runs at once.
+        insert(&store, 4).expect("a lone write");
+        assert_eq!(committed_rows(&store, "t"), vec![1, 2, 3, 4]);
+        let after = Arc::clone(&ran);
+        super::after_commit(Box::new(move || {
+            after.fetch_add(1, Ordering::SeqCst);
+        }));
+        assert_eq!(ran.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_failed_batch_keeps_none_of_its_writes_and_runs_nothing_after() {
+        let (_dir, store) = group_store();
+        let ran = Arc::new(AtomicUsize::new(0));
+        store.begin_batch();
+        insert(&store, 1).expect("a write");
+        // Fine until COMMIT checks the deferred key: there is no t row 99.
+        store
+            .write(|c| exec(c, "INSERT INTO child VALUES (99)", params![]))
+            .expect("runs; fails only at the commit");
+        // A refused write in the batch undoes only itself.
+        let refused: Result<()> = store.write(|c| {
+            exec(c, "INSERT INTO t VALUES (7)", params![])?;
+            Err(StoreError::NoRow)
+        });
+        assert!(matches!(refused, Err(StoreError::NoRow)));
+        let after = Arc::clone(&ran);
+        super::after_commit(Box::new(move || {
+            after.fetch_add(1, Ordering::SeqCst);
+        }));
+        let err = store
+            .finish_batch()
+            .expect_err("the deferred key fails the commit");
+        assert!(matches!(err, StoreError::Commit(_)), "{err:?}");
+        assert_eq!(rows(&store, "t"), Vec::<i64>::new());
+        assert_eq!(rows(&store, "child"), Vec::<i64>::new());
+        assert_eq!(
+            ran.load(Ordering::SeqCst),
+            0,
+            "nothing runs after a failed commit"
+        );
+        // The next batch starts clean.
+        store.begin_batch();
+        insert(&store, 5).expect("a write");
+        store.finish_batch().expect("the commit");
+        assert_eq!(committed_rows(&store, "t"), vec![5]);
+    }
+
+    #[test]
+    fn a_write_outside_a_batch_never_joins_its_group() {
+        let (_dir, store) = group_store();
+        store.begin_batch();
+        insert(&store, 1).expect("the batch's write");
+        let other = {
+            let store = Arc::clone(&store);
+            std::thread::spawn(move || insert(&store, 2))
+        };
+        // The other write waits for the batch (or has not started yet); either way it must not
+        // share the batch's fate.
+        until_queued(&store, 1);
+        store
+            .write(|c| exec(c, "INSERT INTO child VALUES (99)", params![]))
+            .expect("runs; fails only at the commit");
+        assert!(store.finish_batch().is_err(), "the batch fails");
+        other
+            .join()
+            .expect("the other thread")
+            .expect("the write outside the batch is kept");
+        assert_eq!(committed_rows(&store, "t"), vec![2]);
+    }
+
+    #[test]
+    fn a_batch_commits_another_threads_lingering_group_before_writing() {
+        let (_dir, store) = group_store();
+        insert(&store, 1).expect("a first write");
+        store.set_linger(Duration::from_mins(1), 2, Duration::from_mins(10));
+        let lingering = {
+            let store = Arc::clone(&store);
+            std::thread::spawn(move || insert(&store, 2))
+        };
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while store.lingering() == 0 {
+            assert!(std::time::Instant::now() < deadline, "no write lingered");
+            std::thread::yield_now();
+        }
+        store.begin_batch();
+        insert(&store, 3).expect("the batch's write");
+        // The lingering group was committed on its own, before the batch wrote.
+        lingering
+            .join()
+            .expect("the lingering thread")
+            .expect("its write is kept");
+        assert_eq!(committed_rows(&store, "t"), vec![1, 2]);
+        store
+            .write(|c| exec(c, "INSERT INTO child VALUES (99)", params![]))
+            .expect("runs; fails only at the commit");
+        assert!(store.finish_batch().is_err());
+        assert_eq!(
+            committed_rows(&store, "t"),
+            vec![1, 2],
+            "the batch kept nothing"
+        );
     }
 }
