@@ -132,6 +132,11 @@ impl App {
         self.store.batch_linger(jobs)
     }
 
+    /// Rolls back the open batch, if any ([`Store::abandon_batch`]).
+    pub fn abandon_batch(&self) {
+        self.store.abandon_batch();
+    }
+
     /// Commits the open batch ([`Store::finish_batch`]).
     ///
     /// # Errors

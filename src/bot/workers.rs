@@ -70,6 +70,8 @@ trait Batched: Send {
     /// Runs the job again outside any batch and sends that result: the batch failed, and
     /// nothing it wrote was kept.
     fn again(self: Box<Self>);
+    /// Sends [`Refused::Panicked`]: the batch broke, and whether it was kept is not known.
+    fn refuse(self: Box<Self>);
 }
 
 /// What the writing lane's one thread needs of the app to batch (see the module's "Batches").
@@ -80,6 +82,8 @@ pub trait Batching: Send + Sync + 'static {
     fn linger(&self, jobs: usize) -> Option<Duration>;
     /// Commits the batch; `false` if it failed (nothing of it was kept).
     fn finish(&self) -> bool;
+    /// Rolls back the batch if it is still open (something panicked before its end).
+    fn abandon(&self);
 }
 
 impl Batching for crate::app::App {
@@ -89,6 +93,10 @@ impl Batching for crate::app::App {
 
     fn linger(&self, jobs: usize) -> Option<Duration> {
         self.batch_linger(jobs)
+    }
+
+    fn abandon(&self) {
+        self.abandon_batch();
     }
 
     fn finish(&self) -> bool {
@@ -138,6 +146,10 @@ impl<T: Send + 'static, F: Fn() -> T + Send + 'static> Batched for Pending<T, F>
         let _ = self.tx.send(self.out.unwrap_or(Err(Refused::Panicked)));
     }
 
+    fn refuse(self: Box<Self>) {
+        let _ = self.tx.send(Err(Refused::Panicked));
+    }
+
     fn again(mut self: Box<Self>) {
         if matches!(self.out, Some(Ok(_) | Err(Refused::Panicked))) {
             self.out = Some(self.call());
@@ -174,10 +186,10 @@ fn once<T: Send + 'static>(
 /// commits, then sends every result, or, if the commit failed, runs each job again on its own.
 fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
-    // Jobs catch their own panics; should the batch's own calls panic, it counts as failed and
-    // the thread lives on (`finish` catches what runs after a commit, so a panic out of it
-    // comes before the commit).
-    let committed = catch_unwind(AssertUnwindSafe(|| {
+    // Jobs catch their own panics. Should the batch's own calls panic (a bug), whatever is still
+    // open is rolled back and every job of the batch is answered as panicked, never run again:
+    // the panic may have come after the commit, and a second run would apply it twice.
+    let settled = catch_unwind(AssertUnwindSafe(|| {
         batching.begin();
         let mut first = first;
         first.run();
@@ -194,8 +206,18 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
             batch.push(job);
         }
         batching.finish()
-    }))
-    .unwrap_or(false);
+    }));
+    let Ok(committed) = settled else {
+        batching.abandon();
+        tracing::error!(
+            jobs = batch.len(),
+            "a batch panicked; its commands are answered as failed"
+        );
+        for job in batch {
+            job.refuse();
+        }
+        return;
+    };
     for job in batch {
         if committed { job.send() } else { job.again() }
     }
@@ -961,6 +983,8 @@ mod tests {
         log: Mutex<Vec<String>>,
         /// Commits still to fail.
         failures: AtomicUsize,
+        /// The next commit panics.
+        panics: std::sync::atomic::AtomicBool,
     }
 
     impl Recorder {
@@ -982,7 +1006,15 @@ mod tests {
             None
         }
 
+        fn abandon(&self) {
+            self.note("abandoned");
+        }
+
         fn finish(&self) -> bool {
+            if self.panics.swap(false, Ordering::SeqCst) {
+                self.note("panicked");
+                panic!("the commit panics");
+            }
             let failed = self
                 .failures
                 .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
@@ -1185,6 +1217,31 @@ mod tests {
         assert_eq!(recorder.log(), ["begin", "committed"]);
         // The thread lives on.
         assert_eq!(rt.block_on(workers.run_for(Instant::now(), || 7)), Ok(7));
+    }
+
+    #[test]
+    fn a_batch_that_panics_answers_each_interaction_as_failed_once_and_never_runs_it_again() {
+        let recorder = Arc::new(Recorder::default());
+        recorder.panics.store(true, Ordering::SeqCst);
+        let runs = Arc::new(AtomicUsize::new(0));
+        let job = |_| {
+            let runs = Arc::clone(&runs);
+            move || runs.fetch_add(1, Ordering::SeqCst)
+        };
+        let (workers, rt, got) = one_batch(&recorder, 2, |_| Instant::now(), job);
+        assert_eq!(got, [Err(Refused::Panicked), Err(Refused::Panicked)]);
+        assert_eq!(
+            runs.load(Ordering::SeqCst),
+            2,
+            "each ran once, in the batch"
+        );
+        assert_eq!(recorder.log(), ["begin", "panicked", "abandoned"]);
+        // The thread lives on, and the next batch commits.
+        assert_eq!(rt.block_on(workers.run_for(Instant::now(), || 7)), Ok(7));
+        assert_eq!(
+            recorder.log(),
+            ["begin", "panicked", "abandoned", "begin", "committed"]
+        );
     }
 
     #[test]

@@ -390,6 +390,13 @@ impl Store {
         }
     }
 
+    /// Rolls back the batch open on this thread, if any (its caller could not finish it).
+    pub fn abandon_batch(&self) {
+        if let Backend::Sqlite(s) = &self.0 {
+            s.abandon_batch();
+        }
+    }
+
     /// Commits the batch open on this thread, then runs what [`after_commit`] deferred.
     ///
     /// # Errors

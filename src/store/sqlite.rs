@@ -685,11 +685,29 @@ impl Sqlite {
             after: Vec::new(),
             writing: false,
         };
-        // A batch left open (its caller panicked before finishing it) is finished first.
-        if BATCH.with(|b| b.borrow().is_some()) {
-            let _ = self.finish_batch();
-        }
+        // A batch left open (its caller panicked before finishing it) is undone first.
+        self.abandon_batch();
         BATCH.set(Some(open));
+    }
+
+    /// Undoes the batch open on this thread, if any: its group is rolled back and nothing
+    /// deferred to its commit runs. For a caller that cannot finish it (it panicked).
+    pub fn abandon_batch(&self) {
+        let Some(batch) = BATCH.take() else {
+            return;
+        };
+        let Some(group) = batch.group else {
+            return;
+        };
+        let mut guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        match guard.open.as_mut() {
+            Some(open) if Arc::ptr_eq(&open.group, &group) => {
+                // A broken group is rolled back by its close.
+                open.broken = true;
+                self.close_group(guard);
+            }
+            _ => drop(guard),
+        }
     }
 
     /// How long the open batch, with `jobs` jobs run, waits for more before it commits: as a
@@ -1773,6 +1791,36 @@ mod tests {
             .expect("the other thread")
             .expect("the write outside the batch is kept");
         assert_eq!(committed_rows(&store, "t"), vec![2]);
+    }
+
+    #[test]
+    fn an_abandoned_or_stale_batch_is_rolled_back() {
+        let (_dir, store) = group_store();
+        let ran = Arc::new(AtomicUsize::new(0));
+        store.begin_batch();
+        insert(&store, 1).expect("a write");
+        let after = Arc::clone(&ran);
+        super::after_commit(Box::new(move || {
+            after.fetch_add(1, Ordering::SeqCst);
+        }));
+        store.abandon_batch();
+        assert_eq!(rows(&store, "t"), Vec::<i64>::new());
+        // A batch never finished is rolled back by the next one.
+        store.begin_batch();
+        insert(&store, 2).expect("a write");
+        store.begin_batch();
+        insert(&store, 3).expect("a write");
+        store.finish_batch().expect("the commit");
+        assert_eq!(committed_rows(&store, "t"), vec![3]);
+        assert_eq!(
+            ran.load(Ordering::SeqCst),
+            0,
+            "nothing of an undone batch runs"
+        );
+        // Outside a batch, abandoning does nothing.
+        store.abandon_batch();
+        insert(&store, 4).expect("a lone write");
+        assert_eq!(committed_rows(&store, "t"), vec![3, 4]);
     }
 
     #[test]
