@@ -7,7 +7,8 @@
 # symbols' hashes differ: dev-dependencies switch on features of shared crates), dumps the
 # profile once the bot is idle, and keeps every function of the binary that ran.
 #
-# Needs valgrind and nm (binutils). Took 3 minutes from a warm target/ on 2 cores (two relinks).
+# Needs valgrind and nm (binutils). Took 3 to 9 minutes from a warm target/ on 2 cores (two
+# optimised links; longer when the code changed since the last build).
 # Usage: bash scripts/startup-order.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
