@@ -346,7 +346,8 @@ impl Store {
     }
 
     /// Runs `f` in one write transaction, committed if `f` returns `Ok`; this returns only after
-    /// the commit, with its outcome. Use it for every read-then-write. `f` may return an error
+    /// the commit, with its outcome (in a batch, [`Store::begin_batch`], as soon as `f` has run:
+    /// the batch commits). Use it for every read-then-write. `f` may return an error
     /// of its own type (a refusal, say), which rolls back what `f` did. `f` must not call
     /// [`Store::write`] itself and has no need to call [`Store::read`]: `conn` reads, and sees
     /// the writes before it.

@@ -657,6 +657,18 @@ impl Sqlite {
         std::ptr::from_ref(self) as usize
     }
 
+    /// The batch open on this thread, if it is this store's (it is then no longer open).
+    fn take_batch(&self) -> Option<Batch> {
+        BATCH.with(|b| {
+            let mut b = b.borrow_mut();
+            if b.as_ref().is_some_and(|b| b.store == self.id()) {
+                b.take()
+            } else {
+                None
+            }
+        })
+    }
+
     /// Whether this thread has a batch open on this store.
     fn batching(&self) -> bool {
         BATCH.with(|b| b.borrow().as_ref().is_some_and(|b| b.store == self.id()))
@@ -677,6 +689,9 @@ impl Sqlite {
     /// whatever it learnt from them until the batch's commit succeeded, and runs its work again
     /// if it failed (nothing of the batch was kept then). The thread is marked as the process's
     /// only writing thread from now on (see `SOLE_WRITER`).
+    ///
+    /// A thread holds one batch at a time: finish (or abandon) a batch before opening one on
+    /// another store, or the first stays open and that store's writers wait for it for ever.
     pub fn begin_batch(&self) {
         SOLE_WRITER.set(true);
         let open = Batch {
@@ -693,7 +708,7 @@ impl Sqlite {
     /// Undoes the batch open on this thread, if any: its group is rolled back and nothing
     /// deferred to its commit runs. For a caller that cannot finish it (it panicked).
     pub fn abandon_batch(&self) {
-        let Some(batch) = BATCH.take() else {
+        let Some(batch) = self.take_batch() else {
             return;
         };
         let Some(group) = batch.group else {
@@ -724,7 +739,7 @@ impl Sqlite {
     /// Commits the batch open on this thread (see [`Sqlite::begin_batch`]), then runs what was
     /// to run after its commit. On an error none of the batch's writes were kept.
     pub fn finish_batch(&self) -> Result<()> {
-        let Some(batch) = BATCH.take() else {
+        let Some(batch) = self.take_batch() else {
             return Ok(());
         };
         let outcome = match &batch.group {
