@@ -127,8 +127,9 @@ impl App {
         self.store.begin_batch()
     }
 
-    /// How long the open batch should wait for more jobs before committing ([`Store::batch_linger`]).
-    pub fn batch_linger(&self, jobs: usize) -> Option<std::time::Duration> {
+    /// How long the open batch should wait for more jobs before committing, and how many more
+    /// end the wait ([`Store::batch_linger`]).
+    pub fn batch_linger(&self, jobs: usize) -> Option<(std::time::Duration, usize)> {
         self.store.batch_linger(jobs)
     }
 

@@ -78,8 +78,9 @@ trait Batched: Send {
 pub trait Batching: Send + Sync + 'static {
     /// Opens a batch on this thread.
     fn begin(&self);
-    /// How long the batch, `jobs` jobs in, waits for more before committing; `None`: now.
-    fn linger(&self, jobs: usize) -> Option<Duration>;
+    /// How long the batch, `jobs` jobs in, waits for more before committing, and how many more
+    /// end the wait; `None`: commit now.
+    fn linger(&self, jobs: usize) -> Option<(Duration, usize)>;
     /// Commits the batch; `false` if it failed (nothing of it was kept).
     fn finish(&self) -> bool;
     /// Rolls back the batch if it is still open (something panicked before its end).
@@ -91,7 +92,7 @@ impl Batching for crate::app::App {
         self.begin_batch();
     }
 
-    fn linger(&self, jobs: usize) -> Option<Duration> {
+    fn linger(&self, jobs: usize) -> Option<(Duration, usize)> {
         self.batch_linger(jobs)
     }
 
@@ -197,9 +198,11 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
         let mut until = None;
         while batch.len() < MAX_BATCH {
             let next = lane.take_batched(None).or_else(|| {
-                // Nothing queued: commit now, unless the batch waits a moment for more.
-                let wait = batching.linger(batch.len())?;
-                lane.take_batched(Some(*until.get_or_insert_with(|| Instant::now() + wait)))
+                // Nothing queued: commit now, unless the batch waits a moment for more (woken
+                // only once as many have come as end the wait, not by each).
+                let (wait, more) = batching.linger(batch.len())?;
+                let until = *until.get_or_insert_with(|| Instant::now() + wait);
+                lane.take_batched(Some((until, more)))
             });
             let Some(mut job) = next else { break };
             job.run();
@@ -330,6 +333,12 @@ pub fn count_setting(setting: Option<&str>) -> Option<usize> {
         .map(|n| n.max(1))
 }
 
+/// Whether a push that left `queued` jobs wakes a thread: one sleeps, and enough are queued for
+/// it (`wake_at`), or the job is the bot's own (`own`), which ends a waiting batch.
+fn wakes(sleeping: usize, queued: usize, wake_at: usize, own: bool) -> bool {
+    sleeping > 0 && (own || queued >= wake_at.max(1))
+}
+
 /// One lane's queue: jobs in the order they came, taken by the lane's threads.
 #[derive(Default)]
 struct Lane {
@@ -342,6 +351,9 @@ struct LaneState {
     jobs: VecDeque<Job>,
     /// Threads asleep waiting for a job.
     sleeping: usize,
+    /// A push wakes a sleeping thread once this many jobs are queued (1 but while a batch
+    /// waits for a group: see [`Lane::take_batched`]).
+    wake_at: usize,
     /// No more jobs are taken; the threads stop once the queue is empty.
     closed: bool,
 }
@@ -351,14 +363,18 @@ impl Lane {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Queues `job`, waking a sleeping thread if there is one; `false` once closed.
+    /// Queues `job`, waking a sleeping thread if there is one (and, for a batch waiting for a
+    /// group, enough jobs are queued); `false` once closed.
     fn push(&self, job: Job) -> bool {
         let mut state = self.lock();
         if state.closed {
             return false;
         }
+        // A batch waiting for more interactions is woken by a job of the bot's own at once:
+        // it ends the batch.
+        let own = matches!(job, Job::Once(_));
         state.jobs.push_back(job);
-        let wake = state.sleeping > 0;
+        let wake = wakes(state.sleeping, state.jobs.len(), state.wake_at, own);
         drop(state);
         if wake {
             self.ready.notify_one();
@@ -376,13 +392,14 @@ impl Lane {
             if state.closed {
                 return None;
             }
-            state = self.sleep(state, None);
+            state = self.sleep(state, None, 1);
         }
     }
 
-    /// The next job if it is a batched one: at once, or, given `until`, waiting until then for
-    /// one to come. `None` when the next job is not batched, or none came.
-    fn take_batched(&self, until: Option<Instant>) -> Option<Box<dyn Batched>> {
+    /// The next job if it is a batched one: at once, or, given `(until, more)`, waiting until
+    /// then for one to come, woken early only once `more` are queued (or a job of the bot's
+    /// own). `None` when the next job is not batched, or none came.
+    fn take_batched(&self, wait: Option<(Instant, usize)>) -> Option<Box<dyn Batched>> {
         let mut state = self.lock();
         loop {
             match state.jobs.pop_front() {
@@ -394,21 +411,25 @@ impl Lane {
                 None if state.closed => return None,
                 None => {}
             }
-            let wait = until?.saturating_duration_since(Instant::now());
-            if wait.is_zero() {
+            let (until, more) = wait?;
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
                 return None;
             }
-            state = self.sleep(state, Some(wait));
+            state = self.sleep(state, Some(left), more);
         }
     }
 
-    /// Sleeps until a job is pushed (or `limit` is over).
+    /// Sleeps until `wake_at` jobs are queued (or `limit` is over). Only a lane with one thread
+    /// sleeps with a `wake_at` above 1.
     fn sleep<'a>(
         &self,
         mut state: std::sync::MutexGuard<'a, LaneState>,
         limit: Option<Duration>,
+        wake_at: usize,
     ) -> std::sync::MutexGuard<'a, LaneState> {
         state.sleeping += 1;
+        state.wake_at = wake_at;
         let mut state = match limit {
             None => self
                 .ready
@@ -422,6 +443,7 @@ impl Lane {
             }
         };
         state.sleeping -= 1;
+        state.wake_at = 1;
         state
     }
 
@@ -1002,7 +1024,7 @@ mod tests {
             self.note("begin");
         }
 
-        fn linger(&self, _jobs: usize) -> Option<Duration> {
+        fn linger(&self, _jobs: usize) -> Option<(Duration, usize)> {
             None
         }
 
@@ -1242,6 +1264,77 @@ mod tests {
             recorder.log(),
             ["begin", "panicked", "abandoned", "begin", "committed"]
         );
+    }
+
+    #[test]
+    fn a_push_wakes_a_sleeper_once_enough_jobs_are_queued_or_at_once_for_the_bots_own() {
+        // (sleeping, queued after the push, wake_at, the bot's own job) -> wakes
+        let cases = [
+            ((0, 1, 1, false), false),
+            ((0, 9, 1, true), false),
+            ((1, 1, 1, false), true),
+            ((1, 1, 0, false), true),
+            ((1, 1, 3, false), false),
+            ((1, 2, 3, false), false),
+            ((1, 3, 3, false), true),
+            ((1, 4, 3, false), true),
+            ((1, 1, 3, true), true),
+        ];
+        for ((sleeping, queued, wake_at, own), want) in cases {
+            assert_eq!(
+                wakes(sleeping, queued, wake_at, own),
+                want,
+                "{sleeping} asleep, {queued} queued, wake at {wake_at}, own {own}"
+            );
+        }
+    }
+
+    fn batched_job() -> Job {
+        let (tx, _rx) = tokio::sync::oneshot::channel();
+        Job::Batched(Box::new(Pending {
+            f: || 1,
+            arrived: None,
+            leave: None,
+            tx,
+            out: None,
+        }))
+    }
+
+    /// Runs `take_batched` on another thread, waiting up to a minute for `more` jobs, once it
+    /// sleeps runs `push`, and returns whether it got a batched job, and how long it took.
+    fn lingering_take(more: usize, push: impl FnOnce(&Lane)) -> (bool, Duration) {
+        let lane = Arc::new(Lane::default());
+        let taker = {
+            let lane = Arc::clone(&lane);
+            std::thread::spawn(move || {
+                let started = Instant::now();
+                let got = lane.take_batched(Some((started + Duration::from_mins(1), more)));
+                (got.is_some(), started.elapsed())
+            })
+        };
+        let until = Instant::now() + Duration::from_secs(10);
+        while lane.lock().sleeping == 0 {
+            assert!(Instant::now() < until, "the taker never slept");
+            std::thread::yield_now();
+        }
+        push(&lane);
+        taker.join().expect("the taker")
+    }
+
+    #[test]
+    fn a_waiting_batch_is_woken_by_the_group_it_waits_for_and_by_the_bots_own_job() {
+        // A lost wake-up would leave the taker asleep for its whole minute.
+        let (got, took) = lingering_take(2, |lane| {
+            assert!(lane.push(batched_job()));
+            assert!(lane.push(batched_job()));
+        });
+        assert!(got, "a batched job");
+        assert!(took < Duration::from_secs(30), "woken by the second job");
+        let (got, took) = lingering_take(5, |lane| {
+            assert!(lane.push(Job::Once(Box::new(|| {}))));
+        });
+        assert!(!got, "the bot's own job ends the batch");
+        assert!(took < Duration::from_secs(30), "woken by the bot's own job");
     }
 
     #[test]

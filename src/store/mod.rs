@@ -382,9 +382,9 @@ impl Store {
         }
     }
 
-    /// How long the open batch, `jobs` jobs in, should wait for more before committing (the
-    /// group commit's linger); `None`: commit now.
-    pub fn batch_linger(&self, jobs: usize) -> Option<std::time::Duration> {
+    /// How long the open batch, `jobs` jobs in, should wait for more before committing, and how
+    /// many more end the wait (the group commit's linger); `None`: commit now.
+    pub fn batch_linger(&self, jobs: usize) -> Option<(std::time::Duration, usize)> {
         match &self.0 {
             Backend::Sqlite(s) => s.batch_linger(jobs),
             Backend::Postgres(_) => None,

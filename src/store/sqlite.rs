@@ -725,15 +725,17 @@ impl Sqlite {
         }
     }
 
-    /// How long the open batch, with `jobs` jobs run, waits for more before it commits: as a
-    /// lingering group does ([`LINGER`]); `None` when it has written nothing.
-    pub fn batch_linger(&self, jobs: usize) -> Option<Duration> {
+    /// How long the open batch, with `jobs` jobs run, waits for more before it commits, and how
+    /// many more end the wait: as a lingering group does ([`LINGER`], [`LINGER_GROUP`]); `None`
+    /// when it has written nothing or need not wait.
+    pub fn batch_linger(&self, jobs: usize) -> Option<(Duration, usize)> {
         let written = BATCH.with(|b| b.borrow().as_ref().is_some_and(|b| b.group.is_some()));
-        if written {
-            self.linger.wait(jobs)
-        } else {
-            None
+        if !written {
+            return None;
         }
+        let wait = self.linger.wait(jobs)?;
+        let group = self.linger.group.load(Ordering::Relaxed);
+        Some((wait, group.saturating_sub(jobs).max(1)))
     }
 
     /// Commits the batch open on this thread (see [`Sqlite::begin_batch`]), then runs what was
