@@ -29,14 +29,20 @@
 //! On SQLite the writing lane is one thread that runs interactions in batches
 //! ([`Workers::start_batching`]): it takes the first job, opens a batch in the store, runs every
 //! interaction queued behind it (each write joins the batch's one transaction and returns at
-//! once), waits a moment for more while the store is busy (the group commit's linger), commits,
-//! and only then sends the results. Were the commit to fail, nothing of the batch was kept:
-//! each job runs again on its own, and its answer is that run's (the error's, most likely). The
-//! bot's own jobs ([`Workers::run`]) end a batch and run on their own. Group commit across
+//! once), waits a moment for more while the store is busy (the group commit's linger; woken
+//! once the group it waits for has come, not by each job), commits, and only then sends the
+//! results. Were the commit to fail, nothing of the batch was kept: each job runs again on its
+//! own, and its answer is that run's (the error's, most likely). Should the batch's own code
+//! panic, its jobs are answered as panicked and never run again (the commit may have happened).
+//! The bot's own jobs ([`Workers::run`]) end a batch and run on their own. Group commit across
 //! threads made every write wait for another thread's commit: with eight threads at 10,000
 //! `/roll` a second that was about ten futex calls and four context switches per interaction,
-//! half the app threads' CPU in the kernel. PostgreSQL, where each write is its own
-//! transaction on its own connection, keeps a pool of writing threads ([`Workers::start_with`]).
+//! half the app threads' CPU in the kernel. Measured with `strace -f -c` at 2,000 `/roll` a
+//! second, per interaction: futex 12.6 calls with the pool, 2.2 with batches; `pread64` 1.56
+//! and 0.29 (a batch reads through the writer, whose page cache a commit does not empty). At
+//! 6,000 a second the app threads' CPU went from 46–50 µs to 27–28 µs per interaction.
+//! PostgreSQL, where each write is its own transaction on its own connection, keeps a pool of
+//! writing threads ([`Workers::start_with`]); `REFEREE_WRITE_BATCHES=off` does on SQLite.
 //!
 //! ## Two lanes
 //! Commands that only read run on their own threads ([`Workers::run_read`]), apart from those
