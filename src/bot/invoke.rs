@@ -325,7 +325,9 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
         .store(true, std::sync::atomic::Ordering::SeqCst);
     data.count(command, answered_as(kind, answered), arrived);
     if answered && let Some(caller) = notice_for {
-        tell_gm(data, http, caller, &interaction.token, arrived).await;
+        // Boxed, as is the status's work: the rare paths' futures would make every command's
+        // future larger (see `answer::answer`).
+        Box::pin(tell_gm(data, http, caller, &interaction.token, arrived)).await;
     }
     super::status::sync(ctx.serenity_context(), data, guild, channel).await;
     Ok(())

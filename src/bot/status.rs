@@ -33,6 +33,13 @@ pub async fn sync(ctx: &serenity::Context, data: &Data, guild: GuildId, channel:
     if !data.app.may_have_encounter(guild, channel) {
         return;
     }
+    // Boxed: every command awaits `sync`, and this part's future would make each command's
+    // future larger (see `answer::answer`).
+    Box::pin(sync_channel(ctx, data, guild, channel)).await;
+}
+
+/// [`sync`] for a channel that may have an encounter.
+async fn sync_channel(ctx: &serenity::Context, data: &Data, guild: GuildId, channel: u64) {
     let lock = lock_for(channel);
     let _held = lock.lock().await;
     for _ in 0..MAX_ROUNDS {
