@@ -1702,6 +1702,22 @@ mod tests {
             .expect("reader thread")
     }
 
+    /// Counts in `ran` once what this thread wrote is committed ([`super::after_commit`]).
+    fn count_after_commit(ran: &Arc<AtomicUsize>) {
+        let after = Arc::clone(ran);
+        super::after_commit(Box::new(move || {
+            after.fetch_add(1, Ordering::SeqCst);
+        }));
+    }
+
+    /// A write that runs, and fails only at the commit: it is fine until `COMMIT` checks the
+    /// deferred key, and there is no `t` row 99.
+    fn doomed_write(store: &Sqlite) {
+        store
+            .write(|c| exec(c, "INSERT INTO child VALUES (99)", params![]))
+            .expect("runs; fails only at the commit");
+    }
+
     #[test]
     fn a_batch_commits_its_writes_together_once_finished_and_reads_its_own_before() {
         let (_dir, store) = group_store();
@@ -1711,10 +1727,7 @@ mod tests {
         for x in [1, 2, 3] {
             insert(&store, x).expect("a write returns once it ran");
         }
-        let after = Arc::clone(&ran);
-        super::after_commit(Box::new(move || {
-            after.fetch_add(1, Ordering::SeqCst);
-        }));
+        count_after_commit(&ran);
         assert_eq!(
             rows(&store, "t"),
             vec![1, 2, 3],
@@ -1742,10 +1755,7 @@ mod tests {
         // The batch is over: a write commits on its own again, and after_commit runs at once.
         insert(&store, 4).expect("a lone write");
         assert_eq!(committed_rows(&store, "t"), vec![1, 2, 3, 4]);
-        let after = Arc::clone(&ran);
-        super::after_commit(Box::new(move || {
-            after.fetch_add(1, Ordering::SeqCst);
-        }));
+        count_after_commit(&ran);
         assert_eq!(ran.load(Ordering::SeqCst), 2);
     }
 
@@ -1755,20 +1765,14 @@ mod tests {
         let ran = Arc::new(AtomicUsize::new(0));
         store.begin_batch();
         insert(&store, 1).expect("a write");
-        // Fine until COMMIT checks the deferred key: there is no t row 99.
-        store
-            .write(|c| exec(c, "INSERT INTO child VALUES (99)", params![]))
-            .expect("runs; fails only at the commit");
+        doomed_write(&store);
         // A refused write in the batch undoes only itself.
         let refused: Result<()> = store.write(|c| {
             exec(c, "INSERT INTO t VALUES (7)", params![])?;
             Err(StoreError::NoRow)
         });
         assert!(matches!(refused, Err(StoreError::NoRow)));
-        let after = Arc::clone(&ran);
-        super::after_commit(Box::new(move || {
-            after.fetch_add(1, Ordering::SeqCst);
-        }));
+        count_after_commit(&ran);
         let err = store
             .finish_batch()
             .expect_err("the deferred key fails the commit");
@@ -1799,9 +1803,7 @@ mod tests {
         // The other write waits for the batch (or has not started yet); either way it must not
         // share the batch's fate.
         until_queued(&store, 1);
-        store
-            .write(|c| exec(c, "INSERT INTO child VALUES (99)", params![]))
-            .expect("runs; fails only at the commit");
+        doomed_write(&store);
         assert!(store.finish_batch().is_err(), "the batch fails");
         other
             .join()
@@ -1816,10 +1818,7 @@ mod tests {
         let ran = Arc::new(AtomicUsize::new(0));
         store.begin_batch();
         insert(&store, 1).expect("a write");
-        let after = Arc::clone(&ran);
-        super::after_commit(Box::new(move || {
-            after.fetch_add(1, Ordering::SeqCst);
-        }));
+        count_after_commit(&ran);
         store.abandon_batch();
         assert_eq!(rows(&store, "t"), Vec::<i64>::new());
         // A batch never finished is rolled back by the next one.
@@ -1862,9 +1861,7 @@ mod tests {
             .expect("the lingering thread")
             .expect("its write is kept");
         assert_eq!(committed_rows(&store, "t"), vec![1, 2]);
-        store
-            .write(|c| exec(c, "INSERT INTO child VALUES (99)", params![]))
-            .expect("runs; fails only at the commit");
+        doomed_write(&store);
         assert!(store.finish_batch().is_err());
         assert_eq!(
             committed_rows(&store, "t"),
