@@ -30,8 +30,13 @@
 //! the highest one with p99 under 50 ms, default none), `REFEREE_LOAD_ONLY=show` (the mixed phases
 //! keep one kind of command, by its name or subcommand), `REFEREE_LOAD_PHASES=idle,roll,floor,mix`
 //! (only those phases, without the table: to profile one), `REFEREE_LOAD_BIN` (the path of another
-//! build of `referee` to run instead of this one's, to compare two builds on one machine). Bot and
-//! fake share this machine's cores, as the targets say.
+//! build of `referee` to run instead of this one's, to compare two builds on one machine),
+//! `REFEREE_LOAD_TIMELINE` (a file to which
+//! each phase appends a line per interaction: when it was sent and its latency),
+//! `REFEREE_LOAD_WRAP` (a command, split on spaces, that each bot is run under: `valgrind
+//! --tool=callgrind` to count its instructions; the bot is then stopped with SIGTERM, so the tool
+//! writes its report, and given a minute to start). Bot and fake share this machine's cores, as
+//! the targets say.
 //!
 //! Compare builds made the same way: the `referee` that `cargo bench` builds has the features its
 //! dev-dependencies ask of shared crates (tokio's, say) and is not the one `cargo build --release`
@@ -100,6 +105,16 @@ fn sub(caller: &Caller, name: &str, subname: &str, options: Vec<Value>) -> Built
     )
 }
 
+/// `REFEREE_LOAD_WRAP`, split on spaces: the command each bot runs under, if any.
+fn wrap() -> Option<Vec<String>> {
+    let wrap: Vec<String> = std::env::var("REFEREE_LOAD_WRAP")
+        .ok()?
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    (!wrap.is_empty()).then_some(wrap)
+}
+
 /// A fresh bot on a temporary database and a load fake, once it is connected and its commands
 /// are registered.
 fn start_bot(
@@ -114,27 +129,61 @@ fn start_bot(
     let dir = tempfile::tempdir().expect("a temporary directory");
     let mut options = BotOptions::new(&fake, dir.path());
     options.log = "warn".into();
-    let (bot, db) = match which {
+    let wrap = wrap();
+    let (bot, db) = match (which, &wrap) {
         // REFEREE_LOAD_BIN: another build of referee, to compare two builds on one machine.
-        Bot::Referee => {
+        (Bot::Referee, None) => {
             let bot = match std::env::var_os("REFEREE_LOAD_BIN") {
                 Some(binary) => BotProcess::spawn_binary(&options, std::path::Path::new(&binary)),
                 None => BotProcess::spawn(&options),
             };
             (bot, Some(options.db()))
         }
-        Bot::Floor => {
-            let mut command =
-                std::process::Command::new(std::env::current_exe().expect("this benchmark's path"));
+        (Bot::Referee, Some(wrap)) => {
+            let binary = std::env::var_os("REFEREE_LOAD_BIN")
+                .unwrap_or_else(|| env!("CARGO_BIN_EXE_referee").into());
+            let mut command = std::process::Command::new(&wrap[0]);
+            command.args(&wrap[1..]).arg(binary);
+            let bot = BotProcess::spawn_binary_command(&options, command);
+            (bot, Some(options.db()))
+        }
+        (Bot::Floor, _) => {
+            let this = std::env::current_exe().expect("this benchmark's path");
+            let mut command = match &wrap {
+                Some(wrap) => {
+                    let mut command = std::process::Command::new(&wrap[0]);
+                    command.args(&wrap[1..]).arg(this);
+                    command
+                }
+                None => std::process::Command::new(this),
+            };
             command.arg("--floor-bot");
             (BotProcess::spawn_command(command, &options), None)
         }
     };
-    fake.wait_ready(1, fake::TIMEOUT);
-    fake.wait_for("the command registration", fake::TIMEOUT, |r| {
+    let startup = if wrap.is_some() {
+        Duration::from_mins(1)
+    } else {
+        fake::TIMEOUT
+    };
+    fake.wait_ready(1, startup);
+    fake.wait_for("the command registration", startup, |r| {
         r.method == "PUT" && r.route().contains("/commands")
     });
     (fake, dir, bot, db)
+}
+
+impl Drop for Rig {
+    /// Under `REFEREE_LOAD_WRAP` the bot is stopped with SIGTERM, so the tool it runs under
+    /// writes its report (otherwise it is killed when `bot` drops).
+    fn drop(&mut self) {
+        if wrap().is_some() {
+            let _ = std::process::Command::new("kill")
+                .args(["-TERM", &self.bot.pid().to_string()])
+                .status();
+            self.bot.wait_exit(Duration::from_mins(2));
+        }
+    }
 }
 
 impl Rig {
@@ -615,6 +664,15 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
             _ => errors += 1,
         }
     }
+    if let Some(path) = std::env::var_os("REFEREE_LOAD_TIMELINE") {
+        write_timeline(
+            std::path::Path::new(&path),
+            start,
+            &ids,
+            &flushed,
+            &answered,
+        );
+    }
     latencies.sort_unstable();
     let span = last.saturating_duration_since(start).max(elapsed_send);
     Outcome {
@@ -637,6 +695,41 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         warnings: warnings(&rig.bot.stderr()),
         wchar: io_after.0.saturating_sub(io_before.0),
         write_bytes: io_after.1.saturating_sub(io_before.1),
+    }
+}
+
+/// `REFEREE_LOAD_TIMELINE`: one line per interaction, appended to `path` — when it was flushed
+/// (ms since the phase began) and its latency (ms, empty if unanswered) — to see when in a phase
+/// the slow ones came.
+fn write_timeline(
+    path: &std::path::Path,
+    start: Instant,
+    ids: &[u64],
+    flushed: &HashMap<u64, Instant>,
+    answered: &HashMap<u64, (Instant, bool)>,
+) {
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    for id in ids {
+        let Some(sent) = flushed.get(id) else {
+            continue;
+        };
+        let at = sent.saturating_duration_since(start).as_secs_f64() * 1e3;
+        let latency = answered.get(id).map_or(String::new(), |(answered, _)| {
+            format!(
+                "{:.3}",
+                answered.saturating_duration_since(*sent).as_secs_f64() * 1e3
+            )
+        });
+        let _ = writeln!(text, "{at:.3} {latency}");
+    }
+    let appended = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()));
+    if let Err(e) = appended {
+        eprintln!("REFEREE_LOAD_TIMELINE {}: {e}", path.display());
     }
 }
 

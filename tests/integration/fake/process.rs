@@ -81,6 +81,12 @@ impl BotProcess {
 
     /// [`BotProcess::spawn`] with another build of `referee` (the load benchmark compares two).
     pub fn spawn_binary(options: &BotOptions, binary: &std::path::Path) -> Self {
+        Self::spawn_binary_command(options, Command::new(binary))
+    }
+
+    /// [`BotProcess::spawn_binary`] with the program already in `command`: `referee`, or a tool
+    /// that runs it (the load benchmark's `REFEREE_LOAD_WRAP`).
+    pub fn spawn_binary_command(options: &BotOptions, mut command: Command) -> Self {
         let mut config = options
             .dev_guild_id
             .map(|guild| format!("dev_guild_id = {guild}\n"))
@@ -91,7 +97,6 @@ impl BotProcess {
         }
         config.push_str(&options.config_extra);
         std::fs::write(options.config(), config).expect("write the test config.toml");
-        let mut command = Command::new(binary);
         command.arg("--config").arg(options.config()).arg("run");
         Self::spawn_command(command, options)
     }
