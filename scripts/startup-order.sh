@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Regenerates link/startup-functions.txt: the functions referee runs from start until it is
-# connected, registered and idle (see that file's header, and build.rs).
+# connected, registered and idle, then those it runs only once it serves commands (see that
+# file's header, and build.rs).
 #
 # It runs the bot_load bench's idle phase with referee under valgrind's callgrind, once for the
 # referee that `cargo bench` builds and once for the one `cargo build --release` makes (their
 # symbols' hashes differ: dev-dependencies switch on features of shared crates), dumps the
-# profile once the bot is idle, and keeps every function of the binary that ran.
+# profile once the bot is idle, and keeps every function of the binary that ran. Then it runs
+# the bench's /roll and mixed phases slowly (200 a second for 5 s each) under callgrind too, and
+# keeps the functions that ran there and not at start-up.
 #
 # Needs valgrind and nm (binutils). Took 3 to 9 minutes from a warm target/ on 2 cores (two
-# optimised links; longer when the code changed since the last build).
+# optimised links; longer when the code changed since the last build), and about 3 more for
+# the load.
 # Usage: bash scripts/startup-order.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +51,26 @@ WRAP
   grep -ohE '^c?fn=\([0-9]+\) .*' "$work"/cg.*.* | sed -E 's/^c?fn=\([0-9]+\) //' | sort -u >"$work/ran"
   nm "$binary" | awk '$2 ~ /^[tTwW]$/ {print $3}' | sort -u >"$work/code"
   comm -12 "$work/ran" "$work/code" >"$out"
+  patterns "$out"
+  echo "$(basename "$binary"): $(wc -l <"$out") functions ran" >&2
+
+  # The same build serving commands: each phase's bot writes its profile when the bench stops
+  # it (REFEREE_LOAD_WRAP).
+  rm -f "$work"/load.*
+  REFEREE_LOAD_BIN="$binary" \
+    REFEREE_LOAD_WRAP="valgrind --tool=callgrind --demangle=no --callgrind-out-file=$work/load.%p" \
+    REFEREE_LOAD_PHASES=roll,mix REFEREE_LOAD_ROLL_RATE=200 REFEREE_LOAD_MIX_RATE=200 \
+    REFEREE_LOAD_SECS=5 "$bench_exe" --bench >/dev/null
+  grep -ohE '^c?fn=\([0-9]+\) .*' "$work"/load.* | sed -E 's/^c?fn=\([0-9]+\) //' | sort -u \
+    | comm -12 - "$work/code" >"$out.load"
+  patterns "$out.load"
+  echo "$(basename "$binary"): $(wc -l <"$out.load") functions ran under load" >&2
+}
+
+# Writes $1.patterns: the names of $1, a hashed name whose function has one copy in the binary
+# ($work/code) as a pattern.
+patterns() {
+  local names=$1
   # A hashed name whose function has one copy in the binary becomes a pattern with the hash as
   # `*`, good for every build; a generic function's copies differ only by hash, so those stay
   # exact (a pattern would pull in all of its copies).
@@ -60,16 +84,24 @@ WRAP
         if (prefix in one) { print prefix "*"; next }
       }
       print
-    }' "$out" >"$out.patterns"
-  echo "$(basename "$binary"): $(wc -l <"$out") functions ran" >&2
+    }' "$names" >"$names.patterns"
 }
+
+# Between the two parts of the list.
+LOAD_HEADER="# Run once the bot serves commands (/roll and the bench's mix), not at start-up."
 
 profile "$work/referee-bench" "$work/bench"
 profile "$work/referee-release" "$work/release"
 
+sort -u "$work/bench.patterns" "$work/release.patterns" >"$work/startup"
+sort -u "$work/bench.load.patterns" "$work/release.load.patterns" | comm -23 - "$work/startup" \
+  >"$work/load"
 {
-  sed -n '/^#/p' link/startup-functions.txt
-  sort -u "$work/bench.patterns" "$work/release.patterns"
+  # The file's header: its comment lines up to the first name.
+  sed -n '/^[^#]/q;p' link/startup-functions.txt
+  cat "$work/startup"
+  echo "$LOAD_HEADER"
+  cat "$work/load"
 } >"$work/list"
 mv "$work/list" link/startup-functions.txt
 echo "link/startup-functions.txt: $(grep -vc '^#' link/startup-functions.txt) names" >&2
