@@ -665,13 +665,7 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         }
     }
     if let Some(path) = std::env::var_os("REFEREE_LOAD_TIMELINE") {
-        write_timeline(
-            std::path::Path::new(&path),
-            start,
-            &ids,
-            &flushed,
-            &answered,
-        );
+        write_timeline(&path, start, &ids, &flushed, &answered);
     }
     latencies.sort_unstable();
     let span = last.saturating_duration_since(start).max(elapsed_send);
@@ -702,7 +696,7 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
 /// (ms since the phase began) and its latency (ms, empty if unanswered) — to see when in a phase
 /// the slow ones came.
 fn write_timeline(
-    path: &std::path::Path,
+    path: &std::ffi::OsStr,
     start: Instant,
     ids: &[u64],
     flushed: &HashMap<u64, Instant>,
