@@ -31,12 +31,11 @@
 //! keep one kind of command, by its name or subcommand), `REFEREE_LOAD_PHASES=idle,roll,floor,mix`
 //! (only those phases, without the table: to profile one), `REFEREE_LOAD_BIN` (the path of another
 //! build of `referee` to run instead of this one's, to compare two builds on one machine),
-//! `REFEREE_LOAD_TIMELINE` (a file to which
-//! each phase appends a line per interaction: when it was sent and its latency),
-//! `REFEREE_LOAD_WRAP` (a command, split on spaces, that each bot is run under: `valgrind
-//! --tool=callgrind` to count its instructions; the bot is then stopped with SIGTERM, so the tool
-//! writes its report, and given a minute to start). Bot and fake share this machine's cores, as
-//! the targets say.
+//! `REFEREE_LOAD_TIMELINE` (a file to which each phase appends a line per interaction: when it
+//! was sent and its latency), `REFEREE_LOAD_WRAP` (a command, split on spaces, that each bot is
+//! run under: `valgrind --tool=callgrind` to count its instructions; the bot is then given a
+//! minute to start, and stopped with SIGTERM so the tool writes its report). Bot and fake share
+//! this machine's cores, as the targets say.
 //!
 //! Compare builds made the same way: the `referee` that `cargo bench` builds has the features its
 //! dev-dependencies ask of shared crates (tokio's, say) and is not the one `cargo build --release`
@@ -130,33 +129,26 @@ fn start_bot(
     let mut options = BotOptions::new(&fake, dir.path());
     options.log = "warn".into();
     let wrap = wrap();
-    let (bot, db) = match (which, &wrap) {
-        // REFEREE_LOAD_BIN: another build of referee, to compare two builds on one machine.
-        (Bot::Referee, None) => {
-            let bot = match std::env::var_os("REFEREE_LOAD_BIN") {
-                Some(binary) => BotProcess::spawn_binary(&options, std::path::Path::new(&binary)),
-                None => BotProcess::spawn(&options),
-            };
-            (bot, Some(options.db()))
+    // `program` run under REFEREE_LOAD_WRAP's tool, if any.
+    let wrapped = |program: &std::ffi::OsStr| match &wrap {
+        Some(wrap) => {
+            let mut command = std::process::Command::new(&wrap[0]);
+            command.args(&wrap[1..]).arg(program);
+            command
         }
-        (Bot::Referee, Some(wrap)) => {
+        None => std::process::Command::new(program),
+    };
+    let (bot, db) = match which {
+        // REFEREE_LOAD_BIN: another build of referee, to compare two builds on one machine.
+        Bot::Referee => {
             let binary = std::env::var_os("REFEREE_LOAD_BIN")
                 .unwrap_or_else(|| env!("CARGO_BIN_EXE_referee").into());
-            let mut command = std::process::Command::new(&wrap[0]);
-            command.args(&wrap[1..]).arg(binary);
-            let bot = BotProcess::spawn_binary_command(&options, command);
+            let bot = BotProcess::spawn_binary_command(&options, wrapped(&binary));
             (bot, Some(options.db()))
         }
-        (Bot::Floor, _) => {
+        Bot::Floor => {
             let this = std::env::current_exe().expect("this benchmark's path");
-            let mut command = match &wrap {
-                Some(wrap) => {
-                    let mut command = std::process::Command::new(&wrap[0]);
-                    command.args(&wrap[1..]).arg(this);
-                    command
-                }
-                None => std::process::Command::new(this),
-            };
+            let mut command = wrapped(this.as_os_str());
             command.arg("--floor-bot");
             (BotProcess::spawn_command(command, &options), None)
         }
