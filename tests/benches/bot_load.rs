@@ -170,10 +170,7 @@ impl Drop for Rig {
     /// writes its report (otherwise it is killed when `bot` drops).
     fn drop(&mut self) {
         if wrap().is_some() {
-            let _ = std::process::Command::new("kill")
-                .args(["-TERM", &self.bot.pid().to_string()])
-                .status();
-            self.bot.wait_exit(Duration::from_mins(2));
+            self.bot.terminate(Duration::from_mins(2));
         }
     }
 }
