@@ -178,6 +178,10 @@ pub fn to_json(reply: &Reply, gm: bool) -> serde_json::Value {
     if let Some(message) = &reply.update {
         data["update"] = message.to_discord_data();
     }
+    // What a GM alone receives after the reply (an NPC's numbers the channel did not see).
+    if let Some(copy) = &reply.caller_copy {
+        data["caller_copy"] = copy.to_discord_data();
+    }
     data
 }
 
@@ -186,31 +190,32 @@ pub fn to_text(reply: &Reply, gm: bool) -> String {
     let mut out = String::new();
     render_text(reply, &mut out);
     match &reply.gm_copy {
-        Some(copy) if gm => {
-            out.push_str("  [copy to the GM channel]\n");
-            let mut inner = String::new();
-            render_text(copy, &mut inner);
-            for line in inner.lines() {
-                out.push_str("  | ");
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
+        Some(copy) if gm => indented("copy to the GM channel", copy, &mut out),
         Some(_) => out.push_str("  (a copy went to the GM)\n"),
         None => {}
     }
+    if let Some(copy) = &reply.caller_copy {
+        indented("for you alone", copy, &mut out);
+    }
     if let Some(message) = &reply.update {
-        out.push_str("  [the message with the button now reads]\n");
-        let mut inner = String::new();
-        render_text(message, &mut inner);
-        for line in inner.lines() {
-            out.push_str("  | ");
-            out.push_str(line);
-            out.push('\n');
-        }
+        indented("the message with the button now reads", message, &mut out);
     }
     out.push('\n');
     out
+}
+
+/// A copy under a bracketed heading, each line indented with a bar.
+fn indented(heading: &str, copy: &Reply, out: &mut String) {
+    out.push_str("  [");
+    out.push_str(heading);
+    out.push_str("]\n");
+    let mut inner = String::new();
+    render_text(copy, &mut inner);
+    for line in inner.lines() {
+        out.push_str("  | ");
+        out.push_str(line);
+        out.push('\n');
+    }
 }
 
 fn render_text(reply: &Reply, out: &mut String) {

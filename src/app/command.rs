@@ -266,8 +266,14 @@ impl Command {
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         match self {
             Command::Rolls(c) => c.run(ctx),
-            Command::Thiz(c) => c.run(ctx),
-            Command::Tft(c) => c.run(ctx),
+            Command::Thiz(c) => {
+                ctx.seen.borrow_mut().rolls = true;
+                c.run(ctx)
+            }
+            Command::Tft(c) => {
+                ctx.seen.borrow_mut().rolls = true;
+                c.run(ctx)
+            }
             Command::Character(c) => c.run(ctx),
             Command::Luck(c) => c.run(ctx),
             Command::Gm(c) => c.run(ctx),

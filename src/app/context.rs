@@ -26,6 +26,21 @@ pub struct Ctx<'a> {
     /// The channel the command was run in, when the front end has one (an encounter lives
     /// there).
     pub channel: Option<u64>,
+    /// What the GM's screen needs to know of the characters this command named
+    /// (`app::screen`).
+    pub(crate) seen: std::cell::RefCell<Seen>,
+}
+
+/// The characters a command named, for the GM's screen's safety net (`app::screen::mark_numbers`).
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    /// Some was an NPC.
+    pub npc: bool,
+    /// Their names (a number in a name is not a number to hide).
+    pub names: Vec<String>,
+    /// The command rolls for figures (a THIZ or TFT roll), so its unmarked numbers are screened
+    /// when an NPC took part.
+    pub rolls: bool,
 }
 
 /// The dice for one command: the thread generator, or the shared seeded one (locked for the
@@ -54,6 +69,7 @@ impl<'a> Ctx<'a> {
             interaction_id,
             held: std::cell::Cell::new(0),
             channel: None,
+            seen: std::cell::RefCell::default(),
         })
     }
 
@@ -91,11 +107,23 @@ impl<'a> Ctx<'a> {
     /// the same as for a name that does not exist, so nothing leaks.
     pub fn find_character(&self, conn: &Conn, name: &str) -> AppResult<Character> {
         match characters::by_name(conn, self.caller.guild, name)? {
-            Some(c) if self.can_see(&c) => Ok(c),
+            Some(c) if self.can_see(&c) => {
+                self.saw(&c);
+                Ok(c)
+            }
             _ => Err(user(format!(
                 "There is no character named {} here. /character list shows the ones you can use.",
                 escape(name.trim())
             ))),
+        }
+    }
+
+    /// Notes a character this command named, for the GM's screen.
+    pub(crate) fn saw(&self, c: &Character) {
+        let mut seen = self.seen.borrow_mut();
+        seen.npc |= c.npc;
+        if !seen.names.contains(&c.name) {
+            seen.names.push(c.name.clone());
         }
     }
 
@@ -113,6 +141,7 @@ impl<'a> Ctx<'a> {
             return Ok(c);
         }
         characters::last_used(conn, self.caller.guild, self.caller.user)?
+            .inspect(|c| self.saw(c))
             .ok_or_else(|| {
                 user("You have no character yet: make one with /character create name:… system:thiz (or tft), or name one with character:…")
             })
@@ -232,5 +261,6 @@ fn gm_copy(full: &Reply, heading: &str) -> Reply {
         gm_channel: None,
         file: None,
         update: None,
+        caller_copy: None,
     }
 }

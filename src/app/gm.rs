@@ -26,7 +26,7 @@ pub struct HouseRule {
 }
 
 /// The house-rule switches a GM can turn on and off, with their defaults.
-pub const HOUSE_RULES: [HouseRule; 3] = [
+pub const HOUSE_RULES: [HouseRule; 4] = [
     HouseRule {
         name: "tft_house_rules",
         default: true,
@@ -42,7 +42,16 @@ pub const HOUSE_RULES: [HouseRule; 3] = [
         default: true,
         about: "extend the to-hit table past four dice",
     },
+    HouseRule {
+        name: NPC_NUMBERS_OPEN,
+        default: false,
+        about: "play open: show the players every NPC number (ratings, skills, ST, DX, adjDX) in rolls for or against NPCs",
+    },
 ];
+
+/// The switch of a table that plays open: NPC numbers shown to everyone (off: the GM's alone,
+/// see [`super::screen`]).
+pub const NPC_NUMBERS_OPEN: &str = "npc_numbers_open";
 
 /// Longest hidden key and value, and note, accepted.
 pub const MAX_KEY: usize = 64;

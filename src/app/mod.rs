@@ -18,6 +18,7 @@ pub mod outbox;
 pub mod perm;
 pub mod reply;
 pub mod rolls;
+pub mod screen;
 pub mod sheet;
 pub mod suggest;
 pub mod text;
@@ -335,6 +336,17 @@ impl App {
         let mut ctx = Ctx::new(self, caller, interaction_id)?;
         ctx.channel = channel;
         let result = command.run(&ctx).map(|mut reply| {
+            let seen = ctx.seen.take();
+            if seen.rolls && seen.npc && !reply.has_npc_numbers() {
+                reply = screen::mark_numbers(reply, &seen.names);
+            }
+            // The GM's screen: an NPC's marked numbers reach the GM alone (or everyone, where the
+            // guild plays open), whatever command or button rendered them.
+            let viewer = screen::Viewer {
+                gm: ctx.is_gm(),
+                open: gm::house_rule(&ctx.settings, gm::NPC_NUMBERS_OPEN),
+            };
+            let mut reply = screen::seal(reply, viewer, &text::escape(&caller.name));
             // Where the copy goes is decided here, from the settings the command already read.
             if reply.gm_copy.is_some() {
                 reply.gm_channel = ctx.settings.gm_channel_id;

@@ -80,6 +80,11 @@ pub struct Reply {
     /// For a button press: what the message holding the button now reads (a roll request's
     /// status), put in its place for everyone who sees it. `None` leaves the message as it is.
     pub update: Option<Box<Reply>>,
+    /// A second, ephemeral answer for the caller alone, sent after the reply: a GM's public roll
+    /// for or against an NPC shows the channel the outcome and brings the GM the NPC's numbers
+    /// here (see [`super::screen`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caller_copy: Option<Box<Reply>>,
 }
 
 impl Reply {
@@ -94,6 +99,7 @@ impl Reply {
             gm_channel: None,
             file: None,
             update: None,
+            caller_copy: None,
         }
     }
 
@@ -168,7 +174,27 @@ impl Reply {
         .all_text()
     }
 
-    /// Every piece of text in the reply and its GM copy, for tests that scan replies for secrets.
+    /// Every piece of text everyone in the channel can read: the reply when it is public, and the
+    /// message a button press rewrites. Tests scan this for an NPC's numbers.
+    pub fn channel_text(&self) -> String {
+        let mut out = String::new();
+        if self.visibility == Visibility::Public {
+            out = Reply {
+                gm_copy: None,
+                update: None,
+                caller_copy: None,
+                ..self.clone()
+            }
+            .all_text();
+        }
+        if let Some(message) = &self.update {
+            out.push('\n');
+            out.push_str(&message.channel_text());
+        }
+        out
+    }
+
+    /// Every piece of text in the reply and its copies, for tests that scan replies for secrets.
     pub fn all_text(&self) -> String {
         let mut out = self.content.clone();
         for e in &self.embeds {
@@ -206,6 +232,10 @@ impl Reply {
         if let Some(message) = &self.update {
             out.push('\n');
             out.push_str(&message.all_text());
+        }
+        if let Some(copy) = &self.caller_copy {
+            out.push('\n');
+            out.push_str(&copy.all_text());
         }
         out
     }

@@ -198,6 +198,25 @@ pub async fn followup(
     }
 }
 
+/// Sends the reply's [`Reply::caller_copy`] (the NPC numbers a GM's public roll kept from the
+/// channel), if it has one, as an ephemeral follow-up once the reply itself is answered. False
+/// only when there was one and it could not be sent (logged).
+pub async fn caller_copy(
+    http: &serenity::Http,
+    token: &str,
+    reply: &Reply,
+    arrived: Instant,
+) -> bool {
+    let Some(copy) = reply.caller_copy.as_deref() else {
+        return true;
+    };
+    let sent = Box::pin(followup(http, token, &followup_message(copy), arrived)).await;
+    if !sent {
+        tracing::warn!("the GM's copy of the NPC numbers could not be sent");
+    }
+    sent
+}
+
 /// A reply as a follow-up message, with its file.
 pub fn followup_message(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
     let mut message = render::followup(reply);

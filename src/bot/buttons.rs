@@ -63,6 +63,9 @@ pub async fn pressed(
         let reply = outcome.unwrap_or_else(|refusal| refusal);
         let answered = answer::answer(&ctx.http, interaction, &reply, arrived).await;
         data.count(BUTTON, answered_as(kind, answered), arrived);
+        if answered && reply.caller_copy.is_some() {
+            answer::caller_copy(&ctx.http, &press.token, &reply, arrived).await;
+        }
         super::status::sync(ctx, data, guild, channel).await;
         return Ok(());
     }
@@ -95,6 +98,9 @@ pub async fn pressed(
             )
             .await;
             data.count(BUTTON, answered_as(kind, answered), arrived);
+            if answered && reply.caller_copy.is_some() {
+                answer::caller_copy(&ctx.http, &press.token, &reply, arrived).await;
+            }
             super::status::sync(ctx, data, guild, channel).await;
         }
         Err(refusal) => {

@@ -221,6 +221,8 @@ pub enum HouseRule {
     FourDiceSpecials,
     #[name = "tft_generalize_beyond_four"]
     GeneralizeBeyondFour,
+    #[name = "npc_numbers_open"]
+    NpcNumbersOpen,
 }
 
 /// What a falling THIZ character lands on.

@@ -904,3 +904,261 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
         leaks.join("\n")
     );
 }
+
+/// A command the GM tries: what it is, its path and its options.
+type Tried = (
+    &'static str,
+    Vec<&'static str>,
+    Vec<(&'static str, &'static str)>,
+);
+
+/// The NPC sentinels of [`a_gms_public_rolls_show_the_channel_no_npc_numbers`], as rendered.
+const GM_SCREEN_NUMBERS: [&str; 8] = [
+    "Speed 13",
+    "Unarmed Combat 17",
+    "weapon skill 17",
+    "Climbing 21",
+    "armour 7",
+    "rating 19",
+    "ST 29",
+    "DX 23",
+];
+
+/// Issue 31: a GM's own rolls for and against NPCs, in public, as commands and as the status
+/// message's buttons would make them. The channel (and so every player) reads who did what to
+/// whom and the outcome, never the NPC's numbers; the GM receives them in an ephemeral copy (which
+/// shows the scan can fail); the player's own figure keeps its numbers and its luck button.
+#[test]
+#[allow(clippy::too_many_lines)] // One table of commands, read top to bottom.
+fn a_gms_public_rolls_show_the_channel_no_npc_numbers() {
+    const CH: u64 = 91;
+    let w = World::seeded();
+    let n = std::cell::Cell::new(0);
+    let run = |who: &Caller, path: &[&str], options: &[(&str, &str)]| -> Reply {
+        n.set(n.get() + 1);
+        let inv = Invocation::new(path, options);
+        match w
+            .app
+            .run_in(Some(CH), who, &format!("gm-{}", n.get()), &inv)
+        {
+            Ok(r) | Err(r) => r,
+        }
+    };
+    let gm = |path: &[&str], options: &[(&str, &str)]| run(&w.gm, path, options);
+    for (name, system) in [("Grimlok", "thiz"), ("Skarn", "tft")] {
+        gm(
+            &["character", "create"],
+            &[("name", name), ("system", system), ("npc", "true")],
+        );
+    }
+    // THIZ sentinels: Speed 13, Unarmed Combat 17, Climbing 21, Toughness 19, armour 7.
+    for (skill, rating) in [
+        ("Speed", "13"),
+        ("Unarmed Combat", "17"),
+        ("Climbing", "21"),
+        ("Toughness", "19"),
+    ] {
+        gm(
+            &["character", "skill"],
+            &[("name", "Grimlok"), ("skill", skill), ("rating", rating)],
+        );
+    }
+    gm(
+        &["character", "gear"],
+        &[
+            ("name", "Grimlok"),
+            ("action", "add"),
+            ("item", "Hide"),
+            ("kind", "armor"),
+            ("armor_bonus", "7"),
+            (
+                "locations",
+                "head, chest, gut, left arm, right arm, left leg, right leg",
+            ),
+        ],
+    );
+    // Bram fights well enough, and is strong enough bare-handed, to wound Grimlok through its
+    // Speed and armour.
+    for (skill, rating) in [("Unarmed Combat", "30"), ("Strength", "25")] {
+        gm(
+            &["character", "skill"],
+            &[("name", "Bram"), ("skill", skill), ("rating", rating)],
+        );
+    }
+    // TFT sentinels: ST 29, DX 23.
+    for (field, value) in [("st", "29"), ("dx", "23")] {
+        gm(
+            &["character", "set"],
+            &[("name", "Skarn"), ("field", field), ("value", value)],
+        );
+    }
+    gm(
+        &["character", "set"],
+        &[("name", "Tor"), ("field", "dx"), ("value", "16")],
+    );
+    let mut leaks = Vec::new();
+    let mut gm_saw = String::new();
+    let mut owner_buttons = 0;
+    let mut scan = |what: &str, r: &Reply| {
+        let channel = r.channel_text();
+        assert!(
+            r.visibility == referee::app::reply::Visibility::Public,
+            "{what} is a public roll: {r:?}"
+        );
+        for s in GM_SCREEN_NUMBERS
+            .iter()
+            .chain(SENTINELS.iter().filter(|s| **s != NPC))
+        {
+            if channel.contains(s) {
+                leaks.push(format!("{s} in {what}: {channel}"));
+            }
+        }
+        // No adjDX with its number; no odds of an NPC's check, nor the chance of its attack.
+        let mut shapes = vec!["adjDX 1", "adjDX 2"];
+        if what.contains("check") {
+            shapes.push("%");
+        }
+        if what == "a TFT NPC's attack" {
+            shapes.push("chance to hit");
+        }
+        // The NPC's armor: its stops, and the damage before them, which with the hits tells them.
+        if what == "a TFT attack on an NPC" {
+            shapes.extend(["Stops", "Before armor"]);
+        }
+        for s in shapes {
+            if channel.contains(s) {
+                leaks.push(format!("{s} in {what}: {channel}"));
+            }
+        }
+        assert!(
+            !channel.contains('\u{E000}') && !channel.contains('\u{E001}'),
+            "a mark reached the channel in {what}"
+        );
+        assert!(
+            r.gm_copy.is_none(),
+            "{what}: no GM channel copy was asked for"
+        );
+        let copy = r.caller_copy.as_deref().unwrap_or_else(|| {
+            panic!("{what}: the GM gets the numbers beside the channel's reply: {r:?}")
+        });
+        assert_eq!(copy.visibility, referee::app::reply::Visibility::Ephemeral);
+        gm_saw.push_str(&copy.all_text());
+        owner_buttons += r
+            .buttons
+            .iter()
+            .filter(|b| b.custom_id.starts_with("luck:wound:"))
+            .count();
+    };
+    let mut tries: Vec<Tried> = vec![
+        (
+            "an NPC's check",
+            vec!["check"],
+            vec![("character", "Grimlok"), ("skill", "Climbing")],
+        ),
+        (
+            "an NPC's bare rating check",
+            vec!["check"],
+            vec![("character", "Grimlok"), ("rating", "5")],
+        ),
+        (
+            "a trip by an NPC",
+            vec!["maneuver", "trip"],
+            vec![("attacker", "Grimlok"), ("target", "Alys")],
+        ),
+        (
+            "a grapple on an NPC",
+            vec!["maneuver", "grapple"],
+            vec![("attacker", "Bram"), ("target", "Grimlok")],
+        ),
+        (
+            "a TFT attack on an NPC",
+            vec!["tft", "attack"],
+            vec![
+                ("attacker", "Tor"),
+                ("target", "Skarn"),
+                ("weapon", "hands"),
+            ],
+        ),
+        (
+            "a TFT NPC's attack",
+            vec!["tft", "attack"],
+            vec![
+                ("attacker", "Skarn"),
+                ("target", "Tor"),
+                ("weapon", "hands"),
+            ],
+        ),
+        (
+            "an NPC's multiple actions",
+            vec!["tftkit", "actions"],
+            vec![("character", "Skarn"), ("first", "3"), ("second", "4")],
+        ),
+        (
+            "an NPC's gear",
+            vec!["tftkit", "gear"],
+            vec![("character", "Skarn"), ("item", "Dagger")],
+        ),
+    ];
+    // Enough THIZ attacks each way for hits, wounds and Toughness checks to come up.
+    for _ in 0..8 {
+        tries.push((
+            "a THIZ NPC's attack",
+            vec!["attack"],
+            vec![("attacker", "Grimlok"), ("target", "Alys")],
+        ));
+        tries.push((
+            "a THIZ attack on an NPC",
+            vec!["attack"],
+            vec![("attacker", "Bram"), ("target", "Grimlok")],
+        ));
+    }
+    // The player's own figure keeps its numbers: Tor's DX 16 in his attack on the NPC.
+    let own = gm(
+        &["tft", "attack"],
+        &[
+            ("attacker", "Tor"),
+            ("target", "Skarn"),
+            ("weapon", "hands"),
+        ],
+    );
+    assert!(own.channel_text().contains("DX 16"), "{own:?}");
+    for (what, path, options) in &tries {
+        let r = gm(path, options);
+        assert!(
+            !r.all_text().contains("Something went wrong"),
+            "{what}: {r:?}"
+        );
+        scan(what, &r);
+    }
+    assert!(
+        leaks.is_empty(),
+        "NPC numbers reached the channel:\n{}",
+        leaks.join("\n")
+    );
+    for s in [
+        "Speed 13",
+        "Unarmed Combat 17",
+        "Climbing 21",
+        "rating 19",
+        "ST 29",
+        "DX 23",
+    ] {
+        assert!(gm_saw.contains(s), "the GM's copies carry {s}: {gm_saw}");
+    }
+    assert!(
+        owner_buttons > 0,
+        "a wounded player's figure keeps its own luck button in the channel"
+    );
+
+    // A table that plays open shows everything, to everyone, with no copy.
+    gm(
+        &["gm", "rules"],
+        &[("name", "npc_numbers_open"), ("value", "on")],
+    );
+    let open = gm(
+        &["check"],
+        &[("character", "Grimlok"), ("skill", "Climbing")],
+    );
+    assert!(open.channel_text().contains("Climbing 21"), "{open:?}");
+    assert!(open.caller_copy.is_none());
+}

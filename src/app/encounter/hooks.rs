@@ -40,12 +40,12 @@ pub(crate) fn attacker_name(ctx: &Ctx<'_>, conn: &Conn, given: &str) -> AppResul
 }
 
 /// The target of an attack by name: a character the caller may see, or, in this channel's
-/// encounter, any figure of it (a player attacks the encounter's NPCs, whose sheets stay
-/// hidden: the second value says the reply must not show the target's numbers). A name that
-/// is neither gets the plain "no character" answer, the same as an NPC outside the encounter.
-pub(crate) fn target(ctx: &Ctx<'_>, conn: &Conn, name: &str) -> AppResult<(Character, bool)> {
+/// encounter, any figure of it (a player attacks the encounter's NPCs, whose numbers the
+/// attack marks for the GM's screen, `app::screen`). A name that is neither gets the plain "no
+/// character" answer, the same as an NPC outside the encounter.
+pub(crate) fn target(ctx: &Ctx<'_>, conn: &Conn, name: &str) -> AppResult<Character> {
     let refusal = match ctx.find_character(conn, name) {
-        Ok(c) => return Ok((c, false)),
+        Ok(c) => return Ok(c),
         Err(e) => e,
     };
     if ctx.is_gm() {
@@ -63,49 +63,7 @@ pub(crate) fn target(ctx: &Ctx<'_>, conn: &Conn, name: &str) -> AppResult<(Chara
     else {
         return Err(refusal);
     };
-    match characters::by_id(conn, at.guild, f.id)? {
-        Some(c) => {
-            let hidden = c.npc;
-            Ok((c, hidden))
-        }
-        None => Err(refusal),
-    }
-}
-
-/// Whether a player's attack on `target` must keep its numbers from the channel: an NPC's
-/// sheet is the GM's.
-pub(crate) fn hides(ctx: &Ctx<'_>, target: &Character) -> bool {
-    target.npc && !ctx.is_gm()
-}
-
-/// A player's attack on a hidden NPC: the player (and the channel, by mode) get `shown`, the
-/// outcome alone; the GM gets `full` as a copy, whatever the mode.
-pub(crate) fn hidden_attack(
-    ctx: &Ctx<'_>,
-    mode: RollMode,
-    what: &str,
-    full: &Reply,
-    shown: Reply,
-) -> Reply {
-    let mut reply = ctx.route(mode, what, shown);
-    let heading = format!(
-        "{} by {} (the full numbers, for the GM)",
-        match mode {
-            RollMode::Public => "Attack on an NPC",
-            RollMode::Private => "Private attack on an NPC",
-            RollMode::Blind => "Blind attack on an NPC",
-            RollMode::SelfOnly => "Self-only attack on an NPC",
-        },
-        escape(&ctx.caller.name)
-    );
-    let mut copy = Reply::public(if full.content.is_empty() {
-        heading
-    } else {
-        format!("{heading}\n{}", full.content)
-    });
-    copy.embeds.clone_from(&full.embeds);
-    reply.gm_copy = Some(Box::new(copy));
-    reply
+    characters::by_id(conn, at.guild, f.id)?.ok_or(refusal)
 }
 
 /// Refuses a player's attack out of turn: the attacker is in the fight and it is someone

@@ -260,11 +260,9 @@ fn rules_list_show_and_set() {
         unknown.content.contains("no house rule \"crits\""),
         "{unknown:?}"
     );
-    assert!(
-        unknown
-            .content
-            .contains("tft_house_rules, tft_four_dice_specials, tft_generalize_beyond_four")
-    );
+    assert!(unknown.content.contains(
+        "tft_house_rules, tft_four_dice_specials, tft_generalize_beyond_four, npc_numbers_open"
+    ));
     let bad = w.run(
         &admin(),
         &["gm", "rules"],

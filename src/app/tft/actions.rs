@@ -6,6 +6,7 @@
 use super::{field, gear_dx, menu, tft_sheet};
 use crate::app::command::{Invocation, Opts};
 use crate::app::reply::{Embed, Field, Reply, Tone};
+use crate::app::screen;
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::gear;
@@ -80,10 +81,15 @@ impl Actions {
             fields.extend(terms(&option, adj_dx, sum));
             fields.push(movement(&sheet, &option, self.engaged)?);
         }
+        // What an NPC may do follows from its adjDX: the whole answer is the GM's.
+        for f in &mut fields {
+            f.value = screen::npc(c.npc, f.value.as_str());
+        }
         Ok(Reply::public("").with_embed(Embed {
             title: format!(
-                "{}: multiple actions, adjDX {adj_dx} against initiative {} + {} = {}",
+                "{}: multiple actions, {} against initiative {} + {} = {}",
                 escape(&c.name),
+                screen::npc(c.npc, format!("adjDX {adj_dx}")),
                 self.first,
                 self.second,
                 sum.value()

@@ -14,6 +14,7 @@ use super::{gear_dx, has_talent, menu, st_left, state, table_settings, tft_sheet
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::encounter::hooks::{self, TftTurn};
 use crate::app::reply::Reply;
+use crate::app::screen;
 use crate::app::sheet::{ItemStats, TftSheet};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
@@ -219,170 +220,146 @@ impl Attack {
     fn run_turn(self, ctx: &Ctx<'_>, turn: &TftTurn) -> AppResult<Reply> {
         let (settings, house_rules) = table_settings(ctx);
         let guild = ctx.caller.guild;
-        let (what, full, shown) =
-            ctx.app
-                .store
-                .write(|tx| -> AppResult<(String, Reply, Option<Reply>)> {
-                    let attacker = ctx.acting_character(tx, Some(&self.attacker))?;
-                    // In an encounter, a player may name one of its NPCs (whose numbers stay hidden).
-                    let (target, hidden) = hooks::target(ctx, tx, &self.target)?;
-                    let a_sheet = tft_sheet(&attacker)?;
-                    let t_sheet = tft_sheet(&target)?;
-                    state::ready_to_attack(tx, guild, &attacker, &a_sheet)?;
-                    let items = characters::items(tx, guild, attacker.id)?;
-                    let chosen = choose_weapon(&items, &attacker.name, self.weapon.as_deref())?;
-                    let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet)?;
-                    let mut spec = AttackSpec {
-                        dx: a_sheet.dx,
-                        armor_dx,
-                        shield_dx,
-                        technique: Technique::Normal,
-                        adjustments: encounter::more(
-                            self.adjustments(&chosen, &attacker, &a_sheet)?,
-                            turn,
-                            &chosen,
-                        ),
-                    };
-                    // The plain adjDX decides whether the archer may shoot twice or take a good shot.
-                    let plain = spec.setup().map_err(user)?;
-                    spec.technique = self.technique(&chosen, &attacker, &a_sheet, &plain)?;
-                    let setup = spec.setup().map_err(user)?;
-                    let attacker_st = self.attack_st(&attacker, &a_sheet)?;
-                    let blow = self.blow(&chosen, attacker_st, setup.technique);
-                    // Refuse what the damage rules would refuse before any die is rolled.
-                    check_striker(&blow.striker, attacker_st, a_sheet.st)?;
-                    injury::reaction_thresholds(t_sheet.st).map_err(user)?;
-                    let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
-                    let struck = Target {
-                        defence: self.defence(&target, &t_sheet)?,
-                        st: t_sheet.st,
-                        st_left: st_left(&t_sheet, hits_before, fatigue),
-                        earlier_hits: turn.earlier_hits,
-                        acrobatics_adj_dx: acrobatics(&target, &t_sheet)?,
-                    };
-                    let aimed = self.aimed(&chosen);
-                    let (res, breakage, self_damage, lance) = {
-                        let mut dice = ctx.dice();
-                        let res = resolve_attack(
-                            &mut dice,
-                            &setup,
-                            settings,
-                            &blow,
-                            &struck,
-                            house_rules,
-                        )
-                        .map_err(user)?;
-                        let mishap = chosen.kind().mishap(res.roll.outcome);
-                        let breakage = (mishap == Mishap::WeaponBreaks)
-                            .then(|| chosen.quality.roll_breakage(&mut dice));
-                        // tft-rules-summary.md, "ROLLING TO HIT": bare hands on 17 or 18 miss and do 1d
-                        // to the attacker. Decision: the attacker hurts itself, so its armor stops none.
-                        let self_damage = (mishap == Mishap::SelfDamage).then(|| dice.roll(6));
-                        let rider = (a_sheet.st, a_sheet.dx + armor_dx + shield_dx);
-                        let lance = self.keep_lance(res.roll.is_hit(), &chosen, rider, &mut dice);
-                        (res, breakage, self_damage, lance)
-                    };
-                    let new_hits = res.damage.as_ref().map_or(0, |d| i64::from(d.applied.hits));
-                    let aimed_effects = aimed
-                        .filter(|_| res.roll.is_hit())
-                        .map(|t| (t, t.effects(new_hits as u32)));
-                    if new_hits > 0 {
-                        characters::set_tft_damage(
-                            tx,
-                            guild,
-                            target.id,
-                            hits_before + new_hits,
-                            fatigue,
-                        )?;
-                    }
-                    state::record_blow(tx, guild, &target, &t_sheet, res.damage.as_ref())?;
-                    let down = res.damage.as_ref().is_some_and(|d| {
-                        d.after.knocked_down || d.applied.condition != injury::Condition::Conscious
-                    });
-                    let lines = hooks::tft_after(
-                        ctx,
-                        tx,
-                        attacker.id,
-                        target.id,
-                        new_hits as i32,
-                        t_sheet.st,
-                        down,
-                    )?;
-                    if breakage.is_some_and(|b| b.broken) {
-                        state::record_break(tx, guild, &attacker, chosen.item)?;
-                    }
-                    hurt_self(tx, guild, attacker.id, self_damage)?;
-                    let label = format!("{} attacks {}", attacker.name, target.name);
-                    ctx.log_roll(
-                        tx,
-                        Some(attacker.id),
-                        "tft attack",
-                        self.mode,
-                        &label,
-                        &json!({
-                            "attacker": attacker.id,
-                            "target": target.id,
-                            "weapon": chosen.name,
-                            "adj_dx": setup.adj_dx,
-                            "dice": setup.dice,
-                            "faces": res.roll.faces,
-                            "total": res.roll.total,
-                            "outcome": self_damage
-                                .map_or(outcome_name(res.roll.outcome), |_| render::SELF_DAMAGE),
-                            "before_armor": res.damage.as_ref().map(|d| d.damage.before_armor),
-                            "hits": new_hits,
-                            "hits_taken": hits_before + new_hits,
-                            "weapon_broken": breakage.map(|b| b.broken),
-                            "self_damage": self_damage,
-                            "lance_kept": lance.as_ref().map(|l| l.success),
-                            "doubled_outright": res.roll.doubled_outright(),
-                            "aim": aimed.map(|t| format!("{t:?}")),
-                        }),
-                    )?;
-                    let shown = render::Shown {
-                        attacker: &attacker.name,
-                        target: &target.name,
-                        weapon: &chosen.name,
-                        weapon_note: chosen.note.as_deref(),
-                        setup: &setup,
-                        res: &res,
-                        breakage,
-                        self_damage,
-                        target_st: t_sheet.st,
-                        hits_before,
-                        lance: lance.as_ref(),
-                        hit_chance: attack_odds(&setup, settings).ok().map(|o| o.hit_percent()),
-                        aimed: aimed_effects.as_ref(),
-                        doubled_outright: res.roll.doubled_outright(),
-                    };
-                    // A target left below 0 ST is offered its dying roll (`/tft dying`) as a button.
-                    let dying = res
-                        .damage
-                        .as_ref()
-                        .is_some_and(|d| d.applied.condition == injury::Condition::Dying);
-                    let finish = |r: Reply| {
-                        let r = hooks::with_lines(r, RollMode::Public, &lines);
-                        if dying {
-                            r.with_button(crate::app::encounter::status::tft_dying_button(
-                                target.id,
-                            ))
-                        } else {
-                            r
-                        }
-                    };
-                    let outcome = hidden.then(|| {
-                        finish(Reply::public("").with_embed(render::outcome_embed(&shown)))
-                    });
-                    Ok((
-                        format!("an attack on {}", escape(&target.name)),
-                        finish(Reply::public("").with_embed(render::embed(&shown))),
-                        outcome,
-                    ))
-                })?;
-        Ok(match shown {
-            Some(shown) => hooks::hidden_attack(ctx, self.mode, &what, &full, shown),
-            None => ctx.route(self.mode, &what, full),
-        })
+        let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
+            let attacker = ctx.acting_character(tx, Some(&self.attacker))?;
+            // In an encounter, a player may name one of its NPCs (whose numbers stay hidden).
+            let target = hooks::target(ctx, tx, &self.target)?;
+            let a_sheet = tft_sheet(&attacker)?;
+            let t_sheet = tft_sheet(&target)?;
+            state::ready_to_attack(tx, guild, &attacker, &a_sheet)?;
+            let items = characters::items(tx, guild, attacker.id)?;
+            let chosen = choose_weapon(&items, &attacker.name, self.weapon.as_deref())?;
+            let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet)?;
+            let mut spec = AttackSpec {
+                dx: a_sheet.dx,
+                armor_dx,
+                shield_dx,
+                technique: Technique::Normal,
+                adjustments: encounter::more(
+                    self.adjustments(&chosen, &attacker, &a_sheet)?,
+                    turn,
+                    &chosen,
+                ),
+            };
+            // The plain adjDX decides whether the archer may shoot twice or take a good shot.
+            let plain = spec.setup().map_err(user)?;
+            spec.technique = self.technique(&chosen, &attacker, &a_sheet, &plain)?;
+            let setup = spec.setup().map_err(user)?;
+            let attacker_st = self.attack_st(&attacker, &a_sheet)?;
+            let blow = self.blow(&chosen, attacker_st, setup.technique);
+            // Refuse what the damage rules would refuse before any die is rolled.
+            check_striker(&blow.striker, attacker_st, a_sheet.st)?;
+            injury::reaction_thresholds(t_sheet.st).map_err(user)?;
+            let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
+            let struck = Target {
+                defence: self.defence(&target, &t_sheet)?,
+                st: t_sheet.st,
+                st_left: st_left(&t_sheet, hits_before, fatigue),
+                earlier_hits: turn.earlier_hits,
+                acrobatics_adj_dx: acrobatics(&target, &t_sheet)?,
+            };
+            let aimed = self.aimed(&chosen);
+            let (res, breakage, self_damage, lance) = {
+                let mut dice = ctx.dice();
+                let res = resolve_attack(&mut dice, &setup, settings, &blow, &struck, house_rules)
+                    .map_err(user)?;
+                let mishap = chosen.kind().mishap(res.roll.outcome);
+                let breakage = (mishap == Mishap::WeaponBreaks)
+                    .then(|| chosen.quality.roll_breakage(&mut dice));
+                // tft-rules-summary.md, "ROLLING TO HIT": bare hands on 17 or 18 miss and do 1d
+                // to the attacker. Decision: the attacker hurts itself, so its armor stops none.
+                let self_damage = (mishap == Mishap::SelfDamage).then(|| dice.roll(6));
+                let rider = (a_sheet.st, a_sheet.dx + armor_dx + shield_dx);
+                let lance = self.keep_lance(res.roll.is_hit(), &chosen, rider, &mut dice);
+                (res, breakage, self_damage, lance)
+            };
+            let new_hits = res.damage.as_ref().map_or(0, |d| i64::from(d.applied.hits));
+            let aimed_effects = aimed
+                .filter(|_| res.roll.is_hit())
+                .map(|t| (t, t.effects(new_hits as u32)));
+            if new_hits > 0 {
+                characters::set_tft_damage(tx, guild, target.id, hits_before + new_hits, fatigue)?;
+            }
+            state::record_blow(tx, guild, &target, &t_sheet, res.damage.as_ref())?;
+            let down = res.damage.as_ref().is_some_and(|d| {
+                d.after.knocked_down || d.applied.condition != injury::Condition::Conscious
+            });
+            let lines = hooks::tft_after(
+                ctx,
+                tx,
+                attacker.id,
+                target.id,
+                new_hits as i32,
+                t_sheet.st,
+                down,
+            )?;
+            if breakage.is_some_and(|b| b.broken) {
+                state::record_break(tx, guild, &attacker, chosen.item)?;
+            }
+            hurt_self(tx, guild, attacker.id, self_damage)?;
+            let label = format!("{} attacks {}", attacker.name, target.name);
+            ctx.log_roll(
+                tx,
+                Some(attacker.id),
+                "tft attack",
+                self.mode,
+                &label,
+                &json!({
+                    "attacker": attacker.id,
+                    "target": target.id,
+                    "weapon": chosen.name,
+                    "adj_dx": setup.adj_dx,
+                    "dice": setup.dice,
+                    "faces": res.roll.faces,
+                    "total": res.roll.total,
+                    "outcome": self_damage
+                        .map_or(outcome_name(res.roll.outcome), |_| render::SELF_DAMAGE),
+                    "before_armor": res.damage.as_ref().map(|d| d.damage.before_armor),
+                    "hits": new_hits,
+                    "hits_taken": hits_before + new_hits,
+                    "weapon_broken": breakage.map(|b| b.broken),
+                    "self_damage": self_damage,
+                    "lance_kept": lance.as_ref().map(|l| l.success),
+                    "doubled_outright": res.roll.doubled_outright(),
+                    "aim": aimed.map(|t| format!("{t:?}")),
+                }),
+            )?;
+            let shown = render::Shown {
+                attacker: &attacker.name,
+                target: &target.name,
+                weapon: &chosen.name,
+                weapon_note: chosen.note.as_deref(),
+                setup: &setup,
+                res: &res,
+                breakage,
+                self_damage,
+                target_st: t_sheet.st,
+                hits_before,
+                lance: lance.as_ref(),
+                hit_chance: attack_odds(&setup, settings).ok().map(|o| o.hit_percent()),
+                aimed: aimed_effects.as_ref(),
+                doubled_outright: res.roll.doubled_outright(),
+                npcs: (attacker.npc, target.npc),
+            };
+            // A target left below 0 ST is offered its dying roll (`/tft dying`) as a button.
+            let dying = res
+                .damage
+                .as_ref()
+                .is_some_and(|d| d.applied.condition == injury::Condition::Dying);
+            let mut reply = hooks::with_lines(
+                Reply::public("").with_embed(render::embed(&shown)),
+                RollMode::Public,
+                &lines,
+            );
+            if dying {
+                // An NPC's dying roll is the GM's: its button reaches the GM alone.
+                let mut button = crate::app::encounter::status::tft_dying_button(target.id);
+                button.label = screen::npc(target.npc, button.label);
+                reply = reply.with_button(button);
+            }
+            Ok((format!("an attack on {}", escape(&target.name)), reply))
+        })?;
+        Ok(ctx.route(self.mode, &what, full))
     }
 
     /// tft-house-rules.txt, "Lance and Pike Rules": a rider whose lance charge hits rolls 3d

@@ -9,6 +9,7 @@ use super::attack::parse_quality;
 use super::{field, tft_sheet};
 use crate::app::command::{Invocation, Opts};
 use crate::app::reply::{Embed, Field, Reply, Tone};
+use crate::app::screen;
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::gear::{self, Armor, GearError, Quality, Shield, Weapon, Wear};
@@ -53,7 +54,14 @@ impl Lookup {
             Some(name) => {
                 let sheet = ctx.app.store.write(|tx| -> AppResult<_> {
                     let c = ctx.find_character(tx, name)?;
-                    Ok((c.name.clone(), tft_sheet(&c)?.st))
+                    // The figure as the answer names it: "Orc 2 (ST 12)", an NPC's ST the GM's.
+                    let st = tft_sheet(&c)?.st;
+                    let label = format!(
+                        "{} ({})",
+                        escape(&c.name),
+                        screen::npc(c.npc, format!("ST {st}"))
+                    );
+                    Ok((label, st))
                 })?;
                 Some(sheet)
             }
@@ -104,14 +112,10 @@ impl Lookup {
         if let Some((name, st)) = st {
             // tft-house-rules.txt, "Two Weapons".
             let answer = if w.second_weapon_for(*st) {
-                format!(
-                    "{} (ST {st}) may carry it as a second weapon with Two Weapons.",
-                    escape(name)
-                )
+                format!("{name} may carry it as a second weapon with Two Weapons.")
             } else {
                 format!(
-                    "{} (ST {st}) may not: a second weapon is one-handed and needs less ST than the figure has.",
-                    escape(name)
+                    "{name} may not: a second weapon is one-handed and needs less ST than the figure has."
                 )
             };
             fields.push(field("Second weapon", answer, false));

@@ -32,6 +32,7 @@ use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::encounter::hooks;
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
+use crate::app::screen;
 use crate::app::sheet::ItemStats;
 use crate::app::text::{escape, signed};
 use crate::app::{AppError, AppResult, Ctx, user};
@@ -221,29 +222,54 @@ fn refuse(e: impl std::fmt::Display) -> AppError {
 }
 
 /// The attacker's side of the rating, in words: "Weapon Skill (Sword) 3 + weapon 4 + Strength 1".
-fn attack_text(skill: &str, a: &AdjustedAttack) -> String {
-    let mut s = skill.to_owned();
+/// The attack rating's sum. The attacker's part (skill, weapon, Strength, sight) and the
+/// target's (Speed, sight, armour) are each the GM's when that side is an NPC, and so is the sum.
+fn attack_text(skill: &str, a: &AdjustedAttack, npcs: Npcs) -> String {
+    let mut mine = skill.to_owned();
     if a.weapon_bonus != 0 {
-        let _ = write!(s, " · weapon {}", signed(a.weapon_bonus));
+        let _ = write!(mine, " · weapon {}", signed(a.weapon_bonus));
     }
     if a.strength_bonus != 0 {
-        let _ = write!(s, " · Strength {}", signed(a.strength_bonus));
-    }
-    if a.prone != 0 {
-        let _ = write!(s, " · prone target {}", signed(a.prone));
+        let _ = write!(mine, " · Strength {}", signed(a.strength_bonus));
     }
     if a.attacker_sight != 0 {
-        let _ = write!(s, " · sight {}", signed(a.attacker_sight));
+        let _ = write!(mine, " · sight {}", signed(a.attacker_sight));
+    }
+    let mut s = screen::npc(npcs.attacker, mine);
+    if a.prone != 0 {
+        let _ = write!(s, " · prone target {}", signed(a.prone));
     }
     if a.modifier != 0 {
         let _ = write!(s, " · modifier {}", signed(a.modifier));
     }
-    let _ = write!(s, " − (Speed {}", a.defence);
+    let mut theirs = format!("(Speed {}", a.defence);
     if a.target_sight != 0 {
-        let _ = write!(s, " · sight {}", signed(a.target_sight));
+        let _ = write!(theirs, " · sight {}", signed(a.target_sight));
     }
-    let _ = write!(s, " · armour {}) = {}", a.armor, a.rating);
+    let _ = write!(theirs, " · armour {})", a.armor);
+    let _ = write!(
+        s,
+        " − {} = {}",
+        screen::npc(npcs.target, theirs),
+        screen::npc(npcs.attacker || npcs.target, a.rating.to_string())
+    );
     s
+}
+
+/// Which sides of an attack are NPCs, whose numbers are the GM's ([`screen`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Npcs {
+    attacker: bool,
+    target: bool,
+}
+
+impl Npcs {
+    fn of(attacker: &Character, target: &Character) -> Self {
+        Npcs {
+            attacker: attacker.npc,
+            target: target.npc,
+        }
+    }
 }
 
 /// The attacker's wound penalty. Berserk ignores the wounds (thiz-rulebook.md, "Berserk");
@@ -649,13 +675,14 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         let named = hooks::attacker_name(ctx, tx, &a.attacker)?;
         let attacker = ctx.acting_character(tx, Some(&named))?;
         // In an encounter, a player may name one of its NPCs (whose numbers stay hidden).
-        let (target, hidden) = hooks::target(ctx, tx, &a.target)?;
+        let target = hooks::target(ctx, tx, &a.target)?;
         if attacker.id == target.id {
             return Err(user(format!(
                 "{} cannot attack themselves; name another target.",
                 escape(&attacker.name)
             )));
         }
+        let npcs = Npcs::of(&attacker, &target);
         let att = ThizChar::load(tx, attacker, "/attack")?;
         let tgt = ThizChar::load(tx, target, "/attack")?;
         // A dying, unconscious or dead character cannot attack (thiz-rulebook.md, "Damage").
@@ -701,13 +728,14 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
             lines.insert(
                 0,
                 format!(
-                    "{} defends: +{defend} to Speed (counted in the modifier).",
-                    escape(&tgt.character.name)
+                    "{} defends: {} (counted in the modifier).",
+                    escape(&tgt.character.name),
+                    screen::npc(npcs.target, format!("+{defend} to Speed"))
                 ),
             );
         }
         Ok(hooks::with_lines(
-            routed(ctx, a.mode, &rec, roll_id, None, hidden),
+            routed(ctx, a.mode, &rec, roll_id, None, npcs),
             a.mode,
             &lines,
         ))
@@ -847,56 +875,28 @@ impl Replay {
             &ThizRecord::Attack(rec.clone()),
             Some(id),
         )?;
-        let hidden = hooks::hides(ctx, &target);
-        Ok(routed(ctx, mode, rec, new_id, Some(luck_line), hidden))
+        let attacker = characters::by_id(conn, ctx.caller.guild, rec.attacker_id)?
+            .ok_or_else(|| user(format!("{} is no longer here.", escape(&rec.attacker))))?;
+        let npcs = Npcs::of(&attacker, &target);
+        Ok(routed(ctx, mode, rec, new_id, Some(luck_line), npcs))
     }
 }
 
-/// The attack's reply for each audience, with the GM's Unlucky notes. A player's attack on a
-/// `hidden` NPC (in an encounter) shows the outcome alone; the GM's copy has the numbers.
+/// The attack's reply, routed by its mode, with the GM's Unlucky notes. The numbers of an NPC on
+/// either side are marked for the GM's screen ([`screen`]): the channel and the player see who
+/// hit whom and the wound; the GM sees the rest.
 fn routed(
     ctx: &Ctx<'_>,
     mode: RollMode,
     rec: &AttackRecord,
     roll_id: RollId,
     luck_line: Option<&str>,
-    hidden: bool,
+    npcs: Npcs,
 ) -> Reply {
-    let full = full_reply(rec, roll_id, luck_line);
+    let full = full_reply(rec, roll_id, luck_line, npcs);
     let what = format!("an attack on {}", escape(&rec.target));
-    let reply = if hidden {
-        hooks::hidden_attack(ctx, mode, &what, &full, outcome_only(&full))
-    } else {
-        ctx.route(mode, &what, full)
-    };
-    reply.with_gm_lines(&unlucky_lines(rec))
-}
-
-/// What a player sees of an attack on a hidden NPC: hit or miss, where, the wound and what it
-/// left the target (dying, knocked out); not the rating's sum (the NPC's Speed and armour), the
-/// d100 read against it, nor the NPC's Toughness. The target's own luck buttons go too.
-fn outcome_only(full: &Reply) -> Reply {
-    let mut shown = full.clone();
-    for e in &mut shown.embeds {
-        e.fields
-            .retain(|f| !matches!(f.name.as_str(), "Attack" | "Roll" | "Toughness"));
-        e.description = e
-            .description
-            .lines()
-            .map(|l| {
-                if l.starts_with("Bare hands cannot hurt") {
-                    "Bare hands cannot hurt through that armour."
-                } else {
-                    l
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
-    }
-    shown.buttons.retain(|b| {
-        !b.custom_id.starts_with("luck:toughness:") && !b.custom_id.starts_with("luck:wound:")
-    });
-    shown
+    ctx.route(mode, &what, full)
+        .with_gm_lines(&unlucky_lines(rec))
 }
 
 /// Unlucky (thiz-rulebook.md, "Unlucky"): a 98–100 on any check flags a mishap to the GM, the
@@ -929,9 +929,9 @@ fn unlucky_lines(rec: &AttackRecord) -> Vec<String> {
 fn fields(
     rec: &AttackRecord,
     plan: Option<&AttackPlan>,
-    hit: Option<Level>,
-    level: Level,
+    (hit, level): (Option<Level>, Level),
     location: Option<Location>,
+    npcs: Npcs,
 ) -> Vec<Field> {
     let mut fields = Vec::new();
     if let Some(p) = plan
@@ -939,7 +939,7 @@ fn fields(
     {
         fields.push(Field {
             name: "Attack".to_owned(),
-            value: attack_text(&p.skill_text, &adjusted),
+            value: attack_text(&p.skill_text, &adjusted, npcs),
             inline: false,
         });
     }
@@ -966,7 +966,7 @@ fn fields(
             name: "Toughness".to_owned(),
             value: format!(
                 "rating {}, d100: {} → {}",
-                t.rating,
+                screen::npc(npcs.target, t.rating.to_string()),
                 t.roll,
                 level_text(t_level)
             ),
@@ -994,7 +994,7 @@ fn fields(
 }
 
 /// The whole reply, as the channel sees a public attack.
-fn full_reply(rec: &AttackRecord, roll_id: RollId, luck_line: Option<&str>) -> Reply {
+fn full_reply(rec: &AttackRecord, roll_id: RollId, luck_line: Option<&str>, npcs: Npcs) -> Reply {
     let (an, tn) = (escape(&rec.attacker), escape(&rec.target));
     let mut title = match &rec.weapon {
         Some(w) => format!("{an} attacks {tn} with {}", escape(w)),
@@ -1028,15 +1028,23 @@ fn full_reply(rec: &AttackRecord, roll_id: RollId, luck_line: Option<&str>) -> R
         && p.bare_hands
     {
         lines.push(format!(
-            "Bare hands cannot hurt through that armour (Strength must be at least {}).",
-            3 * p.armor_at(l)
+            "Bare hands cannot hurt through that armour ({}).",
+            screen::npc(
+                npcs.target,
+                format!("Strength must be at least {}", 3 * p.armor_at(l))
+            )
         ));
     }
     if let Some(p) = plan {
         if p.chest_assumed {
             lines.push("No location was named, so the Chest was assumed.".to_owned());
         }
-        lines.extend(p.notes.iter().cloned());
+        // The notes tell how the attacker's rating was reached (Trained for War, two weapons).
+        lines.extend(
+            p.notes
+                .iter()
+                .map(|n| screen::npc(npcs.attacker, n.as_str())),
+        );
     }
     if !rec.burst_wounds.is_empty() {
         let extra: Vec<String> = rec
@@ -1046,7 +1054,7 @@ fn full_reply(rec: &AttackRecord, roll_id: RollId, luck_line: Option<&str>) -> R
             .collect();
         lines.push(format!("The burst adds {}.", extra.join(", ")));
     }
-    let fields = fields(rec, plan, hit, level, location);
+    let fields = fields(rec, plan, (hit, level), location, npcs);
     if rec.mook_defeated {
         lines.push(format!("{tn} is defeated."));
     } else if rec.wound.is_some() {
@@ -1067,30 +1075,41 @@ fn full_reply(rec: &AttackRecord, roll_id: RollId, luck_line: Option<&str>) -> R
         fields,
         footer: None,
     });
-    if plan.is_some() {
-        reply = reply.with_button(Button {
+    for button in buttons(rec, roll_id, plan.is_some(), npcs) {
+        reply = reply.with_button(button);
+    }
+    reply
+}
+
+/// The attack's buttons: the attacker's luck on the hit, the target's on Toughness and the
+/// wound, and a dying target's check. An NPC's are the GM's ([`screen`]).
+fn buttons(rec: &AttackRecord, roll_id: RollId, planned: bool, npcs: Npcs) -> Vec<Button> {
+    let mut out = Vec::new();
+    if planned {
+        out.push(Button {
             custom_id: format!("luck:reroll:{roll_id}"),
-            label: "Spend luck: reroll hit".to_owned(),
+            label: screen::npc(npcs.attacker, "Spend luck: reroll hit"),
             disabled: false,
         });
     }
     if rec.wound.is_some() {
-        reply = reply
-            .with_button(Button {
-                custom_id: format!("luck:toughness:{roll_id}"),
-                label: "Spend luck: reroll Toughness".to_owned(),
-                disabled: false,
-            })
-            .with_button(Button {
-                custom_id: format!("luck:wound:{roll_id}"),
-                label: "Spend luck: lower wound".to_owned(),
-                disabled: false,
-            });
+        out.push(Button {
+            custom_id: format!("luck:toughness:{roll_id}"),
+            label: screen::npc(npcs.target, "Spend luck: reroll Toughness"),
+            disabled: false,
+        });
+        out.push(Button {
+            custom_id: format!("luck:wound:{roll_id}"),
+            label: screen::npc(npcs.target, "Spend luck: lower wound"),
+            disabled: false,
+        });
     }
     if rec.condition.as_deref() == Some("dying") && !rec.mook_defeated {
-        reply = reply.with_button(super::care::dying_button(rec.target_id));
+        let mut dying = super::care::dying_button(rec.target_id);
+        dying.label = screen::npc(npcs.target, dying.label);
+        out.push(dying);
     }
-    reply
+    out
 }
 
 #[cfg(test)]

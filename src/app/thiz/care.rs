@@ -26,6 +26,7 @@ use super::stats::{ThizChar, clamp_input, describe_base};
 use super::{level_text, row_text, tone};
 use crate::app::command::RollMode;
 use crate::app::reply::{Button, Embed, Field, Reply};
+use crate::app::screen;
 use crate::app::text::{escape, signed};
 use crate::app::{AppError, AppResult, Ctx, user};
 use crate::rules::thiz::chart;
@@ -123,8 +124,15 @@ fn rating_line(base: &str, penalty: i32, bonus: Option<(&str, i32)>, rating: i32
     s
 }
 
-/// The embed of one of these rolls: the outcome, the d100, the rating and the chart row.
-fn roll_embed(title: String, description: String, rating: i32, roll: u32, level: Level) -> Embed {
+/// The embed of one of these rolls: the outcome, the d100, the rating and the chart row. The row
+/// is read at the roller's rating: an NPC's is the GM's (`app::screen`).
+fn roll_embed(
+    title: String,
+    description: String,
+    (rating, npc): (i32, bool),
+    roll: u32,
+    level: Level,
+) -> Embed {
     let row = chart::row(Rating(rating));
     Embed {
         title,
@@ -138,7 +146,7 @@ fn roll_embed(title: String, description: String, rating: i32, roll: u32, level:
             },
             Field {
                 name: "Row".to_owned(),
-                value: row_text(row),
+                value: screen::npc(npc, row_text(row)),
                 inline: false,
             },
         ],
@@ -146,12 +154,12 @@ fn roll_embed(title: String, description: String, rating: i32, roll: u32, level:
     }
 }
 
-fn with_rating(mut embed: Embed, rating: String) -> Embed {
+fn with_rating(mut embed: Embed, rating: String, npc: bool) -> Embed {
     embed.fields.insert(
         1,
         Field {
             name: "Rating".to_owned(),
-            value: rating,
+            value: screen::npc(npc, rating),
             inline: true,
         },
     );
@@ -258,13 +266,16 @@ pub(super) fn dying(ctx: &Ctx<'_>, patient: &Patient, mode: Option<RollMode>) ->
         let embed = roll_embed(
             format!("{who}: dying check"),
             description,
-            rating,
+            (rating, tc.character.npc),
             check.roll,
             check.level,
         );
         let base = describe_base("Toughness", &toughness);
-        let mut full =
-            Reply::public("").with_embed(with_rating(embed, rating_line(&base, penalty, None, rating)));
+        let mut full = Reply::public("").with_embed(with_rating(
+            embed,
+            rating_line(&base, penalty, None, rating),
+            tc.character.npc,
+        ));
         if now == Condition::Dying {
             full = full.with_button(dying_button(tc.character.id));
         }
@@ -337,7 +348,7 @@ pub(super) fn firstaid(
         let embed = roll_embed(
             format!("{hn} gives {pn} First Aid"),
             description,
-            aid.rating.0,
+            (aid.rating.0, ht.character.npc),
             aid.roll,
             aid.level,
         );
@@ -347,7 +358,7 @@ pub(super) fn firstaid(
             Some(("Triage Specialist", aid.triage_bonus)),
             aid.rating.0,
         );
-        let mut full = Reply::public("").with_embed(with_rating(embed, line));
+        let mut full = Reply::public("").with_embed(with_rating(embed, line, ht.character.npc));
         if !aid.stabilised {
             full = full.with_button(dying_button(pt.character.id));
         }
@@ -485,7 +496,7 @@ pub(super) fn surgery_on(
         let embed = roll_embed(
             format!("{sn} operates on {pn}"),
             description,
-            out.rating.0,
+            (out.rating.0, st.character.npc),
             out.roll,
             out.level,
         );
@@ -495,7 +506,7 @@ pub(super) fn surgery_on(
             Some(("Triage Specialist", out.triage_bonus)),
             out.rating.0,
         );
-        let full = Reply::public("").with_embed(with_rating(embed, line));
+        let full = Reply::public("").with_embed(with_rating(embed, line, st.character.npc));
         Ok(ctx
             .route(mode, &format!("Surgery on {pn}"), full)
             .with_gm_lines(&unlucky(&st, out.roll, "for Surgery")))

@@ -9,6 +9,7 @@ use super::{INPUT_LIMIT, int, label, level_text, mode, row_text, tone};
 use super::{effects, special};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Visibility};
+use crate::app::screen;
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::dice::DieSource;
@@ -255,15 +256,19 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &CheckArgs) -> AppResult<Reply> {
         special.show(&mut shown);
         let effects = effect_lines(ctx, &plan, &a.conditions, &outcome);
         if !effects.is_empty() {
+            // What the level means for the skill reads the rating (a lift, a jump's length).
             shown.fields.push(Field {
                 name: effects::FIELD.to_owned(),
-                value: effects.join("\n"),
+                value: screen::npc(plan.npc(), effects.join("\n")),
                 inline: false,
             });
         }
         let mut full = Reply::public("").with_embed(shown);
         if plan.character.is_some() {
-            full = full.with_button(crate::app::luck::reroll_button(roll_id));
+            // An NPC's luck is the GM's to spend.
+            let mut reroll = crate::app::luck::reroll_button(roll_id);
+            reroll.label = screen::npc(plan.npc(), reroll.label);
+            full = full.with_button(reroll);
         }
         let what = format!("a check on {}", escape(&plan.subject));
         let routed = ctx.route(a.mode, &what, full);
@@ -275,7 +280,14 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &CheckArgs) -> AppResult<Reply> {
     })
 }
 
-/// The result embed everyone who may see the roll gets.
+impl Plan {
+    /// Whether the check is an NPC's: its rating, row and odds are the GM's ([`screen`]).
+    fn npc(&self) -> bool {
+        self.sheet.as_ref().is_some_and(|s| s.character.npc)
+    }
+}
+
+/// The result embed everyone who may see the roll gets; an NPC's numbers marked for the GM.
 fn embed(ctx: &Ctx<'_>, plan: &Plan, outcome: &CheckOutcome, odds: &Odds, label: &str) -> Embed {
     let who = plan
         .character
@@ -309,18 +321,22 @@ fn embed(ctx: &Ctx<'_>, plan: &Plan, outcome: &CheckOutcome, odds: &Odds, label:
         inline,
     };
     Embed {
-        title: format!("{who}: {} check", escape(&plan.subject)),
+        // A bare rating names its number: an NPC's is the GM's.
+        title: format!(
+            "{who}: {} check",
+            screen::npc(plan.npc() && plan.skill.is_none(), escape(&plan.subject))
+        ),
         description,
         tone: Some(tone(outcome.level)),
         fields: vec![
             field("Roll", format!("d100: {}", outcome.roll), true),
-            field("Rating", rating, true),
+            field("Rating", screen::npc(plan.npc(), rating), true),
             field(
                 &format!("Row {}", outcome.row_rating),
-                row_text(&outcome.row),
+                screen::npc(plan.npc(), row_text(&outcome.row)),
                 false,
             ),
-            field("Odds", odds_text(odds), false),
+            field("Odds", screen::npc(plan.npc(), odds_text(odds)), false),
         ],
         footer: None,
     }
@@ -392,6 +408,7 @@ fn flag_unlucky(ctx: &Ctx<'_>, mut reply: Reply, plan: &Plan, outcome: &CheckOut
             gm_channel: None,
             file: None,
             update: None,
+            caller_copy: None,
         },
     };
     match copy.embeds.first_mut() {

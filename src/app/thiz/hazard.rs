@@ -27,6 +27,7 @@ use super::stats::{ThizChar, clamp_input, describe_base};
 use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Tone};
+use crate::app::screen;
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::dice::DieSource;
@@ -497,7 +498,7 @@ impl Run {
                     "Toughness",
                     format!(
                         "rating {}, d100: {} → {}",
-                        t.rating,
+                        screen::npc(self.tc.character.npc, t.rating.to_string()),
                         t.roll,
                         level_text(out.check.level)
                     ),
@@ -766,8 +767,10 @@ fn swimming(
         "2 × {skill_text} − armour {armour} − water {water} = {base}",
         armour = rolled.armour_bonus
     );
-    run.fields
-        .push(field("Swimming", check_text(&base_text, &check)));
+    run.fields.push(field(
+        "Swimming",
+        screen::npc(run.tc.character.npc, check_text(&base_text, &check)),
+    ));
     if let Some(line) = unlucky_line(&check, "to stay afloat") {
         run.gm_lines.push(line);
     }
@@ -887,8 +890,10 @@ fn poisoned(
             out.weak_constitution_penalty
         );
     }
-    run.fields
-        .push(field("Toughness", check_text(&base_text, &check)));
+    run.fields.push(field(
+        "Toughness",
+        screen::npc(run.tc.character.npc, check_text(&base_text, &check)),
+    ));
     if let Some(line) = unlucky_line(&check, "against poison") {
         run.gm_lines.push(line);
     }

@@ -28,6 +28,7 @@ use super::stats::{ThizChar, clamp_input};
 use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::{Reply, Tone, Visibility};
+use crate::app::screen;
 use crate::app::text::escape;
 use crate::app::{AppError, AppResult, Ctx, user};
 use crate::rules::thiz::advancement::Pace;
@@ -364,7 +365,10 @@ fn cast(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
                 )?;
                 fields.push(field(
                     "Willpower (wounded)",
-                    check_text(&format!("Willpower {willpower}"), &check),
+                    screen::npc(
+                        tc.character.npc,
+                        check_text(&format!("Willpower {willpower}"), &check),
+                    ),
                 ));
                 if let Some(line) = unlucky_line(&check, "for Willpower") {
                     gm_lines.push(line);
@@ -400,7 +404,10 @@ fn cast(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
         if void_nearby {
             base_text.push_str(" · Void-Touched nearby -2");
         }
-        fields.push(field("Casting", check_text(&base_text, &check)));
+        fields.push(field(
+            "Casting",
+            screen::npc(tc.character.npc, check_text(&base_text, &check)),
+        ));
         if let Some(line) = unlucky_line(&check, "casting") {
             gm_lines.push(line);
         }
@@ -591,7 +598,10 @@ fn terror(
                 out.check.level,
             )
         };
-        let fields = vec![field("Willpower", check_text(&base_text, &check))];
+        let fields = vec![field(
+            "Willpower",
+            screen::npc(tc.character.npc, check_text(&base_text, &check)),
+        )];
         let gm_lines: Vec<String> = unlucky_line(&check, "for Willpower").into_iter().collect();
         let roll_id = ctx.log_roll(
             tx,

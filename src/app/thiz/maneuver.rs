@@ -23,6 +23,7 @@ use super::stats::ThizChar;
 use super::{INPUT_LIMIT, int, level_text, mode, tone};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply};
+use crate::app::screen;
 use crate::app::text::{escape, signed};
 use crate::app::{AppError, AppResult, Ctx, user};
 use crate::rules::thiz::combat::{
@@ -354,7 +355,14 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &ManeuverArgs) -> AppResult<Reply> {
             tone: Some(tone(check.level)),
             fields: vec![Field {
                 name: "Check".to_owned(),
-                value: check_text(a.kind, &check),
+                value: check_text(
+                    a.kind,
+                    &check,
+                    (
+                        act.character.npc,
+                        tgt.as_ref().is_some_and(|t| t.character.npc),
+                    ),
+                ),
                 inline: false,
             }],
             footer: None,
@@ -415,22 +423,32 @@ fn unlucky_lines(act: &ThizChar, kind: Kind, roll: u32) -> Vec<String> {
         .collect()
 }
 
-/// The check in words: "Grappling 5 − Speed 2 = 3 · d100: 40".
-fn check_text(kind: Kind, check: &ManeuverCheck) -> String {
+/// The check in words: "Grappling 5 − Speed 2 = 3 · d100: 40". Each side's rating, and the sum,
+/// is the GM's where that side is an NPC ([`screen`]).
+fn check_text(kind: Kind, check: &ManeuverCheck, (actor_npc, target_npc): (bool, bool)) -> String {
     let (own, theirs) = match kind {
         Kind::Grapple => ("Grappling", Some("Speed")),
         Kind::Escape | Kind::Listen => ("rating", None),
         Kind::Trip | Kind::Sunder => ("weapon skill", Some("Speed")),
         Kind::Disarm => ("weapon skill", Some("their weapon skill")),
     };
-    let mut s = format!("{own} {}", check.own);
+    let mut s = screen::npc(actor_npc, format!("{own} {}", check.own));
     if check.bonus != 0 {
         let _ = write!(s, " · bonus {}", signed(check.bonus));
     }
     if let Some(theirs) = theirs {
-        let _ = write!(s, " − {theirs} {}", check.target);
+        let _ = write!(
+            s,
+            " − {}",
+            screen::npc(target_npc, format!("{theirs} {}", check.target))
+        );
     }
-    let _ = write!(s, " = {} · d100: {}", check.rating, check.roll);
+    let _ = write!(
+        s,
+        " = {} · d100: {}",
+        screen::npc(actor_npc || target_npc, check.rating.to_string()),
+        check.roll
+    );
     s
 }
 
@@ -655,8 +673,11 @@ fn sunder_item(
         let json = serde_json::to_string(&stats).map_err(anyhow::Error::from)?;
         characters::set_item_stats(conn, guild, t.character.id, item.id, &json)?;
         lines.push(format!(
-            "The {name} is damaged: its bonus is now {}.",
-            out.bonus_after
+            "The {name} is damaged: {}.",
+            screen::npc(
+                t.character.npc,
+                format!("its bonus is now {}", out.bonus_after)
+            )
         ));
     }
     if out.green_wound {
@@ -684,7 +705,7 @@ fn sunder_item(
         lines.push(format!(
             "Strength: {} at {}, {}.",
             s.roll,
-            s.rating,
+            screen::npc(act.character.npc, s.rating.to_string()),
             level_text(s.level)
         ));
     }

@@ -19,6 +19,7 @@ use super::stats::{ThizChar, describe_base};
 use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
 use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::reply::Reply;
+use crate::app::screen;
 use crate::app::text::escape;
 use crate::app::{AppError, AppResult, Ctx, user};
 use crate::rules::dice::DieSource as _;
@@ -244,7 +245,12 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &TargetArgs) -> AppResult<Reply> {
         )?;
         let fields = vec![field(
             &kind_name,
-            check_text(&format!("{base_text}{versus}"), &check),
+            // The caster's rating and the target's opposing one: an NPC's on either side is
+            // the GM's.
+            screen::npc(
+                tc.character.npc || tg.character.npc,
+                check_text(&format!("{base_text}{versus}"), &check),
+            ),
         )];
         let title = format!("{who} turns {kind_name} on {whom}");
         let full = embed_reply(title, &lines, tone(level), fields);

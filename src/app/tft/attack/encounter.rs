@@ -28,7 +28,7 @@ impl Attack {
     fn prepare(&mut self, ctx: &Ctx<'_>, conn: &Conn) -> AppResult<TftTurn> {
         self.attacker = hooks::attacker_name(ctx, conn, &self.attacker)?;
         let attacker = ctx.acting_character(conn, Some(&self.attacker))?;
-        let (target, _) = hooks::target(ctx, conn, &self.target)?;
+        let target = hooks::target(ctx, conn, &self.target)?;
         let turn = hooks::tft_before(ctx, conn, attacker.id, target.id, self.actions)?;
         if self.guard.is_none() {
             self.guard = match turn.guard {

@@ -3,6 +3,7 @@
 
 use super::super::{faces, field};
 use crate::app::reply::{Embed, Field, Tone};
+use crate::app::screen;
 use crate::app::text::{escape, signed};
 use crate::rules::tft::Multiplier;
 use crate::rules::tft::attack::{
@@ -35,6 +36,8 @@ pub(super) struct Shown<'a> {
     pub aimed: Option<&'a (PreciseTarget, Vec<PreciseEffect>)>,
     /// A Dagger Marksman's hit: the damage was really doubled.
     pub doubled_outright: bool,
+    /// Whether the attacker and the target are NPCs, whose numbers are the GM's ([`screen`]).
+    pub npcs: (bool, bool),
 }
 
 pub(in crate::app::tft) fn outcome_name(o: AttackOutcome) -> &'static str {
@@ -273,7 +276,15 @@ fn stop_rule(rule: StopRule) -> &'static str {
     }
 }
 
-fn damage_fields(d: &DamageResolution, target_st: i32, hits_before: i64) -> Vec<Field> {
+/// The damage's fields. The blow's dice and bonus are the attacker's numbers; the stops, the
+/// damage before them (which with the hits would give the stops away) and the target's ST are
+/// the target's.
+fn damage_fields(
+    d: &DamageResolution,
+    target_st: i32,
+    hits_before: i64,
+    (attacker_npc, target_npc): (bool, bool),
+) -> Vec<Field> {
     let roll = &d.damage;
     let mut rolled = format!("{}: {} = {}", roll.dice, faces(&roll.faces), roll.roll);
     for r in &roll.rerolls {
@@ -304,28 +315,35 @@ fn damage_fields(d: &DamageResolution, target_st: i32, hits_before: i64) -> Vec<
             .collect();
         format!("{} = {}", list.join(", "), roll.stopped)
     };
-    let mut fields = vec![field("Damage", rolled, false)];
+    let mut fields = vec![field("Damage", screen::npc(attacker_npc, rolled), false)];
     if let Some(s) = special {
         fields.push(field("Special", s, false));
     }
-    fields.push(field("Before armor", roll.before_armor.to_string(), true));
-    fields.push(field("Stops", stops, true));
+    fields.push(field(
+        "Before armor",
+        screen::npc(target_npc, roll.before_armor.to_string()),
+        true,
+    ));
+    fields.push(field("Stops", screen::npc(target_npc, stops), true));
     fields.push(field("Hits", roll.hits.to_string(), true));
     fields.push(field(
         "Target",
-        target_text(d, target_st, hits_before),
+        target_text(d, target_st, hits_before, target_npc),
         false,
     ));
     fields
 }
 
-fn target_text(d: &DamageResolution, target_st: i32, hits_before: i64) -> String {
+fn target_text(d: &DamageResolution, target_st: i32, hits_before: i64, npc: bool) -> String {
     let a = &d.applied;
-    let mut lines = vec![format!(
-        "ST {target_st}: {} → {} left ({} hits taken in all)",
-        a.st_before,
-        a.st_left,
-        hits_before + i64::from(a.hits)
+    let mut lines = vec![screen::npc(
+        npc,
+        format!(
+            "ST {target_st}: {} → {} left ({} hits taken in all)",
+            a.st_before,
+            a.st_left,
+            hits_before + i64::from(a.hits)
+        ),
     )];
     if d.after.minus_two_dx {
         lines.push("−2 DX on its next action".to_owned());
@@ -341,18 +359,22 @@ fn target_text(d: &DamageResolution, target_st: i32, hits_before: i64) -> String
             })
             .collect();
         let r = &save.roll;
-        lines.push(format!(
-            "Knockdown save ({}): {}d {} = {} against {}{}: {}",
-            why.join(", "),
-            r.dice,
-            faces(&r.faces),
-            r.total,
+        let against = format!(
+            "{}{}",
             r.against,
             if save.used_adj_dx {
                 " (adjDX, Acrobatics)"
             } else {
                 ""
-            },
+            }
+        );
+        lines.push(format!(
+            "Knockdown save ({}): {}d {} = {} against {}: {}",
+            why.join(", "),
+            r.dice,
+            faces(&r.faces),
+            r.total,
+            screen::npc(npc, against),
             if r.success { "stays up" } else { "falls" }
         ));
     }
@@ -392,7 +414,7 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
             true,
         ),
         field("Result", result, true),
-        field("adjDX", breakdown(s.setup), false),
+        field("adjDX", screen::npc(s.npcs.0, breakdown(s.setup)), false),
         field("Weapon", weapon, false),
     ];
     if let Some(b) = s.breakage {
@@ -411,7 +433,7 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
                 l.dice,
                 faces(&l.faces),
                 l.total,
-                l.against
+                screen::npc(s.npcs.0, l.against.to_string())
             ),
             false,
         ));
@@ -438,7 +460,7 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
         None => format!("**{result}**."),
     };
     if let Some(d) = &s.res.damage {
-        fields.extend(damage_fields(d, s.target_st, s.hits_before));
+        fields.extend(damage_fields(d, s.target_st, s.hits_before, s.npcs));
     }
     if let Some((target, effects)) = s.aimed {
         fields.push(field("Aimed", aimed_text(*target, effects), false));
@@ -458,45 +480,16 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
         description,
         tone: Some(outcome_tone(roll.outcome)),
         fields,
+        // The chance to hit follows from the attacker's adjDX.
         footer: Some(match s.hit_chance {
             Some(p) => format!(
-                "Read on {}; the chance to hit was {p:.1}%.",
-                table_text(&roll.table)
+                "Read on {}; {}.",
+                table_text(&roll.table),
+                screen::npc(s.npcs.0, format!("the chance to hit was {p:.1}%"))
             ),
             None => format!("Read on {}.", table_text(&roll.table)),
         }),
     }
-}
-
-/// What a player sees of an attack on a hidden NPC (in an encounter): the roll, the hits done
-/// and what they did (knocked down, unconscious, dying); not the damage before armor, the
-/// stops (the NPC's armor), its ST or its knockdown save (read against its ST).
-pub(super) fn outcome_embed(s: &Shown<'_>) -> Embed {
-    let mut embed = embed(s);
-    embed.fields.retain(|f| {
-        !matches!(
-            f.name.as_str(),
-            "Damage" | "Special" | "Before armor" | "Stops" | "Hits" | "Target"
-        )
-    });
-    if let Some(d) = &s.res.damage {
-        let mut what = Vec::new();
-        if d.after.knocked_down {
-            what.push("**Knocked down**");
-        }
-        match d.applied.condition {
-            Condition::Conscious => {}
-            Condition::Unconscious => what.push("**Unconscious**"),
-            Condition::Dying => what.push("**Dying** (a GM rolls with /tft dying)"),
-        }
-        if d.after.minus_two_dx {
-            what.push("−2 DX on its next action");
-        }
-        if !what.is_empty() {
-            embed.fields.push(field("Target", what.join("\n"), false));
-        }
-    }
-    embed
 }
 
 #[cfg(test)]
