@@ -153,3 +153,78 @@ fn the_dying_button_rolls_the_owners_dying_check() {
         "the button comes back exactly while Gala is still dying: {text}"
     );
 }
+
+/// The status message's latest "Attack" button: its id carries the encounter's version, so it is
+/// read from the last post or edit of a message in the channel that had one.
+fn status_attack_button(s: &super::Session) -> String {
+    let prefix = format!("/channels/{}/messages", super::CHANNEL_ID);
+    s.fake
+        .requests()
+        .iter()
+        .rev()
+        .filter(|r| (r.method == "POST" || r.method == "PATCH") && r.route().starts_with(&prefix))
+        .filter_map(|r| r.json.as_ref())
+        .flat_map(custom_ids)
+        .find(|id| id.starts_with("enc:attack:"))
+        .expect("the status message carries an Attack button")
+}
+
+/// Issue 31, through Discord: the GM presses Attack on the encounter's status message for an
+/// NPC's turn, then the target's button. The channel's message shows who hit whom and the wound,
+/// with no NPC number; the GM alone gets them, in an ephemeral follow-up; the wounded player's
+/// figure keeps its "lower wound" button on the channel's message.
+#[test]
+fn the_gms_attack_button_keeps_npc_numbers_behind_the_screen() {
+    // Sentinels on the NPC's sheet: Unarmed Combat 27, Speed 13.
+    const NUMBERS: [&str; 2] = ["Unarmed Combat 27", "Speed 13"];
+    let s = Session::start();
+    let ann = s.player(10);
+    let gm = s.gm(1);
+    s.run(&ann, "/character create name:Gala system:thiz");
+    s.run(&gm, "/character create name:Grimlok system:thiz npc:true");
+    s.run(
+        &gm,
+        "/character skill name:Grimlok skill:\"Unarmed Combat\" rating:27",
+    );
+    s.run(&gm, "/character skill name:Grimlok skill:Speed rating:13");
+    s.run(&gm, "/encounter start system:thiz surprise:none");
+    s.run(&ann, "/encounter add character:Gala");
+    s.run(&gm, "/encounter add npc:Grimlok");
+    // To Grimlok 1's turn: Next until the Attack button answers for it.
+    let mut hit = None;
+    for _ in 0..6 {
+        let next = s.run(&gm, "/encounter next");
+        let carrier = next.message();
+        let attack = s.press(&gm, &carrier, &status_attack_button(&s));
+        assert!(attack.ephemeral(), "{}", attack.callback_body());
+        if attack.text().starts_with("Grimlok 1 attacks") {
+            hit = attack
+                .custom_ids()
+                .into_iter()
+                .find(|id| id.starts_with("enc:hit:"))
+                .map(|id| (carrier, id));
+            break;
+        }
+    }
+    let (carrier, hit) = hit.expect("Grimlok 1's turn came, with a target button for Gala");
+    // Bare hands at 27 against Speed 0: nearly every blow lands; a wound comes within a few.
+    let mut wounded = false;
+    for _ in 0..6 {
+        let press = s.press(&gm, &carrier, &hit);
+        assert!(!press.ephemeral(), "a public roll: {}", press.callback_body());
+        let channel = press.text();
+        assert!(channel.contains("Grimlok 1 attacks Gala"), "{channel}");
+        for n in NUMBERS {
+            assert!(!channel.contains(n), "{n} reached the channel: {channel}");
+        }
+        let copy = press.followup(0);
+        assert_eq!(copy.body()["flags"], 64, "the GM's copy is ephemeral");
+        let gm_text = super::message_text(copy.body());
+        assert!(gm_text.contains("Unarmed Combat 27"), "{gm_text}");
+        if press.custom_ids().iter().any(|id| id.starts_with("luck:wound:")) {
+            wounded = true;
+            break;
+        }
+    }
+    assert!(wounded, "Gala was wounded and kept her own luck button");
+}
