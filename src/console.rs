@@ -182,6 +182,10 @@ pub fn to_json(reply: &Reply, gm: bool) -> serde_json::Value {
     if let Some(copy) = &reply.caller_copy {
         data["caller_copy"] = copy.to_discord_data();
     }
+    // A message posted for the whole channel after the reply.
+    if let Some(notice) = &reply.notice {
+        data["notice"] = notice.to_discord_data();
+    }
     data
 }
 
@@ -196,6 +200,9 @@ pub fn to_text(reply: &Reply, gm: bool) -> String {
     }
     if let Some(copy) = &reply.caller_copy {
         indented("for you alone", copy, &mut out);
+    }
+    if let Some(notice) = &reply.notice {
+        indented("posted in the channel", notice, &mut out);
     }
     if let Some(message) = &reply.update {
         indented("the message with the button now reads", message, &mut out);

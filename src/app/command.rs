@@ -222,6 +222,12 @@ impl Command {
         {
             return Ok(Command::Gm(gm::GmCommand::Press(press?)));
         }
+        // A private attack's notice (`see:<roll>`).
+        if path == ["button"]
+            && let Some(roll) = inv.option("id").and_then(thiz::attack::parse_see_button)
+        {
+            return Ok(Command::Thiz(thiz::ThizCommand::See(roll?)));
+        }
         if path == ["button"]
             && let Some(command) = encounter::EncounterCommand::parse_button(inv)
         {

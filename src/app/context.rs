@@ -262,5 +262,6 @@ fn gm_copy(full: &Reply, heading: &str) -> Reply {
         file: None,
         update: None,
         caller_copy: None,
+        notice: None,
     }
 }

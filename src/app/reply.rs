@@ -85,6 +85,10 @@ pub struct Reply {
     /// here (see [`super::screen`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub caller_copy: Option<Box<Reply>>,
+    /// A message for the whole channel, posted after the reply: a GM's private attack that struck
+    /// a player's figure tells its player so, with a button that shows them what it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<Box<Reply>>,
 }
 
 impl Reply {
@@ -100,6 +104,7 @@ impl Reply {
             file: None,
             update: None,
             caller_copy: None,
+            notice: None,
         }
     }
 
@@ -183,11 +188,12 @@ impl Reply {
                 gm_copy: None,
                 update: None,
                 caller_copy: None,
+                notice: None,
                 ..self.clone()
             }
             .all_text();
         }
-        if let Some(message) = &self.update {
+        for message in [&self.update, &self.notice].into_iter().flatten() {
             out.push('\n');
             out.push_str(&message.channel_text());
         }
@@ -233,7 +239,7 @@ impl Reply {
             out.push('\n');
             out.push_str(&message.all_text());
         }
-        if let Some(copy) = &self.caller_copy {
+        for copy in [&self.caller_copy, &self.notice].into_iter().flatten() {
             out.push('\n');
             out.push_str(&copy.all_text());
         }

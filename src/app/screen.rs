@@ -114,7 +114,7 @@ impl Reply {
         if let Some(file) = &self.file {
             f(&file.content);
         }
-        for r in [&self.gm_copy, &self.update, &self.caller_copy]
+        for r in [&self.gm_copy, &self.update, &self.caller_copy, &self.notice]
             .into_iter()
             .flatten()
         {
@@ -161,6 +161,7 @@ pub fn reveal(reply: Reply) -> Reply {
         gm_copy: reply.gm_copy.map(|c| Box::new(reveal(*c))),
         update: reply.update.map(|c| Box::new(reveal(*c))),
         caller_copy: reply.caller_copy.map(|c| Box::new(reveal(*c))),
+        notice: reply.notice.map(|c| Box::new(reveal(*c))),
         ..reply
     }
 }
@@ -208,8 +209,15 @@ fn screen(reply: &Reply) -> Reply {
         gm_copy: None,
         update: reply.update.as_deref().map(|u| Box::new(screen(u))),
         caller_copy: None,
+        notice: reply.notice.as_deref().map(|u| Box::new(screen(u))),
         ..reply.clone()
     }
+}
+
+/// The reply as a player reads it, with no copy for anyone: for a view of a roll already made
+/// (a private roll's notice shown to its figure's player), which sends the GM nothing new.
+pub fn screened(reply: &Reply) -> Reply {
+    screen(reply)
 }
 
 /// Text line by line: a line that was all marked text goes, the others have their spans hidden.
@@ -304,6 +312,7 @@ pub fn seal(reply: Reply, viewer: Viewer, who: &str) -> Reply {
         // channel's.
         return Reply {
             update: shown.update,
+            notice: shown.notice,
             ..full
         };
     }
@@ -329,6 +338,7 @@ pub fn seal(reply: Reply, viewer: Viewer, who: &str) -> Reply {
             file: None,
             update: None,
             caller_copy: None,
+            notice: None,
             ..full
         };
         shown.caller_copy = Some(Box::new(copy));
@@ -345,6 +355,7 @@ pub fn seal(reply: Reply, viewer: Viewer, who: &str) -> Reply {
             file: None,
             update: None,
             caller_copy: None,
+            notice: None,
             ..full
         };
         shown.gm_copy = Some(Box::new(copy));

@@ -73,6 +73,8 @@ pub enum ThizCommand {
     Move(movement::MoveArgs),
     /// `/advance …`.
     Advance(advance::AdvanceArgs),
+    /// A private attack's notice button (`see:<roll>`): what it did, for the target's player.
+    See(crate::store::RollId),
 }
 
 /// The largest rating or modifier a player may type.
@@ -115,6 +117,7 @@ impl ThizCommand {
         match self {
             ThizCommand::Check(a) => check::run(ctx, &a),
             ThizCommand::Attack(a) => attack::run(ctx, &a),
+            ThizCommand::See(id) => attack::see(ctx, id),
             ThizCommand::Wound(a) => wound::run(ctx, &a),
             ThizCommand::Maneuver(a) => maneuver::run(ctx, &a),
             ThizCommand::Hazard(a) => hazard::run(ctx, &a),

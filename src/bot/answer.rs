@@ -198,23 +198,21 @@ pub async fn followup(
     }
 }
 
-/// Sends the reply's [`Reply::caller_copy`] (the NPC numbers a GM's public roll kept from the
-/// channel), if it has one, as an ephemeral follow-up once the reply itself is answered. False
-/// only when there was one and it could not be sent (logged).
-pub async fn caller_copy(
-    http: &serenity::Http,
-    token: &str,
-    reply: &Reply,
-    arrived: Instant,
-) -> bool {
-    let Some(copy) = reply.caller_copy.as_deref() else {
-        return true;
-    };
-    let sent = Box::pin(followup(http, token, &followup_message(copy), arrived)).await;
-    if !sent {
-        tracing::warn!("the GM's copy of the NPC numbers could not be sent");
+/// Sends what the reply carries beside itself, once it is answered: its [`Reply::caller_copy`]
+/// (the NPC numbers a GM's public roll kept from the channel) as an ephemeral follow-up, and its
+/// [`Reply::notice`] (a private roll's word to a struck figure's player) as a public one. Each
+/// that cannot be sent is logged.
+pub async fn extras(http: &serenity::Http, token: &str, reply: &Reply, arrived: Instant) {
+    for (extra, what) in [
+        (&reply.caller_copy, "the GM's copy of the NPC numbers"),
+        (&reply.notice, "a private roll's notice to the channel"),
+    ] {
+        if let Some(message) = extra.as_deref()
+            && !Box::pin(followup(http, token, &followup_message(message), arrived)).await
+        {
+            tracing::warn!("{what} could not be sent");
+        }
     }
-    sent
 }
 
 /// A reply as a follow-up message, with its file.

@@ -63,8 +63,8 @@ pub async fn pressed(
         let reply = outcome.unwrap_or_else(|refusal| refusal);
         let answered = answer::answer(&ctx.http, interaction, &reply, arrived).await;
         data.count(BUTTON, answered_as(kind, answered), arrived);
-        if answered && reply.caller_copy.is_some() {
-            answer::caller_copy(&ctx.http, &press.token, &reply, arrived).await;
+        if answered && (reply.caller_copy.is_some() || reply.notice.is_some()) {
+            answer::extras(&ctx.http, &press.token, &reply, arrived).await;
         }
         super::status::sync(ctx, data, guild, channel).await;
         return Ok(());
@@ -98,8 +98,8 @@ pub async fn pressed(
             )
             .await;
             data.count(BUTTON, answered_as(kind, answered), arrived);
-            if answered && reply.caller_copy.is_some() {
-                answer::caller_copy(&ctx.http, &press.token, &reply, arrived).await;
+            if answered && (reply.caller_copy.is_some() || reply.notice.is_some()) {
+                answer::extras(&ctx.http, &press.token, &reply, arrived).await;
             }
             super::status::sync(ctx, data, guild, channel).await;
         }

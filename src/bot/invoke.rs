@@ -324,8 +324,8 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
     actx.has_sent_initial_response
         .store(true, std::sync::atomic::Ordering::SeqCst);
     data.count(command, answered_as(kind, answered), arrived);
-    if answered && reply.caller_copy.is_some() {
-        answer::caller_copy(http, &interaction.token, &reply, arrived).await;
+    if answered && (reply.caller_copy.is_some() || reply.notice.is_some()) {
+        answer::extras(http, &interaction.token, &reply, arrived).await;
     }
     if answered && let Some(caller) = notice_for {
         // Boxed, as is the status's work: the rare paths' futures would make every command's

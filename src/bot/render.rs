@@ -113,6 +113,7 @@ pub fn fit(reply: &Reply) -> Reply {
     }
     out.gm_copy = reply.gm_copy.as_ref().map(|c| Box::new(fit(c)));
     out.caller_copy = reply.caller_copy.as_ref().map(|c| Box::new(fit(c)));
+    out.notice = reply.notice.as_ref().map(|c| Box::new(fit(c)));
     out
 }
 

@@ -905,6 +905,78 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
     );
 }
 
+impl World {
+    /// Runs a command in channel `ch`, as Discord would send it there.
+    fn run_at(&self, ch: u64, who: &Caller, path: &[&str], options: &[(&str, &str)]) -> Reply {
+        self.n.set(self.n.get() + 1);
+        let inv = Invocation::new(path, options);
+        match self
+            .app
+            .run_in(Some(ch), who, &format!("at-{}", self.n.get()), &inv)
+        {
+            Ok(r) | Err(r) => r,
+        }
+    }
+
+    /// The GM's screen's fighters: the NPCs Grimlok (THIZ: Speed 13, Unarmed Combat 17,
+    /// Climbing 21, Toughness 19, armour 7) and Skarn (TFT: ST 29, DX 23); Bram with Unarmed
+    /// Combat 30 and Strength 25, and Tor with DX 16.
+    fn npc_fighters(&self, ch: u64) {
+        let gm = |path: &[&str], options: &[(&str, &str)]| self.run_at(ch, &self.gm, path, options);
+        for (name, system) in [("Grimlok", "thiz"), ("Skarn", "tft")] {
+            gm(
+                &["character", "create"],
+                &[("name", name), ("system", system), ("npc", "true")],
+            );
+        }
+        // THIZ sentinels: Speed 13, Unarmed Combat 17, Climbing 21, Toughness 19, armour 7.
+        for (skill, rating) in [
+            ("Speed", "13"),
+            ("Unarmed Combat", "17"),
+            ("Climbing", "21"),
+            ("Toughness", "19"),
+        ] {
+            gm(
+                &["character", "skill"],
+                &[("name", "Grimlok"), ("skill", skill), ("rating", rating)],
+            );
+        }
+        gm(
+            &["character", "gear"],
+            &[
+                ("name", "Grimlok"),
+                ("action", "add"),
+                ("item", "Hide"),
+                ("kind", "armor"),
+                ("armor_bonus", "7"),
+                (
+                    "locations",
+                    "head, chest, gut, left arm, right arm, left leg, right leg",
+                ),
+            ],
+        );
+        // Bram fights well enough, and is strong enough bare-handed, to wound Grimlok through its
+        // Speed and armour.
+        for (skill, rating) in [("Unarmed Combat", "30"), ("Strength", "25")] {
+            gm(
+                &["character", "skill"],
+                &[("name", "Bram"), ("skill", skill), ("rating", rating)],
+            );
+        }
+        // TFT sentinels: ST 29, DX 23.
+        for (field, value) in [("st", "29"), ("dx", "23")] {
+            gm(
+                &["character", "set"],
+                &[("name", "Skarn"), ("field", field), ("value", value)],
+            );
+        }
+        gm(
+            &["character", "set"],
+            &[("name", "Tor"), ("field", "dx"), ("value", "16")],
+        );
+    }
+}
+
 /// A command the GM tries: what it is, its path and its options.
 type Tried = (
     &'static str,
@@ -933,69 +1005,8 @@ const GM_SCREEN_NUMBERS: [&str; 8] = [
 fn a_gms_public_rolls_show_the_channel_no_npc_numbers() {
     const CH: u64 = 91;
     let w = World::seeded();
-    let n = std::cell::Cell::new(0);
-    let run = |who: &Caller, path: &[&str], options: &[(&str, &str)]| -> Reply {
-        n.set(n.get() + 1);
-        let inv = Invocation::new(path, options);
-        match w
-            .app
-            .run_in(Some(CH), who, &format!("gm-{}", n.get()), &inv)
-        {
-            Ok(r) | Err(r) => r,
-        }
-    };
-    let gm = |path: &[&str], options: &[(&str, &str)]| run(&w.gm, path, options);
-    for (name, system) in [("Grimlok", "thiz"), ("Skarn", "tft")] {
-        gm(
-            &["character", "create"],
-            &[("name", name), ("system", system), ("npc", "true")],
-        );
-    }
-    // THIZ sentinels: Speed 13, Unarmed Combat 17, Climbing 21, Toughness 19, armour 7.
-    for (skill, rating) in [
-        ("Speed", "13"),
-        ("Unarmed Combat", "17"),
-        ("Climbing", "21"),
-        ("Toughness", "19"),
-    ] {
-        gm(
-            &["character", "skill"],
-            &[("name", "Grimlok"), ("skill", skill), ("rating", rating)],
-        );
-    }
-    gm(
-        &["character", "gear"],
-        &[
-            ("name", "Grimlok"),
-            ("action", "add"),
-            ("item", "Hide"),
-            ("kind", "armor"),
-            ("armor_bonus", "7"),
-            (
-                "locations",
-                "head, chest, gut, left arm, right arm, left leg, right leg",
-            ),
-        ],
-    );
-    // Bram fights well enough, and is strong enough bare-handed, to wound Grimlok through its
-    // Speed and armour.
-    for (skill, rating) in [("Unarmed Combat", "30"), ("Strength", "25")] {
-        gm(
-            &["character", "skill"],
-            &[("name", "Bram"), ("skill", skill), ("rating", rating)],
-        );
-    }
-    // TFT sentinels: ST 29, DX 23.
-    for (field, value) in [("st", "29"), ("dx", "23")] {
-        gm(
-            &["character", "set"],
-            &[("name", "Skarn"), ("field", field), ("value", value)],
-        );
-    }
-    gm(
-        &["character", "set"],
-        &[("name", "Tor"), ("field", "dx"), ("value", "16")],
-    );
+    let gm = |path: &[&str], options: &[(&str, &str)]| w.run_at(CH, &w.gm, path, options);
+    w.npc_fighters(CH);
     let mut leaks = Vec::new();
     let mut gm_saw = String::new();
     let mut owner_buttons = 0;
@@ -1161,4 +1172,83 @@ fn a_gms_public_rolls_show_the_channel_no_npc_numbers() {
     );
     assert!(open.channel_text().contains("Climbing 21"), "{open:?}");
     assert!(open.caller_copy.is_none());
+}
+
+/// Issue 31: a GM's private attack on a player's figure. The GM alone reads the roll; the channel
+/// is told only that the figure was struck, with a button its player (and nobody else) presses to
+/// see what the attack did, the NPC's numbers screened, with the figure's own luck buttons. A
+/// blind attack tells nobody.
+#[test]
+fn a_gms_private_attack_tells_the_struck_figures_player_and_only_them() {
+    const CH: u64 = 92;
+    let w = World::seeded();
+    w.npc_fighters(CH);
+    let mut seen = None;
+    for _ in 0..8 {
+        let r = w.run_at(
+            CH,
+            &w.gm,
+            &["attack"],
+            &[
+                ("attacker", "Grimlok"),
+                ("target", "Alys"),
+                ("mode", "private"),
+            ],
+        );
+        assert_eq!(r.visibility, referee::app::reply::Visibility::Ephemeral);
+        assert!(
+            r.all_text().contains("Unarmed Combat 17"),
+            "the GM reads it all"
+        );
+        let Some(notice) = r.notice.as_deref() else {
+            assert!(
+                r.all_text().contains("Miss"),
+                "only a miss goes untold: {r:?}"
+            );
+            continue;
+        };
+        let channel = r.channel_text();
+        assert!(channel.contains("Alys was struck"), "{channel}");
+        for s in GM_SCREEN_NUMBERS.iter().chain(["d100"].iter()) {
+            assert!(!channel.contains(s), "{s} in the channel: {channel}");
+        }
+        let see = notice.buttons[0].custom_id.clone();
+        assert!(see.starts_with("see:"), "{see}");
+        seen = Some(see);
+        break;
+    }
+    let see = seen.expect("one of eight attacks at 17 landed");
+    let other = w.run_at(CH, &w.bram, &["button"], &[("id", &see)]);
+    assert!(other.content.contains("Only Alys's player"), "{other:?}");
+    let own = w.run_at(CH, &w.alys, &["button"], &[("id", &see)]);
+    assert_eq!(own.visibility, referee::app::reply::Visibility::Ephemeral);
+    let text = own.caller_text();
+    assert!(text.contains("Grimlok attacks Alys"), "{text}");
+    assert!(!text.contains("Unarmed Combat 17"), "{text}");
+    assert!(own.gm_copy.is_none() && own.caller_copy.is_none());
+    let wound = own
+        .buttons
+        .iter()
+        .find(|b| b.custom_id.starts_with("luck:wound:"))
+        .map(|b| b.custom_id.clone());
+    if let Some(wound) = wound {
+        // The figure's own luck, spent from the private roll.
+        let spent = w.run_at(CH, &w.alys, &["button"], &[("id", &wound)]);
+        assert!(
+            !spent.all_text().contains("no longer valid"),
+            "{}",
+            spent.all_text()
+        );
+    }
+    let blind = w.run_at(
+        CH,
+        &w.gm,
+        &["attack"],
+        &[
+            ("attacker", "Grimlok"),
+            ("target", "Bram"),
+            ("mode", "blind"),
+        ],
+    );
+    assert!(blind.notice.is_none(), "{blind:?}");
 }

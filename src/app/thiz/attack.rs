@@ -256,11 +256,13 @@ fn attack_text(skill: &str, a: &AdjustedAttack, npcs: Npcs) -> String {
     s
 }
 
-/// Which sides of an attack are NPCs, whose numbers are the GM's ([`screen`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Which sides of an attack are NPCs, whose numbers are the GM's ([`screen`]), and whose player
+/// the target is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Npcs {
     attacker: bool,
     target: bool,
+    target_owner: crate::store::UserId,
 }
 
 impl Npcs {
@@ -268,6 +270,7 @@ impl Npcs {
         Npcs {
             attacker: attacker.npc,
             target: target.npc,
+            target_owner: target.owner_id,
         }
     }
 }
@@ -895,8 +898,80 @@ fn routed(
 ) -> Reply {
     let full = full_reply(rec, roll_id, luck_line, npcs);
     let what = format!("an attack on {}", escape(&rec.target));
-    ctx.route(mode, &what, full)
-        .with_gm_lines(&unlucky_lines(rec))
+    let mut reply = ctx
+        .route(mode, &what, full)
+        .with_gm_lines(&unlucky_lines(rec));
+    // Decision: a GM's private or self-only attack that lands on a player's figure still tells
+    // that player (SPEC §3: the target's owner always sees their own figure and gets its luck);
+    // the channel learns only that it was struck, and the player's button shows them the rest.
+    // A blind roll stays the GM's alone: its result is hidden from everyone by its meaning.
+    let quiet = matches!(mode, RollMode::Private | RollMode::SelfOnly);
+    if quiet && rec.hit.is_some() && !npcs.target && npcs.target_owner != ctx.caller.user {
+        let tn = escape(&rec.target);
+        reply.notice = Some(Box::new(
+            Reply::public(format!(
+                "{tn} was struck by an attack the GM rolled in private. {tn}'s player: the button shows you what it did."
+            ))
+            .with_button(Button {
+                custom_id: format!("{SEE_PREFIX}{roll_id}"),
+                label: crate::app::text::truncate(&format!("What happened to {}", rec.target), 80),
+                disabled: false,
+            }),
+        ));
+    }
+    reply
+}
+
+/// The button of a private attack's notice: `see:<roll>` shows the struck figure's player what
+/// the attack did, with their luck buttons.
+pub const SEE_PREFIX: &str = "see:";
+
+/// The roll a notice's button names, if `id` is one.
+pub fn parse_see_button(id: &str) -> Option<AppResult<RollId>> {
+    let rest = id.strip_prefix(SEE_PREFIX)?;
+    Some(
+        rest.parse::<i64>()
+            .map(RollId)
+            .map_err(|_| user("That button is no longer valid.")),
+    )
+}
+
+/// A notice's button pressed: the attack as its target's player may see it (the attacker's
+/// numbers screened if an NPC's), with the target's luck buttons, to the presser alone. Only the
+/// target's player or a GM may look; anyone else is told whose it is.
+pub(super) fn see(ctx: &Ctx<'_>, id: RollId) -> AppResult<Reply> {
+    ctx.app
+        .store
+        .read(|conn| -> crate::store::Result<AppResult<Reply>> { Ok(see_in(ctx, conn, id)) })?
+}
+
+fn see_in(ctx: &Ctx<'_>, conn: &Conn, id: RollId) -> AppResult<Reply> {
+    let guild = ctx.caller.guild;
+    let stale = || user("That button is no longer valid: the roll it showed is gone.");
+    let row = crate::store::rolls::get(conn, guild, id)?.ok_or_else(stale)?;
+    let Some(ThizRecord::Attack(rec)) = row.public_json.as_deref().and_then(ThizRecord::from_json)
+    else {
+        return Err(stale());
+    };
+    let target = characters::by_id(conn, guild, rec.target_id)?.ok_or_else(stale)?;
+    if target.owner_id != ctx.caller.user && !ctx.is_gm() {
+        return Err(user(format!(
+            "Only {}'s player (or a GM) sees what that attack did.",
+            escape(&target.name)
+        )));
+    }
+    let attacker = characters::by_id(conn, guild, rec.attacker_id)?.ok_or_else(stale)?;
+    let mut reply = full_reply(&rec, id, None, Npcs::of(&attacker, &target));
+    reply.visibility = crate::app::reply::Visibility::Ephemeral;
+    reply.buttons.retain(|b| {
+        b.custom_id.starts_with("luck:toughness:") || b.custom_id.starts_with("luck:wound:")
+    });
+    // A view of a roll the GM has whole: screened here, so no copy goes to the GM again.
+    let open = crate::app::gm::house_rule(&ctx.settings, crate::app::gm::NPC_NUMBERS_OPEN);
+    if !ctx.is_gm() && !open {
+        reply = screen::screened(&reply);
+    }
+    Ok(reply)
 }
 
 /// Unlucky (thiz-rulebook.md, "Unlucky"): a 98–100 on any check flags a mishap to the GM, the

@@ -409,6 +409,7 @@ fn flag_unlucky(ctx: &Ctx<'_>, mut reply: Reply, plan: &Plan, outcome: &CheckOut
             file: None,
             update: None,
             caller_copy: None,
+            notice: None,
         },
     };
     match copy.embeds.first_mut() {

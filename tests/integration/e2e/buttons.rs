@@ -211,7 +211,11 @@ fn the_gms_attack_button_keeps_npc_numbers_behind_the_screen() {
     let mut wounded = false;
     for _ in 0..6 {
         let press = s.press(&gm, &carrier, &hit);
-        assert!(!press.ephemeral(), "a public roll: {}", press.callback_body());
+        assert!(
+            !press.ephemeral(),
+            "a public roll: {}",
+            press.callback_body()
+        );
         let channel = press.text();
         assert!(channel.contains("Grimlok 1 attacks Gala"), "{channel}");
         for n in NUMBERS {
@@ -221,7 +225,11 @@ fn the_gms_attack_button_keeps_npc_numbers_behind_the_screen() {
         assert_eq!(copy.body()["flags"], 64, "the GM's copy is ephemeral");
         let gm_text = super::message_text(copy.body());
         assert!(gm_text.contains("Unarmed Combat 27"), "{gm_text}");
-        if press.custom_ids().iter().any(|id| id.starts_with("luck:wound:")) {
+        if press
+            .custom_ids()
+            .iter()
+            .any(|id| id.starts_with("luck:wound:"))
+        {
             wounded = true;
             break;
         }
