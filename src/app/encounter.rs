@@ -325,19 +325,63 @@ pub(crate) struct At {
     pub channel: u64,
 }
 
-/// An encounter read for a change: its row and parsed state.
+/// An encounter read for a change: its row, parsed state, and what the sheets say now.
 pub(crate) struct Loaded {
     pub row: EncounterRow,
     pub state: State,
+    /// Every figure's sheet as read with the state.
+    pub facts: Facts,
 }
 
+/// Reads the channel's encounter. A fight under way first takes out of the order every figure
+/// its sheet now says is down, whatever wrote it there (see [`notice_down`]); the change is
+/// saved with the next change of the encounter, and every read until then makes the same one.
 pub(crate) fn load(conn: &Conn, at: At) -> AppResult<Option<Loaded>> {
+    load_as(conn, at, true)
+}
+
+/// [`load`], with `notice` false leaving the figures' down flags as stored: for the attack
+/// hooks, which take their target out with the attack's own words.
+pub(crate) fn load_as(conn: &Conn, at: At, notice: bool) -> AppResult<Option<Loaded>> {
     let Some(row) = encounters::get(conn, at.guild, at.channel)? else {
         return Ok(None);
     };
-    let state: State = serde_json::from_str(&row.state_json)
+    let mut state: State = serde_json::from_str(&row.state_json)
         .map_err(|e| AppError::Internal(anyhow::anyhow!("encounter state: {e}")))?;
-    Ok(Some(Loaded { row, state }))
+    let facts = read_facts(conn, at, row.system, &state)?;
+    if notice && !row.ended {
+        notice_down(&mut state, &facts);
+    }
+    Ok(Some(Loaded { row, state, facts }))
+}
+
+/// Takes out of the order every standing figure that can no longer act by its sheet: THIZ
+/// incapacitated or dead, TFT dead, dying or unconscious (or deleted). One check for every way
+/// a sheet changes (an attack, `/wound add`, a hazard, a spell, a GM's condition, TFT hits from
+/// any command), run whenever the encounter is read, so none of them needs to know the
+/// encounter. A TFT figure knocked down by an attack is taken out by the attack's hook, for the
+/// round; the sheet's knocked-down flag alone does not take it out, since it stays set until
+/// the figure stands up, which is its action the next round. Before the fight begins nothing
+/// is taken out: the first turn reads the sheets afresh.
+fn notice_down(state: &mut State, facts: &Facts) {
+    if !state.begun() {
+        return;
+    }
+    match facts {
+        Facts::Thiz(m) => thiz::refresh_down(state, m),
+        Facts::Tft(m) => {
+            let newly: Vec<(CharacterId, String)> = state
+                .figures
+                .iter()
+                .filter(|f| !f.down && m.get(&f.id).is_none_or(|x| x.out))
+                .map(|f| (f.id, f.name.clone()))
+                .collect();
+            for (id, name) in newly {
+                state.take_out(id);
+                state.event(format!("{name} is down and does not act this round."));
+            }
+        }
+    }
 }
 
 /// The encounter under way in the channel, or the plain answer that there is none.
@@ -378,7 +422,7 @@ pub fn figures_in_channel(ctx: &Ctx<'_>, channel: u64) -> AppResult<Vec<Characte
 }
 
 /// Facts of every figure, by system.
-enum Facts {
+pub(crate) enum Facts {
     Thiz(thiz::AllFacts),
     Tft(tft::AllFacts),
 }
@@ -580,11 +624,17 @@ fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {
                     system.as_str().to_uppercase()
                 )));
             }
-            if l.state.figure(c.id).is_some() {
-                return Err(user(format!(
-                    "{} is in the encounter already.",
-                    escape(&c.name)
-                )));
+            if let Some(f) = l.state.figure(c.id) {
+                if !f.down {
+                    return Err(user(format!(
+                        "{} is in the encounter already.",
+                        escape(&c.name)
+                    )));
+                }
+                let line = rejoin(tx, &mut l.state, system, c)?;
+                lines.push(escape(&line));
+                l.state.event(line);
+                continue;
             }
             if l.state.figures.len() >= state::MAX_FIGURES {
                 return Err(user(format!(
@@ -613,6 +663,72 @@ fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {
     })?;
     // The players' text names figures and sides only; an NPC copy's sheet stays the GM's.
     Ok(Reply::public(text))
+}
+
+/// A figure that is down and able to act again by its sheet comes back (the answer to
+/// `/encounter add` for a figure already in the fight). Refused, changing nothing, while the
+/// sheet still says it cannot act.
+///
+/// Decision: THIZ: back from the next Initiative Pass, as any figure joining a fight under way
+/// (thiz-rulebook.md, "Determine Surprise"); its turns in this pass were dropped when it went
+/// down, and initiative is rolled per pass. TFT: back in this round's adjDX order if it has not
+/// acted yet (tft-rules-summary.md, "Round Sequence": each figure acts once a round); a figure
+/// whose sheet still says knocked down is back next round, when standing up is its action.
+fn rejoin(conn: &Conn, state: &mut State, system: System, c: &Character) -> AppResult<String> {
+    let name = c.name.clone();
+    let still = |why: &str| {
+        user(format!(
+            "{} is in the encounter but {why}; heal them first, then /encounter add brings them back.",
+            escape(&name)
+        ))
+    };
+    let begun = state.begun();
+    let f = state.figure_mut(c.id).ok_or_else(no_encounter)?;
+    match system {
+        System::Thiz => {
+            let x = thiz::facts(conn, c.clone())?;
+            if x.down {
+                return Err(still(if x.dying {
+                    "is still dying"
+                } else {
+                    "still cannot act (unconscious, stable or dead)"
+                }));
+            }
+            f.down = false;
+            if begun {
+                f.late = true;
+                return Ok(format!(
+                    "{name} is back on their feet and takes turns from the next Initiative Pass."
+                ));
+            }
+        }
+        System::Tft => {
+            let x = tft::facts(conn, c)?;
+            if x.out {
+                return Err(still(if x.dying {
+                    "is still dying"
+                } else {
+                    "still cannot act (dead or unconscious)"
+                }));
+            }
+            if x.knocked_down && begun {
+                return Err(user(format!(
+                    "{} is knocked down: back in the order next round, when standing up is their action.",
+                    escape(&name)
+                )));
+            }
+            f.down = false;
+            if begun && !f.acted {
+                return Ok(format!(
+                    "{name} is back and acts this round in adjDX order."
+                ));
+            }
+            if begun {
+                return Ok(format!("{name} is back and acts again next round."));
+            }
+        }
+    }
+    Ok(format!("{name} is back in the fight."))
 }
 
 /// THIZ: a figure joining a fight under way checks Preparedness against its named target.
@@ -685,11 +801,10 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
         if l.state.figures.is_empty() {
             return Err(user("Nobody is in the encounter yet: add figures with /encounter add."));
         }
-        let facts = read_facts(tx, at, l.row.system, &l.state)?;
         let began = l.state.begun();
         {
             let mut dice = ctx.dice();
-            match &facts {
+            match &l.facts {
                 Facts::Thiz(m) if began => thiz::advance(&mut l.state, m, &mut dice)?,
                 Facts::Thiz(m) => thiz::begin(&mut l.state, m, &mut dice)?,
                 Facts::Tft(m) if began => tft::advance(&mut l.state, m, &mut dice)?,
@@ -843,19 +958,22 @@ fn act(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
             )));
         }
         let c = characters::by_id(tx, at.guild, f.id)?.ok_or_else(no_encounter)?;
-        let speed = thiz::facts(tx, c)?.speed;
+        let reflexes = thiz::facts(tx, c)?.reflexes;
         let (first, detail) = {
             let mut dice = ctx.dice();
-            thiz::act_on_wait(&mut l.state, f.id, speed, &mut dice)?
+            thiz::act_on_wait(&mut l.state, f.id, reflexes, &mut dice)?
         };
         let text = if first {
             format!("{} acts before the trigger.", f.name)
         } else {
-            format!("{} acts after the trigger.", f.name)
+            format!(
+                "{} is too slow for the trigger and acts at the end of the Initiative Pass.",
+                f.name
+            )
         };
         l.state.event(text.clone());
         save(tx, at, &l)?;
-        // The Speed rating is a number from the sheet: an NPC's stays with the GM.
+        // The Reflexes rating is a number from the sheet: an NPC's stays with the GM.
         Ok(if f.npc {
             escape(&text)
         } else {
@@ -927,13 +1045,12 @@ fn status_of(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, R
     let Some(l) = load(conn, at)? else {
         return Ok(None);
     };
-    let facts = read_facts(conn, at, l.row.system, &l.state)?;
     let reply = status::render(
         l.row.system,
         &l.state,
         l.row.version,
         l.row.ended,
-        &looks(&facts),
+        &looks(&l.facts),
         gm,
     );
     Ok(Some((l.row, reply)))

@@ -71,7 +71,7 @@ impl Surprise {
 pub enum Declared {
     /// THIZ Defend: its weapon skill adds to Speed against the first attack before its next turn.
     Defend,
-    /// THIZ Wait: it acts when its trigger comes (or before, on a Speed check).
+    /// THIZ Wait: it acts when its trigger comes (or before, on a Reflexes check).
     Wait,
     /// THIZ: lying Prone (+3 to melee attacks on it, −3 to missiles) until it stands.
     Prone,
@@ -272,6 +272,29 @@ impl State {
         }
     }
 
+    /// Takes a figure out of the order where it stands, whatever put it down (an attack, a
+    /// wound or hits written on its sheet, a hazard, a GM's condition): it is marked down and
+    /// its turns still to come are dropped, so no later turn of it is skipped or shown as taken.
+    /// The current turn and the turns already taken stay as they are. Returns whether the
+    /// figure was standing until now (`false`: not in the fight, or down already).
+    pub fn take_out(&mut self, id: CharacterId) -> bool {
+        let Some(f) = self.figure_mut(id) else {
+            return false;
+        };
+        if f.down {
+            return false;
+        }
+        f.down = true;
+        let turn = self.turn;
+        let mut i = 0;
+        self.order.retain(|slot| {
+            let keep = slot.figure != id || i <= turn;
+            i += 1;
+            keep
+        });
+        true
+    }
+
     /// Takes a figure out of the order for good (removed from the fight). Its turns still to
     /// come are dropped; if it was the current one, the turn stays on the slot after it.
     pub fn remove(&mut self, id: CharacterId) -> Option<Figure> {
@@ -347,6 +370,27 @@ mod tests {
         assert_eq!(s.turn, 1);
         assert!(s.current().is_none());
         assert!(s.remove(CharacterId(9)).is_none());
+    }
+
+    #[test]
+    fn taking_a_figure_out_drops_its_turns_to_come_only() {
+        let mut s = State::new(Surprise::None);
+        s.round = 1;
+        s.figures = vec![figure(1, "A"), figure(2, "B"), figure(3, "C")];
+        s.order = vec![slot(1), slot(2), slot(3), slot(1), slot(2)];
+        s.turn = 1;
+        // B is current: its current turn stays, its later one goes.
+        assert!(s.take_out(CharacterId(2)));
+        assert_eq!(s.order, vec![slot(1), slot(2), slot(3), slot(1)]);
+        assert_eq!(s.current().unwrap().name, "B");
+        // A acted already: that turn stays, its turn to come goes.
+        assert!(s.take_out(CharacterId(1)));
+        assert_eq!(s.order, vec![slot(1), slot(2), slot(3)]);
+        assert!(s.figure(CharacterId(1)).unwrap().down);
+        // Down already, or not in the fight: nothing changes.
+        assert!(!s.take_out(CharacterId(1)));
+        assert!(!s.take_out(CharacterId(9)));
+        assert_eq!(s.order.len(), 3);
     }
 
     #[test]

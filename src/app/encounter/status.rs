@@ -145,7 +145,9 @@ pub fn render(
     let out: Vec<String> = state
         .figures
         .iter()
-        .filter(|f| f.down || (state.begun() && system == System::Thiz && f.initiative.is_none()))
+        .filter(|f| {
+            f.down || f.late || (state.begun() && system == System::Thiz && f.initiative.is_none())
+        })
         .map(|f| format!("{}{}", escape(&f.name), tags(f, looks)))
         .collect();
     let mut fields = Vec::new();

@@ -352,6 +352,82 @@ fn a_whole_thiz_fight_with_a_restart() {
 }
 
 #[test]
+fn thiz_initiative_adds_the_skills_as_rated_not_raised_to_general_physical() {
+    // thiz-rulebook.md, "Determining Initiative and Initiative Passes": d10 + the higher of
+    // Speed + Perception and General Physical, each skill as the sheet rates it (a skill not on
+    // the sheet is 0). General Physical is the [P] skills' sum / 10 (Strength and Toughness
+    // fill it up to 8 here).
+    let t = Table::new(2);
+    t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
+    let cases: [(&str, &[(&str, i64)], &str); 5] = [
+        // The case: 1 + 1 against Physical 8 adds 8, not 16.
+        (
+            "Low",
+            &[
+                ("Speed", 1),
+                ("Perception", 1),
+                ("Strength", 40),
+                ("Toughness", 38),
+            ],
+            "General Physical 8",
+        ),
+        // The sum above, equal to and below General Physical 8 (a tie counts as the sum).
+        (
+            "Above",
+            &[
+                ("Speed", 6),
+                ("Perception", 3),
+                ("Strength", 40),
+                ("Toughness", 31),
+            ],
+            "Speed + Perception 9",
+        ),
+        (
+            "Equal",
+            &[
+                ("Speed", 5),
+                ("Perception", 3),
+                ("Strength", 40),
+                ("Toughness", 32),
+            ],
+            "Speed + Perception 8",
+        ),
+        (
+            "Below",
+            &[
+                ("Speed", 4),
+                ("Perception", 3),
+                ("Strength", 40),
+                ("Toughness", 33),
+            ],
+            "General Physical 8",
+        ),
+        // Untrained in both: 0 + 0 against Physical 3.
+        ("Untrained", &[("Strength", 30)], "General Physical 3"),
+    ];
+    for (name, skills, _) in &cases {
+        let id = t.character(name, System::Thiz, ANN, false, "{}");
+        for (skill, rating) in *skills {
+            t.skill(id, skill, *rating);
+        }
+        t.ok(GM, &["encounter", "add"], &[("character", name)]);
+    }
+    t.ok(GM, &["encounter", "next"], &[]);
+    let s = t.state();
+    for (name, _, base) in cases {
+        let f = s.figures.iter().find(|f| f.name == name).unwrap();
+        assert!(
+            f.detail.contains(&format!("+ {base} =")),
+            "{name}: {}",
+            f.detail
+        );
+        let value: i32 = base.rsplit(' ').next().unwrap().parse().unwrap();
+        let die = f.initiative.unwrap() - value;
+        assert!((1..=10).contains(&die), "{name}: {}", f.detail);
+    }
+}
+
+#[test]
 fn thiz_surprise_shapes_the_first_round() {
     // thiz-rulebook.md, "Determine Surprise": an ambush gives one side a whole pass first.
     let t = thiz_table(3);
@@ -380,7 +456,7 @@ fn thiz_surprise_shapes_the_first_round() {
 }
 
 #[test]
-fn a_waiting_figure_checks_speed_to_act_first() {
+fn a_waiting_figure_checks_reflexes_to_act_first() {
     let t = thiz_table(5);
     t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
     t.ok(GM, &["encounter", "add"], &[("character", "Alys")]);
@@ -398,10 +474,15 @@ fn a_waiting_figure_checks_speed_to_act_first() {
         t.refused(stranger, &["encounter", "act"], &[("figure", &waiter)])
             .contains("not your character")
     );
+    let before = t.state();
     let r = t.ok(owner, &["encounter", "act"], &[("figure", &waiter)]);
     let first = r.content.contains("before");
+    assert!(r.content.contains("Reflexes"), "{}", r.content);
+    // thiz-rulebook.md, "Reflexes": Yellow or better acts now, before the current turn;
+    // otherwise at the end of the Initiative Pass.
     let s = t.state();
-    let at = if first { s.turn } else { s.turn + 1 };
+    assert_eq!(s.order.len(), before.order.len() + 1);
+    let at = if first { s.turn } else { s.order.len() - 1 };
     assert_eq!(s.figure(s.order[at].figure).unwrap().name, waiter);
     assert!(
         t.refused(owner, &["encounter", "act"], &[("figure", &waiter)])
@@ -722,4 +803,5 @@ fn status_updates_only_when_it_changes_and_buttons_carry_the_version() {
     assert!(Command::parse(&Invocation::new(&["encounter", "dance"], &[])).is_err());
 }
 
+mod down;
 mod players;
