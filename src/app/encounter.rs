@@ -23,7 +23,7 @@ mod tests;
 
 use std::collections::HashMap;
 
-use self::state::{Declared, Figure, State, Surprise, Team};
+use self::state::{Declared, Figure, State, Stored, Surprise, Team, Undo};
 use self::status::{BUTTON_PREFIX, Looks};
 use super::command::{Invocation, Opts};
 use super::reply::Reply;
@@ -59,6 +59,10 @@ pub enum EncounterCommand {
     },
     /// `version` is the button's: the turn it was pressed on.
     Next {
+        version: Option<i64>,
+    },
+    /// GM: take back the last "next" (the status message's Undo button; `version` as for Next).
+    Undo {
         version: Option<i64>,
     },
     Declare {
@@ -201,6 +205,9 @@ impl EncounterCommand {
             "next" => Ok(EncounterCommand::Next {
                 version: Some(version),
             }),
+            "undo" => Ok(EncounterCommand::Undo {
+                version: Some(version),
+            }),
             "attack" => Ok(EncounterCommand::AttackHelp),
             "dying" => Ok(EncounterCommand::Dying {
                 figure: CharacterId(version),
@@ -239,6 +246,7 @@ impl EncounterCommand {
             ),
             EncounterCommand::Remove { figure } => remove(ctx, at, &figure),
             EncounterCommand::Next { version } => next(ctx, at, version),
+            EncounterCommand::Undo { version } => undo(ctx, at, version),
             EncounterCommand::Declare {
                 option,
                 figure,
@@ -331,6 +339,8 @@ pub(crate) struct Loaded {
     pub state: State,
     /// Every figure's sheet as read with the state.
     pub facts: Facts,
+    /// What the last "next" changed, while it may still be taken back.
+    pub undo: Option<Box<Undo>>,
 }
 
 /// Reads the channel's encounter. A fight under way first takes out of the order every figure
@@ -346,13 +356,18 @@ pub(crate) fn load_as(conn: &Conn, at: At, notice: bool) -> AppResult<Option<Loa
     let Some(row) = encounters::get(conn, at.guild, at.channel)? else {
         return Ok(None);
     };
-    let mut state: State = serde_json::from_str(&row.state_json)
+    let Stored { mut state, undo } = serde_json::from_str(&row.state_json)
         .map_err(|e| AppError::Internal(anyhow::anyhow!("encounter state: {e}")))?;
     let facts = read_facts(conn, at, row.system, &state)?;
     if notice && !row.ended {
         notice_down(&mut state, &facts);
     }
-    Ok(Some(Loaded { row, state, facts }))
+    Ok(Some(Loaded {
+        row,
+        state,
+        facts,
+        undo,
+    }))
 }
 
 /// Takes out of the order every standing figure that can no longer act by its sheet: THIZ
@@ -394,8 +409,16 @@ fn load_active(conn: &Conn, at: At) -> AppResult<Loaded> {
 
 /// Saves the changed state on the version it was read at.
 pub(crate) fn save(conn: &Conn, at: At, loaded: &Loaded) -> AppResult<i64> {
-    let json = serde_json::to_string(&loaded.state)
-        .map_err(|e| AppError::Internal(anyhow::anyhow!("encounter state: {e}")))?;
+    // An undo made for an earlier version is dead once anything else is saved: it goes.
+    let undo = loaded
+        .undo
+        .as_deref()
+        .filter(|u| u.version == loaded.row.version + 1);
+    let json = serde_json::to_string(&state::StoredRef {
+        state: &loaded.state,
+        undo,
+    })
+    .map_err(|e| AppError::Internal(anyhow::anyhow!("encounter state: {e}")))?;
     encounters::save(conn, at.guild, at.channel, loaded.row.version, &json)?.ok_or_else(|| {
         user("The encounter changed while you were at it; look at its status and try again.")
     })
@@ -802,6 +825,7 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
             return Err(user("Nobody is in the encounter yet: add figures with /encounter add."));
         }
         let began = l.state.begun();
+        let before = l.state.clone();
         {
             let mut dice = ctx.dice();
             match &l.facts {
@@ -811,10 +835,53 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
                 Facts::Tft(m) => tft::begin(&mut l.state, m, &mut dice)?,
             }
         }
+        l.undo = Some(Box::new(Undo {
+            version: l.row.version + 1,
+            before,
+        }));
         save(tx, at, &l)?;
         Ok(match l.state.current() {
             Some(f) => format!("{}: {}'s turn.", if began { "Next" } else { "The fight begins" }, escape(&f.name)),
             None => "Nobody is left able to act; a GM ends the fight with /encounter end.".to_owned(),
+        })
+    })?;
+    Ok(Reply::public(line))
+}
+
+/// GM: takes back the last "next" (or Begin), putting the encounter back exactly as it was
+/// before it, as long as nothing else has changed the encounter since.
+///
+/// Decision: one level, and only straight after the "next": an attack, a declaration or a
+/// figure added since then would be lost with it (their rolls and sheets stay), so undo refuses
+/// and says why. Initiative rolled by that "next" is rolled again by the next one.
+fn undo(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
+    ctx.gm()?;
+    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        if let Some(v) = pressed
+            && v != l.row.version
+        {
+            return Err(user(
+                "That Undo is for an earlier turn; the status message shows what can be taken back now.",
+            ));
+        }
+        let undo = l
+            .undo
+            .take()
+            .filter(|u| u.version == l.row.version)
+            .ok_or_else(|| {
+                user(
+                    "There is no Next to take back: undo works right after a Next (or Begin), before anything else changes the encounter.",
+                )
+            })?;
+        l.state = undo.before;
+        save(tx, at, &l)?;
+        Ok(match l.state.current() {
+            Some(f) => format!(
+                "A GM takes back the last Next: it is {}'s turn again.",
+                escape(&f.name)
+            ),
+            None => "A GM takes back the Begin: the fight is getting ready again.".to_owned(),
         })
     })?;
     Ok(Reply::public(line))
@@ -1045,6 +1112,7 @@ fn status_of(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, R
     let Some(l) = load(conn, at)? else {
         return Ok(None);
     };
+    let undoable = l.undo.as_ref().is_some_and(|u| u.version == l.row.version);
     let reply = status::render(
         l.row.system,
         &l.state,
@@ -1052,6 +1120,7 @@ fn status_of(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, R
         l.row.ended,
         &looks(&l.facts),
         gm,
+        undoable,
     );
     Ok(Some((l.row, reply)))
 }

@@ -229,6 +229,36 @@ pub struct State {
     pub events: Vec<String>,
 }
 
+/// What the last "next" changed, kept so a GM can take it back (one level).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Undo {
+    /// The encounter's version right after that "next": the undo holds only while nothing
+    /// else has changed the encounter since.
+    pub version: i64,
+    /// The whole state before it, to put back as it was.
+    pub before: State,
+}
+
+/// The encounter's stored document: the state, with the undo of the last "next" beside it (not
+/// in it, so that taking a "next" back restores the state exactly). Rows written before the
+/// undo existed read with none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stored {
+    #[serde(flatten)]
+    pub state: State,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undo: Option<Box<Undo>>,
+}
+
+/// [`Stored`] as written, without copying the state.
+#[derive(Debug, Serialize)]
+pub struct StoredRef<'s> {
+    #[serde(flatten)]
+    pub state: &'s State,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undo: Option<&'s Undo>,
+}
+
 impl State {
     pub fn new(surprise: Surprise) -> Self {
         State {

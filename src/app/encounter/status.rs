@@ -126,7 +126,8 @@ fn order_lines(system: System, state: &State, looks: &Looks, gm: bool) -> Vec<St
     lines
 }
 
-/// The status as a reply: public (the channel's message) or the GM's view (`gm`).
+/// The status as a reply: public (the channel's message) or the GM's view (`gm`); `undo`: the
+/// last "next" may still be taken back (an Undo button, a GM's to press).
 pub fn render(
     system: System,
     state: &State,
@@ -134,6 +135,7 @@ pub fn render(
     ended: bool,
     looks: &Looks,
     gm: bool,
+    undo: bool,
 ) -> Reply {
     let mut description = String::new();
     if let Some(f) = state.current().filter(|_| !ended) {
@@ -206,7 +208,15 @@ pub fn render(
     .with_embed(embed);
     if !ended && !gm {
         let next = if state.begun() { "Next turn" } else { "Begin" };
-        for (action, label) in [("next", next), ("attack", "Attack"), ("end", "End")] {
+        for (action, label) in [
+            ("next", next),
+            ("attack", "Attack"),
+            ("end", "End"),
+            ("undo", "Undo Next (GM)"),
+        ] {
+            if action == "undo" && !undo {
+                continue;
+            }
             reply = reply.with_button(Button {
                 custom_id: format!("{BUTTON_PREFIX}{action}:{version}"),
                 label: label.to_owned(),

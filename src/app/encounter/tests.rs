@@ -692,6 +692,95 @@ fn fifty_racing_presses_of_next_move_one_turn() {
 }
 
 #[test]
+fn undo_puts_back_exactly_the_state_before_the_last_next() {
+    for (system, seed) in [("thiz", 51), ("tft", 52)] {
+        let t = if system == "thiz" {
+            thiz_table(seed)
+        } else {
+            tft_table(seed)
+        };
+        t.ok(
+            GM,
+            &["encounter", "start"],
+            &[("system", system), ("surprise", "none")],
+        );
+        for name in ["Alys", "Bren", "Kara"] {
+            if t.id(name).is_some() {
+                t.ok(GM, &["encounter", "add"], &[("character", name)]);
+            }
+        }
+        let npc = if system == "thiz" { "Goblin" } else { "Orc" };
+        t.ok(GM, &["encounter", "add"], &[("npc", npc), ("count", "2")]);
+        // Nothing to take back before any Next.
+        assert!(
+            t.refused(
+                GM,
+                &["button"],
+                &[("id", &format!("enc:undo:{}", t.version()))]
+            )
+            .contains("no Next")
+        );
+        // Begin, then several Nexts (a THIZ pass ends and initiative is rolled again on the way).
+        for presses in [0, 1, 2, 5] {
+            for _ in 0..presses {
+                t.ok(GM, &["encounter", "next"], &[]);
+            }
+            let before = t.state();
+            let before_json = serde_json::to_value(&before).unwrap();
+            t.ok(GM, &["encounter", "next"], &[]);
+            assert_ne!(t.state(), before);
+            let update = t.app.encounter_status(G, CH).unwrap().unwrap();
+            let undo_id = format!("enc:undo:{}", t.version());
+            assert!(
+                update.reply.buttons.iter().any(|b| b.custom_id == undo_id),
+                "{:?}",
+                update.reply.buttons
+            );
+            // A GM's alone.
+            assert!(
+                t.refused(ANN, &["button"], &[("id", &undo_id)])
+                    .contains("only a GM")
+            );
+            let r = t.ok(GM, &["button"], &[("id", &undo_id)]);
+            assert!(r.content.contains("takes back"), "{}", r.content);
+            let after = t.state();
+            assert_eq!(after, before, "{system}: field by field");
+            assert_eq!(serde_json::to_value(&after).unwrap(), before_json);
+            // One level: a second Undo has nothing to take back, and no button offers it.
+            let again = format!("enc:undo:{}", t.version());
+            assert!(
+                t.refused(GM, &["button"], &[("id", &again)])
+                    .contains("no Next")
+            );
+            let update = t.app.encounter_status(G, CH).unwrap().unwrap();
+            assert!(
+                update
+                    .reply
+                    .buttons
+                    .iter()
+                    .all(|b| !b.custom_id.starts_with("enc:undo"))
+            );
+            // The fight goes on from there.
+            t.ok(GM, &["encounter", "next"], &[]);
+        }
+        // Anything else changed since the Next: the Undo is refused, and changes nothing.
+        t.ok(GM, &["encounter", "next"], &[]);
+        let stale = format!("enc:undo:{}", t.version());
+        let option = if system == "thiz" { "prone" } else { "dodging" };
+        t.ok(GM, &["encounter", "declare"], &[("option", option)]);
+        assert!(
+            t.refused(GM, &["button"], &[("id", &stale)])
+                .contains("earlier turn")
+        );
+        let now = format!("enc:undo:{}", t.version());
+        assert!(
+            t.refused(GM, &["button"], &[("id", &now)])
+                .contains("no Next")
+        );
+    }
+}
+
+#[test]
 fn the_status_never_shows_an_npcs_numbers_to_players() {
     let t = thiz_table(4);
     t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
