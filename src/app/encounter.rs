@@ -957,7 +957,10 @@ fn declare(
             } else {
                 String::new()
             };
-            said.push(format!("{} actions{boost}", option.actions));
+            said.push(format!(
+                "{}{boost}",
+                crate::app::text::count(option.actions, "action", "actions")
+            ));
         }
         // tft-multiple-actions.txt, "Action Requirements": Defend and Dodge under several
         // actions need adjDX over the initiative sum.
@@ -984,7 +987,7 @@ fn declare(
                     user(format!(
                         "{} cannot {} with that many actions: {e}.",
                         escape(&f.name),
-                        d.name()
+                        d.verb()
                     ))
                 })?;
         }
@@ -1112,16 +1115,24 @@ fn status_of(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, R
     let Some(l) = load(conn, at)? else {
         return Ok(None);
     };
-    let undoable = l.undo.as_ref().is_some_and(|u| u.version == l.row.version);
-    let reply = status::render(
-        l.row.system,
-        &l.state,
-        l.row.version,
-        l.row.ended,
-        &looks(&l.facts),
+    let view = status::View {
+        looks: looks(&l.facts),
+        adj_dx: match &l.facts {
+            Facts::Thiz(_) => HashMap::new(),
+            Facts::Tft(m) => l
+                .state
+                .figures
+                .iter()
+                .filter_map(|f| {
+                    let x = m.get(&f.id)?;
+                    Some((f.id, tft::adj_dx_now(f, *x).unwrap_or(x.adj_dx)))
+                })
+                .collect(),
+        },
         gm,
-        undoable,
-    );
+        undo: l.undo.as_ref().is_some_and(|u| u.version == l.row.version),
+    };
+    let reply = status::render(l.row.system, &l.state, l.row.version, l.row.ended, &view);
     Ok(Some((l.row, reply)))
 }
 
@@ -1140,7 +1151,8 @@ fn end(ctx: &Ctx<'_>, at: At, keep: bool) -> AppResult<Reply> {
         Ok(l.state.turns)
     })?;
     Ok(Reply::public(format!(
-        "The encounter is over after {turns} turn(s){}.",
+        "The encounter is over after {}{}.",
+        crate::app::text::count(turns, "turn", "turns"),
         if keep { "; the NPC copies stay" } else { "" }
     )))
 }

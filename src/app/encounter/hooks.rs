@@ -258,9 +258,9 @@ pub(crate) fn tft_before(
             && given != meta.multiplier
         {
             return Err(user(format!(
-                "{} declared {} action(s) this round (penalty ×{}); actions:{given} does not match. Declare again with /encounter declare actions:….",
+                "{} declared {} this round (penalty ×{}); actions:{given} does not match. Declare again with /encounter declare actions:….",
                 escape(&a.name),
-                meta.actions,
+                crate::app::text::count(meta.actions, "action", "actions"),
                 meta.multiplier
             )));
         }
@@ -279,8 +279,10 @@ pub(crate) fn tft_before(
 
 fn too_many(a: &Figure, actions: u32) -> String {
     format!(
-        "{} declared {actions} action(s) this round and has taken them all.",
-        escape(&a.name)
+        "{} declared {} this round and has taken {}.",
+        escape(&a.name),
+        crate::app::text::count(actions, "action", "actions"),
+        if actions == 1 { "it" } else { "them all" }
     )
 }
 

@@ -95,6 +95,17 @@ impl Declared {
         }
     }
 
+    /// The option as a verb: "cannot defend with that many actions".
+    pub fn verb(self) -> &'static str {
+        match self {
+            Declared::Defend | Declared::Defending => "defend",
+            Declared::Wait => "wait",
+            Declared::Prone => "lie prone",
+            Declared::Dodging => "dodge",
+            Declared::Charge => "charge",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Declared> {
         [
             Declared::Defend,
@@ -227,6 +238,10 @@ pub struct State {
     /// The last few things that happened, newest last (public: names and states only).
     #[serde(default)]
     pub events: Vec<String>,
+    /// THIZ: the surprise check's Preparedness rolls, each as (who, the roll) (the GM's: they
+    /// carry the sheets' ratings).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preparedness: Vec<(String, String)>,
 }
 
 /// What the last "next" changed, kept so a GM can take it back (one level).

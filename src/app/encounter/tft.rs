@@ -279,8 +279,9 @@ pub fn choose_meta(
     let adj = adj_dx_now(f, x)?;
     multi::choose_meta_option(actions, boost, adj, sum, engaged).map_err(|e| {
         user(format!(
-            "{} may not take {actions} action(s){} this round: {e}.",
+            "{} may not take {}{} this round: {e}.",
             crate::app::text::escape(&f.name),
+            crate::app::text::count(actions, "action", "actions"),
             if boost {
                 " with the movement boost"
             } else {

@@ -182,6 +182,46 @@ fn side_team(side: Side) -> Team {
     }
 }
 
+/// The Preparedness rolls of the surprise check, a line each, for the GM alone: the sheets'
+/// Speed + Perception are in them. The rolls come in the order `begin` gave the ratings (each
+/// side's figures able to fight, in join order); a tie-break re-checks only the best prepared,
+/// so its lines give the rolls by side.
+fn preparedness_lines(
+    state: &State,
+    r: &crate::rules::thiz::combat::SurpriseResult,
+) -> Vec<(String, String)> {
+    let roll = |p: &crate::rules::thiz::combat::PreparednessRoll| {
+        format!(
+            "d100 {} against {}: {}, {}",
+            p.roll,
+            p.rating.0,
+            p.level.name(),
+            crate::app::text::count(u32::from(p.points), "point", "points")
+        )
+    };
+    let mut lines = Vec::new();
+    for (team, rolls) in [(Team::Party, &r.first), (Team::Foes, &r.second)] {
+        let names = state
+            .figures
+            .iter()
+            .filter(|f| f.team == team && f.initiative.is_some())
+            .map(|f| f.name.as_str());
+        for (name, p) in names.zip(rolls.iter()) {
+            lines.push((name.to_owned(), format!("Preparedness {}", roll(p))));
+        }
+    }
+    for (i, (party, foes)) in r.tie_breaks.iter().enumerate() {
+        for (team, rolls) in [(Team::Party, party), (Team::Foes, foes)] {
+            let all: Vec<String> = rolls.iter().map(roll).collect();
+            lines.push((
+                format!("Tie-break {}, the {}", i + 1, team.name()),
+                all.join("; "),
+            ));
+        }
+    }
+    lines
+}
+
 /// Starts the fight: surprise (as the start asked), initiative, and the first turn.
 pub fn begin(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> AppResult<()> {
     reread_down(state, facts);
@@ -204,6 +244,7 @@ pub fn begin(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> 
                 None
             } else {
                 let r = surprise(&party, &foes, dice).map_err(refuse)?;
+                state.preparedness = preparedness_lines(state, &r);
                 match r.opening {
                     Opening::FreeTurn(side) => Some((side_team(side), true)),
                     Opening::FreeInitiativePass(side) => Some((side_team(side), false)),
