@@ -65,6 +65,11 @@ pub enum EncounterCommand {
     Undo {
         version: Option<i64>,
     },
+    /// TFT: the side that won the initiative chooses which side moves first (a status button).
+    MovesFirst {
+        team: Team,
+        version: i64,
+    },
     Declare {
         option: Option<Declared>,
         figure: Option<String>,
@@ -208,6 +213,14 @@ impl EncounterCommand {
             "undo" => Ok(EncounterCommand::Undo {
                 version: Some(version),
             }),
+            "first-party" | "first-foes" => Ok(EncounterCommand::MovesFirst {
+                team: if action == "first-party" {
+                    Team::Party
+                } else {
+                    Team::Foes
+                },
+                version,
+            }),
             "attack" => Ok(EncounterCommand::AttackHelp),
             "dying" => Ok(EncounterCommand::Dying {
                 figure: CharacterId(version),
@@ -247,6 +260,7 @@ impl EncounterCommand {
             EncounterCommand::Remove { figure } => remove(ctx, at, &figure),
             EncounterCommand::Next { version } => next(ctx, at, version),
             EncounterCommand::Undo { version } => undo(ctx, at, version),
+            EncounterCommand::MovesFirst { team, version } => moves_first(ctx, at, team, version),
             EncounterCommand::Declare {
                 option,
                 figure,
@@ -883,6 +897,57 @@ fn undo(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
             ),
             None => "A GM takes back the Begin: the fight is getting ready again.".to_owned(),
         })
+    })?;
+    Ok(Reply::public(line))
+}
+
+/// TFT: the side that won the round's initiative chooses which side moves first
+/// (tft-rules-summary.md, "Roll for Initiative"). A GM may choose for either side; a player
+/// only for the party, when it won and they have a character in it; the foes are NPCs, so
+/// their choice is a GM's.
+fn moves_first(ctx: &Ctx<'_>, at: At, team: Team, pressed: i64) -> AppResult<Reply> {
+    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        if pressed != l.row.version {
+            return Err(user(
+                "That choice is from an earlier turn; the status message shows the round now.",
+            ));
+        }
+        let gm = ctx.is_gm();
+        let has_party_figure = l
+            .state
+            .figures
+            .iter()
+            .any(|f| f.team == Team::Party && !f.npc && f.owner == ctx.caller.user);
+        let round =
+            l.state.tft.as_mut().ok_or_else(|| {
+                user("There is no TFT initiative to choose from in this encounter.")
+            })?;
+        if round.moves_first.is_some() {
+            return Err(user(
+                "The winner has chosen who moves first this round already.",
+            ));
+        }
+        if !gm && !(round.winner == Team::Party && has_party_figure) {
+            return Err(user(format!(
+                "The {} won the initiative: {} chooses who moves first.",
+                round.winner.name(),
+                if round.winner == Team::Party {
+                    "a player of the party or a GM"
+                } else {
+                    "a GM (the foes' side)"
+                }
+            )));
+        }
+        round.moves_first = Some(team);
+        let text = format!(
+            "The {} choose: the {} move first this round.",
+            round.winner.name(),
+            team.name()
+        );
+        l.state.event(text.clone());
+        save(tx, at, &l)?;
+        Ok(text)
     })?;
     Ok(Reply::public(line))
 }

@@ -215,6 +215,9 @@ pub struct TftRound {
     pub by_surprise: bool,
     /// The initiative sum the multiple-actions variant reads.
     pub sum: u32,
+    /// The side that moves first, once the winner has chosen (`None`: not yet asked back).
+    #[serde(default)]
+    pub moves_first: Option<Team>,
 }
 
 /// The whole tracker.

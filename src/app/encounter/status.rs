@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::state::{Figure, State};
+use super::state::{Figure, State, Team};
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::text::escape;
 use crate::store::CharacterId;
@@ -163,7 +163,7 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
         .map(|f| format!("{}{}", escape(&f.name), tags(f, looks)))
         .collect();
     let mut fields = Vec::new();
-    if !out.is_empty() && state.begun() && !ended {
+    if !out.is_empty() && state.begun() {
         fields.push(Field {
             name: "Out of the order".to_owned(),
             value: out.join("\n"),
@@ -174,9 +174,14 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
         fields.push(Field {
             name: "Initiative".to_owned(),
             value: format!(
-                "The {} move first · initiative sum {}",
+                "The {} won the initiative{} ({}){}",
                 r.winner.name(),
-                r.sum
+                if r.by_surprise { " by surprise" } else { "" },
+                super::tft::dice_text(r, gm),
+                match r.moves_first {
+                    None => "; they choose who moves first.".to_owned(),
+                    Some(t) => format!("; the {} move first.", t.name()),
+                }
             ),
             inline: false,
         });
@@ -232,6 +237,15 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
                 label: label.to_owned(),
                 disabled: action == "attack" && state.current().is_none(),
             });
+        }
+        if let Some(r) = state.tft.as_ref().filter(|r| r.moves_first.is_none()) {
+            for team in [Team::Party, Team::Foes] {
+                reply = reply.with_button(Button {
+                    custom_id: format!("{BUTTON_PREFIX}first-{}:{version}", team.name()),
+                    label: format!("The {} choose: {} first", r.winner.name(), team.name()),
+                    disabled: false,
+                });
+            }
         }
         for b in dying_buttons(system, state, looks) {
             reply = reply.with_button(b);

@@ -359,7 +359,9 @@ fn thiz_initiative_adds_the_skills_as_rated_not_raised_to_general_physical() {
     // fill it up to 8 here).
     let t = Table::new(2);
     t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
-    let cases: [(&str, &[(&str, i64)], &str); 5] = [
+    // (name, the sheet's skills, what initiative adds)
+    type Case<'a> = (&'a str, &'a [(&'a str, i64)], &'a str);
+    let cases: [Case; 5] = [
         // The case: 1 + 1 against Physical 8 adds 8, not 16.
         (
             "Low",

@@ -143,3 +143,99 @@ fn thiz_preparedness_rolls_go_to_the_gm_alone() {
     let player = t.ok(ANN, &["encounter", "show"], &[]).all_text();
     assert!(!player.contains("Preparedness d100"), "{player}");
 }
+
+#[test]
+fn tft_initiative_shows_both_dice_and_the_winner_chooses_who_moves_first() {
+    // tft-rules-summary.md, "Roll for Initiative": a die per side; the winner chooses who moves
+    // first. "Actions": adjDX ties are settled by a die, shown here too.
+    let mut seen = (false, false);
+    for seed in 70..110 {
+        let t = tft_table(seed);
+        t.ok(GM, &["encounter", "start"], &[("system", "tft")]);
+        t.ok(GM, &["encounter", "add"], &[("character", "Kara")]);
+        t.ok(GM, &["encounter", "add"], &[("npc", "Orc"), ("count", "2")]);
+        t.ok(GM, &["encounter", "next"], &[]);
+        let round = t.state().tft.unwrap();
+        let (party, foes) = round.rolls[round.rolls.len() - 1];
+        let status = t.status_text();
+        assert!(
+            status.contains(&format!(
+                "party {}, foes {}",
+                round.rolls[0].0, round.rolls[0].1
+            )),
+            "{status}"
+        );
+        assert!(status.contains("they choose who moves first"), "{status}");
+        let v = t.version();
+        let buttons = t
+            .app
+            .encounter_status(G, CH)
+            .unwrap()
+            .unwrap()
+            .reply
+            .buttons;
+        for id in [
+            format!("enc:first-party:{v}"),
+            format!("enc:first-foes:{v}"),
+        ] {
+            assert!(buttons.iter().any(|b| b.custom_id == id), "{buttons:?}");
+        }
+        assert_eq!(round.winner == Team::Party, party > foes, "{round:?}");
+        let choose = format!("enc:first-foes:{v}");
+        if round.winner == Team::Party {
+            // Kara's player chooses for the party.
+            let r = t.ok(ANN, &["button"], &[("id", &choose)]);
+            assert!(r.content.contains("the foes move first"), "{}", r.content);
+            seen.0 = true;
+        } else {
+            // The foes are NPCs: their choice is a GM's.
+            assert!(
+                t.refused(ANN, &["button"], &[("id", &choose)])
+                    .contains("a GM")
+            );
+            t.ok(GM, &["button"], &[("id", &choose)]);
+            seen.1 = true;
+        }
+        assert_eq!(t.state().tft.unwrap().moves_first, Some(Team::Foes));
+        let status = t.status_text();
+        assert!(status.contains("the foes move first"), "{status}");
+        let again = format!("enc:first-party:{}", t.version());
+        assert!(
+            t.refused(GM, &["button"], &[("id", &again)])
+                .contains("already")
+        );
+        assert!(
+            t.refused(GM, &["button"], &[("id", &choose)])
+                .contains("earlier turn")
+        );
+        let buttons = t
+            .app
+            .encounter_status(G, CH)
+            .unwrap()
+            .unwrap()
+            .reply
+            .buttons;
+        assert!(buttons.iter().all(|b| !b.custom_id.contains("first-")));
+        // Kara (DX 16) acts first; the two orcs (DX 11) then tie, and the dice are named.
+        assert_eq!(t.current(), "Kara");
+        t.ok(GM, &["encounter", "next"], &[]);
+        let s = t.state();
+        let tie = s
+            .events
+            .iter()
+            .find(|e| e.contains("tied on adjDX"))
+            .expect("the orcs tie");
+        assert!(
+            tie.contains("the dice (Orc 1 ") && tie.contains(", Orc 2 "),
+            "{tie}"
+        );
+        assert!(
+            tie.ends_with(&format!("gave the turn to {}.", t.current())),
+            "{tie}"
+        );
+        if seen == (true, true) {
+            return;
+        }
+    }
+    panic!("forty seeds and one side never won: {seen:?}");
+}
