@@ -1,6 +1,6 @@
-//! `/encounter start|add|remove|next|declare|act|show|end` and the status message's buttons: a
-//! combat tracker per channel for THIZ (initiative per figure, Initiative Passes, surprise,
-//! Defend, Wait, Prone) and TFT (initiative per side, adjDX order, the round's hits, multiple
+//! `/encounter start|add|remove|next|undo|declare|act|move|show|end` and the status message's
+//! buttons: a combat tracker per channel for THIZ (initiative per figure, Initiative Passes,
+//! surprise, Defend, Wait, Prone) and TFT (initiative per side, adjDX order, the round's hits, multiple
 //! actions against the initiative sum).
 //!
 //! Owns who may change an encounter (GMs start, add NPCs, remove, end; a player adds and acts
@@ -110,7 +110,7 @@ impl EncounterCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
         if inv.path.len() != 2 {
             return Err(user(format!(
-                "There is no command {}. /encounter takes start, add, remove, next, declare, act, move, show or end.",
+                "There is no command {}. /encounter takes start, add, remove, next, undo, declare, act, move, show or end.",
                 escape(&inv.display_path())
             )));
         }
@@ -151,6 +151,10 @@ impl EncounterCommand {
                 Opts::new(inv, &[])?;
                 EncounterCommand::Next { version: None }
             }
+            "undo" => {
+                Opts::new(inv, &[])?;
+                EncounterCommand::Undo { version: None }
+            }
             "declare" => parse_declare(inv)?,
             "act" => {
                 let o = Opts::new(inv, &["figure"])?;
@@ -177,7 +181,7 @@ impl EncounterCommand {
             }
             other => {
                 return Err(user(format!(
-                    "/encounter has no {}: it takes start, add, remove, next, declare, act, move, show or end.",
+                    "/encounter has no {}: it takes start, add, remove, next, undo, declare, act, move, show or end.",
                     escape(&crate::app::text::truncate(other, 40))
                 )));
             }

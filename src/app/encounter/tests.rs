@@ -765,6 +765,19 @@ fn undo_puts_back_exactly_the_state_before_the_last_next() {
             // The fight goes on from there.
             t.ok(GM, &["encounter", "next"], &[]);
         }
+        // The typed command does the same as the button.
+        let before = t.state();
+        t.ok(GM, &["encounter", "next"], &[]);
+        assert!(
+            t.refused(ANN, &["encounter", "undo"], &[])
+                .contains("only a GM")
+        );
+        t.ok(GM, &["encounter", "undo"], &[]);
+        assert_eq!(t.state(), before);
+        assert!(
+            t.refused(GM, &["encounter", "undo"], &[])
+                .contains("no Next")
+        );
         // Anything else changed since the Next: the Undo is refused, and changes nothing.
         t.ok(GM, &["encounter", "next"], &[]);
         let stale = format!("enc:undo:{}", t.version());
