@@ -932,7 +932,8 @@ fn moves_first(ctx: &Ctx<'_>, at: At, team: Team, pressed: i64) -> AppResult<Rep
                 "The winner has chosen who moves first this round already.",
             ));
         }
-        if !gm && !(round.winner == Team::Party && has_party_figure) {
+        let may_choose = gm || (round.winner == Team::Party && has_party_figure);
+        if !may_choose {
             return Err(user(format!(
                 "The {} won the initiative: {} chooses who moves first.",
                 round.winner.name(),

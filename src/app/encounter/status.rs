@@ -146,7 +146,7 @@ fn order_lines(system: System, state: &State, ended: bool, view: &View) -> Vec<S
 
 /// The status as a reply: public (the channel's message) or the GM's view (`view.gm`).
 pub fn render(system: System, state: &State, version: i64, ended: bool, view: &View) -> Reply {
-    let (looks, gm, undo) = (&view.looks, view.gm, view.undo);
+    let (looks, gm) = (&view.looks, view.gm);
     let mut description = String::new();
     if let Some(f) = state.current().filter(|_| !ended) {
         let _ = writeln!(description, "**Turn: {}**", escape(&f.name));
@@ -222,36 +222,45 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
     }
     .with_embed(embed);
     if !ended && !gm {
-        let next = if state.begun() { "Next turn" } else { "Begin" };
-        for (action, label) in [
-            ("next", next),
-            ("attack", "Attack"),
-            ("end", "End"),
-            ("undo", "Undo Next (GM)"),
-        ] {
-            if action == "undo" && !undo {
-                continue;
-            }
-            reply = reply.with_button(Button {
-                custom_id: format!("{BUTTON_PREFIX}{action}:{version}"),
-                label: label.to_owned(),
-                disabled: action == "attack" && state.current().is_none(),
-            });
-        }
-        if let Some(r) = state.tft.as_ref().filter(|r| r.moves_first.is_none()) {
-            for team in [Team::Party, Team::Foes] {
-                reply = reply.with_button(Button {
-                    custom_id: format!("{BUTTON_PREFIX}first-{}:{version}", team.name()),
-                    label: format!("The {} choose: {} first", r.winner.name(), team.name()),
-                    disabled: false,
-                });
-            }
-        }
-        for b in dying_buttons(system, state, looks) {
+        for b in buttons(system, state, version, view) {
             reply = reply.with_button(b);
         }
     }
     reply
+}
+
+/// The public status's buttons: Next (or Begin), Attack, End, Undo while it holds, TFT's
+/// choice of who moves first until it is made, and a dying check for each figure dying.
+fn buttons(system: System, state: &State, version: i64, view: &View) -> Vec<Button> {
+    let (looks, undo) = (&view.looks, view.undo);
+    let mut out = Vec::new();
+    let next = if state.begun() { "Next turn" } else { "Begin" };
+    for (action, label) in [
+        ("next", next),
+        ("attack", "Attack"),
+        ("end", "End"),
+        ("undo", "Undo Next (GM)"),
+    ] {
+        if action == "undo" && !undo {
+            continue;
+        }
+        out.push(Button {
+            custom_id: format!("{BUTTON_PREFIX}{action}:{version}"),
+            label: label.to_owned(),
+            disabled: action == "attack" && state.current().is_none(),
+        });
+    }
+    if let Some(r) = state.tft.as_ref().filter(|r| r.moves_first.is_none()) {
+        for team in [Team::Party, Team::Foes] {
+            out.push(Button {
+                custom_id: format!("{BUTTON_PREFIX}first-{}:{version}", team.name()),
+                label: format!("The {} choose: {} first", r.winner.name(), team.name()),
+                disabled: false,
+            });
+        }
+    }
+    out.extend(dying_buttons(system, state, looks));
+    out
 }
 
 /// The most dying-check buttons the status message carries (the rest: /wound dying or

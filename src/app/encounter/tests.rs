@@ -353,14 +353,14 @@ fn a_whole_thiz_fight_with_a_restart() {
 
 #[test]
 fn thiz_initiative_adds_the_skills_as_rated_not_raised_to_general_physical() {
+    // (name, the sheet's skills, what initiative adds)
+    type Case<'a> = (&'a str, &'a [(&'a str, i64)], &'a str);
     // thiz-rulebook.md, "Determining Initiative and Initiative Passes": d10 + the higher of
     // Speed + Perception and General Physical, each skill as the sheet rates it (a skill not on
     // the sheet is 0). General Physical is the [P] skills' sum / 10 (Strength and Toughness
     // fill it up to 8 here).
     let t = Table::new(2);
     t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
-    // (name, the sheet's skills, what initiative adds)
-    type Case<'a> = (&'a str, &'a [(&'a str, i64)], &'a str);
     let cases: [Case; 5] = [
         // The case: 1 + 1 against Physical 8 adds 8, not 16.
         (
