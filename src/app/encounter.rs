@@ -393,8 +393,8 @@ pub(crate) fn load_as(conn: &Conn, at: At, notice: bool) -> AppResult<Option<Loa
 /// a sheet changes (an attack, `/wound add`, a hazard, a spell, a GM's condition, TFT hits from
 /// any command), run whenever the encounter is read, so none of them needs to know the
 /// encounter. A TFT figure knocked down by an attack is taken out by the attack's hook, for the
-/// round; the sheet's knocked-down flag alone does not take it out, since it stays set until
-/// the figure stands up, which is its action the next round. Before the fight begins nothing
+/// round. Decision: the sheet's knocked-down flag alone does not take it out, since it stays
+/// set until the figure stands up, which is its action the next round. Before the fight begins nothing
 /// is taken out: the first turn reads the sheets afresh.
 fn notice_down(state: &mut State, facts: &Facts) {
     if !state.begun() {

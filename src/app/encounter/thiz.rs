@@ -32,6 +32,10 @@ use crate::store::{CharacterId, Conn};
 pub struct Facts {
     /// Speed and Perception as a check uses them (each at least General Physical), for the
     /// Preparedness check.
+    // Decision: Preparedness is a check "against Speed + Perception" (thiz-rulebook.md,
+    // "Determine Surprise"), so the Skills chapter's rule for checks applies to each skill, as
+    // before; initiative, a roll plus a sum, takes the ratings as they are
+    // ([`initiative_ratings`]).
     pub speed: i32,
     pub perception: i32,
     /// Speed and Perception as the sheet rates them, for initiative (see [`initiative_ratings`]).
