@@ -1077,7 +1077,7 @@ fn declare(
 }
 
 fn act(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
-    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+    let line = ctx.app.store.write(|tx| -> AppResult<(String, String, bool)> {
         let mut l = load_active(tx, at)?;
         if l.row.system != System::Thiz {
             return Err(user(
@@ -1113,14 +1113,17 @@ fn act(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
         };
         l.state.event(text.clone());
         save(tx, at, &l)?;
-        // The Reflexes rating is a number from the sheet: an NPC's stays with the GM.
-        Ok(if f.npc {
-            escape(&text)
-        } else {
-            format!("{} {}", escape(&text), detail)
-        })
+        let full = format!("{} {}", escape(&text), detail);
+        Ok((escape(&text), full, f.npc))
     })?;
-    Ok(Reply::public(line))
+    let (line, full, npc) = line;
+    // The Reflexes rating is a number from the sheet: an NPC's goes to the GM's copy alone.
+    if !npc {
+        return Ok(Reply::public(full));
+    }
+    let mut reply = Reply::public(line);
+    reply.gm_copy = Some(Box::new(Reply::public(full)));
+    Ok(reply)
 }
 
 /// GM, THIZ: moves the figure's next turn in this pass to `position` in the pass's order (a

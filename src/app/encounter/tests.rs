@@ -492,6 +492,25 @@ fn a_waiting_figure_checks_reflexes_to_act_first() {
     );
 }
 
+#[test]
+fn an_npcs_wait_check_shows_its_reflexes_to_the_gm_alone() {
+    let t = thiz_table(8);
+    t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
+    t.ok(GM, &["encounter", "add"], &[("character", "Alys")]);
+    t.ok(GM, &["encounter", "add"], &[("npc", "Goblin")]);
+    t.ok(GM, &["encounter", "next"], &[]);
+    // Speed 13 + Perception 11: the goblin goes first.
+    assert_eq!(t.current(), "Goblin 1");
+    t.ok(GM, &["encounter", "declare"], &[("option", "wait")]);
+    t.ok(GM, &["encounter", "next"], &[]);
+    assert_eq!(t.current(), "Alys");
+    let r = t.ok(GM, &["encounter", "act"], &[("figure", "Goblin 1")]);
+    assert!(r.content.contains("Goblin 1"), "{}", r.content);
+    assert!(!r.content.contains("Reflexes"), "{}", r.content);
+    let copy = r.gm_copy.expect("the GM's copy");
+    assert!(copy.content.contains("Reflexes"), "{}", copy.content);
+}
+
 fn tft_table(seed: u64) -> Table {
     let t = Table::new(seed);
     let sheet = |st: i32, dx: i32| {
