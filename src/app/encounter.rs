@@ -1,6 +1,6 @@
-//! `/encounter start|add|remove|next|declare|act|show|end` and the status message's buttons: a
-//! combat tracker per channel for THIZ (initiative per figure, Initiative Passes, surprise,
-//! Defend, Wait, Prone) and TFT (initiative per side, adjDX order, the round's hits, multiple
+//! `/encounter start|add|remove|next|undo|declare|act|move|show|end` and the status message's
+//! buttons: a combat tracker per channel for THIZ (initiative per figure, Initiative Passes,
+//! surprise, Defend, Wait, Prone) and TFT (initiative per side, adjDX order, the round's hits, multiple
 //! actions against the initiative sum).
 //!
 //! Owns who may change an encounter (GMs start, add NPCs, remove, end; a player adds and acts
@@ -23,7 +23,7 @@ mod tests;
 
 use std::collections::HashMap;
 
-use self::state::{Declared, Figure, State, Surprise, Team};
+use self::state::{Declared, Figure, State, Stored, Surprise, Team, Undo};
 use self::status::{BUTTON_PREFIX, Looks};
 use super::command::{Invocation, Opts};
 use super::reply::Reply;
@@ -60,6 +60,15 @@ pub enum EncounterCommand {
     /// `version` is the button's: the turn it was pressed on.
     Next {
         version: Option<i64>,
+    },
+    /// GM: take back the last "next" (the status message's Undo button; `version` as for Next).
+    Undo {
+        version: Option<i64>,
+    },
+    /// TFT: the side that won the initiative chooses which side moves first (a status button).
+    MovesFirst {
+        team: Team,
+        version: i64,
     },
     Declare {
         option: Option<Declared>,
@@ -101,7 +110,7 @@ impl EncounterCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
         if inv.path.len() != 2 {
             return Err(user(format!(
-                "There is no command {}. /encounter takes start, add, remove, next, declare, act, move, show or end.",
+                "There is no command {}. /encounter takes start, add, remove, next, undo, declare, act, move, show or end.",
                 escape(&inv.display_path())
             )));
         }
@@ -142,6 +151,10 @@ impl EncounterCommand {
                 Opts::new(inv, &[])?;
                 EncounterCommand::Next { version: None }
             }
+            "undo" => {
+                Opts::new(inv, &[])?;
+                EncounterCommand::Undo { version: None }
+            }
             "declare" => parse_declare(inv)?,
             "act" => {
                 let o = Opts::new(inv, &["figure"])?;
@@ -168,7 +181,7 @@ impl EncounterCommand {
             }
             other => {
                 return Err(user(format!(
-                    "/encounter has no {}: it takes start, add, remove, next, declare, act, move, show or end.",
+                    "/encounter has no {}: it takes start, add, remove, next, undo, declare, act, move, show or end.",
                     escape(&crate::app::text::truncate(other, 40))
                 )));
             }
@@ -200,6 +213,17 @@ impl EncounterCommand {
         Some(match action {
             "next" => Ok(EncounterCommand::Next {
                 version: Some(version),
+            }),
+            "undo" => Ok(EncounterCommand::Undo {
+                version: Some(version),
+            }),
+            "first-party" | "first-foes" => Ok(EncounterCommand::MovesFirst {
+                team: if action == "first-party" {
+                    Team::Party
+                } else {
+                    Team::Foes
+                },
+                version,
             }),
             "attack" => Ok(EncounterCommand::AttackHelp),
             "dying" => Ok(EncounterCommand::Dying {
@@ -239,6 +263,8 @@ impl EncounterCommand {
             ),
             EncounterCommand::Remove { figure } => remove(ctx, at, &figure),
             EncounterCommand::Next { version } => next(ctx, at, version),
+            EncounterCommand::Undo { version } => undo(ctx, at, version),
+            EncounterCommand::MovesFirst { team, version } => moves_first(ctx, at, team, version),
             EncounterCommand::Declare {
                 option,
                 figure,
@@ -325,19 +351,70 @@ pub(crate) struct At {
     pub channel: u64,
 }
 
-/// An encounter read for a change: its row and parsed state.
+/// An encounter read for a change: its row, parsed state, and what the sheets say now.
 pub(crate) struct Loaded {
     pub row: EncounterRow,
     pub state: State,
+    /// Every figure's sheet as read with the state.
+    pub facts: Facts,
+    /// What the last "next" changed, while it may still be taken back.
+    pub undo: Option<Box<Undo>>,
 }
 
+/// Reads the channel's encounter. A fight under way first takes out of the order every figure
+/// its sheet now says is down, whatever wrote it there (see [`notice_down`]); the change is
+/// saved with the next change of the encounter, and every read until then makes the same one.
 pub(crate) fn load(conn: &Conn, at: At) -> AppResult<Option<Loaded>> {
+    load_as(conn, at, true)
+}
+
+/// [`load`], with `notice` false leaving the figures' down flags as stored: for the attack
+/// hooks, which take their target out with the attack's own words.
+pub(crate) fn load_as(conn: &Conn, at: At, notice: bool) -> AppResult<Option<Loaded>> {
     let Some(row) = encounters::get(conn, at.guild, at.channel)? else {
         return Ok(None);
     };
-    let state: State = serde_json::from_str(&row.state_json)
+    let Stored { mut state, undo } = serde_json::from_str(&row.state_json)
         .map_err(|e| AppError::Internal(anyhow::anyhow!("encounter state: {e}")))?;
-    Ok(Some(Loaded { row, state }))
+    let facts = read_facts(conn, at, row.system, &state)?;
+    if notice && !row.ended {
+        notice_down(&mut state, &facts);
+    }
+    Ok(Some(Loaded {
+        row,
+        state,
+        facts,
+        undo,
+    }))
+}
+
+/// Takes out of the order every standing figure that can no longer act by its sheet: THIZ
+/// incapacitated or dead, TFT dead, dying or unconscious (or deleted). One check for every way
+/// a sheet changes (an attack, `/wound add`, a hazard, a spell, a GM's condition, TFT hits from
+/// any command), run whenever the encounter is read, so none of them needs to know the
+/// encounter. A TFT figure knocked down by an attack is taken out by the attack's hook, for the
+/// round. Decision: the sheet's knocked-down flag alone does not take it out, since it stays
+/// set until the figure stands up, which is its action the next round. Before the fight begins nothing
+/// is taken out: the first turn reads the sheets afresh.
+fn notice_down(state: &mut State, facts: &Facts) {
+    if !state.begun() {
+        return;
+    }
+    match facts {
+        Facts::Thiz(m) => thiz::refresh_down(state, m),
+        Facts::Tft(m) => {
+            let newly: Vec<(CharacterId, String)> = state
+                .figures
+                .iter()
+                .filter(|f| !f.down && m.get(&f.id).is_none_or(|x| x.out))
+                .map(|f| (f.id, f.name.clone()))
+                .collect();
+            for (id, name) in newly {
+                state.take_out(id);
+                state.event(format!("{name} is down and does not act this round."));
+            }
+        }
+    }
 }
 
 /// The encounter under way in the channel, or the plain answer that there is none.
@@ -350,8 +427,16 @@ fn load_active(conn: &Conn, at: At) -> AppResult<Loaded> {
 
 /// Saves the changed state on the version it was read at.
 pub(crate) fn save(conn: &Conn, at: At, loaded: &Loaded) -> AppResult<i64> {
-    let json = serde_json::to_string(&loaded.state)
-        .map_err(|e| AppError::Internal(anyhow::anyhow!("encounter state: {e}")))?;
+    // An undo made for an earlier version is dead once anything else is saved: it goes.
+    let undo = loaded
+        .undo
+        .as_deref()
+        .filter(|u| u.version == loaded.row.version + 1);
+    let json = serde_json::to_string(&state::StoredRef {
+        state: &loaded.state,
+        undo,
+    })
+    .map_err(|e| AppError::Internal(anyhow::anyhow!("encounter state: {e}")))?;
     encounters::save(conn, at.guild, at.channel, loaded.row.version, &json)?.ok_or_else(|| {
         user("The encounter changed while you were at it; look at its status and try again.")
     })
@@ -378,7 +463,7 @@ pub fn figures_in_channel(ctx: &Ctx<'_>, channel: u64) -> AppResult<Vec<Characte
 }
 
 /// Facts of every figure, by system.
-enum Facts {
+pub(crate) enum Facts {
     Thiz(thiz::AllFacts),
     Tft(tft::AllFacts),
 }
@@ -580,11 +665,17 @@ fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {
                     system.as_str().to_uppercase()
                 )));
             }
-            if l.state.figure(c.id).is_some() {
-                return Err(user(format!(
-                    "{} is in the encounter already.",
-                    escape(&c.name)
-                )));
+            if let Some(f) = l.state.figure(c.id) {
+                if !f.down {
+                    return Err(user(format!(
+                        "{} is in the encounter already.",
+                        escape(&c.name)
+                    )));
+                }
+                let line = rejoin(tx, &mut l.state, system, c)?;
+                lines.push(escape(&line));
+                l.state.event(line);
+                continue;
             }
             if l.state.figures.len() >= state::MAX_FIGURES {
                 return Err(user(format!(
@@ -613,6 +704,72 @@ fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {
     })?;
     // The players' text names figures and sides only; an NPC copy's sheet stays the GM's.
     Ok(Reply::public(text))
+}
+
+/// A figure that is down and able to act again by its sheet comes back (the answer to
+/// `/encounter add` for a figure already in the fight). Refused, changing nothing, while the
+/// sheet still says it cannot act.
+///
+/// Decision: THIZ: back from the next Initiative Pass, as any figure joining a fight under way
+/// (thiz-rulebook.md, "Determine Surprise"); its turns in this pass were dropped when it went
+/// down, and initiative is rolled per pass. TFT: back in this round's adjDX order if it has not
+/// acted yet (tft-rules-summary.md, "Round Sequence": each figure acts once a round); a figure
+/// whose sheet still says knocked down is back next round, when standing up is its action.
+fn rejoin(conn: &Conn, state: &mut State, system: System, c: &Character) -> AppResult<String> {
+    let name = c.name.clone();
+    let still = |why: &str| {
+        user(format!(
+            "{} is in the encounter but {why}; heal them first, then /encounter add brings them back.",
+            escape(&name)
+        ))
+    };
+    let begun = state.begun();
+    let f = state.figure_mut(c.id).ok_or_else(no_encounter)?;
+    match system {
+        System::Thiz => {
+            let x = thiz::facts(conn, c.clone())?;
+            if x.down {
+                return Err(still(if x.dying {
+                    "is still dying"
+                } else {
+                    "still cannot act (unconscious, stable or dead)"
+                }));
+            }
+            f.down = false;
+            if begun {
+                f.late = true;
+                return Ok(format!(
+                    "{name} is back on their feet and takes turns from the next Initiative Pass."
+                ));
+            }
+        }
+        System::Tft => {
+            let x = tft::facts(conn, c)?;
+            if x.out {
+                return Err(still(if x.dying {
+                    "is still dying"
+                } else {
+                    "still cannot act (dead or unconscious)"
+                }));
+            }
+            if x.knocked_down && begun {
+                return Err(user(format!(
+                    "{} is knocked down: back in the order next round, when standing up is their action.",
+                    escape(&name)
+                )));
+            }
+            f.down = false;
+            if begun && !f.acted {
+                return Ok(format!(
+                    "{name} is back and acts this round in adjDX order."
+                ));
+            }
+            if begun {
+                return Ok(format!("{name} is back and acts again next round."));
+            }
+        }
+    }
+    Ok(format!("{name} is back in the fight."))
 }
 
 /// THIZ: a figure joining a fight under way checks Preparedness against its named target.
@@ -685,22 +842,117 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
         if l.state.figures.is_empty() {
             return Err(user("Nobody is in the encounter yet: add figures with /encounter add."));
         }
-        let facts = read_facts(tx, at, l.row.system, &l.state)?;
         let began = l.state.begun();
+        let before = l.state.clone();
         {
             let mut dice = ctx.dice();
-            match &facts {
+            match &l.facts {
                 Facts::Thiz(m) if began => thiz::advance(&mut l.state, m, &mut dice)?,
                 Facts::Thiz(m) => thiz::begin(&mut l.state, m, &mut dice)?,
                 Facts::Tft(m) if began => tft::advance(&mut l.state, m, &mut dice)?,
                 Facts::Tft(m) => tft::begin(&mut l.state, m, &mut dice)?,
             }
         }
+        l.undo = Some(Box::new(Undo {
+            version: l.row.version + 1,
+            before,
+        }));
         save(tx, at, &l)?;
         Ok(match l.state.current() {
             Some(f) => format!("{}: {}'s turn.", if began { "Next" } else { "The fight begins" }, escape(&f.name)),
             None => "Nobody is left able to act; a GM ends the fight with /encounter end.".to_owned(),
         })
+    })?;
+    Ok(Reply::public(line))
+}
+
+/// GM: takes back the last "next" (or Begin), putting the encounter back exactly as it was
+/// before it, as long as nothing else has changed the encounter since.
+///
+/// Decision: one level, and only straight after the "next": an attack, a declaration or a
+/// figure added since then would be lost with it (their rolls and sheets stay), so undo refuses
+/// and says why. Initiative rolled by that "next" is rolled again by the next one.
+fn undo(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
+    ctx.gm()?;
+    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        if let Some(v) = pressed
+            && v != l.row.version
+        {
+            return Err(user(
+                "That Undo is for an earlier turn; the status message shows what can be taken back now.",
+            ));
+        }
+        let undo = l
+            .undo
+            .take()
+            .filter(|u| u.version == l.row.version)
+            .ok_or_else(|| {
+                user(
+                    "There is no Next to take back: undo works right after a Next (or Begin), before anything else changes the encounter.",
+                )
+            })?;
+        l.state = undo.before;
+        save(tx, at, &l)?;
+        Ok(match l.state.current() {
+            Some(f) => format!(
+                "A GM takes back the last Next: it is {}'s turn again.",
+                escape(&f.name)
+            ),
+            None => "A GM takes back the Begin: the fight is getting ready again.".to_owned(),
+        })
+    })?;
+    Ok(Reply::public(line))
+}
+
+/// TFT: the side that won the round's initiative chooses which side moves first
+/// (tft-rules-summary.md, "Roll for Initiative"). A GM may choose for either side; a player
+/// only for the party, when it won and they have a character in it; the foes are NPCs, so
+/// their choice is a GM's.
+fn moves_first(ctx: &Ctx<'_>, at: At, team: Team, pressed: i64) -> AppResult<Reply> {
+    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        if pressed != l.row.version {
+            return Err(user(
+                "That choice is from an earlier turn; the status message shows the round now.",
+            ));
+        }
+        let gm = ctx.is_gm();
+        let has_party_figure = l
+            .state
+            .figures
+            .iter()
+            .any(|f| f.team == Team::Party && !f.npc && f.owner == ctx.caller.user);
+        let round =
+            l.state.tft.as_mut().ok_or_else(|| {
+                user("There is no TFT initiative to choose from in this encounter.")
+            })?;
+        if round.moves_first.is_some() {
+            return Err(user(
+                "The winner has chosen who moves first this round already.",
+            ));
+        }
+        let may_choose = gm || (round.winner == Team::Party && has_party_figure);
+        if !may_choose {
+            return Err(user(format!(
+                "The {} won the initiative: {} chooses who moves first.",
+                round.winner.name(),
+                if round.winner == Team::Party {
+                    "a player of the party or a GM"
+                } else {
+                    "a GM (the foes' side)"
+                }
+            )));
+        }
+        round.moves_first = Some(team);
+        let text = format!(
+            "The {} choose: the {} move first this round.",
+            round.winner.name(),
+            team.name()
+        );
+        l.state.event(text.clone());
+        save(tx, at, &l)?;
+        Ok(text)
     })?;
     Ok(Reply::public(line))
 }
@@ -775,7 +1027,10 @@ fn declare(
             } else {
                 String::new()
             };
-            said.push(format!("{} actions{boost}", option.actions));
+            said.push(format!(
+                "{}{boost}",
+                crate::app::text::count(option.actions, "action", "actions")
+            ));
         }
         // tft-multiple-actions.txt, "Action Requirements": Defend and Dodge under several
         // actions need adjDX over the initiative sum.
@@ -802,7 +1057,7 @@ fn declare(
                     user(format!(
                         "{} cannot {} with that many actions: {e}.",
                         escape(&f.name),
-                        d.name()
+                        d.verb()
                     ))
                 })?;
         }
@@ -822,7 +1077,7 @@ fn declare(
 }
 
 fn act(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
-    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+    let line = ctx.app.store.write(|tx| -> AppResult<(String, String, bool)> {
         let mut l = load_active(tx, at)?;
         if l.row.system != System::Thiz {
             return Err(user(
@@ -843,26 +1098,32 @@ fn act(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
             )));
         }
         let c = characters::by_id(tx, at.guild, f.id)?.ok_or_else(no_encounter)?;
-        let speed = thiz::facts(tx, c)?.speed;
+        let reflexes = thiz::facts(tx, c)?.reflexes;
         let (first, detail) = {
             let mut dice = ctx.dice();
-            thiz::act_on_wait(&mut l.state, f.id, speed, &mut dice)?
+            thiz::act_on_wait(&mut l.state, f.id, reflexes, &mut dice)?
         };
         let text = if first {
             format!("{} acts before the trigger.", f.name)
         } else {
-            format!("{} acts after the trigger.", f.name)
+            format!(
+                "{} is too slow for the trigger and acts at the end of the Initiative Pass.",
+                f.name
+            )
         };
         l.state.event(text.clone());
         save(tx, at, &l)?;
-        // The Speed rating is a number from the sheet: an NPC's stays with the GM.
-        Ok(if f.npc {
-            escape(&text)
-        } else {
-            format!("{} {}", escape(&text), detail)
-        })
+        let full = format!("{} {}", escape(&text), detail);
+        Ok((escape(&text), full, f.npc))
     })?;
-    Ok(Reply::public(line))
+    let (line, full, npc) = line;
+    // The Reflexes rating is a number from the sheet: an NPC's goes to the GM's copy alone.
+    if !npc {
+        return Ok(Reply::public(full));
+    }
+    let mut reply = Reply::public(line);
+    reply.gm_copy = Some(Box::new(Reply::public(full)));
+    Ok(reply)
 }
 
 /// GM, THIZ: moves the figure's next turn in this pass to `position` in the pass's order (a
@@ -927,15 +1188,24 @@ fn status_of(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, R
     let Some(l) = load(conn, at)? else {
         return Ok(None);
     };
-    let facts = read_facts(conn, at, l.row.system, &l.state)?;
-    let reply = status::render(
-        l.row.system,
-        &l.state,
-        l.row.version,
-        l.row.ended,
-        &looks(&facts),
+    let view = status::View {
+        looks: looks(&l.facts),
+        adj_dx: match &l.facts {
+            Facts::Thiz(_) => HashMap::new(),
+            Facts::Tft(m) => l
+                .state
+                .figures
+                .iter()
+                .filter_map(|f| {
+                    let x = m.get(&f.id)?;
+                    Some((f.id, tft::adj_dx_now(f, *x).unwrap_or(x.adj_dx)))
+                })
+                .collect(),
+        },
         gm,
-    );
+        undo: l.undo.as_ref().is_some_and(|u| u.version == l.row.version),
+    };
+    let reply = status::render(l.row.system, &l.state, l.row.version, l.row.ended, &view);
     Ok(Some((l.row, reply)))
 }
 
@@ -954,7 +1224,8 @@ fn end(ctx: &Ctx<'_>, at: At, keep: bool) -> AppResult<Reply> {
         Ok(l.state.turns)
     })?;
     Ok(Reply::public(format!(
-        "The encounter is over after {turns} turn(s){}.",
+        "The encounter is over after {}{}.",
+        crate::app::text::count(turns, "turn", "turns"),
         if keep { "; the NPC copies stay" } else { "" }
     )))
 }

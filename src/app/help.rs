@@ -298,7 +298,7 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     ),
     ("help", "anyone", "This help", "[command]"),
     (
-        "encounter start|add|remove|next|declare|act|move|show|end",
+        "encounter start|add|remove|next|undo|declare|act|move|show|end",
         "GM, player",
         "Combat tracker per channel: order, turns, declared options",
         "…",

@@ -48,9 +48,22 @@ pub fn signed(n: i32) -> String {
     }
 }
 
+/// A count with its noun, singular for one: "1 action", "2 actions", "0 turns".
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_is_singular_for_one_only() {
+        assert_eq!(count(0u32, "turn", "turns"), "0 turns");
+        assert_eq!(count(1u32, "turn", "turns"), "1 turn");
+        assert_eq!(count(2u64, "action", "actions"), "2 actions");
+    }
 
     #[test]
     fn escape_neutralises_markdown_and_mentions() {

@@ -188,7 +188,7 @@ fn the_encounter_examples_still_run_as_documented() {
                 "Goblin 1 is dying: a Toughness check each turn",
                 "Goblin 1 is dying and leaves the order.",
                 "[Dying check: Goblin 1] (/button id:dying:3)",
-                "The encounter is over after 3 turn(s).",
+                "The encounter is over after 3 turns.",
                 "== Encounter over (THIZ) ==",
             ],
         ),

@@ -6,7 +6,7 @@
 //! function here changes nothing.
 
 use super::state::{Declared, Figure};
-use super::{At, Loaded, load, save};
+use super::{At, Loaded, load, load_as, save};
 use crate::app::command::RollMode;
 use crate::app::reply::{Field, Reply};
 use crate::app::text::escape;
@@ -25,6 +25,21 @@ pub(crate) fn here(ctx: &Ctx<'_>, conn: &Conn) -> AppResult<Option<(At, Loaded)>
         channel,
     };
     Ok(load(conn, at)?.filter(|l| !l.row.ended).map(|l| (at, l)))
+}
+
+/// [`here`] as stored: the figures' down flags as the last change left them, not yet read
+/// again from the sheets (an attack's own hook takes its target out, in its own words).
+fn here_as_stored(ctx: &Ctx<'_>, conn: &Conn) -> AppResult<Option<(At, Loaded)>> {
+    let Some(channel) = ctx.channel else {
+        return Ok(None);
+    };
+    let at = At {
+        guild: ctx.caller.guild,
+        channel,
+    };
+    Ok(load_as(conn, at, false)?
+        .filter(|l| !l.row.ended)
+        .map(|l| (at, l)))
 }
 
 /// The attacker's name: the one given, or the figure whose turn it is in this channel's
@@ -122,7 +137,7 @@ pub(crate) fn thiz_after(
     used_defend: bool,
     condition: Option<&str>,
 ) -> AppResult<Vec<String>> {
-    let Some((at, mut l)) = here(ctx, conn)? else {
+    let Some((at, mut l)) = here_as_stored(ctx, conn)? else {
         return Ok(Vec::new());
     };
     let mut lines = Vec::new();
@@ -132,11 +147,10 @@ pub(crate) fn thiz_after(
     if used_defend {
         f.defend_used = true;
     }
+    let name = f.name.clone();
     if let Some(condition) = condition
-        && !f.down
+        && l.state.take_out(target)
     {
-        f.down = true;
-        let name = f.name.clone();
         let line = format!("{name} is {condition} and leaves the order.");
         lines.push(escape(&line));
         l.state.event(line);
@@ -202,9 +216,9 @@ pub(crate) fn tft_before(
             && given != meta.multiplier
         {
             return Err(user(format!(
-                "{} declared {} action(s) this round (penalty ×{}); actions:{given} does not match. Declare again with /encounter declare actions:….",
+                "{} declared {} this round (penalty ×{}); actions:{given} does not match. Declare again with /encounter declare actions:….",
                 escape(&a.name),
-                meta.actions,
+                crate::app::text::count(meta.actions, "action", "actions"),
                 meta.multiplier
             )));
         }
@@ -223,8 +237,10 @@ pub(crate) fn tft_before(
 
 fn too_many(a: &Figure, actions: u32) -> String {
     format!(
-        "{} declared {actions} action(s) this round and has taken them all.",
-        escape(&a.name)
+        "{} declared {} this round and has taken {}.",
+        escape(&a.name),
+        crate::app::text::count(actions, "action", "actions"),
+        if actions == 1 { "it" } else { "them all" }
     )
 }
 
@@ -331,7 +347,7 @@ pub(crate) fn tft_after(
     target_st: i32,
     down: bool,
 ) -> AppResult<Vec<String>> {
-    let Some((at, mut l)) = here(ctx, conn)? else {
+    let Some((at, mut l)) = here_as_stored(ctx, conn)? else {
         return Ok(Vec::new());
     };
     if l.row.system != System::Tft {
@@ -345,11 +361,10 @@ pub(crate) fn tft_after(
     let house_rules = crate::app::gm::house_rule(&settings, "tft_house_rules");
     let mut lines = super::tft::take_hits(&mut l.state, target, hits, target_st, house_rules)?;
     if down
-        && let Some(t) = l.state.figure_mut(target)
-        && !t.down
+        && let Some(name) = l.state.figure(target).map(|t| t.name.clone())
+        && l.state.take_out(target)
     {
-        t.down = true;
-        lines.push(format!("{} is down and does not act this round.", t.name));
+        lines.push(format!("{name} is down and does not act this round."));
     }
     for line in &lines {
         l.state.event(line.clone());

@@ -71,7 +71,7 @@ impl Surprise {
 pub enum Declared {
     /// THIZ Defend: its weapon skill adds to Speed against the first attack before its next turn.
     Defend,
-    /// THIZ Wait: it acts when its trigger comes (or before, on a Speed check).
+    /// THIZ Wait: it acts when its trigger comes (or before, on a Reflexes check).
     Wait,
     /// THIZ: lying Prone (+3 to melee attacks on it, −3 to missiles) until it stands.
     Prone,
@@ -91,6 +91,17 @@ impl Declared {
             Declared::Prone => "prone",
             Declared::Defending => "defending",
             Declared::Dodging => "dodging",
+            Declared::Charge => "charge",
+        }
+    }
+
+    /// The option as a verb: "cannot defend with that many actions".
+    pub fn verb(self) -> &'static str {
+        match self {
+            Declared::Defend | Declared::Defending => "defend",
+            Declared::Wait => "wait",
+            Declared::Prone => "lie prone",
+            Declared::Dodging => "dodge",
             Declared::Charge => "charge",
         }
     }
@@ -204,6 +215,9 @@ pub struct TftRound {
     pub by_surprise: bool,
     /// The initiative sum the multiple-actions variant reads.
     pub sum: u32,
+    /// The side that moves first, once the winner has chosen (`None`: not yet asked back).
+    #[serde(default)]
+    pub moves_first: Option<Team>,
 }
 
 /// The whole tracker.
@@ -227,6 +241,40 @@ pub struct State {
     /// The last few things that happened, newest last (public: names and states only).
     #[serde(default)]
     pub events: Vec<String>,
+    /// THIZ: the surprise check's Preparedness rolls, each as (who, the roll) (the GM's: they
+    /// carry the sheets' ratings).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preparedness: Vec<(String, String)>,
+}
+
+/// What the last "next" changed, kept so a GM can take it back (one level).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Undo {
+    /// The encounter's version right after that "next": the undo holds only while nothing
+    /// else has changed the encounter since.
+    pub version: i64,
+    /// The whole state before it, to put back as it was.
+    pub before: State,
+}
+
+/// The encounter's stored document: the state, with the undo of the last "next" beside it (not
+/// in it, so that taking a "next" back restores the state exactly). Rows written before the
+/// undo existed read with none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stored {
+    #[serde(flatten)]
+    pub state: State,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undo: Option<Box<Undo>>,
+}
+
+/// [`Stored`] as written, without copying the state.
+#[derive(Debug, Serialize)]
+pub struct StoredRef<'s> {
+    #[serde(flatten)]
+    pub state: &'s State,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undo: Option<&'s Undo>,
 }
 
 impl State {
@@ -270,6 +318,29 @@ impl State {
             let extra = self.events.len() - MAX_EVENTS;
             self.events.drain(..extra);
         }
+    }
+
+    /// Takes a figure out of the order where it stands, whatever put it down (an attack, a
+    /// wound or hits written on its sheet, a hazard, a GM's condition): it is marked down and
+    /// its turns still to come are dropped, so no later turn of it is skipped or shown as taken.
+    /// The current turn and the turns already taken stay as they are. Returns whether the
+    /// figure was standing until now (`false`: not in the fight, or down already).
+    pub fn take_out(&mut self, id: CharacterId) -> bool {
+        let Some(f) = self.figure_mut(id) else {
+            return false;
+        };
+        if f.down {
+            return false;
+        }
+        f.down = true;
+        let turn = self.turn;
+        let mut i = 0;
+        self.order.retain(|slot| {
+            let keep = slot.figure != id || i <= turn;
+            i += 1;
+            keep
+        });
+        true
     }
 
     /// Takes a figure out of the order for good (removed from the fight). Its turns still to
@@ -347,6 +418,27 @@ mod tests {
         assert_eq!(s.turn, 1);
         assert!(s.current().is_none());
         assert!(s.remove(CharacterId(9)).is_none());
+    }
+
+    #[test]
+    fn taking_a_figure_out_drops_its_turns_to_come_only() {
+        let mut s = State::new(Surprise::None);
+        s.round = 1;
+        s.figures = vec![figure(1, "A"), figure(2, "B"), figure(3, "C")];
+        s.order = vec![slot(1), slot(2), slot(3), slot(1), slot(2)];
+        s.turn = 1;
+        // B is current: its current turn stays, its later one goes.
+        assert!(s.take_out(CharacterId(2)));
+        assert_eq!(s.order, vec![slot(1), slot(2), slot(3), slot(1)]);
+        assert_eq!(s.current().unwrap().name, "B");
+        // A acted already: that turn stays, its turn to come goes.
+        assert!(s.take_out(CharacterId(1)));
+        assert_eq!(s.order, vec![slot(1), slot(2), slot(3)]);
+        assert!(s.figure(CharacterId(1)).unwrap().down);
+        // Down already, or not in the fight: nothing changes.
+        assert!(!s.take_out(CharacterId(1)));
+        assert!(!s.take_out(CharacterId(9)));
+        assert_eq!(s.order.len(), 3);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::state::{Figure, State};
+use super::state::{Figure, State, Team};
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::text::escape;
 use crate::store::CharacterId;
@@ -53,7 +53,8 @@ fn tags(f: &Figure, looks: &Looks) -> String {
     }
     if let Some((actions, boost)) = f.meta.filter(|m| *m != (1, false)) {
         tags.push(format!(
-            "{actions} actions{}",
+            "{}{}",
+            crate::app::text::count(actions, "action", "actions"),
             if boost { " + move" } else { "" }
         ));
     }
@@ -67,22 +68,41 @@ fn tags(f: &Figure, looks: &Looks) -> String {
     }
 }
 
-/// The order as lines: ▶ the current turn, ✓ turns taken, then those still to come.
-fn order_lines(system: System, state: &State, looks: &Looks, gm: bool) -> Vec<String> {
-    let mut lines = Vec::new();
-    if !state.begun() {
-        for f in &state.figures {
-            lines.push(format!(
-                "• {} [{}]{}",
-                escape(&f.name),
-                f.team.name(),
-                tags(f, looks)
-            ));
-        }
-        return lines;
+/// What a status shows beside the state itself.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    /// What anyone may see of each figure.
+    pub looks: Looks,
+    /// TFT: each figure's adjDX now, to list those yet to act in the order they will act
+    /// (highest first; a tie is settled by a die when it comes, and listed in join order).
+    pub adj_dx: HashMap<CharacterId, i32>,
+    /// The GM's view: the numbers too, no buttons.
+    pub gm: bool,
+    /// The last "next" may still be taken back (an Undo button, a GM's to press).
+    pub undo: bool,
+}
+
+fn plain(f: &Figure, looks: &Looks) -> String {
+    format!("{} [{}]{}", escape(&f.name), f.team.name(), tags(f, looks))
+}
+
+/// The order as lines: ▶ the current turn, ✓ turns taken, then those still to come. Once the
+/// encounter has ended there is no turn: every figure, as it ended, without a mark.
+fn order_lines(system: System, state: &State, ended: bool, view: &View) -> Vec<String> {
+    let looks = &view.looks;
+    if ended {
+        return state.figures.iter().map(|f| plain(f, looks)).collect();
     }
+    if !state.begun() {
+        return state
+            .figures
+            .iter()
+            .map(|f| format!("• {}", plain(f, looks)))
+            .collect();
+    }
+    let mut lines = Vec::new();
     let number = |f: &Figure| -> String {
-        if !gm {
+        if !view.gm {
             return String::new();
         }
         match system {
@@ -109,43 +129,37 @@ fn order_lines(system: System, state: &State, looks: &Looks, gm: bool) -> Vec<St
         ));
     }
     if system == System::Tft {
-        let waiting: Vec<&Figure> = state
+        let mut waiting: Vec<&Figure> = state
             .figures
             .iter()
             .filter(|f| !f.acted && !f.down && !state.order.iter().any(|s| s.figure == f.id))
             .collect();
+        // tft-rules-summary.md, "Round Sequence": the highest adjDX acts first. A stable sort
+        // keeps join order among ties.
+        waiting.sort_by_key(|f| std::cmp::Reverse(view.adj_dx.get(&f.id).copied()));
         for f in waiting {
-            lines.push(format!(
-                "• {} [{}]{}",
-                escape(&f.name),
-                f.team.name(),
-                tags(f, looks)
-            ));
+            lines.push(format!("• {}", plain(f, looks)));
         }
     }
     lines
 }
 
-/// The status as a reply: public (the channel's message) or the GM's view (`gm`).
-pub fn render(
-    system: System,
-    state: &State,
-    version: i64,
-    ended: bool,
-    looks: &Looks,
-    gm: bool,
-) -> Reply {
+/// The status as a reply: public (the channel's message) or the GM's view (`view.gm`).
+pub fn render(system: System, state: &State, version: i64, ended: bool, view: &View) -> Reply {
+    let (looks, gm) = (&view.looks, view.gm);
     let mut description = String::new();
     if let Some(f) = state.current().filter(|_| !ended) {
         let _ = writeln!(description, "**Turn: {}**", escape(&f.name));
     }
-    for line in order_lines(system, state, looks, gm) {
+    for line in order_lines(system, state, ended, view) {
         let _ = writeln!(description, "{line}");
     }
     let out: Vec<String> = state
         .figures
         .iter()
-        .filter(|f| f.down || (state.begun() && system == System::Thiz && f.initiative.is_none()))
+        .filter(|f| {
+            f.down || f.late || (state.begun() && system == System::Thiz && f.initiative.is_none())
+        })
         .map(|f| format!("{}{}", escape(&f.name), tags(f, looks)))
         .collect();
     let mut fields = Vec::new();
@@ -160,9 +174,14 @@ pub fn render(
         fields.push(Field {
             name: "Initiative".to_owned(),
             value: format!(
-                "The {} move first · initiative sum {}",
+                "The {} won the initiative{} ({}){}",
                 r.winner.name(),
-                r.sum
+                if r.by_surprise { " by surprise" } else { "" },
+                super::tft::dice_text(r, gm),
+                match r.moves_first {
+                    None => "; they choose who moves first.".to_owned(),
+                    Some(t) => format!("; the {} move first.", t.name()),
+                }
             ),
             inline: false,
         });
@@ -203,19 +222,45 @@ pub fn render(
     }
     .with_embed(embed);
     if !ended && !gm {
-        let next = if state.begun() { "Next turn" } else { "Begin" };
-        for (action, label) in [("next", next), ("attack", "Attack"), ("end", "End")] {
-            reply = reply.with_button(Button {
-                custom_id: format!("{BUTTON_PREFIX}{action}:{version}"),
-                label: label.to_owned(),
-                disabled: action == "attack" && state.current().is_none(),
-            });
-        }
-        for b in dying_buttons(system, state, looks) {
+        for b in buttons(system, state, version, view) {
             reply = reply.with_button(b);
         }
     }
     reply
+}
+
+/// The public status's buttons: Next (or Begin), Attack, End, Undo while it holds, TFT's
+/// choice of who moves first until it is made, and a dying check for each figure dying.
+fn buttons(system: System, state: &State, version: i64, view: &View) -> Vec<Button> {
+    let (looks, undo) = (&view.looks, view.undo);
+    let mut out = Vec::new();
+    let next = if state.begun() { "Next turn" } else { "Begin" };
+    for (action, label) in [
+        ("next", next),
+        ("attack", "Attack"),
+        ("end", "End"),
+        ("undo", "Undo Next (GM)"),
+    ] {
+        if action == "undo" && !undo {
+            continue;
+        }
+        out.push(Button {
+            custom_id: format!("{BUTTON_PREFIX}{action}:{version}"),
+            label: label.to_owned(),
+            disabled: action == "attack" && state.current().is_none(),
+        });
+    }
+    if let Some(r) = state.tft.as_ref().filter(|r| r.moves_first.is_none()) {
+        for team in [Team::Party, Team::Foes] {
+            out.push(Button {
+                custom_id: format!("{BUTTON_PREFIX}first-{}:{version}", team.name()),
+                label: format!("The {} choose: {} first", r.winner.name(), team.name()),
+                disabled: false,
+            });
+        }
+    }
+    out.extend(dying_buttons(system, state, looks));
+    out
 }
 
 /// The most dying-check buttons the status message carries (the rest: /wound dying or
@@ -269,6 +314,15 @@ fn gm_numbers(system: System, state: &State) -> Option<Field> {
             }
             s
         })
+        .collect();
+    let numbers: Vec<String> = numbers
+        .into_iter()
+        .chain(
+            state
+                .preparedness
+                .iter()
+                .map(|(who, roll)| format!("{}: {roll}", escape(who))),
+        )
         .collect();
     (!numbers.is_empty()).then(|| Field {
         name: "GM: the numbers".to_owned(),

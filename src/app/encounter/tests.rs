@@ -352,6 +352,84 @@ fn a_whole_thiz_fight_with_a_restart() {
 }
 
 #[test]
+fn thiz_initiative_adds_the_skills_as_rated_not_raised_to_general_physical() {
+    // (name, the sheet's skills, what initiative adds)
+    type Case<'a> = (&'a str, &'a [(&'a str, i64)], &'a str);
+    // thiz-rulebook.md, "Determining Initiative and Initiative Passes": d10 + the higher of
+    // Speed + Perception and General Physical, each skill as the sheet rates it (a skill not on
+    // the sheet is 0). General Physical is the [P] skills' sum / 10 (Strength and Toughness
+    // fill it up to 8 here).
+    let t = Table::new(2);
+    t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
+    let cases: [Case; 5] = [
+        // The case: 1 + 1 against Physical 8 adds 8, not 16.
+        (
+            "Low",
+            &[
+                ("Speed", 1),
+                ("Perception", 1),
+                ("Strength", 40),
+                ("Toughness", 38),
+            ],
+            "General Physical 8",
+        ),
+        // The sum above, equal to and below General Physical 8 (a tie counts as the sum).
+        (
+            "Above",
+            &[
+                ("Speed", 6),
+                ("Perception", 3),
+                ("Strength", 40),
+                ("Toughness", 31),
+            ],
+            "Speed + Perception 9",
+        ),
+        (
+            "Equal",
+            &[
+                ("Speed", 5),
+                ("Perception", 3),
+                ("Strength", 40),
+                ("Toughness", 32),
+            ],
+            "Speed + Perception 8",
+        ),
+        (
+            "Below",
+            &[
+                ("Speed", 4),
+                ("Perception", 3),
+                ("Strength", 40),
+                ("Toughness", 33),
+            ],
+            "General Physical 8",
+        ),
+        // Untrained in both: 0 + 0 against Physical 3.
+        ("Untrained", &[("Strength", 30)], "General Physical 3"),
+    ];
+    for (name, skills, _) in &cases {
+        let id = t.character(name, System::Thiz, ANN, false, "{}");
+        for (skill, rating) in *skills {
+            t.skill(id, skill, *rating);
+        }
+        t.ok(GM, &["encounter", "add"], &[("character", name)]);
+    }
+    t.ok(GM, &["encounter", "next"], &[]);
+    let s = t.state();
+    for (name, _, base) in cases {
+        let f = s.figures.iter().find(|f| f.name == name).unwrap();
+        assert!(
+            f.detail.contains(&format!("+ {base} =")),
+            "{name}: {}",
+            f.detail
+        );
+        let value: i32 = base.rsplit(' ').next().unwrap().parse().unwrap();
+        let die = f.initiative.unwrap() - value;
+        assert!((1..=10).contains(&die), "{name}: {}", f.detail);
+    }
+}
+
+#[test]
 fn thiz_surprise_shapes_the_first_round() {
     // thiz-rulebook.md, "Determine Surprise": an ambush gives one side a whole pass first.
     let t = thiz_table(3);
@@ -380,7 +458,7 @@ fn thiz_surprise_shapes_the_first_round() {
 }
 
 #[test]
-fn a_waiting_figure_checks_speed_to_act_first() {
+fn a_waiting_figure_checks_reflexes_to_act_first() {
     let t = thiz_table(5);
     t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
     t.ok(GM, &["encounter", "add"], &[("character", "Alys")]);
@@ -398,15 +476,39 @@ fn a_waiting_figure_checks_speed_to_act_first() {
         t.refused(stranger, &["encounter", "act"], &[("figure", &waiter)])
             .contains("not your character")
     );
+    let before = t.state();
     let r = t.ok(owner, &["encounter", "act"], &[("figure", &waiter)]);
     let first = r.content.contains("before");
+    assert!(r.content.contains("Reflexes"), "{}", r.content);
+    // thiz-rulebook.md, "Reflexes": Yellow or better acts now, before the current turn;
+    // otherwise at the end of the Initiative Pass.
     let s = t.state();
-    let at = if first { s.turn } else { s.turn + 1 };
+    assert_eq!(s.order.len(), before.order.len() + 1);
+    let at = if first { s.turn } else { s.order.len() - 1 };
     assert_eq!(s.figure(s.order[at].figure).unwrap().name, waiter);
     assert!(
         t.refused(owner, &["encounter", "act"], &[("figure", &waiter)])
             .contains("not waiting")
     );
+}
+
+#[test]
+fn an_npcs_wait_check_shows_its_reflexes_to_the_gm_alone() {
+    let t = thiz_table(8);
+    t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
+    t.ok(GM, &["encounter", "add"], &[("character", "Alys")]);
+    t.ok(GM, &["encounter", "add"], &[("npc", "Goblin")]);
+    t.ok(GM, &["encounter", "next"], &[]);
+    // Speed 13 + Perception 11: the goblin goes first.
+    assert_eq!(t.current(), "Goblin 1");
+    t.ok(GM, &["encounter", "declare"], &[("option", "wait")]);
+    t.ok(GM, &["encounter", "next"], &[]);
+    assert_eq!(t.current(), "Alys");
+    let r = t.ok(GM, &["encounter", "act"], &[("figure", "Goblin 1")]);
+    assert!(r.content.contains("Goblin 1"), "{}", r.content);
+    assert!(!r.content.contains("Reflexes"), "{}", r.content);
+    let copy = r.gm_copy.expect("the GM's copy");
+    assert!(copy.content.contains("Reflexes"), "{}", copy.content);
 }
 
 fn tft_table(seed: u64) -> Table {
@@ -611,6 +713,108 @@ fn fifty_racing_presses_of_next_move_one_turn() {
 }
 
 #[test]
+fn undo_puts_back_exactly_the_state_before_the_last_next() {
+    for (system, seed) in [("thiz", 51), ("tft", 52)] {
+        let t = if system == "thiz" {
+            thiz_table(seed)
+        } else {
+            tft_table(seed)
+        };
+        t.ok(
+            GM,
+            &["encounter", "start"],
+            &[("system", system), ("surprise", "none")],
+        );
+        for name in ["Alys", "Bren", "Kara"] {
+            if t.id(name).is_some() {
+                t.ok(GM, &["encounter", "add"], &[("character", name)]);
+            }
+        }
+        let npc = if system == "thiz" { "Goblin" } else { "Orc" };
+        t.ok(GM, &["encounter", "add"], &[("npc", npc), ("count", "2")]);
+        // Nothing to take back before any Next.
+        assert!(
+            t.refused(
+                GM,
+                &["button"],
+                &[("id", &format!("enc:undo:{}", t.version()))]
+            )
+            .contains("no Next")
+        );
+        // Begin, then several Nexts (a THIZ pass ends and initiative is rolled again on the way).
+        for presses in [0, 1, 2, 5] {
+            for _ in 0..presses {
+                t.ok(GM, &["encounter", "next"], &[]);
+            }
+            let before = t.state();
+            let before_json = serde_json::to_value(&before).unwrap();
+            t.ok(GM, &["encounter", "next"], &[]);
+            assert_ne!(t.state(), before);
+            let update = t.app.encounter_status(G, CH).unwrap().unwrap();
+            let undo_id = format!("enc:undo:{}", t.version());
+            assert!(
+                update.reply.buttons.iter().any(|b| b.custom_id == undo_id),
+                "{:?}",
+                update.reply.buttons
+            );
+            // A GM's alone.
+            assert!(
+                t.refused(ANN, &["button"], &[("id", &undo_id)])
+                    .contains("only a GM")
+            );
+            let r = t.ok(GM, &["button"], &[("id", &undo_id)]);
+            assert!(r.content.contains("takes back"), "{}", r.content);
+            let after = t.state();
+            assert_eq!(after, before, "{system}: field by field");
+            assert_eq!(serde_json::to_value(&after).unwrap(), before_json);
+            // One level: a second Undo has nothing to take back, and no button offers it.
+            let again = format!("enc:undo:{}", t.version());
+            assert!(
+                t.refused(GM, &["button"], &[("id", &again)])
+                    .contains("no Next")
+            );
+            let update = t.app.encounter_status(G, CH).unwrap().unwrap();
+            assert!(
+                update
+                    .reply
+                    .buttons
+                    .iter()
+                    .all(|b| !b.custom_id.starts_with("enc:undo"))
+            );
+            // The fight goes on from there.
+            t.ok(GM, &["encounter", "next"], &[]);
+        }
+        // The typed command does the same as the button.
+        let before = t.state();
+        t.ok(GM, &["encounter", "next"], &[]);
+        assert!(
+            t.refused(ANN, &["encounter", "undo"], &[])
+                .contains("only a GM")
+        );
+        t.ok(GM, &["encounter", "undo"], &[]);
+        assert_eq!(t.state(), before);
+        assert!(
+            t.refused(GM, &["encounter", "undo"], &[])
+                .contains("no Next")
+        );
+        // Anything else changed since the Next: the Undo is refused, and changes nothing.
+        t.ok(GM, &["encounter", "next"], &[]);
+        let stale = format!("enc:undo:{}", t.version());
+        let option = if system == "thiz" { "prone" } else { "dodging" };
+        t.ok(GM, &["encounter", "declare"], &[("option", option)]);
+        assert!(
+            t.refused(GM, &["button"], &[("id", &stale)])
+                .contains("earlier turn")
+        );
+        let now = format!("enc:undo:{}", t.version());
+        assert!(
+            t.refused(GM, &["button"], &[("id", &now)])
+                .contains("no Next")
+        );
+    }
+}
+
+#[test]
 fn the_status_never_shows_an_npcs_numbers_to_players() {
     let t = thiz_table(4);
     t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
@@ -722,4 +926,6 @@ fn status_updates_only_when_it_changes_and_buttons_carry_the_version() {
     assert!(Command::parse(&Invocation::new(&["encounter", "dance"], &[])).is_err());
 }
 
+mod down;
 mod players;
+mod shown;

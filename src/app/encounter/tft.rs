@@ -4,8 +4,10 @@
 //! keeps the figures and asks it.
 //!
 //! Decisions:
-//! - The side that wins the initiative is shown as moving first; choosing to move second is the
-//!   winner's call at the table and changes no order the bot keeps (actions go by adjDX).
+//! - The side that wins the initiative chooses who moves first (tft-rules-summary.md, "Roll for
+//!   Initiative"): the status asks it with two buttons, pressed by a player with a figure on
+//!   that side or a GM (the only one for the foes, the NPCs' side). The choice is shown and
+//!   changes no order the bot keeps: movement is at the table, actions go by adjDX.
 //! - A figure dead, dying or unconscious leaves the order; a figure knocked down stays out for
 //!   the rest of the round and is back the next (its action is to stand up).
 
@@ -142,26 +144,81 @@ fn new_round(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> 
         Side::First => Team::Party,
         Side::Second => Team::Foes,
     };
-    state.tft = Some(TftRound {
+    let round = TftRound {
         rolls: init.rolls,
         bonus: init.bonus,
         winner,
         by_surprise: init.by_surprise,
         sum: init.sum.value(),
-    });
+        moves_first: None,
+    };
     state.event(format!(
-        "Round {}: the {} win the initiative{} (initiative sum {}).",
+        "Round {}: the {} win the initiative{} ({}) and choose who moves first.",
         state.round,
         winner.name(),
         if init.by_surprise { " by surprise" } else { "" },
-        init.sum.value()
+        dice_text(&round, false)
     ));
+    state.tft = Some(round);
     state.order.clear();
     state.turn = 0;
     if !pick_next(state, facts, dice)? {
         state.event("Nobody is able to act this round.");
     }
     Ok(())
+}
+
+/// Both sides' initiative dice, each with its bonus, every re-roll of a tie, and the sum:
+/// "party 5 +1, foes 3; sum 8" (tft-rules-summary.md, "Roll for Initiative": the dice are rolled
+/// openly at the table).
+///
+/// The bonuses (Tactics, a GM's modifier) come from the sheets: `bonuses` false leaves them out,
+/// for what players read.
+pub fn dice_text(r: &TftRound, bonuses: bool) -> String {
+    let side = |team: &str, die: u32, bonus: i32| {
+        if bonus == 0 || !bonuses {
+            format!("{team} {die}")
+        } else {
+            format!("{team} {die} {}", crate::app::text::signed(bonus))
+        }
+    };
+    let rolls: Vec<String> = r
+        .rolls
+        .iter()
+        .map(|&(p, f)| {
+            format!(
+                "{}, {}",
+                side("party", p, r.bonus.0),
+                side("foes", f, r.bonus.1)
+            )
+        })
+        .collect();
+    format!("{}; initiative sum {}", rolls.join(", tied, then "), r.sum)
+}
+
+/// The adjDX tie-break, each round of dice by name: "Orc 1 3, Orc 2 5" ("; then …" when the
+/// highest tied again and those re-rolled).
+fn tie_text(state: &State, tied: &[usize], rounds: &[Vec<u32>]) -> String {
+    let mut among = tied.to_vec();
+    let mut out = Vec::new();
+    for faces in rounds {
+        out.push(
+            among
+                .iter()
+                .zip(faces)
+                .map(|(&i, d)| format!("{} {d}", state.figures[i].name))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        let high = faces.iter().copied().max().unwrap_or(0);
+        among = among
+            .iter()
+            .zip(faces)
+            .filter(|&(_, &d)| d == high)
+            .map(|(&i, _)| i)
+            .collect();
+    }
+    out.join("; then ")
 }
 
 /// Picks who acts next by adjDX now; `Ok(false)` when nobody is left this round.
@@ -187,8 +244,9 @@ fn pick_next(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> 
             .map(|&i| state.figures[i].name.clone())
             .collect();
         state.event(format!(
-            "{} tied on adjDX; the die gave the turn to {}.",
+            "{} tied on adjDX; the dice ({}) gave the turn to {}.",
             names.join(", "),
+            tie_text(state, &next.tied, &next.tie_rolls),
             state.figures[next.index].name
         ));
     }
@@ -279,8 +337,9 @@ pub fn choose_meta(
     let adj = adj_dx_now(f, x)?;
     multi::choose_meta_option(actions, boost, adj, sum, engaged).map_err(|e| {
         user(format!(
-            "{} may not take {actions} action(s){} this round: {e}.",
+            "{} may not take {}{} this round: {e}.",
             crate::app::text::escape(&f.name),
+            crate::app::text::count(actions, "action", "actions"),
             if boost {
                 " with the movement boost"
             } else {

@@ -6,8 +6,9 @@
 //! - Initiative is rolled when the fight begins, and the surprise opening (a free Turn, or an
 //!   ambush's whole Initiative Pass) takes its order from it; the first Initiative Pass rolls
 //!   again, as every pass does.
-//! - A figure down (dying, unconscious, stable or dead) leaves the order; it comes back at the
-//!   next pass if healed.
+//! - A figure down (dying, unconscious, stable or dead), by an attack or by anything else written
+//!   on its sheet, leaves the order as soon as the encounter is read again; it comes back at the
+//!   next pass if healed (`/encounter add` says so on the status at once).
 //! - Defend and Wait last until the figure's next turn; Prone lasts until it declares otherwise.
 
 use std::collections::HashMap;
@@ -19,7 +20,7 @@ use crate::rules::dice::DieSource;
 use crate::rules::thiz::combat::{
     Opening, Side, WaitRule, initiative_pass, late_arrival, roll_initiative, surprise, wait_check,
 };
-use crate::rules::thiz::skills::SkillKind;
+use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::wounds::Condition;
 use crate::store::characters::Character;
 use crate::store::{CharacterId, Conn};
@@ -29,9 +30,21 @@ use crate::store::{CharacterId, Conn};
 // What a sheet says, one flag per state the order and the status read.
 #[allow(clippy::struct_excessive_bools)]
 pub struct Facts {
+    /// Speed and Perception as a check uses them (each at least General Physical), for the
+    /// Preparedness check.
+    // Decision: Preparedness is a check "against Speed + Perception" (thiz-rulebook.md,
+    // "Determine Surprise"), so the Skills chapter's rule for checks applies to each skill, as
+    // before; initiative, a roll plus a sum, takes the ratings as they are
+    // ([`initiative_ratings`]).
     pub speed: i32,
     pub perception: i32,
+    /// Speed and Perception as the sheet rates them, for initiative (see [`initiative_ratings`]).
+    pub own_speed: i32,
+    pub own_perception: i32,
     pub physical: i32,
+    /// Reflexes as a check uses it now (at least General Physical, wound penalties counted),
+    /// for the Wait check.
+    pub reflexes: i32,
     /// The Chest wounds' initiative penalty (0 or negative).
     pub chest: i32,
     pub down: bool,
@@ -43,15 +56,40 @@ pub struct Facts {
 pub fn facts(conn: &Conn, c: Character) -> AppResult<Facts> {
     let t = ThizChar::load(conn, c, "/encounter")?;
     let condition = t.condition();
+    let (own_speed, own_perception) = initiative_ratings(&t)?;
     Ok(Facts {
         speed: t.base_of(SkillKind::Speed)?.rating.0,
         perception: t.base_of(SkillKind::Perception)?.rating.0,
+        own_speed,
+        own_perception,
         physical: t.generals.physical,
+        reflexes: t.base_of(SkillKind::Reflexes)?.rating.0
+            + t.check_penalty(Some(SkillKind::Reflexes), None)
+                .unwrap_or(0),
         chest: t.initiative_penalty(),
         down: condition.is_some(),
         dying: condition == Some(Condition::Dying),
         wounded: t.wounds != crate::rules::thiz::wounds::WoundSheet::default(),
     })
+}
+
+/// The Speed and Perception that initiative adds up: each skill's own rating on the sheet.
+///
+/// Decision: thiz-rulebook.md, "Determining Initiative and Initiative Passes", adds 1d10 to the
+/// higher of Speed + Perception and General Physical. The Skills chapter's rule that a skill
+/// counts at least its general rating is for resolution checks, and initiative is not one (it
+/// is a roll plus a sum, with General Physical already the floor of the comparison), so each
+/// skill counts as rated: Speed 1 and Perception 1 with General Physical 8 give 8, not 16. A
+/// skill missing from the sheet counts 0 (thiz-rulebook.md, "Your Character's Skills": every
+/// skill starts at zero); the untrained -5 is for Artisan, Trade and Profession
+/// checks only and never applies here.
+fn initiative_ratings(t: &ThizChar) -> AppResult<(i32, i32)> {
+    let own = |kind: SkillKind| -> AppResult<i32> {
+        let id = SkillId::single(kind)
+            .map_err(|e| AppError::Internal(anyhow::anyhow!("skill {kind}: {e}")))?;
+        Ok(t.learned(&id).unwrap_or(0))
+    };
+    Ok((own(SkillKind::Speed)?, own(SkillKind::Perception)?))
 }
 
 pub type AllFacts = HashMap<CharacterId, Facts>;
@@ -60,18 +98,27 @@ fn refuse(e: impl std::fmt::Display) -> AppError {
     user(format!("The order cannot be made: {e}."))
 }
 
-/// Marks who is down from the sheets, with an event for each newly down.
+/// Takes out of the order every figure whose sheet says it is down (dying, unconscious, stable
+/// or dead) and was standing, with an event for each; see [`State::take_out`].
 pub fn refresh_down(state: &mut State, facts: &AllFacts) {
-    let mut newly = Vec::new();
-    for f in &mut state.figures {
-        let down = facts.get(&f.id).is_none_or(|x| x.down);
-        if down && !f.down {
-            newly.push(f.name.clone());
-        }
-        f.down = down;
-    }
-    for name in newly {
+    let newly: Vec<(CharacterId, String)> = state
+        .figures
+        .iter()
+        .filter(|f| !f.down && facts.get(&f.id).is_none_or(|x| x.down))
+        .map(|f| (f.id, f.name.clone()))
+        .collect();
+    for (id, name) in newly {
+        state.take_out(id);
         state.event(format!("{name} is down and leaves the order."));
+    }
+}
+
+/// At the start of the fight and of every Initiative Pass: who is down is what the sheets say
+/// now, so a figure healed since it went down is back (and one newly down is out).
+fn reread_down(state: &mut State, facts: &AllFacts) {
+    refresh_down(state, facts);
+    for f in &mut state.figures {
+        f.down = facts.get(&f.id).is_none_or(|x| x.down);
     }
 }
 
@@ -83,8 +130,8 @@ fn roll_all(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> A
             continue;
         }
         let Some(x) = facts.get(&f.id) else { continue };
-        let r =
-            roll_initiative(x.speed, x.perception, x.physical, x.chest, dice).map_err(refuse)?;
+        let r = roll_initiative(x.own_speed, x.own_perception, x.physical, x.chest, dice)
+            .map_err(refuse)?;
         let (base, value) = if r.base == crate::rules::thiz::combat::InitiativeBase::Physical {
             ("General Physical", r.physical)
         } else {
@@ -139,9 +186,49 @@ fn side_team(side: Side) -> Team {
     }
 }
 
+/// The Preparedness rolls of the surprise check, a line each, for the GM alone: the sheets'
+/// Speed + Perception are in them. The rolls come in the order `begin` gave the ratings (each
+/// side's figures able to fight, in join order); a tie-break re-checks only the best prepared,
+/// so its lines give the rolls by side.
+fn preparedness_lines(
+    state: &State,
+    r: &crate::rules::thiz::combat::SurpriseResult,
+) -> Vec<(String, String)> {
+    let roll = |p: &crate::rules::thiz::combat::PreparednessRoll| {
+        format!(
+            "d100 {} against {}: {}, {}",
+            p.roll,
+            p.rating.0,
+            p.level.name(),
+            crate::app::text::count(u32::from(p.points), "point", "points")
+        )
+    };
+    let mut lines = Vec::new();
+    for (team, rolls) in [(Team::Party, &r.first), (Team::Foes, &r.second)] {
+        let names = state
+            .figures
+            .iter()
+            .filter(|f| f.team == team && f.initiative.is_some())
+            .map(|f| f.name.as_str());
+        for (name, p) in names.zip(rolls.iter()) {
+            lines.push((name.to_owned(), format!("Preparedness {}", roll(p))));
+        }
+    }
+    for (i, (party, foes)) in r.tie_breaks.iter().enumerate() {
+        for (team, rolls) in [(Team::Party, party), (Team::Foes, foes)] {
+            let all: Vec<String> = rolls.iter().map(roll).collect();
+            lines.push((
+                format!("Tie-break {}, the {}", i + 1, team.name()),
+                all.join("; "),
+            ));
+        }
+    }
+    lines
+}
+
 /// Starts the fight: surprise (as the start asked), initiative, and the first turn.
 pub fn begin(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> AppResult<()> {
-    refresh_down(state, facts);
+    reread_down(state, facts);
     roll_all(state, facts, dice)?;
     let speed_perception = |team: Team| -> Vec<i32> {
         state
@@ -161,6 +248,7 @@ pub fn begin(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> 
                 None
             } else {
                 let r = surprise(&party, &foes, dice).map_err(refuse)?;
+                state.preparedness = preparedness_lines(state, &r);
                 match r.opening {
                     Opening::FreeTurn(side) => Some((side_team(side), true)),
                     Opening::FreeInitiativePass(side) => Some((side_team(side), false)),
@@ -207,6 +295,7 @@ fn new_pass(
     for f in &mut state.figures {
         f.late = false;
     }
+    reread_down(state, facts);
     if reroll || state.round > 1 {
         roll_all(state, facts, dice)?;
     }
@@ -248,7 +337,11 @@ pub fn advance(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -
     state.turn += 1;
     skip_down(state);
     if state.turn >= state.order.len() {
-        if state.figures.iter().all(|f| f.down) {
+        if state
+            .figures
+            .iter()
+            .all(|f| facts.get(&f.id).is_none_or(|x| x.down))
+        {
             state.order.clear();
             state.turn = 0;
             state.event("Nobody is left able to act; the GM ends the fight.");
@@ -262,34 +355,42 @@ pub fn advance(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -
     Ok(())
 }
 
-/// A waiting figure acts before its trigger if its Speed check succeeds (thiz-rulebook.md,
-/// "Wait"); otherwise it acts after the trigger. Either way it takes a turn next, after the
-/// current one; returns whether it acted first.
+/// A waiting figure checks Reflexes to act before its trigger: Yellow or better, it takes a
+/// turn now, before the current one; otherwise its turn goes to the end of the Initiative Pass
+/// (see [`WaitRule`] for why the Reflexes skill's text rules). Returns whether it acted first,
+/// and the check for whoever may see the rating.
 pub fn act_on_wait(
     state: &mut State,
     id: CharacterId,
-    speed: i32,
+    reflexes: i32,
     dice: &mut impl DieSource,
 ) -> AppResult<(bool, String)> {
-    let check = wait_check(speed, WaitRule::default(), dice).map_err(refuse)?;
-    let slot = Slot {
-        figure: id,
-        step: state.current_slot().map_or(1, |s| s.step),
-    };
+    let rule = WaitRule::default();
+    let check = wait_check(reflexes, rule, dice).map_err(refuse)?;
     let at = if check.acts_first {
         state.turn
     } else {
-        (state.turn + 1).min(state.order.len())
+        state.order.len()
+    };
+    let step = if check.acts_first {
+        state.current_slot().map(|s| s.step)
+    } else {
+        state.order.last().map(|s| s.step)
+    };
+    let slot = Slot {
+        figure: id,
+        step: step.unwrap_or(1),
     };
     state.order.insert(at, slot);
     if let Some(f) = state.figure_mut(id) {
         f.declared = None;
     }
     let detail = format!(
-        "Speed {}: rolled {} ({})",
+        "Reflexes {}: rolled {} ({}; {} or better acts first)",
         check.rating.0,
         check.roll,
-        check.level.name()
+        check.level.name(),
+        rule.needs().name()
     );
     Ok((check.acts_first, detail))
 }

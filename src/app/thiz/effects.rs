@@ -67,7 +67,7 @@ pub fn line(c: &Checked) -> Option<String> {
         SkillKind::Reflexes => Some(if reflexes_acts_first(level) {
             format!("Reflexes {name}: a delayed action goes before the event it waited for.")
         } else {
-            format!("Reflexes {name}: a delayed action goes after the event it waited for.")
+            format!("Reflexes {name}: a delayed action goes at the end of the Initiative Pass.")
         }),
         SkillKind::Tactics => level.is_success().then(|| {
             format!(
@@ -273,7 +273,7 @@ mod tests {
                 "lifts 0 lb overhead, 0 lb from the ground; 0 lb",
             ),
             // "Reflexes": Yellow or better goes first.
-            (K::Reflexes, Green, 3, "goes after"),
+            (K::Reflexes, Green, 3, "end of the Initiative Pass"),
             (K::Reflexes, Yellow, 3, "goes before"),
             // "Tactics": +1 Green to +4 Black; nothing on a failure.
             (K::Tactics, Failure, 3, ""),

@@ -1,4 +1,4 @@
-//! `/encounter start|add|remove|next|declare|act|move|show|end`.
+//! `/encounter start|add|remove|next|undo|declare|act|move|show|end`.
 
 use crate::bot::autocomplete;
 use crate::bot::choices::System;
@@ -55,6 +55,7 @@ pub enum Declared {
         "encounter_add",
         "encounter_remove",
         "encounter_next",
+        "encounter_undo",
         "encounter_declare",
         "encounter_act",
         "encounter_move",
@@ -126,6 +127,12 @@ pub async fn encounter_remove(
 #[poise::command(slash_command, rename = "next")]
 pub async fn encounter_next(ctx: Context<'_>) -> Result<(), Error> {
     invoke(ctx, &["encounter", "next"], Args::new()).await
+}
+
+/// GM: take back the last Next (or Begin), if nothing else has changed since
+#[poise::command(slash_command, rename = "undo")]
+pub async fn encounter_undo(ctx: Context<'_>) -> Result<(), Error> {
+    invoke(ctx, &["encounter", "undo"], Args::new()).await
 }
 
 /// Declare a figure's option (THIZ defend/wait/prone; TFT defending/dodging/charge, actions)

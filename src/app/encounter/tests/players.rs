@@ -323,7 +323,7 @@ fn the_movement_boost_is_shown_in_hexes() {
         &[("actions", "1"), ("boost", "true")],
     );
     assert!(r.content.contains("+4 hexes"), "{}", r.content);
-    assert!(t.status_text().contains("1 actions + move"));
+    assert!(t.status_text().contains("1 action + move"));
 }
 
 #[test]

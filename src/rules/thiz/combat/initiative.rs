@@ -139,16 +139,19 @@ pub fn initiative_pass(initiatives: &[i32]) -> Result<Vec<Slot>, CombatError> {
 
 /// Which rule decides whether a waiting character may act before their trigger.
 ///
-/// Decision: the sources disagree. The Combat chapter ("Wait") checks Speed and any success acts
-/// first; the Reflexes skill ("Reflexes") checks Reflexes and needs Yellow, otherwise the character
-/// acts at the end of the pass. The Combat chapter's rule is the default; a guild may choose the
-/// other.
+/// Decision: the sources disagree. The Combat chapter (thiz-rulebook.md, "Wait") checks Speed,
+/// any success acts first and a failure acts after the trigger; the Reflexes skill (Skills
+/// chapter, "Reflexes") checks Reflexes, needs Yellow, and a failure acts at the end of the
+/// Initiative Pass. The Reflexes passage is the more detailed one (it names the level needed
+/// and where a failed check puts the action) and is the skill written for exactly this, so it
+/// is the default the tracker uses; the Combat chapter's reading stays available as
+/// [`WaitRule::CombatChapter`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum WaitRule {
-    /// Speed, any success.
-    #[default]
+    /// Speed, any success; a failure acts after the trigger.
     CombatChapter,
-    /// Reflexes, Yellow or better.
+    /// Reflexes, Yellow or better; a failure acts at the end of the Initiative Pass.
+    #[default]
     ReflexesSkill,
 }
 
@@ -194,6 +197,29 @@ pub fn wait_check(
 mod tests {
     use super::*;
     use crate::rules::dice::ScriptedDice;
+
+    #[test]
+    fn initiative_compares_the_sum_with_general_physical() {
+        // thiz-rulebook.md, "Determining Initiative and Initiative Passes": d10 + the higher of
+        // Speed + Perception and General Physical. The sum above, equal to and below Physical 8,
+        // and the case: Speed 1 + Perception 1 = 2 against Physical 8 adds 8, not 16.
+        for (speed, perception, physical, base, added) in [
+            (5, 4, 8, InitiativeBase::SpeedAndPerception, 9),
+            (4, 4, 8, InitiativeBase::SpeedAndPerception, 8),
+            (4, 3, 8, InitiativeBase::Physical, 8),
+            (1, 1, 8, InitiativeBase::Physical, 8),
+            (0, 0, 0, InitiativeBase::SpeedAndPerception, 0),
+            (0, 0, 1, InitiativeBase::Physical, 1),
+        ] {
+            let r = roll_initiative(speed, perception, physical, 0, &mut ScriptedDice::new([3]))
+                .unwrap();
+            assert_eq!(
+                (r.base, r.total),
+                (base, 3 + added),
+                "Speed {speed} Perception {perception} Physical {physical}"
+            );
+        }
+    }
 
     #[test]
     fn initiative_adds_the_better_base() {
@@ -287,16 +313,20 @@ mod tests {
     #[test]
     fn waiting_characters_act_first_by_the_chosen_rule() {
         // thiz-rulebook.md "Wait" (Speed, any success) and "Reflexes" (Yellow or better).
-        // Rating 0: Yellow ≤33, Green ≤54.
-        for (rule, roll, first) in [
-            (WaitRule::CombatChapter, 54, true),
-            (WaitRule::CombatChapter, 55, false),
-            (WaitRule::ReflexesSkill, 33, true),
-            (WaitRule::ReflexesSkill, 34, false),
+        // Rating 0: Yellow ≤33, Green ≤54; rating 4: Yellow ≤41 (Black 9 + Red 12 + Yellow 20).
+        for (rule, rating, roll, first) in [
+            (WaitRule::CombatChapter, 0, 54, true),
+            (WaitRule::CombatChapter, 0, 55, false),
+            (WaitRule::ReflexesSkill, 0, 33, true),
+            (WaitRule::ReflexesSkill, 0, 34, false),
+            (WaitRule::ReflexesSkill, 4, 41, true),
+            (WaitRule::ReflexesSkill, 4, 42, false),
         ] {
-            let w = wait_check(0, rule, &mut ScriptedDice::new([roll])).unwrap();
-            assert_eq!(w.acts_first, first, "{rule:?} roll {roll}");
+            let w = wait_check(rating, rule, &mut ScriptedDice::new([roll])).unwrap();
+            assert_eq!(w.acts_first, first, "{rule:?} rating {rating} roll {roll}");
         }
-        assert_eq!(WaitRule::default(), WaitRule::CombatChapter);
+        // The Reflexes skill's passage is the more detailed one: it is the default.
+        assert_eq!(WaitRule::default(), WaitRule::ReflexesSkill);
+        assert_eq!(WaitRule::default().needs(), Level::Yellow);
     }
 }
