@@ -181,6 +181,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "encounter start",
             "encounter add",
             "encounter next",
+            "encounter undo",
             "encounter declare",
             "encounter act",
             "encounter move",
@@ -1246,6 +1247,11 @@ fn encounter_status_message_is_edited_in_place() {
         "{}",
         stale.text()
     );
+    // Right after that Next a GM may take it back, once: the turn is the one before it again.
+    let undone = x.run(&gm, "/encounter undo");
+    assert!(!undone.ephemeral(), "{}", undone.text());
+    assert_refusal(&x.run(&gm, "/encounter undo"), "/encounter undo");
+    x.run(&gm, "/encounter next");
     let shown = x.run(&gm, "/encounter show");
     assert!(
         shown.ephemeral() && shown.text().contains("GM: the numbers"),
