@@ -240,6 +240,10 @@ pub fn copy_character(
          WHERE guild_id = ?1 AND character_id = ?2",
         "INSERT INTO luck (guild_id, character_id, points)
          SELECT guild_id, ?3, points FROM luck WHERE guild_id = ?1 AND character_id = ?2",
+        // The GM's notes on the sheet go with it (issue 31): a copy is the same creature.
+        "INSERT INTO gm_notes (guild_id, character_id, id, author_id, text, created_at)
+         SELECT guild_id, ?3, id, author_id, text, created_at FROM gm_notes
+         WHERE guild_id = ?1 AND character_id = ?2",
     ] {
         exec(conn, sql, params![guild, from, id])?;
     }
@@ -286,7 +290,7 @@ mod tests {
     }
 
     #[test]
-    fn copies_carry_the_sheet_but_not_the_wounds() {
+    fn copies_carry_the_sheet_and_notes_but_not_the_wounds() {
         for t in crate::store::testdb::backends() {
             let s = &t.store;
             s.write(|c| {
@@ -309,8 +313,15 @@ mod tests {
                         count: 1,
                     }],
                 )?;
+                let gm = crate::store::secrets::GmProof::verified(G);
+                crate::store::secrets::add_note(c, gm, from, UserId(1), "fears fire")?;
                 let copy = copy_character(c, G, from, "Goblin 1")?.unwrap();
                 assert_eq!(copy_character(c, G, from, "goblin 1")?, None);
+                assert_eq!(
+                    crate::store::secrets::notes(c, gm, copy)?,
+                    ["fears fire"],
+                    "the GM's notes go with the copy"
+                );
                 let got = characters::by_id(c, G, copy)?.unwrap();
                 assert!(got.npc);
                 assert_eq!(got.sheet_json, "{\"notes\":\"x\"}");
