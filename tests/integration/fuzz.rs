@@ -353,8 +353,8 @@ impl Step {
             options.push((opt.name.clone(), value));
         }
         if self.garble == 16 {
-            // A luck or dying button, as Discord would deliver its custom id: real and made-up
-            // roll and character ids.
+            // A luck, dying, request or notice button, as Discord would deliver its custom id:
+            // real and made-up roll and character ids.
             let (kind, n) = self.picks[0];
             let kind = [
                 "reroll",
@@ -366,7 +366,8 @@ impl Step {
                 "lower:2:9",
                 "dying",
                 "req",
-            ][usize::from(kind) % 9];
+                "see",
+            ][usize::from(kind) % 10];
             let roll = self.pooled(SMALL, usize::from(n));
             let id = match (kind, n % 5) {
                 // The encounter's status buttons, on real and stale versions.
@@ -382,6 +383,9 @@ impl Step {
                 ("req", 0) => format!("req:{roll}:close"),
                 ("req", 1) => format!("req:{}", self.text),
                 ("req", _) => format!("req:{}:{roll}", n % 3),
+                // A private attack's notice: real and made-up rolls, and garbage.
+                ("see", 0) => format!("see:{}", self.text),
+                ("see", _) => format!("see:{roll}"),
                 (_, 0) => format!("luck:{kind}:{}", self.text),
                 (_, 1) => format!("luck:{kind}:{roll}:{roll}"),
                 _ => format!("luck:{kind}:{roll}"),
