@@ -22,8 +22,9 @@ mod thiz;
 mod tests;
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
-use self::state::{Declared, Figure, State, Stored, Surprise, Team, Undo};
+use self::state::{Declared, Figure, State, Stored, Surprise, Team, TimeUnit, Undo};
 use self::status::{BUTTON_PREFIX, Looks};
 use super::command::{Invocation, Opts};
 use super::reply::Reply;
@@ -39,6 +40,10 @@ pub const MAX_POSITION: i64 = 256;
 
 /// The most copies of one NPC added at once.
 pub const MAX_COUNT: i64 = 20;
+/// The longest a timed effect may be set for, in turns or rounds.
+pub const MAX_TIMER: i64 = 1000;
+/// The longest name of a timed effect, in characters.
+pub const MAX_TIMER_NAME: usize = 60;
 
 /// A parsed `/encounter …` or status-message button.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +90,13 @@ pub enum EncounterCommand {
         figure: String,
         position: u32,
     },
+    /// GM: an effect on a figure that lasts `count` turns or rounds (0 takes it off).
+    Timer {
+        figure: String,
+        what: String,
+        count: u32,
+        unit: TimeUnit,
+    },
     Show,
     End {
         keep: bool,
@@ -110,7 +122,7 @@ impl EncounterCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
         if inv.path.len() != 2 {
             return Err(user(format!(
-                "There is no command {}. /encounter takes start, add, remove, next, undo, declare, act, move, show or end.",
+                "There is no command {}. /encounter takes start, add, remove, next, undo, declare, act, move, show, timer or end.",
                 escape(&inv.display_path())
             )));
         }
@@ -173,6 +185,27 @@ impl EncounterCommand {
                 Opts::new(inv, &[])?;
                 EncounterCommand::Show
             }
+            "timer" => {
+                let o = Opts::new(inv, &["figure", "what", "count", "per"])?;
+                let what = o.required("what")?.trim().to_owned();
+                if what.is_empty() || what.chars().count() > MAX_TIMER_NAME {
+                    return Err(user(format!(
+                        "what names the effect in at most {MAX_TIMER_NAME} characters, like what:stunned."
+                    )));
+                }
+                let unit = match o.text("per") {
+                    None => TimeUnit::Turn,
+                    Some(p) => TimeUnit::parse(p).ok_or_else(|| {
+                        user("per must be turn (the figure's own turns) or round (rounds, or THIZ Initiative Passes).")
+                    })?,
+                };
+                EncounterCommand::Timer {
+                    figure: o.required("figure")?.trim().to_owned(),
+                    what,
+                    count: o.required_int("count", 0, MAX_TIMER)? as u32,
+                    unit,
+                }
+            }
             "end" => {
                 let o = Opts::new(inv, &["keep"])?;
                 EncounterCommand::End {
@@ -181,7 +214,7 @@ impl EncounterCommand {
             }
             other => {
                 return Err(user(format!(
-                    "/encounter has no {}: it takes start, add, remove, next, undo, declare, act, move, show or end.",
+                    "/encounter has no {}: it takes start, add, remove, next, undo, declare, act, move, show, timer or end.",
                     escape(&crate::app::text::truncate(other, 40))
                 )));
             }
@@ -281,6 +314,12 @@ impl EncounterCommand {
             EncounterCommand::Act { figure } => act(ctx, at, &figure),
             EncounterCommand::Move { figure, position } => move_to(ctx, at, &figure, position),
             EncounterCommand::Show => show(ctx, at),
+            EncounterCommand::Timer {
+                figure,
+                what,
+                count,
+                unit,
+            } => timer(ctx, at, &figure, &what, (count, unit)),
             EncounterCommand::End { keep } => end(ctx, at, keep),
             EncounterCommand::AttackHelp => attack_help(ctx, at),
             EncounterCommand::Strike { attacker, target } => strike(ctx, at, attacker, target),
@@ -844,6 +883,9 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
         }
         let began = l.state.begun();
         let before = l.state.clone();
+        // Whose turn ends, and which round it is, for the timed effects.
+        let ending = l.state.current().map(|f| f.id).filter(|_| began);
+        let round = l.state.round;
         {
             let mut dice = ctx.dice();
             match &l.facts {
@@ -853,15 +895,23 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
                 Facts::Tft(m) => tft::begin(&mut l.state, m, &mut dice)?,
             }
         }
+        let over = l.state.tick(ending, began && l.state.round != round);
+        for t in &over {
+            l.state.event(format!("{}: {} is over.", t.name, t.what));
+        }
         l.undo = Some(Box::new(Undo {
             version: l.row.version + 1,
             before,
         }));
         save(tx, at, &l)?;
-        Ok(match l.state.current() {
+        let mut text = match l.state.current() {
             Some(f) => format!("{}: {}'s turn.", if began { "Next" } else { "The fight begins" }, escape(&f.name)),
             None => "Nobody is left able to act; a GM ends the fight with /encounter end.".to_owned(),
-        })
+        };
+        for t in over {
+            let _ = write!(text, "\n{}: {} is over.", escape(&t.name), escape(&t.what));
+        }
+        Ok(text)
     })?;
     Ok(Reply::public(line))
 }
@@ -903,6 +953,54 @@ fn undo(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
         })
     })?;
     Ok(Reply::public(line))
+}
+
+/// GM: sets a timed effect on a figure (a stun, a spell's upkeep, a crossbow's reload), or takes
+/// it off with a count of 0. It counts down as the figure's turns end (`per:turn`, the default)
+/// or as rounds (THIZ: Initiative Passes) begin (`per:round`), and the Next that ends it says so.
+///
+/// Decision: the GM sets what the sources time and the bot counts it, since the sources time
+/// effects in turns, rounds and passes alike; a THIZ fall's stun is set by `/hazard fall` itself.
+fn timer(
+    ctx: &Ctx<'_>,
+    at: At,
+    figure: &str,
+    what: &str,
+    (count, unit): (u32, TimeUnit),
+) -> AppResult<Reply> {
+    ctx.gm()?;
+    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+        let mut l = load_active(tx, at)?;
+        let f = find_figure(&l.state, figure)?.clone();
+        let thiz = l.row.system == System::Thiz;
+        l.state.set_timed(&f, what, count, unit);
+        let line = |name: &str, what: &str| {
+            if count == 0 {
+                format!("{name}: {what} is over.")
+            } else {
+                format!("{name}: {what} for {count} {}.", unit.noun(count, thiz))
+            }
+        };
+        l.state.event(line(&f.name, what.trim()));
+        save(tx, at, &l)?;
+        Ok(line(&escape(&f.name), &escape(what.trim())))
+    })?;
+    Ok(Reply::public(line))
+}
+
+/// A figure in the encounter under way in the caller's channel is stunned for `turns` of its
+/// own turns (THIZ, a fall: thiz-rulebook.md, "Falling"), counted down by the tracker. Outside
+/// an encounter, or for a character not in it, nothing changes.
+pub(crate) fn stun(ctx: &Ctx<'_>, conn: &Conn, figure: CharacterId, turns: u32) -> AppResult<()> {
+    let Some((at, mut l)) = hooks::here(ctx, conn)? else {
+        return Ok(());
+    };
+    let Some(f) = l.state.figure(figure).cloned() else {
+        return Ok(());
+    };
+    l.state.set_timed(&f, "stunned", turns, TimeUnit::Turn);
+    save(conn, at, &l)?;
+    Ok(())
 }
 
 /// TFT: the side that won the round's initiative chooses which side moves first

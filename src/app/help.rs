@@ -298,9 +298,9 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     ),
     ("help", "anyone", "This help", "[command]"),
     (
-        "encounter start|add|remove|next|undo|declare|act|move|show|end",
+        "encounter start|add|remove|next|undo|declare|act|move|show|timer|end",
         "GM, player",
-        "Combat tracker per channel: order, turns, declared options",
+        "Combat tracker per channel: order, turns, declared options, timed effects",
         "…",
     ),
 ];

@@ -245,6 +245,96 @@ pub struct State {
     /// carry the sheets' ratings).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub preparedness: Vec<(String, String)>,
+    /// Effects that last so many turns or rounds (a stun, a spell's upkeep, a crossbow's
+    /// reload), counted down as the fight goes on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timed: Vec<Timed>,
+}
+
+/// What a timed effect counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeUnit {
+    /// The figure's own turns: one goes when its turn ends.
+    Turn,
+    /// Rounds (TFT) or Initiative Passes (THIZ): one goes when a new one begins.
+    Round,
+}
+
+impl TimeUnit {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "turn" | "turns" => Some(TimeUnit::Turn),
+            "round" | "rounds" | "pass" | "passes" => Some(TimeUnit::Round),
+            _ => None,
+        }
+    }
+
+    /// "turn"/"turns", or "round"/"rounds" (THIZ: "pass"/"passes").
+    pub fn noun(self, n: u32, thiz: bool) -> &'static str {
+        match (self, n == 1, thiz) {
+            (TimeUnit::Turn, true, _) => "turn",
+            (TimeUnit::Turn, false, _) => "turns",
+            (TimeUnit::Round, true, true) => "pass",
+            (TimeUnit::Round, false, true) => "passes",
+            (TimeUnit::Round, true, false) => "round",
+            (TimeUnit::Round, false, false) => "rounds",
+        }
+    }
+}
+
+/// One timed effect on a figure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timed {
+    pub figure: CharacterId,
+    /// The figure's name, for the lines that tell of it.
+    pub name: String,
+    /// What it is ("stunned", "Light", "reloading").
+    pub what: String,
+    /// How many turns or rounds are left; it ends when this reaches 0.
+    pub left: u32,
+    pub unit: TimeUnit,
+}
+
+impl State {
+    /// Counts the timed effects down: those in turns of `ended` (whose turn just ended), and
+    /// those in rounds when `new_round` (a new round or Initiative Pass began). Those that run
+    /// out are taken off and come back, in the order they were set.
+    pub fn tick(&mut self, ended: Option<CharacterId>, new_round: bool) -> Vec<Timed> {
+        let mut over = Vec::new();
+        self.timed.retain_mut(|t| {
+            let counts = match t.unit {
+                TimeUnit::Turn => ended == Some(t.figure),
+                TimeUnit::Round => new_round,
+            };
+            if counts {
+                t.left = t.left.saturating_sub(1);
+            }
+            if t.left == 0 {
+                over.push(t.clone());
+                false
+            } else {
+                true
+            }
+        });
+        over
+    }
+
+    /// Sets an effect on a figure (replacing one of the same name), or takes it off with 0.
+    pub fn set_timed(&mut self, f: &Figure, what: &str, left: u32, unit: TimeUnit) {
+        let key = what.trim().to_lowercase();
+        self.timed
+            .retain(|t| !(t.figure == f.id && t.what.to_lowercase() == key));
+        if left > 0 {
+            self.timed.push(Timed {
+                figure: f.id,
+                name: f.name.clone(),
+                what: what.trim().to_owned(),
+                left,
+                unit,
+            });
+        }
+    }
 }
 
 /// What the last "next" changed, kept so a GM can take it back (one level).
@@ -383,6 +473,59 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A row of the timed-effects table: whose turn ends, a new round?, what is left of each.
+    type Row = (
+        Option<i64>,
+        bool,
+        Option<u32>,
+        Option<u32>,
+        &'static [&'static str],
+    );
+
+    /// Timed effects (issue 31): one of `per:turn` goes when its own figure's turn ends and
+    /// never on another's; one of `per:round` goes when a round (pass) begins; each ends, with a
+    /// line, on the tick that takes it from 1 to 0, and not the tick before.
+    #[test]
+    fn timed_effects_count_down_by_their_unit_and_end_at_zero() {
+        let (a, b) = (figure(1, "Alys"), figure(2, "Bran"));
+        let mut s = State::new(Surprise::None);
+        s.set_timed(&a, "stunned", 2, TimeUnit::Turn);
+        s.set_timed(&b, "Light", 1, TimeUnit::Round);
+        // (whose turn ends, a new round?, Alys's left, Bran's left, lines)
+        let table: [Row; 4] = [
+            (Some(2), false, Some(2), Some(1), &[]),
+            (Some(1), false, Some(1), Some(1), &[]),
+            (None, true, Some(1), None, &["Bran: Light is over."]),
+            (Some(1), false, None, None, &["Alys: stunned is over."]),
+        ];
+        for (ended, new_round, alys, bran, lines) in table {
+            let over: Vec<String> = s
+                .tick(ended.map(CharacterId), new_round)
+                .iter()
+                .map(|t| format!("{}: {} is over.", t.name, t.what))
+                .collect();
+            assert_eq!(over, lines, "after {ended:?}, {new_round}");
+            let left = |id: i64| {
+                s.timed
+                    .iter()
+                    .find(|t| t.figure == CharacterId(id))
+                    .map(|t| t.left)
+            };
+            assert_eq!(
+                (left(1), left(2)),
+                (alys, bran),
+                "after {ended:?}, {new_round}"
+            );
+        }
+        // Set again by name (any case) replaces; 0 takes it off.
+        s.set_timed(&a, "Stunned", 3, TimeUnit::Turn);
+        s.set_timed(&a, "stunned", 1, TimeUnit::Turn);
+        assert_eq!(s.timed.len(), 1);
+        assert_eq!(s.timed[0].left, 1);
+        s.set_timed(&a, "STUNNED", 0, TimeUnit::Turn);
+        assert!(s.timed.is_empty());
+    }
 
     fn figure(id: i64, name: &str) -> Figure {
         Figure::joining(

@@ -144,6 +144,33 @@ fn order_lines(system: System, state: &State, ended: bool, view: &View) -> Vec<S
     lines
 }
 
+/// The timed effects under way, visible at the table (a stunned figure, a spell kept up): names
+/// and counts only.
+fn timed_field(system: System, state: &State) -> Option<Field> {
+    if state.timed.is_empty() {
+        return None;
+    }
+    let thiz = system == System::Thiz;
+    let lines: Vec<String> = state
+        .timed
+        .iter()
+        .map(|t| {
+            format!(
+                "{}: {}, {} {} left",
+                escape(&t.name),
+                escape(&t.what),
+                t.left,
+                t.unit.noun(t.left, thiz)
+            )
+        })
+        .collect();
+    Some(Field {
+        name: "Timed".to_owned(),
+        value: lines.join("\n"),
+        inline: false,
+    })
+}
+
 /// The status as a reply: public (the channel's message) or the GM's view (`view.gm`).
 pub fn render(system: System, state: &State, version: i64, ended: bool, view: &View) -> Reply {
     let (looks, gm) = (&view.looks, view.gm);
@@ -163,6 +190,9 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
         .map(|f| format!("{}{}", escape(&f.name), tags(f, looks)))
         .collect();
     let mut fields = Vec::new();
+    if !ended && let Some(field) = timed_field(system, state) {
+        fields.push(field);
+    }
     if !out.is_empty() && state.begun() {
         fields.push(Field {
             name: "Out of the order".to_owned(),

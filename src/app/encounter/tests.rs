@@ -929,3 +929,4 @@ fn status_updates_only_when_it_changes_and_buttons_carry_the_version() {
 mod down;
 mod players;
 mod shown;
+mod timed;

@@ -404,6 +404,8 @@ struct Run {
     fields: Vec<Field>,
     gm_lines: Vec<String>,
     tone: Tone,
+    /// Turns the character is stunned for (a fall), for the encounter's timed effects.
+    stunned: Option<u32>,
 }
 
 impl Run {
@@ -428,6 +430,7 @@ impl Run {
             fields: Vec::new(),
             gm_lines: Vec::new(),
             tone: Tone::Grey,
+            stunned: None,
         }
     }
 
@@ -577,6 +580,10 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &HazardArgs) -> AppResult<Reply> {
         };
         if run.rec.wound.is_some() {
             save_wounds(ctx, tx, &run.tc, &run.sheet)?;
+            // In an encounter here, the tracker counts the stun down.
+            if let Some(turns) = run.stunned {
+                crate::app::encounter::stun(ctx, tx, run.tc.character.id, turns)?;
+            }
         }
         run.rec.outcome = run.lines.join(" ");
         let roll_id = ctx.log_roll(
@@ -644,6 +651,7 @@ fn falling(
                 run.lines.push(format!(
                     "{who} is stunned for {stunned_turns} turns: no actions."
                 ));
+                run.stunned = Some(stunned_turns);
             } else {
                 run.lines.push(format!("{who} is miraculously unharmed."));
             }

@@ -1,4 +1,4 @@
-//! `/encounter start|add|remove|next|undo|declare|act|move|show|end`.
+//! `/encounter start|add|remove|next|undo|declare|act|move|show|timer|end`.
 
 use crate::bot::autocomplete;
 use crate::bot::choices::System;
@@ -60,6 +60,7 @@ pub enum Declared {
         "encounter_act",
         "encounter_move",
         "encounter_show",
+        "encounter_timer",
         "encounter_end"
     ),
     subcommand_required
@@ -187,6 +188,38 @@ pub async fn encounter_move(
 #[poise::command(slash_command, rename = "show")]
 pub async fn encounter_show(ctx: Context<'_>) -> Result<(), Error> {
     invoke(ctx, &["encounter", "show"], Args::new()).await
+}
+
+/// What a timed effect counts.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum Per {
+    #[name = "turn"]
+    Turn,
+    #[name = "round"]
+    Round,
+}
+
+/// GM: a timed effect on a figure (stun, spell upkeep, reload), counted down by the tracker
+#[poise::command(slash_command, rename = "timer")]
+pub async fn encounter_timer(
+    ctx: Context<'_>,
+    #[description = "The figure"] figure: String,
+    #[description = "What it is, like stunned or Light spell"]
+    #[max_length = 60]
+    what: String,
+    #[description = "How many turns or rounds it lasts (0 ends it)"]
+    #[min = 0]
+    #[max = 1000]
+    count: i64,
+    #[description = "Count the figure's own turns (the default) or rounds (THIZ: passes)"]
+    per: Option<Per>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("figure", figure)
+        .opt("what", what)
+        .opt("count", count)
+        .choice("per", per);
+    invoke(ctx, &["encounter", "timer"], args).await
 }
 
 /// GM: end the encounter (NPC copies go too, unless kept)

@@ -182,6 +182,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "encounter add",
             "encounter next",
             "encounter undo",
+            "encounter timer",
             "encounter declare",
             "encounter act",
             "encounter move",
@@ -1257,6 +1258,15 @@ fn encounter_status_message_is_edited_in_place() {
         shown.ephemeral() && shown.text().contains("GM: the numbers"),
         "{}",
         shown.text()
+    );
+    let timer = x.run(
+        &gm,
+        "/encounter timer figure:\"Goblin 2\" what:stunned count:2",
+    );
+    assert!(
+        timer.text().contains("Goblin 2: stunned for 2 turns"),
+        "{}",
+        timer.text()
     );
     x.run(&gm, "/encounter declare option:defend figure:\"Goblin 2\"");
     assert_refusal(&x.run(&ann, "/encounter act figure:Alys"), "/encounter act");
