@@ -92,6 +92,8 @@ pub struct Attack {
     stance: Option<Stance>,
     /// The named circumstances of `adjust`.
     extras: adjust::Extras,
+    /// The guild plays with Bill Seurer's house rules (read when the attack runs).
+    house_rules: bool,
 }
 
 const OPTIONS: [&str; 17] = [
@@ -212,12 +214,14 @@ impl Attack {
                 .map(adjust::parse)
                 .transpose()?
                 .unwrap_or_default(),
+            house_rules: true,
         })
     }
 
     #[allow(clippy::too_many_lines)] // One transaction, read top to bottom: roll, write, reply.
-    fn run_turn(self, ctx: &Ctx<'_>, turn: &TftTurn) -> AppResult<Reply> {
+    fn run_turn(mut self, ctx: &Ctx<'_>, turn: &TftTurn) -> AppResult<Reply> {
         let (settings, house_rules) = table_settings(ctx);
+        self.house_rules = house_rules;
         let guild = ctx.caller.guild;
         let (what, full, shown) =
             ctx.app
@@ -231,17 +235,19 @@ impl Attack {
                     state::ready_to_attack(tx, guild, &attacker, &a_sheet)?;
                     let items = characters::items(tx, guild, attacker.id)?;
                     let chosen = choose_weapon(&items, &attacker.name, self.weapon.as_deref())?;
+                    let chosen = self.without_house_rules(chosen)?;
                     let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet)?;
+                    let adjustments = encounter::more(
+                        self.adjustments(&chosen, &attacker, &a_sheet)?,
+                        turn,
+                        &chosen,
+                    );
                     let mut spec = AttackSpec {
                         dx: a_sheet.dx,
                         armor_dx,
                         shield_dx,
                         technique: Technique::Normal,
-                        adjustments: encounter::more(
-                            self.adjustments(&chosen, &attacker, &a_sheet)?,
-                            turn,
-                            &chosen,
-                        ),
+                        adjustments: self.plain_adjustments(adjustments)?,
                     };
                     // The plain adjDX decides whether the archer may shoot twice or take a good shot.
                     let plain = spec.setup().map_err(user)?;
@@ -490,7 +496,10 @@ impl Attack {
             Some(WeaponGroup::Pole) => has_talent(sheet, Talent::PoleWeaponMaster),
             _ => false,
         };
-        if master {
+        // Decision: without the house rules a master strikes a normal blow. Their ranges (3-4
+        // triple, 5-6 double, and 5-7 for a good shot) are tft-house-rules-combat.txt's, and
+        // tft-rules-summary.md has no Fencing or weapon-master talent to fall back on.
+        if master && self.house_rules {
             return Ok(Technique::WeaponMaster);
         }
         let thrown_dagger = self.range.is_some() && weapon.is_some_and(|w| w.name == "Dagger");
@@ -575,7 +584,11 @@ impl Attack {
             None => {}
         }
         match (self.wait, self.extras.widen) {
-            (Some(turns), widen) => out.push(Adjustment::WaitingForOpening { turns, widen }),
+            (Some(turns), widen) => out.push(Adjustment::WaitingForOpening {
+                turns,
+                widen,
+                house_rules: self.house_rules,
+            }),
             (None, 0) => {}
             (None, _) => {
                 return Err(user(
@@ -589,6 +602,7 @@ impl Attack {
                 hexes,
                 sheet,
                 self.extras.shooting_twice,
+                self.house_rules,
             )?);
         }
         self.extra_adjustments(&mut out, c, sheet)?;
@@ -606,6 +620,68 @@ impl Attack {
             out.push(Adjustment::Other(other));
         }
         Ok(out)
+    }
+}
+
+impl Attack {
+    /// With the house rules off: refuses what only they allow (their weapons, the target's
+    /// parries and shield wall, worn armor, good shots, widening, earlier rolls), and strikes
+    /// with a fine or good weapon as with a plain one (tft-house-rules.txt, "Fine Weapons",
+    /// "Good Weapons"; the summary has no weapon quality).
+    fn without_house_rules(&self, mut chosen: Chosen) -> AppResult<Chosen> {
+        if self.house_rules {
+            return Ok(chosen);
+        }
+        let refused = if let Some(w) = chosen.weapon.filter(|w| w.house_rule) {
+            Some(format!("The {}", w.name))
+        } else if self.parry.is_house_rule() {
+            Some("The target's parry (other than with a main-gauche)".to_owned())
+        } else if self.shield_wall > 0 {
+            Some("A shield wall".to_owned())
+        } else if self.extras.armor_wear != gear::Wear::Sound {
+            Some("Armor wear".to_owned())
+        } else if self.extras.good_shot {
+            Some("A good bow shot".to_owned())
+        } else if self.extras.widen > 0 {
+            Some("Widening the double/triple range by waiting".to_owned())
+        } else if self.prior > 0 {
+            Some("The -1 per earlier roll this turn (prior)".to_owned())
+        } else if matches!(
+            self.charge,
+            Charge::ReceivingRider | Charge::ChargingOffCentre
+        ) {
+            Some("A lance or pike charge".to_owned())
+        } else {
+            None
+        };
+        if let Some(what) = refused {
+            return Err(super::house_rule_off(&what));
+        }
+        if chosen.quality != Quality::Plain {
+            chosen.quality = Quality::Plain;
+            let why = "its quality counts only under the house rules (/gm rules tft_house_rules)";
+            chosen.note = Some(match chosen.note {
+                Some(n) => format!("{n}; {why}"),
+                None => why.to_owned(),
+            });
+        }
+        Ok(chosen)
+    }
+
+    /// With the house rules off: drops the encounter's count of earlier shots (a house rule the
+    /// player did not ask for) and refuses any other adjustment only the house rules have.
+    fn plain_adjustments(&self, adjustments: Vec<Adjustment>) -> AppResult<Vec<Adjustment>> {
+        if self.house_rules {
+            return Ok(adjustments);
+        }
+        let kept: Vec<Adjustment> = adjustments
+            .into_iter()
+            .filter(|a| !matches!(a, Adjustment::EarlierRollsThisTurn(_)))
+            .collect();
+        match kept.iter().find_map(Adjustment::house_rule) {
+            Some(rule) => Err(super::house_rule_off(rule)),
+            None => Ok(kept),
+        }
     }
 }
 
@@ -794,11 +870,14 @@ fn range_adjustment(
     hexes: u32,
     sheet: &TftSheet,
     shooting_twice: bool,
+    house_rules: bool,
 ) -> AppResult<Adjustment> {
     match chosen.weapon {
+        // tft-house-rules-combat.txt, "Long Range Shots": the table past 30 hexes is the house
+        // rules'; without them every range costs the normal 1 per 6 hexes.
         Some(w) if w.is_missile() => Ok(Adjustment::MissileRange {
             hexes,
-            missile_weapons_talent: has_talent(sheet, Talent::MissileWeapons),
+            missile_weapons_talent: house_rules && has_talent(sheet, Talent::MissileWeapons),
             shooting_twice,
         }),
         Some(w) if w.thrown => Ok(Adjustment::ThrownRange {

@@ -231,6 +231,12 @@ impl Heal {
         })
     }
 
+    /// tft-house-rules.txt, "First Aid": the talent is the house rules'; potions, hits and
+    /// fatigue are not.
+    pub(super) fn house_rule(&self) -> Option<&'static str> {
+        self.healing.first_aid.then_some("First Aid")
+    }
+
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         // Decision: healing is the GM's to give, as `/wound heal` is for THIZ (SPEC §2); the
         // sources give no rate for rest, so the GM states it.
