@@ -119,6 +119,8 @@ pub enum TftCommand {
     Heal(state::Heal),
     /// `/tft stand`: up from a knockdown.
     Stand(state::Stand),
+    /// `/tftkit pickup`: a dropped weapon picked up.
+    Pickup(state::Pickup),
     /// `/tft repair`: a broken weapon mended (GM).
     Repair(state::Repair),
     /// `/tft condition`: a GM's correction of hits, fatigue and states.
@@ -149,7 +151,7 @@ const SUBCOMMANDS: &str =
 /// The look-ups' subcommands (`/tftref`), for messages.
 const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount, price, time";
 /// The `/tftkit` subcommands, for messages.
-const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss, cast";
+const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss, cast, pickup";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -168,6 +170,7 @@ impl TftCommand {
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
+            ["tftkit", "pickup"] => TftCommand::Pickup(state::Pickup::parse(inv)?),
             ["tft", "repair"] => TftCommand::Repair(state::Repair::parse(inv)?),
             ["tft", "condition"] => TftCommand::Condition(state::SetCondition::parse(inv)?),
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
@@ -242,6 +245,7 @@ impl TftCommand {
             TftCommand::Job(c) => c.run(ctx),
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),
+            TftCommand::Pickup(c) => c.run(ctx),
             TftCommand::Repair(c) => c.run(ctx),
             TftCommand::Condition(c) => c.run(ctx),
             TftCommand::Odds(c) => Ok(c.run(ctx)),

@@ -1099,6 +1099,102 @@ fn export_then_import_round_trips_a_tft_character() {
     assert_eq!(w.luck("Joe Two"), None);
 }
 
+#[test]
+fn a_tft_weapons_quality_is_set_shown_exported_and_imported() {
+    // tft-house-rules.txt, "Fine Weapons": +1 DX and/or +1 or +2 damage; only bladed weapons
+    // take extra damage, daggers only the +1 DX; bows cannot be fine. "Good Weapons".
+    let w = world();
+    w.create(&ann(), "Joe", "tft");
+    let add = |item: &str, quality: &str| {
+        [
+            ("name", "Joe"),
+            ("action", "add"),
+            ("item", item),
+            ("kind", "weapon"),
+            ("quality", quality),
+        ]
+        .map(|(k, v)| (k, v.to_owned()))
+    };
+    for (item, quality, stored) in [
+        ("broadsword", "fine-dx+2", Some("fine-dx+2")),
+        ("dagger", "Fine", Some("fine")),
+        ("mace", "good", Some("good")),
+        ("rapier", "plain", None),
+    ] {
+        let opts = add(item, quality);
+        let opts: Vec<(&str, &str)> = opts.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        w.ok(&ann(), &["gear"], &opts);
+        let items = w.items("Joe");
+        let stats: ItemStats = serde_json::from_str(&items.last().unwrap().stats_json).unwrap();
+        assert_eq!(stats.quality.as_deref(), stored, "{item} {quality}");
+    }
+    let shown = w.ok(&ann(), &["show"], &[("name", "Joe")]).all_text();
+    // (The sheet escapes Discord's markdown, "-" and ":" among it.)
+    for want in [
+        r"Broadsword (weapon, fine\-dx+2\: +1 DX, +2 damage)",
+        r"Dagger (weapon, fine\: +1 DX)",
+        "Mace (weapon, good)",
+        "Rapier (weapon)",
+    ] {
+        assert!(shown.contains(want), "{want}: {shown:?}");
+    }
+    let before = w.items("Joe").len();
+    for (item, quality, says) in [
+        ("dagger", "fine+1", "only be given +1 DX"),
+        ("mace", "fine+2", "only be given +1 DX"),
+        ("longbow", "fine", "cannot be made finely"),
+        ("broadsword", "fine+3", "quality must be plain, good, fine"),
+    ] {
+        let opts = add(item, quality);
+        let opts: Vec<(&str, &str)> = opts.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        w.refused(&ann(), &["gear"], &opts, says);
+    }
+    w.refused(
+        &ann(),
+        &["gear"],
+        &[
+            ("name", "Joe"),
+            ("action", "add"),
+            ("item", "rope"),
+            ("quality", "fine"),
+        ],
+        "quality does not apply to a plain item",
+    );
+    assert_eq!(w.items("Joe").len(), before, "refusals change nothing");
+    // Exported and imported as they are.
+    let mut json = exported_json(&w.ok(&ann(), &["export"], &[("name", "Joe")]));
+    assert_eq!(json["equipment"][0]["stats"]["quality"], "fine-dx+2");
+    json["name"] = "Joe Two".into();
+    w.ok(&ann(), &["import"], &[("file", &json.to_string())]);
+    let copied: Vec<Option<String>> = w
+        .items("Joe Two")
+        .iter()
+        .map(|i| {
+            serde_json::from_str::<ItemStats>(&i.stats_json)
+                .unwrap()
+                .quality
+        })
+        .collect();
+    assert_eq!(
+        copied,
+        [
+            Some("fine-dx+2".into()),
+            Some("fine".into()),
+            Some("good".into()),
+            None
+        ]
+    );
+    // A file may not give a weapon what /character gear would refuse.
+    json["name"] = "Joe Three".into();
+    json["equipment"][1]["stats"]["quality"] = "fine+2".into();
+    w.refused(
+        &ann(),
+        &["import"],
+        &[("file", &json.to_string())],
+        "equipment[1]",
+    );
+}
+
 fn good_file() -> serde_json::Value {
     serde_json::json!({
         "format": "referee-character", "version": 1, "system": "thiz", "name": "Newt",

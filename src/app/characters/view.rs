@@ -161,12 +161,32 @@ fn equipment_line(item: &Item) -> String {
         notes.push("missile".to_owned());
     }
     if let Some(q) = &stats.quality {
-        notes.push(q.clone());
+        notes.push(quality_note(q));
     }
     if stats.broken {
         notes.push("broken".to_owned());
     }
     format!("{} ({})", escape(&item.name), escape(&notes.join(", ")))
+}
+
+/// A TFT weapon's quality with what it gives (tft-house-rules.txt, "Fine Weapons", "Good
+/// Weapons"): "fine+2: +2 damage".
+fn quality_note(stored: &str) -> String {
+    let Some(q) = gear::Quality::parse(stored) else {
+        return stored.to_owned();
+    };
+    let mut gives = Vec::new();
+    if q.dx_bonus() != 0 {
+        gives.push(format!("{} DX", signed(q.dx_bonus())));
+    }
+    if q.damage_bonus() != 0 {
+        gives.push(format!("{} damage", signed(q.damage_bonus())));
+    }
+    if gives.is_empty() {
+        q.name().to_owned()
+    } else {
+        format!("{}: {}", q.name(), gives.join(", "))
+    }
 }
 
 fn equipment(items: &[Item]) -> String {

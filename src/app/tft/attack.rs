@@ -27,9 +27,7 @@ use crate::rules::tft::damage::{
     AttackAllowed, Blow, Charge, Defence, DefendWith, Direction, Parry, Precise, Striker, Target,
     Toughness, defend_attack, keep_lance, parry_attack, shield_wall_stops, striker_dice,
 };
-use crate::rules::tft::gear::{
-    self, FineGrade, FireRate, Quality, ShieldKind, Weapon, WeaponGroup,
-};
+use crate::rules::tft::gear::{self, FireRate, Quality, ShieldKind, Weapon, WeaponGroup};
 use crate::rules::tft::injury::AttributeRoll;
 use crate::rules::tft::odds::attack_odds;
 use crate::rules::tft::resolve::resolve_attack;
@@ -316,6 +314,9 @@ impl Attack {
                     )?;
                     if breakage.is_some_and(|b| b.broken) {
                         state::record_break(tx, guild, &attacker, chosen.item)?;
+                    }
+                    if chosen.kind().mishap(res.roll.outcome) == Mishap::DropWeapon {
+                        state::record_drop(tx, guild, &attacker, chosen.item)?;
                     }
                     hurt_self(tx, guild, attacker.id, self_damage)?;
                     let label = format!("{} attacks {}", attacker.name, target.name);
@@ -930,10 +931,10 @@ impl Chosen {
 fn choose_weapon(items: &[Item], owner: &str, requested: Option<&str>) -> AppResult<Chosen> {
     let carried: Vec<&Item> = items.iter().filter(|i| i.kind == "weapon").collect();
     let Some(name) = requested else {
-        // A broken weapon is passed over when a sound one is carried.
+        // A broken or dropped weapon is passed over when one in hand is carried.
         let Some(first) = carried
             .iter()
-            .find(|i| !state::is_broken(i))
+            .find(|i| !state::is_broken(i) && !state::is_dropped(i))
             .or(carried.first())
         else {
             return Err(user(format!(
@@ -982,6 +983,9 @@ fn carried_weapon(item: &Item, owner: &str) -> AppResult<Chosen> {
     if state::is_broken(item) {
         return Err(state::broken_refusal(owner, item));
     }
+    if state::is_dropped(item) {
+        return Err(state::dropped_refusal(owner, item));
+    }
     let weapon = gear::weapon(&item.name).map_err(|e| {
         user(format!(
             "{}'s weapon \"{}\" is not a row of the weapon table ({}); name one with weapon:…",
@@ -1019,16 +1023,7 @@ fn carried_weapon(item: &Item, owner: &str) -> AppResult<Chosen> {
 
 /// A weapon's quality as the equipment stats spell it.
 pub(super) fn parse_quality(text: &str) -> Option<Quality> {
-    Some(match text.trim().to_ascii_lowercase().as_str() {
-        "" | "plain" => Quality::Plain,
-        "good" => Quality::Good,
-        "fine" | "fine-dx" => Quality::Fine(FineGrade::Dx),
-        "fine+1" => Quality::Fine(FineGrade::Damage1),
-        "fine-dx+1" => Quality::Fine(FineGrade::DxDamage1),
-        "fine+2" => Quality::Fine(FineGrade::Damage2),
-        "fine-dx+2" => Quality::Fine(FineGrade::DxDamage2),
-        _ => return None,
-    })
+    Quality::parse(text)
 }
 
 /// The target's armor and shield, facing the blow.
@@ -1087,6 +1082,7 @@ pub(super) fn acrobatics(c: &Character, sheet: &TftSheet) -> AppResult<Option<i3
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::tft::gear::FineGrade;
 
     fn item(kind: &str, name: &str, stats: &str) -> Item {
         Item {

@@ -2572,7 +2572,12 @@ fn magic_items_are_priced_and_actions_timed() {
 
 /// Attacks until a blow lands (DX high enough that most do), returning that reply.
 fn first_hit(w: &World, opts: Opts<'_>) -> Reply {
+    let attacker = opts.iter().find(|(k, _)| *k == "attacker").map(|(_, v)| *v);
     for _ in 0..40 {
+        // A weapon dropped on a 17 is picked up (the answer is a refusal when none was).
+        if let Some(who) = attacker {
+            w.run(ANN, &["tftkit", "pickup"], &[("character", who)]);
+        }
         let r = w.run(ANN, &["tft", "attack"], opts);
         assert_eq!(r.embeds.len(), 1, "{r:?}");
         if r.embeds[0].fields.iter().any(|f| f.name == "Hits") {
@@ -3086,6 +3091,8 @@ fn without_house_rules_a_strong_figure_falls_at_eight_hits() {
         for _ in 0..60 {
             w.set_hits(brom, 0);
             w.set("Brom", &[("knocked_down", "false")]);
+            // A sword dropped on a 17 is picked up (the answer is a refusal when none was).
+            w.run(ANN, &["tftkit", "pickup"], &[("character", "Vexa")]);
             let r = w.attack(ANN, "Vexa", "Brom");
             let Some(h) = r.embeds[0].fields.iter().find(|f| f.name == "Hits") else {
                 continue;
@@ -3411,4 +3418,138 @@ fn without_the_house_rules_a_missile_spell_keeps_the_normal_range_penalty() {
         );
         assert!(field(&r, "adjDX").contains(want), "{house}: {r:?}");
     }
+}
+
+#[test]
+fn a_fine_weapon_set_with_character_gear_breaks_only_on_its_die() {
+    // tft-house-rules.txt, "Fine Weapons": where a plain weapon breaks (18 on 3 dice) a fine
+    // one rolls a die more; +2 damage breaks only on a 6, +1 damage on a 5 or 6.
+    for (quality, die, breaks) in [
+        ("fine+2", 5, false),
+        ("fine+2", 6, true),
+        ("fine+1", 4, false),
+        ("fine+1", 5, true),
+    ] {
+        let w = world_rolling(4, |f| f[..3] == [6, 6, 6] && f[3] == die);
+        w.tft("Vexa", ANN, fighter(12, 14));
+        w.tft("Brom", BOB, fighter(12, 12));
+        let r = w.run(
+            ANN,
+            &["character", "gear"],
+            &[
+                ("name", "Vexa"),
+                ("action", "add"),
+                ("item", "broadsword"),
+                ("kind", "weapon"),
+                ("quality", quality),
+            ],
+        );
+        assert!(r.content.contains("now carries"), "{r:?}");
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", "Vexa"), ("target", "Brom")],
+        );
+        let said = r.embeds[0]
+            .fields
+            .iter()
+            .filter(|f| f.name == "Weapon")
+            .map(|f| f.value.as_str())
+            .collect::<Vec<_>>();
+        let want = format!(
+            "It {} (quality die {die}).",
+            if breaks { "breaks" } else { "holds" }
+        );
+        assert_eq!(said, ["fine Broadsword", want.as_str()], "{quality} {die}");
+        // A broken weapon is refused until repaired; a sound one strikes again.
+        let again = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", "Vexa"), ("target", "Brom")],
+        );
+        assert_eq!(again.embeds.is_empty(), breaks, "{again:?}");
+    }
+}
+
+#[test]
+fn a_dropped_weapon_is_picked_up_before_it_strikes_again() {
+    // tft-rules-summary.md, "ROLLING TO HIT": 17 drops the weapon (16 is a plain automatic
+    // miss, 18 breaks it); "PICK UP DROPPED WEAPON" is an option of its own.
+    for (faces, dropped) in [(16, false), (17, true), (18, false)] {
+        let w = world_rolling(3, |f| f.iter().sum::<u32>() == faces);
+        let ann = w.tft("Vexa", ANN, fighter(12, 14));
+        w.give(ann, "weapon", "broadsword", "{}");
+        w.tft("Brom", BOB, fighter(12, 12));
+        let r = w.attack(ANN, "Vexa", "Brom");
+        assert_eq!(
+            field(&r, "Result") == "Miss, weapon dropped",
+            dropped,
+            "{faces}: {r:?}"
+        );
+        assert_eq!(
+            w.item_stats(ann)[0].contains("\"dropped\":true"),
+            dropped,
+            "{faces}"
+        );
+        let again = w.attack(ANN, "Vexa", "Brom");
+        if dropped {
+            let before = w.rolls();
+            assert!(
+                refusal(&again).contains("pick it up first with /tftkit pickup"),
+                "{again:?}"
+            );
+            assert_eq!(w.rolls(), before, "a refused attack rolls nothing");
+        } else if faces == 16 {
+            assert_eq!(again.embeds.len(), 1, "{again:?}");
+        }
+    }
+}
+
+#[test]
+fn picking_up_a_dropped_weapon_takes_the_turn_and_readies_it() {
+    let w = world_rolling(3, |f| f.iter().sum::<u32>() == 17);
+    let ann = w.tft("Vexa", ANN, fighter(12, 14));
+    w.give(ann, "weapon", "broadsword", "{}");
+    w.give(ann, "weapon", "dagger", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    // Nothing dropped yet: nothing to pick up.
+    let r = w.run(ANN, &["tftkit", "pickup"], &[("character", "Vexa")]);
+    assert!(refusal(&r).contains("has dropped no weapon"), "{r:?}");
+    let r = w.attack(ANN, "Vexa", "Brom");
+    assert_eq!(field(&r, "Result"), "Miss, weapon dropped");
+    // The dropped broadsword is passed over for the dagger in hand.
+    let r = w.attack(ANN, "Vexa", "Brom");
+    assert!(field(&r, "Weapon").starts_with("Dagger"), "{r:?}");
+    for (opts, says) in [
+        (
+            &[("character", "Vexa"), ("weapon", "dagger")][..],
+            "dagger was not dropped",
+        ),
+        (
+            &[("character", "Vexa"), ("weapon", "spear")][..],
+            "carries no weapon named spear",
+        ),
+    ] {
+        let r = w.run(ANN, &["tftkit", "pickup"], opts);
+        assert!(refusal(&r).contains(says), "{opts:?}: {r:?}");
+    }
+    // A knocked-down figure stands first.
+    w.set("Vexa", &[("knocked_down", "true")]);
+    let r = w.run(ANN, &["tftkit", "pickup"], &[("character", "Vexa")]);
+    assert!(refusal(&r).contains("must stand up first"), "{r:?}");
+    w.set("Vexa", &[("knocked_down", "false")]);
+    assert!(w.item_stats(ann)[0].contains("\"dropped\":true"));
+    let r = w.run(ANN, &["tftkit", "pickup"], &[("character", "Vexa")]);
+    assert_eq!(r.embeds[0].title, "Vexa picks up the broadsword", "{r:?}");
+    assert!(!w.item_stats(ann)[0].contains("dropped"));
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", "broadsword"),
+        ],
+    );
+    assert!(field(&r, "Weapon").starts_with("Broadsword"), "{r:?}");
 }
