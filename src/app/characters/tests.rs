@@ -948,6 +948,57 @@ fn validate_checks_tft_point_totals() {
 }
 
 #[test]
+fn without_the_house_rules_a_tft_sheet_has_no_skill_points() {
+    // tft-house-rules.txt, "Skill Points": IQ + 2 x SP of talents and spells, SP at most IQ/4.
+    // With /gm rules tft_house_rules off SP are no rule: a sheet with any is told to drop them,
+    // and its talents must fit in IQ alone.
+    for (house, sp, want) in [
+        (true, "0", Some("no problems")),
+        (false, "0", Some("no problems")),
+        (true, "1", Some("no problems")),
+        (false, "1", None),
+    ] {
+        let w = world();
+        w.app
+            .store
+            .write(|tx| {
+                let mut s = crate::store::guilds::get(tx, GUILD)?;
+                s.rules.insert("tft_house_rules".into(), house);
+                crate::store::guilds::put(tx, GUILD, &s)
+            })
+            .unwrap();
+        w.create(&ann(), "Joe", "tft");
+        for (field, value) in [("st", "12"), ("dx", "11"), ("iq", "8"), ("xp", "10")] {
+            w.set(&ann(), "Joe", field, value);
+        }
+        w.set(&ann(), "Joe", "sp", sp);
+        // 9 points of talents: one more than IQ 8 holds, within IQ + 2 x SP with 1 SP.
+        w.set(
+            &ann(),
+            "Joe",
+            "talents",
+            "Sword (2), Axe/Mace (2), Shield (1), Fencing (3)",
+        );
+        w.set(
+            &ann(),
+            "Joe",
+            "spells",
+            if sp == "0" { "" } else { "Light" },
+        );
+        let text = w.ok(&ann(), &["validate"], &[("name", "Joe")]).all_text();
+        if let Some(w) = want {
+            assert!(text.contains(w), "{house} {sp}: {text}");
+        } else {
+            assert!(
+                text.contains("SP 1: Skill Points are one of Bill Seurer's house rules"),
+                "{text}"
+            );
+            assert!(!text.contains("no problems"), "{text}");
+        }
+    }
+}
+
+#[test]
 fn delete_removes_everything_and_only_for_owner_or_gm() {
     let w = world();
     w.create(&ann(), "Vexa", "thiz");

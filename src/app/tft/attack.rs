@@ -234,6 +234,10 @@ impl Attack {
                     let items = characters::items(tx, guild, attacker.id)?;
                     let chosen = choose_weapon(&items, &attacker.name, self.weapon.as_deref())?;
                     let chosen = self.without_house_rules(chosen)?;
+                    if !self.house_rules {
+                        house_gear(&attacker, &a_sheet)?;
+                        house_gear(&target, &t_sheet)?;
+                    }
                     let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet)?;
                     let adjustments = encounter::more(
                         self.adjustments(&chosen, &attacker, &a_sheet)?,
@@ -1024,6 +1028,32 @@ fn carried_weapon(item: &Item, owner: &str) -> AppResult<Chosen> {
 /// A weapon's quality as the equipment stats spell it.
 pub(super) fn parse_quality(text: &str) -> Option<Quality> {
     Quality::parse(text)
+}
+
+/// Refuses the house rules' fine armor and metal small shield on a sheet (tft-house-rules.txt,
+/// "Fine Armor", "Shields") in a guild that plays without them.
+fn house_gear(c: &Character, sheet: &TftSheet) -> AppResult<()> {
+    let armor = sheet.armor.as_deref().filter(|a| !a.trim().is_empty());
+    if let Some(a) = armor.and_then(|a| gear::armor(a).ok())
+        && a.kind.is_fine()
+    {
+        return Err(super::house_rule_off(&format!(
+            "{}'s {}",
+            escape(&c.name),
+            a.name
+        )));
+    }
+    let shield = sheet.shield.as_deref().filter(|s| !s.trim().is_empty());
+    if let Some(s) = shield.and_then(|s| gear::shield(s).ok())
+        && s.kind == ShieldKind::MetalSmall
+    {
+        return Err(super::house_rule_off(&format!(
+            "{}'s {}",
+            escape(&c.name),
+            s.name
+        )));
+    }
+    Ok(())
 }
 
 /// The target's armor and shield, facing the blow.

@@ -3256,6 +3256,40 @@ fn the_house_rules_switch_governs_the_attacks_house_rules() {
 }
 
 #[test]
+fn without_the_house_rules_fine_armor_and_the_metal_shield_are_refused() {
+    for house in [true, false] {
+        let w = world();
+        w.set_rule("tft_house_rules", house);
+        w.tft("Vexa", ANN, fighter(14, 30));
+        // tft-house-rules.txt, "Fine Armor" and "Shields": fine plate and the metal shield.
+        for (name, armor, shield) in [
+            ("Cara", "fine plate", "small"),
+            ("Dain", "plate", "metal small"),
+        ] {
+            w.tft(
+                name,
+                BOB,
+                TftSheet {
+                    armor: Some(armor.into()),
+                    shield: Some(shield.into()),
+                    ..fighter(60, 12)
+                },
+            );
+            let r = w.run(
+                ANN,
+                &["tft", "attack"],
+                &[("attacker", "Vexa"), ("target", name), ("weapon", "spear")],
+            );
+            if house {
+                assert_eq!(r.embeds.len(), 1, "{r:?}");
+            } else {
+                assert!(refusal(&r).contains(HOUSE_OFF), "{r:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn without_the_house_rules_a_fine_weapon_strikes_as_a_plain_one() {
     // tft-house-rules.txt, "Fine Weapons": +1 DX and +2 damage; tft-rules-summary.md has no
     // weapon quality, so with the switch off the blow is the plain broadsword's.
