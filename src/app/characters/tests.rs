@@ -996,6 +996,26 @@ fn without_the_house_rules_a_tft_sheet_has_no_skill_points() {
             assert!(!text.contains("no problems"), "{text}");
         }
     }
+    // tft-house-rules.txt, "New and Changed Skills": Axeplay is the house rules' own talent.
+    for (house, flagged) in [(true, false), (false, true)] {
+        let w = world();
+        w.app
+            .store
+            .write(|tx| {
+                let mut s = crate::store::guilds::get(tx, GUILD)?;
+                s.rules.insert("tft_house_rules".into(), house);
+                crate::store::guilds::put(tx, GUILD, &s)
+            })
+            .unwrap();
+        w.create(&ann(), "Joe", "tft");
+        w.set(&ann(), "Joe", "talents", "Axe/Mace (2), Axeplay (3)");
+        let text = w.ok(&ann(), &["validate"], &[("name", "Joe")]).all_text();
+        assert_eq!(
+            text.contains("Axeplay: talents of Bill Seurer's house rules"),
+            flagged,
+            "{house}: {text}"
+        );
+    }
 }
 
 #[test]

@@ -7,7 +7,9 @@ use crate::app::sheet::{ItemStats, Sheet, TftSheet, ThizSheet};
 use crate::app::text::{escape, signed, truncate};
 use crate::app::thiz::record;
 use crate::app::{AppResult, Ctx};
-use crate::rules::tft::character::{self as tft_char, Attributes, Encumbrance, SheetPoints};
+use crate::rules::tft::character::{
+    self as tft_char, Attributes, Encumbrance, SheetPoints, Talent,
+};
 use crate::rules::tft::gear;
 use crate::rules::thiz::creation::{self, Draft};
 use crate::rules::thiz::skills::{GeneralRatings, SkillId};
@@ -111,6 +113,22 @@ pub(super) fn problems(l: &Loaded, house_rules: bool) -> Vec<String> {
         // has none, and its talents and spells fit in IQ alone.
         Sheet::Tft(s) => {
             let mut found = tft_problems(&TftSheet { sp: 0, ..s.clone() });
+            let house_talents: Vec<&str> = s
+                .talents
+                .iter()
+                .filter_map(|t| fields::parse_talent(t).and_then(|st| st.talent))
+                .filter(|t| t.is_house_rule())
+                .map(Talent::name)
+                .collect();
+            if !house_talents.is_empty() {
+                found.insert(
+                    0,
+                    format!(
+                        "{}: talents of Bill Seurer's house rules, which are off here; take them off, or a GM turns them on with /gm rules name:tft_house_rules value:on",
+                        house_talents.join(", ")
+                    ),
+                );
+            }
             if s.sp > 0 {
                 found.insert(
                     0,
