@@ -202,6 +202,9 @@ fn equipment_line(item: &Item) -> String {
     if stats.broken {
         notes.push("broken".to_owned());
     }
+    if stats.dropped {
+        notes.push("dropped".to_owned());
+    }
     format!("{} ({})", escape(&item.name), escape(&notes.join(", ")))
 }
 

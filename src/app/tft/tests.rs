@@ -3573,6 +3573,11 @@ fn picking_up_a_dropped_weapon_takes_the_turn_and_readies_it() {
     assert!(refusal(&r).contains("must stand up first"), "{r:?}");
     w.set("Vexa", &[("knocked_down", "false")]);
     assert!(w.item_stats(ann)[0].contains("\"dropped\":true"));
+    let shown = w.run(ANN, &["character", "show"], &[("name", "Vexa")]);
+    assert!(
+        format!("{shown:?}").contains("broadsword (weapon, dropped)"),
+        "{shown:?}"
+    );
     let r = w.run(ANN, &["tftkit", "pickup"], &[("character", "Vexa")]);
     assert_eq!(r.embeds[0].title, "Vexa picks up the broadsword", "{r:?}");
     assert!(!w.item_stats(ann)[0].contains("dropped"));
