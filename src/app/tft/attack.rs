@@ -818,7 +818,8 @@ fn range_adjustment(
 ) -> AppResult<Adjustment> {
     match chosen.weapon {
         // tft-house-rules-combat.txt, "Long Range Shots": the table past 30 hexes is the house
-        // rules'; without them every range costs the normal 1 per 6 hexes.
+        // rules'. Decision: without them every range keeps the normal 1 per 6 hexes, since the
+        // summary's own two rates disagree (see `MISSILE_HEXES_PER_DX`).
         Some(w) if w.is_missile() => Ok(Adjustment::MissileRange {
             hexes,
             missile_weapons_talent: house_rules && has_talent(sheet, Talent::MissileWeapons),
