@@ -114,6 +114,9 @@ pub struct GearNumbers {
     pub family: Option<String>,
     /// What a THIZ missile weapon shoots: low, piercing, high or armour-piercing.
     pub missile_kind: Option<String>,
+    /// How well a TFT weapon was made: plain, good, fine, fine+1, fine+2, fine-dx+1, fine-dx+2
+    /// (tft-house-rules.txt, "Fine Weapons", "Good Weapons").
+    pub quality: Option<String>,
 }
 
 /// A change to the equipment list.
@@ -251,6 +254,7 @@ fn parse_gear(inv: &Invocation) -> AppResult<CharacterCommand> {
             "missile",
             "family",
             "missile_kind",
+            "quality",
         ],
     )?;
     let name = required_name(&o)?;
@@ -267,6 +271,7 @@ fn parse_gear(inv: &Invocation) -> AppResult<CharacterCommand> {
         missile_kind: o
             .text("missile_kind")
             .map(|k| k.trim().to_ascii_lowercase()),
+        quality: o.text("quality").map(|q| q.trim().to_ascii_lowercase()),
     };
     let change = match action.as_str() {
         "add" => GearChange::Add {

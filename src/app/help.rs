@@ -92,10 +92,10 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "character [hits] [fatigue] [knocked_down] [dead]",
     ),
     (
-        "tftkit check|gear|actions|miss|cast",
+        "tftkit check|gear|actions|miss|cast|pickup",
         "player, GM; anyone for gear",
-        "TFT tools: common checks, gear prices and wear, multiple actions, rolling to miss, casting",
-        "check … | item … | first second … | [character] [prior] … | spell …",
+        "TFT tools: common checks, gear prices and wear, multiple actions, rolling to miss, casting, picking up a dropped weapon",
+        "check … | item … | first second … | [character] [prior] … | spell … | [character] [weapon]",
     ),
     (
         "tft reaction",
@@ -148,7 +148,7 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     (
         "character set|skill|gear|delete",
         "owner, GM",
-        "Change a sheet",
+        "Change a sheet (gear quality: a TFT weapon's make)",
         "name …",
     ),
     (

@@ -161,7 +161,8 @@ use super::AppError;
 ///
 /// THIZ: `weapon` {"attack_bonus": i32, "missile": bool}; `armor` {"armor_bonus": i32,
 /// "locations": ["head", "chest", …]}; `shield` {"armor_bonus": i32}.
-/// TFT: `weapon` (the name is a row of the weapon table; {"quality": "plain"|"good"|"fine"});
+/// TFT: `weapon` (the name is a row of the weapon table; {"quality": "fine+2"…, "broken": bool,
+/// "dropped": bool});
 /// armor and shield are on the sheet. Anything else is `item` {}.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -182,6 +183,10 @@ pub struct ItemStats {
     /// (`/tft repair`).
     #[serde(skip_serializing_if = "is_false")]
     pub broken: bool,
+    /// TFT weapon dropped by an attack's drop result (17 on 3 dice): refused until picked up
+    /// (`/tftkit pickup`, an action of its own).
+    #[serde(skip_serializing_if = "is_false")]
+    pub dropped: bool,
 }
 
 #[cfg(test)]

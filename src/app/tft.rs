@@ -119,6 +119,8 @@ pub enum TftCommand {
     Heal(state::Heal),
     /// `/tft stand`: up from a knockdown.
     Stand(state::Stand),
+    /// `/tftkit pickup`: a dropped weapon picked up.
+    Pickup(state::Pickup),
     /// `/tft repair`: a broken weapon mended (GM).
     Repair(state::Repair),
     /// `/tft condition`: a GM's correction of hits, fatigue and states.
@@ -149,7 +151,7 @@ const SUBCOMMANDS: &str =
 /// The look-ups' subcommands (`/tftref`), for messages.
 const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount, price, time";
 /// The `/tftkit` subcommands, for messages.
-const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss, cast";
+const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss, cast, pickup";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -168,6 +170,7 @@ impl TftCommand {
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
+            ["tftkit", "pickup"] => TftCommand::Pickup(state::Pickup::parse(inv)?),
             ["tft", "repair"] => TftCommand::Repair(state::Repair::parse(inv)?),
             ["tft", "condition"] => TftCommand::Condition(state::SetCondition::parse(inv)?),
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
@@ -201,7 +204,33 @@ impl TftCommand {
         })
     }
 
+    /// What this command asks for that exists only by Bill Seurer's house rules, when all of
+    /// it or one option does. `/tft attack` and `/tftkit cast` check theirs as they run.
+    fn house_rule(&self) -> Option<&'static str> {
+        match self {
+            // tft-house-rules.txt, "Death and Dying"; "Jobs" and "Lifestyles"; "Learning New
+            // Talents"; "Skiing"; "Riding and Mounted Combat"; "New Costs of Magic Items".
+            // tft-house-rules-combat.txt, "Shield Bash" and "Shield Rush".
+            TftCommand::Dying(_) => Some("The dying roll (Death and Dying)"),
+            TftCommand::Bash(_) => Some("The shield bash and rush"),
+            TftCommand::Job(_) => Some("A week of a job"),
+            TftCommand::Study(_) => Some("Talent study (Learning New Talents)"),
+            TftCommand::Ski(_) => Some("Skiing"),
+            TftCommand::Mount(_) => Some("Riding and mounted combat"),
+            TftCommand::Price(_) => Some("The magic item prices"),
+            TftCommand::Hth(c) => c.house_rule(),
+            TftCommand::Gear(c) => c.house_rule(),
+            TftCommand::Miss(c) => c.house_rule(),
+            TftCommand::Heal(c) => c.house_rule(),
+            TftCommand::Spell(c) => c.house_rule(),
+            _ => None,
+        }
+    }
+
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        if let Some(what) = self.house_rule() {
+            need_house_rules(ctx, what)?;
+        }
         match self {
             TftCommand::Save(c) => c.run(ctx),
             TftCommand::Attack(c) => c.run(ctx),
@@ -216,6 +245,7 @@ impl TftCommand {
             TftCommand::Job(c) => c.run(ctx),
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),
+            TftCommand::Pickup(c) => c.run(ctx),
             TftCommand::Repair(c) => c.run(ctx),
             TftCommand::Condition(c) => c.run(ctx),
             TftCommand::Odds(c) => Ok(c.run(ctx)),
@@ -245,6 +275,28 @@ fn table_settings(ctx: &Ctx<'_>) -> (AttackTableSettings, bool) {
         },
         rule("tft_house_rules"),
     )
+}
+
+/// Whether the guild plays with Bill Seurer's house rules (`/gm rules tft_house_rules`).
+pub(crate) fn house_rules(ctx: &Ctx<'_>) -> bool {
+    super::gm::house_rule(&ctx.settings, "tft_house_rules")
+}
+
+/// The refusal for something that exists only by the house rules, in a guild that turned
+/// them off: what it is, and both ways out.
+pub(crate) fn house_rule_off(what: &str) -> super::AppError {
+    user(format!(
+        "{what} is one of Bill Seurer's house rules, which are off here: leave it out, or a GM turns them on with /gm rules name:tft_house_rules value:on."
+    ))
+}
+
+/// Refuses `what` when the guild plays without the house rules.
+pub(crate) fn need_house_rules(ctx: &Ctx<'_>, what: &str) -> AppResult<()> {
+    if house_rules(ctx) {
+        Ok(())
+    } else {
+        Err(house_rule_off(what))
+    }
 }
 
 /// The TFT sheet of `c`, or a clear refusal for a THIZ character.

@@ -186,6 +186,26 @@ pub enum MissileKind {
     ArmourPiercing,
 }
 
+/// How well a TFT weapon was made (`/character gear quality`; tft-house-rules.txt, "Fine
+/// Weapons", "Good Weapons"). The names are the ones `rules::tft::gear::Quality` reads.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum WeaponQuality {
+    #[name = "plain"]
+    Plain,
+    #[name = "good"]
+    Good,
+    #[name = "fine"]
+    Fine,
+    #[name = "fine+1"]
+    FinePlusOne,
+    #[name = "fine+2"]
+    FinePlusTwo,
+    #[name = "fine-dx+1"]
+    FineDxPlusOne,
+    #[name = "fine-dx+2"]
+    FineDxPlusTwo,
+}
+
 /// What a Magic Skill does to another character (`/magic target use`).
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum MagicUse {

@@ -7,6 +7,7 @@ use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::sheet::{ItemStats, Sheet};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
+use crate::rules::tft::gear::{self, Quality};
 use crate::rules::thiz::Location;
 use crate::rules::thiz::combat::{MissileKind, missile_attack_bonus};
 use crate::rules::thiz::luck::roll_starting_luck;
@@ -183,6 +184,7 @@ fn refuse_numbers(numbers: &GearNumbers, allowed: &[&str], what: &str) -> AppRes
         ("missile", numbers.missile.is_some()),
         ("family", numbers.family.is_some()),
         ("missile_kind", numbers.missile_kind.is_some()),
+        ("quality", numbers.quality.is_some()),
     ];
     match given
         .iter()
@@ -191,6 +193,20 @@ fn refuse_numbers(numbers: &GearNumbers, allowed: &[&str], what: &str) -> AppRes
         Some((name, _)) => Err(unchanged(&format!("{name} does not apply to {what}"))),
         None => Ok(()),
     }
+}
+
+/// A TFT weapon's quality as typed, checked against what the weapon may be made as
+/// (tft-house-rules.txt, "Fine Weapons"): its stored name, or `None` for plain.
+fn weapon_quality(weapon: &str, typed: &str) -> AppResult<Option<String>> {
+    let quality = Quality::parse(typed).ok_or_else(|| {
+        unchanged(&format!(
+            "quality must be plain, good, fine (+1 DX), fine+1, fine+2 (damage), fine-dx+1 or fine-dx+2, not \"{}\"",
+            escape(typed)
+        ))
+    })?;
+    let row = gear::weapon(weapon).map_err(|e| unchanged(&e.to_string()))?;
+    quality.check(row).map_err(|e| unchanged(&e.to_string()))?;
+    Ok((quality != Quality::Plain).then(|| quality.name().to_owned()))
 }
 
 /// A missile weapon's kind as typed.
@@ -284,10 +300,17 @@ pub(super) fn item_row(
         (System::Tft, ItemKind::Weapon) => {
             refuse_numbers(
                 n,
-                &[],
+                &["quality"],
                 "a TFT weapon (its numbers come from the weapon table)",
             )?;
-            fields::weapon(item).map_err(|e| unchanged(&e))?
+            let name = fields::weapon(item).map_err(|e| unchanged(&e))?;
+            stats.quality = n
+                .quality
+                .as_deref()
+                .map(|q| weapon_quality(&name, q))
+                .transpose()?
+                .flatten();
+            name
         }
         (System::Tft, ItemKind::Armor | ItemKind::Shield) => {
             return Err(user(format!(

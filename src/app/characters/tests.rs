@@ -948,6 +948,77 @@ fn validate_checks_tft_point_totals() {
 }
 
 #[test]
+fn without_the_house_rules_a_tft_sheet_has_no_skill_points() {
+    // tft-house-rules.txt, "Skill Points": IQ + 2 x SP of talents and spells, SP at most IQ/4.
+    // With /gm rules tft_house_rules off SP are no rule: a sheet with any is told to drop them,
+    // and its talents must fit in IQ alone.
+    for (house, sp, want) in [
+        (true, "0", Some("no problems")),
+        (false, "0", Some("no problems")),
+        (true, "1", Some("no problems")),
+        (false, "1", None),
+    ] {
+        let w = world();
+        w.app
+            .store
+            .write(|tx| {
+                let mut s = crate::store::guilds::get(tx, GUILD)?;
+                s.rules.insert("tft_house_rules".into(), house);
+                crate::store::guilds::put(tx, GUILD, &s)
+            })
+            .unwrap();
+        w.create(&ann(), "Joe", "tft");
+        for (field, value) in [("st", "12"), ("dx", "11"), ("iq", "8"), ("xp", "10")] {
+            w.set(&ann(), "Joe", field, value);
+        }
+        w.set(&ann(), "Joe", "sp", sp);
+        // 9 points of talents: one more than IQ 8 holds, within IQ + 2 x SP with 1 SP.
+        w.set(
+            &ann(),
+            "Joe",
+            "talents",
+            "Sword (2), Axe/Mace (2), Shield (1), Fencing (3)",
+        );
+        w.set(
+            &ann(),
+            "Joe",
+            "spells",
+            if sp == "0" { "" } else { "Light" },
+        );
+        let text = w.ok(&ann(), &["validate"], &[("name", "Joe")]).all_text();
+        if let Some(w) = want {
+            assert!(text.contains(w), "{house} {sp}: {text}");
+        } else {
+            assert!(
+                text.contains("SP 1: Skill Points are one of Bill Seurer's house rules"),
+                "{text}"
+            );
+            assert!(!text.contains("no problems"), "{text}");
+        }
+    }
+    // tft-house-rules.txt, "New and Changed Skills": Axeplay is the house rules' own talent.
+    for (house, flagged) in [(true, false), (false, true)] {
+        let w = world();
+        w.app
+            .store
+            .write(|tx| {
+                let mut s = crate::store::guilds::get(tx, GUILD)?;
+                s.rules.insert("tft_house_rules".into(), house);
+                crate::store::guilds::put(tx, GUILD, &s)
+            })
+            .unwrap();
+        w.create(&ann(), "Joe", "tft");
+        w.set(&ann(), "Joe", "talents", "Axe/Mace (2), Axeplay (3)");
+        let text = w.ok(&ann(), &["validate"], &[("name", "Joe")]).all_text();
+        assert_eq!(
+            text.contains("Axeplay: talents of Bill Seurer's house rules"),
+            flagged,
+            "{house}: {text}"
+        );
+    }
+}
+
+#[test]
 fn delete_removes_everything_and_only_for_owner_or_gm() {
     let w = world();
     w.create(&ann(), "Vexa", "thiz");
@@ -1097,6 +1168,102 @@ fn export_then_import_round_trips_a_tft_character() {
         .read(|c| characters::tft_damage(c, GUILD, copy.id));
     assert_eq!(damage.unwrap(), (4, 2));
     assert_eq!(w.luck("Joe Two"), None);
+}
+
+#[test]
+fn a_tft_weapons_quality_is_set_shown_exported_and_imported() {
+    // tft-house-rules.txt, "Fine Weapons": +1 DX and/or +1 or +2 damage; only bladed weapons
+    // take extra damage, daggers only the +1 DX; bows cannot be fine. "Good Weapons".
+    let w = world();
+    w.create(&ann(), "Joe", "tft");
+    let add = |item: &str, quality: &str| {
+        [
+            ("name", "Joe"),
+            ("action", "add"),
+            ("item", item),
+            ("kind", "weapon"),
+            ("quality", quality),
+        ]
+        .map(|(k, v)| (k, v.to_owned()))
+    };
+    for (item, quality, stored) in [
+        ("broadsword", "fine-dx+2", Some("fine-dx+2")),
+        ("dagger", "Fine", Some("fine")),
+        ("mace", "good", Some("good")),
+        ("rapier", "plain", None),
+    ] {
+        let opts = add(item, quality);
+        let opts: Vec<(&str, &str)> = opts.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        w.ok(&ann(), &["gear"], &opts);
+        let items = w.items("Joe");
+        let stats: ItemStats = serde_json::from_str(&items.last().unwrap().stats_json).unwrap();
+        assert_eq!(stats.quality.as_deref(), stored, "{item} {quality}");
+    }
+    let shown = w.ok(&ann(), &["show"], &[("name", "Joe")]).all_text();
+    // (The sheet escapes Discord's markdown, "-" and ":" among it.)
+    for want in [
+        r"Broadsword (weapon, fine\-dx+2\: +1 DX, +2 damage)",
+        r"Dagger (weapon, fine\: +1 DX)",
+        "Mace (weapon, good)",
+        "Rapier (weapon)",
+    ] {
+        assert!(shown.contains(want), "{want}: {shown:?}");
+    }
+    let before = w.items("Joe").len();
+    for (item, quality, says) in [
+        ("dagger", "fine+1", "only be given +1 DX"),
+        ("mace", "fine+2", "only be given +1 DX"),
+        ("longbow", "fine", "cannot be made finely"),
+        ("broadsword", "fine+3", "quality must be plain, good, fine"),
+    ] {
+        let opts = add(item, quality);
+        let opts: Vec<(&str, &str)> = opts.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        w.refused(&ann(), &["gear"], &opts, says);
+    }
+    w.refused(
+        &ann(),
+        &["gear"],
+        &[
+            ("name", "Joe"),
+            ("action", "add"),
+            ("item", "rope"),
+            ("quality", "fine"),
+        ],
+        "quality does not apply to a plain item",
+    );
+    assert_eq!(w.items("Joe").len(), before, "refusals change nothing");
+    // Exported and imported as they are.
+    let mut json = exported_json(&w.ok(&ann(), &["export"], &[("name", "Joe")]));
+    assert_eq!(json["equipment"][0]["stats"]["quality"], "fine-dx+2");
+    json["name"] = "Joe Two".into();
+    w.ok(&ann(), &["import"], &[("file", &json.to_string())]);
+    let copied: Vec<Option<String>> = w
+        .items("Joe Two")
+        .iter()
+        .map(|i| {
+            serde_json::from_str::<ItemStats>(&i.stats_json)
+                .unwrap()
+                .quality
+        })
+        .collect();
+    assert_eq!(
+        copied,
+        [
+            Some("fine-dx+2".into()),
+            Some("fine".into()),
+            Some("good".into()),
+            None
+        ]
+    );
+    // A file may not give a weapon what /character gear would refuse.
+    json["name"] = "Joe Three".into();
+    json["equipment"][1]["stats"]["quality"] = "fine+2".into();
+    w.refused(
+        &ann(),
+        &["import"],
+        &[("file", &json.to_string())],
+        "equipment[1]",
+    );
 }
 
 fn good_file() -> serde_json::Value {

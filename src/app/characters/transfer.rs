@@ -358,6 +358,7 @@ fn check_items(
             missile: s.missile.then_some(true),
             family: s.family.clone(),
             missile_kind: s.missile_kind.clone(),
+            quality: s.quality.clone(),
         };
         let bonus = super::MAX_BONUS as i32;
         if !(-bonus..=bonus).contains(&s.attack_bonus) || !(0..=bonus).contains(&s.armor_bonus) {
@@ -365,22 +366,14 @@ fn check_items(
                 "attack_bonus must be within ±{bonus} and armor_bonus within 0..{bonus}"
             )));
         }
-        let (name, mut stats) = item_row(system, &name, kind, &numbers).map_err(|e| match e {
+        if s.quality.is_some() && !(system == System::Tft && kind == ItemKind::Weapon) {
+            return Err(at("quality is for TFT weapons only".into()));
+        }
+        // The quality is read and checked against the weapon as /character gear reads it.
+        let (name, stats) = item_row(system, &name, kind, &numbers).map_err(|e| match e {
             AppError::User(m) => refused(format!("equipment[{i}]: {m}")),
             other @ (AppError::Internal(_) | AppError::Store(_)) => other,
         })?;
-        if let Some(q) = &s.quality {
-            let q = q.trim().to_ascii_lowercase();
-            if !(system == System::Tft
-                && kind == ItemKind::Weapon
-                && matches!(q.as_str(), "plain" | "good" | "fine"))
-            {
-                return Err(at(
-                    "quality is for TFT weapons only, and is plain, good or fine".into(),
-                ));
-            }
-            stats.quality = Some(q);
-        }
         out.push((kind, name, stats));
     }
     Ok(out)

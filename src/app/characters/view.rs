@@ -7,7 +7,9 @@ use crate::app::sheet::{ItemStats, Sheet, TftSheet, ThizSheet};
 use crate::app::text::{escape, signed, truncate};
 use crate::app::thiz::record;
 use crate::app::{AppResult, Ctx};
-use crate::rules::tft::character::{self as tft_char, Attributes, Encumbrance, SheetPoints};
+use crate::rules::tft::character::{
+    self as tft_char, Attributes, Encumbrance, SheetPoints, Talent,
+};
 use crate::rules::tft::gear;
 use crate::rules::thiz::creation::{self, Draft};
 use crate::rules::thiz::skills::{GeneralRatings, SkillId};
@@ -98,25 +100,59 @@ pub(super) fn sheet_points(s: &TftSheet) -> SheetPoints {
     }
 }
 
-/// Every breach of the rules on the sheet, phrased for the player.
-pub(super) fn problems(l: &Loaded) -> Vec<String> {
+/// Every breach of the rules on the sheet, phrased for the player. `house_rules`: the guild
+/// plays TFT with Bill Seurer's house rules (`/gm rules tft_house_rules`).
+pub(super) fn problems(l: &Loaded, house_rules: bool) -> Vec<String> {
     match &l.sheet {
         Sheet::Thiz(s) => creation::validate_at(&draft(s, &l.skills), s.stage())
             .iter()
             .map(ToString::to_string)
             .collect(),
-        // Decision: a TFT sheet with no experience recorded is a starting character, checked
-        // for its 32 attribute points and no SP as well (tft-house-rules.txt, "Skill Points");
-        // once it has earned XP, only the standing point rules apply.
-        Sheet::Tft(s) if s.xp == 0 => tft_char::validate_starting(&sheet_points(s))
-            .iter()
-            .map(ToString::to_string)
-            .collect(),
-        Sheet::Tft(s) => tft_char::validate_sheet(&sheet_points(s))
-            .iter()
-            .map(ToString::to_string)
-            .collect(),
+        Sheet::Tft(s) if house_rules => tft_problems(s),
+        // tft-house-rules.txt, "Skill Points": SP are the house rules'. Without them a sheet
+        // has none, and its talents and spells fit in IQ alone.
+        Sheet::Tft(s) => {
+            let mut found = tft_problems(&TftSheet { sp: 0, ..s.clone() });
+            let house_talents: Vec<&str> = s
+                .talents
+                .iter()
+                .filter_map(|t| fields::parse_talent(t).and_then(|st| st.talent))
+                .filter(|t| t.is_house_rule())
+                .map(Talent::name)
+                .collect();
+            if !house_talents.is_empty() {
+                found.insert(
+                    0,
+                    format!(
+                        "{}: talents of Bill Seurer's house rules, which are off here; take them off, or a GM turns them on with /gm rules name:tft_house_rules value:on",
+                        house_talents.join(", ")
+                    ),
+                );
+            }
+            if s.sp > 0 {
+                found.insert(
+                    0,
+                    format!(
+                        "SP {}: Skill Points are one of Bill Seurer's house rules, which are off here; set sp to 0, or a GM turns them on with /gm rules name:tft_house_rules value:on",
+                        s.sp
+                    ),
+                );
+            }
+            found
+        }
     }
+}
+
+fn tft_problems(s: &TftSheet) -> Vec<String> {
+    // Decision: a TFT sheet with no experience recorded is a starting character, checked for
+    // its 32 attribute points and no SP as well (tft-house-rules.txt, "Skill Points"); once it
+    // has earned XP, only the standing point rules apply.
+    let found = if s.xp == 0 {
+        tft_char::validate_starting(&sheet_points(s))
+    } else {
+        tft_char::validate_sheet(&sheet_points(s))
+    };
+    found.iter().map(ToString::to_string).collect()
 }
 
 fn field(name: &str, value: impl AsRef<str>, inline: bool) -> Field {
@@ -161,12 +197,35 @@ fn equipment_line(item: &Item) -> String {
         notes.push("missile".to_owned());
     }
     if let Some(q) = &stats.quality {
-        notes.push(q.clone());
+        notes.push(quality_note(q));
     }
     if stats.broken {
         notes.push("broken".to_owned());
     }
+    if stats.dropped {
+        notes.push("dropped".to_owned());
+    }
     format!("{} ({})", escape(&item.name), escape(&notes.join(", ")))
+}
+
+/// A TFT weapon's quality with what it gives (tft-house-rules.txt, "Fine Weapons", "Good
+/// Weapons"): "fine+2: +2 damage".
+fn quality_note(stored: &str) -> String {
+    let Some(q) = gear::Quality::parse(stored) else {
+        return stored.to_owned();
+    };
+    let mut gives = Vec::new();
+    if q.dx_bonus() != 0 {
+        gives.push(format!("{} DX", signed(q.dx_bonus())));
+    }
+    if q.damage_bonus() != 0 {
+        gives.push(format!("{} damage", signed(q.damage_bonus())));
+    }
+    if gives.is_empty() {
+        q.name().to_owned()
+    } else {
+        format!("{}: {}", q.name(), gives.join(", "))
+    }
 }
 
 fn equipment(items: &[Item]) -> String {
@@ -383,7 +442,7 @@ pub(super) fn show(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
     })??;
     let problems = ctx
         .can_act(&loaded.character)
-        .then(|| problems(&loaded).len());
+        .then(|| problems(&loaded, tft_house_rules(ctx)).len());
     let reply = Reply::public("").with_embed(sheet_embed(&loaded, problems)?);
     // An NPC is a GM's secret: its sheet goes to the GM alone, never to the channel.
     Ok(if loaded.character.npc {
@@ -434,6 +493,11 @@ pub(super) fn list(ctx: &Ctx<'_>) -> AppResult<Reply> {
     }))
 }
 
+/// Whether the guild plays TFT with the house rules (`/gm rules tft_house_rules`).
+fn tft_house_rules(ctx: &Ctx<'_>) -> bool {
+    crate::app::gm::house_rule(&ctx.settings, "tft_house_rules")
+}
+
 /// `/character validate [name]`: owner or GM.
 pub(super) fn validate(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
@@ -442,7 +506,7 @@ pub(super) fn validate(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
             .acting_character(conn, name)
             .and_then(|c| load(conn, guild, c)))
     })??;
-    let found = problems(&loaded);
+    let found = problems(&loaded, tft_house_rules(ctx));
     let name = escape(&loaded.character.name);
     let embed = if found.is_empty() {
         Embed {

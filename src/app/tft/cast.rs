@@ -119,7 +119,12 @@ impl Cast {
                     ))
                 })?
                 .clone();
-            let info: Option<&SpellInfo> = NEW_SPELLS.iter().find(|i| same_name(i.name, &known));
+            // tft-house-rules.txt, "New and Changed Spells": their numbers only under the house
+            // rules; without them the caster gives kind and st, as for any other spell.
+            let info: Option<&SpellInfo> = NEW_SPELLS
+                .iter()
+                .filter(|_| house_rules)
+                .find(|i| same_name(i.name, &known));
             let kind = self.kind.or(info.map(|i| i.kind)).ok_or_else(|| {
                 user(format!(
                     "The bot has no numbers for {}: give its kind (missile, thrown, creation, special) and st.",
@@ -145,7 +150,10 @@ impl Cast {
             match (kind, self.distance) {
                 (SpellKind::Missile, Some(hexes)) => adjustments.push(Adjustment::MissileRange {
                     hexes,
-                    missile_weapons_talent: has_talent(&sheet, Talent::MissileWeapons),
+                    // tft-house-rules-combat.txt, "Long Range Shots": the table past 30
+                    // hexes only under the house rules.
+                    missile_weapons_talent: house_rules
+                        && has_talent(&sheet, Talent::MissileWeapons),
                     shooting_twice: false,
                 }),
                 (SpellKind::Thrown, Some(hexes)) => adjustments.push(Adjustment::ThrownRange {

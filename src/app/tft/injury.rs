@@ -108,6 +108,12 @@ impl Hth {
         })
     }
 
+    /// Entering by the 2d chart is tft-house-rules-combat.txt's ("Hand-to-Hand Combat");
+    /// leaving (4 dice) and drawing a dagger (3 dice) are tft-rules-summary.md's too.
+    pub(super) fn house_rule(&self) -> Option<&'static str> {
+        (self.action == HthAction::Enter).then_some("Entering hand-to-hand combat by the 2d chart")
+    }
+
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         if self.action != HthAction::Enter {
             return hth_follow::run(ctx, self.character.as_deref(), self.action, self.mode);

@@ -48,6 +48,27 @@ impl Lookup {
         })
     }
 
+    /// What of this look-up only the house rules have (tft-house-rules.txt, "Fine Weapons",
+    /// "Good Weapons", "Fine Armor", "Repairing Armor", "Shields", "Two Weapons", "Great Bow",
+    /// "Lance and Pike Rules"), for a guild that turned them off.
+    pub(super) fn house_rule(&self) -> Option<&'static str> {
+        if self.quality != Quality::Plain || self.silver {
+            return Some("Weapon quality (good, fine, silver)");
+        }
+        if self.hits.is_some() {
+            return Some("Armor and shield wear");
+        }
+        if self.character.is_some() {
+            return Some("The Two Weapons second-weapon rule");
+        }
+        match find(&self.item).ok()? {
+            Item::Weapon(w) if w.house_rule => Some("This weapon"),
+            Item::Armor(a) if a.kind.is_fine() => Some("Fine armor"),
+            Item::Shield(s) if s.kind == gear::ShieldKind::MetalSmall => Some("The metal shield"),
+            _ => None,
+        }
+    }
+
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         let st = match self.character.as_deref() {
             None => None,

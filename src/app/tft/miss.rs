@@ -37,6 +37,12 @@ impl Miss {
         })
     }
 
+    /// tft-house-rules-combat.txt, "Rolling to Miss and Multiple Rolls to Hit": the -1 per
+    /// earlier roll is the house rules'; the roll to miss itself is the summary's.
+    pub(super) fn house_rule(&self) -> Option<&'static str> {
+        (self.prior > 0).then_some("The -1 per earlier roll this turn (prior)")
+    }
+
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
             let c = ctx.acting_character(tx, self.character.as_deref())?;

@@ -122,6 +122,12 @@ impl Spell {
         })
     }
 
+    /// The house rules' spells (tft-house-rules.txt, "New and Changed Spells": their numbers,
+    /// summons, Wall of Fire); a spell's distance by its kind is tft-rules-summary.md's.
+    pub(super) fn house_rule(&self) -> Option<&'static str> {
+        self.info.map(|_| "The house rules' spells")
+    }
+
     pub fn run(self) -> Reply {
         let mut fields: Vec<Field> = Vec::new();
         if let Some(i) = self.info {

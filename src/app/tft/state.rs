@@ -1,9 +1,9 @@
-//! Figures that fall, heal and break: `/tft heal`, `/tft stand`, `/tft repair` and
-//! `/tft condition`, the refusal of an attack by a figure that cannot act, and the states an
-//! attack leaves on the sheet (knocked down, a broken weapon).
+//! Figures that fall, heal, drop and break: `/tft heal`, `/tft stand`, `/tftkit pickup`,
+//! `/tft repair` and `/tft condition`, the refusal of an attack by a figure that cannot act, and
+//! the states an attack leaves on the sheet (knocked down, a dropped or broken weapon).
 //!
-//! Owns the `knocked_down`, `dead` and `stable` fields of the TFT sheet and the `broken` flag of
-//! a carried weapon. Unconscious and dying are never stored: they follow from ST left (hits and
+//! Owns the `knocked_down`, `dead` and `stable` fields of the TFT sheet and the `dropped` and
+//! `broken` flags of a carried weapon. Unconscious and dying are never stored: they follow from ST left (hits and
 //! fatigue against ST), so healing above 0 ST clears them and a GM's correction of the hits is
 //! never out of step with them. Every number comes from `rules::tft::injury`.
 
@@ -58,19 +58,30 @@ pub(super) fn ready_to_attack(
     c: &Character,
     sheet: &TftSheet,
 ) -> AppResult<()> {
+    ready_to_act(conn, guild, c, sheet, "attack")
+}
+
+/// Refuses `doing` (an attack, picking up a weapon) by a figure that cannot act.
+pub(super) fn ready_to_act(
+    conn: &Conn,
+    guild: GuildId,
+    c: &Character,
+    sheet: &TftSheet,
+    doing: &str,
+) -> AppResult<()> {
     let left = st_left_of(conn, guild, c, sheet)?;
     let name = escape(&c.name);
     match injury::unable_to_attack(left, sheet.knocked_down, sheet.dead) {
         None => Ok(()),
         Some(Unable::Dying | Unable::Unconscious) if sheet.stable => Err(user(format!(
-            "{name} is unconscious at {left} ST and cannot attack until healed (/tft heal)."
+            "{name} is unconscious at {left} ST and cannot {doing} until healed (/tft heal)."
         ))),
-        Some(Unable::Dead) => Err(user(format!("{name} is dead and cannot attack."))),
+        Some(Unable::Dead) => Err(user(format!("{name} is dead and cannot {doing}."))),
         Some(Unable::Dying) => Err(user(format!(
-            "{name} is dying at {left} ST and cannot attack; /tft dying rolls to live."
+            "{name} is dying at {left} ST and cannot {doing}; /tft dying rolls to live."
         ))),
         Some(Unable::Unconscious) => Err(user(format!(
-            "{name} is unconscious at 0 ST and cannot attack until healed (/tft heal)."
+            "{name} is unconscious at 0 ST and cannot {doing} until healed (/tft heal)."
         ))),
         Some(Unable::KnockedDown) => Err(user(format!(
             "{name} is knocked down and must stand up first (/tft stand, which takes the turn)."
@@ -123,6 +134,31 @@ pub(super) fn record_fall(conn: &Conn, guild: GuildId, c: &Character) -> AppResu
     save_sheet(conn, guild, c, &sheet, &after)
 }
 
+/// Whether a carried weapon lies where it was dropped.
+pub(super) fn is_dropped(item: &Item) -> bool {
+    serde_json::from_str::<ItemStats>(&item.stats_json).is_ok_and(|s| s.dropped)
+}
+
+/// The refusal for a dropped weapon.
+pub(super) fn dropped_refusal(owner: &str, item: &Item) -> crate::app::AppError {
+    user(format!(
+        "{}'s {} was dropped; pick it up first with /tftkit pickup (which takes the turn), or choose another weapon:.",
+        escape(owner),
+        escape(&item.name)
+    ))
+}
+
+/// Marks the carried weapon `item` dropped (tft-rules-summary.md, "ROLLING TO HIT": 17, drop
+/// weapon); a weapon from the table, not carried, has nothing to mark.
+pub(super) fn record_drop(
+    conn: &Conn,
+    guild: GuildId,
+    owner: &Character,
+    item: Option<i64>,
+) -> AppResult<()> {
+    mark_weapon(conn, guild, owner, item, |s| s.dropped = true)
+}
+
 /// Marks the carried weapon `item` broken (a weapon from the table, not carried, has nothing
 /// to mark).
 pub(super) fn record_break(
@@ -130,6 +166,16 @@ pub(super) fn record_break(
     guild: GuildId,
     owner: &Character,
     item: Option<i64>,
+) -> AppResult<()> {
+    mark_weapon(conn, guild, owner, item, |s| s.broken = true)
+}
+
+fn mark_weapon(
+    conn: &Conn,
+    guild: GuildId,
+    owner: &Character,
+    item: Option<i64>,
+    mark: impl FnOnce(&mut ItemStats),
 ) -> AppResult<()> {
     let Some(item) = item else { return Ok(()) };
     let Some(found) = characters::items(conn, guild, owner.id)?
@@ -139,7 +185,7 @@ pub(super) fn record_break(
         return Ok(());
     };
     let mut stats: ItemStats = serde_json::from_str(&found.stats_json).unwrap_or_default();
-    stats.broken = true;
+    mark(&mut stats);
     let json = serde_json::to_string(&stats).map_err(|e| anyhow::anyhow!(e))?;
     characters::set_item_stats(conn, guild, owner.id, item, &json)?;
     Ok(())
@@ -229,6 +275,12 @@ impl Heal {
             character: o.required("character")?.to_owned(),
             healing,
         })
+    }
+
+    /// tft-house-rules.txt, "First Aid": the talent is the house rules'; potions, hits and
+    /// fatigue are not.
+    pub(super) fn house_rule(&self) -> Option<&'static str> {
+        self.healing.first_aid.then_some("First Aid")
     }
 
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
@@ -351,6 +403,96 @@ impl Stand {
                     hits,
                     fatigue,
                 ),
+            ))
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// /tftkit pickup
+
+/// A parsed `/tftkit pickup [character] [weapon]`.
+#[derive(Debug, Clone)]
+pub struct Pickup {
+    character: Option<String>,
+    weapon: Option<String>,
+}
+
+impl Pickup {
+    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+        let o = Opts::new(inv, &["character", "weapon"])?;
+        Ok(Self {
+            character: o.text("character").map(str::to_owned),
+            weapon: o.text("weapon").map(|w| w.trim().to_owned()),
+        })
+    }
+
+    /// tft-rules-summary.md, "OPTIONS FOR ENGAGED FIGURES" ("PICK UP DROPPED WEAPON") and
+    /// "READY NEW WEAPON" for a disengaged one: picking a dropped weapon up is the figure's
+    /// option for the turn, so it strikes with it from the next.
+    pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        let guild = ctx.caller.guild;
+        ctx.app.store.write(|tx| -> AppResult<Reply> {
+            let c = ctx.acting_character(tx, self.character.as_deref())?;
+            let sheet = tft_sheet(&c)?;
+            let name = escape(&c.name);
+            let items = characters::items(tx, guild, c.id)?;
+            let dropped: Vec<&Item> = items
+                .iter()
+                .filter(|i| i.kind == "weapon" && is_dropped(i))
+                .collect();
+            let item = match self.weapon.as_deref() {
+                Some(wanted) => {
+                    let Some(item) = items
+                        .iter()
+                        .find(|i| i.kind == "weapon" && i.name.eq_ignore_ascii_case(wanted))
+                    else {
+                        return Err(user(format!(
+                            "{name} carries no weapon named {}; /character show lists the equipment.",
+                            escape(wanted)
+                        )));
+                    };
+                    if !is_dropped(item) {
+                        return Err(user(format!(
+                            "{name}'s {} was not dropped; nothing to pick up.",
+                            escape(&item.name)
+                        )));
+                    }
+                    item
+                }
+                None => match dropped.as_slice() {
+                    [] => {
+                        return Err(user(format!(
+                            "{name} has dropped no weapon; nothing to pick up."
+                        )));
+                    }
+                    [one] => one,
+                    more => {
+                        let names: Vec<String> = more.iter().map(|i| escape(&i.name)).collect();
+                        return Err(user(format!(
+                            "{name} dropped {}; say which with weapon:.",
+                            names.join(" and ")
+                        )));
+                    }
+                },
+            };
+            // A figure that cannot act cannot bend for it either (a knocked-down one stands
+            // first).
+            ready_to_act(tx, guild, &c, &sheet, "pick anything up")?;
+            let mut stats: ItemStats = serde_json::from_str(&item.stats_json).unwrap_or_default();
+            stats.dropped = false;
+            let json = serde_json::to_string(&stats).map_err(|e| anyhow::anyhow!(e))?;
+            characters::set_item_stats(tx, guild, c.id, item.id, &json)?;
+            Ok(reply_about(
+                &c,
+                Embed {
+                    title: format!("{name} picks up the {}", escape(&item.name)),
+                    description: "Picking it up takes this turn; the figure strikes with it from the next."
+                        .to_owned(),
+                    tone: Some(Tone::Info),
+                    fields: Vec::new(),
+                    footer: None,
+                },
             ))
         })
     }

@@ -2572,7 +2572,12 @@ fn magic_items_are_priced_and_actions_timed() {
 
 /// Attacks until a blow lands (DX high enough that most do), returning that reply.
 fn first_hit(w: &World, opts: Opts<'_>) -> Reply {
+    let attacker = opts.iter().find(|(k, _)| *k == "attacker").map(|(_, v)| *v);
     for _ in 0..40 {
+        // A weapon dropped on a 17 is picked up (the answer is a refusal when none was).
+        if let Some(who) = attacker {
+            w.run(ANN, &["tftkit", "pickup"], &[("character", who)]);
+        }
         let r = w.run(ANN, &["tft", "attack"], opts);
         assert_eq!(r.embeds.len(), 1, "{r:?}");
         if r.embeds[0].fields.iter().any(|f| f.name == "Hits") {
@@ -3086,6 +3091,8 @@ fn without_house_rules_a_strong_figure_falls_at_eight_hits() {
         for _ in 0..60 {
             w.set_hits(brom, 0);
             w.set("Brom", &[("knocked_down", "false")]);
+            // A sword dropped on a 17 is picked up (the answer is a refusal when none was).
+            w.run(ANN, &["tftkit", "pickup"], &[("character", "Vexa")]);
             let r = w.attack(ANN, "Vexa", "Brom");
             let Some(h) = r.embeds[0].fields.iter().find(|f| f.name == "Hits") else {
                 continue;
@@ -3134,4 +3141,454 @@ fn a_fine_weapon_adds_its_damage_and_waiting_can_widen_criticals() {
         field(&r, "adjDX").contains("waited 2 turns -2 = **28**"),
         "{r:?}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The house-rules switch (issue 31)
+
+/// What the refusal of a house rule in a guild without them says.
+const HOUSE_OFF: &str = "house rules, which are off here";
+
+#[test]
+fn the_house_rules_switch_governs_the_attacks_house_rules() {
+    // Each row is one attack of tft-house-rules-combat.txt or tft-house-rules.txt, with what
+    // the adjDX breakdown shows with the house rules on and off (None: refused when off).
+    // "Long Range Shots": 42 hexes -6 with Missile Weapons, the normal -7 without the table.
+    // "Waiting For An Opening": three turns +2 (capped); the summary's flat +1 without.
+    // "Weapon Master Skills": Fencing's ranges; a normal blow without.
+    let rows: &[(Opts<'_>, &str, Option<&str>)] = &[
+        (
+            &[("weapon", "longbow"), ("range", "42")],
+            "range 42 hexes -6",
+            Some("range 42 hexes -7"),
+        ),
+        (
+            &[("wait", "3")],
+            "waited 3 turns +2",
+            Some("waited 3 turns +1"),
+        ),
+        (
+            &[("wait", "1")],
+            "waited 1 turn +1",
+            Some("waited 1 turn +1"),
+        ),
+        (
+            &[("wait", "2"), ("adjust", "widen:1")],
+            "waited 2 turns 0",
+            None,
+        ),
+        (&[("parry", "shield")], "DX 30", None),
+        (&[("parry", "main-gauche")], "DX 30", Some("DX 30")),
+        (&[("shield_wall", "1")], "DX 30", None),
+        (
+            &[("stance", "parry-shield")],
+            "parrying with a shield -3",
+            None,
+        ),
+        (&[("prior", "1")], "1 earlier roll this turn -1", None),
+        (&[("adjust", "bladeturn")], "Bladeturn +2 dice", None),
+        (&[("adjust", "fleeing")], "fleeing target +4", None),
+        (&[("adjust", "wall-of-fire")], "wall of fire -4", None),
+        (&[("adjust", "armor-worn")], "DX 30", None),
+        (
+            &[
+                ("weapon", "longbow"),
+                ("range", "20"),
+                ("adjust", "good-shot"),
+            ],
+            "range 20 hexes -3",
+            None,
+        ),
+        (&[("weapon", "lance")], "DX 30", None),
+    ];
+    for house in [true, false] {
+        let w = world();
+        w.set_rule("tft_house_rules", house);
+        let ann = w.tft(
+            "Vexa",
+            ANN,
+            TftSheet {
+                shield: Some("small".into()),
+                talents: vec!["Missile Weapons (3)".into(), "Fencing (3)".into()],
+                ..fighter(14, 30)
+            },
+        );
+        w.give(ann, "weapon", "rapier", "{}");
+        w.give(ann, "weapon", "longbow", "{}");
+        w.tft(
+            "Brom",
+            BOB,
+            TftSheet {
+                shield: Some("large".into()),
+                armor: Some("chainmail".into()),
+                ..fighter(60, 12)
+            },
+        );
+        for (opts, on, off) in rows {
+            let mut all = vec![("attacker", "Vexa"), ("target", "Brom")];
+            all.extend_from_slice(opts);
+            let before = w.rolls();
+            let r = w.run(ANN, &["tft", "attack"], &all);
+            match (house, off) {
+                (true, _) => assert!(field(&r, "adjDX").contains(on), "{opts:?}: {r:?}"),
+                (false, Some(off)) => {
+                    assert!(field(&r, "adjDX").contains(off), "{opts:?}: {r:?}");
+                }
+                (false, None) => {
+                    assert!(refusal(&r).contains(HOUSE_OFF), "{opts:?}: {r:?}");
+                    assert_eq!(w.rolls(), before, "{opts:?} changed nothing");
+                }
+            }
+        }
+        // Fencing with a rapier: the weapon master's ranges only under the house rules.
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[
+                ("attacker", "Vexa"),
+                ("target", "Brom"),
+                ("weapon", "rapier"),
+            ],
+        );
+        let technique = r.embeds[0].fields.iter().find(|f| f.name == "Technique");
+        assert_eq!(technique.is_some(), house, "{r:?}");
+    }
+}
+
+#[test]
+fn without_the_house_rules_fine_armor_and_the_metal_shield_are_refused() {
+    for house in [true, false] {
+        let w = world();
+        w.set_rule("tft_house_rules", house);
+        w.tft("Vexa", ANN, fighter(14, 30));
+        // tft-house-rules.txt, "Fine Armor" and "Shields": fine plate and the metal shield.
+        for (name, armor, shield) in [
+            ("Cara", "fine plate", "small"),
+            ("Dain", "plate", "metal small"),
+        ] {
+            w.tft(
+                name,
+                BOB,
+                TftSheet {
+                    armor: Some(armor.into()),
+                    shield: Some(shield.into()),
+                    ..fighter(60, 12)
+                },
+            );
+            let r = w.run(
+                ANN,
+                &["tft", "attack"],
+                &[("attacker", "Vexa"), ("target", name), ("weapon", "spear")],
+            );
+            if house {
+                assert_eq!(r.embeds.len(), 1, "{r:?}");
+            } else {
+                assert!(refusal(&r).contains(HOUSE_OFF), "{r:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn without_the_house_rules_a_fine_weapon_strikes_as_a_plain_one() {
+    // tft-house-rules.txt, "Fine Weapons": +1 DX and +2 damage; tft-rules-summary.md has no
+    // weapon quality, so with the switch off the blow is the plain broadsword's.
+    for (house, dx, dice) in [(true, "modifier +1", "2d+2:"), (false, "", "2d:")] {
+        let w = world();
+        w.set_rule("tft_house_rules", house);
+        let ann = w.tft("Vexa", ANN, fighter(12, 30));
+        w.give(ann, "weapon", "broadsword", r#"{"quality":"fine-dx+2"}"#);
+        w.tft("Brom", BOB, fighter(60, 12));
+        let r = first_hit(&w, &[("attacker", "Vexa"), ("target", "Brom")]);
+        let damage = field(&r, "Damage");
+        assert!(
+            damage.starts_with(dice) || damage.starts_with(&dice.replace("2d", "3d")),
+            "{house}: {damage}"
+        );
+        let breakdown = field(&r, "adjDX");
+        assert_eq!(
+            breakdown.contains("modifier +1"),
+            !dx.is_empty(),
+            "{breakdown}"
+        );
+        assert_eq!(
+            field(&r, "Weapon").contains("counts only under the house rules"),
+            !house,
+            "{r:?}"
+        );
+    }
+}
+
+#[test]
+fn the_house_rules_switch_governs_whole_commands_and_options() {
+    // Each command or option here exists only by Bill Seurer's house rules (the source named
+    // beside it); with /gm rules tft_house_rules off it is refused and nothing is rolled. The
+    // last rows are the summary's and run either way.
+    let rows: &[(&[&str], Opts<'_>, bool)] = &[
+        // tft-house-rules-combat.txt, "Shield Bash".
+        (
+            &["tft", "bash"],
+            &[("attacker", "Vexa"), ("target", "Brom")],
+            true,
+        ),
+        // tft-house-rules.txt, "Death and Dying".
+        (&["tft", "dying"], &[("character", "Brom")], true),
+        // tft-house-rules-combat.txt, "Hand-to-Hand Combat": the 2d entry chart.
+        (&["tft", "hth"], &[("character", "Vexa")], true),
+        // tft-house-rules.txt, "Jobs".
+        (
+            &["tft", "job"],
+            &[("job", "scribe"), ("character", "Vexa")],
+            true,
+        ),
+        // tft-house-rules.txt, "Learning New Talents".
+        (
+            &["tftref", "study"],
+            &[("talent", "Sword"), ("character", "Vexa")],
+            true,
+        ),
+        // tft-house-rules.txt, "New Costs of Magic Items".
+        (&["tftref", "price"], &[("magic", "sleep")], true),
+        // tft-house-rules.txt, "Fine Weapons"; "Repairing Armor".
+        (
+            &["tftkit", "gear"],
+            &[("item", "broadsword"), ("quality", "fine")],
+            true,
+        ),
+        (
+            &["tftkit", "gear"],
+            &[("item", "chainmail"), ("hits", "10")],
+            true,
+        ),
+        (&["tftkit", "gear"], &[("item", "fine plate")], true),
+        // tft-house-rules-combat.txt, "Rolling to Miss and Multiple Rolls to Hit".
+        (
+            &["tftkit", "miss"],
+            &[("character", "Vexa"), ("prior", "1")],
+            true,
+        ),
+        // tft-house-rules.txt, "First Aid".
+        (
+            &["tft", "heal"],
+            &[("character", "Cara"), ("first_aid", "true")],
+            true,
+        ),
+        // tft-house-rules.txt, "New and Changed Spells".
+        (&["tftref", "spell"], &[("spell", "Levitate")], true),
+        // tft-rules-summary.md: leaving HTH (4 dice), a plain weapon's price, the roll to miss,
+        // a spell's distance by its kind.
+        (
+            &["tft", "hth"],
+            &[("character", "Vexa"), ("action", "leave")],
+            false,
+        ),
+        (&["tftkit", "gear"], &[("item", "broadsword")], false),
+        (&["tftkit", "miss"], &[("character", "Vexa")], false),
+        (
+            &["tftref", "spell"],
+            &[("kind", "thrown"), ("distance", "3")],
+            false,
+        ),
+    ];
+    for house in [true, false] {
+        let w = world();
+        w.set_rule("tft_house_rules", house);
+        w.tft(
+            "Vexa",
+            ANN,
+            TftSheet {
+                shield: Some("small".into()),
+                talents: vec!["Sword (2)".into(), "Literacy (2)".into()],
+                ..fighter(14, 12)
+            },
+        );
+        let brom = w.tft("Brom", ANN, fighter(12, 12));
+        w.set_hits(brom, 13);
+        let cara = w.tft("Cara", ANN, fighter(12, 12));
+        w.set_hits(cara, 2);
+        for (path, opts, house_only) in rows {
+            let before = w.rolls();
+            let r = w.run(GM, path, opts);
+            if house || !house_only {
+                assert_eq!(r.embeds.len(), 1, "{path:?} {opts:?}: {r:?}");
+            } else {
+                assert!(refusal(&r).contains(HOUSE_OFF), "{path:?} {opts:?}: {r:?}");
+                assert!(refusal(&r).contains("tft_house_rules value:on"), "{r:?}");
+                assert_eq!(w.rolls(), before, "{path:?} rolled nothing");
+            }
+        }
+    }
+}
+
+#[test]
+fn without_the_house_rules_a_missile_spell_keeps_the_normal_range_penalty() {
+    // tft-house-rules-combat.txt, "Long Range Shots" covers missile spells too: 42 hexes is
+    // -6 with Missile Weapons under the house rules, the normal -7 without them.
+    for (house, want) in [(true, "range 42 hexes -6"), (false, "range 42 hexes -7")] {
+        let w = world();
+        w.set_rule("tft_house_rules", house);
+        w.tft(
+            "Vexa",
+            ANN,
+            TftSheet {
+                spells: vec!["Magic Fist".into()],
+                talents: vec!["Missile Weapons (3)".into()],
+                ..fighter(14, 30)
+            },
+        );
+        w.tft("Brom", BOB, fighter(12, 12));
+        let r = w.run(
+            ANN,
+            &["tftkit", "cast"],
+            &[
+                ("spell", "Magic Fist"),
+                ("character", "Vexa"),
+                ("target", "Brom"),
+                ("kind", "missile"),
+                ("st", "2"),
+                ("distance", "42"),
+                ("damage", "1d"),
+            ],
+        );
+        assert!(field(&r, "adjDX").contains(want), "{house}: {r:?}");
+    }
+}
+
+#[test]
+fn a_fine_weapon_set_with_character_gear_breaks_only_on_its_die() {
+    // tft-house-rules.txt, "Fine Weapons": where a plain weapon breaks (18 on 3 dice) a fine
+    // one rolls a die more; +2 damage breaks only on a 6, +1 damage on a 5 or 6.
+    for (quality, die, breaks) in [
+        ("fine+2", 5, false),
+        ("fine+2", 6, true),
+        ("fine+1", 4, false),
+        ("fine+1", 5, true),
+    ] {
+        let w = world_rolling(4, |f| f[..3] == [6, 6, 6] && f[3] == die);
+        w.tft("Vexa", ANN, fighter(12, 14));
+        w.tft("Brom", BOB, fighter(12, 12));
+        let r = w.run(
+            ANN,
+            &["character", "gear"],
+            &[
+                ("name", "Vexa"),
+                ("action", "add"),
+                ("item", "broadsword"),
+                ("kind", "weapon"),
+                ("quality", quality),
+            ],
+        );
+        assert!(r.content.contains("now carries"), "{r:?}");
+        let r = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", "Vexa"), ("target", "Brom")],
+        );
+        let said = r.embeds[0]
+            .fields
+            .iter()
+            .filter(|f| f.name == "Weapon")
+            .map(|f| f.value.as_str())
+            .collect::<Vec<_>>();
+        let want = format!(
+            "It {} (quality die {die}).",
+            if breaks { "breaks" } else { "holds" }
+        );
+        assert_eq!(said, ["fine Broadsword", want.as_str()], "{quality} {die}");
+        // A broken weapon is refused until repaired; a sound one strikes again.
+        let again = w.run(
+            ANN,
+            &["tft", "attack"],
+            &[("attacker", "Vexa"), ("target", "Brom")],
+        );
+        assert_eq!(again.embeds.is_empty(), breaks, "{again:?}");
+    }
+}
+
+#[test]
+fn a_dropped_weapon_is_picked_up_before_it_strikes_again() {
+    // tft-rules-summary.md, "ROLLING TO HIT": 17 drops the weapon (16 is a plain automatic
+    // miss, 18 breaks it); "PICK UP DROPPED WEAPON" is an option of its own.
+    for (faces, dropped) in [(16, false), (17, true), (18, false)] {
+        let w = world_rolling(3, |f| f.iter().sum::<u32>() == faces);
+        let ann = w.tft("Vexa", ANN, fighter(12, 14));
+        w.give(ann, "weapon", "broadsword", "{}");
+        w.tft("Brom", BOB, fighter(12, 12));
+        let r = w.attack(ANN, "Vexa", "Brom");
+        assert_eq!(
+            field(&r, "Result") == "Miss, weapon dropped",
+            dropped,
+            "{faces}: {r:?}"
+        );
+        assert_eq!(
+            w.item_stats(ann)[0].contains("\"dropped\":true"),
+            dropped,
+            "{faces}"
+        );
+        let again = w.attack(ANN, "Vexa", "Brom");
+        if dropped {
+            let before = w.rolls();
+            assert!(
+                refusal(&again).contains("pick it up first with /tftkit pickup"),
+                "{again:?}"
+            );
+            assert_eq!(w.rolls(), before, "a refused attack rolls nothing");
+        } else if faces == 16 {
+            assert_eq!(again.embeds.len(), 1, "{again:?}");
+        }
+    }
+}
+
+#[test]
+fn picking_up_a_dropped_weapon_takes_the_turn_and_readies_it() {
+    let w = world_rolling(3, |f| f.iter().sum::<u32>() == 17);
+    let ann = w.tft("Vexa", ANN, fighter(12, 14));
+    w.give(ann, "weapon", "broadsword", "{}");
+    w.give(ann, "weapon", "dagger", "{}");
+    w.tft("Brom", BOB, fighter(12, 12));
+    // Nothing dropped yet: nothing to pick up.
+    let r = w.run(ANN, &["tftkit", "pickup"], &[("character", "Vexa")]);
+    assert!(refusal(&r).contains("has dropped no weapon"), "{r:?}");
+    let r = w.attack(ANN, "Vexa", "Brom");
+    assert_eq!(field(&r, "Result"), "Miss, weapon dropped");
+    // The dropped broadsword is passed over for the dagger in hand.
+    let r = w.attack(ANN, "Vexa", "Brom");
+    assert!(field(&r, "Weapon").starts_with("Dagger"), "{r:?}");
+    for (opts, says) in [
+        (
+            &[("character", "Vexa"), ("weapon", "dagger")][..],
+            "dagger was not dropped",
+        ),
+        (
+            &[("character", "Vexa"), ("weapon", "spear")][..],
+            "carries no weapon named spear",
+        ),
+    ] {
+        let r = w.run(ANN, &["tftkit", "pickup"], opts);
+        assert!(refusal(&r).contains(says), "{opts:?}: {r:?}");
+    }
+    // A knocked-down figure stands first.
+    w.set("Vexa", &[("knocked_down", "true")]);
+    let r = w.run(ANN, &["tftkit", "pickup"], &[("character", "Vexa")]);
+    assert!(refusal(&r).contains("must stand up first"), "{r:?}");
+    w.set("Vexa", &[("knocked_down", "false")]);
+    assert!(w.item_stats(ann)[0].contains("\"dropped\":true"));
+    let shown = w.run(ANN, &["character", "show"], &[("name", "Vexa")]);
+    assert!(
+        format!("{shown:?}").contains("broadsword (weapon, dropped)"),
+        "{shown:?}"
+    );
+    let r = w.run(ANN, &["tftkit", "pickup"], &[("character", "Vexa")]);
+    assert_eq!(r.embeds[0].title, "Vexa picks up the broadsword", "{r:?}");
+    assert!(!w.item_stats(ann)[0].contains("dropped"));
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", "broadsword"),
+        ],
+    );
+    assert!(field(&r, "Weapon").starts_with("Broadsword"), "{r:?}");
 }

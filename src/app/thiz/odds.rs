@@ -4,6 +4,7 @@ use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::text::signed;
 use crate::app::{AppResult, user};
 use crate::rules::thiz::Rating;
+use crate::rules::thiz::chart::{MAX_ROW, MIN_ROW};
 use crate::rules::thiz::check::CheckInput;
 use crate::rules::thiz::odds::check_odds;
 
@@ -15,14 +16,24 @@ pub(super) fn run(rating: i32, modifier: i32) -> AppResult<Reply> {
         ..CheckInput::default()
     };
     let odds = check_odds(&input).map_err(|e| user(format!("{e}.")))?;
-    let title = if modifier == 0 {
+    let adjusted = input.adjusted();
+    let row = adjusted.row_rating();
+    // /work/shared/rules/README.md, "The chart": ratings past either end read the end row.
+    let which = if adjusted.0 > MAX_ROW {
+        Some(format!("past the chart: reads its last row, {row}"))
+    } else if adjusted.0 < MIN_ROW {
+        Some(format!("past the chart: reads its first row, {row}"))
+    } else {
+        (modifier != 0).then(|| format!("reads row {row}"))
+    };
+    let given = if modifier == 0 {
         format!("THIZ odds at rating {rating}")
     } else {
-        format!(
-            "THIZ odds at rating {rating} {} (reads row {})",
-            signed(modifier),
-            input.adjusted().row_rating()
-        )
+        format!("THIZ odds at rating {rating} {}", signed(modifier))
+    };
+    let title = match which {
+        Some(which) => format!("{given} ({which})"),
+        None => given,
     };
     let fields = odds
         .best_first()
@@ -79,6 +90,58 @@ mod tests {
         assert_eq!(moved.embeds[0].fields, e.fields);
         assert!(moved.embeds[0].title.contains("reads row 4"));
         assert_eq!(kit.roll_count(), 0);
+    }
+
+    #[test]
+    fn a_rating_past_the_chart_says_which_row_it_reads() {
+        // thiz-resolution-chart.csv: the last row is 26-30 and the first -30; ratings above 30
+        // read the 30 row, below -30 the -30 row (rules/README.md, "The chart").
+        let kit = Kit::new(1);
+        let title = |opts: &[(&str, &str)]| {
+            kit.run(&kit.player(), &["odds", "thiz"], opts).embeds[0]
+                .title
+                .clone()
+        };
+        let cases: [(&[(&str, &str)], &str); 8] = [
+            (&[("rating", "30")], "THIZ odds at rating 30"),
+            (
+                &[("rating", "31")],
+                "THIZ odds at rating 31 (past the chart: reads its last row, 30)",
+            ),
+            (
+                &[("rating", "40")],
+                "THIZ odds at rating 40 (past the chart: reads its last row, 30)",
+            ),
+            (&[("rating", "-30")], "THIZ odds at rating -30"),
+            (
+                &[("rating", "-31")],
+                "THIZ odds at rating -31 (past the chart: reads its first row, -30)",
+            ),
+            (
+                &[("rating", "29"), ("modifier", "+1")],
+                "THIZ odds at rating 29 +1 (reads row 30)",
+            ),
+            (
+                &[("rating", "29"), ("modifier", "+2")],
+                "THIZ odds at rating 29 +2 (past the chart: reads its last row, 30)",
+            ),
+            (
+                &[("rating", "-29"), ("modifier", "-2")],
+                "THIZ odds at rating -29 -2 (past the chart: reads its first row, -30)",
+            ),
+        ];
+        for (opts, want) in cases {
+            assert_eq!(title(opts), want, "{opts:?}");
+        }
+        // Past the end the odds are the end row's own.
+        let fields = |r: &str| {
+            kit.run(&kit.player(), &["odds", "thiz"], &[("rating", r)])
+                .embeds[0]
+                .fields
+                .clone()
+        };
+        assert_eq!(fields("31"), fields("30"));
+        assert_ne!(fields("30"), fields("25"));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 
 use crate::app::reply::Reply;
-use crate::bot::choices::{GearAction, ItemKind, MissileKind, System};
+use crate::bot::choices::{GearAction, ItemKind, MissileKind, System, WeaponQuality};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error, autocomplete, render};
 
@@ -144,6 +144,8 @@ pub async fn character_gear(
     family: Option<String>,
     #[description = "THIZ missile: what it shoots (sets the suggested attack bonus)"]
     missile_kind: Option<MissileKind>,
+    #[description = "TFT weapon: how well made (fine: +1 DX; fine+1/+2: damage; fine-dx: both)"]
+    quality: Option<WeaponQuality>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("name", name)
@@ -155,7 +157,8 @@ pub async fn character_gear(
         .opt("locations", locations)
         .opt("missile", missile)
         .opt("family", family)
-        .choice("missile_kind", missile_kind);
+        .choice("missile_kind", missile_kind)
+        .choice("quality", quality);
     invoke(ctx, &["character", "gear"], args).await
 }
 

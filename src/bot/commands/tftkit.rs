@@ -1,4 +1,4 @@
-//! `/tftkit check|gear|actions|miss|cast`: The Fantasy Trip's table aids beside `/tft` (Discord caps
+//! `/tftkit check|gear|actions|miss|cast|pickup`: The Fantasy Trip's table aids beside `/tft` (Discord caps
 //! one command, its subcommands and options at 4000 characters, and `/tft` is near it).
 
 use crate::bot::autocomplete;
@@ -6,7 +6,7 @@ use crate::bot::choices::{CommonCheck, Mode, SpellKind, TakeActions};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
-/// The Fantasy Trip: common checks, gear, multiple actions, rolls to miss and casting
+/// The Fantasy Trip: common checks, gear, multiple actions, rolls to miss, casting, picking up
 #[poise::command(
     slash_command,
     guild_only,
@@ -15,7 +15,8 @@ use crate::bot::{Context, Error};
         "tftkit_gear",
         "tftkit_actions",
         "tftkit_miss",
-        "tftkit_cast"
+        "tftkit_cast",
+        "tftkit_pickup"
     ),
     subcommand_required
 )]
@@ -174,4 +175,21 @@ pub async fn tftkit_cast(
         .opt("modifier", modifier)
         .choice("mode", mode);
     invoke(ctx, &["tftkit", "cast"], args).await
+}
+
+/// TFT: pick up a dropped weapon (takes the turn)
+#[poise::command(slash_command, rename = "pickup")]
+pub async fn tftkit_pickup(
+    ctx: Context<'_>,
+    #[description = "Who picks it up (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+    #[description = "The dropped weapon, as carried (default: the one dropped)"]
+    #[autocomplete = "autocomplete::weapon"]
+    weapon: Option<String>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .opt("character", character)
+        .opt("weapon", weapon);
+    invoke(ctx, &["tftkit", "pickup"], args).await
 }

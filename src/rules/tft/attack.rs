@@ -82,6 +82,8 @@ pub enum AttackError {
     OpportunityFireWithoutWaiting,
     #[error("an attack rolls at most {max} dice; this one would roll {given}")]
     TooManyDice { max: u32, given: u32 },
+    #[error("{rule} is one of Bill Seurer's house rules, which are off here")]
+    HouseRuleOff { rule: &'static str },
 }
 
 /// What kind of blow sets the double/triple range.
@@ -439,7 +441,11 @@ mod tests {
         // The requirement is on adjDX, after adjustments.
         assert!(shot(12, 10, vec![A::Other(-3)]).setup().is_err());
         // tft-house-rules-combat.txt, "Opportunity Fire": no good shot.
-        let waiting = A::WaitingForOpening { turns: 1, widen: 0 };
+        let waiting = A::WaitingForOpening {
+            turns: 1,
+            widen: 0,
+            house_rules: true,
+        };
         assert_eq!(
             shot(14, 10, vec![waiting, A::OpportunityFire]).setup(),
             Err(AttackError::GoodShotWithOpportunityFire)
@@ -472,7 +478,11 @@ mod tests {
             spec(12, vec![A::OpportunityFire]).setup(),
             Err(AttackError::OpportunityFireWithoutWaiting)
         );
-        let waiting = A::WaitingForOpening { turns: 2, widen: 0 };
+        let waiting = A::WaitingForOpening {
+            turns: 2,
+            widen: 0,
+            house_rules: true,
+        };
         let set = spec(12, vec![A::OpportunityFire, waiting]).setup().unwrap();
         assert_eq!(set.adj_dx, 14);
     }
@@ -506,9 +516,16 @@ mod tests {
         let settings = AttackTableSettings::default();
         // tft-house-rules-combat.txt, "Waiting For An Opening": a normal blow waiting two turns
         // is at -2 DX, triple on 3-5, double on 6.
-        let normal = spec(12, vec![A::WaitingForOpening { turns: 2, widen: 2 }])
-            .setup()
-            .unwrap();
+        let normal = spec(
+            12,
+            vec![A::WaitingForOpening {
+                turns: 2,
+                widen: 2,
+                house_rules: true,
+            }],
+        )
+        .setup()
+        .unwrap();
         assert_eq!(normal.adj_dx, 10);
         assert_eq!(
             normal.criticals,
@@ -530,7 +547,11 @@ mod tests {
         let master = AttackSpec {
             dx: 14,
             technique: Technique::WeaponMaster,
-            adjustments: vec![A::WaitingForOpening { turns: 1, widen: 1 }],
+            adjustments: vec![A::WaitingForOpening {
+                turns: 1,
+                widen: 1,
+                house_rules: true,
+            }],
             ..AttackSpec::default()
         }
         .setup()

@@ -340,6 +340,42 @@ pub enum Quality {
 }
 
 impl Quality {
+    /// Every quality, in the order of [`Quality::name`]'s menu.
+    pub const ALL: [Quality; 7] = [
+        Self::Plain,
+        Self::Good,
+        Self::Fine(FineGrade::Dx),
+        Self::Fine(FineGrade::Damage1),
+        Self::Fine(FineGrade::Damage2),
+        Self::Fine(FineGrade::DxDamage1),
+        Self::Fine(FineGrade::DxDamage2),
+    ];
+
+    /// The name a sheet stores and a player types: plain, good, fine (+1 DX), fine+1, fine+2
+    /// (damage), fine-dx+1, fine-dx+2 (both).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Plain => "plain",
+            Self::Good => "good",
+            Self::Fine(FineGrade::Dx) => "fine",
+            Self::Fine(FineGrade::Damage1) => "fine+1",
+            Self::Fine(FineGrade::Damage2) => "fine+2",
+            Self::Fine(FineGrade::DxDamage1) => "fine-dx+1",
+            Self::Fine(FineGrade::DxDamage2) => "fine-dx+2",
+        }
+    }
+
+    /// Reads a [`Quality::name`], ignoring case and spaces around it; "" is plain and
+    /// "fine-dx" is "fine".
+    pub fn parse(text: &str) -> Option<Quality> {
+        let key = text.trim().to_ascii_lowercase();
+        match key.as_str() {
+            "" => Some(Self::Plain),
+            "fine-dx" => Some(Self::Fine(FineGrade::Dx)),
+            k => Self::ALL.into_iter().find(|q| q.name() == k),
+        }
+    }
+
     pub fn damage_bonus(self) -> i32 {
         match self {
             Self::Fine(g) => g.damage_bonus(),

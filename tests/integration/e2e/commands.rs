@@ -96,6 +96,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tft condition",
             "tft heal",
             "tft stand",
+            "tftkit pickup",
             "tft repair",
             "tftkit check",
             "tftkit gear",
@@ -886,6 +887,12 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     );
     let text = x.text(&alys, "/tft stand character:Ulf");
     assert!(text.contains("Ulf stands up"), "{text}");
+    // Tor's broadsword is dropped only on a 17; either way Alys gets a one-line answer.
+    let text = x.text(&alys, "/tftkit pickup character:Tor");
+    assert!(
+        text.contains("Tor picks up the") || text.contains("Tor has dropped no weapon"),
+        "{text}"
+    );
     // Tor's broadsword breaks only on an 18; either way the GM gets a one-line answer.
     let text = x.text(&gm, "/tft repair character:Tor weapon:Broadsword");
     assert!(text.contains("Tor's Broadsword is"), "{text}");

@@ -391,6 +391,28 @@ fn target_text(d: &DamageResolution, target_st: i32, hits_before: i64, npc: bool
     lines.join("\n")
 }
 
+/// What a 17 or 18 did to the weapon: broken or held (by its quality die), or dropped.
+fn mishap_fields(s: &Shown<'_>) -> Vec<Field> {
+    let mut fields = Vec::new();
+    if let Some(b) = s.breakage {
+        let die = b
+            .die
+            .map_or(String::new(), |d| format!(" (quality die {d})"));
+        let what = if b.broken { "breaks" } else { "holds" };
+        fields.push(field("Weapon", format!("It {what}{die}."), false));
+    }
+    if s.res.roll.outcome == AttackOutcome::DropWeapon && s.self_damage.is_none() {
+        // tft-rules-summary.md, "ROLLING TO HIT": a dropped weapon is picked up, an action of
+        // its own, before it strikes again.
+        fields.push(field(
+            "Dropped",
+            "Pick it up with /tftkit pickup (an action) before striking with it again.",
+            false,
+        ));
+    }
+    fields
+}
+
 pub(super) fn embed(s: &Shown<'_>) -> Embed {
     let roll = &s.res.roll;
     let mut weapon = escape(s.weapon);
@@ -417,13 +439,7 @@ pub(super) fn embed(s: &Shown<'_>) -> Embed {
         field("adjDX", screen::npc(s.npcs.0, breakdown(s.setup)), false),
         field("Weapon", weapon, false),
     ];
-    if let Some(b) = s.breakage {
-        let die = b
-            .die
-            .map_or(String::new(), |d| format!(" (quality die {d})"));
-        let what = if b.broken { "breaks" } else { "holds" };
-        fields.push(field("Weapon", format!("It {what}{die}."), false));
-    }
+    fields.extend(mishap_fields(s));
     if let Some(l) = s.lance {
         fields.push(field(
             "Lance",

@@ -84,10 +84,12 @@ pub enum Adjustment {
     /// Bound by a rope spell.
     BoundByRope,
     /// Waited `turns` turns for an opening and traded `widen` of the bonus for wider
-    /// double/triple ranges (tft-house-rules-combat.txt, "Waiting For An Opening").
+    /// double/triple ranges. With `house_rules` this is tft-house-rules-combat.txt, "Waiting
+    /// For An Opening" (+1 a turn, at most +2, tradeable); without, the summary's +1.
     WaitingForOpening {
         turns: u32,
         widen: u32,
+        house_rules: bool,
     },
     /// Opportunity fire: a shot at a waited-for area (no good shot allowed).
     OpportunityFire,
@@ -217,8 +219,19 @@ impl Adjustment {
             | Self::TargetHeadAndShouldersOnly => -6,
             Self::MainGaucheDefensive => -1,
             Self::Dazzled | Self::DefendAndAttack(DefendAndAttack::AdvancedShieldLarge) => -3,
-            Self::CrossbowProne => 1,
-            Self::WaitingForOpening { turns, widen } => {
+            // tft-rules-summary.md, "Attacker's Status": "Aiming/Waiting for opening +1".
+            // Decision: the summary writes "per" where a number counts units ("per space", "per
+            // 3 megahexes") and not here, so without the house rules waiting earns a flat +1
+            // however many turns were waited.
+            Self::CrossbowProne
+            | Self::WaitingForOpening {
+                house_rules: false, ..
+            } => 1,
+            Self::WaitingForOpening {
+                turns,
+                widen,
+                house_rules: true,
+            } => {
                 let earned = turns.min(MAX_WAITING_TURNS_COUNTED) as i32;
                 earned - 2 * widen as i32
             }
@@ -281,6 +294,36 @@ impl Adjustment {
         }
     }
 
+    /// The section of Bill Seurer's house rules this adjustment exists by, or `None` where the
+    /// plain rules (tft-rules-summary.md) have it too. A guild that turns the house rules off
+    /// (`tft_house_rules`) cannot use the ones named here. Waiting is plain (+1) unless it
+    /// widens the ranges; the missile range is plain, its long-range table is the caller's.
+    pub fn house_rule(&self) -> Option<&'static str> {
+        Some(match *self {
+            // tft-house-rules-combat.txt, "Waiting For An Opening": the trade for wider ranges.
+            Self::WaitingForOpening { widen, .. } if widen > 0 => {
+                "Waiting For An Opening (widening the double/triple range)"
+            }
+            // tft-house-rules-combat.txt, "Opportunity Fire".
+            Self::OpportunityFire => "Opportunity Fire",
+            // tft-house-rules-combat.txt, "Fleeing".
+            Self::FleeingTarget => "Fleeing",
+            // tft-house-rules-combat.txt, "Rolling to Miss and Multiple Rolls to Hit".
+            Self::EarlierRollsThisTurn(_) => "Multiple Rolls to Hit (-1 per earlier roll)",
+            // tft-house-rules-combat.txt, "Parrying" and "Defending".
+            Self::ParryWithSecondWeapon { .. } | Self::ParryWithShield { .. } => "Parrying",
+            Self::DefendAndAttack(_) => "Defending (attacking while defending)",
+            // tft-house-rules.txt, "Two Weapons (modifications)".
+            Self::ParryWithSecondWeaponAsShield => "Two Weapons (the shield-type parry)",
+            // tft-house-rules.txt, "Wall of Fire", "Snowshoe", "Skiing", "Bladeturn".
+            Self::WallOfFire => "Wall of Fire",
+            Self::SnowshoesVsFoeWithout => "Snowshoe",
+            Self::MeleeOnSkis => "Skiing",
+            Self::Bladeturn => "Bladeturn",
+            _ => return None,
+        })
+    }
+
     /// Rejects numbers no table could mean.
     pub(super) fn check(&self) -> Result<(), AttackError> {
         let count = |what: &'static str, n: u32| {
@@ -295,10 +338,19 @@ impl Adjustment {
             }
         };
         match *self {
-            Self::WaitingForOpening { turns, widen } => {
+            Self::WaitingForOpening {
+                turns,
+                widen,
+                house_rules,
+            } => {
                 count("turns waited", turns)?;
                 if turns == 0 {
                     return Err(AttackError::NoTurnsWaited);
+                }
+                if !house_rules && widen > 0 {
+                    return Err(AttackError::HouseRuleOff {
+                        rule: "Waiting For An Opening (widening the double/triple range)",
+                    });
                 }
                 let max = turns.min(MAX_WAITING_TURNS_COUNTED);
                 if widen > max {
@@ -503,23 +555,119 @@ mod tests {
             (5, 2, -2, 2),
         ];
         for (turns, widen, dx, by) in cases {
-            let a = A::WaitingForOpening { turns, widen };
+            let a = A::WaitingForOpening {
+                turns,
+                widen,
+                house_rules: true,
+            };
             assert!(a.check().is_ok());
             assert_eq!((a.dx(), a.widening()), (dx, by), "{turns} {widen}");
         }
         assert_eq!(
-            A::WaitingForOpening { turns: 1, widen: 2 }.check(),
+            A::WaitingForOpening {
+                turns: 1,
+                widen: 2,
+                house_rules: true
+            }
+            .check(),
             Err(AttackError::WidenTooFar { max: 1, given: 2 })
         );
         assert_eq!(
-            A::WaitingForOpening { turns: 3, widen: 3 }.check(),
+            A::WaitingForOpening {
+                turns: 3,
+                widen: 3,
+                house_rules: true
+            }
+            .check(),
             Err(AttackError::WidenTooFar { max: 2, given: 3 })
         );
         assert_eq!(
-            A::WaitingForOpening { turns: 0, widen: 0 }.check(),
+            A::WaitingForOpening {
+                turns: 0,
+                widen: 0,
+                house_rules: true
+            }
+            .check(),
             Err(AttackError::NoTurnsWaited)
         );
         assert_eq!(A::Dazzled.widening(), 0);
+    }
+
+    #[test]
+    fn waiting_without_the_house_rules_is_a_flat_plus_one() {
+        // tft-rules-summary.md, "Attacker's Status": +1 for aiming or waiting, whatever the
+        // turns; the cap at +2 and the trade for wider ranges are tft-house-rules-combat.txt's.
+        for (turns, house, dx) in [
+            (1, true, 1),
+            (1, false, 1),
+            (2, true, 2),
+            (2, false, 1),
+            (3, true, 2),
+            (3, false, 1),
+        ] {
+            let a = A::WaitingForOpening {
+                turns,
+                widen: 0,
+                house_rules: house,
+            };
+            assert_eq!((a.check(), a.dx()), (Ok(()), dx), "{turns} {house}");
+            assert_eq!(a.house_rule(), None);
+        }
+        let widen = |house_rules| A::WaitingForOpening {
+            turns: 2,
+            widen: 1,
+            house_rules,
+        };
+        assert!(widen(true).check().is_ok());
+        assert!(matches!(
+            widen(false).check(),
+            Err(AttackError::HouseRuleOff { .. })
+        ));
+        assert!(widen(true).house_rule().is_some());
+    }
+
+    #[test]
+    fn house_rule_adjustments_name_their_section() {
+        // Each of these exists only in tft-house-rules-combat.txt or tft-house-rules.txt; the
+        // rest are tft-rules-summary.md's and stay with the house rules off.
+        let house = [
+            A::OpportunityFire,
+            A::FleeingTarget,
+            A::EarlierRollsThisTurn(1),
+            A::ParryWithSecondWeapon { two_weapons: false },
+            A::ParryWithShield {
+                shield: ParryShield::Small,
+                advanced_shield: false,
+            },
+            A::DefendAndAttack(DefendAndAttack::TwoWeapons),
+            A::ParryWithSecondWeaponAsShield,
+            A::WallOfFire,
+            A::SnowshoesVsFoeWithout,
+            A::MeleeOnSkis,
+            A::Bladeturn,
+        ];
+        for a in house {
+            assert!(a.house_rule().is_some(), "{a:?}");
+        }
+        let plain = [
+            A::FromSide,
+            A::PoleSetVsCharge,
+            A::MainGaucheDefensive,
+            A::HurtSinceLastAction,
+            A::TargetDefending,
+            A::TargetDodging,
+            A::MissileRange {
+                hexes: 40,
+                missile_weapons_talent: true,
+                shooting_twice: false,
+            },
+            A::Precise(PreciseTarget::Head),
+            A::MultipleActions { multiplier: 1 },
+            A::Other(2),
+        ];
+        for a in plain {
+            assert_eq!(a.house_rule(), None, "{a:?}");
+        }
     }
 
     #[test]

@@ -76,6 +76,26 @@ pub enum Talent {
 }
 
 impl Talent {
+    /// Whether the talent exists only by tft-house-rules.txt, "New and Changed Skills" (the
+    /// new ones; Two Weapons is only changed there).
+    pub fn is_house_rule(self) -> bool {
+        matches!(
+            self,
+            Self::Snowshoe
+                | Self::SignLanguage
+                | Self::MilitaryDiscipline
+                | Self::Willpower
+                | Self::SleightOfHand
+                | Self::Skiing
+                | Self::AdvancedShield
+                | Self::PoleWeaponMaster
+                | Self::Axeplay
+                | Self::FirstAid
+                | Self::MasterSkier
+                | Self::MasterVet
+        )
+    }
+
     /// The name players write.
     pub fn name(self) -> &'static str {
         // Every variant appears in this list; importing them by name would repeat the list.
@@ -525,6 +545,28 @@ pub fn check_study(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_house_rules_new_talents_are_marked() {
+        // tft-house-rules.txt, "New and Changed Skills": the twelve new talents under IQ 8 to
+        // 14; Two Weapons is only modified there, and the rest are the original game's.
+        let house: Vec<&str> = Talent::ALL
+            .iter()
+            .filter(|t| t.is_house_rule())
+            .map(|t| t.name())
+            .collect();
+        assert_eq!(house.len(), 12, "{house:?}");
+        for plain in [
+            Talent::TwoWeapons,
+            Talent::Sword,
+            Talent::Fencing,
+            Talent::Shield,
+            Talent::Physicker,
+            Talent::Vet,
+        ] {
+            assert!(!plain.is_house_rule(), "{plain:?}");
+        }
+    }
 
     #[test]
     fn tables_are_in_name_order_and_unique() {

@@ -36,6 +36,13 @@ impl Parry {
         }
     }
 
+    /// Whether this parry exists only by tft-house-rules-combat.txt, "Parrying": the second
+    /// weapon's, the shield's and the full parry. The main-gauche's is tft-rules-summary.md's
+    /// ("ARMOR AND SHIELDS": it stops 1).
+    pub fn is_house_rule(self) -> bool {
+        matches!(self, Self::SecondWeapon | Self::Shield | Self::Full)
+    }
+
     pub(super) fn check(self, shield: Option<ShieldKind>) -> Result<(), DamageError> {
         if self == Self::Shield && shield.is_none() {
             Err(DamageError::NeedsShield)

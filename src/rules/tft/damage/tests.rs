@@ -505,6 +505,16 @@ fn parry_and_wall_stops() {
         let r = roll_damage(&mut ScriptedDice::new([6, 6]), &sword, &d, true).unwrap();
         assert_eq!(r.stopped, stops, "{parry:?}");
     }
+    // Only the main-gauche's parry is tft-rules-summary.md's; the rest are the house rules'.
+    for (parry, house) in [
+        (Parry::None, false),
+        (Parry::MainGauche, false),
+        (Parry::SecondWeapon, true),
+        (Parry::Shield, true),
+        (Parry::Full, true),
+    ] {
+        assert_eq!(parry.is_house_rule(), house, "{parry:?}");
+    }
     let no_shield = Defence {
         parry: Parry::Shield,
         ..Defence::default()

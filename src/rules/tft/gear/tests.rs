@@ -324,6 +324,26 @@ fn what_may_be_fine() {
     assert_eq!(Quality::Good.check(weapon("whip").unwrap()), Ok(()));
 }
 
+// The names a sheet stores: each quality's name reads back as itself, and nothing else reads.
+#[test]
+fn quality_names_round_trip() {
+    for q in Quality::ALL {
+        assert_eq!(Quality::parse(q.name()), Some(q), "{q:?}");
+        assert_eq!(
+            Quality::parse(&format!(" {} ", q.name().to_uppercase())),
+            Some(q)
+        );
+    }
+    assert_eq!(Quality::parse(""), Some(Quality::Plain));
+    assert_eq!(
+        Quality::parse("fine-dx"),
+        Some(Quality::Fine(FineGrade::Dx))
+    );
+    for bad in ["fine+3", "superb", "fine+", "good+1"] {
+        assert_eq!(Quality::parse(bad), None, "{bad}");
+    }
+}
+
 // tft-house-rules.txt, "Fine Weapons" and "Good Weapons": the extra die on a break.
 #[test]
 fn breakage_die_both_sides() {
@@ -335,6 +355,8 @@ fn breakage_die_both_sides() {
         (Quality::Fine(FineGrade::DxDamage1), 5, true),
         (Quality::Fine(FineGrade::Damage2), 5, false),
         (Quality::Fine(FineGrade::Damage2), 6, true),
+        (Quality::Fine(FineGrade::DxDamage2), 5, false),
+        (Quality::Fine(FineGrade::DxDamage2), 6, true),
         (Quality::Fine(FineGrade::Dx), 3, false),
         (Quality::Fine(FineGrade::Dx), 4, true),
     ];
