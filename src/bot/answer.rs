@@ -122,8 +122,11 @@ pub async fn callback(
             if attempt > 0 {
                 return Callback::Unsure("no time left before Discord's deadline".to_owned());
             }
+            // Logged as a drop, with its id, like the other interactions that never get an
+            // answer: the callers count it (`Outcome::Unanswered`), and the log says which.
             tracing::warn!(
-                "an answer was ready only after Discord's deadline; it was not sent (the bot is behind)"
+                interaction = %interaction.0,
+                "dropped: an answer was ready only after Discord's deadline; it was not sent (the bot is behind)"
             );
             return Callback::TooLate;
         }
@@ -258,7 +261,18 @@ pub async fn answer(
         Callback::TooLate => false,
         // Boxed: the rare path's futures would otherwise make every command's future (which
         // poise allocates and moves for each interaction) about 3.5 KB larger.
-        Callback::Unsure(why) => Box::pin(unsure(http, interaction.1, reply, arrived, why)).await,
+        Callback::Unsure(why) => {
+            let answered = Box::pin(unsure(http, interaction.1, reply, arrived, why)).await;
+            if !answered {
+                // Neither the callback nor a follow-up is known to have reached Discord: logged
+                // as a drop, with its id, as every interaction that goes unanswered is.
+                tracing::warn!(
+                    interaction = %interaction.0,
+                    "dropped: the answer reached Discord neither as the callback nor as a follow-up"
+                );
+            }
+            answered
+        }
     }
 }
 
