@@ -184,10 +184,21 @@ fn mark_weapon(
     else {
         return Ok(());
     };
-    let mut stats: ItemStats = serde_json::from_str(&found.stats_json).unwrap_or_default();
-    mark(&mut stats);
+    restat(conn, guild, owner, &found, mark)
+}
+
+/// Writes `item`'s stats back with `change` made to them.
+fn restat(
+    conn: &Conn,
+    guild: GuildId,
+    owner: &Character,
+    item: &Item,
+    change: impl FnOnce(&mut ItemStats),
+) -> AppResult<()> {
+    let mut stats: ItemStats = serde_json::from_str(&item.stats_json).unwrap_or_default();
+    change(&mut stats);
     let json = serde_json::to_string(&stats).map_err(|e| anyhow::anyhow!(e))?;
-    characters::set_item_stats(conn, guild, owner.id, item, &json)?;
+    characters::set_item_stats(conn, guild, owner.id, item.id, &json)?;
     Ok(())
 }
 
@@ -479,10 +490,7 @@ impl Pickup {
             // A figure that cannot act cannot bend for it either (a knocked-down one stands
             // first).
             ready_to_act(tx, guild, &c, &sheet, "pick anything up")?;
-            let mut stats: ItemStats = serde_json::from_str(&item.stats_json).unwrap_or_default();
-            stats.dropped = false;
-            let json = serde_json::to_string(&stats).map_err(|e| anyhow::anyhow!(e))?;
-            characters::set_item_stats(tx, guild, c.id, item.id, &json)?;
+            restat(tx, guild, &c, item, |s| s.dropped = false)?;
             Ok(reply_about(
                 &c,
                 Embed {
@@ -542,10 +550,7 @@ impl Repair {
                     escape(&item.name)
                 )));
             }
-            let mut stats: ItemStats = serde_json::from_str(&item.stats_json).unwrap_or_default();
-            stats.broken = false;
-            let json = serde_json::to_string(&stats).map_err(|e| anyhow::anyhow!(e))?;
-            characters::set_item_stats(tx, guild, c.id, item.id, &json)?;
+            restat(tx, guild, &c, item, |s| s.broken = false)?;
             Ok(reply_about(
                 &c,
                 Embed {
