@@ -6,7 +6,12 @@
 //! format (`docs/character-format.md`). A THIZ character's secret luck is rolled when it is made,
 //! in the same transaction, and never shown: no reply built here carries a hidden value.
 //!
-//! Layout: [`fields`] (pure checks of typed values), `edit` (create, set, skill, gear, delete),
+//! A delete asks first (a button), is told to the GM channel, and keeps the character for a GM
+//! to restore, luck and all; an import comes in with no luck until a GM gives it some, so
+//! deleting and importing again cannot mint luck (issue 32).
+//!
+//! Layout: [`fields`] (pure checks of typed values), `edit` (create, set, skill, gear, delete,
+//! restore),
 //! `view` (show, list, validate), `transfer` (export, import).
 
 mod edit;
@@ -15,6 +20,8 @@ mod transfer;
 mod view;
 
 #[cfg(test)]
+mod lifecycle_tests;
+#[cfg(test)]
 mod tests;
 
 use super::command::{Invocation, Opts};
@@ -22,6 +29,7 @@ use super::reply::Reply;
 use super::text::escape;
 use super::{AppResult, Ctx, user};
 use crate::rules::thiz::skills::SkillId;
+use crate::store::CharacterId;
 use crate::store::guilds::System;
 
 /// A `/character` subcommand, with its options checked.
@@ -53,8 +61,12 @@ pub enum CharacterCommand {
     Gear { name: String, change: GearChange },
     /// `validate [name]`.
     Validate { name: Option<String> },
-    /// `delete name`.
+    /// `delete name`: asks first, with a button.
     Delete { name: String },
+    /// The delete confirmation's buttons: delete, or keep.
+    ConfirmDelete { id: CharacterId, keep: bool },
+    /// `restore name` (GM): a deleted character back, as it was.
+    Restore { name: String },
     /// `export [name]`.
     Export { name: Option<String> },
     /// `import file` (the file's JSON text).
@@ -135,6 +147,10 @@ pub enum GearChange {
 /// The most bonus a THIZ weapon or armor can carry; a limit against typing errors.
 pub const MAX_BONUS: i64 = 20;
 
+fn stale_button() -> crate::app::AppError {
+    user("That button is not one of this bot's; nothing changed. /character delete asks again.")
+}
+
 fn name_opt(o: &Opts<'_>) -> Option<String> {
     o.text("name").map(|s| s.trim().to_owned())
 }
@@ -203,6 +219,9 @@ impl CharacterCommand {
             "delete" => CharacterCommand::Delete {
                 name: required_name(&Opts::new(inv, &["name"])?)?,
             },
+            "restore" => CharacterCommand::Restore {
+                name: required_name(&Opts::new(inv, &["name"])?)?,
+            },
             "export" => CharacterCommand::Export {
                 name: name_opt(&Opts::new(inv, &["name"])?),
             },
@@ -214,10 +233,29 @@ impl CharacterCommand {
             }
             _ => {
                 return Err(user(
-                    "/character takes create, show, list, set, skill, gear, validate, delete, export or import.",
+                    "/character takes create, show, list, set, skill, gear, validate, delete, restore, export or import.",
                 ));
             }
         })
+    }
+
+    /// A press of the delete confirmation's buttons (`chardel:<id>` or `chardel:<id>:keep`), or
+    /// `None` for any other button.
+    pub fn parse_button(inv: &Invocation) -> Option<AppResult<Self>> {
+        let rest = inv.option("id")?.strip_prefix(edit::DELETE_BUTTON)?;
+        let (id, keep) = match rest.split_once(':') {
+            Some((id, "keep")) => (id, true),
+            Some(_) => return Some(Err(stale_button())),
+            None => (rest, false),
+        };
+        Some(
+            id.parse::<i64>()
+                .map(|id| CharacterCommand::ConfirmDelete {
+                    id: CharacterId(id),
+                    keep,
+                })
+                .map_err(|_| stale_button()),
+        )
     }
 
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
@@ -234,6 +272,8 @@ impl CharacterCommand {
             CharacterCommand::Gear { name, change } => edit::gear(ctx, &name, &change),
             CharacterCommand::Validate { name } => view::validate(ctx, name.as_deref()),
             CharacterCommand::Delete { name } => edit::delete(ctx, &name),
+            CharacterCommand::ConfirmDelete { id, keep } => edit::confirm_delete(ctx, id, keep),
+            CharacterCommand::Restore { name } => edit::restore(ctx, &name),
             CharacterCommand::Export { name } => transfer::export(ctx, name.as_deref()),
             CharacterCommand::Import { file } => transfer::import(ctx, &file),
         }

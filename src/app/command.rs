@@ -228,6 +228,12 @@ impl Command {
         {
             return Ok(Command::Thiz(thiz::ThizCommand::See(roll?)));
         }
+        // The delete confirmation (`chardel:<character>[:keep]`).
+        if path == ["button"]
+            && let Some(command) = characters::CharacterCommand::parse_button(inv)
+        {
+            return Ok(Command::Character(command?));
+        }
         if path == ["button"]
             && let Some(command) = encounter::EncounterCommand::parse_button(inv)
         {

@@ -1592,3 +1592,45 @@ impl App {
         }
     }
 }
+
+/// The channels whose encounter under way has `figure` in it.
+pub(crate) fn channels_with(
+    conn: &Conn,
+    guild: GuildId,
+    figure: CharacterId,
+) -> AppResult<Vec<u64>> {
+    let mut out = Vec::new();
+    for row in encounters::active(conn, guild)? {
+        let Ok(stored) = serde_json::from_str::<Stored>(&row.state_json) else {
+            continue;
+        };
+        if stored.state.figure(figure).is_some() {
+            out.push(row.channel_id);
+        }
+    }
+    Ok(out)
+}
+
+/// Takes `figure` out of every encounter under way, with a line in each one's log saying why
+/// (`/character delete`: a deleted character leaves its fight at once, not as a silent "down").
+/// The channels it left.
+pub(crate) fn leave_all(
+    conn: &Conn,
+    guild: GuildId,
+    figure: CharacterId,
+    why: &str,
+) -> AppResult<Vec<u64>> {
+    let channels = channels_with(conn, guild, figure)?;
+    for &channel in &channels {
+        let at = At { guild, channel };
+        let Some(mut l) = load(conn, at)? else {
+            continue;
+        };
+        if let Some(f) = l.state.remove(figure) {
+            l.state
+                .event(format!("{} leaves the fight: {why}.", f.name));
+            save(conn, at, &l)?;
+        }
+    }
+    Ok(channels)
+}

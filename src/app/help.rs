@@ -146,9 +146,9 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "[name]",
     ),
     (
-        "character set|skill|gear|delete",
-        "owner, GM",
-        "Change a sheet (gear quality: a TFT weapon's make)",
+        "character set|skill|gear|delete|restore",
+        "owner, GM; restore: GM",
+        "Change or delete a sheet (a GM restores it)",
         "name …",
     ),
     (

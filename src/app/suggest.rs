@@ -40,6 +40,8 @@ pub const MAX_CHARS: usize = 100;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Suggest {
     Character,
+    /// A deleted character still kept (`/character restore`): for a GM only.
+    Deleted,
     Skill,
     Weapon,
     Location,
@@ -86,6 +88,7 @@ impl App {
         match what {
             Suggest::Location => Ok(Location::ALL.iter().map(|l| l.name().to_owned()).collect()),
             Suggest::Character => visible_characters(&ctx()?),
+            Suggest::Deleted => deleted_characters(&ctx()?),
             Suggest::Skill => skills(&ctx()?, context),
             Suggest::Weapon => weapons(&ctx()?, context),
         }
@@ -103,6 +106,18 @@ fn visible_characters(ctx: &Ctx<'_>) -> AppResult<Vec<String>> {
         .filter(|c| ctx.can_see(c))
         .partition(|c| !c.npc && c.owner_id == ctx.caller.user);
     Ok(own.into_iter().chain(others).map(|c| c.name).collect())
+}
+
+/// The deleted characters a GM may restore, newest deletion first; nothing for a player.
+fn deleted_characters(ctx: &Ctx<'_>) -> AppResult<Vec<String>> {
+    if !ctx.is_gm() {
+        return Ok(Vec::new());
+    }
+    let kept = ctx
+        .app
+        .store
+        .read(|c| characters::deleted(c, ctx.caller.guild))?;
+    Ok(kept.into_iter().map(|d| d.character.name).collect())
 }
 
 /// The character a suggestion is about, with the rows it needs, read in one go: the one named

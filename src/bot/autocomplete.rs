@@ -15,6 +15,14 @@ pub async fn character(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocom
     suggest(ctx, Suggest::Character, typed).await
 }
 
+/// Deleted characters a GM may restore (nothing for a player).
+pub async fn deleted_character(
+    ctx: Context<'_>,
+    typed: &str,
+) -> serenity::CreateAutocompleteResponse {
+    suggest(ctx, Suggest::Deleted, typed).await
+}
+
 /// A comma-separated list of characters (`/gm request characters:`): the names the caller may
 /// see for the last name being typed, each offered after the names already typed.
 pub async fn characters(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {

@@ -23,10 +23,22 @@ pub struct Character {
     pub updated_at: i64,
 }
 
-/// The key a name is unique and looked up by: trimmed, lowercase.
+/// The key a name is unique and looked up by: trimmed, in Unicode's compatibility form (NFKC:
+/// full-width "Ｚｏｅ" is "zoe"), lowercase. Names are stored in that form already (the `app`
+/// layer's name check), so this only folds case and what a user typed to find one.
 pub fn name_key(name: &str) -> String {
-    name.trim().to_lowercase()
+    use unicode_normalization::UnicodeNormalization as _;
+    name.trim().nfkc().collect::<String>().to_lowercase()
 }
+
+/// The `name_key` a deleted character's row holds while it is kept: no name folds to it (names
+/// cannot hold control characters), so its name is free and no lookup by name finds it.
+fn deleted_key(id: CharacterId) -> String {
+    format!("\u{1}deleted {}", id.0)
+}
+
+/// How long a deleted character is kept for a GM to restore, in seconds (30 days).
+pub const KEPT_FOR_SECS: i64 = 30 * 24 * 60 * 60;
 
 const COLUMNS: &str =
     "guild_id, id, name, system, owner_id, npc, sheet_json, created_at, updated_at";
@@ -92,7 +104,9 @@ pub fn create(conn: &Conn, guild: GuildId, new: &NewCharacter<'_>) -> Result<Opt
 
 /// Finds a character of the guild by name, ignoring case.
 pub fn by_name(conn: &Conn, guild: GuildId, name: &str) -> Result<Option<Character>> {
-    let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND name_key = ?2");
+    let sql = format!(
+        "SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND deleted_at IS NULL AND name_key = ?2"
+    );
     query_opt(conn, &sql, params![guild, name_key(name)], from_row)?
         .map(finish)
         .transpose()
@@ -100,7 +114,9 @@ pub fn by_name(conn: &Conn, guild: GuildId, name: &str) -> Result<Option<Charact
 
 /// Finds a character of the guild by id.
 pub fn by_id(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Option<Character>> {
-    let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND id = ?2");
+    let sql = format!(
+        "SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND deleted_at IS NULL AND id = ?2"
+    );
     query_opt(conn, &sql, params![guild, id], from_row)?
         .map(finish)
         .transpose()
@@ -108,7 +124,9 @@ pub fn by_id(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Option<Char
 
 /// Every character of the guild, by name. The `app` layer filters what a caller may see.
 pub fn all(conn: &Conn, guild: GuildId) -> Result<Vec<Character>> {
-    let sql = format!("SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 ORDER BY name_key");
+    let sql = format!(
+        "SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND deleted_at IS NULL ORDER BY name_key"
+    );
     let rows = query_map(conn, &sql, params![guild], from_row)?;
     rows.into_iter().map(finish).collect()
 }
@@ -117,6 +135,7 @@ pub fn all(conn: &Conn, guild: GuildId) -> Result<Vec<Character>> {
 pub fn owned_by(conn: &Conn, guild: GuildId, owner: UserId) -> Result<Vec<Character>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND owner_id = ?2 AND npc = 0
+           AND deleted_at IS NULL
          ORDER BY last_used_at DESC, id DESC"
     );
     let rows = query_map(conn, &sql, params![guild, owner], from_row)?;
@@ -128,6 +147,7 @@ pub fn owned_by(conn: &Conn, guild: GuildId, owner: UserId) -> Result<Vec<Charac
 pub fn last_used(conn: &Conn, guild: GuildId, owner: UserId) -> Result<Option<Character>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM characters WHERE guild_id = ?1 AND owner_id = ?2 AND npc = 0
+           AND deleted_at IS NULL
          ORDER BY last_used_at DESC, id DESC LIMIT 1"
     );
     query_opt(conn, &sql, params![guild, owner], from_row)?
@@ -164,12 +184,91 @@ pub fn set_sheet(conn: &Conn, guild: GuildId, id: CharacterId, sheet_json: &str)
     Ok(())
 }
 
-/// Deletes a character and everything that hangs off it (skills, gear, wounds, secrets).
+/// Deletes a character for good, with everything that hangs off it (skills, gear, wounds,
+/// secrets). Users' deletes go through [`soft_delete`]; this is for tests and the purge.
 pub fn delete(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<bool> {
     Ok(exec(
         conn,
         "DELETE FROM characters WHERE guild_id = ?1 AND id = ?2",
         params![guild, id],
+    )? == 1)
+}
+
+/// Deletes a character the way a user's delete does: kept for [`KEPT_FOR_SECS`] for a GM to
+/// restore, its name freed, found by no lookup. Whether it was there (and not deleted) to delete.
+/// Characters deleted longer ago than the keeping time go for good first.
+pub fn soft_delete(conn: &Conn, guild: GuildId, id: CharacterId, by: UserId) -> Result<bool> {
+    let t = now();
+    exec(
+        conn,
+        "DELETE FROM characters WHERE guild_id = ?1 AND deleted_at IS NOT NULL AND deleted_at < ?2",
+        params![guild, t - KEPT_FOR_SECS],
+    )?;
+    Ok(exec(
+        conn,
+        "UPDATE characters SET deleted_at = ?3, deleted_by = ?4, name_key = ?5, updated_at = ?3
+         WHERE guild_id = ?1 AND id = ?2 AND deleted_at IS NULL",
+        params![guild, id, t, by, deleted_key(id)],
+    )? == 1)
+}
+
+/// A deleted character still kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deleted {
+    pub character: Character,
+    pub deleted_at: i64,
+    pub deleted_by: UserId,
+}
+
+/// The guild's deleted characters still kept, newest deletion first.
+pub fn deleted(conn: &Conn, guild: GuildId) -> Result<Vec<Deleted>> {
+    let sql = format!(
+        "SELECT {COLUMNS}, deleted_at, deleted_by FROM characters
+         WHERE guild_id = ?1 AND deleted_at IS NOT NULL AND deleted_at >= ?2
+         ORDER BY deleted_at DESC, id DESC"
+    );
+    let rows = query_map(conn, &sql, params![guild, now() - KEPT_FOR_SECS], |r| {
+        Ok((from_row(r)?, r.get::<i64>(9)?, r.get::<UserId>(10)?))
+    })?;
+    rows.into_iter()
+        .map(|(c, deleted_at, deleted_by)| {
+            Ok(Deleted {
+                character: finish(c)?,
+                deleted_at,
+                deleted_by,
+            })
+        })
+        .collect()
+}
+
+/// Brings a deleted character back under its name: `Ok(false)` when a character of that name
+/// is here now (or it is no longer kept).
+pub fn restore(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<bool> {
+    let Some(name) = query_opt(
+        conn,
+        "SELECT name FROM characters WHERE guild_id = ?1 AND id = ?2 AND deleted_at >= ?3",
+        params![guild, id, now() - KEPT_FOR_SECS],
+        |r| r.get::<String>(0),
+    )?
+    else {
+        return Ok(false);
+    };
+    let key = name_key(&name);
+    if query_opt(
+        conn,
+        "SELECT id FROM characters WHERE guild_id = ?1 AND name_key = ?2",
+        params![guild, key],
+        |r| r.get::<i64>(0),
+    )?
+    .is_some()
+    {
+        return Ok(false);
+    }
+    Ok(exec(
+        conn,
+        "UPDATE characters SET deleted_at = NULL, deleted_by = NULL, name_key = ?3, updated_at = ?4
+         WHERE guild_id = ?1 AND id = ?2 AND deleted_at IS NOT NULL",
+        params![guild, id, key, now()],
     )? == 1)
 }
 

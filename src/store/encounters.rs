@@ -221,7 +221,7 @@ pub fn copy_character(
         "INSERT INTO characters (guild_id, id, name, name_key, system, owner_id, npc, sheet_json,
                                  created_at, updated_at, last_used_at)
          SELECT guild_id, ?3, ?4, ?5, system, owner_id, 1, sheet_json, ?6, ?6, ?6
-         FROM characters WHERE guild_id = ?1 AND id = ?2
+         FROM characters WHERE guild_id = ?1 AND id = ?2 AND deleted_at IS NULL
          ON CONFLICT (guild_id, name_key) DO NOTHING",
         params![guild, from, id, name.trim(), name_key(name), t],
     )?;

@@ -104,7 +104,7 @@ pub fn entries(conn: &Conn, guild: GuildId, id: i64) -> Result<Vec<EntryRow>> {
         "SELECT e.character_id, c.name, e.rolled_by
          FROM roll_request_characters e
          JOIN characters c ON c.guild_id = e.guild_id AND c.id = e.character_id
-         WHERE e.guild_id = ?1 AND e.request_id = ?2
+         WHERE e.guild_id = ?1 AND e.request_id = ?2 AND c.deleted_at IS NULL
          ORDER BY e.position",
         params![guild, id],
         |r| {

@@ -122,6 +122,12 @@ pub enum LuckKind {
     SpentRouse,
     /// Luck Everlasting's secret roll.
     Everlasting,
+    /// A character that came in from a file: with no luck, until a GM gives it some.
+    Imported,
+    /// The character was deleted (kept for a GM to restore); luck unchanged.
+    Deleted,
+    /// A GM brought a deleted character back; luck unchanged.
+    Restored,
 }
 
 impl LuckKind {
@@ -136,6 +142,9 @@ impl LuckKind {
             LuckKind::SpentBerserk => "spent: berserk",
             LuckKind::SpentRouse => "spent: rouse",
             LuckKind::Everlasting => "luck everlasting",
+            LuckKind::Imported => "imported",
+            LuckKind::Deleted => "deleted",
+            LuckKind::Restored => "restored",
         }
     }
 }
@@ -198,6 +207,21 @@ pub fn set_luck(
         params![guild, id, points],
     )?;
     write_ledger(conn, guild, id, points - before, points, entry)
+}
+
+/// Writes a ledger line that changes nothing (a delete, a restore), so that the GM's log tells
+/// the character's whole story. Nothing when the character has no luck row. Run inside a write
+/// transaction.
+pub fn mark_ledger(
+    conn: &Conn,
+    guild: GuildId,
+    id: CharacterId,
+    entry: &LedgerEntry<'_>,
+) -> Result<()> {
+    match luck_inner(conn, guild, id)? {
+        Some(points) => write_ledger(conn, guild, id, 0, points, entry),
+        None => Ok(()),
+    }
 }
 
 /// The result of a spend attempt. The totals are hidden values: `app` shows them to GMs only.

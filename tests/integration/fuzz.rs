@@ -353,7 +353,7 @@ impl Step {
             options.push((opt.name.clone(), value));
         }
         if self.garble == 16 {
-            // A luck, dying, request or notice button, as Discord would deliver its custom id:
+            // A luck, dying, request, notice or delete button, as Discord would deliver its custom id:
             // real and made-up roll and character ids.
             let (kind, n) = self.picks[0];
             let kind = [
@@ -367,7 +367,8 @@ impl Step {
                 "dying",
                 "req",
                 "see",
-            ][usize::from(kind) % 10];
+                "chardel",
+            ][usize::from(kind) % 11];
             let roll = self.pooled(SMALL, usize::from(n));
             let id = match (kind, n % 5) {
                 // The encounter's status buttons, on real and stale versions.
@@ -386,6 +387,11 @@ impl Step {
                 // A private attack's notice: real and made-up rolls, and garbage.
                 ("see", 0) => format!("see:{}", self.text),
                 ("see", _) => format!("see:{roll}"),
+                // The delete confirmation: real and made-up characters, keep, and garbage.
+                ("chardel", 0) => format!("chardel:{}", self.text),
+                ("chardel", 1) => format!("chardel:{roll}:keep"),
+                ("chardel", 2) => format!("chardel:{roll}:{}", self.text),
+                ("chardel", _) => format!("chardel:{roll}"),
                 (_, 0) => format!("luck:{kind}:{}", self.text),
                 (_, 1) => format!("luck:{kind}:{roll}:{roll}"),
                 _ => format!("luck:{kind}:{roll}"),
@@ -413,9 +419,10 @@ impl Step {
             Suggest::Skill,
             Suggest::Weapon,
             Suggest::Location,
-        ][usize::from(what) % 4];
+            Suggest::Deleted,
+        ][usize::from(what) % 5];
         let pool = match what {
-            Suggest::Character => CHARACTERS,
+            Suggest::Character | Suggest::Deleted => CHARACTERS,
             Suggest::Skill => SKILLS,
             Suggest::Weapon => WEAPONS,
             Suggest::Location => LOCATIONS,

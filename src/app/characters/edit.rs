@@ -1,11 +1,13 @@
 //! `create`, `set`, `skill`, `gear` and `delete`: every change is checked first and written in
 //! one transaction, so a refusal changes nothing.
 
+use std::fmt::Write as _;
+
 use super::{GearChange, GearNumbers, ItemKind, fields};
 use crate::app::command::RollMode;
-use crate::app::reply::{Embed, Reply, Tone};
+use crate::app::reply::{Button, Embed, Reply, Tone};
 use crate::app::sheet::{ItemStats, Sheet};
-use crate::app::text::escape;
+use crate::app::text::{escape, truncate};
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::gear::{self, Quality};
 use crate::rules::thiz::Location;
@@ -84,6 +86,7 @@ pub(super) fn create(ctx: &Ctx<'_>, name: &str, system: System, npc: bool) -> Ap
             npc,
             sheet_json: &sheet,
         };
+        name_free(tx, guild, name, None)?;
         let id = characters::create(tx, guild, &new)?.ok_or_else(|| name_taken(name))?;
         if system == System::Thiz {
             roll_secret_luck(ctx, tx, id, "/character create")?;
@@ -364,16 +367,203 @@ pub(super) fn gear(ctx: &Ctx<'_>, name: &str, change: &GearChange) -> AppResult<
     })
 }
 
-/// `/character delete name`: owner or GM; everything on the sheet goes with it.
+/// `/character delete name`: owner or GM. Asks first, with a button: the delete itself is
+/// [`confirm_delete`].
 pub(super) fn delete(ctx: &Ctx<'_>, name: &str) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
-    let who = ctx.app.store.write(|tx| -> AppResult<_> {
-        let c = ctx.acting_character(tx, Some(name))?;
-        characters::delete(tx, guild, c.id)?;
-        Ok(c.name)
+    let (c, channels) = ctx.app.store.read(|conn| {
+        Ok(ctx.acting_character(conn, Some(name)).and_then(|c| {
+            let channels = crate::app::encounter::channels_with(conn, guild, c.id)?;
+            Ok((c, channels))
+        }))
+    })??;
+    let shown = escape(&c.name);
+    let mut description = format!(
+        "{shown} leaves this server's list. The sheet, notes and luck are kept for {KEPT_DAYS} days, \
+         and only a GM can bring {shown} back (/character restore), just as {shown} was."
+    );
+    for channel in channels {
+        let _ = write!(
+            description,
+            "\n{shown} is in the fight in <#{channel}> and will leave it."
+        );
+    }
+    Ok(Reply::ephemeral("")
+        .with_embed(Embed {
+            title: format!("Delete {shown}?"),
+            description,
+            tone: Some(Tone::Red),
+            ..Embed::default()
+        })
+        .with_button(Button {
+            custom_id: format!("{DELETE_BUTTON}{}", c.id.0),
+            label: truncate(&format!("Delete {}", c.name), 80),
+            disabled: false,
+        })
+        .with_button(Button {
+            custom_id: format!("{DELETE_BUTTON}{}:keep", c.id.0),
+            label: "Keep".to_owned(),
+            disabled: false,
+        }))
+}
+
+/// The custom-id prefix of the delete confirmation's buttons: `chardel:<id>` deletes,
+/// `chardel:<id>:keep` keeps.
+pub const DELETE_BUTTON: &str = "chardel:";
+
+/// How long a deleted character is kept for a GM to restore, in days.
+pub const KEPT_DAYS: i64 = characters::KEPT_FOR_SECS / 86_400;
+
+/// The answer to a press on a delete button for a character that is not there to delete.
+fn gone() -> crate::app::AppError {
+    user(
+        "That character is deleted already (or was never here), so nothing changed; /character list shows the ones here.",
+    )
+}
+
+/// A press of the delete confirmation's buttons (`keep` true: "Keep").
+pub(super) fn confirm_delete(ctx: &Ctx<'_>, id: CharacterId, keep: bool) -> AppResult<Reply> {
+    let guild = ctx.caller.guild;
+    if keep {
+        let c = ctx
+            .app
+            .store
+            .read(|conn| characters::by_id(conn, guild, id))?
+            .filter(|c| ctx.can_see(c))
+            .ok_or_else(gone)?;
+        return Ok(Reply::ephemeral(format!(
+            "Kept {}; nothing was deleted.",
+            escape(&c.name)
+        )));
+    }
+    let (c, channels) = ctx.app.store.write(|tx| -> AppResult<_> {
+        let c = characters::by_id(tx, guild, id)?
+            .filter(|c| ctx.can_see(c))
+            .ok_or_else(gone)?;
+        if !ctx.can_act(&c) {
+            return Err(user(format!(
+                "{} belongs to another player; only they or a GM can delete it.",
+                escape(&c.name)
+            )));
+        }
+        let channels =
+            crate::app::encounter::leave_all(tx, guild, c.id, "the character was deleted")?;
+        if !characters::soft_delete(tx, guild, c.id, ctx.caller.user)? {
+            return Err(gone());
+        }
+        mark(
+            ctx,
+            tx,
+            c.id,
+            LuckKind::Deleted,
+            "/character delete: kept for a GM to restore",
+        )?;
+        Ok((c, channels))
+    })?;
+    let shown = escape(&c.name);
+    let mut lines = vec![format!(
+        "Deleted {shown}. A GM can bring {shown} back within {KEPT_DAYS} days with /character restore name:{shown}."
+    )];
+    for channel in &channels {
+        lines.push(format!("{shown} left the fight in <#{channel}>."));
+    }
+    let told = ctx.settings.gm_channel_id.is_some();
+    if told {
+        lines.push("The GM channel was told.".to_owned());
+    }
+    let system = match c.system {
+        System::Thiz => "THIZ",
+        System::Tft => "TFT",
+    };
+    let kind = if c.npc { "NPC" } else { "character" };
+    let copy = Reply::public(format!(
+        "{} deleted {shown} ({system} {kind}, <@{}>'s). It is kept for {KEPT_DAYS} days, luck and notes as they are now: /character restore name:{shown} brings it back.",
+        escape(&ctx.caller.name),
+        c.owner_id.0
+    ));
+    let reply = Reply::ephemeral(lines.join("\n"));
+    Ok(if told {
+        reply.with_gm_copy(copy)
+    } else {
+        reply
+    })
+}
+
+/// A line in the GM's luck log that changes nothing: a delete or a restore.
+fn mark(ctx: &Ctx<'_>, tx: &Conn, id: CharacterId, kind: LuckKind, reason: &str) -> AppResult<()> {
+    let entry = LedgerEntry {
+        actor: ctx.caller.user,
+        kind,
+        reason,
+        roll: None,
+        idem_key: None,
+    };
+    Ok(secrets::mark_ledger(tx, ctx.caller.guild, id, &entry)?)
+}
+
+/// `/character restore name`: a GM brings a deleted character back, as it was when deleted (its
+/// luck included), under its own name if that is still free and looks like no other.
+pub(super) fn restore(ctx: &Ctx<'_>, name: &str) -> AppResult<Reply> {
+    ctx.gm()?;
+    let guild = ctx.caller.guild;
+    let key = characters::name_key(name);
+    let c = ctx.app.store.write(|tx| -> AppResult<_> {
+        let kept = characters::deleted(tx, guild)?;
+        let Some(d) = kept
+            .into_iter()
+            .find(|d| characters::name_key(&d.character.name) == key)
+        else {
+            return Err(user(format!(
+                "No deleted character named {} is kept here (deleted characters are kept {KEPT_DAYS} days); /character list shows a GM the ones that are.",
+                escape(name.trim())
+            )));
+        };
+        let c = d.character;
+        name_free(tx, guild, &c.name, None).map_err(|e| {
+            user(format!(
+                "{} cannot come back under its name: {}",
+                escape(&c.name),
+                e.to_string().trim_start_matches("Nothing changed: ")
+            ))
+        })?;
+        if !characters::restore(tx, guild, c.id)? {
+            return Err(name_taken(&c.name));
+        }
+        mark(ctx, tx, c.id, LuckKind::Restored, "/character restore: back as it was when deleted")?;
+        Ok(c)
     })?;
     Ok(Reply::ephemeral(format!(
-        "Deleted {} and everything on their sheet.",
-        escape(&who)
+        "Restored {} to <@{}>, as it was when deleted: sheet, notes and luck. It is not back in any fight; /encounter add puts it in one.",
+        escape(&c.name),
+        c.owner_id.0
     )))
+}
+
+/// Refuses a name that another character here has, or one that looks the same (the confusable
+/// skeleton of `fields::confusable_key`): "Zoe" beside "Zoe", "ZOE", "Zоe" (Cyrillic о).
+/// `except` is the character being renamed or restored.
+pub(super) fn name_free(
+    conn: &Conn,
+    guild: crate::store::GuildId,
+    name: &str,
+    except: Option<CharacterId>,
+) -> AppResult<()> {
+    let key = characters::name_key(name);
+    let look = fields::confusable_key(name);
+    for other in characters::all(conn, guild)? {
+        if Some(other.id) == except {
+            continue;
+        }
+        if characters::name_key(&other.name) == key {
+            return Err(name_taken(name));
+        }
+        if fields::confusable_key(&other.name) == look {
+            return Err(user(format!(
+                "The name {} looks the same as {}, who is here already; pick a name that reads differently.",
+                escape(name),
+                escape(&other.name)
+            )));
+        }
+    }
+    Ok(())
 }

@@ -56,9 +56,31 @@ pub fn is_clear(raw: &str) -> bool {
     )
 }
 
-/// A character's name: trimmed, 1..=64 characters, no control characters.
+/// The words a list of names treats as keywords: `/gm request characters:everyone` (the same
+/// word as `gm::request::EVERYONE`, which a test holds equal).
+pub const RESERVED_NAMES: [&str; 1] = ["everyone"];
+
+/// A character's name, in the one form the guild stores and compares.
+///
+/// - Unicode's compatibility form (NFKC): full-width "Ｚｏｅ" is stored as "Zoe", a ligature as
+///   its letters; runs of whitespace become one space.
+/// - 1 to 64 characters, with at least one letter or digit.
+/// - No control, format or invisible characters (zero-width spaces and joiners, direction
+///   marks, fillers, variation selectors): by general category (Cc, Cf, Cs, Co, Cn, line and
+///   paragraph separators), and letters and marks must be allowed in identifiers by Unicode's
+///   general security profile (UTS 39, Identifier_Status), which leaves out the invisible
+///   letters and marks a category alone lets through.
+/// - No comma (names are listed with commas) and not a keyword of a list (`everyone`).
+///
+/// Names that look alike though written differently are refused where a name is taken (see
+/// [`confusable_key`]), since that needs the other names.
 pub fn character_name(raw: &str) -> Result<String, String> {
-    let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    use unicode_normalization::UnicodeNormalization as _;
+    use unicode_properties::{GeneralCategoryGroup as G, UnicodeGeneralCategory as _};
+    use unicode_security::GeneralSecurityProfile as _;
+
+    let nfkc: String = raw.nfkc().collect();
+    let name = nfkc.split_whitespace().collect::<Vec<_>>().join(" ");
     let len = name.chars().count();
     if len == 0 {
         return Err("a character needs a name of 1 to 64 characters".into());
@@ -68,10 +90,49 @@ pub fn character_name(raw: &str) -> Result<String, String> {
             "a character's name can be at most {MAX_NAME_CHARS} characters; that one has {len}"
         ));
     }
-    if name.chars().any(char::is_control) {
-        return Err("a character's name cannot contain control characters".into());
+    for c in name.chars() {
+        let allowed = match c.general_category_group() {
+            G::Letter | G::Mark | G::Number => c.identifier_allowed(),
+            G::Punctuation | G::Symbol => true,
+            G::Separator => c == ' ',
+            G::Other => false,
+        };
+        if !allowed {
+            return Err(format!(
+                "a character's name cannot hold invisible, control or formatting characters, \
+                 and this one holds U+{:04X}; type the name with letters, digits, spaces and punctuation",
+                u32::from(c)
+            ));
+        }
+    }
+    if name.contains(',') {
+        return Err(
+            "a character's name cannot hold a comma, since lists of names are separated by commas \
+             (/gm request characters:\"Ann, Brom\"); write it without, like \"Ann the Bold\""
+                .into(),
+        );
+    }
+    if !name.chars().any(char::is_alphanumeric) {
+        return Err("a character's name needs at least one letter or digit".into());
+    }
+    if let Some(word) = RESERVED_NAMES.iter().find(|w| name.eq_ignore_ascii_case(w)) {
+        return Err(format!(
+            "\"{word}\" cannot be a character's name: lists of characters read it as a keyword \
+             (/gm request characters:{word} asks everyone in the encounter)"
+        ));
     }
     Ok(name)
+}
+
+/// The key two names collide under when they look alike: the UTS 39 confusable skeleton of the
+/// name (taken before case is folded, so a capital I and a small l meet), lowercase, without its
+/// spaces ("Zoe", "ZOE", "Zоe" with a Cyrillic о, and "Z oe" share
+/// one). From the `unicode-security` crate's skeleton, not a table of our own.
+pub fn confusable_key(name: &str) -> String {
+    unicode_security::skeleton(name)
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_lowercase()
 }
 
 /// Free text: collapsed to single spaces (notes keep their line breaks), at most `max` characters.
@@ -559,6 +620,61 @@ mod tests {
         assert!(character_name(&"a".repeat(65)).unwrap_err().contains("64"));
         assert!(character_name("   ").is_err());
         assert!(character_name("a\u{7}b").is_err());
+    }
+
+    /// Issue 32, item 5: names that hide characters, or break a list or a keyword, are refused;
+    /// full-width and other compatibility forms are stored in their plain form.
+    #[test]
+    fn names_refuse_invisible_characters_commas_and_keywords() {
+        let table: &[(&str, Result<&str, &str>)] = &[
+            ("Zoe", Ok("Zoe")),
+            ("\u{FF3A}\u{FF4F}\u{FF45}", Ok("Zoe")), // full-width: NFKC folds it
+            ("Zo\u{00E9}", Ok("Zo\u{00E9}")),
+            ("Ze\u{0301}", Ok("Z\u{00E9}")), // a combining accent composes
+            ("Brom \"Iron\" Hand", Ok("Brom \"Iron\" Hand")),
+            ("Gala 2", Ok("Gala 2")),
+            ("\u{5C0F}\u{660E}", Ok("\u{5C0F}\u{660E}")),
+            ("Zo\u{200B}e", Err("U+200B")), // zero-width space
+            ("Zo\u{200D}e", Err("U+200D")), // zero-width joiner
+            ("Zo\u{2060}e", Err("U+2060")), // word joiner
+            ("Zo\u{202E}e", Err("U+202E")), // right-to-left override
+            ("Zo\u{FEFF}e", Err("U+FEFF")), // byte order mark
+            ("Zo\u{034F}e", Err("U+034F")), // combining grapheme joiner (a mark)
+            ("Zo\u{FE0F}e", Err("U+FE0F")), // variation selector (a mark)
+            ("Zo\u{3164}e", Err("U+1160")), // Hangul filler (a letter; NFKC makes it U+1160)
+            ("Zo\u{E000}e", Err("U+E000")), // private use
+            ("Zo\u{2028}e", Ok("Zo e")),    // a line separator is whitespace: one space
+            ("Ann, the Bold", Err("comma")),
+            ("Ann\u{FF0C} the Bold", Err("comma")), // a full-width comma is a comma
+            ("everyone", Err("keyword")),
+            ("EVERYONE", Err("keyword")),
+            ("everyone else", Ok("everyone else")),
+            ("...", Err("letter or digit")),
+        ];
+        for (raw, want) in table {
+            let got = character_name(raw);
+            match want {
+                Ok(name) => assert_eq!(got.as_deref(), Ok(*name), "{raw:?}"),
+                Err(part) => {
+                    let e = got.expect_err(raw);
+                    assert!(e.contains(part), "{raw:?}: {e}");
+                }
+            }
+        }
+        assert_eq!(RESERVED_NAMES, [crate::app::gm::request::EVERYONE]);
+    }
+
+    /// Names that look alike share a key; names that read differently do not.
+    #[test]
+    fn confusable_names_share_a_key() {
+        let zoe = confusable_key("Zoe");
+        for alike in ["zoe", "ZOE", "Z\u{043E}e", "Zo\u{0435}", "Z oe"] {
+            assert_eq!(confusable_key(alike), zoe, "{alike:?}");
+        }
+        for other in ["Zoey", "Zara", "Joe"] {
+            assert_ne!(confusable_key(other), zoe, "{other:?}");
+        }
+        assert_eq!(confusable_key("Iorn"), confusable_key("lorn"));
     }
 
     #[test]

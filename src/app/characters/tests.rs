@@ -13,7 +13,7 @@ use crate::store::characters::{self, Character, Item, SkillRow, WoundRow};
 use crate::store::secrets::{self, GmProof, LedgerEntry, LuckKind};
 use crate::store::{GuildId, UserId, rolls};
 
-const GUILD: GuildId = GuildId(1);
+pub(super) const GUILD: GuildId = GuildId(1);
 
 /// A command's options, as a table of refusals lists them.
 type Opts<'a> = &'a [(&'a str, &'a str)];
@@ -28,7 +28,7 @@ fn world() -> World {
     World { _dir: dir, app }
 }
 
-fn player(user: u64, name: &str) -> Caller {
+pub(super) fn player(user: u64, name: &str) -> Caller {
     Caller {
         guild: GUILD,
         user: UserId(user),
@@ -38,7 +38,7 @@ fn player(user: u64, name: &str) -> Caller {
     }
 }
 
-fn ann() -> Caller {
+pub(super) fn ann() -> Caller {
     player(10, "Ann")
 }
 
@@ -46,7 +46,7 @@ fn bob() -> Caller {
     player(11, "Bob")
 }
 
-fn gm() -> Caller {
+pub(super) fn gm() -> Caller {
     Caller {
         manage_server: true,
         ..player(99, "Gina")
@@ -156,6 +156,14 @@ impl World {
         let mut options = vec![("name", name)];
         options.extend_from_slice(rest);
         self.ok(caller, &["gear"], &options)
+    }
+
+    /// Presses a button, as the bot would.
+    fn press(&self, caller: &Caller, id: &str) -> Reply {
+        match Command::parse(&Invocation::new(&["button"], &[("id", id)])) {
+            Ok(command) => self.app.handle(caller, "i1", command),
+            Err(e) => Reply::ephemeral(e.to_string()),
+        }
     }
 
     fn character(&self, name: &str) -> Character {
@@ -1019,7 +1027,7 @@ fn without_the_house_rules_a_tft_sheet_has_no_skill_points() {
 }
 
 #[test]
-fn delete_removes_everything_and_only_for_owner_or_gm() {
+fn delete_asks_first_and_only_for_owner_or_gm() {
     let w = world();
     w.create(&ann(), "Vexa", "thiz");
     w.skill(&ann(), "Vexa", "stealth", "3");
@@ -1030,16 +1038,51 @@ fn delete_removes_everything_and_only_for_owner_or_gm() {
         "belongs to another player",
     );
     w.refused(&ann(), &["delete"], &[], "needs the option name");
+    // The command only asks: nothing is deleted until the button is pressed.
+    let before = w.snapshot();
     let reply = w.ok(&ann(), &["delete"], &[("name", "VEXA")]);
-    assert!(reply.content.contains("Deleted Vexa"));
+    assert_eq!(reply.visibility, Visibility::Ephemeral);
+    assert!(reply.embeds[0].title.contains("Delete Vexa?"), "{reply:?}");
+    assert_eq!(w.snapshot(), before, "asking deletes nothing");
+    let ids: Vec<&str> = reply.buttons.iter().map(|b| b.custom_id.as_str()).collect();
+    let id = w.character("Vexa").id.0;
+    assert_eq!(ids, [format!("chardel:{id}"), format!("chardel:{id}:keep")]);
+    // Keep: nothing changes. Another player's press on the owner's button is refused.
+    let kept = w.press(&ann(), &format!("chardel:{id}:keep"));
+    assert!(kept.content.contains("Kept Vexa"), "{kept:?}");
+    assert_eq!(w.snapshot(), before);
+    let refused = w.press(&bob(), &format!("chardel:{id}"));
+    assert!(
+        refused.content.contains("belongs to another player"),
+        "{refused:?}"
+    );
+    assert_eq!(w.snapshot(), before);
+    // Delete: gone from every list and lookup; a second press changes nothing and says why.
+    let done = w.press(&ann(), &format!("chardel:{id}"));
+    assert!(done.content.contains("Deleted Vexa"), "{done:?}");
+    assert!(done.content.contains("/character restore"), "{done:?}");
     assert_eq!(
         w.snapshot(),
         "rolls 1",
-        "character, skills and luck are gone; the log stays"
+        "the sheet is out of every list; the log stays"
     );
-    w.create(&ann(), "Gala", "tft");
-    w.ok(&gm(), &["delete"], &[("name", "Gala")]);
+    let again = w.press(&ann(), &format!("chardel:{id}"));
+    assert!(again.content.contains("deleted already"), "{again:?}");
     assert_eq!(w.snapshot(), "rolls 1");
+    w.create(&ann(), "Gala", "tft");
+    let gala = w.character("Gala").id.0;
+    w.ok(&gm(), &["delete"], &[("name", "Gala")]);
+    w.press(&gm(), &format!("chardel:{gala}"));
+    assert_eq!(w.snapshot(), "rolls 1");
+    // A made-up button is refused with the reason.
+    for bad in ["chardel:x", "chardel:1:burn", "chardel:999"] {
+        let r = w.press(&ann(), bad);
+        assert_eq!(r.visibility, Visibility::Ephemeral, "{bad}");
+        assert!(
+            r.content.contains("nothing changed") || r.content.contains("deleted already"),
+            "{bad}: {r:?}"
+        );
+    }
 }
 
 // ---- export and import -----------------------------------------------------------------------
@@ -1119,9 +1162,10 @@ fn export_then_import_round_trips_a_thiz_character() {
         w.app.store.read(read).unwrap()
     };
     assert_eq!(parts(copy.id), parts(id));
-    assert!(
-        w.luck("Vexa Again").is_some(),
-        "an imported THIZ character gets secret luck"
+    assert_eq!(
+        w.luck("Vexa Again"),
+        Some(0),
+        "an imported THIZ character comes with no luck"
     );
 }
 

@@ -2,11 +2,15 @@
 //!
 //! The file holds the public sheet only: never luck, hidden keys, GM notes or whether the
 //! character is an NPC. An import is checked whole before anything is written, then written in
-//! one transaction; an imported THIZ character gets a fresh secret luck roll, like a new one.
+//! one transaction. An imported THIZ character comes in with no luck at all (a ledger line
+//! says so) and the GM channel is told: luck is the GM's, and a file could otherwise turn a
+//! character the GM had left with none into a fresh roll (issue 32). Decision: none, rather than
+//! held for approval: the character is playable at once, and the GM gives luck with `/luck roll`
+//! (the secret starting roll) or `/luck set`.
 
 use serde::{Deserialize, Serialize};
 
-use super::edit::{MAX_ITEMS, MAX_SKILLS, item_row, name_taken, roll_secret_luck};
+use super::edit::{MAX_ITEMS, MAX_SKILLS, item_row, name_free, name_taken};
 use super::view::{Loaded, load};
 use super::{GearNumbers, ItemKind, fields};
 use crate::app::reply::Reply;
@@ -17,6 +21,7 @@ use crate::rules::thiz::Location;
 use crate::rules::thiz::skills::SkillId;
 use crate::store::characters::{self, NewCharacter, WoundRow};
 use crate::store::guilds::System;
+use crate::store::secrets::{self, LedgerEntry, LuckKind};
 
 /// The `format` value of every character file.
 pub const FORMAT: &str = "referee-character";
@@ -420,6 +425,7 @@ pub(super) fn import(ctx: &Ctx<'_>, text: &str) -> AppResult<Reply> {
             npc: false,
             sheet_json: &sheet_json,
         };
+        name_free(tx, guild, &imp.name, None)?;
         let id = characters::create(tx, guild, &new)?.ok_or_else(|| name_taken(&imp.name))?;
         for (skill, rating) in &imp.skills {
             characters::set_skill(tx, guild, id, skill, *rating)?;
@@ -430,18 +436,51 @@ pub(super) fn import(ctx: &Ctx<'_>, text: &str) -> AppResult<Reply> {
         }
         characters::set_wounds(tx, guild, id, &imp.wounds)?;
         match imp.system {
-            System::Thiz => roll_secret_luck(ctx, tx, id, "/character import")?,
+            System::Thiz => secrets::set_luck(
+                tx,
+                guild,
+                id,
+                0,
+                &LedgerEntry {
+                    actor: ctx.caller.user,
+                    kind: LuckKind::Imported,
+                    reason: "/character import: no luck comes with a file; the GM gives it",
+                    roll: None,
+                    idem_key: None,
+                },
+            )?,
             System::Tft => characters::set_tft_damage(tx, guild, id, imp.damage.0, imp.damage.1)?,
         }
         Ok(())
     })?;
-    let luck = if imp.system == System::Thiz {
-        " The referee has rolled their luck in secret."
+    let name = escape(&imp.name);
+    let told = ctx.settings.gm_channel_id.is_some();
+    let mut text = format!("Imported {name}; they are yours.");
+    if imp.system == System::Thiz {
+        text.push_str(" Luck is the referee's: a file brings none, so ");
+        text.push_str(&name);
+        text.push_str(" has no luck points until a GM gives some.");
+        if told {
+            text.push_str(" The GM channel was told.");
+        } else {
+            text.push_str(" Ask your GM.");
+        }
+    }
+    text.push_str(" /character show shows the sheet.");
+    let reply = Reply::ephemeral(text);
+    if !told {
+        return Ok(reply);
+    }
+    let copy = if imp.system == System::Thiz {
+        format!(
+            "{} imported {name} (THIZ) from a file. It has no luck points: /luck roll character:{name} rolls its starting luck in secret, or /luck set character:{name} points:… sets it.",
+            escape(&ctx.caller.name)
+        )
     } else {
-        ""
+        format!(
+            "{} imported {name} (TFT) from a file.",
+            escape(&ctx.caller.name)
+        )
     };
-    Ok(Reply::ephemeral(format!(
-        "Imported {}; they are yours.{luck} /character show shows the sheet.",
-        escape(&imp.name)
-    )))
+    Ok(reply.with_gm_copy(Reply::public(copy)))
 }

@@ -457,10 +457,14 @@ pub(super) fn show(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
 
 /// `/character list`: ephemeral, since it marks the caller's own characters.
 pub(super) fn list(ctx: &Ctx<'_>) -> AppResult<Reply> {
-    let all = ctx
-        .app
-        .store
-        .read(|conn| characters::all(conn, ctx.caller.guild))?;
+    let (all, deleted) = ctx.app.store.read(|conn| {
+        let deleted = if ctx.is_gm() {
+            characters::deleted(conn, ctx.caller.guild)?
+        } else {
+            Vec::new()
+        };
+        Ok((characters::all(conn, ctx.caller.guild)?, deleted))
+    })?;
     let lines: Vec<String> = all
         .iter()
         .filter(|c| ctx.can_see(c))
@@ -479,16 +483,44 @@ pub(super) fn list(ctx: &Ctx<'_>) -> AppResult<Reply> {
             format!("{} · {system}{mark}", escape(&c.name))
         })
         .collect();
-    if lines.is_empty() {
+    // A GM sees the deleted characters still kept, to restore one.
+    let kept: Vec<String> = deleted
+        .iter()
+        .map(|d| {
+            let days = (d.deleted_at + characters::KEPT_FOR_SECS - crate::store::now())
+                .max(0)
+                .div_euclid(86_400);
+            format!(
+                "{} · deleted by <@{}> · kept {}",
+                escape(&d.character.name),
+                d.deleted_by.0,
+                crate::app::text::count(u64::try_from(days).unwrap_or(0), "more day", "more days")
+            )
+        })
+        .collect();
+    if lines.is_empty() && kept.is_empty() {
         return Ok(Reply::ephemeral(
             "No characters here yet. Make one with /character create name:… system:thiz (or tft).",
         ));
     }
+    let fields = if kept.is_empty() {
+        Vec::new()
+    } else {
+        vec![crate::app::reply::Field {
+            name: "Deleted (a GM can /character restore them)".into(),
+            value: truncate(&kept.join("\n"), 1024),
+            inline: false,
+        }]
+    };
     Ok(Reply::ephemeral("").with_embed(Embed {
         title: "Characters".into(),
-        description: truncate(&lines.join("\n"), 4096),
+        description: if lines.is_empty() {
+            "None here now.".to_owned()
+        } else {
+            truncate(&lines.join("\n"), 4096)
+        },
         tone: Some(Tone::Info),
-        fields: Vec::new(),
+        fields,
         footer: Some(format!("{} in all", lines.len())),
     }))
 }

@@ -1,4 +1,4 @@
-//! `/character create|show|list|set|skill|gear|validate|delete|export|import`.
+//! `/character create|show|list|set|skill|gear|validate|delete|restore|export|import`.
 //!
 //! Besides the wrappers, owns reading an imported sheet file: its size and type are checked
 //! before it is downloaded, and its text must be UTF-8. Must never read or change a sheet itself.
@@ -30,6 +30,7 @@ const DOWNLOAD_LIMIT: Duration = Duration::from_secs(2);
         "character_gear",
         "character_validate",
         "character_delete",
+        "character_restore",
         "character_export",
         "character_import"
     ),
@@ -178,7 +179,7 @@ pub async fn character_validate(
     .await
 }
 
-/// Delete a character
+/// Delete a character (asks first; a GM can restore it for 30 days)
 #[poise::command(slash_command, rename = "delete")]
 pub async fn character_delete(
     ctx: Context<'_>,
@@ -187,6 +188,22 @@ pub async fn character_delete(
     name: String,
 ) -> Result<(), Error> {
     invoke(ctx, &["character", "delete"], Args::new().opt("name", name)).await
+}
+
+/// Bring back a deleted character, as it was (GM)
+#[poise::command(slash_command, rename = "restore")]
+pub async fn character_restore(
+    ctx: Context<'_>,
+    #[description = "The deleted character's name (/character list shows a GM the deleted ones)"]
+    #[autocomplete = "autocomplete::deleted_character"]
+    name: String,
+) -> Result<(), Error> {
+    invoke(
+        ctx,
+        &["character", "restore"],
+        Args::new().opt("name", name),
+    )
+    .await
 }
 
 /// Save a sheet as a JSON file

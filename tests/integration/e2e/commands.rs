@@ -32,7 +32,9 @@ const GROUPS: &[(&str, &[&str])] = &[
             "character list",
             "character export",
             "character delete",
+            "character restore",
             "character import",
+            "gm setup",
         ],
     ),
     (
@@ -418,6 +420,66 @@ fn dice_odds_help_and_history() {
     x.ran_exactly("dice");
 }
 
+/// A delete asks first, with a button (issue 32); the press deletes, tells the GM channel, and a
+/// GM can bring the character back. Ends with Alys deleted again, for the import.
+fn delete_restore_and_delete_again(s: &Session, x: &Script<'_>, alys: &Caller, bram: &Caller) {
+    let gm = s.gm(1);
+    x.text(&gm, &format!("/gm setup gm_channel:{GM_CHANNEL_ID}"));
+    let asked = x.run(alys, "/character delete name:Alys");
+    assert!(asked.ephemeral(), "{}", asked.callback_body());
+    assert!(asked.text().contains("Delete Alys?"), "{}", asked.text());
+    let text = x.text(alys, "/character list");
+    assert!(text.contains("Alys"), "asking deletes nothing: {text}");
+    let confirm = asked
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("chardel:") && !id.ends_with(":keep"))
+        .unwrap_or_else(|| panic!("a delete button: {}", asked.callback_body()));
+    let stranger = s.press(bram, &asked.message(), &confirm);
+    assert!(stranger.ephemeral(), "{}", stranger.callback_body());
+    assert!(
+        stranger.text().contains("belongs to another player"),
+        "{}",
+        stranger.text()
+    );
+    let pressed = s.press(alys, &asked.message(), &confirm);
+    assert_eq!(
+        pressed.kind(),
+        7,
+        "the press answers by updating its message: {}",
+        pressed.callback_body()
+    );
+    let done = message_text(pressed.followup(0).body());
+    assert!(
+        done.contains("Deleted Alys") && done.contains("The GM channel was told"),
+        "{done}"
+    );
+    let told = message_text(pressed.channel_message(GM_CHANNEL_ID).body());
+    assert!(told.contains("deleted Alys"), "{told}");
+    let text = x.text(alys, "/character list");
+    assert!(!text.contains("Alys"), "deleted: {text}");
+    let text = x.text(&gm, "/character list");
+    assert!(
+        text.contains("Alys · deleted by"),
+        "a GM sees what is kept: {text}"
+    );
+    let text = x.text(&gm, "/character restore name:Alys");
+    assert!(text.contains("Restored Alys"), "{text}");
+    let text = x.text(alys, "/character show name:Alys");
+    assert!(
+        text.contains("Skills: Swimming 4"),
+        "restored as it was: {text}"
+    );
+    let asked = x.run(alys, "/character delete name:Alys");
+    let confirm = asked
+        .custom_ids()
+        .into_iter()
+        .next()
+        .expect("a delete button");
+    let pressed = s.press(alys, &asked.message(), &confirm);
+    assert_eq!(pressed.kind(), 7, "{}", pressed.callback_body());
+}
+
 #[test]
 fn character_sheets_from_create_to_import() {
     let s = Session::start();
@@ -488,16 +550,17 @@ fn character_sheets_from_create_to_import() {
     assert_eq!(json["skills"][0]["skill"], "Swimming", "{json}");
     assert!(json.get("luck").is_none(), "no luck in an export: {json}");
 
-    let text = x.text(&alys, "/character delete name:Alys");
-    assert!(text.contains("Deleted Alys"), "{text}");
-    let text = x.text(&alys, "/character list");
-    assert!(!text.contains("Alys"), "deleted: {text}");
+    delete_restore_and_delete_again(&s, &x, &alys, &bram);
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join(&filename);
     std::fs::write(&path, &file.bytes).expect("write the exported file");
     let text = x.text(&alys, &format!("/character import file:{}", path.display()));
     assert!(text.contains("Imported Alys"), "{text}");
+    assert!(
+        text.contains("no luck points"),
+        "a file brings no luck: {text}"
+    );
     let text = x.text(&alys, "/character show name:Alys");
     assert!(
         text.contains("Skills: Swimming 4") && text.contains("Notes: Sings badly"),
