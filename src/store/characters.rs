@@ -466,6 +466,66 @@ pub fn set_tft_damage(
 mod tests {
     use super::*;
 
+    /// A soft delete hides the row from every read and frees the name; a restore brings it back
+    /// unless the name is taken; rows past the keeping time go for good at the next delete.
+    #[test]
+    fn deleted_characters_are_kept_hidden_restorable_and_purged() {
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            let guild = GuildId(7);
+            let owner = UserId(10);
+            let new = |name| NewCharacter {
+                name,
+                system: System::Thiz,
+                owner_id: owner,
+                npc: false,
+                sheet_json: "{}",
+            };
+            store
+                .write(|tx| {
+                    let ada = create(tx, guild, &new("Ada"))?.expect("fresh");
+                    assert!(soft_delete(tx, guild, ada, UserId(3))?);
+                    assert!(!soft_delete(tx, guild, ada, UserId(3))?, "once");
+                    assert_eq!(by_id(tx, guild, ada)?, None);
+                    assert_eq!(by_name(tx, guild, "ada")?, None);
+                    assert!(all(tx, guild)?.is_empty());
+                    assert!(owned_by(tx, guild, owner)?.is_empty());
+                    assert_eq!(last_used(tx, guild, owner)?, None);
+                    let kept = deleted(tx, guild)?;
+                    assert_eq!(kept.len(), 1);
+                    assert_eq!((kept[0].character.id, kept[0].deleted_by), (ada, UserId(3)));
+                    // The name is free; while it is taken the old Ada cannot come back.
+                    let other = create(tx, guild, &new("ADA"))?.expect("the name is free");
+                    assert!(!restore(tx, guild, ada)?);
+                    assert!(delete(tx, guild, other)?);
+                    assert!(restore(tx, guild, ada)?);
+                    assert_eq!(by_name(tx, guild, "Ada")?.map(|c| c.id), Some(ada));
+                    assert!(deleted(tx, guild)?.is_empty());
+                    assert!(!restore(tx, guild, ada)?, "not deleted now");
+                    // Past the keeping time: not listed, not restorable, purged by the next delete.
+                    assert!(soft_delete(tx, guild, ada, UserId(3))?);
+                    exec(
+                        tx,
+                        "UPDATE characters SET deleted_at = deleted_at - ?3 WHERE guild_id = ?1 AND id = ?2",
+                        params![guild, ada, KEPT_FOR_SECS + 1],
+                    )?;
+                    assert!(deleted(tx, guild)?.is_empty());
+                    assert!(!restore(tx, guild, ada)?);
+                    let bo = create(tx, guild, &new("Bo"))?.expect("fresh");
+                    assert!(soft_delete(tx, guild, bo, owner)?);
+                    let rows: i64 = query_row(
+                        tx,
+                        "SELECT COUNT(*) FROM characters WHERE guild_id = ?1",
+                        params![guild],
+                        |r| r.get(0),
+                    )?;
+                    assert_eq!(rows, 1, "Ada is gone for good; Bo is kept");
+                    Ok::<_, StoreError>(())
+                })
+                .expect("write");
+        }
+    }
+
     #[test]
     fn last_used_is_the_first_of_owned_by_and_skips_npcs() {
         for t in crate::store::testdb::backends() {

@@ -50,6 +50,16 @@ impl World {
         )
     }
 
+    /// Runs a command in channel 42 (where the encounter is).
+    fn run_in(&self, caller: &Caller, path: &[&str], options: &[(&str, &str)]) -> Reply {
+        let id = self.next.get();
+        self.next.set(id + 1);
+        match Command::parse(&Invocation::new(path, options)) {
+            Ok(command) => self.app.handle_in(42, caller, &format!("i{id}"), command),
+            Err(e) => Reply::ephemeral(e.to_string()),
+        }
+    }
+
     fn press(&self, caller: &Caller, id: &str) -> Reply {
         self.run(caller, &["button"], &[("id", id)])
     }
@@ -189,6 +199,42 @@ fn a_restored_character_has_the_luck_it_was_deleted_with() {
         again.content.contains("No deleted character named Gala"),
         "{again:?}"
     );
+}
+
+#[test]
+fn a_deleted_character_leaves_its_fight_at_once_and_the_reply_says_so() {
+    let w = world();
+    w.create(&ann(), "Gala", "thiz");
+    w.create(&gm(), "Orc", "thiz");
+    w.run_in(&gm(), &["encounter", "start"], &[("surprise", "none")]);
+    w.run_in(&ann(), &["encounter", "add"], &[("character", "Gala")]);
+    w.run_in(&gm(), &["encounter", "add"], &[("character", "Orc")]);
+    let shown = w.run_in(&gm(), &["encounter", "show"], &[]);
+    assert!(shown.all_text().contains("Gala"), "{shown:?}");
+    let asked = w.run(&ann(), &["character", "delete"], &[("name", "Gala")]);
+    assert!(
+        asked
+            .all_text()
+            .contains("is in the fight in <#42> and will leave it"),
+        "{asked:?}"
+    );
+    let done = w.press(&ann(), &asked.buttons[0].custom_id.clone());
+    assert!(
+        done.content.contains("Gala left the fight in <#42>"),
+        "{done:?}"
+    );
+    let shown = w.run_in(&gm(), &["encounter", "show"], &[]);
+    let text = shown.all_text();
+    assert!(text.contains("Orc"), "{text}");
+    assert!(!text.contains("• Gala"), "gone from the order: {text}");
+    assert!(
+        text.contains("Gala leaves the fight\\: the character was deleted"),
+        "the encounter's log says why: {text}"
+    );
+    // Restored, it is not back in the fight until added.
+    w.run(&gm(), &["character", "restore"], &[("name", "Gala")]);
+    let shown = w.run_in(&gm(), &["encounter", "show"], &[]);
+    assert!(!shown.all_text().contains("• Gala"), "{shown:?}");
 }
 
 #[test]
