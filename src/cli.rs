@@ -1,46 +1,90 @@
-//! The command line: which mode to start (`run`, `console`, `migrate`, `backup`) and `--help`.
+//! The command line: which mode to start (`run`, `console`, `migrate`, `backup`, `completions`),
+//! on clap's derive, so every mode has `--help` (which never starts anything), the binary has
+//! `--version`, and shells get completions.
 //!
 //! Owns argument parsing and start-up wiring only; every mode's work lives in its own layer.
+//! Exit codes: 0 done, 1 a failure (printed as one `referee: …` line), 2 a usage error (clap's).
 
-use std::path::PathBuf;
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use clap::{CommandFactory as _, Parser, Subcommand};
 
 use crate::config::Config;
 use crate::console::{self, ConsoleOptions};
 use crate::store::Store;
 
-const USAGE: &str = "\
-referee — a Discord bot for THIZ and The Fantasy Trip
+/// The configuration file read when `--config` is not given (and only if it exists).
+const DEFAULT_CONFIG: &str = "config.toml";
 
-Usage:
-  referee [--config PATH] [run]              connect to Discord (the default)
-  referee [--config PATH] console [options]  type slash commands on standard input, read the replies
-  referee [--config PATH] migrate [--db DB] [--to URL]
-                                             apply database migrations and exit; with --to, copy
-                                             the SQLite database into an empty PostgreSQL one
-  referee [--config PATH] backup [--db DB] PATH
-                                             copy the database to PATH, safely while the bot runs
-  referee --help                             this text
+/// referee — a Discord bot for THIZ and The Fantasy Trip
+#[derive(Debug, Parser)]
+#[command(
+    name = "referee",
+    version,
+    about,
+    after_help = "DB is a SQLite file or a postgres:// URL, wherever one is taken.\n\n\
+Configuration: config.toml (see config.example.toml); DISCORD_TOKEN, DISCORD_API_BASE, \
+REFEREE_DB and REFEREE_DATABASE_URL override it. RUST_LOG sets the log level; NO_COLOR turns \
+colour off (logs are coloured only on a terminal)."
+)]
+pub struct Cli {
+    /// The configuration file (default: config.toml, when there is one; a file named here must exist)
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub mode: Option<Mode>,
+}
 
-Console options:
-  --guild ID   the guild to act in (default 1)
-  --user ID    who you are (default 1)
-  --gm         act as a GM (Manage Server)
-  --seed N     reproducible dice
-  --json       one JSON object per reply (Discord's interaction-response data, plus routing)
-  --db DB      the database file or postgres:// URL (default: from the configuration,
-               referee.sqlite3)
-  --channel ID the channel you type in (default 1; an encounter lives in a channel)
-
-DB is a SQLite file or a postgres:// URL, wherever one is taken.
-
-Configuration: config.toml (see config.example.toml); DISCORD_TOKEN, DISCORD_API_BASE,
-REFEREE_DB and REFEREE_DATABASE_URL override it. RUST_LOG sets the log level.
-";
+/// What to start.
+#[derive(Debug, Subcommand)]
+pub enum Mode {
+    /// Connect to Discord (the default)
+    Run,
+    /// Type slash commands, read the replies (a prompt with history on a terminal; one
+    /// command per line when piped)
+    Console(ConsoleOptions),
+    /// Apply database migrations and exit; with --to, copy the SQLite database into an empty
+    /// PostgreSQL one
+    Migrate {
+        /// The database (default: from the configuration)
+        #[arg(long, value_name = "DB")]
+        db: Option<PathBuf>,
+        /// An empty PostgreSQL database to copy into (postgres://…)
+        #[arg(long, value_name = "URL")]
+        to: Option<String>,
+    },
+    /// Copy the database to PATH, safely while the bot runs
+    Backup {
+        /// The database (default: from the configuration)
+        #[arg(long, value_name = "DB")]
+        db: Option<PathBuf>,
+        /// Overwrite PATH if it exists
+        #[arg(long)]
+        force: bool,
+        /// Where the copy goes
+        path: PathBuf,
+    },
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
+    Completions {
+        /// The shell
+        shell: clap_complete::Shell,
+    },
+}
 
 /// Runs the command line and returns the process exit code.
 pub fn main(args: &[String]) -> ExitCode {
-    match dispatch(args) {
+    let cli = match Cli::try_parse_from(std::iter::once("referee".to_owned()).chain(args.to_vec()))
+    {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version print to standard output and succeed; a usage error is 2.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("referee: {e:#}");
@@ -49,82 +93,98 @@ pub fn main(args: &[String]) -> ExitCode {
     }
 }
 
-fn dispatch(args: &[String]) -> anyhow::Result<ExitCode> {
-    let mut args = args.to_vec();
-    let mut config_path = PathBuf::from("config.toml");
-    if args.first().map(String::as_str) == Some("--config") {
-        if args.len() < 2 {
-            anyhow::bail!("--config needs a path");
-        }
-        config_path = PathBuf::from(args.remove(1));
-        args.remove(0);
+/// The configuration: the file named by `--config` (which must exist), or `config.toml` if there
+/// is one, or the defaults; the environment over it.
+fn load_config(path: Option<&Path>) -> anyhow::Result<Config> {
+    match path {
+        Some(path) if !path.exists() => anyhow::bail!(
+            "the configuration file {} does not exist (config.example.toml shows one)",
+            path.display()
+        ),
+        Some(path) => Ok(Config::load(path)?),
+        None => Ok(Config::load(Path::new(DEFAULT_CONFIG))?),
     }
-    let mode = args.first().map_or("run", String::as_str);
-    if matches!(mode, "-h" | "--help" | "help") {
-        print!("{USAGE}");
+}
+
+/// A SQLite database in a folder that does not exist is refused in one line that says what to
+/// do, before SQLite's own error (which names neither the folder nor the fix).
+fn check_folder(db: &Path) -> anyhow::Result<()> {
+    if crate::store::is_postgres_url(&db.to_string_lossy()) {
+        return Ok(());
+    }
+    match db.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(folder) if !folder.is_dir() => anyhow::bail!(
+            "the database's folder {} does not exist: create it (mkdir -p {}) or name another database with --db",
+            folder.display(),
+            folder.display()
+        ),
+        _ => Ok(()),
+    }
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
+    let mode = cli.mode.unwrap_or(Mode::Run);
+    if let Mode::Completions { shell } = mode {
+        clap_complete::generate(
+            shell,
+            &mut Cli::command(),
+            "referee",
+            &mut std::io::stdout(),
+        );
         return Ok(ExitCode::SUCCESS);
     }
     init_logging();
-    let config = Config::load(&config_path)?;
+    let config = load_config(cli.config.as_deref())?;
     match mode {
-        "console" => {
-            let options = ConsoleOptions::parse(&args[1..]).map_err(anyhow::Error::msg)?;
+        Mode::Console(options) => {
             let db = options.db.clone().unwrap_or(config.database.location());
+            check_folder(&db)?;
             let stdin = std::io::stdin();
-            console::run(
-                &options,
-                &db,
-                config.dice.limits(),
-                stdin.lock(),
-                std::io::stdout().lock(),
-            )?;
+            if stdin.is_terminal() && !options.json {
+                interactive(&options, &db, config.dice.limits())?;
+            } else {
+                console::run(
+                    &options,
+                    &db,
+                    config.dice.limits(),
+                    stdin.lock(),
+                    std::io::stdout().lock(),
+                )?;
+            }
             Ok(ExitCode::SUCCESS)
         }
-        "migrate" => {
-            let flags = Flags::parse(&args[1..], &["--db", "--to"])?;
-            if let Some(extra) = flags.positional.first() {
-                anyhow::bail!("migrate takes no {extra}: referee migrate [--db DB] [--to URL]");
-            }
-            let db = flags
-                .get("--db")
-                .map_or(config.database.location(), PathBuf::from);
-            let store = Store::open(&db)?;
-            println!(
-                "{}: schema at version {}",
-                store.path().display(),
-                Store::latest_version()
-            );
-            if let Some(to) = flags.get("--to") {
-                if !crate::store::is_postgres_url(to) {
-                    anyhow::bail!("--to takes a postgres:// URL");
-                }
-                let target = Store::open_url(to)?;
-                let counts = crate::store::copy::sqlite_to_postgres(&store, &target)?;
-                for (table, n) in counts {
-                    println!("{table}: {n} rows copied");
-                }
-                println!(
-                    "copied {} into {}; point database.url at it",
-                    store.path().display(),
-                    target.path().display()
+        Mode::Migrate { db, to } => {
+            let db = db.unwrap_or(config.database.location());
+            check_folder(&db)?;
+            migrate(&db, to.as_deref())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Mode::Backup { db, force, path } => {
+            let db = db.unwrap_or(config.database.location());
+            check_folder(&db)?;
+            if path.exists() && !force {
+                anyhow::bail!(
+                    "{} exists already; nothing was written (--force overwrites it)",
+                    path.display()
                 );
             }
-            Ok(ExitCode::SUCCESS)
-        }
-        "backup" => {
-            let flags = Flags::parse(&args[1..], &["--db"])?;
-            let [dest] = flags.positional.as_slice() else {
-                anyhow::bail!("backup needs a destination path: referee backup [--db DB] PATH");
-            };
-            let db = flags
-                .get("--db")
-                .map_or(config.database.location(), PathBuf::from);
             let store = Store::open(&db)?;
-            store.backup(std::path::Path::new(dest))?;
-            println!("backed up {} to {dest}", store.path().display());
+            if path.exists() {
+                // Overwritten only once the new copy is whole: written beside it, then renamed.
+                let mut partial = path.clone().into_os_string();
+                partial.push(".partial");
+                let partial = PathBuf::from(partial);
+                let _ = std::fs::remove_file(&partial);
+                store.backup(&partial)?;
+                std::fs::rename(&partial, &path)?;
+            } else {
+                store.backup(&path)?;
+            }
+            println!("backed up {} to {}", store.path().display(), path.display());
             Ok(ExitCode::SUCCESS)
         }
-        "run" => {
+        Mode::Run => {
+            check_folder(&config.database.location())?;
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 // `app` runs on the bot's own threads (bot::workers); this pool only serves
@@ -134,55 +194,151 @@ fn dispatch(args: &[String]) -> anyhow::Result<ExitCode> {
             runtime.block_on(crate::bot::run(config))?;
             Ok(ExitCode::SUCCESS)
         }
-        other => {
-            eprintln!("referee: unknown command `{other}`\n\n{USAGE}");
-            Ok(ExitCode::from(2))
-        }
+        Mode::Completions { .. } => Ok(ExitCode::SUCCESS),
     }
 }
 
-/// A mode's `--name value` options (only the names given) and its other arguments.
-struct Flags {
-    values: Vec<(String, String)>,
-    positional: Vec<String>,
+fn migrate(db: &Path, to: Option<&str>) -> anyhow::Result<()> {
+    let store = Store::open(db)?;
+    println!(
+        "{}: schema at version {}",
+        store.path().display(),
+        Store::latest_version()
+    );
+    if let Some(to) = to {
+        if !crate::store::is_postgres_url(to) {
+            anyhow::bail!("--to takes a postgres:// URL");
+        }
+        let target = Store::open_url(to)?;
+        let counts = crate::store::copy::sqlite_to_postgres(&store, &target)?;
+        for (table, n) in counts {
+            println!("{table}: {n} rows copied");
+        }
+        println!(
+            "copied {} into {}; point database.url at it",
+            store.path().display(),
+            target.path().display()
+        );
+    }
+    Ok(())
 }
 
-impl Flags {
-    fn parse(args: &[String], names: &[&str]) -> anyhow::Result<Self> {
-        let mut flags = Flags {
-            values: Vec::new(),
-            positional: Vec::new(),
-        };
-        let mut args = args.iter();
-        while let Some(a) = args.next() {
-            if names.contains(&a.as_str()) {
-                let Some(v) = args.next() else {
-                    anyhow::bail!("{a} needs a value");
-                };
-                flags.values.push((a.clone(), v.clone()));
-            } else if a.starts_with("--") {
-                anyhow::bail!("unknown option {a}");
-            } else {
-                flags.positional.push(a.clone());
+/// The console for a person at a terminal: a prompt, line editing and history (this session's),
+/// `/quit`, `/exit` or Ctrl-D to leave; Ctrl-C clears the line.
+fn interactive(
+    options: &ConsoleOptions,
+    db: &Path,
+    limits: crate::rules::dice::expr::Limits,
+) -> anyhow::Result<()> {
+    use rustyline::error::ReadlineError;
+    let mut session = console::Session::open(options, db, limits)?;
+    let mut editor = rustyline::DefaultEditor::new()?;
+    eprintln!(
+        "referee console on {}: type a slash command (/help lists them); /quit or Ctrl-D leaves.",
+        db.display()
+    );
+    loop {
+        match editor.readline("referee> ") {
+            Ok(line) => {
+                if console::QUIT.contains(&line.trim()) {
+                    return Ok(());
+                }
+                if !line.trim().is_empty() {
+                    let _ = editor.add_history_entry(line.as_str());
+                }
+                print!("{}", session.line(&line));
             }
+            Err(ReadlineError::Interrupted) => {}
+            Err(ReadlineError::Eof) => return Ok(()),
+            Err(e) => return Err(e.into()),
         }
-        Ok(flags)
-    }
-
-    fn get(&self, name: &str) -> Option<&str> {
-        self.values
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
     }
 }
 
 fn init_logging() {
-    // Logs go to standard error so the console's replies on standard output stay clean.
+    // Logs go to standard error so the console's replies on standard output stay clean; colour
+    // only when that is a terminal and NO_COLOR is unset (https://no-color.org).
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let colour = std::io::stderr().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(colour)
         .with_writer(std::io::stderr)
         .try_init();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("referee").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn the_command_line_parses_every_mode() {
+        assert!(parse(&[]).unwrap().mode.is_none(), "no mode is run");
+        let cli = parse(&["--config", "x.toml", "console", "--gm", "--seed", "4"]).unwrap();
+        assert_eq!(cli.config.as_deref(), Some(Path::new("x.toml")));
+        let Some(Mode::Console(o)) = cli.mode else {
+            panic!("console");
+        };
+        assert!(o.gm);
+        assert_eq!((o.seed, o.guild, o.user, o.channel), (Some(4), 1, 1, 1));
+        // --config is global: after the mode too.
+        let cli = parse(&["backup", "out.db", "--force", "--config", "y.toml"]).unwrap();
+        assert_eq!(cli.config.as_deref(), Some(Path::new("y.toml")));
+        assert!(matches!(cli.mode, Some(Mode::Backup { force: true, .. })));
+        assert!(matches!(
+            parse(&["completions", "bash"]).unwrap().mode,
+            Some(Mode::Completions { .. })
+        ));
+    }
+
+    #[test]
+    fn help_and_version_stop_before_anything_starts() {
+        for args in [
+            &["--help"][..],
+            &["--version"],
+            &["run", "--help"],
+            &["console", "--help"],
+            &["migrate", "--help"],
+            &["backup", "--help"],
+            &["completions", "--help"],
+        ] {
+            let e = parse(args).expect_err("help is not a mode");
+            assert_eq!(e.exit_code(), 0, "{args:?}");
+        }
+        for args in [&["dance"][..], &["console", "--guild", "x"], &["backup"]] {
+            let e = parse(args).expect_err("a usage error");
+            assert_eq!(e.exit_code(), 2, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn a_missing_config_file_named_on_the_command_line_is_an_error() {
+        let e = load_config(Some(Path::new("/no/such/referee.toml"))).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("/no/such/referee.toml does not exist"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_database_in_a_missing_folder_is_refused_in_one_line() {
+        let e = check_folder(Path::new("/no/such/folder/referee.sqlite3")).unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains("/no/such/folder does not exist"), "{text}");
+        assert!(!text.contains('\n'), "{text}");
+        check_folder(Path::new("referee.sqlite3")).expect("the working directory");
+        check_folder(Path::new("postgres://u@h/db")).expect("a URL has no folder");
+    }
+
+    #[test]
+    fn clap_finds_no_fault_in_the_definition() {
+        Cli::command().debug_assert();
+    }
 }

@@ -5,6 +5,7 @@
 //! command does or who may run it. The line parser is pure so it can be tested on its own.
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,15 +17,28 @@ use crate::rules::dice::expr::Limits;
 use crate::store::{GuildId, Store, UserId};
 
 /// How the console was started (`referee console --guild … --user … --gm --seed … --json --db …`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct ConsoleOptions {
+    /// The guild to act in
+    #[arg(long, value_name = "ID", default_value_t = 1)]
     pub guild: u64,
+    /// Who you are (a user id)
+    #[arg(long, value_name = "ID", default_value_t = 1)]
     pub user: u64,
+    /// Act as a GM (Manage Server)
+    #[arg(long)]
     pub gm: bool,
+    /// Reproducible dice
+    #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// One JSON object per reply (Discord's interaction-response data, plus routing)
+    #[arg(long)]
     pub json: bool,
+    /// The database file or postgres:// URL (default: from the configuration, referee.sqlite3)
+    #[arg(long, value_name = "DB")]
     pub db: Option<PathBuf>,
-    /// The channel the lines are typed in (an encounter lives in one).
+    /// The channel you type in (an encounter lives in a channel)
+    #[arg(long, value_name = "ID", default_value_t = 1)]
     pub channel: u64,
 }
 
@@ -42,38 +56,100 @@ impl Default for ConsoleOptions {
     }
 }
 
-impl ConsoleOptions {
-    /// Reads the console's flags; an unknown flag or a bad number is an error naming it.
-    pub fn parse(args: &[String]) -> Result<Self, String> {
-        let mut o = Self::default();
-        let mut it = args.iter();
-        while let Some(flag) = it.next() {
-            let mut value = |name: &str| {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| format!("{name} needs a value"))
-            };
-            let number = |name: &str, v: String| {
-                v.parse::<u64>()
-                    .map_err(|_| format!("{name} must be a positive whole number; you gave {v:?}"))
-            };
-            match flag.as_str() {
-                "--guild" => o.guild = number("--guild", value("--guild")?)?,
-                "--user" => o.user = number("--user", value("--user")?)?,
-                "--seed" => o.seed = Some(number("--seed", value("--seed")?)?),
-                "--channel" => o.channel = number("--channel", value("--channel")?)?,
-                "--db" => o.db = Some(PathBuf::from(value("--db")?)),
-                "--gm" => o.gm = true,
-                "--json" => o.json = true,
-                other => return Err(format!("unknown console option {other:?}")),
+/// A console session: the app on its database, who is typing, and how many lines so far.
+pub struct Session {
+    app: App,
+    caller: Caller,
+    options: ConsoleOptions,
+    /// The session's start time, in interaction ids.
+    started: u128,
+    lines: usize,
+}
+
+/// The words that end a session when typed as a line.
+pub const QUIT: [&str; 2] = ["/quit", "/exit"];
+
+impl Session {
+    /// Opens the database and makes the caller the options describe.
+    pub fn open(
+        options: &ConsoleOptions,
+        db: &std::path::Path,
+        limits: Limits,
+    ) -> anyhow::Result<Self> {
+        let store = Arc::new(Store::open(db)?);
+        let dice = match options.seed {
+            Some(seed) => Dice::seeded(seed),
+            None => Dice::Thread,
+        };
+        let caller = Caller {
+            guild: GuildId(options.guild),
+            user: UserId(options.user),
+            name: format!("user {}", options.user),
+            roles: Vec::new(),
+            manage_server: options.gm,
+        };
+        // Interaction ids must not repeat across console sessions on one database (a luck spend
+        // is idempotent per id), so they carry the session's start time as well as the line number.
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        Ok(Self {
+            app: App::new(store, dice, limits),
+            caller,
+            options: options.clone(),
+            started,
+            lines: 0,
+        })
+    }
+
+    /// One line typed: what the console prints for it (nothing for a blank or `#` line).
+    pub fn line(&mut self, line: &str) -> String {
+        self.lines += 1;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            return String::new();
+        }
+        let options = &self.options;
+        let reply = match parse_line(line)
+            .map_err(|e| e.to_string())
+            .and_then(read_files)
+        {
+            Err(message) => Reply::ephemeral(message),
+            Ok(inv) => match Command::parse(&inv) {
+                Err(e) => Reply::ephemeral(e.to_string()),
+                Ok(cmd) => self.app.handle_in(
+                    options.channel,
+                    &self.caller,
+                    &format!(
+                        "console-{}-{}-{}",
+                        self.started,
+                        std::process::id(),
+                        self.lines
+                    ),
+                    cmd,
+                ),
+            },
+        };
+        let status = status_update(&self.app, &self.caller, options.channel);
+        let mut out = String::new();
+        if options.json {
+            let mut json = to_json(&reply, options.gm);
+            if let Some(status) = &status {
+                json["status_message"] = status.to_discord_data();
+            }
+            let _ = writeln!(out, "{json}");
+        } else {
+            out.push_str(&to_text(&reply, options.gm));
+            if let Some(status) = &status {
+                out.push_str("  [the channel's encounter status, edited]\n");
+                out.push_str(&to_text(status, false));
             }
         }
-        Ok(o)
+        out
     }
 }
 
 /// Runs the console: one command per input line, one reply per command. Blank lines and lines
-/// starting with `#` are skipped. Returns when the input ends.
+/// starting with `#` are skipped. Returns when the input ends or a line is `/quit`.
 pub fn run(
     options: &ConsoleOptions,
     db: &std::path::Path,
@@ -81,58 +157,13 @@ pub fn run(
     input: impl BufRead,
     mut output: impl Write,
 ) -> anyhow::Result<()> {
-    let store = Arc::new(Store::open(db)?);
-    let dice = match options.seed {
-        Some(seed) => Dice::seeded(seed),
-        None => Dice::Thread,
-    };
-    let app = App::new(store, dice, limits);
-    let caller = Caller {
-        guild: GuildId(options.guild),
-        user: UserId(options.user),
-        name: format!("user {}", options.user),
-        roles: Vec::new(),
-        manage_server: options.gm,
-    };
-    // Interaction ids must not repeat across console sessions on one database (a luck spend is
-    // idempotent per id), so they carry the session's start time as well as the line number.
-    let session = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    for (n, line) in input.lines().enumerate() {
+    let mut session = Session::open(options, db, limits)?;
+    for line in input.lines() {
         let line = line?;
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
-            continue;
+        if QUIT.contains(&line.trim()) {
+            break;
         }
-        let reply = match parse_line(&line)
-            .map_err(|e| e.to_string())
-            .and_then(read_files)
-        {
-            Err(message) => Reply::ephemeral(message),
-            Ok(inv) => match Command::parse(&inv) {
-                Err(e) => Reply::ephemeral(e.to_string()),
-                Ok(cmd) => app.handle_in(
-                    options.channel,
-                    &caller,
-                    &format!("console-{session}-{}-{}", std::process::id(), n + 1),
-                    cmd,
-                ),
-            },
-        };
-        let status = status_update(&app, &caller, options.channel);
-        if options.json {
-            let mut json = to_json(&reply, options.gm);
-            if let Some(status) = &status {
-                json["status_message"] = status.to_discord_data();
-            }
-            writeln!(output, "{json}")?;
-        } else {
-            write!(output, "{}", to_text(&reply, options.gm))?;
-            if let Some(status) = &status {
-                writeln!(output, "  [the channel's encounter status, edited]")?;
-                write!(output, "{}", to_text(status, false))?;
-            }
-        }
+        write!(output, "{}", session.line(&line))?;
         output.flush()?;
     }
     Ok(())

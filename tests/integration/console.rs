@@ -3,13 +3,22 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+/// An empty folder to run the binary in, so that no `config.toml` is read.
+fn no_config_here() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("a temporary directory"))
+        .path()
+}
+
 fn referee() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_referee"));
     // No configuration file or environment from the developer's machine leaks into the test.
     c.env_remove("DISCORD_TOKEN")
         .env_remove("DISCORD_API_BASE")
         .env_remove("REFEREE_DB")
-        .args(["--config", "/nonexistent/referee-test.toml"]);
+        .env_remove("REFEREE_DATABASE_URL")
+        .env_remove("NO_COLOR")
+        .current_dir(no_config_here());
     c
 }
 
@@ -119,15 +128,123 @@ fn migrate_then_backup_make_a_sound_copy() {
 fn help_and_unknown_modes() {
     let out = referee().arg("--help").output().unwrap();
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("console [options]"));
+    let help = String::from_utf8_lossy(&out.stdout);
+    for mode in ["run", "console", "migrate", "backup", "completions"] {
+        assert!(help.contains(mode), "--help lists {mode}: {help}");
+    }
     let out = referee().arg("dance").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let out = referee()
         .args(["console", "--guild", "x"])
         .output()
         .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--guild"),
+        "the bad option is named"
+    );
+}
+
+/// Issue 34: `--version`; `--help` for every mode starts nothing (no database is made, even
+/// with a token set); completions; a missing `--config` file and a missing database folder are
+/// one clear line each; `backup` does not overwrite without `--force`; piped logs carry no
+/// colour codes.
+#[test]
+fn the_command_line_behaves_as_clis_do() {
+    let out = referee().arg("--version").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("referee {}", env!("CARGO_PKG_VERSION"))
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for mode in ["run", "console", "migrate", "backup", "completions"] {
+        let out = referee()
+            .current_dir(dir.path())
+            .env("DISCORD_TOKEN", "not-a-token")
+            .args([mode, "--help"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{mode} --help");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Usage: referee"),
+            "{mode} --help"
+        );
+    }
+    let made: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(made.is_empty(), "--help made files: {made:?}");
+    let out = referee().args(["completions", "bash"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("_referee()"));
+
+    let missing = dir.path().join("nope.toml");
+    let out = referee()
+        .args(["--config", missing.to_str().unwrap(), "migrate"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--guild must be"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nope.toml does not exist"), "{err}");
+
+    let db = dir.path().join("no-folder").join("r.sqlite3");
+    let out = referee()
+        .args(["migrate", "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(err.contains("no-folder does not exist"), "{err}");
+
+    let db = dir.path().join("b.sqlite3");
+    let copy = dir.path().join("copy.sqlite3");
+    std::fs::write(&copy, "keep me").unwrap();
+    let backup = |force: bool| {
+        let mut c = referee();
+        c.args([
+            "backup",
+            "--db",
+            db.to_str().unwrap(),
+            copy.to_str().unwrap(),
+        ]);
+        if force {
+            c.arg("--force");
+        }
+        c.output().unwrap()
+    };
+    let out = backup(false);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+    assert_eq!(std::fs::read_to_string(&copy).unwrap(), "keep me");
+    assert!(backup(true).status.success());
+    assert_ne!(std::fs::read(&copy).unwrap(), b"keep me");
+
+    // A warning logged with its output piped: no escape codes.
+    let out = referee()
+        .env("RUST_LOG", "info")
+        .args(["migrate", "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains('\u{1b}'),
+        "colour codes in piped logs: {err:?}"
+    );
+}
+
+/// `/quit` (or `/exit`) ends a console session; the lines after it are not run.
+#[test]
+fn quit_ends_the_console() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("q.sqlite3");
+    let lines = console(
+        &["--db", db.to_str().unwrap(), "--seed", "1"],
+        "/roll expression:1d6\n/quit\n/roll expression:2d8\n",
+    );
+    let text = lines.join("\n");
+    assert!(text.contains("1d6"), "{text}");
+    assert!(!text.contains("2d8"), "ran past /quit: {text}");
 }
 
 /// Two console processes spending one character's luck at once on one database file: exactly
