@@ -221,6 +221,7 @@ impl App {
         let job = Job {
             deadline: Some(deadline),
             read_only,
+            guild: Some(caller.guild),
         };
         let result = crate::store::with_job(job, || {
             Command::parse(invocation)
@@ -327,6 +328,20 @@ pub fn fault_message(fault: Fault, path: &str) -> String {
 
 impl App {
     fn try_handle(
+        &self,
+        channel: Option<u64>,
+        caller: &Caller,
+        interaction_id: &str,
+        command: Command,
+    ) -> AppResult<Reply> {
+        // A command writes its caller's guild alone: on PostgreSQL its writes lock that guild,
+        // not the database (`store::in_guild`).
+        crate::store::in_guild(caller.guild, || {
+            self.handle_in_guild(channel, caller, interaction_id, command)
+        })
+    }
+
+    fn handle_in_guild(
         &self,
         channel: Option<u64>,
         caller: &Caller,

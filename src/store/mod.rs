@@ -193,10 +193,27 @@ pub struct Job {
     pub deadline: Option<Instant>,
     /// Writes are refused at once with [`StoreError::NeedsWriter`].
     pub read_only: bool,
+    /// The guild whose data the job writes ([`in_guild`]): on PostgreSQL its writes lock that
+    /// guild alone, so jobs of other guilds write beside them. `None` (a job of no one guild:
+    /// the outbox's delivery, a copy) locks the whole database.
+    pub guild: Option<GuildId>,
 }
 
 thread_local! {
-    static JOB: Cell<Job> = const { Cell::new(Job { deadline: None, read_only: false }) };
+    static JOB: Cell<Job> = const { Cell::new(Job { deadline: None, read_only: false, guild: None }) };
+}
+
+/// Runs `f` with every [`Store::write`] it makes declared as writing `guild`'s data only (the
+/// rest of the job unchanged). A write must then touch no other guild's rows: the `app` runs
+/// each command so, since a command acts in the caller's guild.
+pub fn in_guild<T>(guild: GuildId, f: impl FnOnce() -> T) -> T {
+    with_job(
+        Job {
+            guild: Some(guild),
+            ..current_job()
+        },
+        f,
+    )
 }
 
 /// Runs `f` as `job` on this thread: every [`Store::write`] it makes honours the job's deadline

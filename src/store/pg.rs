@@ -2,12 +2,17 @@
 //! share.
 //!
 //! - **Reads** take a pooled connection and run in autocommit.
-//! - **Writes** run one transaction each, which first takes the database-wide write lock, a
-//!   transaction-scoped advisory lock ([`WRITE_LOCK`]). Writers are thus serialised across every
+//! - **Writes** run one transaction each, which first takes its guild's write lock, a
+//!   transaction-scoped advisory lock keyed on the guild (the job's guild, [`super::in_guild`];
+//!   the `app` declares it for every command). Everything a guild owns is keyed by its id and
+//!   every store function filters on it, so writes of one guild are serialised across every
 //!   process on the database, as SQLite's `BEGIN IMMEDIATE` serialises them on a file, and every
-//!   read-then-write of the store functions (the next id of a table, a luck spend's read and
-//!   conditional decrement, an encounter's version check) stays as safe as on SQLite — across
-//!   processes too. The wait for the lock honours the job's deadline (`lock_timeout`), past which
+//!   read-then-write of the store functions (the next id of a guild's table, a luck spend's read
+//!   and conditional decrement, an encounter's version check, a request's claim) stays as safe as
+//!   on SQLite — across processes too — while writes of other guilds go on beside it (issue 33).
+//!   Each guild's write also holds the database-wide lock ([`WRITE_LOCK`]) shared; a write
+//!   declared for no guild (the outbox's delivery, which spans guilds) takes it exclusively, so
+//!   it runs alone. The outbox's ids are the database's own (an identity column), not `MAX + 1`. The wait for the lock honours the job's deadline (`lock_timeout`), past which
 //!   the write is [`StoreError::Busy`] and nothing was written. Readers never wait for it.
 //! - A failed statement ends the write on PostgreSQL (the transaction is aborted): a store
 //!   function that fails fails its whole write, which is rolled back.
@@ -21,10 +26,34 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::sql::{Conn, PgManager, PgPool};
-use super::{Result, StoreError, WRITE_WAIT, current_job, sqlite};
+use super::{GuildId, Result, StoreError, WRITE_WAIT, current_job, sqlite};
 
-/// The advisory lock every write holds for its transaction ("referee" + 'w').
+/// The database-wide write lock ("referee" + 'w'): held shared by every guild's write, and
+/// exclusively by a write of no one guild.
 pub const WRITE_LOCK: i64 = 0x7265_6665_7265_6577;
+/// The first key of a guild's write lock, a two-key advisory lock (`pg_advisory_xact_lock(int,
+/// int)`, a space of its own beside the one-key locks): "refg".
+pub const GUILD_LOCK_CLASS: i32 = 0x7265_6667;
+
+/// The second key of `guild`'s write lock: its id folded to 32 bits. Two guilds that fold alike
+/// share a lock, which only makes them wait for each other.
+pub fn guild_lock_key(guild: GuildId) -> i32 {
+    let g = guild.0;
+    ((g ^ (g >> 32)) & 0xffff_ffff) as u32 as i32
+}
+
+/// The locks a write takes first: the guild's own (and the database-wide one shared), or the
+/// database-wide one alone.
+fn write_locks(guild: Option<GuildId>) -> String {
+    match guild {
+        Some(g) => format!(
+            "SELECT pg_advisory_xact_lock_shared({WRITE_LOCK}); \
+             SELECT pg_advisory_xact_lock({GUILD_LOCK_CLASS}, {});",
+            guild_lock_key(g)
+        ),
+        None => format!("SELECT pg_advisory_xact_lock({WRITE_LOCK});"),
+    }
+}
 /// The advisory lock held while migrating ("referee" + 'm').
 pub const MIGRATE_LOCK: i64 = 0x7265_6665_7265_656d;
 /// Connections in the pool at most.
@@ -188,8 +217,8 @@ impl Postgres {
             .max(1);
         // `lock_timeout` bounds the wait for the write lock only; it is lifted once it is had.
         let begun = conn.batch(&format!(
-            "BEGIN; SET LOCAL lock_timeout = '{ms}ms'; SELECT pg_advisory_xact_lock({WRITE_LOCK}); \
-             SET LOCAL lock_timeout = DEFAULT"
+            "BEGIN; SET LOCAL lock_timeout = '{ms}ms'; {} SET LOCAL lock_timeout = DEFAULT",
+            write_locks(job.guild)
         ));
         if let Err(e) = begun {
             let _ = conn.batch("ROLLBACK");
@@ -297,6 +326,81 @@ mod tests {
         for (url, want) in cases {
             assert_eq!(redact(url), want);
         }
+    }
+
+    /// Writes of different guilds run side by side: one guild's write held open does not stop
+    /// another guild's, but does stop a second write of its own guild (which gives up at its
+    /// deadline, writing nothing), and a write of no guild (exclusive) waits for both.
+    #[test]
+    fn each_guild_writes_under_its_own_lock() {
+        use super::super::{Job, in_guild, with_job};
+        use crate::store::{exec, params};
+        let Some(db) = crate::store::testdb::PgTestDb::create() else {
+            return;
+        };
+        let store = std::sync::Arc::new(db.open());
+        let soon = || Job {
+            deadline: Some(Instant::now() + Duration::from_millis(300)),
+            read_only: false,
+            guild: None,
+        };
+        let write = |guild: Option<u64>| {
+            let store = std::sync::Arc::clone(&store);
+            let run = move || {
+                store.write(|c| {
+                    exec(
+                        c,
+                        "INSERT INTO guilds (guild_id, created_at) VALUES (?1, 0) ON CONFLICT (guild_id) DO NOTHING",
+                        params![GuildId(guild.unwrap_or(999))],
+                    )
+                })
+            };
+            with_job(soon(), move || match guild {
+                Some(g) => in_guild(GuildId(g), run),
+                None => run(),
+            })
+        };
+        let (held_tx, held_rx) = std::sync::mpsc::channel();
+        let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+        let holder = {
+            let store = std::sync::Arc::clone(&store);
+            std::thread::spawn(move || {
+                in_guild(GuildId(1), || {
+                    store.write(|_| {
+                        held_tx.send(()).unwrap();
+                        release_rx.recv().unwrap();
+                        Ok::<_, StoreError>(())
+                    })
+                })
+            })
+        };
+        held_rx.recv().unwrap();
+        assert!(write(Some(2)).is_ok(), "another guild writes beside it");
+        assert!(
+            matches!(write(Some(1)), Err(StoreError::Busy)),
+            "the same guild waits, then gives up"
+        );
+        assert!(
+            matches!(write(None), Err(StoreError::Busy)),
+            "a write of no guild waits for every guild"
+        );
+        release_tx.send(()).unwrap();
+        holder.join().unwrap().unwrap();
+        assert!(write(Some(1)).is_ok());
+        assert!(write(None).is_ok());
+    }
+
+    #[test]
+    fn guild_lock_keys_fold_the_whole_id() {
+        assert_eq!(guild_lock_key(GuildId(1)), 1);
+        assert_ne!(
+            guild_lock_key(GuildId(1)),
+            guild_lock_key(GuildId(1 << 32 | 2))
+        );
+        assert_eq!(
+            guild_lock_key(GuildId(0x1234_5678_9abc_def0)),
+            (0x1234_5678_u32 ^ 0x9abc_def0) as i32
+        );
     }
 
     #[test]
