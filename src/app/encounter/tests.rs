@@ -927,6 +927,7 @@ fn status_updates_only_when_it_changes_and_buttons_carry_the_version() {
 }
 
 mod down;
+mod gm_view;
 mod players;
 mod shown;
 mod timed;

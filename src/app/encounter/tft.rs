@@ -41,6 +41,14 @@ pub struct Facts {
     pub knocked_down: bool,
     pub hurt: bool,
     pub dying: bool,
+    /// Dead by the sheet.
+    pub dead: bool,
+    /// At 0 ST or below and out of danger (lived through the roll to live).
+    pub stable: bool,
+    /// Hits and fatigue taken, and the ST left after them (the GM's view).
+    pub hits: i64,
+    pub fatigue: i64,
+    pub st_left: i32,
     /// The guild plays with Bill Seurer's house rules (`tft_house_rules`): reaction to injury
     /// by the ST chart, else 5 and 8 hits at any ST.
     pub house_rules: bool,
@@ -65,6 +73,11 @@ pub fn facts(conn: &Conn, c: &Character) -> AppResult<Facts> {
         knocked_down: sheet.knocked_down,
         hurt: hits > 0,
         dying: !sheet.dead && !sheet.stable && condition == Condition::Dying,
+        dead: sheet.dead,
+        stable: sheet.stable,
+        hits,
+        fatigue,
+        st_left: left,
     })
 }
 

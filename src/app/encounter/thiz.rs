@@ -50,6 +50,10 @@ pub struct Facts {
     pub down: bool,
     pub dying: bool,
     pub wounded: bool,
+    /// Dying, stable, unconscious or dead, as the sheet records it (`None`: able to act).
+    pub condition: Option<Condition>,
+    /// The wounds by location, for the GM's view.
+    pub wounds: crate::rules::thiz::wounds::WoundSheet,
 }
 
 /// Reads the facts of a THIZ character.
@@ -70,6 +74,8 @@ pub fn facts(conn: &Conn, c: Character) -> AppResult<Facts> {
         down: condition.is_some(),
         dying: condition == Some(Condition::Dying),
         wounded: t.wounds != crate::rules::thiz::wounds::WoundSheet::default(),
+        condition,
+        wounds: t.wounds,
     })
 }
 
