@@ -452,6 +452,11 @@ fn notice_down(state: &mut State, facts: &Facts) {
             for (id, name) in newly {
                 state.take_out(id);
                 state.event(format!("{name} is down and does not act this round."));
+                // tft-rules-summary.md, "RENEW SPELLS": a caster who dies or falls
+                // unconscious keeps no spell up.
+                for t in state.end_upkeep_of(id) {
+                    state.event(format!("{name}'s {} ends with its caster down.", t.what));
+                }
             }
         }
     }
@@ -967,7 +972,7 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
         }
         let over = l.state.tick(ending, began && l.state.round != round);
         for t in &over {
-            l.state.event(format!("{}: {} is over.", t.name, t.what));
+            l.state.event(t.over_line(str::to_owned));
         }
         l.undo = Some(Box::new(Undo {
             version: l.row.version + 1,
@@ -979,7 +984,7 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
             None => "Nobody is left able to act; a GM ends the fight with /encounter end.".to_owned(),
         };
         for t in over {
-            let _ = write!(text, "\n{}: {} is over.", escape(&t.name), escape(&t.what));
+            let _ = write!(text, "\n{}", t.over_line(escape));
         }
         Ok(text)
     })?;

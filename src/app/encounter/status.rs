@@ -154,7 +154,7 @@ fn order_lines(system: System, state: &State, ended: bool, view: &View) -> Vec<S
 /// The timed effects under way, visible at the table (a stunned figure, a spell kept up): names
 /// and counts only.
 fn timed_field(system: System, state: &State) -> Option<Field> {
-    if state.timed.is_empty() {
+    if state.timed.is_empty() && state.lapsed.is_empty() {
         return None;
     }
     let thiz = system == System::Thiz;
@@ -163,13 +163,23 @@ fn timed_field(system: System, state: &State) -> Option<Field> {
         .iter()
         .map(|t| {
             format!(
-                "{}: {}, {} {} left",
+                "{}: {}, {} {} left{}",
                 escape(&t.name),
                 escape(&t.what),
                 t.left,
-                t.unit.noun(t.left, thiz)
+                t.unit.noun(t.left, thiz),
+                t.upkeep.map_or(String::new(), |st| format!(
+                    " (kept up: {st} ST a round to renew)"
+                ))
             )
         })
+        .chain(state.lapsed.iter().map(|t| {
+            format!(
+                "{}: {} lapsed; renewable this round only",
+                escape(&t.name),
+                escape(&t.what)
+            )
+        }))
         .collect();
     Some(Field {
         name: "Timed".to_owned(),

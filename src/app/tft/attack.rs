@@ -253,6 +253,10 @@ impl Attack {
             // The plain adjDX decides whether the archer may shoot twice or take a good shot.
             let plain = spec.setup().map_err(user)?;
             spec.technique = self.technique(&chosen, &attacker, &a_sheet, &plain)?;
+            let reload = reload_turns(&chosen, plain.adj_dx, a_sheet.st);
+            if let Some((weapon, _)) = reload {
+                hooks::tft_reloading(ctx, tx, attacker.id, weapon)?;
+            }
             let setup = spec.setup().map_err(user)?;
             let attacker_st = self.attack_st(&attacker, &a_sheet)?;
             let blow = self.blow(&chosen, attacker_st, setup.technique);
@@ -296,11 +300,14 @@ impl Attack {
             let lines = hooks::tft_after(
                 ctx,
                 tx,
-                attacker.id,
-                target.id,
-                new_hits as i32,
-                t_sheet.st,
-                down,
+                &hooks::TftBlow {
+                    attacker: attacker.id,
+                    target: target.id,
+                    hits: new_hits as i32,
+                    target_st: t_sheet.st,
+                    down,
+                    reload,
+                },
             )?;
             if breakage.is_some_and(|b| b.broken) {
                 state::record_break(tx, guild, &attacker, chosen.item)?;
@@ -635,6 +642,32 @@ impl Attack {
             out.push(*a);
         }
         Ok(())
+    }
+}
+
+/// A weapon that must be reloaded between shots (a crossbow): its name and the turns one shot
+/// takes, the shot's own turn included (tft-rules-summary.md, "MISSILE WEAPONS": a light
+/// crossbow fires once in 2 turns, once a turn at adjDX 14 or more; a heavy one once in 3, once
+/// in 2 at adjDX 16 or more). `None` for any other weapon, or one that fires every turn.
+///
+/// Decision: the table ties the faster rate to adjDX alone (ST counts only for the Great Bow's
+/// second shot), read as for shooting twice: the shot's adjDX before the technique.
+fn reload_turns(chosen: &Chosen, adj_dx: i32, st: i32) -> Option<(&'static str, u32)> {
+    let w = chosen.weapon?;
+    match w.fire_rate {
+        Some(
+            rate @ FireRate::Reload {
+                turns, fast_turns, ..
+            },
+        ) => {
+            let n = if rate.fast(adj_dx, st) {
+                fast_turns
+            } else {
+                turns
+            };
+            (n > 1).then_some((w.name, n))
+        }
+        _ => None,
     }
 }
 

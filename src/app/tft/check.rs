@@ -144,7 +144,7 @@ impl Check {
             }
             let outcome = roll_common_check(row, base, extra, &mut ctx.dice()).map_err(user)?;
             if action.is_some() {
-                crate::app::encounter::hooks::tft_cast_after(ctx, tx, c.id)?;
+                crate::app::encounter::hooks::tft_cast_after(ctx, tx, c.id, None)?;
             }
             let more = if more_dice > 0 {
                 format!(" (multiple actions: +{more_dice} dice)")
