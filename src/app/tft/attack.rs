@@ -234,10 +234,10 @@ impl Attack {
             let chosen = choose_weapon(&items, &attacker.name, self.weapon.as_deref())?;
             let chosen = self.without_house_rules(chosen)?;
             if !self.house_rules {
-                house::house_gear(&attacker, &a_sheet)?;
-                house::house_gear(&target, &t_sheet)?;
+                super::house_gear(&attacker, &a_sheet)?;
+                super::house_gear(&target, &t_sheet)?;
             }
-            let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet)?;
+            let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet, self.house_rules)?;
             let adjustments = encounter::more(
                 self.adjustments(&chosen, &attacker, &a_sheet)?,
                 turn,
@@ -269,7 +269,7 @@ impl Attack {
                 st: t_sheet.st,
                 st_left: st_left(&t_sheet, hits_before, fatigue),
                 earlier_hits: turn.earlier_hits,
-                acrobatics_adj_dx: acrobatics(&target, &t_sheet)?,
+                acrobatics_adj_dx: acrobatics(&target, &t_sheet, self.house_rules)?,
             };
             let aimed = self.aimed(&chosen);
             let (res, breakage, self_damage, lance) = {
@@ -1025,11 +1025,15 @@ pub(super) fn target_defence(c: &Character, sheet: &TftSheet) -> AppResult<Defen
 }
 
 /// With Acrobatics, the target's adjDX for its knockdown saves.
-pub(super) fn acrobatics(c: &Character, sheet: &TftSheet) -> AppResult<Option<i32>> {
+pub(super) fn acrobatics(
+    c: &Character,
+    sheet: &TftSheet,
+    house_rules: bool,
+) -> AppResult<Option<i32>> {
     if !has_talent(sheet, Talent::Acrobatics) {
         return Ok(None);
     }
-    let (armor, shield) = gear_dx(c, sheet)?;
+    let (armor, shield) = gear_dx(c, sheet, house_rules)?;
     Ok(Some(sheet.dx + armor + shield))
 }
 

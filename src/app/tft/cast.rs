@@ -209,6 +209,11 @@ impl Cast {
                 ))
             })?;
             let target = self.missile_target(ctx, tx, kind)?;
+            if let Some((t, _)) = target.as_ref().filter(|_| !house_rules) {
+                // The target's fine armor would stop as only the house rules say: refused
+                // before any die is rolled, as `/tft attack` does.
+                super::house_gear(t, &tft_sheet(t)?)?;
+            }
             let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
             let left = st_left(&sheet, hits, fatigue);
             // In an encounter: the turn, and the declared multiple actions' IQ and dice.
@@ -216,7 +221,7 @@ impl Cast {
             may_cast(left, sheet.iq - turn.iq_penalty, info.map(|i| i.iq), cost).map_err(|e| {
                 user(format!("{} cannot cast {}: {e}.", escape(&caster.name), escape(&known)))
             })?;
-            let (armor_dx, shield_dx) = gear_dx(&caster, &sheet)?;
+            let (armor_dx, shield_dx) = gear_dx(&caster, &sheet, house_rules)?;
             let mut adjustments = Vec::new();
             match (kind, self.distance) {
                 (SpellKind::Missile, Some(hexes)) => adjustments.push(Adjustment::MissileRange {
@@ -270,7 +275,7 @@ impl Cast {
                     st: t_sheet.st,
                     st_left: st_left(&t_sheet, t_hits, t_fatigue),
                     earlier_hits: 0,
-                    acrobatics_adj_dx: acrobatics(t, &t_sheet)?,
+                    acrobatics_adj_dx: acrobatics(t, &t_sheet, house_rules)?,
                 };
                 let res = resolve_damage(&mut dice, &blow, &hit, house_rules).map_err(user)?;
                 let new = i64::from(res.applied.hits);

@@ -120,7 +120,7 @@ impl Check {
             parts.push(format!("{} {base}", row.attribute.name()));
             // As /tft save: a DX roll is made against adjDX (docs/rulings.md).
             if row.attribute == Attribute::Dx {
-                let (armor, shield) = gear_dx(&c, &sheet)?;
+                let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
                 for (name, dx) in [("armor", armor), ("shield", shield)] {
                     if dx != 0 {
                         parts.push(format!("{name} {}", signed(dx)));
