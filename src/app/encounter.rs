@@ -452,8 +452,16 @@ fn notice_down(state: &mut State, facts: &Facts) {
             for (id, name) in newly {
                 state.take_out(id);
                 state.event(format!("{name} is down and does not act this round."));
-                // tft-rules-summary.md, "RENEW SPELLS": a caster who dies or falls
-                // unconscious keeps no spell up.
+            }
+            // tft-rules-summary.md, "RENEW SPELLS": a caster who dies or falls unconscious
+            // keeps no spell up (whatever took it out of the order first).
+            let out: Vec<(CharacterId, String)> = state
+                .figures
+                .iter()
+                .filter(|f| m.get(&f.id).is_none_or(|x| x.out))
+                .map(|f| (f.id, f.name.clone()))
+                .collect();
+            for (id, name) in out {
                 for t in state.end_upkeep_of(id) {
                     state.event(format!("{name}'s {} ends with its caster down.", t.what));
                 }

@@ -504,6 +504,65 @@ pub(crate) fn tft_after(ctx: &Ctx<'_>, conn: &Conn, blow: &TftBlow) -> AppResult
     Ok(lines.iter().map(|l| escape(l)).collect())
 }
 
+/// TFT: the hits a figure took earlier this round in this channel's fight (0 outside one), for
+/// the cumulative knockdown of a blow that is not an attack (a missile spell).
+pub(crate) fn tft_earlier_hits(ctx: &Ctx<'_>, conn: &Conn, who: CharacterId) -> AppResult<i32> {
+    let Some((_, l)) = here(ctx, conn)? else {
+        return Ok(0);
+    };
+    if l.row.system != System::Tft {
+        return Ok(0);
+    }
+    Ok(l.state.figure(who).map_or(0, |f| f.hits_round))
+}
+
+/// TFT hits a figure took from anything but an attack's blow — a missile spell, its own fumble,
+/// a GM's raise of its hits with `/tft condition` (a hazard applied by hand) — counted in the
+/// round's hits and those since its last action, as an attack's are (tft-house-rules-combat.txt,
+/// "Knockdown": hits "from any source"); `down` (knocked down or out by them) takes it out of
+/// the order for the round. A `change` below 0 (a GM's correction down) takes that many off
+/// both counts, never below 0. Returns the lines for the reply; outside a TFT fight under way,
+/// nothing.
+pub(crate) fn tft_hits(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    who: CharacterId,
+    change: i64,
+    st: i32,
+    down: bool,
+) -> AppResult<Vec<String>> {
+    let Some((at, mut l)) = here_as_stored(ctx, conn)? else {
+        return Ok(Vec::new());
+    };
+    if l.row.system != System::Tft || !l.state.begun() || change == 0 {
+        return Ok(Vec::new());
+    }
+    let Some(f) = l.state.figure_mut(who) else {
+        return Ok(Vec::new());
+    };
+    let change = change.clamp(-10_000, 10_000) as i32;
+    let mut lines = Vec::new();
+    if change < 0 {
+        f.hits_round = (f.hits_round + change).max(0);
+        f.hits_since = (f.hits_since + change).max(0);
+    } else {
+        let settings = crate::store::guilds::get(conn, ctx.caller.guild)?;
+        let house_rules = crate::app::gm::house_rule(&settings, "tft_house_rules");
+        lines = super::tft::take_hits(&mut l.state, who, change, st, house_rules)?;
+        if down
+            && let Some(name) = l.state.figure(who).map(|t| t.name.clone())
+            && l.state.take_out(who)
+        {
+            lines.push(format!("{name} is down and does not act this round."));
+        }
+    }
+    for line in &lines {
+        l.state.event(line.clone());
+    }
+    save(conn, at, &l)?;
+    Ok(lines.iter().map(|l| escape(l)).collect())
+}
+
 /// Adds the encounter's lines to an attack's reply where its roller may read them: the
 /// reply itself, or for a blind roll the GM's copy alone.
 pub(crate) fn with_lines(mut reply: Reply, mode: RollMode, lines: &[String]) -> Reply {

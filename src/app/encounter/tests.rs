@@ -929,6 +929,7 @@ fn status_updates_only_when_it_changes_and_buttons_carry_the_version() {
 mod auto_timers;
 mod down;
 mod gm_view;
+mod hits;
 mod players;
 mod shown;
 mod timed;

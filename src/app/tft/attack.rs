@@ -315,7 +315,8 @@ impl Attack {
             if chosen.kind().mishap(res.roll.outcome) == Mishap::DropWeapon {
                 state::record_drop(tx, guild, &attacker, chosen.item)?;
             }
-            hurt_self(tx, guild, attacker.id, self_damage)?;
+            let mut lines = lines;
+            lines.extend(hurt_self(ctx, tx, attacker.id, a_sheet.st, self_damage)?);
             let label = format!("{} attacks {}", attacker.name, target.name);
             ctx.log_roll(
                 tx,
@@ -789,18 +790,22 @@ fn stance_name(stance: Stance) -> &'static str {
 
 /// The 1d a bare-handed fumble does to the attacker, added to its hits. Read after the target's
 /// write, in case a figure struck at itself.
+/// In a fight they count in its round's hits (`encounter::hooks::tft_hits`); returns the
+/// encounter's lines.
 fn hurt_self(
+    ctx: &Ctx<'_>,
     tx: &crate::store::Conn,
-    guild: crate::store::GuildId,
     attacker: crate::store::CharacterId,
+    st: i32,
     hurt: Option<u32>,
-) -> AppResult<()> {
+) -> AppResult<Vec<String>> {
     let Some(hurt) = hurt else {
-        return Ok(());
+        return Ok(Vec::new());
     };
+    let guild = ctx.caller.guild;
     let (hits, fatigue) = characters::tft_damage(tx, guild, attacker)?;
     characters::set_tft_damage(tx, guild, attacker, hits + i64::from(hurt), fatigue)?;
-    Ok(())
+    hooks::tft_hits(ctx, tx, attacker, i64::from(hurt), st, false)
 }
 /// Refuses a weapon the attacker cannot wield at this attack's ST (`sheet_st` less any
 /// multiple-actions penalty), saying why the ST is lower than the sheet's.

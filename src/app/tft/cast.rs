@@ -259,6 +259,7 @@ impl Cast {
             let outcome = cast_outcome(kind, roll.outcome, cost);
             // A missile spell that works does its damage to the target named.
             let mut struck: Option<(String, i32, i64, DamageResolution)> = None;
+            let mut target_lines = Vec::new();
             if let (true, Some((t, damage))) = (outcome.works, target.as_ref()) {
                 let t_sheet = tft_sheet(t)?;
                 let (t_hits, t_fatigue) = characters::tft_damage(tx, guild, t.id)?;
@@ -274,7 +275,8 @@ impl Cast {
                     defence: target_defence(t, &t_sheet)?,
                     st: t_sheet.st,
                     st_left: st_left(&t_sheet, t_hits, t_fatigue),
-                    earlier_hits: 0,
+                    // In a fight, the hits it took earlier this round count to knock it down.
+                    earlier_hits: crate::app::encounter::hooks::tft_earlier_hits(ctx, tx, t.id)?,
                     acrobatics_adj_dx: acrobatics(t, &t_sheet, house_rules)?,
                 };
                 let res = resolve_damage(&mut dice, &blow, &hit, house_rules).map_err(user)?;
@@ -283,6 +285,11 @@ impl Cast {
                     characters::set_tft_damage(tx, guild, t.id, t_hits + new, t_fatigue)?;
                 }
                 state::record_blow(tx, guild, t, &t_sheet, Some(&res))?;
+                let down = res.after.knocked_down
+                    || res.applied.condition != crate::rules::tft::injury::Condition::Conscious;
+                target_lines = crate::app::encounter::hooks::tft_hits(
+                    ctx, tx, t.id, new, t_sheet.st, down,
+                )?;
                 struck = Some((t.name.clone(), t_sheet.st, t_hits, res));
             }
             drop(dice);
@@ -292,8 +299,9 @@ impl Cast {
                 Some(SpellUpkeep::PerTurn(st)) if outcome.works => Some((known.as_str(), st)),
                 _ => None,
             };
-            let lines =
+            let mut lines =
                 crate::app::encounter::hooks::tft_cast_after(ctx, tx, caster.id, upkeep)?;
+            lines.extend(target_lines);
             // The caster pays, read again in case it struck itself.
             let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
             let fatigue_after = fatigue + i64::from(outcome.st_paid);

@@ -611,10 +611,21 @@ impl SetCondition {
         ctx.app.store.write(|tx| -> AppResult<Reply> {
             let c = ctx.find_character(tx, &self.character)?;
             let sheet = tft_sheet(&c)?;
-            let (hits, fatigue) = characters::tft_damage(tx, guild, c.id)?;
-            let hits = self.hits.unwrap_or(hits);
+            let (hits_before, fatigue) = characters::tft_damage(tx, guild, c.id)?;
+            let hits = self.hits.unwrap_or(hits_before);
             let fatigue = self.fatigue.unwrap_or(fatigue);
             characters::set_tft_damage(tx, guild, c.id, hits, fatigue)?;
+            // Decision: in a fight, hits a GM adds are hits taken now (a hazard or a wall of
+            // fire applied by hand) and count in the round's hits; a correction down takes
+            // them off the counts again.
+            let lines = crate::app::encounter::hooks::tft_hits(
+                ctx,
+                tx,
+                c.id,
+                hits - hits_before,
+                sheet.st,
+                false,
+            )?;
             let mut after = sheet.clone();
             if self.hits.is_some() || self.fatigue.is_some() {
                 // New numbers: any earlier roll to live no longer speaks for them.
@@ -627,13 +638,17 @@ impl SetCondition {
                 after.dead = dead;
             }
             save_sheet(tx, guild, &c, &sheet, &after)?;
-            Ok(Reply::ephemeral("").with_embed(state_embed(
-                format!("{} set", escape(&c.name)),
-                "The GM's correction is saved.".to_owned(),
-                &after,
-                hits,
-                fatigue,
-            )))
+            Ok(crate::app::encounter::hooks::with_lines(
+                Reply::ephemeral("").with_embed(state_embed(
+                    format!("{} set", escape(&c.name)),
+                    "The GM's correction is saved.".to_owned(),
+                    &after,
+                    hits,
+                    fatigue,
+                )),
+                crate::app::command::RollMode::Public,
+                &lines,
+            ))
         })
     }
 }

@@ -188,3 +188,36 @@ fn a_figure_downed_in_its_own_turn_is_not_shown_as_acting() {
     assert!(text.contains(&format!("✗ {now} [")), "{text}");
     assert!(gm_show(&t).contains("wounds Chest: Black"));
 }
+
+/// tft-house-rules.txt, "Fine Armor": the order reads fine chainmail's -2 DX with the house
+/// rules on, and chainmail's -3 with them off (`app::tft::order_gear_dx`), never refusing.
+#[test]
+fn the_order_reads_fine_armor_as_printed_armor_without_the_house_rules() {
+    for (house, adj_dx) in [("on", 10), ("off", 9)] {
+        let t = Table::new(65);
+        let sheet = Sheet::Tft(TftSheet {
+            st: 12,
+            dx: 12,
+            iq: 10,
+            armor: Some("Fine Chainmail".into()),
+            ..TftSheet::default()
+        })
+        .to_json();
+        let id = t.character("Kara", System::Tft, ANN, false, &sheet);
+        t.ok(
+            GM,
+            &["gm", "rules"],
+            &[("name", "tft_house_rules"), ("value", house)],
+        );
+        let facts = t
+            .app
+            .store
+            .read(|c| -> crate::store::Result<_> {
+                let k = characters::by_id(c, G, id)?.unwrap();
+                Ok(crate::app::encounter::tft::facts(c, &k))
+            })
+            .unwrap()
+            .unwrap();
+        assert_eq!(facts.adj_dx, adj_dx, "house rules {house}");
+    }
+}
