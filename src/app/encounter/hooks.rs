@@ -317,6 +317,41 @@ pub(crate) fn tft_action_before(
     }))
 }
 
+/// Before a TFT action with no roll that needs adjDX over the initiative sum under multiple
+/// actions (picking up a dropped weapon: tft-multiple-actions.txt, "Action Requirements"): the
+/// turn check, an action beyond those declared refused, and the requirement checked against
+/// the figure's adjDX now. Outside a TFT fight under way, or with one action declared: nothing.
+pub(crate) fn tft_plain_action_before(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    who: CharacterId,
+    action: crate::rules::tft::multi::Action,
+) -> AppResult<()> {
+    let Some(meta) = declared_meta(ctx, conn, who, true)? else {
+        return Ok(());
+    };
+    let Some((at, l)) = here(ctx, conn)? else {
+        return Ok(());
+    };
+    let (Some(f), Some(c)) = (
+        l.state.figure(who),
+        crate::store::characters::by_id(conn, at.guild, who)?,
+    ) else {
+        return Ok(());
+    };
+    let sum = super::tft::sum(&l.state)
+        .ok_or_else(|| user("The round's initiative is not rolled yet."))?;
+    let adj_dx = super::tft::adj_dx_now(f, super::tft::facts(conn, &c)?)?;
+    crate::rules::tft::multi::check_action(action, &meta, adj_dx, sum).map_err(|e| {
+        user(format!(
+            "{} cannot do that with {} declared: {e}.",
+            escape(&f.name),
+            crate::app::text::count(meta.actions, "action", "actions")
+        ))
+    })?;
+    Ok(())
+}
+
 /// After a TFT spell (or another action with a roll, see [`tft_action_before`]) in the fight:
 /// the figure has acted and taken one more of its actions. A continuing spell that took effect
 /// (`upkeep`: its name and ST a round) is kept up by the tracker to the end of the round, with

@@ -490,7 +490,16 @@ impl Pickup {
             // A figure that cannot act cannot bend for it either (a knocked-down one stands
             // first).
             ready_to_act(tx, guild, &c, &sheet, "pick anything up")?;
+            // In a fight: the figure's turn (a player's, on it), and one of its actions, as a
+            // spell or a disbelief is (tft-multiple-actions.txt, "Action Requirements").
+            crate::app::encounter::hooks::tft_plain_action_before(
+                ctx,
+                tx,
+                c.id,
+                crate::rules::tft::multi::Action::PickUp,
+            )?;
             restat(tx, guild, &c, item, |s| s.dropped = false)?;
+            crate::app::encounter::hooks::tft_cast_after(ctx, tx, c.id, None)?;
             Ok(reply_about(
                 &c,
                 Embed {

@@ -135,3 +135,49 @@ fn a_missile_spells_hits_count_with_the_rounds_earlier_hits() {
         cast.all_text()
     );
 }
+
+/// tft-rules-summary.md, "PICK UP DROPPED WEAPON": picking a dropped weapon up is the figure's
+/// option for its turn. In a fight a player does it on their own turn only, and it counts as
+/// the turn's action, as a spell does (its hits since its last action start again).
+#[test]
+fn picking_up_a_weapon_in_a_fight_is_the_turns_action() {
+    let t = tft_table(93);
+    let kara = t.id("Kara").unwrap();
+    t.app
+        .store
+        .write(|tx| {
+            characters::add_item(tx, G, kara, "weapon", "broadsword", r#"{"dropped":true}"#)
+        })
+        .unwrap();
+    t.ok(GM, &["encounter", "start"], &[("system", "tft")]);
+    t.ok(ANN, &["encounter", "add"], &[("character", "Kara")]);
+    t.ok(GM, &["encounter", "add"], &[("npc", "Orc")]);
+    t.ok(GM, &["encounter", "next"], &[]);
+    assert_eq!(t.current(), "Kara");
+    t.ok(ANN, &["encounter", "next"], &[]);
+    assert_eq!(t.current(), "Orc 1");
+    // Hurt in the orc's turn: 3 hits since her last action.
+    t.ok(
+        GM,
+        &["tft", "condition"],
+        &[("character", "Kara"), ("hits", "3")],
+    );
+    // Out of her turn: refused, and the weapon still lies there.
+    let refusal = t.refused(ANN, &["tftkit", "pickup"], &[("character", "Kara")]);
+    assert!(refusal.contains("turn"), "{refusal}");
+    t.ok(GM, &["encounter", "next"], &[]);
+    assert_eq!(t.current(), "Kara");
+    let before = counts(&t, "Kara");
+    assert_eq!(before.1, 3, "hits since her last action");
+    let s = t.state();
+    assert_eq!(s.figure(kara).unwrap().rolls_this_turn, 0);
+    t.ok(ANN, &["tftkit", "pickup"], &[("character", "Kara")]);
+    let s = t.state();
+    let f = s.figure(kara).unwrap();
+    assert_eq!((f.rolls_this_turn, f.hits_since), (1, 0));
+    let items = t.app.store.read(|c| characters::items(c, G, kara)).unwrap();
+    assert!(
+        !items[0].stats_json.contains("\"dropped\":true"),
+        "{items:?}"
+    );
+}
