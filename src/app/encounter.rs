@@ -916,7 +916,7 @@ fn join_late(
     let (mine, theirs) = (thiz::facts(conn, mine)?, thiz::facts(conn, theirs)?);
     let mut dice = ctx.dice();
     Ok(escape(&thiz::join_late(
-        f, mine, target, theirs, &mut dice,
+        f, &mine, target, &theirs, &mut dice,
     )?))
 }
 

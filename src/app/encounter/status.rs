@@ -122,9 +122,8 @@ fn order_lines(system: System, state: &State, ended: bool, view: &View) -> Vec<S
         // its timers; but it is marked ✗, not ▶, so nobody reads it as still acting.
         let mark = match i.cmp(&state.turn) {
             std::cmp::Ordering::Less => "✓",
-            std::cmp::Ordering::Equal if f.down => "✗",
+            std::cmp::Ordering::Equal | std::cmp::Ordering::Greater if f.down => "✗",
             std::cmp::Ordering::Equal => "▶",
-            std::cmp::Ordering::Greater if f.down => "✗",
             std::cmp::Ordering::Greater => "•",
         };
         lines.push(format!(

@@ -26,7 +26,7 @@ use crate::store::characters::Character;
 use crate::store::{CharacterId, Conn};
 
 /// What the order reads from one THIZ sheet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 // What a sheet says, one flag per state the order and the status read.
 #[allow(clippy::struct_excessive_bools)]
 pub struct Facts {
@@ -75,7 +75,7 @@ pub fn facts(conn: &Conn, c: Character) -> AppResult<Facts> {
         dying: condition == Some(Condition::Dying),
         wounded: t.wounds != crate::rules::thiz::wounds::WoundSheet::default(),
         condition,
-        wounds: t.wounds,
+        wounds: t.wounds.clone(),
     })
 }
 
@@ -405,9 +405,9 @@ pub fn act_on_wait(
 /// (thiz-rulebook.md, "Determine Surprise"). The newcomer takes turns from the next pass.
 pub fn join_late(
     newcomer: &mut Figure,
-    newcomer_facts: Facts,
+    newcomer_facts: &Facts,
     target: &Figure,
-    target_facts: Facts,
+    target_facts: &Facts,
     dice: &mut impl DieSource,
 ) -> AppResult<String> {
     let r = late_arrival(

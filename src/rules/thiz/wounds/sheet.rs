@@ -159,7 +159,7 @@ impl WoundEffects {
 /// Stacking (thiz-rulebook.md, "Damage"): Greens pile up without limit; a second Yellow, Red or
 /// Black on the same section steps up to the next colour (and on, if that one is taken too), the
 /// first wound staying where it is; a Black that finds a Black already there adds nothing more.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct WoundSheet {
     sections: [LocationWounds; 7],
 }
