@@ -1043,7 +1043,9 @@ fn undo(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
 /// or as rounds (THIZ: Initiative Passes) begin (`per:round`), and the Next that ends it says so.
 ///
 /// Decision: the GM sets what the sources time and the bot counts it, since the sources time
-/// effects in turns, rounds and passes alike; a THIZ fall's stun is set by `/hazard fall` itself.
+/// effects in turns, rounds and passes alike; the bot sets on its own a THIZ fall's stun
+/// (`/hazard fall`), a TFT crossbow's reload (`/tft attack`) and a TFT continuing spell's round
+/// (`/tftkit cast`), see [`hooks`].
 fn timer(
     ctx: &Ctx<'_>,
     at: At,

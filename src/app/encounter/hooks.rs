@@ -2,8 +2,10 @@
 //! attacker defaults to the figure whose turn it is, a player may not attack out of turn, the
 //! target's declared options apply (THIZ Defend and Prone; TFT defending, dodging, and the
 //! attacker's charge and multiple actions), and afterwards the round's hits are counted, Defend
-//! is used up, and a figure that went down leaves the order. Outside an encounter every
-//! function here changes nothing.
+//! is used up, and a figure that went down leaves the order. The other TFT commands tell it what
+//! the fight counts: a spell cast or renewed (its upkeep timer), a crossbow shot (its reload
+//! timer), hits from anything but an attack, an action such as picking a weapon up. Outside an
+//! encounter every function here changes nothing.
 
 use super::state::{Declared, Figure};
 use super::{At, Loaded, load, load_as, save};
