@@ -30,6 +30,7 @@ use super::command::{Invocation, Opts};
 use super::reply::Reply;
 use super::text::escape;
 use super::{App, AppError, AppResult, Ctx, user};
+use crate::rules::thiz::wounds::Condition as ThizCondition;
 use crate::store::characters::{self, Character};
 use crate::store::encounters::{self, EncounterRow};
 use crate::store::guilds::System;
@@ -452,6 +453,19 @@ fn notice_down(state: &mut State, facts: &Facts) {
                 state.take_out(id);
                 state.event(format!("{name} is down and does not act this round."));
             }
+            // tft-rules-summary.md, "RENEW SPELLS": a caster who dies or falls unconscious
+            // keeps no spell up (whatever took it out of the order first).
+            let out: Vec<(CharacterId, String)> = state
+                .figures
+                .iter()
+                .filter(|f| m.get(&f.id).is_none_or(|x| x.out))
+                .map(|f| (f.id, f.name.clone()))
+                .collect();
+            for (id, name) in out {
+                for t in state.end_upkeep_of(id) {
+                    state.event(format!("{name}'s {} ends with its caster down.", t.what));
+                }
+            }
         }
     }
 }
@@ -535,7 +549,10 @@ fn looks(facts: &Facts) -> Looks {
         Facts::Thiz(m) => m
             .iter()
             .map(|(id, x)| {
-                let look = if x.dying {
+                // A dead figure reads "dead" to everyone: the table sees that much.
+                let look = if x.condition == Some(ThizCondition::Dead) {
+                    "dead"
+                } else if x.dying {
                     "dying"
                 } else if x.down {
                     "down"
@@ -550,7 +567,9 @@ fn looks(facts: &Facts) -> Looks {
         Facts::Tft(m) => m
             .iter()
             .map(|(id, x)| {
-                let look = if x.dying {
+                let look = if x.dead {
+                    "dead"
+                } else if x.dying {
                     "dying"
                 } else if x.out {
                     "down"
@@ -564,6 +583,70 @@ fn looks(facts: &Facts) -> Looks {
                 (*id, look)
             })
             .collect(),
+    }
+}
+
+/// What the GM reads of each figure's sheet, a line each: THIZ its wounds by location and its
+/// condition; TFT its ST left of its ST (hits and fatigue taken) and its condition. The GM's
+/// view alone: an NPC's sheet is behind the screen.
+fn sheet_lines(state: &State, facts: &Facts) -> HashMap<CharacterId, String> {
+    state
+        .figures
+        .iter()
+        .filter_map(|f| {
+            let line = match facts {
+                Facts::Thiz(m) => {
+                    let x = m.get(&f.id)?;
+                    let wounds = crate::app::thiz::record::wound_lines(&x.wounds);
+                    let condition = match x.condition {
+                        None => "able to act",
+                        Some(ThizCondition::Stable) => "stable (incapacitated)",
+                        Some(c) => c.name(),
+                    };
+                    format!(
+                        "{} · {condition}",
+                        if wounds.is_empty() {
+                            "no wounds".to_owned()
+                        } else {
+                            format!("wounds {}", wounds.join("; "))
+                        }
+                    )
+                }
+                Facts::Tft(m) => {
+                    let x = m.get(&f.id)?;
+                    let fatigue = if x.fatigue > 0 {
+                        format!(", {} fatigue", x.fatigue)
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "ST {} of {} left ({} hits{fatigue}) · {}",
+                        x.st_left,
+                        x.st,
+                        x.hits,
+                        tft_condition(f, x)
+                    )
+                }
+            };
+            Some((f.id, line))
+        })
+        .collect()
+}
+
+/// A TFT figure's condition by name, the worst first (tft-rules-summary.md, "STRENGTH";
+/// tft-house-rules.txt, "Death and Dying"): knocked down only while conscious, by its sheet or
+/// by this round's hits (the tracker's down flag on a conscious figure).
+fn tft_condition(f: &Figure, x: &tft::Facts) -> &'static str {
+    use crate::rules::tft::injury::{Condition, condition_at};
+    if x.dead {
+        return "dead";
+    }
+    match condition_at(x.st_left) {
+        Condition::Dying | Condition::Unconscious if x.stable => "unconscious, stable",
+        Condition::Dying => "dying",
+        Condition::Unconscious => "unconscious",
+        Condition::Conscious if x.knocked_down || f.down => "knocked down",
+        Condition::Conscious => "able to act",
     }
 }
 
@@ -833,7 +916,7 @@ fn join_late(
     let (mine, theirs) = (thiz::facts(conn, mine)?, thiz::facts(conn, theirs)?);
     let mut dice = ctx.dice();
     Ok(escape(&thiz::join_late(
-        f, mine, target, theirs, &mut dice,
+        f, &mine, target, &theirs, &mut dice,
     )?))
 }
 
@@ -897,7 +980,7 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
         }
         let over = l.state.tick(ending, began && l.state.round != round);
         for t in &over {
-            l.state.event(format!("{}: {} is over.", t.name, t.what));
+            l.state.event(t.over_line(str::to_owned));
         }
         l.undo = Some(Box::new(Undo {
             version: l.row.version + 1,
@@ -909,7 +992,7 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
             None => "Nobody is left able to act; a GM ends the fight with /encounter end.".to_owned(),
         };
         for t in over {
-            let _ = write!(text, "\n{}: {} is over.", escape(&t.name), escape(&t.what));
+            let _ = write!(text, "\n{}", t.over_line(escape));
         }
         Ok(text)
     })?;
@@ -960,7 +1043,9 @@ fn undo(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
 /// or as rounds (THIZ: Initiative Passes) begin (`per:round`), and the Next that ends it says so.
 ///
 /// Decision: the GM sets what the sources time and the bot counts it, since the sources time
-/// effects in turns, rounds and passes alike; a THIZ fall's stun is set by `/hazard fall` itself.
+/// effects in turns, rounds and passes alike; the bot sets on its own a THIZ fall's stun
+/// (`/hazard fall`), a TFT crossbow's reload (`/tft attack`) and a TFT continuing spell's round
+/// (`/tftkit cast`), see [`hooks`].
 fn timer(
     ctx: &Ctx<'_>,
     at: At,
@@ -1300,6 +1385,11 @@ fn status_of(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, R
                 })
                 .collect(),
         },
+        sheets: if gm {
+            sheet_lines(&l.state, &l.facts)
+        } else {
+            HashMap::new()
+        },
         gm,
         undo: l.undo.as_ref().is_some_and(|u| u.version == l.row.version),
     };
@@ -1348,6 +1438,12 @@ fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
     let f = state
         .current()
         .ok_or_else(|| user("Nobody has the turn yet: a GM presses Begin first."))?;
+    if f.down {
+        return Err(user(format!(
+            "{} is down and cannot attack; Next moves the fight on.",
+            escape(&f.name)
+        )));
+    }
     if !may_act(ctx, f) {
         return Err(user(format!(
             "It is {}'s turn; their player or a GM attacks for them.",
@@ -1397,6 +1493,12 @@ fn strike(ctx: &Ctx<'_>, at: At, attacker: CharacterId, target: CharacterId) -> 
                 user("The turn has moved on since that answer; press Attack on the status message again.")
             };
             let f = l.state.current().filter(|f| f.id == attacker).ok_or_else(moved)?;
+            if f.down {
+                return Err(user(format!(
+                    "{} is down and cannot attack; Next moves the fight on.",
+                    escape(&f.name)
+                )));
+            }
             let t = l.state.figure(target).filter(|t| !t.down).ok_or_else(|| {
                 user("That target is no longer standing in this encounter.")
             })?;

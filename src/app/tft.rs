@@ -319,16 +319,73 @@ pub(crate) fn has_talent(sheet: &TftSheet, talent: Talent) -> bool {
 }
 
 /// The DX penalties of the armor and shield on a sheet: (armor, shield), each 0 or negative.
-pub(crate) fn gear_dx(c: &Character, sheet: &TftSheet) -> AppResult<(i32, i32)> {
+/// With the house rules off (`house_rules` false) the house rules' fine armor and metal small
+/// shield are refused, naming the switch, as `/tft attack` refuses them: no roll reads fine
+/// armor's lighter DX penalty where the table plays without it.
+pub(crate) fn gear_dx(c: &Character, sheet: &TftSheet, house_rules: bool) -> AppResult<(i32, i32)> {
+    if !house_rules {
+        house_gear(c, sheet)?;
+    }
+    let (armor, shield) = sheet_gear(c, sheet)?;
+    Ok((armor.map_or(0, |a| a.dx), shield.map_or(0, |s| s.dx)))
+}
+
+/// [`gear_dx`] for the encounter's order, which must always be made: with the house rules off
+/// a fine armor counts as the printed armor it is made as, a metal small shield as a small one
+/// (`ArmorKind::plain`), instead of a refusal.
+///
+/// Decision: a refusal here would stop the whole fight over one sheet, so the order reads the
+/// printed counterpart; every roll the figure makes still refuses the house rules' gear.
+pub(crate) fn order_gear_dx(
+    c: &Character,
+    sheet: &TftSheet,
+    house_rules: bool,
+) -> AppResult<(i32, i32)> {
+    let (armor, shield) = sheet_gear(c, sheet)?;
+    let armor = armor.map_or(0, |a| {
+        if house_rules {
+            a.dx
+        } else {
+            a.kind.plain().armor().dx
+        }
+    });
+    let shield = shield.map_or(0, |s| {
+        if house_rules {
+            s.dx
+        } else {
+            s.kind.plain().shield().dx
+        }
+    });
+    Ok((armor, shield))
+}
+
+/// The armor and shield rows of the gear on a sheet.
+fn sheet_gear(
+    c: &Character,
+    sheet: &TftSheet,
+) -> AppResult<(Option<&'static gear::Armor>, Option<&'static gear::Shield>)> {
     let armor = match sheet.armor.as_deref().filter(|a| !a.trim().is_empty()) {
-        Some(name) => gear::armor(name).map_err(|e| gear_error(c, &e))?.dx,
-        None => 0,
+        Some(name) => Some(gear::armor(name).map_err(|e| gear_error(c, &e))?),
+        None => None,
     };
     let shield = match sheet.shield.as_deref().filter(|s| !s.trim().is_empty()) {
-        Some(name) => gear::shield(name).map_err(|e| gear_error(c, &e))?.dx,
-        None => 0,
+        Some(name) => Some(gear::shield(name).map_err(|e| gear_error(c, &e))?),
+        None => None,
     };
     Ok((armor, shield))
+}
+
+/// Refuses the house rules' fine armor and metal small shield on a sheet (tft-house-rules.txt,
+/// "Fine Armor", "Shields") in a guild that plays without them.
+pub(crate) fn house_gear(c: &Character, sheet: &TftSheet) -> AppResult<()> {
+    let (armor, shield) = sheet_gear(c, sheet)?;
+    if let Some(a) = armor.filter(|a| a.kind.is_fine()) {
+        return Err(house_rule_off(&format!("{}'s {}", escape(&c.name), a.name)));
+    }
+    if let Some(s) = shield.filter(|s| s.kind == gear::ShieldKind::MetalSmall) {
+        return Err(house_rule_off(&format!("{}'s {}", escape(&c.name), s.name)));
+    }
+    Ok(())
 }
 
 fn gear_error(c: &Character, e: &gear::GearError) -> super::AppError {

@@ -733,8 +733,17 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
     const TFT_CH: u64 = 79;
     // The THIZ NPC's sentinels: Speed 13, armour 7 on every location, Toughness 19, luck 848.
     const THIZ_NUMBERS: [&str; 4] = ["Speed 13", "armour 7", "rating 19", "848"];
-    // The TFT NPC's: ST 29 and its armor's stops (fine plate).
-    const TFT_NUMBERS: [&str; 3] = ["ST 29", "Stops", "Before armor"];
+    // The TFT NPC's: ST 29 and its armor's stops (fine plate); the GM's view of the tracker
+    // reads it as "ST n of 29 left (h hits)".
+    const TFT_NUMBERS: [&str; 5] = ["ST 29", "Stops", "Before armor", "of 29", "hits)"];
+    // What the GM's view of the tracker says of any sheet (issue 31): wounds by location, the
+    // condition behind the looks, the numbers' field.
+    const GM_VIEW: [&str; 4] = [
+        " · wounds ",
+        " · no wounds",
+        " · able to act",
+        "GM: the numbers",
+    ];
     let w = World::seeded();
     let n = std::cell::Cell::new(0);
     let run = |ch: u64, who: &Caller, path: &[&str], options: &[(&str, &str)]| -> Reply {
@@ -856,6 +865,15 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
         &status(THIZ_CH),
         &THIZ_NUMBERS,
     );
+    // Issue 31: a player's /encounter show never has the GM's view of the sheets.
+    let show = run(THIZ_CH, &w.alys, &["encounter", "show"], &[]);
+    check("/encounter show (THIZ)", &show, &THIZ_NUMBERS);
+    check("/encounter show (THIZ)", &show, &GM_VIEW);
+    let gm_show = run(THIZ_CH, &w.gm, &["encounter", "show"], &[]).caller_text();
+    assert!(
+        gm_show.contains("Grimlok 1: ") && gm_show.contains("GM: the numbers"),
+        "the GM's view has the sheets, which shows the scan can fail: {gm_show}"
+    );
     let saw = gm_saw.borrow().clone();
     assert!(
         saw.contains("Speed 13") && saw.contains("armour 7"),
@@ -892,6 +910,14 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
         }
     }
     check("the TFT status at the end", &status(TFT_CH), &TFT_NUMBERS);
+    let show = run(TFT_CH, &w.alys, &["encounter", "show"], &[]);
+    check("/encounter show (TFT)", &show, &TFT_NUMBERS);
+    check("/encounter show (TFT)", &show, &GM_VIEW);
+    let gm_show = run(TFT_CH, &w.gm, &["encounter", "show"], &[]).caller_text();
+    assert!(
+        gm_show.contains("of 29 left (") && gm_show.contains("able to act"),
+        "the GM reads Skarn 1's ST, which shows the scan can fail: {gm_show}"
+    );
     assert!(
         tft_copies.contains("Skarn 1"),
         "the GM had copies: {tft_copies}"

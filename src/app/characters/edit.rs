@@ -126,13 +126,21 @@ pub(super) fn create(ctx: &Ctx<'_>, name: &str, system: System, npc: bool) -> Ap
     Ok(reply.with_embed(embed))
 }
 
-/// `/character set name field value`: owner or GM.
+/// `/character set name field value`: owner or GM. With the house rules off, the house rules'
+/// fine armor and metal small shield are refused (tft-house-rules.txt, "Fine Armor",
+/// "Shields").
 pub(super) fn set(ctx: &Ctx<'_>, name: &str, field: &str, value: &str) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
+    let house_rules = crate::app::tft::house_rules(ctx);
     let (who, shown) = ctx.app.store.write(|tx| -> AppResult<_> {
         let c = ctx.acting_character(tx, Some(name))?;
         let mut sheet = Sheet::of(&c)?;
         fields::apply(&mut sheet, field, value).map_err(|e| unchanged(&e))?;
+        if let Sheet::Tft(s) = &sheet
+            && !house_rules
+        {
+            house_gear_set(s, &fields::field_key(field))?;
+        }
         characters::set_sheet(tx, guild, c.id, &sheet.to_json())?;
         Ok((c.name, fields::describe(&sheet, field)))
     })?;
@@ -176,6 +184,29 @@ pub(super) fn skill(ctx: &Ctx<'_>, name: &str, skill: &SkillId, rating: i64) -> 
     } else {
         format!("{}: {} is now {rating}.", escape(&who), escape(&skill_name))
     }))
+}
+
+/// With the house rules off: refuses the house rules' armor or shield just written to `field`.
+fn house_gear_set(s: &crate::app::sheet::TftSheet, field: &str) -> AppResult<()> {
+    let house = match field {
+        "armor" => s
+            .armor
+            .as_deref()
+            .and_then(|a| gear::armor(a).ok())
+            .filter(|a| a.kind.is_fine())
+            .map(|a| a.name),
+        "shield" => s
+            .shield
+            .as_deref()
+            .and_then(|x| gear::shield(x).ok())
+            .filter(|x| x.kind != x.kind.plain())
+            .map(|x| x.name),
+        _ => None,
+    };
+    match house {
+        Some(name) => Err(crate::app::tft::house_rule_off(name)),
+        None => Ok(()),
+    }
 }
 
 /// Refuses the numbers that do not belong to this kind of item.
@@ -244,11 +275,16 @@ fn locations(raw: &str) -> AppResult<Vec<String>> {
 }
 
 /// The row to store for an added item: its name, kind and stats, checked for the system.
+///
+/// With `house_rules` false (a table without them), a TFT weapon of the house rules (the Great
+/// Bow, the lance, the pike) and any weapon quality but plain (good and fine weapons) are
+/// refused, naming the switch (tft-house-rules.txt, "Equipment").
 pub(super) fn item_row(
     system: System,
     item: &str,
     kind: ItemKind,
     n: &GearNumbers,
+    house_rules: bool,
 ) -> AppResult<(String, ItemStats)> {
     let mut stats = ItemStats::default();
     let name = match (system, kind) {
@@ -307,6 +343,21 @@ pub(super) fn item_row(
                 "a TFT weapon (its numbers come from the weapon table)",
             )?;
             let name = fields::weapon(item).map_err(|e| unchanged(&e))?;
+            if !house_rules {
+                if let Some(w) = gear::weapon(&name).ok().filter(|w| w.house_rule) {
+                    return Err(crate::app::tft::house_rule_off(&format!("The {}", w.name)));
+                }
+                if let Some(q) = n
+                    .quality
+                    .as_deref()
+                    .filter(|q| Quality::parse(q).is_some_and(|q| q != Quality::Plain))
+                {
+                    return Err(crate::app::tft::house_rule_off(&format!(
+                        "A weapon's quality ({}: good and fine weapons)",
+                        escape(q.trim())
+                    )));
+                }
+            }
             stats.quality = n
                 .quality
                 .as_deref()
@@ -337,7 +388,8 @@ pub(super) fn gear(ctx: &Ctx<'_>, name: &str, change: &GearChange) -> AppResult<
                 kind,
                 numbers,
             } => {
-                let (item, stats) = item_row(c.system, item, *kind, numbers)?;
+                let house_rules = crate::app::tft::house_rules(ctx);
+                let (item, stats) = item_row(c.system, item, *kind, numbers, house_rules)?;
                 if characters::items(tx, guild, c.id)?.len() >= MAX_ITEMS {
                     return Err(unchanged(&format!(
                         "a sheet holds at most {MAX_ITEMS} items; remove one first"

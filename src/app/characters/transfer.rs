@@ -375,7 +375,10 @@ fn check_items(
             return Err(at("quality is for TFT weapons only".into()));
         }
         // The quality is read and checked against the weapon as /character gear reads it.
-        let (name, stats) = item_row(system, &name, kind, &numbers).map_err(|e| match e {
+        // Decision: an import keeps the house rules' gear whatever the switch says, so that a
+        // sheet exported from a table that plays them comes back whole; with the switch off
+        // every roll ignores or refuses it (`app::tft::gear_dx`, `/tft attack`).
+        let (name, stats) = item_row(system, &name, kind, &numbers, true).map_err(|e| match e {
             AppError::User(m) => refused(format!("equipment[{i}]: {m}")),
             other @ (AppError::Internal(_) | AppError::Store(_)) => other,
         })?;

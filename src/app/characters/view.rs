@@ -120,6 +120,23 @@ pub(super) fn problems(l: &Loaded, house_rules: bool) -> Vec<String> {
                 .filter(|t| t.is_house_rule())
                 .map(Talent::name)
                 .collect();
+            // tft-house-rules.txt, "New and Changed Spells": the new ones exist only there.
+            let house_spells: Vec<&str> = s
+                .spells
+                .iter()
+                .filter_map(|sp| crate::rules::tft::character::new_spell(sp))
+                .filter(|i| i.is_house_rule())
+                .map(|i| i.name)
+                .collect();
+            if !house_spells.is_empty() {
+                found.insert(
+                    0,
+                    format!(
+                        "{}: spells of Bill Seurer's house rules, which are off here; take them off, or a GM turns them on with /gm rules name:tft_house_rules value:on",
+                        house_spells.join(", ")
+                    ),
+                );
+            }
             if !house_talents.is_empty() {
                 found.insert(
                     0,

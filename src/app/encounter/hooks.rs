@@ -2,8 +2,10 @@
 //! attacker defaults to the figure whose turn it is, a player may not attack out of turn, the
 //! target's declared options apply (THIZ Defend and Prone; TFT defending, dodging, and the
 //! attacker's charge and multiple actions), and afterwards the round's hits are counted, Defend
-//! is used up, and a figure that went down leaves the order. Outside an encounter every
-//! function here changes nothing.
+//! is used up, and a figure that went down leaves the order. The other TFT commands tell it what
+//! the fight counts: a spell cast or renewed (its upkeep timer), a crossbow shot (its reload
+//! timer), hits from anything but an attack, an action such as picking a weapon up. Outside an
+//! encounter every function here changes nothing.
 
 use super::state::{Declared, Figure};
 use super::{At, Loaded, load, load_as, save};
@@ -317,54 +319,279 @@ pub(crate) fn tft_action_before(
     }))
 }
 
-/// After a TFT spell (or another action with a roll, see [`tft_action_before`]) in the fight:
-/// the figure has acted and taken one more of its actions.
-pub(crate) fn tft_cast_after(ctx: &Ctx<'_>, conn: &Conn, caster: CharacterId) -> AppResult<()> {
-    let Some((at, mut l)) = here(ctx, conn)? else {
+/// Before a TFT action with no roll that needs adjDX over the initiative sum under multiple
+/// actions (picking up a dropped weapon: tft-multiple-actions.txt, "Action Requirements"): the
+/// turn check, an action beyond those declared refused, and the requirement checked against
+/// the figure's adjDX now. Outside a TFT fight under way, or with one action declared: nothing.
+pub(crate) fn tft_plain_action_before(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    who: CharacterId,
+    action: crate::rules::tft::multi::Action,
+) -> AppResult<()> {
+    let Some(meta) = declared_meta(ctx, conn, who, true)? else {
         return Ok(());
     };
-    if l.row.system != System::Tft || !l.state.begun() {
-        return Ok(());
-    }
-    let Some(a) = l.state.figure_mut(caster) else {
+    let Some((at, l)) = here(ctx, conn)? else {
         return Ok(());
     };
-    a.rolls_this_turn += 1;
-    a.hits_since = 0;
-    save(conn, at, &l)?;
+    let (Some(f), Some(c)) = (
+        l.state.figure(who),
+        crate::store::characters::by_id(conn, at.guild, who)?,
+    ) else {
+        return Ok(());
+    };
+    let sum = super::tft::sum(&l.state)
+        .ok_or_else(|| user("The round's initiative is not rolled yet."))?;
+    let adj_dx = super::tft::adj_dx_now(f, super::tft::facts(conn, &c)?)?;
+    crate::rules::tft::multi::check_action(action, &meta, adj_dx, sum).map_err(|e| {
+        user(format!(
+            "{} cannot do that with {} declared: {e}.",
+            escape(&f.name),
+            crate::app::text::count(meta.actions, "action", "actions")
+        ))
+    })?;
     Ok(())
 }
 
-/// After a TFT attack: the attacker has acted (its hits since its last action start again)
-/// and made one more roll this turn; the target's round count takes the hits, and a target
-/// knocked down or out leaves the order for the round.
-pub(crate) fn tft_after(
+/// After a TFT spell (or another action with a roll, see [`tft_action_before`]) in the fight:
+/// the figure has acted and taken one more of its actions. A continuing spell that took effect
+/// (`upkeep`: its name and ST a round) is kept up by the tracker to the end of the round, with
+/// a line for the reply saying so.
+pub(crate) fn tft_cast_after(
     ctx: &Ctx<'_>,
     conn: &Conn,
-    attacker: CharacterId,
-    target: CharacterId,
-    hits: i32,
-    target_st: i32,
-    down: bool,
+    caster: CharacterId,
+    upkeep: Option<(&str, u32)>,
 ) -> AppResult<Vec<String>> {
+    let Some((at, mut l)) = here(ctx, conn)? else {
+        return Ok(Vec::new());
+    };
+    if l.row.system != System::Tft || !l.state.begun() {
+        return Ok(Vec::new());
+    }
+    let Some(a) = l.state.figure_mut(caster) else {
+        return Ok(Vec::new());
+    };
+    a.rolls_this_turn += 1;
+    a.hits_since = 0;
+    let a = a.clone();
+    let mut lines = Vec::new();
+    if let Some((spell, st)) = upkeep {
+        l.state.set_upkeep(&a, spell, st);
+        lines.push(kept_up_line(&a.name, spell, st, l.state.round));
+    }
+    save(conn, at, &l)?;
+    Ok(lines)
+}
+
+/// "Bladeturn lasts to the end of round 2; …": what the tracker does with a continuing spell.
+fn kept_up_line(name: &str, spell: &str, st: u32, round: u32) -> String {
+    format!(
+        "{}'s {} lasts to the end of round {round}; renewing it costs {st} ST a round (the tracker asks when the round ends).",
+        escape(name),
+        escape(spell)
+    )
+}
+
+/// The timer's name for a crossbow's reload.
+fn reloading(weapon: &str) -> String {
+    format!("reloading {weapon}")
+}
+
+/// Before a shot with a weapon that must be reloaded (a crossbow) in this channel's TFT fight:
+/// refused while its reload is still counting down.
+pub(crate) fn tft_reloading(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    shooter: CharacterId,
+    weapon: &str,
+) -> AppResult<()> {
+    let Some((_, l)) = here(ctx, conn)? else {
+        return Ok(());
+    };
+    if l.row.system != System::Tft {
+        return Ok(());
+    }
+    let key = reloading(weapon).to_lowercase();
+    match l
+        .state
+        .timed
+        .iter()
+        .find(|t| t.figure == shooter && t.what.to_lowercase() == key)
+    {
+        Some(t) => Err(user(format!(
+            "{} is still reloading the {}: {} left, counting the turn it shot in (tft-rules-summary.md, \"MISSILE WEAPONS\"). A GM may end it early with /encounter timer what:{} count:0.",
+            escape(&t.name),
+            escape(weapon),
+            crate::app::text::count(t.left, "turn", "turns"),
+            escape(&t.what)
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// TFT: renewing a continuing spell that lapsed as this round began (tft-rules-summary.md,
+/// "RENEW SPELLS"): refused outside a TFT fight under way, for a figure not in it, for a spell
+/// still kept up this round, or for one that did not lapse this round. Keeps it up to the end
+/// of this round and returns the line for the reply; the caller pays the ST.
+///
+/// Decision: the bot does not track the phases of a round, so a lapsed spell may be renewed
+/// at any time in the round it lapsed; the table keeps it to the start of the round.
+pub(crate) fn tft_renew(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    caster: CharacterId,
+    spell: &str,
+    st: u32,
+) -> AppResult<String> {
+    let not_here = || {
+        user(
+            "A spell is renewed in a TFT encounter under way, in the round it lapsed (the tracker lists it); outside one, the GM keeps the count.",
+        )
+    };
+    let (at, mut l) = here(ctx, conn)?.ok_or_else(not_here)?;
+    if l.row.system != System::Tft || !l.state.begun() {
+        return Err(not_here());
+    }
+    let f = l.state.figure(caster).cloned().ok_or_else(not_here)?;
+    let key = spell.trim().to_lowercase();
+    let same = |t: &super::state::Timed| t.figure == caster && t.what.to_lowercase() == key;
+    if l.state.timed.iter().any(same) {
+        return Err(user(format!(
+            "{}'s {} is kept up to the end of this round already; renew it when the tracker says it lapsed.",
+            escape(&f.name),
+            escape(spell)
+        )));
+    }
+    if !l.state.lapsed.iter().any(same) {
+        return Err(user(format!(
+            "{}'s {} did not lapse this round, so there is nothing to renew: cast it (a spell not renewed when its round ends is gone).",
+            escape(&f.name),
+            escape(spell)
+        )));
+    }
+    l.state.set_upkeep(&f, spell, st);
+    let line = format!("{} renews {} for this round.", f.name, spell.trim());
+    l.state.event(line.clone());
+    save(conn, at, &l)?;
+    Ok(escape(&line))
+}
+
+/// What a TFT attack did, for the encounter.
+#[derive(Debug, Clone)]
+pub(crate) struct TftBlow {
+    pub attacker: CharacterId,
+    pub target: CharacterId,
+    /// Hits the target took.
+    pub hits: i32,
+    /// The target's ST (its reaction to injury reads it).
+    pub target_st: i32,
+    /// The target is knocked down or out.
+    pub down: bool,
+    /// The weapon shot must be reloaded: its name and the turns it takes, the shot's included
+    /// (a crossbow, tft-rules-summary.md, "MISSILE WEAPONS").
+    pub reload: Option<(&'static str, u32)>,
+}
+
+/// After a TFT attack: the attacker has acted (its hits since its last action start again)
+/// and made one more roll this turn, and a crossbow it shot starts reloading; the target's
+/// round count takes the hits, and a target knocked down or out leaves the order for the round.
+pub(crate) fn tft_after(ctx: &Ctx<'_>, conn: &Conn, blow: &TftBlow) -> AppResult<Vec<String>> {
     let Some((at, mut l)) = here_as_stored(ctx, conn)? else {
         return Ok(Vec::new());
     };
     if l.row.system != System::Tft {
         return Ok(Vec::new());
     }
+    let (attacker, target) = (blow.attacker, blow.target);
+    let mut lines = Vec::new();
     if let Some(a) = l.state.figure_mut(attacker) {
         a.rolls_this_turn += 1;
         a.hits_since = 0;
+        let a = a.clone();
+        if let Some((weapon, turns)) = blow.reload.filter(|_| l.state.begun()) {
+            l.state
+                .set_timed(&a, &reloading(weapon), turns, super::state::TimeUnit::Turn);
+            lines.push(format!(
+                "{} reloads the {weapon}: ready to shoot again in {turns} turns, this one included.",
+                a.name
+            ));
+        }
     }
     let settings = crate::store::guilds::get(conn, ctx.caller.guild)?;
     let house_rules = crate::app::gm::house_rule(&settings, "tft_house_rules");
-    let mut lines = super::tft::take_hits(&mut l.state, target, hits, target_st, house_rules)?;
-    if down
+    lines.extend(super::tft::take_hits(
+        &mut l.state,
+        target,
+        blow.hits,
+        blow.target_st,
+        house_rules,
+    )?);
+    if blow.down
         && let Some(name) = l.state.figure(target).map(|t| t.name.clone())
         && l.state.take_out(target)
     {
         lines.push(format!("{name} is down and does not act this round."));
+    }
+    for line in &lines {
+        l.state.event(line.clone());
+    }
+    save(conn, at, &l)?;
+    Ok(lines.iter().map(|l| escape(l)).collect())
+}
+
+/// TFT: the hits a figure took earlier this round in this channel's fight (0 outside one), for
+/// the cumulative knockdown of a blow that is not an attack (a missile spell).
+pub(crate) fn tft_earlier_hits(ctx: &Ctx<'_>, conn: &Conn, who: CharacterId) -> AppResult<i32> {
+    let Some((_, l)) = here(ctx, conn)? else {
+        return Ok(0);
+    };
+    if l.row.system != System::Tft {
+        return Ok(0);
+    }
+    Ok(l.state.figure(who).map_or(0, |f| f.hits_round))
+}
+
+/// TFT hits a figure took from anything but an attack's blow — a missile spell, its own fumble,
+/// a GM's raise of its hits with `/tft condition` (a hazard applied by hand) — counted in the
+/// round's hits and those since its last action, as an attack's are (tft-house-rules-combat.txt,
+/// "Knockdown": hits "from any source"); `down` (knocked down or out by them) takes it out of
+/// the order for the round. A `change` below 0 (a GM's correction down) takes that many off
+/// both counts, never below 0. Returns the lines for the reply; outside a TFT fight under way,
+/// nothing.
+pub(crate) fn tft_hits(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    who: CharacterId,
+    change: i64,
+    st: i32,
+    down: bool,
+) -> AppResult<Vec<String>> {
+    let Some((at, mut l)) = here_as_stored(ctx, conn)? else {
+        return Ok(Vec::new());
+    };
+    if l.row.system != System::Tft || !l.state.begun() || change == 0 {
+        return Ok(Vec::new());
+    }
+    let Some(f) = l.state.figure_mut(who) else {
+        return Ok(Vec::new());
+    };
+    let change = change.clamp(-10_000, 10_000) as i32;
+    let mut lines = Vec::new();
+    if change < 0 {
+        f.hits_round = (f.hits_round + change).max(0);
+        f.hits_since = (f.hits_since + change).max(0);
+    } else {
+        let settings = crate::store::guilds::get(conn, ctx.caller.guild)?;
+        let house_rules = crate::app::gm::house_rule(&settings, "tft_house_rules");
+        lines = super::tft::take_hits(&mut l.state, who, change, st, house_rules)?;
+        if down
+            && let Some(name) = l.state.figure(who).map(|t| t.name.clone())
+            && l.state.take_out(who)
+        {
+            lines.push(format!("{name} is down and does not act this round."));
+        }
     }
     for line in &lines {
         l.state.event(line.clone());

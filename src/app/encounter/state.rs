@@ -249,6 +249,10 @@ pub struct State {
     /// reload), counted down as the fight goes on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timed: Vec<Timed>,
+    /// TFT: the continuing spells whose round ran out when this round began, each still
+    /// renewable until the next round begins (see [`State::tick`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lapsed: Vec<Timed>,
 }
 
 /// What a timed effect counts.
@@ -294,13 +298,37 @@ pub struct Timed {
     /// How many turns or rounds are left; it ends when this reaches 0.
     pub left: u32,
     pub unit: TimeUnit,
+    /// TFT: a continuing spell's ST a round to renew it (its upkeep); `None` for anything else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upkeep: Option<u32>,
+}
+
+impl Timed {
+    /// The line that tells the table the effect is over (a continuing spell: that it ends
+    /// unless its caster renews it now), the name and the effect passed through `esc`.
+    pub fn over_line(&self, esc: fn(&str) -> String) -> String {
+        let (name, what) = (esc(&self.name), esc(&self.what));
+        match self.upkeep {
+            Some(st) => format!(
+                "{name}: {what} ends unless renewed now ({st} ST with /tftkit cast spell:{what} renew:true)."
+            ),
+            None => format!("{name}: {what} is over."),
+        }
+    }
 }
 
 impl State {
     /// Counts the timed effects down: those in turns of `ended` (whose turn just ended), and
     /// those in rounds when `new_round` (a new round or Initiative Pass began). Those that run
     /// out are taken off and come back, in the order they were set.
+    ///
+    /// A continuing spell that runs out as a round begins is kept in `lapsed` for that round, in
+    /// which its caster may still renew it (tft-rules-summary.md, "RENEW SPELLS"); what lapsed
+    /// in the round before and was not renewed is gone for good.
     pub fn tick(&mut self, ended: Option<CharacterId>, new_round: bool) -> Vec<Timed> {
+        if new_round {
+            self.lapsed.clear();
+        }
         let mut over = Vec::new();
         self.timed.retain_mut(|t| {
             let counts = match t.unit {
@@ -317,7 +345,39 @@ impl State {
                 true
             }
         });
+        if new_round {
+            self.lapsed
+                .extend(over.iter().filter(|t| t.upkeep.is_some()).cloned());
+        }
         over
+    }
+
+    /// TFT: a continuing spell kept up by `f` to the end of this round, renewable for `st` ST
+    /// a round (tft-rules-summary.md, "RENEW SPELLS": the round it is cast or renewed counts
+    /// as its first). Takes it off the lapsed list.
+    pub fn set_upkeep(&mut self, f: &Figure, spell: &str, st: u32) {
+        let key = spell.trim().to_lowercase();
+        self.lapsed
+            .retain(|t| !(t.figure == f.id && t.what.to_lowercase() == key));
+        self.set_timed(f, spell, 1, TimeUnit::Round);
+        if let Some(t) = self.timed.last_mut() {
+            t.upkeep = Some(st);
+        }
+    }
+
+    /// Ends every continuing spell `id` keeps up, running or lapsed: a caster who dies or
+    /// falls unconscious keeps none up (tft-rules-summary.md, "RENEW SPELLS"). Returns them.
+    pub fn end_upkeep_of(&mut self, id: CharacterId) -> Vec<Timed> {
+        let mut ended = Vec::new();
+        self.timed.retain(|t| {
+            let ends = t.figure == id && t.upkeep.is_some();
+            if ends {
+                ended.push(t.clone());
+            }
+            !ends
+        });
+        self.lapsed.retain(|t| t.figure != id);
+        ended
     }
 
     /// Sets an effect on a figure (replacing one of the same name), or takes it off with 0.
@@ -332,6 +392,7 @@ impl State {
                 what: what.trim().to_owned(),
                 left,
                 unit,
+                upkeep: None,
             });
         }
     }

@@ -76,6 +76,9 @@ pub struct View {
     /// TFT: each figure's adjDX now, to list those yet to act in the order they will act
     /// (highest first; a tie is settled by a die when it comes, and listed in join order).
     pub adj_dx: HashMap<CharacterId, i32>,
+    /// The GM's view: what each figure's sheet says (wounds, or ST left; its condition by
+    /// name), by figure. Empty for what players see.
+    pub sheets: HashMap<CharacterId, String>,
     /// The GM's view: the numbers too, no buttons.
     pub gm: bool,
     /// The last "next" may still be taken back (an Undo button, a GM's to press).
@@ -114,10 +117,13 @@ fn order_lines(system: System, state: &State, ended: bool, view: &View) -> Vec<S
         let Some(f) = state.figure(slot.figure) else {
             continue;
         };
+        // Decision: a figure that goes down in its own turn (an attack, a wound, a hazard)
+        // keeps the turn's place until Next moves on, since Next is what ends a turn and counts
+        // its timers; but it is marked ✗, not ▶, so nobody reads it as still acting.
         let mark = match i.cmp(&state.turn) {
             std::cmp::Ordering::Less => "✓",
+            std::cmp::Ordering::Equal | std::cmp::Ordering::Greater if f.down => "✗",
             std::cmp::Ordering::Equal => "▶",
-            std::cmp::Ordering::Greater if f.down => "✗",
             std::cmp::Ordering::Greater => "•",
         };
         lines.push(format!(
@@ -147,7 +153,7 @@ fn order_lines(system: System, state: &State, ended: bool, view: &View) -> Vec<S
 /// The timed effects under way, visible at the table (a stunned figure, a spell kept up): names
 /// and counts only.
 fn timed_field(system: System, state: &State) -> Option<Field> {
-    if state.timed.is_empty() {
+    if state.timed.is_empty() && state.lapsed.is_empty() {
         return None;
     }
     let thiz = system == System::Thiz;
@@ -156,13 +162,23 @@ fn timed_field(system: System, state: &State) -> Option<Field> {
         .iter()
         .map(|t| {
             format!(
-                "{}: {}, {} {} left",
+                "{}: {}, {} {} left{}",
                 escape(&t.name),
                 escape(&t.what),
                 t.left,
-                t.unit.noun(t.left, thiz)
+                t.unit.noun(t.left, thiz),
+                t.upkeep.map_or(String::new(), |st| format!(
+                    " (kept up: {st} ST a round to renew)"
+                ))
             )
         })
+        .chain(state.lapsed.iter().map(|t| {
+            format!(
+                "{}: {} lapsed; renewable this round only",
+                escape(&t.name),
+                escape(&t.what)
+            )
+        }))
         .collect();
     Some(Field {
         name: "Timed".to_owned(),
@@ -176,7 +192,15 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
     let (looks, gm) = (&view.looks, view.gm);
     let mut description = String::new();
     if let Some(f) = state.current().filter(|_| !ended) {
-        let _ = writeln!(description, "**Turn: {}**", escape(&f.name));
+        if f.down {
+            let _ = writeln!(
+                description,
+                "**Turn: {} (down; Next moves on)**",
+                escape(&f.name)
+            );
+        } else {
+            let _ = writeln!(description, "**Turn: {}**", escape(&f.name));
+        }
     }
     for line in order_lines(system, state, ended, view) {
         let _ = writeln!(description, "{line}");
@@ -216,7 +240,7 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
             inline: false,
         });
     }
-    if gm && let Some(field) = gm_numbers(system, state) {
+    if gm && let Some(field) = gm_numbers(system, state, &view.sheets) {
         fields.push(field);
     }
     if !state.events.is_empty() {
@@ -277,7 +301,7 @@ fn buttons(system: System, state: &State, version: i64, view: &View) -> Vec<Butt
         out.push(Button {
             custom_id: format!("{BUTTON_PREFIX}{action}:{version}"),
             label: label.to_owned(),
-            disabled: action == "attack" && state.current().is_none(),
+            disabled: action == "attack" && state.current().is_none_or(|f| f.down),
         });
     }
     if let Some(r) = state.tft.as_ref().filter(|r| r.moves_first.is_none()) {
@@ -325,24 +349,40 @@ pub fn tft_dying_button(id: CharacterId) -> Button {
     }
 }
 
-/// The numbers behind the order, for the GM alone.
-fn gm_numbers(system: System, state: &State) -> Option<Field> {
+/// The numbers behind the order, for the GM alone, a line a figure: how its initiative was
+/// made, what its sheet says (`sheets`: wounds or ST left, its condition by name), TFT's hits
+/// this round and since its last action, and its declared option.
+fn gm_numbers(
+    system: System,
+    state: &State,
+    sheets: &HashMap<CharacterId, String>,
+) -> Option<Field> {
     let numbers: Vec<String> = state
         .figures
         .iter()
         .map(|f| {
-            let mut s = escape(&f.name);
+            let mut parts: Vec<String> = Vec::new();
             if !f.detail.is_empty() {
-                let _ = write!(s, ": {}", f.detail);
+                parts.push(f.detail.clone());
+            }
+            if let Some(sheet) = sheets.get(&f.id) {
+                parts.push(sheet.clone());
             }
             if system == System::Tft {
-                let _ = write!(
-                    s,
-                    ": hits this round {}, since its last action {}",
+                parts.push(format!(
+                    "hits this round {}, since its last action {}",
                     f.hits_round, f.hits_since
-                );
+                ));
             }
-            s
+            if let Some(d) = f.declared {
+                parts.push(format!("declared {}", d.name()));
+            }
+            if parts.is_empty() {
+                escape(&f.name)
+            } else {
+                // The parts are the bot's own words and numbers; only the name is typed.
+                format!("{}: {}", escape(&f.name), parts.join(" · "))
+            }
         })
         .collect();
     let numbers: Vec<String> = numbers

@@ -926,7 +926,10 @@ fn status_updates_only_when_it_changes_and_buttons_carry_the_version() {
     assert!(Command::parse(&Invocation::new(&["encounter", "dance"], &[])).is_err());
 }
 
+mod auto_timers;
 mod down;
+mod gm_view;
+mod hits;
 mod players;
 mod shown;
 mod timed;

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use super::state::{State, Surprise, Team, TftRound};
 use crate::app::sheet::TftSheet;
-use crate::app::tft::{gear_dx, has_talent, st_left, tft_sheet};
+use crate::app::tft::{has_talent, order_gear_dx, st_left, tft_sheet};
 use crate::app::{AppError, AppResult, user};
 use crate::rules::dice::DieSource;
 use crate::rules::tft::character::Talent;
@@ -41,6 +41,14 @@ pub struct Facts {
     pub knocked_down: bool,
     pub hurt: bool,
     pub dying: bool,
+    /// Dead by the sheet.
+    pub dead: bool,
+    /// At 0 ST or below and out of danger (lived through the roll to live).
+    pub stable: bool,
+    /// Hits and fatigue taken, and the ST left after them (the GM's view).
+    pub hits: i64,
+    pub fatigue: i64,
+    pub st_left: i32,
     /// The guild plays with Bill Seurer's house rules (`tft_house_rules`): reaction to injury
     /// by the ST chart, else 5 and 8 hits at any ST.
     pub house_rules: bool,
@@ -51,13 +59,14 @@ pub type AllFacts = HashMap<CharacterId, Facts>;
 /// Reads the facts of a TFT character.
 pub fn facts(conn: &Conn, c: &Character) -> AppResult<Facts> {
     let sheet: TftSheet = tft_sheet(c)?;
-    let (armor, shield) = gear_dx(c, &sheet)?;
+    let settings = crate::store::guilds::get(conn, c.guild_id)?;
+    let house_rules = crate::app::gm::house_rule(&settings, "tft_house_rules");
+    let (armor, shield) = order_gear_dx(c, &sheet, house_rules)?;
     let (hits, fatigue) = characters::tft_damage(conn, c.guild_id, c.id)?;
     let left = st_left(&sheet, hits, fatigue);
     let condition = injury::condition_at(left);
-    let settings = crate::store::guilds::get(conn, c.guild_id)?;
     Ok(Facts {
-        house_rules: crate::app::gm::house_rule(&settings, "tft_house_rules"),
+        house_rules,
         adj_dx: sheet.dx + armor + shield,
         st: sheet.st,
         tactics: has_talent(&sheet, Talent::Tactics),
@@ -65,6 +74,11 @@ pub fn facts(conn: &Conn, c: &Character) -> AppResult<Facts> {
         knocked_down: sheet.knocked_down,
         hurt: hits > 0,
         dying: !sheet.dead && !sheet.stable && condition == Condition::Dying,
+        dead: sheet.dead,
+        stable: sheet.stable,
+        hits,
+        fatigue,
+        st_left: left,
     })
 }
 

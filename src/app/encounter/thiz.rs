@@ -26,7 +26,7 @@ use crate::store::characters::Character;
 use crate::store::{CharacterId, Conn};
 
 /// What the order reads from one THIZ sheet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 // What a sheet says, one flag per state the order and the status read.
 #[allow(clippy::struct_excessive_bools)]
 pub struct Facts {
@@ -50,6 +50,10 @@ pub struct Facts {
     pub down: bool,
     pub dying: bool,
     pub wounded: bool,
+    /// Dying, stable, unconscious or dead, as the sheet records it (`None`: able to act).
+    pub condition: Option<Condition>,
+    /// The wounds by location, for the GM's view.
+    pub wounds: crate::rules::thiz::wounds::WoundSheet,
 }
 
 /// Reads the facts of a THIZ character.
@@ -70,6 +74,8 @@ pub fn facts(conn: &Conn, c: Character) -> AppResult<Facts> {
         down: condition.is_some(),
         dying: condition == Some(Condition::Dying),
         wounded: t.wounds != crate::rules::thiz::wounds::WoundSheet::default(),
+        condition,
+        wounds: t.wounds.clone(),
     })
 }
 
@@ -399,9 +405,9 @@ pub fn act_on_wait(
 /// (thiz-rulebook.md, "Determine Surprise"). The newcomer takes turns from the next pass.
 pub fn join_late(
     newcomer: &mut Figure,
-    newcomer_facts: Facts,
+    newcomer_facts: &Facts,
     target: &Figure,
-    target_facts: Facts,
+    target_facts: &Facts,
     dice: &mut impl DieSource,
 ) -> AppResult<String> {
     let r = late_arrival(

@@ -52,7 +52,7 @@ impl Actions {
             let sheet = tft_sheet(&c)?;
             Ok((c, sheet))
         })?;
-        let (armor, shield) = gear_dx(&c, &sheet)?;
+        let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
         let adj_dx = sheet.dx + armor + shield;
         let sum = InitiativeSum::new(self.first, self.second).map_err(user)?;
         let open = available_meta_options(adj_dx, sum, self.engaged);

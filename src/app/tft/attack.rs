@@ -234,10 +234,10 @@ impl Attack {
             let chosen = choose_weapon(&items, &attacker.name, self.weapon.as_deref())?;
             let chosen = self.without_house_rules(chosen)?;
             if !self.house_rules {
-                house::house_gear(&attacker, &a_sheet)?;
-                house::house_gear(&target, &t_sheet)?;
+                super::house_gear(&attacker, &a_sheet)?;
+                super::house_gear(&target, &t_sheet)?;
             }
-            let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet)?;
+            let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet, self.house_rules)?;
             let adjustments = encounter::more(
                 self.adjustments(&chosen, &attacker, &a_sheet)?,
                 turn,
@@ -253,6 +253,10 @@ impl Attack {
             // The plain adjDX decides whether the archer may shoot twice or take a good shot.
             let plain = spec.setup().map_err(user)?;
             spec.technique = self.technique(&chosen, &attacker, &a_sheet, &plain)?;
+            let reload = reload_turns(&chosen, plain.adj_dx, a_sheet.st);
+            if let Some((weapon, _)) = reload {
+                hooks::tft_reloading(ctx, tx, attacker.id, weapon)?;
+            }
             let setup = spec.setup().map_err(user)?;
             let attacker_st = self.attack_st(&attacker, &a_sheet)?;
             let blow = self.blow(&chosen, attacker_st, setup.technique);
@@ -265,7 +269,7 @@ impl Attack {
                 st: t_sheet.st,
                 st_left: st_left(&t_sheet, hits_before, fatigue),
                 earlier_hits: turn.earlier_hits,
-                acrobatics_adj_dx: acrobatics(&target, &t_sheet)?,
+                acrobatics_adj_dx: acrobatics(&target, &t_sheet, self.house_rules)?,
             };
             let aimed = self.aimed(&chosen);
             let (res, breakage, self_damage, lance) = {
@@ -296,11 +300,14 @@ impl Attack {
             let lines = hooks::tft_after(
                 ctx,
                 tx,
-                attacker.id,
-                target.id,
-                new_hits as i32,
-                t_sheet.st,
-                down,
+                &hooks::TftBlow {
+                    attacker: attacker.id,
+                    target: target.id,
+                    hits: new_hits as i32,
+                    target_st: t_sheet.st,
+                    down,
+                    reload,
+                },
             )?;
             if breakage.is_some_and(|b| b.broken) {
                 state::record_break(tx, guild, &attacker, chosen.item)?;
@@ -308,7 +315,8 @@ impl Attack {
             if chosen.kind().mishap(res.roll.outcome) == Mishap::DropWeapon {
                 state::record_drop(tx, guild, &attacker, chosen.item)?;
             }
-            hurt_self(tx, guild, attacker.id, self_damage)?;
+            let mut lines = lines;
+            lines.extend(hurt_self(ctx, tx, attacker.id, a_sheet.st, self_damage)?);
             let label = format!("{} attacks {}", attacker.name, target.name);
             ctx.log_roll(
                 tx,
@@ -638,6 +646,32 @@ impl Attack {
     }
 }
 
+/// A weapon that must be reloaded between shots (a crossbow): its name and the turns one shot
+/// takes, the shot's own turn included (tft-rules-summary.md, "MISSILE WEAPONS": a light
+/// crossbow fires once in 2 turns, once a turn at adjDX 14 or more; a heavy one once in 3, once
+/// in 2 at adjDX 16 or more). `None` for any other weapon, or one that fires every turn.
+///
+/// Decision: the table ties the faster rate to adjDX alone (ST counts only for the Great Bow's
+/// second shot), read as for shooting twice: the shot's adjDX before the technique.
+fn reload_turns(chosen: &Chosen, adj_dx: i32, st: i32) -> Option<(&'static str, u32)> {
+    let w = chosen.weapon?;
+    match w.fire_rate {
+        Some(
+            rate @ FireRate::Reload {
+                turns, fast_turns, ..
+            },
+        ) => {
+            let n = if rate.fast(adj_dx, st) {
+                fast_turns
+            } else {
+                turns
+            };
+            (n > 1).then_some((w.name, n))
+        }
+        _ => None,
+    }
+}
+
 /// A missile weapon's rate of fire in words (tft-rules-summary.md, "MISSILE WEAPONS").
 fn rate_text(rate: Option<FireRate>) -> String {
     match rate {
@@ -756,18 +790,22 @@ fn stance_name(stance: Stance) -> &'static str {
 
 /// The 1d a bare-handed fumble does to the attacker, added to its hits. Read after the target's
 /// write, in case a figure struck at itself.
+/// In a fight they count in its round's hits (`encounter::hooks::tft_hits`); returns the
+/// encounter's lines.
 fn hurt_self(
+    ctx: &Ctx<'_>,
     tx: &crate::store::Conn,
-    guild: crate::store::GuildId,
     attacker: crate::store::CharacterId,
+    st: i32,
     hurt: Option<u32>,
-) -> AppResult<()> {
+) -> AppResult<Vec<String>> {
     let Some(hurt) = hurt else {
-        return Ok(());
+        return Ok(Vec::new());
     };
+    let guild = ctx.caller.guild;
     let (hits, fatigue) = characters::tft_damage(tx, guild, attacker)?;
     characters::set_tft_damage(tx, guild, attacker, hits + i64::from(hurt), fatigue)?;
-    Ok(())
+    hooks::tft_hits(ctx, tx, attacker, i64::from(hurt), st, false)
 }
 /// Refuses a weapon the attacker cannot wield at this attack's ST (`sheet_st` less any
 /// multiple-actions penalty), saying why the ST is lower than the sheet's.
@@ -992,11 +1030,15 @@ pub(super) fn target_defence(c: &Character, sheet: &TftSheet) -> AppResult<Defen
 }
 
 /// With Acrobatics, the target's adjDX for its knockdown saves.
-pub(super) fn acrobatics(c: &Character, sheet: &TftSheet) -> AppResult<Option<i32>> {
+pub(super) fn acrobatics(
+    c: &Character,
+    sheet: &TftSheet,
+    house_rules: bool,
+) -> AppResult<Option<i32>> {
     if !has_talent(sheet, Talent::Acrobatics) {
         return Ok(None);
     }
-    let (armor, shield) = gear_dx(c, sheet)?;
+    let (armor, shield) = gear_dx(c, sheet, house_rules)?;
     Ok(Some(sheet.dx + armor + shield))
 }
 

@@ -43,7 +43,7 @@ impl Bash {
                     escape(&attacker.name)
                 )));
             }
-            let (armor, shield) = gear_dx(&target, &t_sheet)?;
+            let (armor, shield) = gear_dx(&target, &t_sheet, super::house_rules(ctx))?;
             let foe_adj_dx = t_sheet.dx + armor + shield;
             let advanced = has_talent(&a_sheet, Talent::AdvancedShield);
             let bash = shield_bash(

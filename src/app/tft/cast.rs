@@ -16,7 +16,7 @@ use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::attack::{Adjustment, AttackSpec, Technique};
 use crate::rules::tft::casting::{CastOutcome, cast_outcome, may_cast};
-use crate::rules::tft::character::{NEW_SPELLS, SpellInfo, SpellKind, Talent};
+use crate::rules::tft::character::{NEW_SPELLS, SpellInfo, SpellKind, SpellUpkeep, Talent};
 use crate::rules::tft::damage::{Blow, DamageResolution, Precise, Striker, Target, resolve_damage};
 use crate::rules::tft::{Dice, Multiplier};
 use crate::store::characters;
@@ -45,6 +45,8 @@ pub struct Cast {
     damage: Option<Dice>,
     modifier: i32,
     mode: RollMode,
+    /// Renew a continuing spell that lapsed this round instead of casting (no roll).
+    renew: bool,
 }
 
 impl Cast {
@@ -61,6 +63,7 @@ impl Cast {
                 "damage",
                 "modifier",
                 "mode",
+                "renew",
             ],
         )?;
         let spell = o.required("spell")?.trim().to_owned();
@@ -91,34 +94,102 @@ impl Cast {
             damage,
             modifier: o.int("modifier", -MAX_MODIFIER, MAX_MODIFIER)?.unwrap_or(0) as i32,
             mode: o.mode()?,
+            renew: o.flag("renew")?,
         })
+    }
+
+    /// `renew:true`: keeps a continuing spell up for one more round, paying its upkeep as
+    /// fatigue, no roll (tft-rules-summary.md, "RENEW SPELLS"; the upkeep from tft-house-rules.txt,
+    /// "New and Changed Spells"). Only in a TFT fight, for a spell that lapsed as this round
+    /// began (see `encounter::hooks::tft_renew`); a refusal changes nothing.
+    fn renew(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        if self.target.is_some()
+            || self.st.is_some()
+            || self.kind.is_some()
+            || self.distance.is_some()
+            || self.damage.is_some()
+            || self.modifier != 0
+        {
+            return Err(user(
+                "renew:true takes only spell, character and mode: renewing costs the spell's upkeep and rolls nothing.",
+            ));
+        }
+        let (_, house_rules) = table_settings(ctx);
+        let guild = ctx.caller.guild;
+        let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
+            let caster = ctx.acting_character(tx, self.character.as_deref())?;
+            let sheet = tft_sheet(&caster)?;
+            state::ready_to_act(tx, guild, &caster, &sheet, "renew a spell")?;
+            let known = known_spell(&caster, &sheet, &self.spell)?;
+            let upkeep = NEW_SPELLS
+                .iter()
+                .filter(|_| house_rules)
+                .find(|i| same_name(i.name, &known))
+                .and_then(|i| match i.upkeep {
+                    SpellUpkeep::PerTurn(st) => Some(st),
+                    _ => None,
+                })
+                .ok_or_else(|| {
+                    user(format!(
+                        "The bot keeps the upkeep only of the house rules' continuing spells (tft-house-rules.txt), and {} is not one{}; the GM keeps its count.",
+                        escape(&known),
+                        if house_rules { "" } else { " here (the house rules are off)" }
+                    ))
+                })?;
+            let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
+            let left = st_left(&sheet, hits, fatigue);
+            if i64::from(upkeep) > i64::from(left) {
+                return Err(user(format!(
+                    "{} has too little ST left to renew {} ({upkeep} ST).",
+                    escape(&caster.name),
+                    escape(&known)
+                )));
+            }
+            let line = crate::app::encounter::hooks::tft_renew(ctx, tx, caster.id, &known, upkeep)?;
+            let fatigue_after = fatigue + i64::from(upkeep);
+            characters::set_tft_damage(tx, guild, caster.id, hits, fatigue_after)?;
+            let left_after = st_left(&sheet, hits, fatigue_after);
+            if left_after <= 0 {
+                state::record_fall(tx, guild, &caster)?;
+            }
+            let paid = crate::app::screen::npc(
+                caster.npc,
+                format!(
+                    "{left} → {left_after} ST left{}",
+                    if left_after <= 0 { "; the caster falls" } else { "" }
+                ),
+            );
+            let embed = Embed {
+                title: format!("{} renews {}", escape(&caster.name), escape(&known)),
+                description: line,
+                tone: Some(Tone::Info),
+                fields: vec![field(
+                    "Caster",
+                    format!("pays {upkeep} ST as fatigue: {paid}"),
+                    false,
+                )],
+                footer: None,
+            };
+            Ok((
+                format!("{}'s spell", escape(&caster.name)),
+                Reply::public("").with_embed(embed),
+            ))
+        })?;
+        Ok(ctx.route(self.mode, &what, full))
     }
 
     #[allow(clippy::too_many_lines)] // one transaction, read top to bottom
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        if self.renew {
+            return self.renew(ctx);
+        }
         let (settings, house_rules) = table_settings(ctx);
         let guild = ctx.caller.guild;
         let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
             let caster = ctx.acting_character(tx, self.character.as_deref())?;
             let sheet = tft_sheet(&caster)?;
             state::ready_to_attack(tx, guild, &caster, &sheet)?;
-            let known = sheet
-                .spells
-                .iter()
-                .find(|s| same_name(s, &self.spell))
-                .ok_or_else(|| {
-                    user(format!(
-                        "{} does not know {}; the sheet lists {}. Add spells with /character set field:spells.",
-                        escape(&caster.name),
-                        escape(&self.spell),
-                        if sheet.spells.is_empty() {
-                            "none".to_owned()
-                        } else {
-                            escape(&sheet.spells.join(", "))
-                        }
-                    ))
-                })?
-                .clone();
+            let known = known_spell(&caster, &sheet, &self.spell)?;
             // tft-house-rules.txt, "New and Changed Spells": their numbers only under the house
             // rules; without them the caster gives kind and st, as for any other spell.
             let info: Option<&SpellInfo> = NEW_SPELLS
@@ -138,6 +209,11 @@ impl Cast {
                 ))
             })?;
             let target = self.missile_target(ctx, tx, kind)?;
+            if let Some((t, _)) = target.as_ref().filter(|_| !house_rules) {
+                // The target's fine armor would stop as only the house rules say: refused
+                // before any die is rolled, as `/tft attack` does.
+                super::house_gear(t, &tft_sheet(t)?)?;
+            }
             let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
             let left = st_left(&sheet, hits, fatigue);
             // In an encounter: the turn, and the declared multiple actions' IQ and dice.
@@ -145,7 +221,7 @@ impl Cast {
             may_cast(left, sheet.iq - turn.iq_penalty, info.map(|i| i.iq), cost).map_err(|e| {
                 user(format!("{} cannot cast {}: {e}.", escape(&caster.name), escape(&known)))
             })?;
-            let (armor_dx, shield_dx) = gear_dx(&caster, &sheet)?;
+            let (armor_dx, shield_dx) = gear_dx(&caster, &sheet, house_rules)?;
             let mut adjustments = Vec::new();
             match (kind, self.distance) {
                 (SpellKind::Missile, Some(hexes)) => adjustments.push(Adjustment::MissileRange {
@@ -183,6 +259,7 @@ impl Cast {
             let outcome = cast_outcome(kind, roll.outcome, cost);
             // A missile spell that works does its damage to the target named.
             let mut struck: Option<(String, i32, i64, DamageResolution)> = None;
+            let mut target_lines = Vec::new();
             if let (true, Some((t, damage))) = (outcome.works, target.as_ref()) {
                 let t_sheet = tft_sheet(t)?;
                 let (t_hits, t_fatigue) = characters::tft_damage(tx, guild, t.id)?;
@@ -198,8 +275,9 @@ impl Cast {
                     defence: target_defence(t, &t_sheet)?,
                     st: t_sheet.st,
                     st_left: st_left(&t_sheet, t_hits, t_fatigue),
-                    earlier_hits: 0,
-                    acrobatics_adj_dx: acrobatics(t, &t_sheet)?,
+                    // In a fight, the hits it took earlier this round count to knock it down.
+                    earlier_hits: crate::app::encounter::hooks::tft_earlier_hits(ctx, tx, t.id)?,
+                    acrobatics_adj_dx: acrobatics(t, &t_sheet, house_rules)?,
                 };
                 let res = resolve_damage(&mut dice, &blow, &hit, house_rules).map_err(user)?;
                 let new = i64::from(res.applied.hits);
@@ -207,10 +285,23 @@ impl Cast {
                     characters::set_tft_damage(tx, guild, t.id, t_hits + new, t_fatigue)?;
                 }
                 state::record_blow(tx, guild, t, &t_sheet, Some(&res))?;
+                let down = res.after.knocked_down
+                    || res.applied.condition != crate::rules::tft::injury::Condition::Conscious;
+                target_lines = crate::app::encounter::hooks::tft_hits(
+                    ctx, tx, t.id, new, t_sheet.st, down,
+                )?;
                 struck = Some((t.name.clone(), t_sheet.st, t_hits, res));
             }
             drop(dice);
-            crate::app::encounter::hooks::tft_cast_after(ctx, tx, caster.id)?;
+            // tft-house-rules.txt, "New and Changed Spells": a spell with an upkeep a turn is a
+            // continuing one; in a fight the tracker keeps it up to the end of the round.
+            let upkeep = match info.map(|i| i.upkeep) {
+                Some(SpellUpkeep::PerTurn(st)) if outcome.works => Some((known.as_str(), st)),
+                _ => None,
+            };
+            let mut lines =
+                crate::app::encounter::hooks::tft_cast_after(ctx, tx, caster.id, upkeep)?;
+            lines.extend(target_lines);
             // The caster pays, read again in case it struck itself.
             let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
             let fatigue_after = fatigue + i64::from(outcome.st_paid);
@@ -314,7 +405,11 @@ impl Cast {
             };
             Ok((
                 format!("{}'s spell", escape(&caster.name)),
-                Reply::public("").with_embed(embed),
+                crate::app::encounter::hooks::with_lines(
+                    Reply::public("").with_embed(embed),
+                    RollMode::Public,
+                    &lines,
+                ),
             ))
         })?;
         Ok(ctx.route(self.mode, &what, full))
@@ -346,6 +441,31 @@ impl Cast {
             }
         }
     }
+}
+
+/// The spell as the caster's sheet names it, or the refusal listing what the sheet has.
+fn known_spell(
+    caster: &crate::store::characters::Character,
+    sheet: &crate::app::sheet::TftSheet,
+    spell: &str,
+) -> AppResult<String> {
+    sheet
+        .spells
+        .iter()
+        .find(|s| same_name(s, spell))
+        .cloned()
+        .ok_or_else(|| {
+            user(format!(
+                "{} does not know {}; the sheet lists {}. Add spells with /character set field:spells.",
+                escape(&caster.name),
+                escape(spell),
+                if sheet.spells.is_empty() {
+                    "none".to_owned()
+                } else {
+                    escape(&sheet.spells.join(", "))
+                }
+            ))
+        })
 }
 
 /// Spell names compare without case, spaces or punctuation.

@@ -120,7 +120,7 @@ impl Check {
             parts.push(format!("{} {base}", row.attribute.name()));
             // As /tft save: a DX roll is made against adjDX (docs/rulings.md).
             if row.attribute == Attribute::Dx {
-                let (armor, shield) = gear_dx(&c, &sheet)?;
+                let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
                 for (name, dx) in [("armor", armor), ("shield", shield)] {
                     if dx != 0 {
                         parts.push(format!("{name} {}", signed(dx)));
@@ -144,7 +144,7 @@ impl Check {
             }
             let outcome = roll_common_check(row, base, extra, &mut ctx.dice()).map_err(user)?;
             if action.is_some() {
-                crate::app::encounter::hooks::tft_cast_after(ctx, tx, c.id)?;
+                crate::app::encounter::hooks::tft_cast_after(ctx, tx, c.id, None)?;
             }
             let more = if more_dice > 0 {
                 format!(" (multiple actions: +{more_dice} dice)")

@@ -37,7 +37,7 @@ pub fn run(
     let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
         let c = ctx.acting_character(tx, character)?;
         let sheet = tft_sheet(&c)?;
-        let (armor, shield) = gear_dx(&c, &sheet)?;
+        let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
         // The sheet's DX never includes the +4 of HTH, so this adjDX is the one both rolls want.
         let adj_dx = sheet.dx + armor + shield;
         let (label, roll, done, failed) = match action {

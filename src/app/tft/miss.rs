@@ -47,7 +47,7 @@ impl Miss {
         let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
             let c = ctx.acting_character(tx, self.character.as_deref())?;
             let sheet = tft_sheet(&c)?;
-            let (armor, shield) = gear_dx(&c, &sheet)?;
+            let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
             // The roll is against adjDX, less one per figure already rolled for this turn
             // (tft-rules-summary.md, "ROLLING TO MISS").
             let mut parts = vec![format!("DX {}", sheet.dx)];

@@ -84,7 +84,7 @@ impl Save {
                     // "3d/adjDX"; the house rules are the detailed text, so a DX save is made
                     // against DX after armor and shield (docs/rulings.md).
                     if a == Attribute::Dx {
-                        let (armor, shield) = gear_dx(c, sheet)?;
+                        let (armor, shield) = gear_dx(c, sheet, super::house_rules(ctx))?;
                         for (name, dx) in [("armor", armor), ("shield", shield)] {
                             if dx != 0 {
                                 parts.push(format!("{name} {}", signed(dx)));

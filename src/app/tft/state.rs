@@ -490,7 +490,16 @@ impl Pickup {
             // A figure that cannot act cannot bend for it either (a knocked-down one stands
             // first).
             ready_to_act(tx, guild, &c, &sheet, "pick anything up")?;
+            // In a fight: the figure's turn (a player's, on it), and one of its actions, as a
+            // spell or a disbelief is (tft-multiple-actions.txt, "Action Requirements").
+            crate::app::encounter::hooks::tft_plain_action_before(
+                ctx,
+                tx,
+                c.id,
+                crate::rules::tft::multi::Action::PickUp,
+            )?;
             restat(tx, guild, &c, item, |s| s.dropped = false)?;
+            crate::app::encounter::hooks::tft_cast_after(ctx, tx, c.id, None)?;
             Ok(reply_about(
                 &c,
                 Embed {
@@ -611,10 +620,21 @@ impl SetCondition {
         ctx.app.store.write(|tx| -> AppResult<Reply> {
             let c = ctx.find_character(tx, &self.character)?;
             let sheet = tft_sheet(&c)?;
-            let (hits, fatigue) = characters::tft_damage(tx, guild, c.id)?;
-            let hits = self.hits.unwrap_or(hits);
+            let (hits_before, fatigue) = characters::tft_damage(tx, guild, c.id)?;
+            let hits = self.hits.unwrap_or(hits_before);
             let fatigue = self.fatigue.unwrap_or(fatigue);
             characters::set_tft_damage(tx, guild, c.id, hits, fatigue)?;
+            // Decision: in a fight, hits a GM adds are hits taken now (a hazard or a wall of
+            // fire applied by hand) and count in the round's hits; a correction down takes
+            // them off the counts again.
+            let lines = crate::app::encounter::hooks::tft_hits(
+                ctx,
+                tx,
+                c.id,
+                hits - hits_before,
+                sheet.st,
+                false,
+            )?;
             let mut after = sheet.clone();
             if self.hits.is_some() || self.fatigue.is_some() {
                 // New numbers: any earlier roll to live no longer speaks for them.
@@ -627,13 +647,17 @@ impl SetCondition {
                 after.dead = dead;
             }
             save_sheet(tx, guild, &c, &sheet, &after)?;
-            Ok(Reply::ephemeral("").with_embed(state_embed(
-                format!("{} set", escape(&c.name)),
-                "The GM's correction is saved.".to_owned(),
-                &after,
-                hits,
-                fatigue,
-            )))
+            Ok(crate::app::encounter::hooks::with_lines(
+                Reply::ephemeral("").with_embed(state_embed(
+                    format!("{} set", escape(&c.name)),
+                    "The GM's correction is saved.".to_owned(),
+                    &after,
+                    hits,
+                    fatigue,
+                )),
+                crate::app::command::RollMode::Public,
+                &lines,
+            ))
         })
     }
 }

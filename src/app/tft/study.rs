@@ -74,7 +74,7 @@ impl Study {
             .iter()
             .filter_map(|t| Talent::parse(t))
             .collect();
-        let (armor, shield) = gear_dx(&c, &sheet)?;
+        let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
         let adj_dx = sheet.dx + armor + shield;
         let iq = sheet.iq.max(0) as u32;
         let mut problems: Vec<String> = check_study(self.talent, &known, &self.also, iq, adj_dx)

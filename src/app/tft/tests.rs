@@ -3592,3 +3592,5 @@ fn picking_up_a_dropped_weapon_takes_the_turn_and_readies_it() {
     );
     assert!(field(&r, "Weapon").starts_with("Broadsword"), "{r:?}");
 }
+
+mod house_switch;

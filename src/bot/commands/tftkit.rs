@@ -163,6 +163,8 @@ pub async fn tftkit_cast(
     #[max = 40]
     modifier: Option<i64>,
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
+    #[description = "In a fight: keep up a continuing spell that lapsed this round, for its upkeep"]
+    renew: Option<bool>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("spell", spell)
@@ -173,7 +175,8 @@ pub async fn tftkit_cast(
         .opt("distance", distance)
         .opt("damage", damage)
         .opt("modifier", modifier)
-        .choice("mode", mode);
+        .choice("mode", mode)
+        .opt("renew", renew);
     invoke(ctx, &["tftkit", "cast"], args).await
 }
 

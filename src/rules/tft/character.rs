@@ -24,7 +24,7 @@ pub use skills::{
 };
 pub use spells::{
     NEW_SPELLS, SUMMON_LIMITS, SpellInfo, SpellKind, SpellUpkeep, SummonLimit, WallOfFireHits,
-    fits_summon, spell_distance_adjustment, wall_of_fire_hits,
+    fits_summon, new_spell, spell_distance_adjustment, wall_of_fire_hits,
 };
 pub use talents::{
     LearnCategory, MORE_TALENTS, StudyPlan, StudyProblem, TALENT_TABLE, Talent, TalentInfo,

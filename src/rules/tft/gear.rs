@@ -200,6 +200,17 @@ impl ArmorKind {
         )
     }
 
+    /// The printed armor a fine one is made as (itself for printed armor): what a table
+    /// without the house rules reads (tft-house-rules.txt, "Fine Armor").
+    pub fn plain(self) -> Self {
+        match self {
+            Self::FineChainmail => Self::Chainmail,
+            Self::FineHalfPlate => Self::HalfPlate,
+            Self::FinePlate => Self::Plate,
+            other => other,
+        }
+    }
+
     /// Chainmail or heavier (the precise hand throw ignores anything lighter).
     pub fn chain_or_heavier(self) -> bool {
         self.is_metal()
@@ -244,6 +255,15 @@ impl ShieldKind {
             .iter()
             .find(|s| s.kind == self)
             .unwrap_or(&shields()[0])
+    }
+
+    /// The printed shield a metal one stands for (itself for printed shields): what a table
+    /// without the house rules reads (tft-house-rules.txt, "Shields").
+    pub fn plain(self) -> Self {
+        match self {
+            Self::MetalSmall => Self::Small,
+            other => other,
+        }
     }
 
     /// The small kinds (small, spike, metal small) parry and defend with the small penalties.

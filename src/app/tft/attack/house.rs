@@ -5,12 +5,9 @@
 
 use super::{Attack, Chosen};
 use crate::app::AppResult;
-use crate::app::sheet::TftSheet;
-use crate::app::text::escape;
 use crate::rules::tft::attack::Adjustment;
 use crate::rules::tft::damage::Charge;
-use crate::rules::tft::gear::{self, Quality, ShieldKind};
-use crate::store::characters::Character;
+use crate::rules::tft::gear::{self, Quality};
 
 impl Attack {
     /// With the house rules off: refuses what only they allow (their weapons, the target's
@@ -75,30 +72,4 @@ impl Attack {
             None => Ok(kept),
         }
     }
-}
-
-/// Refuses the house rules' fine armor and metal small shield on a sheet (tft-house-rules.txt,
-/// "Fine Armor", "Shields") in a guild that plays without them.
-pub(super) fn house_gear(c: &Character, sheet: &TftSheet) -> AppResult<()> {
-    let armor = sheet.armor.as_deref().filter(|a| !a.trim().is_empty());
-    if let Some(a) = armor.and_then(|a| gear::armor(a).ok())
-        && a.kind.is_fine()
-    {
-        return Err(crate::app::tft::house_rule_off(&format!(
-            "{}'s {}",
-            escape(&c.name),
-            a.name
-        )));
-    }
-    let shield = sheet.shield.as_deref().filter(|s| !s.trim().is_empty());
-    if let Some(s) = shield.and_then(|s| gear::shield(s).ok())
-        && s.kind == ShieldKind::MetalSmall
-    {
-        return Err(crate::app::tft::house_rule_off(&format!(
-            "{}'s {}",
-            escape(&c.name),
-            s.name
-        )));
-    }
-    Ok(())
 }

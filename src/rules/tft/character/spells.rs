@@ -38,6 +38,27 @@ pub struct SpellInfo {
     pub roll_dice: Option<u32>,
 }
 
+impl SpellInfo {
+    /// Whether the spell exists only by the house rules: every spell of "New and Changed
+    /// Spells" but the one the text marks a modification (Summon Myrmidon, a spell of the
+    /// original game that the house rules only change).
+    pub fn is_house_rule(&self) -> bool {
+        self.name != "Summon Myrmidon"
+    }
+}
+
+/// The house rules' spell of this name (compared without case, spaces or punctuation).
+pub fn new_spell(name: &str) -> Option<&'static SpellInfo> {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let wanted = key(name);
+    NEW_SPELLS.iter().find(|s| key(s.name) == wanted)
+}
+
 const fn spell(
     name: &'static str,
     iq: u32,
@@ -237,6 +258,28 @@ pub fn wall_of_fire_hits(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // tft-house-rules.txt, "New and Changed Spells": the new spells are the house rules' own;
+    // Summon Myrmidon is marked "(modification)", a spell of the original game.
+    #[test]
+    fn new_spells_are_house_rules_and_the_modified_one_is_not() {
+        let cases = [
+            ("Bladeturn", Some(true)),
+            ("flame shield", Some(true)),
+            ("7-hex wall of fire", Some(true)),
+            ("Summon Myrmidon", Some(false)),
+            ("summon  myrmidon!", Some(false)),
+            ("Fireball", None),
+        ];
+        for (name, house) in cases {
+            assert_eq!(
+                new_spell(name).map(SpellInfo::is_house_rule),
+                house,
+                "{name}"
+            );
+        }
+        assert_eq!(NEW_SPELLS.iter().filter(|s| !s.is_house_rule()).count(), 1);
+    }
 
     #[test]
     fn summon_limits_both_sides() {

@@ -418,3 +418,25 @@ fn second_weapon_with_two_weapons() {
     assert!(one_handed_fit_14);
     assert!(!w("morningstar").second_weapon_for(13));
 }
+
+// tft-house-rules.txt, "Fine Armor" and "Shields": without the house rules a fine armor reads as
+// the printed armor it is made as (fine chainmail's -2 DX is chainmail's -3), a metal small
+// shield as a small one; printed gear is itself.
+#[test]
+fn house_gear_reads_as_its_printed_counterpart() {
+    let cases = [
+        (ArmorKind::FineChainmail, ArmorKind::Chainmail, -2, -3),
+        (ArmorKind::FineHalfPlate, ArmorKind::HalfPlate, -4, -4),
+        (ArmorKind::FinePlate, ArmorKind::Plate, -4, -6),
+        (ArmorKind::Chainmail, ArmorKind::Chainmail, -3, -3),
+        (ArmorKind::Cloth, ArmorKind::Cloth, -1, -1),
+    ];
+    for (kind, plain, fine_dx, plain_dx) in cases {
+        assert_eq!(kind.plain(), plain, "{kind:?}");
+        assert_eq!(kind.armor().dx, fine_dx, "{kind:?}");
+        assert_eq!(kind.plain().armor().dx, plain_dx, "{kind:?}");
+        assert!(!kind.plain().is_fine());
+    }
+    assert_eq!(ShieldKind::MetalSmall.plain(), ShieldKind::Small);
+    assert_eq!(ShieldKind::Tower.plain(), ShieldKind::Tower);
+}
