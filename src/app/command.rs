@@ -266,9 +266,14 @@ impl Command {
                 ));
             }
             _ => {
+                let topics: Vec<String> = help::topics().iter().map(|t| format!("/{t}")).collect();
                 return Err(user(format!(
-                    "There is no command {}. /help lists them.",
-                    super::text::escape(&inv.display_path())
+                    "There is no command {}. /help lists them.{}",
+                    super::text::escape(&inv.display_path()),
+                    super::text::did_you_mean(
+                        &inv.display_path(),
+                        topics.iter().map(String::as_str)
+                    )
                 )));
             }
         })
@@ -325,6 +330,105 @@ mod tests {
         assert_eq!("Blind".parse::<RollMode>(), Ok(RollMode::Blind));
         assert_eq!("self".parse::<RollMode>(), Ok(RollMode::SelfOnly));
         assert!("loud".parse::<RollMode>().is_err());
+    }
+
+    /// A refusal case: as a GM, the command, its options, what the refusal must say.
+    type Case<'a> = (bool, &'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
+
+    /// Issue 34: a misspelt command, skill, character, house rule, location or help topic is
+    /// refused with the nearest names (one edit, a transposition, a prefix).
+    #[test]
+    fn refusals_say_what_was_meant() {
+        let (_dir, app) = crate::app::temp_app(1);
+        let caller = |gm: bool| crate::app::Caller {
+            guild: crate::store::GuildId(1),
+            user: crate::store::UserId(if gm { 9 } else { 10 }),
+            name: "Ann".into(),
+            roles: vec![],
+            manage_server: gm,
+        };
+        let run = |gm: bool, path: &[&str], options: &[(&str, &str)]| match Command::parse(
+            &Invocation::new(path, options),
+        ) {
+            Ok(c) => app.handle(&caller(gm), "i", c).content,
+            Err(e) => e.to_string(),
+        };
+        run(
+            false,
+            &["character", "create"],
+            &[("name", "Gala of Iondren"), ("system", "thiz")],
+        );
+        run(
+            true,
+            &["character", "create"],
+            &[("name", "Grubnak"), ("system", "thiz"), ("npc", "true")],
+        );
+        let table: &[Case<'_>] = &[
+            (false, &["chek"], &[], "Did you mean /check?"),
+            (
+                false,
+                &["check"],
+                &[("character", "Gala of Iondren"), ("skill", "Sped")],
+                "Did you mean Speed?",
+            ),
+            (
+                false,
+                &["check"],
+                &[("character", "Gala of Iondren"), ("skill", "Perceptoin")],
+                "Did you mean Perception?",
+            ),
+            (
+                false,
+                &["check"],
+                &[("character", "Gala"), ("rating", "4")],
+                "Did you mean Gala of Iondren?",
+            ),
+            (
+                false,
+                &["character", "skill"],
+                &[
+                    ("name", "Gala of Iondren"),
+                    ("skill", "stelth"),
+                    ("rating", "2"),
+                ],
+                "Did you mean Stealth?",
+            ),
+            (
+                true,
+                &["gm", "rules"],
+                &[("name", "tft_house_rule"), ("value", "on")],
+                "Did you mean tft\\_house\\_rules?",
+            ),
+            (
+                false,
+                &["attack"],
+                &[("target", "Gala of Iondren"), ("location", "haed")],
+                "Did you mean Head?",
+            ),
+            (
+                false,
+                &["help"],
+                &[("command", "chek")],
+                "Did you mean check?",
+            ),
+            (
+                true,
+                &["check"],
+                &[("character", "Grubnk"), ("rating", "4")],
+                "Did you mean Grubnak?",
+            ),
+        ];
+        for (gm, path, options, want) in table {
+            let said = run(*gm, path, options);
+            assert!(said.contains(want), "{path:?} {options:?}: {said}");
+        }
+        // A player is never offered an NPC's name.
+        let said = run(
+            false,
+            &["check"],
+            &[("character", "Grubnk"), ("rating", "4")],
+        );
+        assert!(!said.contains("Grubnak"), "{said}");
     }
 
     #[test]

@@ -111,10 +111,20 @@ impl<'a> Ctx<'a> {
                 self.saw(&c);
                 Ok(c)
             }
-            _ => Err(user(format!(
-                "There is no character named {} here. /character list shows the ones you can use.",
-                escape(name.trim())
-            ))),
+            _ => {
+                // The names near it that the caller may see: an NPC's only for a GM.
+                let all = characters::all(conn, self.caller.guild)?;
+                let near = super::text::did_you_mean(
+                    name,
+                    all.iter()
+                        .filter(|c| self.can_see(c))
+                        .map(|c| c.name.as_str()),
+                );
+                Err(user(format!(
+                    "There is no character named {} here.{near} /character list shows the ones you can use.",
+                    escape(name.trim())
+                )))
+            }
         }
     }
 

@@ -242,9 +242,10 @@ fn parse_rules(inv: &Invocation) -> AppResult<GmCommand> {
                 .map(|r| r.name)
                 .ok_or_else(|| {
                     user(format!(
-                        "There is no house rule {:?}; the switches are {}.",
+                        "There is no house rule {:?}; the switches are {}.{}",
                         truncate(n.trim(), 40),
-                        rule_names()
+                        rule_names(),
+                        super::text::did_you_mean(n, HOUSE_RULES.iter().map(|r| r.name))
                     ))
                 })
         })

@@ -305,6 +305,25 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// Every command path help knows, expanded: "character set|skill" gives "character",
+/// "character set" and "character skill". For "did you mean".
+pub fn topics() -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (name, ..) in COMMANDS {
+        let mut words = name.splitn(2, ' ');
+        let first = words.next().unwrap_or_default();
+        if !out.iter().any(|t| t == first) {
+            out.push(first.to_owned());
+        }
+        if let Some(rest) = words.next() {
+            for sub in rest.split('|') {
+                out.push(format!("{first} {sub}"));
+            }
+        }
+    }
+    out
+}
+
 /// `/help [command]`.
 #[derive(Debug, Clone)]
 pub struct HelpCommand {
@@ -344,9 +363,11 @@ impl HelpCommand {
             })
             .collect();
         if matches.is_empty() {
+            let topics = topics();
             return Err(user(format!(
-                "There is no command {}. /help lists them.",
-                super::text::escape(&wanted)
+                "There is no command {}. /help lists them.{}",
+                super::text::escape(&wanted),
+                super::text::did_you_mean(&wanted, topics.iter().map(String::as_str))
             )));
         }
         Ok(Reply::ephemeral("").with_embed(Embed {

@@ -287,12 +287,7 @@ fn parse_spend(inv: &Invocation) -> AppResult<LuckCommand> {
 }
 
 fn parse_location(text: &str) -> AppResult<Location> {
-    Location::parse(text).ok_or_else(|| {
-        user(format!(
-            "There is no body location {}; use head, chest, gut, right arm, left arm, right leg or left leg.",
-            super::text::escape(text.trim())
-        ))
-    })
+    Location::parse(text).ok_or_else(|| user(super::text::no_such_location(text)))
 }
 
 fn parse_wound_level(text: &str) -> AppResult<Level> {

@@ -149,12 +149,7 @@ fn label(o: &Opts<'_>) -> AppResult<String> {
 
 /// A location as typed, or a clear refusal listing the seven.
 fn parse_location(text: &str) -> AppResult<Location> {
-    Location::parse(text).ok_or_else(|| {
-        user(format!(
-            "There is no body location {}; use head, chest, gut, right arm, left arm, right leg or left leg.",
-            super::text::escape(text.trim())
-        ))
-    })
+    Location::parse(text).ok_or_else(|| user(super::text::no_such_location(text)))
 }
 
 /// The mode option (public when absent).

@@ -255,7 +255,15 @@ pub fn quirk(entry: &str) -> Result<String, String> {
 
 /// A THIZ skill as a player types it.
 pub fn skill(raw: &str) -> Result<SkillId, String> {
-    SkillId::parse(raw).map_err(|e| escaped_error(&e, raw))
+    SkillId::parse(raw).map_err(|e| {
+        let names = crate::rules::thiz::skills::SkillKind::all()
+            .map(crate::rules::thiz::skills::SkillKind::name);
+        format!(
+            "{}{}",
+            escaped_error(&e, raw),
+            crate::app::text::did_you_mean(raw, names)
+        )
+    })
 }
 
 /// The missing limb: an arm or a leg, stored as the location's name ("Left Arm").

@@ -192,21 +192,23 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
             let learned = tc.learned(&id);
             (name, rating, text, id.kind(), learned)
         }
-        Err(e) => match tc.custom(typed) {
-            Some(r) => (
+        Err(e) => {
+            let Some(r) = tc.custom(typed) else {
+                let names = SkillKind::all().map(SkillKind::name);
+                return Err(user(format!(
+                    "Unknown skill: {}. Name it as on the sheet, like skill:Stealth or skill:\"Weapon Skill (Sword)\".{}",
+                    escape(&e.to_string()),
+                    crate::app::text::did_you_mean(typed, names)
+                )));
+            };
+            (
                 typed.to_owned(),
                 Rating(r),
                 format!("{} {r}", escape(typed)),
                 None,
                 Some(r),
-            ),
-            None => {
-                return Err(user(format!(
-                    "Unknown skill: {}. Name it as on the sheet, like skill:Stealth or skill:\"Weapon Skill (Sword)\".",
-                    escape(&e.to_string())
-                )));
-            }
-        },
+            )
+        }
     };
     let wound_penalty = tc.check_penalty(kind, a.hand)?;
     let before = situation::before(&tc, kind, &a.conditions, &mut ctx.dice())?;
