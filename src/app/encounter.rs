@@ -1333,7 +1333,7 @@ const MAX_TARGET_BUTTONS: usize = 20;
 
 /// The "Attack" button: to the presser alone, the current figure's targets (every figure of
 /// the other side still standing), each a button that rolls the attack with the defaults (the
-/// first weapon the attacker carries, declared options applied), and the command line for
+/// first weapon the attacker carries and can use, declared options applied), and the command line for
 /// anything more (a location, a range, a modifier).
 // Decision: buttons rather than a command line alone: the common case (hit that one with my
 // weapon) is one press, and the rarer options stay with the typed command, whose line is shown.
@@ -1364,7 +1364,7 @@ fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
         System::Tft => "/tft attack",
     };
     let mut reply = Reply::ephemeral(format!(
-        "{} attacks: press a target to roll with the defaults (the first weapon carried; declared options apply), or type {command} target:… for more (the attacker is {} by default). Targets: {}.",
+        "{} attacks: press a target to roll with the defaults (the first weapon carried that it can use; declared options apply), or type {command} target:… for more (the attacker is {} by default). Targets: {}.",
         escape(&f.name),
         escape(&f.name),
         if targets.is_empty() {
@@ -1388,7 +1388,8 @@ fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
 }
 
 /// A target button of the "Attack" answer: the attack of the figure whose turn it still is,
-/// rolled as the typed command would be with the attacker's first weapon.
+/// rolled as the typed command would be without weapon: (the first carried weapon the attacker
+/// can use, `app::weapons`).
 fn strike(ctx: &Ctx<'_>, at: At, attacker: CharacterId, target: CharacterId) -> AppResult<Reply> {
     let (system, names) = ctx.app.store.read(|conn| -> crate::store::Result<_> {
         Ok((|| -> AppResult<_> {
@@ -1400,22 +1401,17 @@ fn strike(ctx: &Ctx<'_>, at: At, attacker: CharacterId, target: CharacterId) -> 
             let t = l.state.figure(target).filter(|t| !t.down).ok_or_else(|| {
                 user("That target is no longer standing in this encounter.")
             })?;
-            let weapon = characters::items(conn, at.guild, attacker)?
-                .into_iter()
-                .find(|i| i.kind.eq_ignore_ascii_case("weapon"))
-                .map(|i| i.name);
-            Ok((l.row.system, (f.name.clone(), t.name.clone(), weapon)))
+            Ok((l.row.system, (f.name.clone(), t.name.clone())))
         })())
     })??;
-    let (attacker, target, weapon) = names;
+    let (attacker, target) = names;
     let path: &[&str] = match system {
         System::Thiz => &["attack"],
         System::Tft => &["tft", "attack"],
     };
-    let mut opts = vec![("attacker", attacker.as_str()), ("target", target.as_str())];
-    if let Some(w) = weapon.as_deref() {
-        opts.push(("weapon", w));
-    }
+    // No weapon:, so the attack takes the default every attack shares (app::weapons), and its
+    // reply says which weapon that was.
+    let opts = [("attacker", attacker.as_str()), ("target", target.as_str())];
     super::command::Command::parse(&Invocation::new(path, &opts))?.run(ctx)
 }
 

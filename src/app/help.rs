@@ -137,7 +137,7 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "character create",
         "anyone",
         "Make a THIZ or TFT character (npc: GM only)",
-        "name system [npc]",
+        "name [system] [npc]",
     ),
     (
         "character show|list|validate",

@@ -24,6 +24,7 @@ pub mod suggest;
 pub mod text;
 pub mod tft;
 pub mod thiz;
+pub mod weapons;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -349,7 +350,10 @@ impl App {
             let mut reply = screen::seal(reply, viewer, &text::escape(&caller.name));
             // Where the copy goes is decided here, from the settings the command already read.
             if reply.gm_copy.is_some() {
-                reply.gm_channel = ctx.settings.gm_channel_id;
+                reply.gm_channel = ctx.gm_channel();
+                if reply.gm_channel.is_none() {
+                    reply = without_gm_channel(reply, ctx.is_gm());
+                }
             }
             reply
         });
@@ -358,6 +362,35 @@ impl App {
         self.settle_copies(&ctx, result.as_ref().ok());
         result
     }
+}
+
+/// A reply whose GM copy has no channel to go to (issue 32: a reply never claims a copy went
+/// where none did).
+// Decision: a GM's copy (the GM-only lines of a GM's own roll: an Unlucky mishap, a luck total)
+// goes to that GM alone, as the ephemeral follow-up [`Reply::caller_copy`], beside whatever it
+// already carries; a player's (the NPC numbers of their roll, a GM's note on it) is dropped and
+// the roll stays in the log for a GM's /history. The roll modes themselves never get here with
+// a copy: [`Ctx::route`] makes none without a channel.
+fn without_gm_channel(mut reply: Reply, gm: bool) -> Reply {
+    let Some(copy) = reply.gm_copy.take() else {
+        return reply;
+    };
+    if !gm {
+        return reply;
+    }
+    let copy = *copy;
+    reply.caller_copy = Some(Box::new(match reply.caller_copy.take() {
+        None => Reply {
+            visibility: reply::Visibility::Ephemeral,
+            ..copy
+        },
+        Some(mine) => {
+            let mut mine = (*mine).with_note(&copy.content);
+            mine.embeds.extend(copy.embeds);
+            mine
+        }
+    }));
+    reply
 }
 
 /// A fresh app on a temporary database with seeded dice, for the use-case tests. Keep the

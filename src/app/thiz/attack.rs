@@ -3,8 +3,10 @@
 //! attack's hit roll or of the target's Toughness check, which replay it from its log record.
 //!
 //! Decisions:
-//! - Without `weapon` the attacker fights bare-handed (Unarmed Combat); a weapon is an item of kind
-//!   "weapon" the attacker carries, checked with Weapon Skill (its name). A weapon whose stats say
+//! - Without `weapon` the attacker uses the first weapon it carries (`app::weapons`, the same
+//!   default as `/tft attack` and the encounter's Attack buttons), bare-handed (Unarmed Combat)
+//!   only when it carries none or `weapon:hands` says so; a weapon is an item of kind "weapon"
+//!   the attacker carries, checked with Weapon Skill (its name). A weapon whose stats say
 //!   `missile` makes the attack a missile attack, as does `missile:true`.
 //! - A melee attack names its location; without one the Chest is assumed and the reply says so.
 //! - A missile's location is rolled after the hit, so the armour there is not known when the die
@@ -35,7 +37,7 @@ use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::screen;
 use crate::app::sheet::ItemStats;
 use crate::app::text::{escape, signed};
-use crate::app::{AppError, AppResult, Ctx, user};
+use crate::app::{AppError, AppResult, Ctx, user, weapons};
 use crate::rules::dice::DieSource;
 use crate::rules::thiz::combat::{
     AdjustedAttack, Aim, AttackInput, AttackKind, BurstWeapon, Sight, Vision, adjusted_attack,
@@ -326,7 +328,28 @@ fn plan(
     tgt: &ThizChar,
     a: &AttackArgs,
 ) -> AppResult<(AttackPlan, Option<String>)> {
-    let weapon = a.weapon.as_deref().map(|w| att.weapon(w)).transpose()?;
+    // Without weapon:, the default every attack shares (app::weapons): the first weapon
+    // carried, bare hands only when none is.
+    let (weapon, default_note) = match a.weapon.as_deref() {
+        Some(w) if weapons::is_bare_hands(w) => (None, None),
+        Some(w) => (Some(att.weapon(w)?), None),
+        // Two weapons are both named: a default could pick the pair's own.
+        None if a.pair.is_some() => (None, None),
+        None => {
+            let pick = weapons::default_weapon(&att.character, &att.items, 0)?;
+            let found = pick
+                .item
+                .as_ref()
+                .and_then(|p| att.items_of("weapon").find(|(i, _)| i.id == p.id));
+            let name = found
+                .as_ref()
+                .map_or_else(|| "bare hands".to_owned(), |(i, _)| escape(&i.name));
+            (
+                found,
+                Some(format!("No weapon named: {name}, {}.", pick.note())),
+            )
+        }
+    };
     let stats = weapon
         .as_ref()
         .map_or_else(ItemStats::default, |(_, s)| s.clone());
@@ -369,7 +392,7 @@ fn plan(
             escape(&att.character.name)
         )));
     }
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = default_note.into_iter().collect();
     let mut skill_rating = base.rating.0;
     if let Some((item, stats)) = &weapon
         && let Some(trained) = trained_for_war(att, item, stats, &skill, skill_rating)
