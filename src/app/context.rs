@@ -145,20 +145,22 @@ impl<'a> Ctx<'a> {
             return Ok(c);
         }
         let guild = self.caller.guild;
-        let last = characters::last_used(conn, guild, self.caller.user)?;
+        let none = || {
+            user("You have no character yet: make one with /character create name:… system:thiz (or tft), or name one with character:…")
+        };
+        let last = characters::last_used(conn, guild, self.caller.user)?.ok_or_else(none)?;
         let Some(system) = self.system.get() else {
-            return last.inspect(|c| self.saw(c)).ok_or_else(|| {
-                user("You have no character yet: make one with /character create name:… system:thiz (or tft), or name one with character:…")
-            });
+            self.saw(&last);
+            return Ok(last);
         };
         // The most recently used character of the command's system: a player with one THIZ and
         // one TFT character need not name either (issue 32).
-        let mine = match last {
-            Some(c) if c.system == system => Some(c),
-            Some(_) => characters::owned_by(conn, guild, self.caller.user)?
+        let mine = if last.system == system {
+            Some(last)
+        } else {
+            characters::owned_by(conn, guild, self.caller.user)?
                 .into_iter()
-                .find(|c| c.system == system),
-            None => None,
+                .find(|c| c.system == system)
         };
         mine.inspect(|c| self.saw(c)).ok_or_else(|| {
             user(format!(

@@ -69,7 +69,7 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "tft heal",
-        "GM",
+        "GM; owner for own potions",
         "TFT healing and rest: hits, fatigue, potions (4 hits), First Aid (1)",
         "character [hits] [fatigue] [potions] [first_aid]",
     ),

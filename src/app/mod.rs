@@ -393,10 +393,29 @@ fn without_gm_channel(mut reply: Reply, gm: bool) -> Reply {
     reply
 }
 
-/// A fresh app on a temporary database with seeded dice, for the use-case tests. Keep the
-/// directory alive as long as the app.
+/// A fresh app on a temporary database with seeded dice, for the use-case tests, whose guild 1
+/// has a GM channel ([`TEST_GM_CHANNEL`]), as a guild set up by the README's steps does: private
+/// and blind rolls have somewhere to go. Keep the directory alive as long as the app.
 #[cfg(test)]
 pub(crate) fn temp_app(seed: u64) -> (tempfile::TempDir, App) {
+    let (dir, app) = temp_app_without_gm_channel(seed);
+    app.store
+        .write(|tx| {
+            let mut s = crate::store::guilds::get(tx, GuildId(1))?;
+            s.gm_channel_id = Some(TEST_GM_CHANNEL);
+            crate::store::guilds::put(tx, GuildId(1), &s)
+        })
+        .expect("the test guild's settings");
+    (dir, app)
+}
+
+/// The GM channel of [`temp_app`]'s guild.
+#[cfg(test)]
+pub(crate) const TEST_GM_CHANNEL: u64 = 4242;
+
+/// [`temp_app`] for a guild that never set a GM channel (issue 32's routing tests).
+#[cfg(test)]
+pub(crate) fn temp_app_without_gm_channel(seed: u64) -> (tempfile::TempDir, App) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let store = Store::open(&dir.path().join("t.sqlite3")).expect("a fresh database");
     let app = App::new(Arc::new(store), Dice::seeded(seed), Limits::default());

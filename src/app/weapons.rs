@@ -42,46 +42,65 @@ pub struct Pick {
 }
 
 impl Pick {
-    /// How the reply says which weapon was used and why: "the first weapon carried it can use
-    /// (passed over: Longbow: needs ST 11, it has 9)".
-    pub fn note(&self) -> String {
+    /// How the reply says why this weapon was used, when there was a choice: "the first weapon
+    /// carried it can use (passed over: Longbow needs ST 11 …)"; `None` for the only weapon
+    /// carried (the reply names it).
+    pub fn note(&self) -> Option<String> {
         match (&self.item, self.passed.is_empty()) {
-            (None, _) => "no weapon carried, so bare hands".to_owned(),
-            (Some(_), true) if self.carried == 1 => "the only weapon carried".to_owned(),
-            (Some(_), true) => format!(
+            (None, _) => Some("no weapon carried, so bare hands".to_owned()),
+            (Some(_), true) if self.carried == 1 => None,
+            (Some(_), true) => Some(format!(
                 "the first of {} weapons carried; choose with weapon:",
                 self.carried
-            ),
-            (Some(_), false) => format!(
+            )),
+            (Some(_), false) => Some(format!(
                 "the first weapon carried it can use (passed over: {}); choose with weapon:",
                 self.passed.join("; ")
-            ),
+            )),
         }
     }
 }
 
-/// Why a TFT figure cannot use a carried weapon now, or the weapon's table row. `st` is the ST
-/// the attack is made with; `shield` whether the sheet lists a shield.
-pub fn tft_usable(item: &Item, st: i32, shield: bool) -> Result<&'static Weapon, String> {
+/// Why a TFT figure cannot use a carried weapon now (a phrase that follows the weapon's name,
+/// with the fix where there is one), or the weapon's table row. `st` is the sheet's ST,
+/// `st_less` what this attack takes off it; `shield` whether the sheet lists a shield.
+pub fn tft_usable(
+    item: &Item,
+    (st, st_less): (i32, i32),
+    shield: bool,
+) -> Result<&'static Weapon, String> {
     let stats: ItemStats = serde_json::from_str(&item.stats_json).unwrap_or_default();
     if stats.broken {
-        return Err("broken".to_owned());
+        return Err(
+            "is broken (a GM repairs it with /tft repair, or replace it with /character gear)"
+                .to_owned(),
+        );
     }
     if stats.dropped {
-        return Err("dropped".to_owned());
+        return Err(
+            "was dropped (pick it up first with /tftkit pickup, which takes the turn)".to_owned(),
+        );
     }
     let weapon =
-        gear::weapon(&item.name).map_err(|_| "not a row of the weapon table".to_owned())?;
+        gear::weapon(&item.name).map_err(|_| "is not a row of the weapon table".to_owned())?;
     if weapon.dice().is_none() {
-        return Err("no damage dice of its own".to_owned());
+        return Err("has no damage dice of its own".to_owned());
     }
     if let Some(needs) = weapon.st
-        && st < needs
+        && st - st_less < needs
     {
-        return Err(format!("needs ST {needs}, this attack has {st}"));
+        let less = if st_less > 0 {
+            format!(" (ST {st}, less {st_less} for multiple actions)")
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "needs ST {needs} and this attack has ST {}{less}",
+            st - st_less
+        ));
     }
     if weapon.hands == Hands::Two && shield {
-        return Err("two-handed, and the sheet lists a shield".to_owned());
+        return Err("is two-handed, and the sheet lists a shield".to_owned());
     }
     Ok(weapon)
 }
@@ -89,6 +108,17 @@ pub fn tft_usable(item: &Item, st: i32, shield: bool) -> Result<&'static Weapon,
 /// The weapon `c` attacks with when none is named (see the module docs). `st_less` is what the
 /// attack takes off a TFT figure's ST (multiple actions); THIZ ignores it.
 pub fn default_weapon(c: &Character, items: &[Item], st_less: i32) -> AppResult<Pick> {
+    first_usable(c, items, st_less).map_err(|passed| {
+        user(format!(
+            "{} carries no weapon it can use for this attack ({}). Name one with weapon:…, or fight bare-handed with weapon:hands.",
+            escape(&c.name),
+            passed.join("; ")
+        ))
+    })
+}
+
+/// [`default_weapon`], or, when the figure carries weapons but can use none, each with why.
+pub fn first_usable(c: &Character, items: &[Item], st_less: i32) -> Result<Pick, Vec<String>> {
     let carried: Vec<&Item> = items
         .iter()
         .filter(|i| i.kind.eq_ignore_ascii_case("weapon"))
@@ -102,7 +132,7 @@ pub fn default_weapon(c: &Character, items: &[Item], st_less: i32) -> AppResult<
                     .shield
                     .as_deref()
                     .is_some_and(|s| !s.trim().is_empty());
-                tft_usable(item, sheet.st - st_less, shield).map(|_| ())
+                tft_usable(item, (sheet.st, st_less), shield).map(|_| ())
             }
         }
     };
@@ -116,7 +146,7 @@ pub fn default_weapon(c: &Character, items: &[Item], st_less: i32) -> AppResult<
                     carried: carried.len(),
                 });
             }
-            Err(why) => passed.push(format!("{}: {why}", escape(&item.name))),
+            Err(why) => passed.push(format!("{} {why}", escape(&item.name))),
         }
     }
     if carried.is_empty() {
@@ -126,11 +156,7 @@ pub fn default_weapon(c: &Character, items: &[Item], st_less: i32) -> AppResult<
             carried: 0,
         });
     }
-    Err(user(format!(
-        "{} carries no weapon it can use for this attack ({}). Name one with weapon:…, or fight bare-handed with weapon:hands.",
-        escape(&c.name),
-        passed.join("; ")
-    )))
+    Err(passed)
 }
 
 /// A TFT figure's sheet, or the default one if it cannot be read (a corrupt sheet is refused by
@@ -189,8 +215,7 @@ mod tests {
         let c = figure(System::Tft, r#"{"st":10,"dx":12,"iq":8}"#);
         let pick = default_weapon(&c, &items, 0).unwrap();
         assert!(
-            pick.note()
-                .contains("Longbow: needs ST 11, this attack has 10")
+            pick.note().unwrap().contains("Longbow needs ST 11 and this attack has ST 10")
         );
     }
 
@@ -240,12 +265,12 @@ mod tests {
         let c = figure(System::Tft, r#"{"st":9,"dx":12,"iq":8}"#);
         let pick = default_weapon(&c, &[], 0).unwrap();
         assert_eq!(pick.item, None);
-        assert_eq!(pick.note(), "no weapon carried, so bare hands");
+        assert_eq!(pick.note().as_deref(), Some("no weapon carried, so bare hands"));
         let err = default_weapon(&c, &[weapon(1, "Longbow", "{}")], 0)
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("Longbow: needs ST 11, this attack has 9"),
+            err.contains("Longbow needs ST 11 and this attack has ST 9"),
             "{err}"
         );
         assert!(err.contains("weapon:hands"), "{err}");
@@ -263,8 +288,11 @@ mod tests {
         };
         let items = [rope, club, weapon(3, "Spear", "{}")];
         let pick = default_weapon(&c, &items, 0).unwrap();
+        assert!(pick.note().unwrap().contains("the first of 2 weapons carried"));
+        // The only weapon carried needs no word: the reply names it.
+        let alone = default_weapon(&c, &[weapon(3, "Spear", "{}")], 0).unwrap();
+        assert_eq!(alone.note(), None);
         assert_eq!(pick.item.map(|i| i.name).as_deref(), Some("Club"));
-        assert!(pick.note().contains("the first of 2 weapons carried"));
     }
 
     #[test]

@@ -861,7 +861,7 @@ fn choose_weapon(
             Some(item) => carried_weapon(item, owner)?,
             None => bare_hands(),
         };
-        chosen.note = Some(pick.note());
+        chosen.note = pick.note();
         return Ok(chosen);
     };
     if weapons::is_bare_hands(name) {
@@ -1046,7 +1046,7 @@ mod tests {
         // and the reply's note says why.
         let c = choose_weapon(&ann(11), &items, None, 0).unwrap();
         assert_eq!(c.weapon.unwrap().name, gear::weapon("dagger").unwrap().name);
-        assert!(c.note.unwrap().contains("Broadsword: needs ST 12"));
+        assert!(c.note.unwrap().contains("Broadsword needs ST 12"));
     }
 
     #[test]

@@ -344,10 +344,10 @@ fn plan(
             let name = found
                 .as_ref()
                 .map_or_else(|| "bare hands".to_owned(), |(i, _)| escape(&i.name));
-            (
-                found,
-                Some(format!("No weapon named: {name}, {}.", pick.note())),
-            )
+            let note = pick
+                .note()
+                .map(|n| format!("No weapon named: {name}, {n}."));
+            (found, note)
         }
     };
     let stats = weapon
@@ -714,7 +714,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         // A dying, unconscious or dead character cannot attack (thiz-rulebook.md, "Damage").
         att.able_to_act()?;
         // The encounter's turn and the target's declared Defend and Prone.
-        let turn = hooks::thiz_before(ctx, tx, att.character.id, tgt.character.id)?;
+        let turn = hooks::thiz_before(ctx, tx, att.character.id, tgt.character.id, a.second)?;
         let (a, defend) = &hooks::thiz_args(a, &turn, &tgt)?;
         let (plan, weapon) = plan(ctx, tx, &att, &tgt, a)?;
         let mut rec = blank_record(&att.character, &tgt.character, weapon, plan.clone());
@@ -746,7 +746,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         let mut lines = hooks::thiz_after(
             ctx,
             tx,
-            tgt.character.id,
+            (att.character.id, tgt.character.id),
             *defend > 0,
             rec.condition.as_deref(),
         )?;
@@ -1815,7 +1815,11 @@ mod tests {
     fn a_black_head_wound_leaves_the_target_dying() {
         // Sword 30 at the head (armour 0): ≤ 5 is Black at rating 33; Toughness 2 fails on ≥ 90.
         let seed = seed_for(&[&|r| r <= 5, &|r| r >= 90]);
-        for (weapon, condition) in [(Some("Sword"), "is dying"), (None, "is knocked out")] {
+        // weapon:hands: bare fists (without weapon:, the first weapon carried is used).
+        for (weapon, condition) in [
+            (Some("Sword"), "is dying"),
+            (Some("hands"), "is knocked out"),
+        ] {
             let kit = Kit::new(seed);
             fighters(&kit);
             let vexa = crate::store::CharacterId(1);
@@ -1839,7 +1843,7 @@ mod tests {
                 b.custom_id
                     == super::super::care::dying_button(crate::store::CharacterId(2)).custom_id
             });
-            assert_eq!(dying_button, weapon.is_some(), "{reply:?}");
+            assert_eq!(dying_button, weapon == Some("Sword"), "{reply:?}");
             // Bran cannot strike back.
             let back = kit.run(
                 &kit.other(),
