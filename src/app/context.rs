@@ -146,7 +146,9 @@ impl<'a> Ctx<'a> {
         }
         let guild = self.caller.guild;
         let none = || {
-            user("You have no character yet: make one with /character create name:… system:thiz (or tft), or name one with character:…")
+            user(
+                "You have no character yet: make one with /character create name:… system:thiz (or tft), or name one with character:…",
+            )
         };
         let last = characters::last_used(conn, guild, self.caller.user)?.ok_or_else(none)?;
         let Some(system) = self.system.get() else {

@@ -26,6 +26,9 @@ pub mod tft;
 pub mod thiz;
 pub mod weapons;
 
+#[cfg(test)]
+mod trust_tests;
+
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;

@@ -215,7 +215,9 @@ mod tests {
         let c = figure(System::Tft, r#"{"st":10,"dx":12,"iq":8}"#);
         let pick = default_weapon(&c, &items, 0).unwrap();
         assert!(
-            pick.note().unwrap().contains("Longbow needs ST 11 and this attack has ST 10")
+            pick.note()
+                .unwrap()
+                .contains("Longbow needs ST 11 and this attack has ST 10")
         );
     }
 
@@ -265,7 +267,10 @@ mod tests {
         let c = figure(System::Tft, r#"{"st":9,"dx":12,"iq":8}"#);
         let pick = default_weapon(&c, &[], 0).unwrap();
         assert_eq!(pick.item, None);
-        assert_eq!(pick.note().as_deref(), Some("no weapon carried, so bare hands"));
+        assert_eq!(
+            pick.note().as_deref(),
+            Some("no weapon carried, so bare hands")
+        );
         let err = default_weapon(&c, &[weapon(1, "Longbow", "{}")], 0)
             .unwrap_err()
             .to_string();
@@ -288,7 +293,11 @@ mod tests {
         };
         let items = [rope, club, weapon(3, "Spear", "{}")];
         let pick = default_weapon(&c, &items, 0).unwrap();
-        assert!(pick.note().unwrap().contains("the first of 2 weapons carried"));
+        assert!(
+            pick.note()
+                .unwrap()
+                .contains("the first of 2 weapons carried")
+        );
         // The only weapon carried needs no word: the reply names it.
         let alone = default_weapon(&c, &[weapon(3, "Spear", "{}")], 0).unwrap();
         assert_eq!(alone.note(), None);

@@ -314,7 +314,10 @@ fn a_whole_thiz_fight_with_a_restart() {
     // thiz-rulebook.md, "Determining Initiative and Initiative Passes": a turn is one action,
     // so a second attack in it is refused (changing nothing); the Defend was used by the first.
     let again = t.refused(GM, &["attack"], &[("target", first.as_str())]);
-    assert!(again.contains("Alys has already attacked this turn"), "{again}");
+    assert!(
+        again.contains("Alys has already attacked this turn"),
+        "{again}"
+    );
     let goblin = t.state().figure(t.id(&first).unwrap()).cloned().unwrap();
     assert_eq!(goblin.defend_used, defending, "{goblin:?}");
     // A goblin falls (a Black wound to the Chest): it leaves the order at the next turn.
@@ -942,3 +945,4 @@ mod down;
 mod players;
 mod shown;
 mod timed;
+mod trust;
