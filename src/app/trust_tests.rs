@@ -96,8 +96,11 @@ impl T {
     }
 }
 
+/// A command as typed: its path and options.
+type Typed = (&'static [&'static str], Vec<(&'static str, &'static str)>);
+
 /// The commands with a mode, as a player rolls them.
-fn rolled_by_a_player() -> Vec<(&'static [&'static str], Vec<(&'static str, &'static str)>)> {
+fn rolled_by_a_player() -> Vec<Typed> {
     vec![
         (&["roll"], vec![("expression", "1d6")]),
         (&["check"], vec![("rating", "3")]),
@@ -140,7 +143,7 @@ fn a_players_private_and_blind_rolls_need_a_gm_channel() {
                 let mut opts = opts.clone();
                 opts.push(("mode", mode));
                 let r = t.ok(ANN, path, &opts);
-                assert_eq!(r.gm_copy.is_some(), false, "{path:?} {mode}: {r:?}");
+                assert!(r.gm_copy.is_none(), "{path:?} {mode}: {r:?}");
             }
         }
     }
@@ -345,6 +348,8 @@ fn a_player_with_one_character_of_the_system_need_not_name_it() {
 fn a_player_drinks_their_own_figures_potions() {
     let t = T::new(true);
     t.party();
+    // `Err` is the refusal as a reply, as `App::run` gives it.
+    #[allow(clippy::result_large_err)]
     let heal = |user, opts: &[(&str, &str)]| t.run(user, &["tft", "heal"], opts);
     t.ok(
         GM,

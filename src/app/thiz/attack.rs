@@ -320,17 +320,14 @@ fn sights(att: &ThizChar, tgt: &ThizChar, sight: Option<SightOpt>) -> (Vision, V
     }
 }
 
-/// Reads both sheets into the plan the dice are rolled against, and the weapon's name.
-fn plan(
-    ctx: &Ctx<'_>,
-    conn: &Conn,
-    att: &ThizChar,
-    tgt: &ThizChar,
-    a: &AttackArgs,
-) -> AppResult<(AttackPlan, Option<String>)> {
-    // Without weapon:, the default every attack shares (app::weapons): the first weapon
-    // carried, bare hands only when none is.
-    let (weapon, default_note) = match a.weapon.as_deref() {
+/// A carried weapon and its stats; `None`: bare hands.
+type Weapon<'c> = Option<(&'c crate::store::characters::Item, ItemStats)>;
+
+/// The weapon of an attack, and the reply's word on how it was chosen: the one named (or bare
+/// hands, `weapon:hands`), else the default every attack shares (`app::weapons`): the first
+/// weapon carried, bare hands only when none is.
+fn attack_weapon<'c>(att: &'c ThizChar, a: &AttackArgs) -> AppResult<(Weapon<'c>, Option<String>)> {
+    Ok(match a.weapon.as_deref() {
         Some(w) if weapons::is_bare_hands(w) => (None, None),
         Some(w) => (Some(att.weapon(w)?), None),
         // Two weapons are both named: a default could pick the pair's own.
@@ -349,7 +346,18 @@ fn plan(
                 .map(|n| format!("No weapon named: {name}, {n}."));
             (found, note)
         }
-    };
+    })
+}
+
+/// Reads both sheets into the plan the dice are rolled against, and the weapon's name.
+fn plan(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    att: &ThizChar,
+    tgt: &ThizChar,
+    a: &AttackArgs,
+) -> AppResult<(AttackPlan, Option<String>)> {
+    let (weapon, default_note) = attack_weapon(att, a)?;
     let stats = weapon
         .as_ref()
         .map_or_else(ItemStats::default, |(_, s)| s.clone());
