@@ -332,7 +332,7 @@ impl HelpCommand {
                 description: lines.join("\n"),
                 tone: Some(Tone::Info),
                 fields: Vec::new(),
-                footer: Some("Roll modes: public, private (you + GM), blind (GM only), self (you only). /help command:check for details.".into()),
+                footer: Some("Roll modes: public, private (you + GM), blind (GM only), self (you only); private and blind need a GM channel (/gm setup gm_channel:). /help command:check for details.".into()),
             }));
         };
         let matches: Vec<_> = COMMANDS
