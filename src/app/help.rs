@@ -167,13 +167,13 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "wound rest",
         "owner, GM",
         "THIZ: days of rest, each healing a wound; moves the character's Surgery day on",
-        "character [days]",
+        "[character] [days]",
     ),
     (
         "wound dying",
         "owner, GM",
         "THIZ: a dying character's Toughness check (Failure dies, Black is stable); also a button",
-        "character [mode]",
+        "[character] [mode]",
     ),
     (
         "wound firstaid",

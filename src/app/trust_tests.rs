@@ -173,6 +173,25 @@ fn a_gms_own_hidden_roll_without_a_gm_channel_says_it_went_to_them() {
         "{blind:?}"
     );
     assert!(blind.all_text().contains("Total"), "{blind:?}");
+    // `/gm check` rolls blind from the sheet and shows the GM alone, channel or not.
+    t.ok(
+        ANN,
+        &["character", "create"],
+        &[("name", "Vexa"), ("system", "thiz")],
+    );
+    let secret = t.ok(
+        GM,
+        &["gm", "check"],
+        &[("character", "Vexa"), ("skill", "Speed")],
+    );
+    assert_eq!(secret.visibility, Visibility::Ephemeral);
+    assert!(
+        secret
+            .content
+            .starts_with("Secret roll for Vexa: only you see it"),
+        "{secret:?}"
+    );
+    assert!(!secret.embeds.is_empty() && secret.gm_copy.is_none());
     let t = T::new(true);
     let private = t.ok(GM, &["roll"], &[("expression", "1d6"), ("mode", "private")]);
     assert!(private.gm_copy.is_some());
@@ -321,6 +340,9 @@ fn a_player_with_one_character_of_the_system_need_not_name_it() {
         assert!(check.all_text().contains("Vexa"), "{}", check.all_text());
         let save = t.ok(ANN, &["tft", "save"], &[("attribute", "dx"), ("dice", "3")]);
         assert!(save.all_text().contains("Tor"), "{}", save.all_text());
+        // `/wound rest` (and `dying`) take the THIZ one too: Vexa has nothing to rest off.
+        let rest = t.refused(ANN, &["wound", "rest"], &[]);
+        assert!(rest.starts_with("Vexa has no wounds"), "{rest}");
     }
     t.ok(
         GM,

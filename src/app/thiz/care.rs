@@ -811,7 +811,8 @@ mod tests {
                 &[("character", "Rook")],
                 "Rook is a TFT character",
             ),
-            (&["wound", "dying"], &[], "needs the option character"),
+            // Without character: the player's latest THIZ character (Well, made last).
+            (&["wound", "dying"], &[], "Well is not dying"),
             (
                 &["wound", "dying"],
                 &[("character", "Vexa"), ("mode", "loud")],
