@@ -444,10 +444,14 @@ pub(crate) fn with_lines(mut reply: Reply, mode: RollMode, lines: &[String]) -> 
             r.content.push_str(&lines.join("\n"));
         }
     };
+    let copied = reply.gm_copy.is_some();
     if let Some(copy) = reply.gm_copy.as_deref_mut() {
         add(copy);
     }
-    if mode != RollMode::Blind {
+    // A GM's blind roll without a GM channel comes back whole to that GM (`Ctx::route`), so the
+    // lines go with it; a player's blind reply (no embed: only that it was rolled) never has them.
+    let gms_own_blind = !copied && !reply.embeds.is_empty();
+    if mode != RollMode::Blind || gms_own_blind {
         add(&mut reply);
     }
     reply
