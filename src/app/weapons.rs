@@ -107,6 +107,9 @@ pub fn tft_usable(
 
 /// The weapon `c` attacks with when none is named (see the module docs). `st_less` is what the
 /// attack takes off a TFT figure's ST (multiple actions); THIZ ignores it.
+// Decision: bare hands only for a figure that carries no weapon; one that carries weapons but can
+// use none is refused with each weapon's reason and the fix, since a player who put a weapon on
+// the sheet expects to fight with it and would not notice a silent switch to fists.
 pub fn default_weapon(c: &Character, items: &[Item], st_less: i32) -> AppResult<Pick> {
     first_usable(c, items, st_less).map_err(|passed| {
         user(format!(

@@ -146,6 +146,8 @@ pub(crate) fn thiz_before(
 /// second weapon's ("Two-Weapon Fighting"). A second attack by the figure whose turn it is is
 /// refused, a GM's too (the GM moves the turn on instead); an attack out of turn (a free action,
 /// a waited-for trigger, a second weapon struck after the lowest initiative) counts nothing.
+// Decision: the GM is held to it as well: the tracker's turn is the one being played, and a GM
+// who means a free action or a waited-for trigger names a figure whose turn it is not.
 fn thiz_one_attack(l: &Loaded, attacker: CharacterId, second: bool) -> AppResult<()> {
     let Some(f) = l.state.current().filter(|f| f.id == attacker) else {
         return Ok(());
