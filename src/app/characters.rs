@@ -35,10 +35,10 @@ use crate::store::guilds::System;
 /// A `/character` subcommand, with its options checked.
 #[derive(Debug, Clone)]
 pub enum CharacterCommand {
-    /// `create name system [npc]`.
+    /// `create name [system] [npc]` (the server's default system when left out).
     Create {
         name: String,
-        system: System,
+        system: Option<System>,
         npc: bool,
     },
     /// `show [name]`: the public sheet, posted in the channel.
@@ -174,13 +174,17 @@ impl CharacterCommand {
             "create" => {
                 let o = Opts::new(inv, &["name", "system", "npc"])?;
                 let name = fields::character_name(o.required("name")?).map_err(user)?;
-                let raw = o.required("system")?;
-                let system = System::parse(raw).ok_or_else(|| {
-                    user(format!(
-                        "system must be thiz or tft; you gave \"{}\"",
-                        escape(raw.trim())
-                    ))
-                })?;
+                let system = o
+                    .text("system")
+                    .map(|raw| {
+                        System::parse(raw).ok_or_else(|| {
+                            user(format!(
+                                "system must be thiz or tft; you gave \"{}\"",
+                                escape(raw.trim())
+                            ))
+                        })
+                    })
+                    .transpose()?;
                 CharacterCommand::Create {
                     name,
                     system,

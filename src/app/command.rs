@@ -10,6 +10,7 @@ use std::str::FromStr;
 
 use super::reply::Reply;
 use super::{AppResult, Ctx, characters, encounter, gm, help, luck, rolls, tft, thiz, user};
+use crate::store::guilds::System;
 
 /// A command as typed: its path (`["character", "create"]`) and its options in the order given.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -203,11 +204,23 @@ pub enum Command {
     Help(help::HelpCommand),
     /// `/encounter …`, and the status message's buttons.
     Encounter(encounter::EncounterCommand),
+    /// A command given a roll mode: the mode is checked against the guild's GM channel before
+    /// the command runs ([`Ctx::check_mode`]).
+    Moded(RollMode, Box<Command>),
 }
 
 impl Command {
     /// Parses an invocation into a typed command, or says what is wrong.
     pub fn parse(inv: &Invocation) -> AppResult<Command> {
+        let command = Self::parse_family(inv)?;
+        // The family's parser has already refused a mode that is not one of the four.
+        Ok(match inv.option("mode").and_then(|m| m.parse().ok()) {
+            Some(mode) => Command::Moded(mode, Box::new(command)),
+            None => command,
+        })
+    }
+
+    fn parse_family(inv: &Invocation) -> AppResult<Command> {
         let path: Vec<&str> = inv.path.iter().map(String::as_str).collect();
         // A dying button (`dying:<character>`) rolls a dying check; a request's button is below;
         // every other button is luck's.
@@ -285,17 +298,27 @@ impl Command {
             Command::Rolls(c) => c.run(ctx),
             Command::Thiz(c) => {
                 ctx.seen.borrow_mut().rolls = true;
+                ctx.system.set(Some(System::Thiz));
                 c.run(ctx)
             }
             Command::Tft(c) => {
                 ctx.seen.borrow_mut().rolls = true;
+                ctx.system.set(Some(System::Tft));
                 c.run(ctx)
             }
             Command::Character(c) => c.run(ctx),
-            Command::Luck(c) => c.run(ctx),
+            // Luck is THIZ's (a TFT sheet has none).
+            Command::Luck(c) => {
+                ctx.system.set(Some(System::Thiz));
+                c.run(ctx)
+            }
             Command::Gm(c) => c.run(ctx),
             Command::Help(c) => c.run(ctx),
             Command::Encounter(c) => c.run(ctx),
+            Command::Moded(mode, c) => {
+                ctx.check_mode(mode)?;
+                c.run(ctx)
+            }
         }
     }
 }

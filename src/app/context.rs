@@ -9,7 +9,7 @@ use super::text::escape;
 use super::{App, AppResult, Caller, Dice, user};
 use crate::rules::dice::{DieSource, SeededDice, ThreadDice};
 use crate::store::characters::{self, Character};
-use crate::store::guilds::{self, GuildSettings};
+use crate::store::guilds::{self, GuildSettings, System};
 use crate::store::rolls::{self, Mode, NewRoll};
 use crate::store::secrets::GmProof;
 use crate::store::{CharacterId, Conn, RollId};
@@ -29,6 +29,9 @@ pub struct Ctx<'a> {
     /// What the GM's screen needs to know of the characters this command named
     /// (`app::screen`).
     pub(crate) seen: std::cell::RefCell<Seen>,
+    /// The system of the command being run, when it has one (`/check` is THIZ's, `/tft …`
+    /// TFT's): the caller's character of that system is the default one.
+    pub(crate) system: std::cell::Cell<Option<System>>,
 }
 
 /// The characters a command named, for the GM's screen's safety net (`app::screen::mark_numbers`).
@@ -70,6 +73,7 @@ impl<'a> Ctx<'a> {
             held: std::cell::Cell::new(0),
             channel: None,
             seen: std::cell::RefCell::default(),
+            system: std::cell::Cell::new(None),
         })
     }
 
@@ -150,11 +154,58 @@ impl<'a> Ctx<'a> {
             }
             return Ok(c);
         }
-        characters::last_used(conn, self.caller.guild, self.caller.user)?
-            .inspect(|c| self.saw(c))
-            .ok_or_else(|| {
-                user("You have no character yet: make one with /character create name:… system:thiz (or tft), or name one with character:…")
-            })
+        let guild = self.caller.guild;
+        let none = || {
+            user(
+                "You have no character yet: make one with /character create name:… system:thiz (or tft), or name one with character:…",
+            )
+        };
+        let last = characters::last_used(conn, guild, self.caller.user)?.ok_or_else(none)?;
+        let Some(system) = self.system.get() else {
+            self.saw(&last);
+            return Ok(last);
+        };
+        // The most recently used character of the command's system: a player with one THIZ and
+        // one TFT character need not name either (issue 32).
+        let mine = if last.system == system {
+            Some(last)
+        } else {
+            characters::owned_by(conn, guild, self.caller.user)?
+                .into_iter()
+                .find(|c| c.system == system)
+        };
+        mine.inspect(|c| self.saw(c)).ok_or_else(|| {
+            user(format!(
+                "You have no {} character to use here: make one with /character create name:… system:{}, or name one with character:…",
+                system_name(system),
+                system.as_str()
+            ))
+        })
+    }
+
+    /// The guild's GM channel, if one is set.
+    pub fn gm_channel(&self) -> Option<u64> {
+        self.settings.gm_channel_id.filter(|c| *c != 0)
+    }
+
+    /// Refuses a roll mode that would reach nobody: a player's private or blind roll where no
+    /// GM channel is set (its GM copy would go nowhere).
+    // Decision (issue 32): a player's private and blind rolls are refused without a GM channel,
+    // with the fix, before anything is rolled or written, rather than sent somewhere else: the
+    // only other place a GM could read them is /history, which nobody is told to look at. A
+    // GM's own private or blind roll goes ahead: the GM is the one who sees it, and [`route`]
+    // says it went to them alone. `/gm request` with a private or blind mode is refused for the
+    // same reason when the GM asks (app::gm::request).
+    pub fn check_mode(&self, mode: RollMode) -> AppResult<()> {
+        if self.gm_channel().is_some() || self.is_gm() {
+            return Ok(());
+        }
+        let what = match mode {
+            RollMode::Private => "a private roll's copy for the GM would go nowhere",
+            RollMode::Blind => "a blind roll's result would reach no GM",
+            RollMode::Public | RollMode::SelfOnly => return Ok(()),
+        };
+        Err(user(no_gm_channel(what)))
     }
 
     /// Writes a roll to the log. `result` is stored whole (enough to reroll, reveal and audit);
@@ -222,35 +273,85 @@ impl<'a> Ctx<'a> {
     /// Turns a roll's full reply into what each audience gets, by mode (SPEC §2):
     /// public → the channel; private → the roller (ephemeral) and a GM copy; blind → the roller is
     /// told it was rolled, the GM copy has the result; self → the roller alone.
+    ///
+    /// Where no GM channel is set no copy is made, and the reply says where the roll went: a
+    /// GM's private or blind roll to the GM alone; a player's (only a luck reroll of a roll made
+    /// while a channel was set gets here, [`Ctx::check_mode`] refuses the rest) to the log, for
+    /// GMs to read with /history.
     pub fn route(&self, mode: RollMode, what: &str, full: Reply) -> Reply {
         let who = escape(&self.caller.name);
+        let ephemeral = super::reply::Visibility::Ephemeral;
+        let channel = self.gm_channel().is_some();
         match mode {
             RollMode::Public => full,
             RollMode::SelfOnly => Reply {
-                visibility: super::reply::Visibility::Ephemeral,
+                visibility: ephemeral,
                 ..full
             },
-            RollMode::Private => {
+            RollMode::Private if channel => {
                 let copy = gm_copy(&full, &format!("Private roll by {who}"));
                 Reply {
-                    visibility: super::reply::Visibility::Ephemeral,
+                    visibility: ephemeral,
                     ..full
                 }
                 .with_gm_copy(copy)
             }
-            RollMode::Blind => {
+            RollMode::Private => {
+                let note = if self.is_gm() {
+                    "No GM channel is set, so this private roll went to you alone (/history keeps it)."
+                } else {
+                    "No GM channel is set, so no copy of this private roll went to a GM; GMs find it with /history."
+                };
+                Reply {
+                    visibility: ephemeral,
+                    ..full
+                }
+                .with_note(note)
+            }
+            RollMode::Blind if channel => {
                 let copy = gm_copy(&full, &format!("Blind roll by {who}"));
                 Reply::ephemeral(format!(
                     "You rolled {what} blind: only the GM sees the result."
                 ))
                 .with_gm_copy(copy)
             }
+            RollMode::Blind if self.is_gm() => {
+                // The heading line is the GM copy's, so `/gm check` reads both alike.
+                let shown = gm_copy(
+                    &full,
+                    &format!(
+                        "Blind roll by {who}: no GM channel is set, so the result is shown to you alone."
+                    ),
+                );
+                Reply {
+                    visibility: ephemeral,
+                    ..shown
+                }
+            }
+            RollMode::Blind => Reply::ephemeral(format!(
+                "You rolled {what} blind. No GM channel is set, so the result went to no channel: GMs find it with /history."
+            )),
         }
     }
 
     /// The store's name for a mode, for filters.
     pub fn mode_of(mode: RollMode) -> Mode {
         mode.store_mode()
+    }
+}
+
+/// A refusal for want of a GM channel: why (`what`), and the fix.
+pub fn no_gm_channel(what: &str) -> String {
+    format!(
+        "No GM channel is set here, so {what}. Roll with mode:public or mode:self (only you; still logged), or ask a GM to set one with /gm setup gm_channel:#channel."
+    )
+}
+
+/// "THIZ" or "TFT", as players read it.
+pub fn system_name(system: System) -> &'static str {
+    match system {
+        System::Thiz => "THIZ",
+        System::Tft => "TFT",
     }
 }
 

@@ -105,9 +105,13 @@ pub enum EncounterCommand {
     /// The "Attack" button: the current figure's targets, as buttons.
     AttackHelp,
     /// A target button of the "Attack" answer: `attacker` attacks `target` with the defaults.
+    /// `shown` is when the button was made: the encounter's turn count and the attacker's
+    /// attacks in that turn, so a second press of it attacks nothing (`None`: a button made
+    /// before it carried them, refused).
     Strike {
         attacker: CharacterId,
         target: CharacterId,
+        shown: Option<(u64, u32)>,
     },
     /// TFT: a dying figure's button: the roll of `/tft dying` for it.
     Dying {
@@ -228,18 +232,29 @@ impl EncounterCommand {
         let stale = || user("That button is not one of referee's encounter buttons.");
         let (action, version) = id.split_once(':')?;
         if action == "hit" {
-            let pair = version
-                .split_once(':')
-                .and_then(|(a, t)| Some((a.parse::<i64>().ok()?, t.parse::<i64>().ok()?)));
-            return Some(pair.map_or_else(
-                || Err(stale()),
-                |(a, t)| {
-                    Ok(EncounterCommand::Strike {
-                        attacker: CharacterId(a),
-                        target: CharacterId(t),
-                    })
-                },
-            ));
+            // `hit:<attacker>:<target>:<turns>:<attacks>` (older buttons: the first two only).
+            let parts: Vec<&str> = version.split(':').collect();
+            let strike = match parts.as_slice() {
+                [a, t] => Some((a.parse().ok(), t.parse().ok(), Some(None))),
+                [a, t, turns, rolls] => Some((
+                    a.parse().ok(),
+                    t.parse().ok(),
+                    turns
+                        .parse::<u64>()
+                        .ok()
+                        .zip(rolls.parse::<u32>().ok())
+                        .map(Some),
+                )),
+                _ => None,
+            };
+            return Some(match strike {
+                Some((Some(a), Some(t), Some(shown))) => Ok(EncounterCommand::Strike {
+                    attacker: CharacterId(a),
+                    target: CharacterId(t),
+                    shown,
+                }),
+                _ => Err(stale()),
+            });
         }
         let Ok(version) = version.parse::<i64>() else {
             return Some(Err(stale()));
@@ -323,7 +338,11 @@ impl EncounterCommand {
             } => timer(ctx, at, &figure, &what, (count, unit)),
             EncounterCommand::End { keep } => end(ctx, at, keep),
             EncounterCommand::AttackHelp => attack_help(ctx, at),
-            EncounterCommand::Strike { attacker, target } => strike(ctx, at, attacker, target),
+            EncounterCommand::Strike {
+                attacker,
+                target,
+                shown,
+            } => strike(ctx, at, (attacker, target), shown),
             EncounterCommand::Dying { figure } => tft_dying(ctx, figure),
         }
     }
@@ -363,11 +382,22 @@ fn parse_declare(inv: &Invocation) -> AppResult<EncounterCommand> {
     let option = match o.text("option").map(|s| s.trim().to_ascii_lowercase()) {
             None => None,
             Some(s) if s == "none" => None,
-            Some(s) => Some(Declared::parse(&s).ok_or_else(|| {
-                user(
-                    "option must be defend, wait or prone (THIZ), defending, dodging or charge (TFT), or none.",
-                )
-            })?),
+            // The verbs players type for the TFT options ("dodge") name them too; `declare`
+            // reads defend and defending as the encounter's system calls it.
+            Some(s) => Some(
+                Declared::parse(&s)
+                    .or(match s.as_str() {
+                        "dodge" => Some(Declared::Dodging),
+                        "charging" => Some(Declared::Charge),
+                        _ => None,
+                    })
+                    .ok_or_else(|| {
+                        user(format!(
+                            "option must be defend, wait or prone (THIZ), defending, dodging or charge (TFT), or none; you gave {:?}.",
+                            crate::app::text::truncate(&s, 40)
+                        ))
+                    })?,
+            ),
         };
     let actions = o.int("actions", 1, 3)?.map(|a| a as u32);
     if o.text("option").is_none() && actions.is_none() {
@@ -1178,6 +1208,12 @@ fn declare(
             return Err(not_yours(&f));
         }
         let tft = l.row.system == System::Tft;
+        // THIZ's Defend and TFT's defending are one word apart: each system reads it its way.
+        let option = match option {
+            Some(Declared::Defend) if tft => Some(Declared::Defending),
+            Some(Declared::Defending) if !tft => Some(Declared::Defend),
+            other => other,
+        };
         if let Some(d) = option
             && !d.fits(tft)
         {
@@ -1198,6 +1234,7 @@ fn declare(
             let c = characters::by_id(tx, at.guild, f.id)?.ok_or_else(no_encounter)?;
             let x = tft::facts(tx, &c)?;
             let option = tft::choose_meta(&l.state, &f, x, count, boost, engaged)?;
+            weapon_for_actions(tx, &c, &option)?;
             meta = Some((option.actions, option.movement_boost));
             let boost = if option.movement_boost {
                 // tft-multiple-actions.txt: the boost is MA/3 more hexes; an NPC's MA is the GM's.
@@ -1257,6 +1294,51 @@ fn declare(
         Ok(escape(&text))
     })?;
     Ok(Reply::public(line))
+}
+
+/// Refuses a TFT declaration of several actions no weapon the figure carries can make: each
+/// attack among them is made at ST less the penalty (tft-multiple-actions.txt, "Action
+/// Segment": ST reduced by 4 per step of the penalty multiplier), so a figure whose every
+/// carried weapon needs more ST than is left could only be refused at each attack.
+// Decision: the check is of weapons (the first the figure can use, `app::weapons`, as the
+// attack's default is); a figure that carries none fights bare-handed, which needs no ST, and a
+// figure that knows spells may declare them for its spells (a spell costs IQ, not ST).
+fn weapon_for_actions(
+    conn: &crate::store::Conn,
+    c: &Character,
+    option: &crate::rules::tft::multi::MetaOption,
+) -> AppResult<()> {
+    use crate::rules::tft::multi::{Action, action_terms};
+    let less = action_terms(Action::Attack, option).st_penalty;
+    if less == 0 {
+        return Ok(());
+    }
+    let sheet = crate::app::sheet::Sheet::of(c)?;
+    let sheet = sheet.tft()?;
+    if !sheet.spells.is_empty() {
+        return Ok(());
+    }
+    let items = characters::items(conn, c.guild_id, c.id)?;
+    let refuse = |why: String| {
+        user(format!(
+            "{} cannot attack with {}: each attack would be made at ST {} ({} less {less}), and {why}. Declare fewer actions.",
+            escape(&c.name),
+            crate::app::text::count(option.actions, "action", "actions"),
+            sheet.st - less,
+            sheet.st
+        ))
+    };
+    if sheet.st - less < 1 {
+        return Err(refuse("that leaves no ST to strike with".to_owned()));
+    }
+    crate::app::weapons::first_usable(c, &items, less)
+        .map(|_| ())
+        .map_err(|why| {
+            refuse(format!(
+                "no weapon carried can be used then ({})",
+                why.join("; ")
+            ))
+        })
 }
 
 fn act(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
@@ -1423,7 +1505,7 @@ const MAX_TARGET_BUTTONS: usize = 20;
 
 /// The "Attack" button: to the presser alone, the current figure's targets (every figure of
 /// the other side still standing), each a button that rolls the attack with the defaults (the
-/// first weapon the attacker carries, declared options applied), and the command line for
+/// first weapon the attacker carries and can use, declared options applied), and the command line for
 /// anything more (a location, a range, a modifier).
 // Decision: buttons rather than a command line alone: the common case (hit that one with my
 // weapon) is one press, and the rarer options stay with the typed command, whose line is shown.
@@ -1460,7 +1542,7 @@ fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
         System::Tft => "/tft attack",
     };
     let mut reply = Reply::ephemeral(format!(
-        "{} attacks: press a target to roll with the defaults (the first weapon carried; declared options apply), or type {command} target:… for more (the attacker is {} by default). Targets: {}.",
+        "{} attacks: press a target to roll with the defaults (the first weapon carried that it can use; declared options apply), or type {command} target:… for more (the attacker is {} by default). Targets: {}.",
         escape(&f.name),
         escape(&f.name),
         if targets.is_empty() {
@@ -1475,7 +1557,10 @@ fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
     ));
     for t in targets.iter().take(MAX_TARGET_BUTTONS) {
         reply = reply.with_button(super::reply::Button {
-            custom_id: format!("{BUTTON_PREFIX}hit:{}:{}", f.id.0, t.id.0),
+            custom_id: format!(
+                "{BUTTON_PREFIX}hit:{}:{}:{}:{}",
+                f.id.0, t.id.0, state.turns, f.rolls_this_turn
+            ),
             label: crate::app::text::truncate(&format!("Attack {}", t.name), 80),
             disabled: false,
         });
@@ -1484,8 +1569,14 @@ fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
 }
 
 /// A target button of the "Attack" answer: the attack of the figure whose turn it still is,
-/// rolled as the typed command would be with the attacker's first weapon.
-fn strike(ctx: &Ctx<'_>, at: At, attacker: CharacterId, target: CharacterId) -> AppResult<Reply> {
+/// rolled as the typed command would be without weapon: (the first carried weapon the attacker
+/// can use, `app::weapons`).
+fn strike(
+    ctx: &Ctx<'_>,
+    at: At,
+    (attacker, target): (CharacterId, CharacterId),
+    shown: Option<(u64, u32)>,
+) -> AppResult<Reply> {
     let (system, names) = ctx.app.store.read(|conn| -> crate::store::Result<_> {
         Ok((|| -> AppResult<_> {
             let l = load_active(conn, at)?;
@@ -1499,25 +1590,37 @@ fn strike(ctx: &Ctx<'_>, at: At, attacker: CharacterId, target: CharacterId) -> 
                     escape(&f.name)
                 )));
             }
+            // A button acts once: the attack it made since it was shown is counted on the
+            // figure, so the same press again is refused, with why.
+            let Some((turns, rolls)) = shown else {
+                return Err(user(
+                    "That Attack button is from an older version of referee; press Attack on the status message for new ones.",
+                ));
+            };
+            if turns != l.state.turns {
+                return Err(moved());
+            }
+            if f.rolls_this_turn != rolls {
+                return Err(user(format!(
+                    "{} has attacked since that button was shown, and an Attack button acts once. Press Attack on the status message again for another attack, if {} has one left this turn.",
+                    escape(&f.name),
+                    escape(&f.name)
+                )));
+            }
             let t = l.state.figure(target).filter(|t| !t.down).ok_or_else(|| {
                 user("That target is no longer standing in this encounter.")
             })?;
-            let weapon = characters::items(conn, at.guild, attacker)?
-                .into_iter()
-                .find(|i| i.kind.eq_ignore_ascii_case("weapon"))
-                .map(|i| i.name);
-            Ok((l.row.system, (f.name.clone(), t.name.clone(), weapon)))
+            Ok((l.row.system, (f.name.clone(), t.name.clone())))
         })())
     })??;
-    let (attacker, target, weapon) = names;
+    let (attacker, target) = names;
     let path: &[&str] = match system {
         System::Thiz => &["attack"],
         System::Tft => &["tft", "attack"],
     };
-    let mut opts = vec![("attacker", attacker.as_str()), ("target", target.as_str())];
-    if let Some(w) = weapon.as_deref() {
-        opts.push(("weapon", w));
-    }
+    // No weapon:, so the attack takes the default every attack shares (app::weapons), and its
+    // reply says which weapon that was.
+    let opts = [("attacker", attacker.as_str()), ("target", target.as_str())];
     super::command::Command::parse(&Invocation::new(path, &opts))?.run(ctx)
 }
 

@@ -69,7 +69,7 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "tft heal",
-        "GM",
+        "GM; owner for own potions",
         "TFT healing and rest: hits, fatigue, potions (4 hits), First Aid (1)",
         "character [hits] [fatigue] [potions] [first_aid]",
     ),
@@ -137,7 +137,7 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "character create",
         "anyone",
         "Make a THIZ or TFT character (npc: GM only)",
-        "name system [npc]",
+        "name [system] [npc]",
     ),
     (
         "character show|list|validate",
@@ -167,13 +167,13 @@ pub const COMMANDS: &[(&str, &str, &str, &str)] = &[
         "wound rest",
         "owner, GM",
         "THIZ: days of rest, each healing a wound; moves the character's Surgery day on",
-        "character [days]",
+        "[character] [days]",
     ),
     (
         "wound dying",
         "owner, GM",
         "THIZ: a dying character's Toughness check (Failure dies, Black is stable); also a button",
-        "character [mode]",
+        "[character] [mode]",
     ),
     (
         "wound firstaid",
@@ -351,7 +351,7 @@ impl HelpCommand {
                 description: lines.join("\n"),
                 tone: Some(Tone::Info),
                 fields: Vec::new(),
-                footer: Some("Roll modes: public, private (you + GM), blind (GM only), self (you only). /help command:check for details.".into()),
+                footer: Some("Roll modes: public, private (you + GM), blind (GM only), self (you only); private and blind need a GM channel (/gm setup gm_channel:). /help command:check for details.".into()),
             }));
         };
         let matches: Vec<_> = COMMANDS

@@ -24,6 +24,10 @@ pub mod suggest;
 pub mod text;
 pub mod tft;
 pub mod thiz;
+pub mod weapons;
+
+#[cfg(test)]
+mod trust_tests;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -364,7 +368,10 @@ impl App {
             let mut reply = screen::seal(reply, viewer, &text::escape(&caller.name));
             // Where the copy goes is decided here, from the settings the command already read.
             if reply.gm_copy.is_some() {
-                reply.gm_channel = ctx.settings.gm_channel_id;
+                reply.gm_channel = ctx.gm_channel();
+                if reply.gm_channel.is_none() {
+                    reply = without_gm_channel(reply, ctx.is_gm());
+                }
             }
             reply
         });
@@ -375,10 +382,58 @@ impl App {
     }
 }
 
-/// A fresh app on a temporary database with seeded dice, for the use-case tests. Keep the
-/// directory alive as long as the app.
+/// A reply whose GM copy has no channel to go to (issue 32: a reply never claims a copy went
+/// where none did).
+// Decision: a GM's copy (the GM-only lines of a GM's own roll: an Unlucky mishap, a luck total)
+// goes to that GM alone, as the ephemeral follow-up [`Reply::caller_copy`], beside whatever it
+// already carries; a player's (the NPC numbers of their roll, a GM's note on it) is dropped and
+// the roll stays in the log for a GM's /history. The roll modes themselves never get here with
+// a copy: [`Ctx::route`] makes none without a channel.
+fn without_gm_channel(mut reply: Reply, gm: bool) -> Reply {
+    let Some(copy) = reply.gm_copy.take() else {
+        return reply;
+    };
+    if !gm {
+        return reply;
+    }
+    let copy = *copy;
+    reply.caller_copy = Some(Box::new(match reply.caller_copy.take() {
+        None => Reply {
+            visibility: reply::Visibility::Ephemeral,
+            ..copy
+        },
+        Some(mine) => {
+            let mut mine = (*mine).with_note(&copy.content);
+            mine.embeds.extend(copy.embeds);
+            mine
+        }
+    }));
+    reply
+}
+
+/// A fresh app on a temporary database with seeded dice, for the use-case tests, whose guild 1
+/// has a GM channel ([`TEST_GM_CHANNEL`]), as a guild set up by the README's steps does: private
+/// and blind rolls have somewhere to go. Keep the directory alive as long as the app.
 #[cfg(test)]
 pub(crate) fn temp_app(seed: u64) -> (tempfile::TempDir, App) {
+    let (dir, app) = temp_app_without_gm_channel(seed);
+    app.store
+        .write(|tx| {
+            let mut s = crate::store::guilds::get(tx, GuildId(1))?;
+            s.gm_channel_id = Some(TEST_GM_CHANNEL);
+            crate::store::guilds::put(tx, GuildId(1), &s)
+        })
+        .expect("the test guild's settings");
+    (dir, app)
+}
+
+/// The GM channel of [`temp_app`]'s guild.
+#[cfg(test)]
+pub(crate) const TEST_GM_CHANNEL: u64 = 4242;
+
+/// [`temp_app`] for a guild that never set a GM channel (issue 32's routing tests).
+#[cfg(test)]
+pub(crate) fn temp_app_without_gm_channel(seed: u64) -> (tempfile::TempDir, App) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let store = Store::open(&dir.path().join("t.sqlite3")).expect("a fresh database");
     let app = App::new(Arc::new(store), Dice::seeded(seed), Limits::default());

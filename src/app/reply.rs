@@ -140,6 +140,15 @@ impl Reply {
         self
     }
 
+    /// Adds a line to the reply's text (after what it says already).
+    pub fn with_note(mut self, note: &str) -> Self {
+        if !self.content.is_empty() {
+            self.content.push('\n');
+        }
+        self.content.push_str(note);
+        self
+    }
+
     pub fn with_gm_copy(mut self, copy: Reply) -> Self {
         self.gm_copy = Some(Box::new(copy));
         self

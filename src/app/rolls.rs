@@ -247,7 +247,16 @@ fn gm_roll(ctx: &Ctx<'_>, expression: &str, label: &str) -> AppResult<Reply> {
         }],
         footer: Some(format!("Roll #{id}")),
     };
-    let copy = Reply::public(format!("Secret roll #{id}, for GMs only")).with_embed(result_embed(
+    // Without a GM channel the copy reaches the GM who rolled alone (`App::try_handle`), and
+    // says so.
+    let heading = if ctx.gm_channel().is_some() {
+        format!("Secret roll #{id}, for GMs only")
+    } else {
+        format!(
+            "Secret roll #{id}: no GM channel is set, so the result is shown to you alone (/gm setup gm_channel:… sends the next ones there)."
+        )
+    };
+    let copy = Reply::public(heading).with_embed(result_embed(
         &rolled,
         label,
         &format!("`{}`", rolled.expression),

@@ -297,7 +297,7 @@ fn the_encounter_examples_still_run_as_documented() {
     let cases: [(&str, &str, &[&str]); 2] = [
         (
             "thiz",
-            "4",
+            "6",
             &[
                 "The fight begins: Alys's turn.",
                 "Goblin 2 defends: +3 to Speed",

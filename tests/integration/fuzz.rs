@@ -376,6 +376,11 @@ impl Step {
                 ("", 1) => format!("enc:next:{roll}"),
                 ("", 2) => format!("enc:attack:{roll}"),
                 ("", 3) => format!("enc:end:{roll}"),
+                // A target button: as made now (turn count and attacks so far, issue 32), and
+                // the older form without them.
+                ("", 4) if self.number % 2 == 0 => {
+                    format!("enc:hit:{roll}:{roll}:{roll}:{}", self.number.rem_euclid(3))
+                }
                 ("", 4) => format!("enc:hit:{roll}:{roll}"),
                 ("dying", 1) => format!("enc:dying:{roll}"),
                 ("dying", 0) => format!("dying:{}", self.text),

@@ -20,6 +20,8 @@ const NPC_HIDDEN: &str = "SENTINELNPCHIDDEN";
 /// 1d2+515100 totals 515101 or 515102 (the expressions themselves match neither).
 const SECRET_ROLL: [&str; 2] = ["424201", "424202"];
 const BLIND_ROLL: [&str; 2] = ["515101", "515102"];
+/// The guild's GM channel.
+const GM_CHANNEL: &str = "5000";
 /// A name no character has, to compare an NPC's answers with.
 const NOBODY: &str = "Qxqxnobody";
 
@@ -91,6 +93,9 @@ impl World {
     /// secret roll and a player's blind roll.
     pub fn seeded() -> Self {
         let w = Self::new();
+        // A guild set up as the README says: private and blind rolls have a GM channel to go
+        // to (without one a player's are refused, issue 32).
+        w.setup(&w.gm, &["gm", "setup"], &[("gm_channel", GM_CHANNEL)]);
         w.setup(
             &w.alys,
             &["character", "create"],
@@ -536,7 +541,20 @@ pub fn scan(text: &str) -> Vec<&'static str> {
 
 #[test]
 fn a_player_never_receives_a_hidden_value() {
+    sweep_as_players(&World::seeded());
+}
+
+/// Issue 32: where no GM channel is set, GM copies have nowhere to go (a player's private and
+/// blind rolls are refused; a GM's copies come back to that GM alone): still nothing reaches a
+/// player.
+#[test]
+fn without_a_gm_channel_a_player_still_never_receives_a_hidden_value() {
     let w = World::seeded();
+    w.setup(&w.gm, &["gm", "setup"], &[("clear", "gm_channel")]);
+    sweep_as_players(&w);
+}
+
+fn sweep_as_players(w: &World) {
     let mut leaks = Vec::new();
     let mut answered = 0;
     for player in [&w.alys, &w.bram] {
@@ -834,6 +852,7 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
             .expect("a status")
             .reply
     };
+    let mut alys_turns = 0;
     for _ in 0..12 {
         run(THIZ_CH, &w.gm, &["encounter", "next"], &[]);
         let s = status(THIZ_CH);
@@ -841,8 +860,13 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
         if !s.all_text().contains("**Turn: Alys**") {
             continue;
         }
-        let r = run(THIZ_CH, &w.alys, &["attack"], &[("target", "Grimlok 1")]);
-        check("/attack target:Grimlok 1", &r, &THIZ_NUMBERS);
+        // THIZ gives a turn one attack: typed on one of Alys's turns, by the buttons on the next.
+        alys_turns += 1;
+        if alys_turns % 2 == 1 {
+            let r = run(THIZ_CH, &w.alys, &["attack"], &[("target", "Grimlok 1")]);
+            check("/attack target:Grimlok 1", &r, &THIZ_NUMBERS);
+            continue;
+        }
         let attack = s.buttons.iter().find(|b| b.label == "Attack").unwrap();
         let help = run(THIZ_CH, &w.alys, &["button"], &[("id", &attack.custom_id)]);
         check("the Attack button", &help, &THIZ_NUMBERS);
@@ -865,6 +889,7 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
         &status(THIZ_CH),
         &THIZ_NUMBERS,
     );
+    assert!(alys_turns >= 2, "Alys attacked both ways");
     // Issue 31: a player's /encounter show never has the GM's view of the sheets.
     let show = run(THIZ_CH, &w.alys, &["encounter", "show"], &[]);
     check("/encounter show (THIZ)", &show, &THIZ_NUMBERS);

@@ -69,8 +69,16 @@ pub(super) fn name_taken(name: &str) -> crate::app::AppError {
     ))
 }
 
-/// `/character create name system [npc]`.
-pub(super) fn create(ctx: &Ctx<'_>, name: &str, system: System, npc: bool) -> AppResult<Reply> {
+/// `/character create name [system] [npc]`; without `system`, the server's default system
+/// (`/gm setup system:…`), and the reply says so.
+pub(super) fn create(
+    ctx: &Ctx<'_>,
+    name: &str,
+    system: Option<System>,
+    npc: bool,
+) -> AppResult<Reply> {
+    let defaulted = system.is_none();
+    let system = system.unwrap_or(ctx.settings.default_system);
     if npc && !ctx.is_gm() {
         return Err(user(
             "Only a GM can make an NPC (npc:true); leave npc out to make your own character.",
@@ -104,10 +112,19 @@ pub(super) fn create(ctx: &Ctx<'_>, name: &str, system: System, npc: bool) -> Ap
             "Next: /character set (st, dx, iq, talents…) and /character gear, then /character validate.",
         ),
     };
+    let default = if defaulted {
+        let other = match system {
+            System::Thiz => "tft",
+            System::Tft => "thiz",
+        };
+        format!(" (the server's default system; system:{other} makes the other kind)")
+    } else {
+        String::new()
+    };
     let embed = Embed {
         title: format!("{shown} is ready"),
         description: format!(
-            "A new {system_name} {}.\n{first_steps}",
+            "A new {system_name} {}{default}.\n{first_steps}",
             if npc {
                 "NPC, seen only by GMs"
             } else {

@@ -24,7 +24,8 @@ struct World {
 }
 
 fn world() -> World {
-    let (dir, app) = crate::app::temp_app(11);
+    // No GM channel until a test sets one: the replies must say whether the GM was told.
+    let (dir, app) = crate::app::temp_app_without_gm_channel(11);
     World {
         _dir: dir,
         app,

@@ -278,7 +278,6 @@ fn create_refuses_bad_input_and_changes_nothing() {
                 &[("name", "Gala"), ("system", "gurps")],
                 "system must be thiz or tft",
             ),
-            (&[("name", "Gala")], "needs the option system"),
             (
                 &[("name", "Gala"), ("system", "thiz"), ("npc", "maybe")],
                 "npc must be true or false",

@@ -102,17 +102,37 @@ pub(super) fn sheet_points(s: &TftSheet) -> SheetPoints {
 
 /// Every breach of the rules on the sheet, phrased for the player. `house_rules`: the guild
 /// plays TFT with Bill Seurer's house rules (`/gm rules tft_house_rules`).
+///
+/// An NPC is checked by the rules every figure keeps, not by a player character's creation
+/// rules (issue 32): the GM builds monsters, hirelings and foes to fit the story.
+/// - THIZ NPC: as a character in play (`Stage::InPlay`): no 20-point budget, no minimum of hard
+///   and soft points, no parent or mentor skill, no cap of 5 at creation; what weaknesses and
+///   quirks forbid and the weakness each Magic Skill brings still hold.
+/// - TFT NPC: no starting-figure rules (32 attribute points, each attribute at least 8, no SP
+///   at the start); talents still fit in its IQ (and SP), need their IQ and prerequisites, and
+///   are not taken twice.
+/// - Every TFT figure: a carried weapon that needs more ST than the sheet has is flagged
+///   (tft-rules-summary.md, "WEAPONS": the ST column); an attack without `weapon:` passes it
+///   over (`app::weapons`).
 pub(super) fn problems(l: &Loaded, house_rules: bool) -> Vec<String> {
-    match &l.sheet {
-        Sheet::Thiz(s) => creation::validate_at(&draft(s, &l.skills), s.stage())
-            .iter()
-            .map(ToString::to_string)
-            .collect(),
-        Sheet::Tft(s) if house_rules => tft_problems(s),
+    let npc = l.character.npc;
+    let mut found = match &l.sheet {
+        Sheet::Thiz(s) => {
+            let stage = if npc {
+                creation::Stage::InPlay
+            } else {
+                s.stage()
+            };
+            creation::validate_at(&draft(s, &l.skills), stage)
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        }
+        Sheet::Tft(s) if house_rules => tft_problems(s, npc),
         // tft-house-rules.txt, "Skill Points": SP are the house rules'. Without them a sheet
         // has none, and its talents and spells fit in IQ alone.
         Sheet::Tft(s) => {
-            let mut found = tft_problems(&TftSheet { sp: 0, ..s.clone() });
+            let mut found = tft_problems(&TftSheet { sp: 0, ..s.clone() }, npc);
             let house_talents: Vec<&str> = s
                 .talents
                 .iter()
@@ -157,14 +177,37 @@ pub(super) fn problems(l: &Loaded, house_rules: bool) -> Vec<String> {
             }
             found
         }
+    };
+    if let Sheet::Tft(s) = &l.sheet {
+        found.extend(too_heavy(s, &l.items));
     }
+    found
 }
 
-fn tft_problems(s: &TftSheet) -> Vec<String> {
+/// The carried weapons a TFT figure lacks the ST to wield.
+fn too_heavy(s: &TftSheet, items: &[Item]) -> Vec<String> {
+    items
+        .iter()
+        .filter(|i| i.kind.eq_ignore_ascii_case("weapon"))
+        .filter_map(|i| {
+            let needs = gear::weapon(&i.name).ok()?.st?;
+            (s.st < needs).then(|| {
+                format!(
+                    "{}: needs ST {needs} and the sheet has ST {}, so it cannot be wielded (attacks pass it over); raise ST or take it off with /character gear",
+                    escape(&i.name),
+                    s.st
+                )
+            })
+        })
+        .collect()
+}
+
+fn tft_problems(s: &TftSheet, npc: bool) -> Vec<String> {
     // Decision: a TFT sheet with no experience recorded is a starting character, checked for
     // its 32 attribute points and no SP as well (tft-house-rules.txt, "Skill Points"); once it
-    // has earned XP, only the standing point rules apply.
-    let found = if s.xp == 0 {
+    // has earned XP, only the standing point rules apply. An NPC is never a starting
+    // character (see `problems`).
+    let found = if s.xp == 0 && !npc {
         tft_char::validate_starting(&sheet_points(s))
     } else {
         tft_char::validate_sheet(&sheet_points(s))

@@ -50,10 +50,20 @@ pub(crate) fn attacker_name(ctx: &Ctx<'_>, conn: &Conn, given: &str) -> AppResul
     if !given.trim().is_empty() {
         return Ok(given.to_owned());
     }
-    let current = here(ctx, conn)?.and_then(|(_, l)| l.state.current().map(|f| f.name.clone()));
-    current.ok_or_else(|| {
+    let current = here(ctx, conn)?.and_then(|(_, l)| l.state.current().cloned());
+    let f = current.ok_or_else(|| {
         user("Name the attacker with attacker:… (it defaults to whoever's turn it is in this channel's encounter).")
-    })
+    })?;
+    // The figure whose turn it is may be another player's, or the GM's: say so, rather than
+    // failing on a name the caller cannot use.
+    if !super::may_act(ctx, &f) {
+        return Err(user(format!(
+            "It is {}'s turn, and {} is not your figure: attack when your figure's turn comes (the attacker defaults to whoever's turn it is).",
+            escape(&f.name),
+            escape(&f.name)
+        )));
+    }
+    Ok(f.name)
 }
 
 /// The target of an attack by name: a character the caller may see, or, in this channel's
@@ -109,12 +119,14 @@ pub(crate) struct ThizTurn {
     pub prone: bool,
 }
 
-/// Before a THIZ attack: the turn check and the target's declared options.
+/// Before a THIZ attack: the turn check, one attack a turn, and the target's declared options.
+/// `second` says the attack is a second weapon's (two-weapon fighting).
 pub(crate) fn thiz_before(
     ctx: &Ctx<'_>,
     conn: &Conn,
     attacker: CharacterId,
     target: CharacterId,
+    second: bool,
 ) -> AppResult<ThizTurn> {
     let Some((_, l)) = here(ctx, conn)? else {
         return Ok(ThizTurn::default());
@@ -123,6 +135,7 @@ pub(crate) fn thiz_before(
         return Ok(ThizTurn::default());
     }
     in_turn(ctx, &l, attacker)?;
+    thiz_one_attack(&l, attacker, second)?;
     let t = l.state.figure(target);
     Ok(ThizTurn {
         defend: t.is_some_and(|t| t.declared == Some(Declared::Defend) && !t.defend_used),
@@ -130,20 +143,59 @@ pub(crate) fn thiz_before(
     })
 }
 
-/// After a THIZ attack: Defend is used up, and a target now down leaves the order (a dying one
-/// is offered its dying check). Returns the lines for the reply.
+/// THIZ allows one attack in a figure's turn (thiz-rulebook.md, "Determining Initiative and
+/// Initiative Passes": a turn permits a single action), and two-weapon fighting one more, the
+/// second weapon's ("Two-Weapon Fighting"). A second attack by the figure whose turn it is is
+/// refused, a GM's too (the GM moves the turn on instead); an attack out of turn (a free action,
+/// a waited-for trigger, a second weapon struck after the lowest initiative) counts nothing.
+// Decision: the GM is held to it as well: the tracker's turn is the one being played, and a GM
+// who means a free action or a waited-for trigger names a figure whose turn it is not.
+fn thiz_one_attack(l: &Loaded, attacker: CharacterId, second: bool) -> AppResult<()> {
+    let Some(f) = l.state.current().filter(|f| f.id == attacker) else {
+        return Ok(());
+    };
+    let allowed = if second { 2 } else { 1 };
+    if f.rolls_this_turn < allowed {
+        return Ok(());
+    }
+    let name = escape(&f.name);
+    Err(user(if second {
+        format!(
+            "{name} has made both attacks of two-weapon fighting this turn. /encounter next passes the turn."
+        )
+    } else {
+        format!(
+            "{name} has already attacked this turn, and THIZ gives a turn one action. A second weapon's attack is pair:… second:true; otherwise /encounter next passes the turn."
+        )
+    }))
+}
+
+/// After a THIZ attack: the attacker has attacked in its turn, Defend is used up, and a target
+/// now down leaves the order (a dying one is offered its dying check). Returns the lines for the
+/// reply.
 pub(crate) fn thiz_after(
     ctx: &Ctx<'_>,
     conn: &Conn,
-    target: CharacterId,
+    (attacker, target): (CharacterId, CharacterId),
     used_defend: bool,
     condition: Option<&str>,
 ) -> AppResult<Vec<String>> {
     let Some((at, mut l)) = here_as_stored(ctx, conn)? else {
         return Ok(Vec::new());
     };
+    let mut changed = false;
+    if l.row.system == System::Thiz
+        && let Some(slot) = l.state.current_slot().filter(|s| s.figure == attacker)
+        && let Some(a) = l.state.figure_mut(slot.figure)
+    {
+        a.rolls_this_turn += 1;
+        changed = true;
+    }
     let mut lines = Vec::new();
     let Some(f) = l.state.figure_mut(target) else {
+        if changed {
+            save(conn, at, &l)?;
+        }
         return Ok(lines);
     };
     if used_defend {
@@ -157,7 +209,7 @@ pub(crate) fn thiz_after(
         lines.push(escape(&line));
         l.state.event(line);
     }
-    if used_defend || !lines.is_empty() {
+    if changed || used_defend || !lines.is_empty() {
         save(conn, at, &l)?;
     }
     Ok(lines)
@@ -621,10 +673,14 @@ pub(crate) fn with_lines(mut reply: Reply, mode: RollMode, lines: &[String]) -> 
             r.content.push_str(&lines.join("\n"));
         }
     };
+    let copied = reply.gm_copy.is_some();
     if let Some(copy) = reply.gm_copy.as_deref_mut() {
         add(copy);
     }
-    if mode != RollMode::Blind {
+    // A GM's blind roll without a GM channel comes back whole to that GM (`Ctx::route`), so the
+    // lines go with it; a player's blind reply (no embed: only that it was rolled) never has them.
+    let gms_own_blind = !copied && !reply.embeds.is_empty();
+    if mode != RollMode::Blind || gms_own_blind {
         add(&mut reply);
     }
     reply

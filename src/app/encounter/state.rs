@@ -167,7 +167,8 @@ pub struct Figure {
     /// TFT, multiple actions: the meta-option chosen this round (actions, movement boost).
     #[serde(default)]
     pub meta: Option<(u32, bool)>,
-    /// TFT: attack rolls made in its current turn (earlier rolls, and the actions counted).
+    /// Attack rolls made in its current turn (TFT: earlier rolls, and the actions counted;
+    /// THIZ: one attack a turn, two with two weapons).
     #[serde(default)]
     pub rolls_this_turn: u32,
 }

@@ -264,9 +264,15 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
         },
         tone: Some(if ended { Tone::Grey } else { Tone::Info }),
         fields,
+        // Each system's attack command: `/attack` refuses TFT figures (issue 32).
         footer: (!ended).then(|| {
-            "/encounter declare sets an option · /attack defaults to whoever's turn it is"
-                .to_owned()
+            format!(
+                "/encounter declare sets an option · {} defaults to whoever's turn it is",
+                match system {
+                    System::Thiz => "/attack",
+                    System::Tft => "/tft attack",
+                }
+            )
         }),
     };
     let mut reply = if gm {

@@ -47,9 +47,17 @@ fn caller(user: u64) -> Caller {
 }
 
 impl Table {
+    /// A table in a guild with a GM channel, as set up by the README's steps.
     fn new(seed: u64) -> Table {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let app = open(&dir.path().join("t.sqlite3"), seed);
+        app.store
+            .write(|tx| {
+                let mut s = crate::store::guilds::get(tx, G)?;
+                s.gm_channel_id = Some(crate::app::TEST_GM_CHANNEL);
+                crate::store::guilds::put(tx, G, &s)
+            })
+            .expect("the guild's settings");
         Table { dir, app }
     }
 
@@ -303,8 +311,15 @@ fn a_whole_thiz_fight_with_a_restart() {
         "{}",
         r.all_text()
     );
-    let again = t.ok(GM, &["attack"], &[("target", first.as_str())]);
-    assert!(!again.all_text().contains("defends"));
+    // thiz-rulebook.md, "Determining Initiative and Initiative Passes": a turn is one action,
+    // so a second attack in it is refused (changing nothing); the Defend was used by the first.
+    let again = t.refused(GM, &["attack"], &[("target", first.as_str())]);
+    assert!(
+        again.contains("Alys has already attacked this turn"),
+        "{again}"
+    );
+    let goblin = t.state().figure(t.id(&first).unwrap()).cloned().unwrap();
+    assert_eq!(goblin.defend_used, defending, "{goblin:?}");
     // A goblin falls (a Black wound to the Chest): it leaves the order at the next turn.
     let g2 = t.id("Goblin 2").unwrap();
     t.app
@@ -933,3 +948,4 @@ mod hits;
 mod players;
 mod shown;
 mod timed;
+mod trust;

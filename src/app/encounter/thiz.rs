@@ -323,15 +323,20 @@ fn skip_down(state: &mut State) {
     }
 }
 
-/// The current figure's Defend and Wait end as its turn comes.
+/// The current figure's Defend and Wait end as its turn comes, and it has attacked nothing yet
+/// in it.
 fn start_turn(state: &mut State) {
-    if let Some(slot) = state.current_slot()
-        && let Some(f) = state.figure_mut(slot.figure)
-        && matches!(
-            f.declared,
-            Some(super::state::Declared::Defend | super::state::Declared::Wait)
-        )
-    {
+    let Some(slot) = state.current_slot() else {
+        return;
+    };
+    let Some(f) = state.figure_mut(slot.figure) else {
+        return;
+    };
+    f.rolls_this_turn = 0;
+    if matches!(
+        f.declared,
+        Some(super::state::Declared::Defend | super::state::Declared::Wait)
+    ) {
         f.declared = None;
         f.defend_used = false;
     }
@@ -390,6 +395,8 @@ pub fn act_on_wait(
     state.order.insert(at, slot);
     if let Some(f) = state.figure_mut(id) {
         f.declared = None;
+        // The turn it takes now (or at the end of the pass) is a new one.
+        f.rolls_this_turn = 0;
     }
     let detail = format!(
         "Reflexes {}: rolled {} ({}; {} or better acts first)",

@@ -437,6 +437,20 @@ pub fn suggest_characters(app: &App, caller: &Caller, typed: &str) -> Vec<String
 /// `/gm request`: stores the request and posts it, one button per character asked.
 pub fn request(ctx: &Ctx<'_>, a: &RequestArgs) -> AppResult<Reply> {
     ctx.gm()?;
+    // The players will roll, and their private or blind rolls need a GM channel (see
+    // `Ctx::check_mode`): refused now, when the GM asks, rather than at every press.
+    if ctx.gm_channel().is_none() {
+        let what = match a.mode {
+            RollMode::Private => Some("the private rolls' copies for the GM would go nowhere"),
+            RollMode::Blind => Some("the blind rolls' results would reach no GM"),
+            RollMode::Public | RollMode::SelfOnly => None,
+        };
+        if let Some(what) = what {
+            return Err(user(format!(
+                "No GM channel is set here, so {what}. Ask with mode:public or mode:self, or set a GM channel first with /gm setup gm_channel:#channel."
+            )));
+        }
+    }
     let from_encounter = match &a.asked {
         Asked::Everyone => Some(encounter_characters(ctx, ctx.channel)?),
         Asked::Named(_) => None,
@@ -709,9 +723,15 @@ pub fn secret(ctx: &Ctx<'_>, a: &SecretArgs) -> AppResult<Reply> {
         .read(|conn| Ok(ctx.find_character(conn, &a.character)))??;
     check_system(&c, a.spec.kind)?;
     let rolled = Command::parse(&a.spec.invocation(&c.name, RollMode::Blind))?.run(ctx)?;
-    let copy = rolled
-        .gm_copy
-        .ok_or_else(|| anyhow::anyhow!("a blind roll came back without its GM copy"))?;
+    // Without a GM channel a GM's blind roll comes back as the GM's own reply, under the same
+    // heading line (`Ctx::route`).
+    let copy = match rolled.gm_copy {
+        Some(copy) => copy,
+        None => Box::new(Reply {
+            gm_copy: None,
+            ..rolled
+        }),
+    };
     // The copy opens with "Blind roll by …"; what follows it (an Unlucky mishap, say) stays.
     let rest: Vec<&str> = copy.content.lines().skip(1).collect();
     let mut content = format!(

@@ -45,7 +45,8 @@ fn role_gm() -> Caller {
 }
 
 fn world() -> World {
-    let (dir, app) = crate::app::temp_app(7);
+    // No GM channel yet: the setup tests set one.
+    let (dir, app) = crate::app::temp_app_without_gm_channel(7);
     for (name, owner, npc) in [("Vexa", 10, false), ("Grut", 1, true)] {
         app.store
             .write(|tx| {

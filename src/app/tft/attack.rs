@@ -18,7 +18,7 @@ use crate::app::reply::Reply;
 use crate::app::screen;
 use crate::app::sheet::{ItemStats, TftSheet};
 use crate::app::text::escape;
-use crate::app::{AppResult, Ctx, user};
+use crate::app::{AppResult, Ctx, user, weapons};
 use crate::rules::dice::DieSource as _;
 use crate::rules::tft::attack::{
     Adjustment, AttackKind, AttackSetup, AttackSpec, DefendAndAttack, Mishap, ParryShield,
@@ -115,9 +115,6 @@ const OPTIONS: [&str; 17] = [
     "stance",
     "adjust",
 ];
-
-/// What `weapon:` accepts for fighting bare-handed.
-const BARE_HANDS: [&str; 5] = ["hands", "bare hands", "fists", "unarmed", "none"];
 
 impl Attack {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -231,7 +228,8 @@ impl Attack {
             let t_sheet = tft_sheet(&target)?;
             state::ready_to_attack(tx, guild, &attacker, &a_sheet)?;
             let items = characters::items(tx, guild, attacker.id)?;
-            let chosen = choose_weapon(&items, &attacker.name, self.weapon.as_deref())?;
+            let st_less = a_sheet.st - self.attack_st(&attacker, &a_sheet)?;
+            let chosen = choose_weapon(&attacker, &items, self.weapon.as_deref(), st_less)?;
             let chosen = self.without_house_rules(chosen)?;
             if !self.house_rules {
                 super::house_gear(&attacker, &a_sheet)?;
@@ -886,39 +884,28 @@ impl Chosen {
 }
 
 /// Picks the weapon: the one named (from the attacker's equipment, else the weapon table, or
-/// bare hands), or else the first weapon the attacker carries.
-fn choose_weapon(items: &[Item], owner: &str, requested: Option<&str>) -> AppResult<Chosen> {
-    let carried: Vec<&Item> = items.iter().filter(|i| i.kind == "weapon").collect();
+/// bare hands), or else the default every attack shares ([`weapons::default_weapon`]: the first
+/// carried weapon the attacker can use at this attack's ST, `st_less` below the sheet's).
+fn choose_weapon(
+    attacker: &Character,
+    items: &[Item],
+    requested: Option<&str>,
+    st_less: i32,
+) -> AppResult<Chosen> {
+    let owner = attacker.name.as_str();
     let Some(name) = requested else {
-        // A broken or dropped weapon is passed over when one in hand is carried.
-        let Some(first) = carried
-            .iter()
-            .find(|i| !state::is_broken(i) && !state::is_dropped(i))
-            .or(carried.first())
-        else {
-            return Err(user(format!(
-                "{} carries no weapon; name one with weapon:… (a row of the weapon table, or hands).",
-                escape(owner)
-            )));
+        let pick = weapons::default_weapon(attacker, items, st_less)?;
+        let mut chosen = match &pick.item {
+            Some(item) => carried_weapon(item, owner)?,
+            None => bare_hands(),
         };
-        let mut chosen = carried_weapon(first, owner)?;
-        if carried.len() > 1 {
-            chosen.note = Some(format!(
-                "the first of {} weapons carried; choose with weapon:",
-                carried.len()
-            ));
-        }
+        chosen.note = pick.note();
         return Ok(chosen);
     };
-    if BARE_HANDS.contains(&name.to_ascii_lowercase().as_str()) {
-        return Ok(Chosen {
-            weapon: None,
-            quality: Quality::Plain,
-            name: "bare hands".to_owned(),
-            note: None,
-            item: None,
-        });
+    if weapons::is_bare_hands(name) {
+        return Ok(bare_hands());
     }
+    let carried: Vec<&Item> = items.iter().filter(|i| i.kind == "weapon").collect();
     if let Some(item) = carried.iter().find(|i| i.name.eq_ignore_ascii_case(name)) {
         return carried_weapon(item, owner);
     }
@@ -935,6 +922,16 @@ fn choose_weapon(items: &[Item], owner: &str, requested: Option<&str>) -> AppRes
         note: None,
         item: None,
     })
+}
+
+fn bare_hands() -> Chosen {
+    Chosen {
+        weapon: None,
+        quality: Quality::Plain,
+        name: "bare hands".to_owned(),
+        note: None,
+        item: None,
+    }
 }
 
 /// A carried weapon: its table row (the item's name) and quality (its stats).
@@ -1056,6 +1053,20 @@ mod tests {
         }
     }
 
+    fn ann(st: i32) -> Character {
+        Character {
+            guild_id: crate::store::GuildId(1),
+            id: crate::store::CharacterId(1),
+            name: "Ann".into(),
+            system: crate::store::guilds::System::Tft,
+            owner_id: crate::store::UserId(1),
+            npc: false,
+            sheet_json: format!(r#"{{"st":{st},"dx":12,"iq":8}}"#),
+            created_at: 0,
+            updated_at: 0,
+        }
+    }
+
     #[test]
     fn the_first_carried_weapon_is_the_default() {
         let items = [
@@ -1063,27 +1074,34 @@ mod tests {
             item("weapon", "Broadsword", r#"{"quality":"good"}"#),
             item("weapon", "dagger", "{}"),
         ];
-        let c = choose_weapon(&items, "Ann", None).unwrap();
+        let c = choose_weapon(&ann(12), &items, None, 0).unwrap();
         assert_eq!(
             c.weapon.unwrap().name,
             gear::weapon("broadsword").unwrap().name
         );
         assert_eq!(c.quality, Quality::Good);
         assert!(c.note.unwrap().contains("first of 2"));
-        let c = choose_weapon(&items, "Ann", Some("DAGGER")).unwrap();
+        let c = choose_weapon(&ann(12), &items, Some("DAGGER"), 0).unwrap();
         assert_eq!(c.weapon.unwrap().name, gear::weapon("dagger").unwrap().name);
         assert!(c.note.is_none());
+        // tft-rules-summary.md, "WEAPONS": the Broadsword needs ST 12; at 11 the Dagger is used,
+        // and the reply's note says why.
+        let c = choose_weapon(&ann(11), &items, None, 0).unwrap();
+        assert_eq!(c.weapon.unwrap().name, gear::weapon("dagger").unwrap().name);
+        assert!(c.note.unwrap().contains("Broadsword needs ST 12"));
     }
 
     #[test]
     fn weapons_by_table_name_or_bare_hands() {
-        let c = choose_weapon(&[], "Ann", Some("hands")).unwrap();
+        let c = choose_weapon(&ann(12), &[], Some("hands"), 0).unwrap();
         assert!(c.weapon.is_none());
-        let c = choose_weapon(&[], "Ann", Some("shortsword")).unwrap();
+        let c = choose_weapon(&ann(12), &[], Some("shortsword"), 0).unwrap();
         assert_eq!(c.quality, Quality::Plain);
-        let err = choose_weapon(&[], "Ann", None).unwrap_err().to_string();
-        assert!(err.contains("Ann carries no weapon"), "{err}");
-        let err = choose_weapon(&[], "Ann", Some("banana"))
+        // Nothing carried: bare hands, and the reply says so.
+        let c = choose_weapon(&ann(12), &[], None, 0).unwrap();
+        assert!(c.weapon.is_none());
+        assert_eq!(c.note.as_deref(), Some("no weapon carried, so bare hands"));
+        let err = choose_weapon(&ann(12), &[], Some("banana"), 0)
             .unwrap_err()
             .to_string();
         assert!(
@@ -1153,7 +1171,9 @@ mod tests {
         );
         assert_eq!(parse_quality("shiny"), None);
         let items = [item("weapon", "broadsword", r#"{"quality":"shiny"}"#)];
-        let err = choose_weapon(&items, "Ann", None).unwrap_err().to_string();
+        let err = choose_weapon(&ann(12), &items, Some("broadsword"), 0)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("quality"), "{err}");
     }
 }

@@ -296,11 +296,32 @@ impl Heal {
 
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         // Decision: healing is the GM's to give, as `/wound heal` is for THIZ (SPEC §2); the
-        // sources give no rate for rest, so the GM states it.
-        ctx.gm()?;
+        // sources give no rate for rest, so the GM states it. One exception (issue 32): a
+        // player's figure drinks its own healing potions, potions:N alone, from the "Healing
+        // Potion" items on its sheet (tft-rules-summary.md, "EQUIPMENT": a potion restores 4
+        // ST), which the drink uses up; only while it is awake (above 0 ST: a figure out cold
+        // drinks nothing itself, someone gives it, and that is the GM's /tft heal). A GM's
+        // potions stay as they were: given, from no sheet.
+        let own_potions = !ctx.is_gm();
+        if own_potions
+            && (self.healing.potions == 0
+                || self.healing
+                    != (Healing {
+                        potions: self.healing.potions,
+                        ..Healing::default()
+                    }))
+        {
+            return Err(user(
+                "Only a GM heals hits, fatigue and First Aid with /tft heal; a player's figure drinks its own healing potions with potions:N alone.",
+            ));
+        }
         let guild = ctx.caller.guild;
         ctx.app.store.write(|tx| -> AppResult<Reply> {
-            let c = ctx.find_character(tx, &self.character)?;
+            let c = if own_potions {
+                ctx.acting_character(tx, Some(&self.character))?
+            } else {
+                ctx.find_character(tx, &self.character)?
+            };
             let sheet = tft_sheet(&c)?;
             let name = escape(&c.name);
             if sheet.dead {
@@ -311,6 +332,9 @@ impl Heal {
             let (hits, fatigue) = characters::tft_damage(tx, guild, c.id)?;
             if hits <= 0 && fatigue <= 0 {
                 return Err(user(format!("{name} has no hits or fatigue to heal.")));
+            }
+            if own_potions {
+                drink_own(tx, &c, &sheet, (hits, fatigue), self.healing.potions)?;
             }
             let clamp = |n: i64| n.clamp(0, MAX_SET) as i32;
             let healed = injury::heal(clamp(hits), clamp(fatigue), self.healing).map_err(user)?;
@@ -331,10 +355,15 @@ impl Heal {
             }
             if self.healing.potions > 0 {
                 parts.push(format!(
-                    "{} healing potion{} ({} hits)",
+                    "{} healing potion{} ({} hits){}",
                     self.healing.potions,
                     if self.healing.potions == 1 { "" } else { "s" },
-                    self.healing.potions * injury::POTION_HITS
+                    self.healing.potions * injury::POTION_HITS,
+                    if own_potions {
+                        ", drunk from the sheet"
+                    } else {
+                        ""
+                    }
                 ));
             }
             if self.healing.first_aid {
@@ -363,6 +392,43 @@ impl Heal {
             ))
         })
     }
+}
+
+/// The name of a healing potion carried on a sheet (tft-rules-summary.md, "EQUIPMENT").
+const HEALING_POTION: &str = "healing potion";
+
+/// A player's figure drinks `count` of its own healing potions: refused out cold or without
+/// enough of them carried; otherwise they leave the sheet (the caller's transaction heals).
+fn drink_own(
+    tx: &Conn,
+    c: &Character,
+    sheet: &TftSheet,
+    (hits, fatigue): (i64, i64),
+    count: i32,
+) -> AppResult<()> {
+    let name = escape(&c.name);
+    let left = st_left(sheet, hits, fatigue);
+    if left <= 0 {
+        return Err(user(format!(
+            "{name} is out cold at {left} ST and cannot drink; another figure gives the potion, and a GM records it with /tft heal."
+        )));
+    }
+    let carried = characters::items(tx, c.guild_id, c.id)?
+        .iter()
+        .filter(|i| characters::name_key(&i.name) == HEALING_POTION)
+        .count();
+    let carried = u32::try_from(carried).unwrap_or(u32::MAX);
+    let wanted = u32::try_from(count).unwrap_or(0);
+    if carried < wanted {
+        return Err(user(format!(
+            "{name} carries {} and cannot drink {wanted}; a potion on the sheet is an item named Healing Potion (/character gear action:add item:\"Healing Potion\").",
+            crate::app::text::count(carried, "healing potion", "healing potions")
+        )));
+    }
+    for _ in 0..wanted {
+        characters::remove_item(tx, c.guild_id, c.id, HEALING_POTION)?;
+    }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1458,7 +1458,10 @@ fn a_weapon_that_breaks_is_refused_until_repaired() {
         ][..],
     ] {
         let r = w.run(ANN, &["tft", "attack"], opts);
-        assert!(refusal(&r).contains("Vexa's broadsword is broken"), "{r:?}");
+        // Named, the weapon's own refusal; by default, the same reason among the weapons
+        // carried (issue 32: app::weapons).
+        assert!(refusal(&r).contains("broadsword is broken"), "{r:?}");
+        assert!(refusal(&r).contains("/tft repair"), "{r:?}");
     }
     assert_eq!(w.rolls(), rolls, "a refusal rolls nothing");
     // Bare hands still work, and a sound second weapon is picked over the broken one.
@@ -1677,14 +1680,14 @@ fn multiple_actions_take_four_st_off_each_attack() {
             "Ada",
             Some("1"),
             Some(
-                "a Broadsword needs ST 12; this attacker has ST 8 (ST 12, less 4 for multiple actions)",
+                "Ada carries no weapon it can use for this attack (broadsword needs ST 12 and this attack has ST 8 (ST 12, less 4 for multiple actions)). Name one with weapon:…, or fight bare-handed with weapon:hands.",
             ),
         ),
         (
             "Bea",
             Some("1"),
             Some(
-                "a Broadsword needs ST 12; this attacker has ST 11 (ST 15, less 4 for multiple actions)",
+                "Bea carries no weapon it can use for this attack (broadsword needs ST 12 and this attack has ST 11 (ST 15, less 4 for multiple actions)). Name one with weapon:…, or fight bare-handed with weapon:hands.",
             ),
         ),
         ("Cas", Some("1"), None),
@@ -1692,7 +1695,7 @@ fn multiple_actions_take_four_st_off_each_attack() {
             "Dov",
             Some("2"),
             Some(
-                "a Broadsword needs ST 12; this attacker has ST 11 (ST 19, less 8 for multiple actions)",
+                "Dov carries no weapon it can use for this attack (broadsword needs ST 12 and this attack has ST 11 (ST 19, less 8 for multiple actions)). Name one with weapon:…, or fight bare-handed with weapon:hands.",
             ),
         ),
         ("Eli", Some("2"), None),

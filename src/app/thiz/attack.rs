@@ -3,8 +3,10 @@
 //! attack's hit roll or of the target's Toughness check, which replay it from its log record.
 //!
 //! Decisions:
-//! - Without `weapon` the attacker fights bare-handed (Unarmed Combat); a weapon is an item of kind
-//!   "weapon" the attacker carries, checked with Weapon Skill (its name). A weapon whose stats say
+//! - Without `weapon` the attacker uses the first weapon it carries (`app::weapons`, the same
+//!   default as `/tft attack` and the encounter's Attack buttons), bare-handed (Unarmed Combat)
+//!   only when it carries none or `weapon:hands` says so; a weapon is an item of kind "weapon"
+//!   the attacker carries, checked with Weapon Skill (its name). A weapon whose stats say
 //!   `missile` makes the attack a missile attack, as does `missile:true`.
 //! - A melee attack names its location; without one the Chest is assumed and the reply says so.
 //! - A missile's location is rolled after the hit, so the armour there is not known when the die
@@ -35,7 +37,7 @@ use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::screen;
 use crate::app::sheet::ItemStats;
 use crate::app::text::{escape, signed};
-use crate::app::{AppError, AppResult, Ctx, user};
+use crate::app::{AppError, AppResult, Ctx, user, weapons};
 use crate::rules::dice::DieSource;
 use crate::rules::thiz::combat::{
     AdjustedAttack, Aim, AttackInput, AttackKind, BurstWeapon, Sight, Vision, adjusted_attack,
@@ -318,6 +320,35 @@ fn sights(att: &ThizChar, tgt: &ThizChar, sight: Option<SightOpt>) -> (Vision, V
     }
 }
 
+/// A carried weapon and its stats; `None`: bare hands.
+type Weapon<'c> = Option<(&'c crate::store::characters::Item, ItemStats)>;
+
+/// The weapon of an attack, and the reply's word on how it was chosen: the one named (or bare
+/// hands, `weapon:hands`), else the default every attack shares (`app::weapons`): the first
+/// weapon carried, bare hands only when none is.
+fn attack_weapon<'c>(att: &'c ThizChar, a: &AttackArgs) -> AppResult<(Weapon<'c>, Option<String>)> {
+    Ok(match a.weapon.as_deref() {
+        Some(w) if weapons::is_bare_hands(w) => (None, None),
+        Some(w) => (Some(att.weapon(w)?), None),
+        // Two weapons are both named: a default could pick the pair's own.
+        None if a.pair.is_some() => (None, None),
+        None => {
+            let pick = weapons::default_weapon(&att.character, &att.items, 0)?;
+            let found = pick
+                .item
+                .as_ref()
+                .and_then(|p| att.items_of("weapon").find(|(i, _)| i.id == p.id));
+            let name = found
+                .as_ref()
+                .map_or_else(|| "bare hands".to_owned(), |(i, _)| escape(&i.name));
+            let note = pick
+                .note()
+                .map(|n| format!("No weapon named: {name}, {n}."));
+            (found, note)
+        }
+    })
+}
+
 /// Reads both sheets into the plan the dice are rolled against, and the weapon's name.
 fn plan(
     ctx: &Ctx<'_>,
@@ -326,7 +357,7 @@ fn plan(
     tgt: &ThizChar,
     a: &AttackArgs,
 ) -> AppResult<(AttackPlan, Option<String>)> {
-    let weapon = a.weapon.as_deref().map(|w| att.weapon(w)).transpose()?;
+    let (weapon, default_note) = attack_weapon(att, a)?;
     let stats = weapon
         .as_ref()
         .map_or_else(ItemStats::default, |(_, s)| s.clone());
@@ -369,7 +400,7 @@ fn plan(
             escape(&att.character.name)
         )));
     }
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = default_note.into_iter().collect();
     let mut skill_rating = base.rating.0;
     if let Some((item, stats)) = &weapon
         && let Some(trained) = trained_for_war(att, item, stats, &skill, skill_rating)
@@ -691,7 +722,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         // A dying, unconscious or dead character cannot attack (thiz-rulebook.md, "Damage").
         att.able_to_act()?;
         // The encounter's turn and the target's declared Defend and Prone.
-        let turn = hooks::thiz_before(ctx, tx, att.character.id, tgt.character.id)?;
+        let turn = hooks::thiz_before(ctx, tx, att.character.id, tgt.character.id, a.second)?;
         let (a, defend) = &hooks::thiz_args(a, &turn, &tgt)?;
         let (plan, weapon) = plan(ctx, tx, &att, &tgt, a)?;
         let mut rec = blank_record(&att.character, &tgt.character, weapon, plan.clone());
@@ -723,7 +754,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         let mut lines = hooks::thiz_after(
             ctx,
             tx,
-            tgt.character.id,
+            (att.character.id, tgt.character.id),
             *defend > 0,
             rec.condition.as_deref(),
         )?;
@@ -1792,7 +1823,11 @@ mod tests {
     fn a_black_head_wound_leaves_the_target_dying() {
         // Sword 30 at the head (armour 0): ≤ 5 is Black at rating 33; Toughness 2 fails on ≥ 90.
         let seed = seed_for(&[&|r| r <= 5, &|r| r >= 90]);
-        for (weapon, condition) in [(Some("Sword"), "is dying"), (None, "is knocked out")] {
+        // weapon:hands: bare fists (without weapon:, the first weapon carried is used).
+        for (weapon, condition) in [
+            (Some("Sword"), "is dying"),
+            (Some("hands"), "is knocked out"),
+        ] {
             let kit = Kit::new(seed);
             fighters(&kit);
             let vexa = crate::store::CharacterId(1);
@@ -1816,7 +1851,7 @@ mod tests {
                 b.custom_id
                     == super::super::care::dying_button(crate::store::CharacterId(2)).custom_id
             });
-            assert_eq!(dying_button, weapon.is_some(), "{reply:?}");
+            assert_eq!(dying_button, weapon == Some("Sword"), "{reply:?}");
             // Bran cannot strike back.
             let back = kit.run(
                 &kit.other(),

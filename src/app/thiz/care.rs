@@ -80,13 +80,17 @@ fn mode_for(asked: Option<RollMode>, npc: bool) -> RollMode {
     })
 }
 
-/// The character a dying button names, if the presser may act for them. Anything they may not
-/// see answers as a stale button, so a press reveals nothing.
+/// The character a dying button names, if the presser may act for them. A character that is
+/// gone answers as a stale button; an NPC's button, which the channel sees on an attack or the
+/// encounter's status, is the GM's, and a player is told so without its name or numbers.
 fn pressed(ctx: &Ctx<'_>, conn: &Conn, id: CharacterId) -> AppResult<Character> {
     let stale = || user("That button is no longer valid; use /wound dying instead.");
-    let c = characters::by_id(conn, ctx.caller.guild, id)?
-        .filter(|c| ctx.can_see(c))
-        .ok_or_else(stale)?;
+    let c = characters::by_id(conn, ctx.caller.guild, id)?.ok_or_else(stale)?;
+    if !ctx.can_see(&c) {
+        return Err(user(
+            "That dying check is the GM's button: it is for a figure the GM plays, and only a GM rolls it. Nothing was rolled.",
+        ));
+    }
     if !ctx.can_act(&c) {
         return Err(user(format!(
             "{} belongs to another player; only they or a GM can roll their dying checks.",
@@ -638,14 +642,14 @@ mod tests {
             *std::slice::from_ref(&button),
             "still dying: the button again"
         );
-        // An NPC's button: a player cannot tell it from a stale one; a GM rolls it, to themselves.
+        // An NPC's button: a player is told it is the GM's (not that it is stale), without the
+        // NPC's name; a GM rolls it, to themselves.
         let ghoul = kit.thiz("Ghoul", kit.gm_id(), true);
         kit.wound(ghoul, "head", "black");
         let npc = dying_button(ghoul).custom_id;
-        one_line_refusal(
-            &press(&kit.player(), &npc),
-            "That button is no longer valid",
-        );
+        let refused = press(&kit.player(), &npc);
+        one_line_refusal(&refused, "That dying check is the GM's button");
+        assert!(!refused.all_text().contains("Ghoul"), "{refused:?}");
         let reply = press(&kit.gm(), &npc);
         assert_eq!(reply.visibility, Visibility::Ephemeral);
         assert_eq!(reply.embeds[0].title, "Ghoul: dying check");
@@ -807,7 +811,8 @@ mod tests {
                 &[("character", "Rook")],
                 "Rook is a TFT character",
             ),
-            (&["wound", "dying"], &[], "needs the option character"),
+            // Without character: the player's latest THIZ character (Well, made last).
+            (&["wound", "dying"], &[], "Well is not dying"),
             (
                 &["wound", "dying"],
                 &[("character", "Vexa"), ("mode", "loud")],

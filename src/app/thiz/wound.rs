@@ -98,15 +98,16 @@ impl WoundArgs {
             Some("rest") => {
                 let o = Opts::new(inv, &["character", "days"])?;
                 let days = o.int("days", 1, i64::from(MAX_REST_DAYS))?.unwrap_or(1);
+                // Without `character`, the caller's THIZ character (`Ctx::acting_character`).
                 WoundArgs::Rest {
-                    character: o.required("character")?.to_owned(),
+                    character: o.text("character").unwrap_or_default().to_owned(),
                     days: u32::try_from(days).unwrap_or(1),
                 }
             }
             Some("dying") => {
                 let o = Opts::new(inv, &["character", "mode"])?;
                 WoundArgs::Dying {
-                    character: Patient::Named(o.required("character")?.to_owned()),
+                    character: Patient::Named(o.text("character").unwrap_or_default().to_owned()),
                     mode: o.choice("mode")?,
                 }
             }

@@ -49,12 +49,13 @@ pub async fn character_create(
     ctx: Context<'_>,
     // A new name, so no autocomplete: suggesting existing characters would only collide.
     #[description = "The new character's name"] name: String,
-    #[description = "The game system of the sheet"] system: System,
+    #[description = "The game system of the sheet (default: the server's, /gm setup system:…)"]
+    system: Option<System>,
     #[description = "A GM-owned character only GMs can see"] npc: Option<bool>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("name", name)
-        .choice("system", Some(system))
+        .choice("system", system)
         .opt("npc", npc);
     invoke(ctx, &["character", "create"], args).await
 }

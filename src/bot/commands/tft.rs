@@ -254,7 +254,7 @@ pub async fn tft_job(
     invoke(ctx, &["tft", "job"], args).await
 }
 
-/// TFT healing and rest: hits and fatigue off a figure (GM)
+/// TFT healing and rest (GM); a player drinks their figure's own healing potions
 #[poise::command(slash_command, rename = "heal")]
 pub async fn tft_heal(
     ctx: Context<'_>,
@@ -269,7 +269,7 @@ pub async fn tft_heal(
     #[min = 0]
     #[max = 10000]
     fatigue: Option<i64>,
-    #[description = "Healing potions drunk, 4 hits each (0 to 100)"]
+    #[description = "Healing potions drunk, 4 hits each (a player: from the sheet's own)"]
     #[min = 0]
     #[max = 100]
     potions: Option<i64>,

@@ -69,9 +69,9 @@ pub async fn wound_heal(
 #[poise::command(slash_command, rename = "rest")]
 pub async fn wound_rest(
     ctx: Context<'_>,
-    #[description = "Who rests"]
+    #[description = "Who rests (default: your THIZ character)"]
     #[autocomplete = "autocomplete::character"]
-    character: String,
+    character: Option<String>,
     #[description = "Days of rest (1 to 365, default 1)"]
     #[min = 1]
     #[max = 365]
@@ -85,9 +85,9 @@ pub async fn wound_rest(
 #[poise::command(slash_command, rename = "dying")]
 pub async fn wound_dying(
     ctx: Context<'_>,
-    #[description = "Who is dying"]
+    #[description = "Who is dying (default: your THIZ character)"]
     #[autocomplete = "autocomplete::character"]
-    character: String,
+    character: Option<String>,
     #[description = "Who sees the roll (default public; yourself for NPCs)"] mode: Option<Mode>,
 ) -> Result<(), Error> {
     let args = Args::new().opt("character", character).choice("mode", mode);

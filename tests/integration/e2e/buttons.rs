@@ -191,25 +191,28 @@ fn the_gms_attack_button_keeps_npc_numbers_behind_the_screen() {
     s.run(&ann, "/encounter add character:Gala");
     s.run(&gm, "/encounter add npc:Grimlok");
     // To Grimlok 1's turn: Next until the Attack button answers for it.
-    let mut hit = None;
-    for _ in 0..6 {
-        let next = s.run(&gm, "/encounter next");
-        let carrier = next.message();
-        let attack = s.press(&gm, &carrier, &status_attack_button(&s));
-        assert!(attack.ephemeral(), "{}", attack.callback_body());
-        if attack.text().starts_with("Grimlok 1 attacks") {
-            hit = attack
-                .custom_ids()
-                .into_iter()
-                .find(|id| id.starts_with("enc:hit:"))
-                .map(|id| (carrier, id));
-            break;
+    let grimlok_turn = || {
+        for _ in 0..6 {
+            let next = s.run(&gm, "/encounter next");
+            let carrier = next.message();
+            let attack = s.press(&gm, &carrier, &status_attack_button(&s));
+            assert!(attack.ephemeral(), "{}", attack.callback_body());
+            if attack.text().starts_with("Grimlok 1 attacks") {
+                let hit = attack
+                    .custom_ids()
+                    .into_iter()
+                    .find(|id| id.starts_with("enc:hit:"))
+                    .expect("a target button for Gala");
+                return (carrier, hit);
+            }
         }
-    }
-    let (carrier, hit) = hit.expect("Grimlok 1's turn came, with a target button for Gala");
-    // Bare hands at 27 against Speed 0: nearly every blow lands; a wound comes within a few.
+        panic!("Grimlok 1's turn never came");
+    };
+    // Bare hands at 27 against Speed 0: nearly every blow lands; a wound comes within a few
+    // turns (THIZ gives a turn one attack, and a target button acts once).
     let mut wounded = false;
-    for _ in 0..6 {
+    for turn in 0..6 {
+        let (carrier, hit) = grimlok_turn();
         let press = s.press(&gm, &carrier, &hit);
         assert!(
             !press.ephemeral(),
@@ -225,6 +228,16 @@ fn the_gms_attack_button_keeps_npc_numbers_behind_the_screen() {
         assert_eq!(copy.body()["flags"], 64, "the GM's copy is ephemeral");
         let gm_text = super::message_text(copy.body());
         assert!(gm_text.contains("Unarmed Combat 27"), "{gm_text}");
+        if turn == 0 {
+            // Issue 32: the same button pressed again attacks nothing, and says why.
+            let twice = s.press(&gm, &carrier, &hit);
+            assert!(twice.ephemeral(), "{}", twice.callback_body());
+            assert!(
+                twice.text().contains("an Attack button acts once"),
+                "{}",
+                twice.callback_body()
+            );
+        }
         if press
             .custom_ids()
             .iter()

@@ -258,7 +258,9 @@ fn callback_429s_and_hangs_still_show_every_logged_roll_once() {
         ),
         Fault::new(FaultTarget::Callback, FaultKind::Hang, 10),
     ]);
-    let batch = dispatch_rolls(&s, &alys, N, "private");
+    // Self-only rolls: answered to the roller alone, and with no GM channel set there is no
+    // copy (a private roll would be refused without one, issue 32).
+    let batch = dispatch_rolls(&s, &alys, N, "self");
     wait_answered(&s, &batch);
     // A hung callback's interaction is settled by the bot looking up `@original` after the
     // deadline: wait for those lookups, so nothing is still on its way when counting.
@@ -282,14 +284,14 @@ fn callback_429s_and_hangs_still_show_every_logged_roll_once() {
         r.route().ends_with("/callback") && r.status == 429
     });
     eprintln!(
-        "{N} private rolls with 25% callback 429s and 10% hung callbacks: {logged} logged, \
+        "{N} self-only rolls with 25% callback 429s and 10% hung callbacks: {logged} logged, \
          {shown} shown once, {} lost; {limited} callbacks answered 429, {} hung",
         logged - shown,
         hung.len()
     );
     assert_eq!((logged, shown), (N, N));
     assert!(limited > 0 && !hung.is_empty(), "both faults were injected");
-    // Without a GM channel no copy is held or posted.
+    // No copy is held or posted.
     assert!(gm_copies(&s, &batch).values().all(|n| *n == 0));
     assert_eq!(db_count(&s, "SELECT COUNT(*) FROM outbox"), 0);
 }

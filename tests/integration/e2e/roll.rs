@@ -72,11 +72,19 @@ fn a_private_roll_is_ephemeral_and_copied_to_the_gm_channel() {
     );
 }
 
+/// Issue 32: without a GM channel a player's private roll is refused with the fix, rather than
+/// answered as if a copy went somewhere; nothing is posted.
 #[test]
-fn a_private_check_without_a_gm_channel_posts_nowhere_else() {
+fn a_private_check_without_a_gm_channel_is_refused_and_posts_nowhere() {
     let s = Session::start();
     let reply = s.run(&s.player(10), "/check rating:4 mode:private");
     assert!(reply.ephemeral(), "{}", reply.callback_body());
+    assert!(
+        reply.content().starts_with("No GM channel is set here")
+            && reply.content().contains("/gm setup gm_channel:"),
+        "{}",
+        reply.callback_body()
+    );
     // A later public roll's callback is a barrier: the bot handled the first interaction
     // completely (it sends the GM copy right after the callback) before this one's answer.
     let later = s.run(&s.player(10), "/roll expression:1d4");

@@ -26,6 +26,13 @@ fn turn_of(t: &Table, name: &str) {
     panic!("{name} never got the turn");
 }
 
+/// Ends the current turn and plays on (as the GM) to `name`'s next one: THIZ gives a turn
+/// one attack.
+fn next_turn_of(t: &Table, name: &str) {
+    t.ok(GM, &["encounter", "next"], &[]);
+    turn_of(t, name);
+}
+
 /// A THIZ fight of Alys and a goblin whose sheet carries sentinel numbers.
 fn thiz_goblin(seed: u64) -> Table {
     let t = Table::new(seed);
@@ -75,9 +82,11 @@ fn a_player_attacks_an_npc_of_the_encounter_without_seeing_its_numbers() {
         if t.state().figures.iter().any(|f| f.down) {
             break;
         }
+        next_turn_of(&t, "Alys");
     }
     assert!(hits > 0, "no hit in six tries");
     // The GM's own attack shows everything, as before.
+    next_turn_of(&t, "Alys");
     let gm = t.ok(
         GM,
         &["attack"],
@@ -102,6 +111,7 @@ fn a_private_or_blind_attack_on_an_npc_keeps_the_numbers_with_the_gm() {
     assert_eq!(private.visibility, Visibility::Ephemeral);
     assert!(!player_view(&private).contains("Speed 3"));
     assert!(gm_view(&private).contains("Speed 3"));
+    next_turn_of(&t, "Alys");
     let blind = t.ok(
         ANN,
         &["attack"],
@@ -161,7 +171,8 @@ fn the_attack_button_offers_the_targets_and_a_target_button_rolls_the_attack() {
     assert_eq!(help.visibility, Visibility::Ephemeral);
     let alys = t.id("Alys").unwrap();
     let g = t.id("Goblin 1").unwrap();
-    let id = format!("enc:hit:{}:{}", alys.0, g.0);
+    // The button carries the turn count and Alys's attacks so far this turn (none).
+    let id = format!("enc:hit:{}:{}:{}:0", alys.0, g.0, t.state().turns);
     assert!(
         help.buttons.iter().any(|b| b.custom_id == id),
         "{:?}",
@@ -173,6 +184,18 @@ fn the_attack_button_offers_the_targets_and_a_target_button_rolls_the_attack() {
     let seen = player_view(&r);
     assert!(seen.contains("Alys attacks Goblin 1"), "{seen}");
     assert!(!seen.contains("Speed 3"));
+    // Issue 32: a button acts once. The same press again is refused with why, changing nothing.
+    let twice = t.refused(ANN, &["button"], &[("id", &id)]);
+    assert!(
+        twice.contains("Alys has attacked since that button was shown"),
+        "{twice}"
+    );
+    // A button made before buttons carried the turn is refused, with the fix.
+    let old = format!("enc:hit:{}:{}", alys.0, g.0);
+    assert!(
+        t.refused(ANN, &["button"], &[("id", &old)])
+            .contains("press Attack on the status message")
+    );
     // Once the turn moves on, the old target button is refused and changes nothing.
     t.ok(GM, &["encounter", "next"], &[]);
     if t.current() != "Alys" {
