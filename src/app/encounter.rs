@@ -141,9 +141,9 @@ impl EncounterCommand {
                     .transpose()?;
                 let character = o.text("character").map(|s| s.trim().to_owned());
                 let npc = o.text("npc").map(|s| s.trim().to_owned());
-                if character.is_some() == npc.is_some() {
+                if character.is_some() && npc.is_some() {
                     return Err(user(
-                        "/encounter add needs one of character:… (a character as it is) or npc:… (copies of an NPC sheet, numbered).",
+                        "/encounter add takes one of character:… (a character as it is) or npc:… (copies of an NPC sheet, numbered), not both.",
                     ));
                 }
                 let count = o.int("count", 1, MAX_COUNT)?;
@@ -806,6 +806,20 @@ fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {
             // They were pushed above to number the copies; the loop below adds them properly.
             let n = added.len();
             l.state.figures.truncate(l.state.figures.len() - n);
+        } else {
+            // Neither named: the caller's own character of the encounter's system (issue 32: a
+            // player with one character of the system need not name it).
+            let mine = characters::owned_by(tx, at.guild, ctx.caller.user)?
+                .into_iter()
+                .find(|c| c.system == system)
+                .ok_or_else(|| {
+                    user(format!(
+                        "/encounter add needs character:… or npc:…; you have no {} character of your own to add.",
+                        system.as_str().to_uppercase()
+                    ))
+                })?;
+            ctx.saw(&mine);
+            added.push(mine);
         }
         let mut lines = Vec::new();
         for c in &added {

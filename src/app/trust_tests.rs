@@ -362,6 +362,29 @@ fn a_player_with_one_character_of_the_system_need_not_name_it() {
     );
 }
 
+/// Issue 32: the maneuvers, the TFT shield bash and `/encounter add` take the player's own
+/// character of the system when none is named, like every other command.
+#[test]
+fn maneuvers_bashes_and_joining_a_fight_need_no_name_either() {
+    let t = T::new(true);
+    t.party();
+    let listen = t.ok(ANN, &["maneuver", "listen"], &[]);
+    assert!(listen.all_text().contains("Vexa"), "{}", listen.all_text());
+    let trip = t.ok(ANN, &["maneuver", "trip"], &[("target", "Bran")]);
+    assert!(trip.all_text().contains("Vexa"), "{}", trip.all_text());
+    t.ok(GM, &["character", "set"], &[("name", "Tor"), ("field", "shield"), ("value", "small shield")]);
+    let bash = t.run(ANN, &["tft", "bash"], &[("target", "Brom")]);
+    let text = match &bash {
+        Ok(r) | Err(r) => r.all_text(),
+    };
+    assert!(text.contains("Tor"), "the bash is Tor's: {text}");
+    t.ok(GM, &["encounter", "start"], &[("system", "tft"), ("surprise", "none")]);
+    let joined = t.ok(ANN, &["encounter", "add"], &[]);
+    assert!(joined.all_text().contains("Tor"), "{}", joined.all_text());
+    let none = t.refused(GM, &["encounter", "add"], &[]);
+    assert!(none.contains("no TFT character of your own"), "{none}");
+}
+
 /// tft-rules-summary.md, "EQUIPMENT" (a healing potion restores 4): a player's awake figure
 /// drinks its own potions, the "Healing Potion" items on its sheet, which are used up; not
 /// another player's figure's, not more than it carries, not out cold, and nothing but potions.

@@ -24,7 +24,8 @@ impl Bash {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
         let o = Opts::new(inv, &["attacker", "target", "rush", "mode"])?;
         Ok(Self {
-            attacker: o.required("attacker")?.to_owned(),
+            // Left out: the caller's TFT figure (`Ctx::acting_character`).
+            attacker: o.text("attacker").unwrap_or_default().to_owned(),
             target: o.required("target")?.to_owned(),
             rush: o.flag("rush")?,
             mode: o.mode()?,

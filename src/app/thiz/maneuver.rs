@@ -155,16 +155,12 @@ impl ManeuverArgs {
             Kind::Listen => &["character", "distance", "modifier", "mode"],
         };
         let o = Opts::new(inv, allowed)?;
+        // Left out, the actor is the caller's THIZ character (`Ctx::acting_character`).
+        let named = |name: &str| o.text(name).unwrap_or_default().to_owned();
         let (actor, target) = match kind {
-            Kind::Escape => (
-                o.required("character")?.to_owned(),
-                Some(o.required("holder")?.to_owned()),
-            ),
-            Kind::Listen => (o.required("character")?.to_owned(), None),
-            _ => (
-                o.required("attacker")?.to_owned(),
-                Some(o.required("target")?.to_owned()),
-            ),
+            Kind::Escape => (named("character"), Some(o.required("holder")?.to_owned())),
+            Kind::Listen => (named("character"), None),
+            _ => (named("attacker"), Some(o.required("target")?.to_owned())),
         };
         if kind == Kind::Sunder && o.text("item").is_none() {
             return Err(user(

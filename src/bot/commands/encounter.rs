@@ -90,7 +90,7 @@ pub async fn encounter_start(
 #[poise::command(slash_command, rename = "add")]
 pub async fn encounter_add(
     ctx: Context<'_>,
-    #[description = "A character as it is (players add their own)"]
+    #[description = "A character as it is (default: your own of the encounter's system)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "GM: an NPC sheet to copy as Name 1, Name 2…"]

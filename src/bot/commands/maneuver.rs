@@ -30,12 +30,12 @@ pub async fn maneuver(_: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, rename = "grapple")]
 pub async fn maneuver_grapple(
     ctx: Context<'_>,
-    #[description = "Who grapples"]
-    #[autocomplete = "autocomplete::character"]
-    attacker: String,
     #[description = "Who is grappled"]
     #[autocomplete = "autocomplete::character"]
     target: String,
+    #[description = "Who grapples (default: your THIZ character)"]
+    #[autocomplete = "autocomplete::character"]
+    attacker: Option<String>,
     #[description = "Already holding on: hold (free punch), throw or pin"] then: Option<
         GrappleThen,
     >,
@@ -58,12 +58,12 @@ pub async fn maneuver_grapple(
 #[poise::command(slash_command, rename = "escape")]
 pub async fn maneuver_escape(
     ctx: Context<'_>,
-    #[description = "Who is held"]
-    #[autocomplete = "autocomplete::character"]
-    character: String,
     #[description = "Who holds them"]
     #[autocomplete = "autocomplete::character"]
     holder: String,
+    #[description = "Who is held (default: your THIZ character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
     #[description = "reverse the hold, or break free (default)"] how: Option<EscapeHow>,
     #[description = "Fighting Berserk: +3 to break free"] berserk: Option<bool>,
     #[description = "Added to the rating (-40 to 40)"]
@@ -86,12 +86,12 @@ pub async fn maneuver_escape(
 #[poise::command(slash_command, rename = "trip")]
 pub async fn maneuver_trip(
     ctx: Context<'_>,
-    #[description = "Who trips"]
-    #[autocomplete = "autocomplete::character"]
-    attacker: String,
     #[description = "Who is tripped"]
     #[autocomplete = "autocomplete::character"]
     target: String,
+    #[description = "Who trips (default: your THIZ character)"]
+    #[autocomplete = "autocomplete::character"]
+    attacker: Option<String>,
     #[description = "The weapon used (bare-handed if left out)"]
     #[autocomplete = "autocomplete::weapon"]
     weapon: Option<String>,
@@ -120,12 +120,12 @@ pub async fn maneuver_trip(
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn maneuver_disarm(
     ctx: Context<'_>,
-    #[description = "Who disarms"]
-    #[autocomplete = "autocomplete::character"]
-    attacker: String,
     #[description = "Whose weapon"]
     #[autocomplete = "autocomplete::character"]
     target: String,
+    #[description = "Who disarms (default: your THIZ character)"]
+    #[autocomplete = "autocomplete::character"]
+    attacker: Option<String>,
     #[description = "The weapon used (bare-handed if left out)"]
     #[autocomplete = "autocomplete::weapon"]
     weapon: Option<String>,
@@ -155,9 +155,6 @@ pub async fn maneuver_disarm(
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn maneuver_sunder(
     ctx: Context<'_>,
-    #[description = "Who strikes"]
-    #[autocomplete = "autocomplete::character"]
-    attacker: String,
     #[description = "Whose equipment"]
     #[autocomplete = "autocomplete::character"]
     target: String,
@@ -165,6 +162,9 @@ pub async fn maneuver_sunder(
     #[autocomplete = "autocomplete::weapon"]
     weapon: String,
     #[description = "The target's weapon, armour or shield aimed at"] item: String,
+    #[description = "Who strikes (default: your THIZ character)"]
+    #[autocomplete = "autocomplete::character"]
+    attacker: Option<String>,
     #[description = "Fighting Berserk: +3 to Strength"] berserk: Option<bool>,
     #[description = "Added to the hit check (-40 to 40)"]
     #[min = -40]
@@ -187,9 +187,9 @@ pub async fn maneuver_sunder(
 #[poise::command(slash_command, rename = "listen")]
 pub async fn maneuver_listen(
     ctx: Context<'_>,
-    #[description = "Who listens"]
+    #[description = "Who listens (default: your THIZ character)"]
     #[autocomplete = "autocomplete::character"]
-    character: String,
+    character: Option<String>,
     #[description = "Feet to the sound (default 30; 15 or less narrows it to places)"]
     #[min = 0]
     #[max = 10000]

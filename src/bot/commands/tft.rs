@@ -207,12 +207,12 @@ pub async fn tft_dying(
 #[poise::command(slash_command, rename = "bash")]
 pub async fn tft_bash(
     ctx: Context<'_>,
-    #[description = "Who bashes"]
-    #[autocomplete = "autocomplete::character"]
-    attacker: String,
     #[description = "Who is bashed"]
     #[autocomplete = "autocomplete::character"]
     target: String,
+    #[description = "Who bashes (default: your TFT figure)"]
+    #[autocomplete = "autocomplete::character"]
+    attacker: Option<String>,
     #[description = "A shield rush instead of a bash"] rush: Option<bool>,
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
 ) -> Result<(), Error> {
