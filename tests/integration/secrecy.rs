@@ -1303,3 +1303,272 @@ fn a_gms_private_attack_tells_the_struck_figures_player_and_only_them() {
     );
     assert!(blind.notice.is_none(), "{blind:?}");
 }
+
+/// The numbers of three digits or more in `text` (a d100 aside): Vexa's sheet (ST 173, IQ 149) and what follows
+/// from it (its ST left, hits set past 100) are the only ones in the replies of
+/// [`a_gms_spells_and_corrections_show_the_channel_no_npc_numbers`].
+fn big_numbers(text: &str) -> Vec<String> {
+    text.replace("d100", "d%")
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|n| n.len() >= 3)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// An NPC's number in what the channel reads: one of three digits, Vexa's DX 57 (and the adjDX
+/// it makes), or one of Grimlok's ratings as the hazards and the luck reroll show them.
+fn npc_numbers_in(channel: &str) -> Vec<String> {
+    let mut found = big_numbers(channel);
+    for shape in [
+        "DX 57",
+        "**57**",
+        "Speed 13",
+        "Physical",
+        "armour 1",
+        "(row ",
+        "has taken",
+    ] {
+        if channel.contains(shape) {
+            found.push(shape.to_owned());
+        }
+    }
+    found
+}
+
+/// The first button of `r` or its copies whose id starts with `prefix`.
+fn button_id(r: &Reply, prefix: &str) -> Option<String> {
+    let mut all = vec![r];
+    all.extend(r.caller_copy.as_deref());
+    all.into_iter()
+        .flat_map(|r| r.buttons.iter())
+        .find(|b| b.custom_id.starts_with(prefix))
+        .map(|b| b.custom_id.clone())
+}
+
+/// Issue 31: `/tftkit cast` with an NPC caster and an NPC target (a plain spell, a missile spell
+/// each way, a renewal), `/tft condition` on an NPC, a THIZ NPC's fire and suffocation hazards
+/// and the luck reroll of its check, each run by the GM in public. The channel reads what
+/// happened, never the NPC's numbers; the GM's copy holds them (so the scan can fail); a
+/// player's own figure keeps its numbers, the hits on it included.
+#[test]
+#[allow(clippy::too_many_lines)] // One fight, read top to bottom.
+fn a_gms_spells_and_corrections_show_the_channel_no_npc_numbers() {
+    const CH: u64 = 93;
+    let w = World::seeded();
+    let gm = |path: &[&str], options: &[(&str, &str)]| w.run_at(CH, &w.gm, path, options);
+    w.npc_fighters(CH);
+    gm(
+        &["character", "create"],
+        &[("name", "Vexa"), ("system", "tft"), ("npc", "true")],
+    );
+    // Vexa's sentinels: ST 173, DX 57, IQ 149. Tor, Alys's: ST 40, DX 16, IQ 14.
+    for (name, field, value) in [
+        ("Vexa", "st", "173"),
+        ("Vexa", "dx", "57"),
+        ("Vexa", "iq", "149"),
+        ("Tor", "st", "40"),
+        ("Tor", "iq", "14"),
+    ] {
+        gm(
+            &["character", "set"],
+            &[("name", name), ("field", field), ("value", value)],
+        );
+    }
+    for name in ["Vexa", "Tor"] {
+        let r = gm(
+            &["character", "set"],
+            &[
+                ("name", name),
+                ("field", "spells"),
+                ("value", "Magic Fist, Flame Shield"),
+            ],
+        );
+        assert!(r.all_text().contains("Flame Shield"), "{r:?}");
+    }
+    let mut leaks = Vec::new();
+    let mut gm_saw = String::new();
+    // A GM's public roll: the channel's text is scanned, the GM's copy kept; a player's roll:
+    // all the player receives is scanned, the GM channel's copy kept.
+    let mut scan = |what: &str, r: &Reply| {
+        assert!(
+            !r.all_text().contains("Something went wrong"),
+            "{what}: {r:?}"
+        );
+        // A player's roll has no copy for its caller; the GM channel's copy is the GM's.
+        let by_player = r.caller_copy.is_none() && r.gm_copy.is_some();
+        let channel = if by_player {
+            r.caller_text()
+        } else {
+            r.channel_text()
+        };
+        for n in npc_numbers_in(&channel) {
+            leaks.push(format!("{n} in {what}: {channel}"));
+        }
+        assert!(
+            !channel.contains('\u{E000}') && !channel.contains('\u{E001}'),
+            "a mark reached the channel in {what}"
+        );
+        if let (true, Some(copy)) = (by_player, r.gm_copy.as_deref()) {
+            gm_saw.push_str(&copy.all_text());
+        } else if r.visibility == referee::app::reply::Visibility::Public {
+            let copy = r.caller_copy.as_deref().unwrap_or_else(|| {
+                panic!("{what}: the GM gets the numbers beside the channel's reply: {r:?}")
+            });
+            gm_saw.push_str(&copy.all_text());
+        } else {
+            // A GM's correction answers the GM alone.
+            gm_saw.push_str(&r.caller_text());
+        }
+    };
+    let magic_fist = |caster: &'static str, target: &'static str| {
+        vec![
+            ("spell", "Magic Fist"),
+            ("character", caster),
+            ("target", target),
+            ("kind", "missile"),
+            ("st", "2"),
+            ("damage", "1d"),
+        ]
+    };
+    // The missile spells, each way, until one lands (a 16 to 18 misses whatever the adjDX).
+    let mut struck_tor = None;
+    let mut struck_vexa = false;
+    for _ in 0..6 {
+        if struck_tor.is_none() {
+            let r = gm(&["tftkit", "cast"], &magic_fist("Vexa", "Tor"));
+            scan("an NPC's missile spell at a player's figure", &r);
+            if r.channel_text().contains("to Tor") {
+                struck_tor = Some(r.channel_text());
+            }
+        }
+        if !struck_vexa {
+            let r = gm(&["tftkit", "cast"], &magic_fist("Tor", "Vexa"));
+            scan("a missile spell at an NPC", &r);
+            // The caster is the player's: its adjDX and ST stay in the channel.
+            assert!(r.channel_text().contains("DX 16 = **16**"), "{r:?}");
+            struck_vexa = r.channel_text().contains("to Vexa");
+        }
+    }
+    // The hits on the player's figure are its player's to read.
+    let struck_tor = struck_tor.expect("one of six casts at DX 57 lands");
+    assert!(struck_tor.contains("\nST 40: 40 → "), "{struck_tor}");
+    assert!(struck_vexa, "one of Tor's six casts at DX 16 lands");
+    // A player's own cast at the NPC: the GM channel gets the numbers.
+    let own = w.run_at(CH, &w.alys, &["tftkit", "cast"], &magic_fist("Tor", "Vexa"));
+    if own.caller_text().contains("to Vexa") {
+        let copy = own.gm_copy.as_deref().expect("the GM channel's copy");
+        assert!(copy.all_text().contains("ST 173:"), "{copy:?}");
+    }
+    scan("a player's cast at an NPC", &own);
+
+    // In a fight: the NPC keeps a continuing spell up, and renews it when it lapses.
+    gm(&["encounter", "start"], &[("system", "tft")]);
+    gm(&["encounter", "add"], &[("character", "Tor")]);
+    gm(&["encounter", "add"], &[("character", "Vexa")]);
+    gm(&["encounter", "next"], &[]);
+    for caster in ["Vexa", "Tor"] {
+        let kept = (0..6).any(|_| {
+            let r = gm(
+                &["tftkit", "cast"],
+                &[("spell", "Flame Shield"), ("character", caster)],
+            );
+            if caster == "Vexa" {
+                scan("an NPC's continuing spell", &r);
+            }
+            r.all_text().contains("lasts to the end of round")
+        });
+        assert!(kept, "{caster}'s Flame Shield works once in six");
+    }
+    let lapsed = (0..8).any(|_| {
+        gm(&["encounter", "next"], &[])
+            .content
+            .contains("Vexa: Flame Shield ends unless renewed")
+    });
+    assert!(lapsed, "the round ends");
+    let renew = |caster| {
+        [
+            ("spell", "Flame Shield"),
+            ("character", caster),
+            ("renew", "true"),
+        ]
+    };
+    let r = gm(&["tftkit", "cast"], &renew("Vexa"));
+    assert!(
+        r.channel_text().contains("Vexa renews Flame Shield"),
+        "{r:?}"
+    );
+    scan("an NPC's renewal", &r);
+    let r = gm(&["tftkit", "cast"], &renew("Tor"));
+    assert!(
+        r.channel_text().contains("ST as fatigue: ") && r.channel_text().contains("ST left"),
+        "the player's figure's ST stays in the channel: {r:?}"
+    );
+
+    // The GM's corrections: hits on the NPC, then enough to knock it down and leave it dying.
+    for hits in ["5", "180"] {
+        let r = gm(
+            &["tft", "condition"],
+            &[("character", "Vexa"), ("hits", hits)],
+        );
+        scan("a GM's correction of an NPC", &r);
+        assert!(r.caller_text().contains(&format!("{hits} taken")), "{r:?}");
+    }
+    let status = gm(&["encounter", "show"], &[]);
+    assert!(
+        status
+            .all_text()
+            .contains("Vexa is knocked down by the hits"),
+        "{status:?}"
+    );
+
+    // THIZ: a fleeing NPC's Speed against fire, its breath, its luck reroll.
+    for turn in ["1", "30"] {
+        let r = gm(
+            &["hazard", "suffocation"],
+            &[("character", "Grimlok"), ("turn", turn)],
+        );
+        scan("an NPC's suffocation", &r);
+    }
+    for _ in 0..3 {
+        let r = gm(
+            &["hazard", "fire"],
+            &[
+                ("character", "Grimlok"),
+                ("rating", "40"),
+                ("fleeing", "true"),
+            ],
+        );
+        scan("an NPC fleeing fire", &r);
+    }
+    gm(
+        &["luck", "set"],
+        &[("character", "Grimlok"), ("points", "5")],
+    );
+    let check = gm(
+        &["check"],
+        &[("character", "Grimlok"), ("skill", "Climbing")],
+    );
+    let reroll = button_id(&check, "luck:reroll:").expect("the NPC's reroll button, the GM's");
+    let r = gm(&["button"], &[("id", &reroll)]);
+    assert!(r.channel_text().contains("rerolled"), "{r:?}");
+    scan("the luck reroll of an NPC's check", &r);
+
+    assert!(
+        leaks.is_empty(),
+        "NPC numbers reached the channel:\n{}",
+        leaks.join("\n")
+    );
+    for s in [
+        "DX 57 = **57**",
+        "173 → ",
+        "ST 173:",
+        "ST left",
+        "180 taken",
+        "Dying at",
+        "Speed 13",
+        "Physical",
+        "(row ",
+    ] {
+        assert!(gm_saw.contains(s), "the GM's copies carry {s}: {gm_saw}");
+    }
+}

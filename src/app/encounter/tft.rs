@@ -326,10 +326,16 @@ pub fn take_hits(
     let mut lines = Vec::new();
     if taken.knocked_down {
         f.down = true;
-        lines.push(format!(
-            "{} has taken {} hits this round and is knocked down.",
-            f.name, f.hits_round
-        ));
+        // An NPC's count may hold hits only the GM knows of (a correction with /tft condition),
+        // and the line goes to the status everyone reads: it says what happened, not how many.
+        lines.push(if f.npc {
+            format!("{} is knocked down by the hits it took this round.", f.name)
+        } else {
+            format!(
+                "{} has taken {} hits this round and is knocked down.",
+                f.name, f.hits_round
+            )
+        });
     }
     if taken.minus_two_dx {
         lines.push(format!("{} is at −2 adjDX until it acts.", f.name));

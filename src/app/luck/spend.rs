@@ -12,6 +12,7 @@ use super::logged::{self, ATTACK_COMMANDS, RerollableCheck};
 use crate::app::command::RollMode;
 use crate::app::context::DiceGuard;
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
+use crate::app::screen;
 use crate::app::sheet::Sheet;
 use crate::app::text::escape;
 use crate::app::thiz::attack::{AttackReroll, Replay};
@@ -510,7 +511,12 @@ fn reroll_dying(
             fields: vec![
                 Field {
                     name: "Roll".into(),
-                    value: format!("d100: {} at rating {}", check.roll, record.rating),
+                    // An NPC's rating is the GM's (app::screen).
+                    value: format!(
+                        "d100: {} at rating {}",
+                        check.roll,
+                        screen::npc(c.npc, record.rating.to_string())
+                    ),
                     inline: true,
                 },
                 Field {
@@ -736,7 +742,8 @@ fn reroll_embed(
             },
             Field {
                 name: "Rating".into(),
-                value: format!("{} (row {})", new.adjusted, new.row_rating),
+                // An NPC's rating is the GM's (app::screen).
+                value: screen::npc(c.npc, format!("{} (row {})", new.adjusted, new.row_rating)),
                 inline: true,
             },
             Field {

@@ -11,7 +11,8 @@ use serde_json::json;
 use super::attack::{acrobatics, outcome_name, table_text, target_defence};
 use super::{faces, field, gear_dx, has_talent, menu, st_left, state, table_settings, tft_sheet};
 use crate::app::command::{Invocation, Opts, RollMode};
-use crate::app::reply::{Embed, Reply, Tone};
+use crate::app::reply::{Embed, Field, Reply, Tone};
+use crate::app::screen;
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::attack::{Adjustment, AttackSpec, Technique};
@@ -152,20 +153,13 @@ impl Cast {
             if left_after <= 0 {
                 state::record_fall(tx, guild, &caster)?;
             }
-            let paid = crate::app::screen::npc(
-                caster.npc,
-                format!(
-                    "{left} → {left_after} ST left{}",
-                    if left_after <= 0 { "; the caster falls" } else { "" }
-                ),
-            );
             let embed = Embed {
                 title: format!("{} renews {}", escape(&caster.name), escape(&known)),
                 description: line,
                 tone: Some(Tone::Info),
                 fields: vec![field(
                     "Caster",
-                    format!("pays {upkeep} ST as fatigue: {paid}"),
+                    paid_text(caster.npc, upkeep, left, left_after, left_after <= 0),
                     false,
                 )],
                 footer: None,
@@ -258,7 +252,7 @@ impl Cast {
             let roll = setup.roll(settings, &mut dice);
             let outcome = cast_outcome(kind, roll.outcome, cost);
             // A missile spell that works does its damage to the target named.
-            let mut struck: Option<(String, i32, i64, DamageResolution)> = None;
+            let mut struck: Option<Struck> = None;
             let mut target_lines = Vec::new();
             if let (true, Some((t, damage))) = (outcome.works, target.as_ref()) {
                 let t_sheet = tft_sheet(t)?;
@@ -290,7 +284,13 @@ impl Cast {
                 target_lines = crate::app::encounter::hooks::tft_hits(
                     ctx, tx, t.id, new, t_sheet.st, down,
                 )?;
-                struck = Some((t.name.clone(), t_sheet.st, t_hits, res));
+                struck = Some(Struck {
+                    name: t.name.clone(),
+                    npc: t.npc,
+                    st: t_sheet.st,
+                    hits_before: t_hits,
+                    res,
+                });
             }
             drop(dice);
             // tft-house-rules.txt, "New and Changed Spells": a spell with an upkeep a turn is a
@@ -329,7 +329,7 @@ impl Cast {
                     "st_paid": outcome.st_paid,
                     "fatigue": fatigue_after,
                     "target": target.as_ref().map(|(t, _)| t.id),
-                    "hits": struck.as_ref().map(|s| s.3.applied.hits),
+                    "hits": struck.as_ref().map(|s| s.res.applied.hits),
                 }),
             )?;
             let mut fields = vec![
@@ -339,7 +339,12 @@ impl Cast {
                     true,
                 ),
                 field("Result", outcome_name(roll.outcome), true),
-                field("adjDX", super::attack::breakdown(&setup), false),
+                // The caster's DX and armor: an NPC's are the GM's (app::screen).
+                field(
+                    "adjDX",
+                    screen::npc(caster.npc, super::attack::breakdown(&setup)),
+                    false,
+                ),
                 field(
                     "Spell",
                     format!(
@@ -353,39 +358,18 @@ impl Cast {
                 field("Effect", effect_text(kind, outcome), false),
                 field(
                     "Caster",
-                    format!(
-                        "pays {} ST as fatigue: {} → {} ST left{}",
+                    paid_text(
+                        caster.npc,
                         outcome.st_paid,
                         st_left(&sheet, hits, fatigue),
                         caster_left,
-                        if outcome.caster_falls || caster_left <= 0 {
-                            " and falls"
-                        } else {
-                            ""
-                        }
+                        outcome.caster_falls || caster_left <= 0,
                     ),
                     false,
                 ),
             ];
-            if let Some((name, t_st, t_hits, res)) = &struck {
-                let d = &res.damage;
-                fields.push(field(
-                    "Damage",
-                    format!(
-                        "{}: {} = {} before armor, {} stopped: **{} hit{}** to {} (ST {t_st}: {} → {} left, {} taken in all)",
-                        d.dice,
-                        faces(&d.faces),
-                        d.before_armor,
-                        d.stopped,
-                        d.hits,
-                        if d.hits == 1 { "" } else { "s" },
-                        escape(name),
-                        res.applied.st_before,
-                        res.applied.st_left,
-                        t_hits + i64::from(res.applied.hits),
-                    ),
-                    false,
-                ));
+            if let Some(s) = &struck {
+                fields.extend(damage_fields(s));
             }
             let tone = match (outcome.works, outcome.multiplier) {
                 (true, Multiplier::Normal) => Tone::Green,
@@ -441,6 +425,67 @@ impl Cast {
             }
         }
     }
+}
+
+/// What a missile spell did to its target, for the reply.
+struct Struck {
+    name: String,
+    /// The target is an NPC: its ST, hits and armor are the GM's.
+    npc: bool,
+    st: i32,
+    hits_before: i64,
+    res: DamageResolution,
+}
+
+/// "pays 3 ST as fatigue: 12 → 9 ST left": what the caster paid is the spell's, the ST it had
+/// and has left are its sheet's (an NPC's the GM's); that it falls everyone sees.
+fn paid_text(npc: bool, paid: u32, left: i32, left_after: i32, falls: bool) -> String {
+    format!(
+        "pays {paid} ST as fatigue: {}{}",
+        screen::npc(npc, format!("{left} → {left_after} ST left")),
+        if falls { " and falls" } else { "" }
+    )
+}
+
+/// The damage a missile spell did, as `/tft attack` shows a blow's: the dice and the hits for
+/// everyone, the damage before armor, the armor's stops and the ST left the target's (an NPC's
+/// the GM's, so a player reads the hits their spell did and nothing of the NPC's sheet).
+fn damage_fields(s: &Struck) -> Vec<Field> {
+    let d = &s.res.damage;
+    let a = &s.res.applied;
+    vec![
+        field("Damage", format!("{}: {}", d.dice, faces(&d.faces)), false),
+        field(
+            "Before armor",
+            screen::npc(s.npc, d.before_armor.to_string()),
+            true,
+        ),
+        field("Stops", screen::npc(s.npc, d.stopped.to_string()), true),
+        field(
+            "Hits",
+            format!(
+                "**{} hit{}** to {}",
+                d.hits,
+                if d.hits == 1 { "" } else { "s" },
+                escape(&s.name)
+            ),
+            true,
+        ),
+        field(
+            "Target",
+            screen::npc(
+                s.npc,
+                format!(
+                    "ST {}: {} → {} left ({} taken in all)",
+                    s.st,
+                    a.st_before,
+                    a.st_left,
+                    s.hits_before + i64::from(a.hits)
+                ),
+            ),
+            false,
+        ),
+    ]
 }
 
 /// The spell as the caster's sheet names it, or the refusal listing what the sheet has.

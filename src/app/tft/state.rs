@@ -13,6 +13,7 @@ use super::{field, st_left, tft_sheet};
 use crate::app::command::Invocation;
 use crate::app::command::Opts;
 use crate::app::reply::{Embed, Reply, Tone};
+use crate::app::screen;
 use crate::app::sheet::{ItemStats, Sheet, TftSheet};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
@@ -34,16 +35,23 @@ fn st_left_of(conn: &Conn, guild: GuildId, c: &Character, sheet: &TftSheet) -> A
 
 /// The figure's state in a few words, for `/character show` and the replies here.
 pub(crate) fn condition_text(sheet: &TftSheet, st_left: i32) -> String {
+    condition_marked(sheet, st_left, false)
+}
+
+/// [`condition_text`] with the ST left marked as the GM's when the figure is an NPC
+/// (`app::screen`): the state itself (dying, knocked down) is what anyone at the table sees.
+fn condition_marked(sheet: &TftSheet, st_left: i32, npc: bool) -> String {
     if sheet.dead {
         return "Dead".to_owned();
     }
+    let at = screen::npc(npc, format!("{st_left} ST"));
     let mut text = match injury::condition_at(st_left) {
         Condition::Conscious => "Conscious".to_owned(),
         Condition::Unconscious | Condition::Dying if sheet.stable => {
-            format!("Unconscious at {st_left} ST, out of danger (lived through the roll to live)")
+            format!("Unconscious at {at}, out of danger (lived through the roll to live)")
         }
-        Condition::Unconscious => "Unconscious at 0 ST (/tft dying rolls to live)".to_owned(),
-        Condition::Dying => format!("Dying at {st_left} ST (/tft dying rolls to live)"),
+        Condition::Unconscious => format!("Unconscious at {at} (/tft dying rolls to live)"),
+        Condition::Dying => format!("Dying at {at} (/tft dying rolls to live)"),
     };
     if sheet.knocked_down {
         text.push_str(", knocked down (/tft stand)");
@@ -224,12 +232,14 @@ fn reply_about(c: &Character, embed: Embed) -> Reply {
     }
 }
 
+/// The figure's hits, ST left and condition after a change; an NPC's numbers marked as the
+/// GM's (`app::screen`), so no copy of the reply a player could read carries them.
 fn state_embed(
     title: String,
     description: String,
+    c: &Character,
     sheet: &TftSheet,
-    hits: i64,
-    fatigue: i64,
+    (hits, fatigue): (i64, i64),
 ) -> Embed {
     let left = st_left(sheet, hits, fatigue);
     Embed {
@@ -239,10 +249,13 @@ fn state_embed(
         fields: vec![
             field(
                 "Hits",
-                format!("{hits} taken, {left} ST left · fatigue {fatigue}"),
+                screen::npc(
+                    c.npc,
+                    format!("{hits} taken, {left} ST left · fatigue {fatigue}"),
+                ),
                 false,
             ),
-            field("Condition", condition_text(sheet, left), false),
+            field("Condition", condition_marked(sheet, left, c.npc), false),
         ],
         footer: None,
     }
@@ -373,21 +386,27 @@ impl Heal {
                 parts.push(format!("{} fatigue", self.healing.fatigue));
             }
             let description = format!(
-                "Healed: {}. Hits {} → {}, fatigue {} → {}.",
+                "Healed: {}. {}.",
                 parts.join(", "),
-                healed.hits_before,
-                healed.hits_after,
-                healed.fatigue_before,
-                healed.fatigue_after
+                screen::npc(
+                    c.npc,
+                    format!(
+                        "Hits {} → {}, fatigue {} → {}",
+                        healed.hits_before,
+                        healed.hits_after,
+                        healed.fatigue_before,
+                        healed.fatigue_after
+                    )
+                )
             );
             Ok(reply_about(
                 &c,
                 state_embed(
                     format!("{name} heals"),
                     description,
+                    &c,
                     &after,
-                    hits_after,
-                    fatigue_after,
+                    (hits_after, fatigue_after),
                 ),
             ))
         })
@@ -476,9 +495,9 @@ impl Stand {
                 state_embed(
                     format!("{name} stands up"),
                     "Standing takes this turn; the figure may attack from the next.".to_owned(),
+                    &c,
                     &after,
-                    hits,
-                    fatigue,
+                    (hits, fatigue),
                 ),
             ))
         })
@@ -717,9 +736,9 @@ impl SetCondition {
                 Reply::ephemeral("").with_embed(state_embed(
                     format!("{} set", escape(&c.name)),
                     "The GM's correction is saved.".to_owned(),
+                    &c,
                     &after,
-                    hits,
-                    fatigue,
+                    (hits, fatigue),
                 )),
                 crate::app::command::RollMode::Public,
                 &lines,

@@ -3028,7 +3028,7 @@ fn a_missile_spell_flies_its_range_and_does_its_damage() {
             "{r:?}"
         );
         paid += 3;
-        if let Some(d) = r.embeds[0].fields.iter().find(|f| f.name == "Damage") {
+        if let Some(d) = r.embeds[0].fields.iter().find(|f| f.name == "Hits") {
             let hits: i64 = d
                 .value
                 .split("**")
@@ -3594,6 +3594,49 @@ fn picking_up_a_dropped_weapon_takes_the_turn_and_readies_it() {
         ],
     );
     assert!(field(&r, "Weapon").starts_with("Broadsword"), "{r:?}");
+}
+
+/// Issue 31: what `/tft condition` and `/tft heal` answer about an NPC marks its hits, its ST
+/// left and the ST of its condition as the GM's (`app::screen`), so no copy a player could read
+/// carries them, whatever the reply's visibility; a player's figure's are left as they are. Run
+/// unsealed, as the use case returns it.
+#[test]
+fn an_npcs_hits_and_st_left_are_marked_as_the_gms() {
+    let w = world();
+    w.add("Vexa", GM, true, &Sheet::Tft(fighter(173, 12)));
+    w.tft("Brom", BOB, fighter(40, 12));
+    let gm = caller(GM);
+    let ctx = crate::app::Ctx::new(&w.app, &gm, "i1").unwrap();
+    let run = |path: &[&str], opts: &[(&str, &str)]| {
+        Command::parse(&Invocation::new(path, opts))
+            .unwrap()
+            .run(&ctx)
+            .unwrap()
+    };
+    let set = run(
+        &["tft", "condition"],
+        &[("character", "Vexa"), ("hits", "180")],
+    );
+    assert!(set.all_text().contains("180 taken, -7 ST left"), "{set:?}");
+    let player = crate::app::screen::screened(&set).all_text();
+    for number in ["180", "-7", "173"] {
+        assert!(!player.contains(number), "{number} unmarked: {player}");
+    }
+    assert!(player.contains("Dying at (hidden)"), "{player}");
+    let healed = run(&["tft", "heal"], &[("character", "Vexa"), ("hits", "10")]);
+    let player = crate::app::screen::screened(&healed).all_text();
+    assert!(healed.all_text().contains("Hits 180 → 170"), "{healed:?}");
+    assert!(
+        !player.contains("180") && !player.contains("170"),
+        "{player}"
+    );
+    // A player's figure: nothing marked.
+    let brom = run(
+        &["tft", "condition"],
+        &[("character", "Brom"), ("hits", "3")],
+    );
+    assert!(!brom.has_npc_numbers(), "{brom:?}");
+    assert!(field(&brom, "Hits").starts_with("3 taken, 37 ST left"));
 }
 
 mod house_switch;

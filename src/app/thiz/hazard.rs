@@ -438,17 +438,21 @@ impl Run {
         escape(&self.tc.character.name)
     }
 
-    fn hazard_roll(&mut self, name: &str, how: &str, check: &ChartRoll) {
+    /// The hazard's own roll. `sheet` says its rating was read from the character's sheet (a
+    /// fleeing figure's Speed, the breath its Physical gives): an NPC's is then the GM's, and
+    /// so is the rating it makes.
+    fn hazard_roll(&mut self, name: &str, how: &str, check: &ChartRoll, sheet: bool) {
         self.rec.hazard_roll = Some(HazardRoll {
             rating: check.rating.0,
             roll: check.roll,
             level: check.level.name().to_owned(),
         });
+        let npc = sheet && self.tc.character.npc;
         self.fields.push(field(
             name,
             format!(
                 "{how} = {}; d100: {} → {}",
-                check.rating,
+                screen::npc(npc, check.rating.to_string()),
                 check.roll,
                 level_text(check.level)
             ),
@@ -644,6 +648,7 @@ fn falling(
                 "Fall",
                 &format!("height {height} − {SAFE_FALL_FEET}"),
                 &check,
+                false,
             );
             if wound.is_success() {
                 let at = run.place(location, dice);
@@ -689,14 +694,21 @@ fn burning(
         .iter()
         .find(|k| (k.min..=k.max).contains(&rating))
         .map_or_else(String::new, |k| format!(" ({})", k.name));
+    // A fleeing NPC's Speed and its armour are the GM's (app::screen).
+    let npc = run.tc.character.npc;
     let mut how = format!("fire {rating}{kind}");
     if attack.speed_reduction != 0 {
-        let _ = write!(how, " − Speed {}", attack.speed_reduction);
+        let _ = write!(
+            how,
+            " − {}",
+            screen::npc(npc, format!("Speed {}", attack.speed_reduction))
+        );
     }
     if attack.armour_reduction != 0 {
-        how.push_str(" − armour 1");
+        let _ = write!(how, " − {}", screen::npc(npc, "armour 1"));
     }
-    run.hazard_roll("Flames", &how, &attack.check);
+    let from_sheet = attack.speed_reduction != 0 || attack.armour_reduction != 0;
+    run.hazard_roll("Flames", &how, &attack.check, from_sheet);
     if attack.hit.is_success() {
         run.lines.push(format!(
             "**Burnt**: {} on the {at}.",
@@ -811,20 +823,31 @@ fn suffocating(run: &mut Run, turn: u32, dice: &mut impl DieSource) -> AppResult
     let mut breath = Breath::new(run.tc.generals.physical);
     breath.turns_without_air = turn - 1;
     let AirlessTurn { check, wound, .. } = breath.airless_turn(dice);
-    run.lines.push(format!(
-        "{who} holds their breath for {} turns (6 + Physical {}).",
-        breath.capacity, run.tc.generals.physical
+    // The breath follows from Physical: an NPC's is the GM's (app::screen).
+    run.lines.push(screen::npc(
+        run.tc.character.npc,
+        format!(
+            "{who} holds their breath for {} turns (6 + Physical {}).",
+            breath.capacity, run.tc.generals.physical
+        ),
     ));
     match check {
         None => run.lines.push(format!(
-            "Turn {turn} without air: {} more before it starts to hurt.",
-            breath.turns_left()
+            "Turn {turn} without air: {} before it starts to hurt.",
+            screen::npc(
+                run.tc.character.npc,
+                format!("{} more", breath.turns_left())
+            )
         )),
         Some(check) => {
             run.hazard_roll(
                 "Suffocation",
-                &format!("turns past their breath {}", check.rating),
+                &format!(
+                    "turns past their breath {}",
+                    screen::npc(run.tc.character.npc, check.rating.to_string())
+                ),
                 &check,
+                true,
             );
             if wound.is_success() {
                 run.place(Some(SUFFOCATION_LOCATION), dice);
