@@ -762,6 +762,22 @@ fn figure_of(c: &Character, side: Option<Team>) -> Figure {
     )
 }
 
+/// `/encounter add` with neither character nor npc: the caller's own character of the
+/// encounter's system (issue 32: a player with one character of the system need not name it).
+fn own_character(ctx: &Ctx<'_>, conn: &Conn, system: System) -> AppResult<Character> {
+    let mine = characters::owned_by(conn, ctx.caller.guild, ctx.caller.user)?
+        .into_iter()
+        .find(|c| c.system == system)
+        .ok_or_else(|| {
+            user(format!(
+                "/encounter add needs character:… or npc:…; you have no {} character of your own to add.",
+                system.as_str().to_uppercase()
+            ))
+        })?;
+    ctx.saw(&mine);
+    Ok(mine)
+}
+
 fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {
     let text = ctx.app.store.write(|tx| -> AppResult<String> {
         let mut l = load_active(tx, at)?;
@@ -807,19 +823,7 @@ fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {
             let n = added.len();
             l.state.figures.truncate(l.state.figures.len() - n);
         } else {
-            // Neither named: the caller's own character of the encounter's system (issue 32: a
-            // player with one character of the system need not name it).
-            let mine = characters::owned_by(tx, at.guild, ctx.caller.user)?
-                .into_iter()
-                .find(|c| c.system == system)
-                .ok_or_else(|| {
-                    user(format!(
-                        "/encounter add needs character:… or npc:…; you have no {} character of your own to add.",
-                        system.as_str().to_uppercase()
-                    ))
-                })?;
-            ctx.saw(&mine);
-            added.push(mine);
+            added.push(own_character(ctx, tx, system)?);
         }
         let mut lines = Vec::new();
         for c in &added {

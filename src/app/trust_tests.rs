@@ -372,13 +372,25 @@ fn maneuvers_bashes_and_joining_a_fight_need_no_name_either() {
     assert!(listen.all_text().contains("Vexa"), "{}", listen.all_text());
     let trip = t.ok(ANN, &["maneuver", "trip"], &[("target", "Bran")]);
     assert!(trip.all_text().contains("Vexa"), "{}", trip.all_text());
-    t.ok(GM, &["character", "set"], &[("name", "Tor"), ("field", "shield"), ("value", "small shield")]);
+    t.ok(
+        GM,
+        &["character", "set"],
+        &[
+            ("name", "Tor"),
+            ("field", "shield"),
+            ("value", "small shield"),
+        ],
+    );
     let bash = t.run(ANN, &["tft", "bash"], &[("target", "Brom")]);
     let text = match &bash {
         Ok(r) | Err(r) => r.all_text(),
     };
     assert!(text.contains("Tor"), "the bash is Tor's: {text}");
-    t.ok(GM, &["encounter", "start"], &[("system", "tft"), ("surprise", "none")]);
+    t.ok(
+        GM,
+        &["encounter", "start"],
+        &[("system", "tft"), ("surprise", "none")],
+    );
     let joined = t.ok(ANN, &["encounter", "add"], &[]);
     assert!(joined.all_text().contains("Tor"), "{}", joined.all_text());
     let none = t.refused(GM, &["encounter", "add"], &[]);

@@ -210,7 +210,7 @@ pub async fn tft_bash(
     #[description = "Who is bashed"]
     #[autocomplete = "autocomplete::character"]
     target: String,
-    #[description = "Who bashes (default: your TFT figure)"]
+    #[description = "Who bashes (default: yours)"]
     #[autocomplete = "autocomplete::character"]
     attacker: Option<String>,
     #[description = "A shield rush instead of a bash"] rush: Option<bool>,
