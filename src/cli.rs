@@ -255,7 +255,30 @@ fn interactive(
     }
 }
 
+/// A panic's message, from its payload (a `&str` or a `String`, as `panic!` makes them).
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)")
+}
+
+/// Every panic, caught or not, is logged with its message and where it happened (issue 33: a
+/// caught one was logged as "a command panicked", with neither), then the default hook runs.
+fn log_panics() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let location = info.location().map_or_else(String::new, |l| {
+            format!("{}:{}:{}", l.file(), l.line(), l.column())
+        });
+        tracing::error!(%location, message = panic_message(info.payload()), "panic");
+        default(info);
+    }));
+}
+
 fn init_logging() {
+    log_panics();
     // Logs go to standard error so the console's replies on standard output stay clean; colour
     // only when that is a terminal and NO_COLOR is unset (https://no-color.org).
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -335,6 +358,16 @@ mod tests {
         assert!(!text.contains('\n'), "{text}");
         check_folder(Path::new("referee.sqlite3")).expect("the working directory");
         check_folder(Path::new("postgres://u@h/db")).expect("a URL has no folder");
+    }
+
+    #[test]
+    fn a_panics_message_is_read_from_either_payload() {
+        let text: Box<dyn std::any::Any + Send> = Box::new("boom");
+        assert_eq!(panic_message(text.as_ref()), "boom");
+        let owned: Box<dyn std::any::Any + Send> = Box::new(format!("boom {}", 2));
+        assert_eq!(panic_message(owned.as_ref()), "boom 2");
+        let other: Box<dyn std::any::Any + Send> = Box::new(7_u8);
+        assert_eq!(panic_message(other.as_ref()), "(no message)");
     }
 
     #[test]
