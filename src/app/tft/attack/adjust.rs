@@ -159,8 +159,10 @@ pub fn parse(text: &str) -> AppResult<Extras> {
             continue;
         }
         let Some(&(_, kind)) = NAMES.iter().find(|(n, _)| *n == name) else {
+            // The nearest names first (issue 34), then the whole list.
+            let near = crate::app::text::did_you_mean(&name, NAMES.iter().map(|(n, _)| *n));
             return Err(user(format!(
-                "adjust has no \"{}\"; it takes {}, aim:head|hand|arm|leg|wing, separated by commas.",
+                "adjust has no \"{}\".{near} It takes {}, aim:head|hand|arm|leg|wing, separated by commas.",
                 escape(raw),
                 listing()
             )));
@@ -291,6 +293,10 @@ mod tests {
     fn bad_lists_are_refused_in_one_line() {
         for (text, says) in [
             ("flying", "adjust has no \"flying\""),
+            // Issue 34: a misspelling names the nearest (an edit, a transposition, a prefix).
+            ("invisble", "Did you mean invisible?"),
+            ("invisilbe", "Did you mean invisible?"),
+            ("cestus-pai", "Did you mean cestus\\-pair?"),
             ("invisible, invisible", "twice"),
             ("attackers", "from 1 to 100"),
             ("attackers:0", "from 1 to 100"),
