@@ -358,6 +358,75 @@ mod tests {
     /// A refusal case: as a GM, the command, its options, what the refusal must say.
     type Case<'a> = (bool, &'a [&'a str], &'a [(&'a str, &'a str)], &'a str);
 
+    /// Misspelt names and the nearest a refusal must offer.
+    const MISSPELT: &[Case<'static>] = &[
+        (false, &["chek"], &[], "Did you mean /check?"),
+        (
+            false,
+            &["check"],
+            &[("character", "Gala of Iondren"), ("skill", "Sped")],
+            "Did you mean Speed?",
+        ),
+        (
+            false,
+            &["check"],
+            &[("character", "Gala of Iondren"), ("skill", "Perceptoin")],
+            "Did you mean Perception?",
+        ),
+        (
+            false,
+            &["check"],
+            &[("character", "Gala"), ("rating", "4")],
+            "Did you mean Gala of Iondren?",
+        ),
+        (
+            false,
+            &["character", "skill"],
+            &[
+                ("name", "Gala of Iondren"),
+                ("skill", "stelth"),
+                ("rating", "2"),
+            ],
+            "Did you mean Stealth?",
+        ),
+        (
+            true,
+            &["gm", "rules"],
+            &[("name", "tft_house_rule"), ("value", "on")],
+            "Did you mean tft\\_house\\_rules?",
+        ),
+        (
+            false,
+            &["attack"],
+            &[("target", "Gala of Iondren"), ("location", "haed")],
+            "Did you mean Head?",
+        ),
+        (
+            false,
+            &["help"],
+            &[("command", "chek")],
+            "Did you mean check?",
+        ),
+        (
+            true,
+            &["gm", "request"],
+            &[("characters", "Gala of Iondren"), ("skill", "Stelth")],
+            "Did you mean Stealth?",
+        ),
+        (
+            false,
+            &["magic", "learn"],
+            &[("character", "Gala of Iondren"), ("skill", "Elementalsm")],
+            "Did you mean Elementalism?",
+        ),
+        (
+            true,
+            &["check"],
+            &[("character", "Grubnk"), ("rating", "4")],
+            "Did you mean Grubnak?",
+        ),
+    ];
+
     /// Issue 34: a misspelt command, skill, character, house rule, location or help topic is
     /// refused with the nearest names (one edit, a transposition, a prefix).
     #[test]
@@ -386,61 +455,7 @@ mod tests {
             &["character", "create"],
             &[("name", "Grubnak"), ("system", "thiz"), ("npc", "true")],
         );
-        let table: &[Case<'_>] = &[
-            (false, &["chek"], &[], "Did you mean /check?"),
-            (
-                false,
-                &["check"],
-                &[("character", "Gala of Iondren"), ("skill", "Sped")],
-                "Did you mean Speed?",
-            ),
-            (
-                false,
-                &["check"],
-                &[("character", "Gala of Iondren"), ("skill", "Perceptoin")],
-                "Did you mean Perception?",
-            ),
-            (
-                false,
-                &["check"],
-                &[("character", "Gala"), ("rating", "4")],
-                "Did you mean Gala of Iondren?",
-            ),
-            (
-                false,
-                &["character", "skill"],
-                &[
-                    ("name", "Gala of Iondren"),
-                    ("skill", "stelth"),
-                    ("rating", "2"),
-                ],
-                "Did you mean Stealth?",
-            ),
-            (
-                true,
-                &["gm", "rules"],
-                &[("name", "tft_house_rule"), ("value", "on")],
-                "Did you mean tft\\_house\\_rules?",
-            ),
-            (
-                false,
-                &["attack"],
-                &[("target", "Gala of Iondren"), ("location", "haed")],
-                "Did you mean Head?",
-            ),
-            (
-                false,
-                &["help"],
-                &[("command", "chek")],
-                "Did you mean check?",
-            ),
-            (
-                true,
-                &["check"],
-                &[("character", "Grubnk"), ("rating", "4")],
-                "Did you mean Grubnak?",
-            ),
-        ];
+        let table = MISSPELT;
         for (gm, path, options, want) in table {
             let said = run(*gm, path, options);
             assert!(said.contains(want), "{path:?} {options:?}: {said}");

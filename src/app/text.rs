@@ -64,6 +64,12 @@ pub fn no_such_location(typed: &str) -> String {
     )
 }
 
+/// " Did you mean …?" for a skill name that is not one, from the THIZ skill table.
+pub fn did_you_mean_skill(typed: &str) -> String {
+    use crate::rules::thiz::skills::SkillKind;
+    did_you_mean(typed, SkillKind::all().map(SkillKind::name))
+}
+
 /// The names nearest to what was typed, best first (at most three), for a refusal's "did you
 /// mean": names it begins, or one of whose words it begins ("Gala" for "Gala of Iondren"), then
 /// names within a few edits of it (Damerau-Levenshtein, by `strsim`: one edit for a short name,

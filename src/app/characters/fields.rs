@@ -256,12 +256,10 @@ pub fn quirk(entry: &str) -> Result<String, String> {
 /// A THIZ skill as a player types it.
 pub fn skill(raw: &str) -> Result<SkillId, String> {
     SkillId::parse(raw).map_err(|e| {
-        let names = crate::rules::thiz::skills::SkillKind::all()
-            .map(crate::rules::thiz::skills::SkillKind::name);
         format!(
             "{}{}",
             escaped_error(&e, raw),
-            crate::app::text::did_you_mean(raw, names)
+            crate::app::text::did_you_mean_skill(raw)
         )
     })
 }

@@ -120,8 +120,9 @@ impl RollSpec {
             (Some(skill), None, None) => {
                 let id = SkillId::parse(skill).map_err(|e| {
                     user(format!(
-                        "Unknown skill: {}. Name a skill of the rules, like skill:Stealth.",
-                        escape(&e.to_string())
+                        "Unknown skill: {}. Name a skill of the rules, like skill:Stealth.{}",
+                        escape(&e.to_string()),
+                        crate::app::text::did_you_mean_skill(skill)
                     ))
                 })?;
                 let name = id.to_string();

@@ -461,8 +461,9 @@ fn income_text(income: Income) -> &'static str {
 fn parse_skill(skill: &str) -> AppResult<SkillId> {
     SkillId::parse(skill).map_err(|e| {
         user(format!(
-            "Unknown skill: {}. Name it as on the sheet, like skill:\"Trade (Carpentry)\".",
-            escape(&e.to_string())
+            "Unknown skill: {}. Name it as on the sheet, like skill:\"Trade (Carpentry)\".{}",
+            escape(&e.to_string()),
+            crate::app::text::did_you_mean_skill(skill)
         ))
     })
 }

@@ -194,11 +194,10 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
         }
         Err(e) => {
             let Some(r) = tc.custom(typed) else {
-                let names = SkillKind::all().map(SkillKind::name);
                 return Err(user(format!(
                     "Unknown skill: {}. Name it as on the sheet, like skill:Stealth or skill:\"Weapon Skill (Sword)\".{}",
                     escape(&e.to_string()),
-                    crate::app::text::did_you_mean(typed, names)
+                    crate::app::text::did_you_mean_skill(typed)
                 )));
             };
             (

@@ -227,8 +227,9 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
 fn magic_skill(typed: &str) -> AppResult<SkillId> {
     let id = SkillId::parse(typed).map_err(|e| {
         user(format!(
-            "Unknown skill: {}. Name a Magic Skill, like skill:Elementalism.",
-            escape(&e.to_string())
+            "Unknown skill: {}. Name a Magic Skill, like skill:Elementalism.{}",
+            escape(&e.to_string()),
+            crate::app::text::did_you_mean_skill(typed)
         ))
     })?;
     if !id.is_magic() {
