@@ -416,7 +416,11 @@ mod tests {
         (
             false,
             &["magic", "learn"],
-            &[("character", "Gala of Iondren"), ("skill", "Elementalsm")],
+            &[
+                ("character", "Gala of Iondren"),
+                ("skill", "Elementalsm"),
+                ("tutor_rating", "3"),
+            ],
             "Did you mean Elementalism?",
         ),
         (
