@@ -124,19 +124,23 @@ fn check_folder(db: &Path) -> anyhow::Result<()> {
 
 fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let mode = cli.mode.unwrap_or(Mode::Run);
-    if let Mode::Completions { shell } = mode {
-        clap_complete::generate(
-            shell,
-            &mut Cli::command(),
-            "referee",
-            &mut std::io::stdout(),
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    init_logging();
-    let config = load_config(cli.config.as_deref())?;
+    // Completions need neither logging nor a configuration.
+    let config = || -> anyhow::Result<Config> {
+        init_logging();
+        load_config(cli.config.as_deref())
+    };
     match mode {
+        Mode::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "referee",
+                &mut std::io::stdout(),
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Mode::Console(options) => {
+            let config = config()?;
             let db = options.db.clone().unwrap_or(config.database.location());
             check_folder(&db)?;
             let stdin = std::io::stdin();
@@ -154,12 +158,14 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Mode::Migrate { db, to } => {
+            let config = config()?;
             let db = db.unwrap_or(config.database.location());
             check_folder(&db)?;
             migrate(&db, to.as_deref())?;
             Ok(ExitCode::SUCCESS)
         }
         Mode::Backup { db, force, path } => {
+            let config = config()?;
             let db = db.unwrap_or(config.database.location());
             check_folder(&db)?;
             if path.exists() && !force {
@@ -184,6 +190,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Mode::Run => {
+            let config = config()?;
             check_folder(&config.database.location())?;
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
@@ -194,7 +201,6 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             runtime.block_on(crate::bot::run(config))?;
             Ok(ExitCode::SUCCESS)
         }
-        Mode::Completions { .. } => Ok(ExitCode::SUCCESS),
     }
 }
 

@@ -222,10 +222,11 @@ impl App {
         interaction_id: &str,
         invocation: &command::Invocation,
     ) -> Ran {
+        // The guild is declared by `try_handle`, for every way in.
         let job = Job {
             deadline: Some(deadline),
             read_only,
-            guild: Some(caller.guild),
+            ..Job::default()
         };
         let result = crate::store::with_job(job, || {
             Command::parse(invocation)

@@ -158,6 +158,18 @@ impl World {
         self.ok(caller, &["gear"], &options)
     }
 
+    /// Turns a house-rule switch of the guild on or off.
+    fn set_rule(&self, name: &str, on: bool) {
+        self.app
+            .store
+            .write(|tx| {
+                let mut s = crate::store::guilds::get(tx, GUILD)?;
+                s.rules.insert(name.to_owned(), on);
+                crate::store::guilds::put(tx, GUILD, &s)
+            })
+            .unwrap();
+    }
+
     /// Presses a button, as the bot would.
     fn press(&self, caller: &Caller, id: &str) -> Reply {
         match Command::parse(&Invocation::new(&["button"], &[("id", id)])) {
@@ -966,14 +978,7 @@ fn without_the_house_rules_a_tft_sheet_has_no_skill_points() {
         (false, "1", None),
     ] {
         let w = world();
-        w.app
-            .store
-            .write(|tx| {
-                let mut s = crate::store::guilds::get(tx, GUILD)?;
-                s.rules.insert("tft_house_rules".into(), house);
-                crate::store::guilds::put(tx, GUILD, &s)
-            })
-            .unwrap();
+        w.set_rule("tft_house_rules", house);
         w.create(&ann(), "Joe", "tft");
         for (field, value) in [("st", "12"), ("dx", "11"), ("iq", "8"), ("xp", "10")] {
             w.set(&ann(), "Joe", field, value);
@@ -1006,14 +1011,7 @@ fn without_the_house_rules_a_tft_sheet_has_no_skill_points() {
     // tft-house-rules.txt, "New and Changed Skills": Axeplay is the house rules' own talent.
     for (house, flagged) in [(true, false), (false, true)] {
         let w = world();
-        w.app
-            .store
-            .write(|tx| {
-                let mut s = crate::store::guilds::get(tx, GUILD)?;
-                s.rules.insert("tft_house_rules".into(), house);
-                crate::store::guilds::put(tx, GUILD, &s)
-            })
-            .unwrap();
+        w.set_rule("tft_house_rules", house);
         w.create(&ann(), "Joe", "tft");
         w.set(&ann(), "Joe", "talents", "Axe/Mace (2), Axeplay (3)");
         let text = w.ok(&ann(), &["validate"], &[("name", "Joe")]).all_text();
