@@ -247,6 +247,12 @@ impl Command {
         {
             return Ok(Command::Character(command?));
         }
+        // A help page's button (`help:<page>`).
+        if path == ["button"]
+            && let Some(command) = help::HelpCommand::parse_button(inv)
+        {
+            return Ok(Command::Help(command));
+        }
         if path == ["button"]
             && let Some(command) = encounter::EncounterCommand::parse_button(inv)
         {

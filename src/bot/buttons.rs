@@ -2,7 +2,8 @@
 //! it and what the id allows (SPEC §3). The owner's press disables the buttons on the message and
 //! posts the result as a follow-up; anyone else gets an ephemeral refusal and nothing changes.
 //! A roll request's button (`req:…`) instead rewrites the request message with what `app` says
-//! it now reads (who has rolled), and posts the roll as the follow-up.
+//! it now reads (who has rolled), and posts the roll as the follow-up. A help page's button
+//! (`help:…`) turns the help message to that page.
 
 use poise::serenity_prelude as serenity;
 
@@ -28,6 +29,15 @@ pub async fn pressed(
         return Ok(());
     };
     let interaction = (press.id, press.token.as_str());
+    // A help page's button turns the page, in a server or a DM: nothing is stored or rolled.
+    if let Some(key) = press
+        .data
+        .custom_id
+        .strip_prefix(crate::app::help::BUTTON_PREFIX)
+    {
+        turn_help_page(ctx, data, interaction, key, arrived).await;
+        return Ok(());
+    }
     let Some(caller) = caller_of(press.guild_id, press.member.as_ref(), &press.user) else {
         let refusal = Reply::ephemeral("These buttons work in a server's channels only.");
         let answered = answer::answer(&ctx.http, interaction, &refusal, arrived).await;
@@ -109,4 +119,29 @@ pub async fn pressed(
         }
     }
     Ok(())
+}
+
+/// A help button's press: the help message turns to the page (or, for a page that is gone, an
+/// ephemeral answer says so).
+async fn turn_help_page(
+    ctx: &serenity::Context,
+    data: &Data,
+    interaction: (serenity::InteractionId, &str),
+    key: &str,
+    arrived: Instant,
+) {
+    let (kind, answered) = match crate::app::help::button_page(key) {
+        Ok(page) => {
+            let turned =
+                serenity::CreateInteractionResponse::UpdateMessage(render::updated_message(&page));
+            let sent = answer::callback(&ctx.http, interaction, &turned, arrived).await;
+            (Outcome::Ok, matches!(sent, answer::Callback::Acknowledged))
+        }
+        Err(refusal) => {
+            let refusal = Reply::ephemeral(refusal.to_string());
+            let sent = answer::answer(&ctx.http, interaction, &refusal, arrived).await;
+            (Outcome::Refused, sent)
+        }
+    };
+    data.count(BUTTON, answered_as(kind, answered), arrived);
 }

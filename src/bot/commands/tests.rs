@@ -209,25 +209,82 @@ fn refusals(results: &[Result<(), String>]) -> BTreeSet<&str> {
 
 #[test]
 fn every_help_path_is_registered_and_every_command_is_in_help() {
-    let mut help = BTreeSet::new();
-    for (name, ..) in crate::app::help::COMMANDS {
-        match name.split_once(' ') {
-            None => {
-                help.insert((*name).to_owned());
-            }
-            Some((head, subs)) => {
-                for sub in subs.split('|') {
-                    help.insert(format!("{head} {sub}"));
-                }
-            }
-        }
-    }
+    let help: BTreeSet<String> = crate::app::help::WHO
+        .iter()
+        .flat_map(|(paths, _)| crate::app::help::expand(paths))
+        .collect();
     let registered: BTreeSet<String> = leaves().iter().map(Leaf::path).collect();
     assert_eq!(registered, help);
     // Every command but /help works only in a server (app needs the guild).
     for command in registered_commands_but_help() {
         assert_eq!(command["contexts"], serde_json::json!([0]), "{command}");
     }
+}
+
+/// `/help` reads the commands from `src/app/help-catalogue.json`: it must be the registration.
+/// `REFEREE_UPDATE_SNAPSHOTS=1 cargo test --locked --lib bot::commands` writes it again.
+#[test]
+fn the_help_catalogue_is_the_registration() {
+    let docs = crate::app::help::from_registration(&registered());
+    if std::env::var_os("REFEREE_UPDATE_SNAPSHOTS").is_some() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/app/help-catalogue.json");
+        let text = serde_json::to_string_pretty(&docs).expect("the catalogue serializes");
+        std::fs::write(path, text + "\n").expect("write the catalogue");
+        return;
+    }
+    assert_eq!(
+        crate::app::help::catalogue(),
+        docs.as_slice(),
+        "src/app/help-catalogue.json is not the registration: run \
+         REFEREE_UPDATE_SNAPSHOTS=1 cargo test --locked --lib bot::commands"
+    );
+}
+
+/// The README's command tables list every registered command once, and nothing else: the first
+/// code span of each row is a command (`/luck roll|show` names several subcommands).
+#[test]
+fn the_readme_lists_each_registered_command_once() {
+    let readme = include_str!("../../../README.md");
+    let mut listed: Vec<String> = Vec::new();
+    for row in readme.lines().filter(|l| l.starts_with("| `/")) {
+        let Some(span) = row.split('`').nth(1) else {
+            continue;
+        };
+        let span = span.replace("\\|", "|");
+        let words: Vec<&str> = span.trim_start_matches('/').split(' ').collect();
+        let head = words[0];
+        let registered_subs = leaves()
+            .iter()
+            .any(|l| l.path.len() > 1 && l.path[0] == head);
+        match words.get(1) {
+            Some(subs) if registered_subs => {
+                listed.extend(subs.split('|').map(|s| format!("{head} {s}")));
+            }
+            _ => listed.push(head.to_owned()),
+        }
+    }
+    let mut sorted = listed.clone();
+    sorted.sort();
+    let mut twice = sorted.clone();
+    twice.dedup();
+    let repeated: Vec<&String> = sorted
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| &w[0])
+        .collect();
+    assert!(repeated.is_empty(), "README.md lists twice: {repeated:?}");
+    let registered: BTreeSet<String> = leaves().iter().map(Leaf::path).collect();
+    let listed: BTreeSet<String> = twice.into_iter().collect();
+    assert_eq!(
+        listed.difference(&registered).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "README.md lists commands that are not registered"
+    );
+    assert_eq!(
+        registered.difference(&listed).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "README.md does not list these registered commands"
+    );
 }
 
 fn registered_commands_but_help() -> Vec<Value> {

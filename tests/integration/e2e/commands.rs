@@ -397,9 +397,24 @@ fn dice_odds_help_and_history() {
     assert!(text.contains("3 dice against adjDX 12"), "{text}");
     assert!(text.contains("Hits **74.07%**"), "{text}");
 
+    // /help opens on the start page; its buttons turn the same message to each family's page,
+    // and between them the pages name every registered command.
     let help = x.run(&alys, "/help");
     assert!(help.ephemeral(), "help answers the asker only");
-    let text = help.text();
+    let mut text = help.text();
+    assert!(text.contains("start here"), "{text}");
+    let message = help.message();
+    let pages: Vec<String> = help
+        .custom_ids()
+        .into_iter()
+        .filter(|id| id.starts_with("help:") && id != "help:start")
+        .collect();
+    assert!(pages.len() >= 7, "a button per family: {pages:?}");
+    for id in &pages {
+        let page = s.press(&alys, &message, id);
+        assert_eq!(page.kind(), 7, "{id} turns the help message in place");
+        text.push_str(&page.text());
+    }
     for command in s.commands() {
         let name = command["name"].as_str().expect("a name");
         assert!(
@@ -409,6 +424,8 @@ fn dice_odds_help_and_history() {
     }
     let text = x.text(&alys, "/help command:roll");
     assert!(text.contains("/roll expression [mode] [label]"), "{text}");
+    let text = x.text(&alys, "/help command:\"tft attack\"");
+    assert!(text.contains("adjust (optional)"), "{text}");
 
     let text = x.text(&alys, "/history");
     assert!(
