@@ -6,7 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicI64;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, SyncSender};
 use std::sync::{Arc, Condvar, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
@@ -376,6 +376,12 @@ pub struct Sqlite {
     lingering: AtomicUsize,
     /// Committed writes between two background checkpoints ([`CHECKPOINT_EVERY`]).
     checkpoint_every: u64,
+    /// A connection has found the file read-only since the last commit. SQLite shares one
+    /// mapping of the WAL index (`-shm`) among a process's connections to a file, and keeps it
+    /// read-only while any connection opened in that state is open: a writer reopened alone
+    /// would still meet "attempt to write a readonly database" after the file is fixed. So
+    /// while this is set, every group reopens, closing every connection first ([`Sqlite::reopen`]).
+    read_only_seen: AtomicBool,
 }
 
 impl std::fmt::Debug for Sqlite {
@@ -422,6 +428,7 @@ impl Sqlite {
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     pub fn open(path: &Path) -> Result<Self> {
         let writer = open_writer(path)?;
+        let read_only = raw(&writer).is_readonly(MAIN_DB).unwrap_or(true);
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let checkpoints = Arc::new(AtomicU64::new(0));
         let generation = Arc::new(AtomicU64::new(0));
@@ -456,6 +463,7 @@ impl Sqlite {
             linger: Linger::new(),
             lingering: AtomicUsize::new(0),
             checkpoint_every: checkpoint_every(std::env::var(CHECKPOINT_ENV).ok().as_deref()),
+            read_only_seen: AtomicBool::new(read_only),
         })
     }
 
@@ -915,7 +923,27 @@ impl Sqlite {
     /// Whether the writer's connection can no longer write to the file at the store's path: it
     /// is read-only, or the path now names another file, or none.
     fn unhealthy(&self, writer: &Writer) -> bool {
-        raw(&writer.conn).is_readonly(MAIN_DB).unwrap_or(true) || file_id(&self.path) != writer.file
+        if raw(&writer.conn).is_readonly(MAIN_DB).unwrap_or(true) {
+            self.read_only_seen.store(true, Ordering::SeqCst);
+            return true;
+        }
+        self.read_only_seen.load(Ordering::SeqCst) || file_id(&self.path) != writer.file
+    }
+
+    /// Closes the idle readers and has the lent ones closed when they come back, and has the
+    /// checkpointer close its connection (it opens a new one at its next round).
+    fn retire_readers(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        let mut pool = self.readers.lock().unwrap_or_else(PoisonError::into_inner);
+        pool.generation += 1;
+        let idle = std::mem::take(&mut pool.idle);
+        pool.open -= idle.len();
+        drop(pool);
+        drop(idle);
+        self.reader_free.notify_all();
+        if let Some(tx) = self.checkpoint_sender().as_ref() {
+            let _ = tx.try_send(());
+        }
     }
 
     /// Replaces the writer's connection with a new one on the file at the store's path (never
@@ -927,9 +955,22 @@ impl Sqlite {
         if file.is_none() {
             return Err(StoreError::Unavailable(Fault::Missing));
         }
+        let read_only_seen = self.read_only_seen.load(Ordering::SeqCst);
+        if read_only_seen {
+            // Every connection of the read-only days goes before the new one opens (see
+            // `read_only_seen`); readers lent out now close when they come back.
+            self.retire_readers();
+            let placeholder = Conn::sqlite(rusqlite::Connection::open_in_memory()?);
+            drop(std::mem::replace(&mut writer.conn, placeholder));
+        }
         let mut conn = connect(&self.path, Role::Writer, false)?;
         self.apply_page_limit(&conn)?;
         if raw(&conn).is_readonly(MAIN_DB).unwrap_or(true) {
+            if read_only_seen {
+                // Still read-only: the new connection reads as well as the old one did.
+                writer.conn = conn;
+            }
+            self.read_only_seen.store(true, Ordering::SeqCst);
             return Err(StoreError::Unavailable(Fault::ReadOnly));
         }
         migrate(&mut conn)?;
@@ -937,15 +978,8 @@ impl Sqlite {
         writer.conn = conn;
         writer.file = file;
         writer.stale = false;
-        if moved {
-            self.generation.fetch_add(1, Ordering::SeqCst);
-            let mut pool = self.readers.lock().unwrap_or_else(PoisonError::into_inner);
-            pool.generation += 1;
-            let idle = std::mem::take(&mut pool.idle);
-            pool.open -= idle.len();
-            drop(pool);
-            drop(idle);
-            self.reader_free.notify_all();
+        if moved && !read_only_seen {
+            self.retire_readers();
         }
         tracing::info!(path = %self.path.display(), moved, "reopened the database");
         Ok(())
@@ -980,6 +1014,7 @@ impl Sqlite {
     /// Counts `jobs` committed writes and, every [`CHECKPOINT_EVERY`], wakes the checkpointer
     /// (outside the writer lock; if it is still busy with the last one, the wake-up is dropped).
     fn committed(&self, jobs: u64) {
+        self.read_only_seen.store(false, Ordering::SeqCst);
         self.groups.fetch_add(1, Ordering::Relaxed);
         self.linger
             .last_commit
@@ -1166,8 +1201,11 @@ fn start_checkpointer(
             while rx.recv().is_ok() {
                 let now = generation.load(Ordering::SeqCst);
                 if now != seen {
+                    // The file was reopened: this connection closes now, and the next round
+                    // opens one on the file as it is then (see `Sqlite::retire_readers`).
                     seen = now;
                     conn = None;
+                    continue;
                 }
                 if conn.is_none() {
                     conn = connect(&path, Role::Checkpointer, false).ok();

@@ -379,3 +379,97 @@ fn stores_opened_together_on_a_new_file_all_open() {
         }
     }
 }
+
+/// A tmpfs of its own at a fresh folder, remounted read-only or writable at will; unmounted when
+/// dropped. Needs root (or CAP_SYS_ADMIN), as a read-only mount does.
+pub(crate) struct Mount {
+    dir: PathBuf,
+}
+
+impl Mount {
+    /// Mounts a tmpfs on `dir`, an existing empty folder; `None` where that is not allowed.
+    pub(crate) fn on(dir: &Path) -> Option<Self> {
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=16m", "tmpfs"])
+            .arg(dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "CI runs as root, where a tmpfs can be mounted"
+            );
+            eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+        }
+        mounted.then(|| Self {
+            dir: dir.to_owned(),
+        })
+    }
+
+    pub(crate) fn remount(&self, how: &str) {
+        let status = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,{how}")])
+            .arg(&self.dir)
+            .status()
+            .expect("mount runs");
+        assert!(status.success(), "remount {how}");
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.dir)
+            .status();
+    }
+}
+
+/// A database at `path` with one roll logged, and its WAL and WAL index beside it, as a bot
+/// killed mid-run leaves them: copied from a store that is still open.
+pub(crate) fn left_by_a_killed_bot(path: &Path) {
+    let dir = tempfile::tempdir().expect("dir");
+    let live = dir.path().join("db.sqlite3");
+    let app = app_on(&live);
+    run(&app, "roll expression:1d6", Duration::from_secs(5)).expect("a roll");
+    for suffix in ["", "-wal", "-shm"] {
+        std::fs::copy(
+            format!("{}{suffix}", live.display()),
+            format!("{}{suffix}", path.display()),
+        )
+        .expect("copy the database's files");
+    }
+}
+
+/// The database on a file system mounted read-only, as a bot restarted on a read-only volume
+/// meets it: the WAL and its index left behind by the last run. Once the volume is writable
+/// again the store writes with no restart, although SQLite shares the index's read-only mapping
+/// among all the process's connections (issue 33: before, every write stayed "read-only").
+#[test]
+fn a_store_started_on_a_read_only_volume_writes_once_it_is_writable_again() {
+    let dir = tempfile::tempdir().expect("dir");
+    let Some(mount) = Mount::on(dir.path()) else {
+        return;
+    };
+    let path = dir.path().join("db.sqlite3");
+    left_by_a_killed_bot(&path);
+    mount.remount("ro");
+    let app = app_on(&path);
+    refused_with(
+        run(&app, "roll expression:1d6", Duration::from_secs(2)),
+        "read-only",
+    );
+    // A read opens its own connection meanwhile, which must not keep the index read-only.
+    let history = run(&app, "history", Duration::from_secs(2)).expect("reads answer");
+    assert!(history.all_text().contains("1d6"), "{}", history.all_text());
+    mount.remount("rw");
+    run(&app, "roll expression:1d6", Duration::from_secs(5)).expect("a roll once writable");
+    assert_eq!(rolls(&path), 2, "the refused roll was not logged");
+    run(
+        &app,
+        "character create name:Bryn system:thiz",
+        Duration::from_secs(5),
+    )
+    .expect("a character once writable");
+}

@@ -44,6 +44,7 @@ mod commands;
 mod crash;
 mod delivery;
 mod gateway;
+mod heal;
 mod lifecycle;
 mod malformed;
 mod metrics;
