@@ -19,6 +19,7 @@ pub mod render;
 mod run;
 mod stale;
 mod status;
+pub mod unparsed;
 pub mod workers;
 
 use std::sync::Arc;

@@ -49,6 +49,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         .context("cannot start the app threads")?,
     );
     let (metrics, _metrics_server) = start_metrics(&config, &app, &workers, &inflight).await?;
+    let unparsed_metrics = metrics.clone();
     let data = Data {
         app: Arc::clone(&app),
         workers: Arc::clone(&workers),
@@ -84,6 +85,9 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let mut client =
         serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::empty())
             .framework(framework)
+            .raw_event_handler(super::unparsed::Unreadable {
+                metrics: unparsed_metrics,
+            })
             .await
             .context("cannot build the Discord client")?;
     prime_shard_restarts(&client.shard_manager);

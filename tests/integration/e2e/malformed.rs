@@ -153,3 +153,60 @@ fn an_internal_error_is_logged_without_a_backtrace_even_with_rust_backtrace() {
         "a backtrace was logged:\n{log}"
     );
 }
+
+/// Payloads serenity cannot turn into its model (issue 33): poise never sees them, so a raw event
+/// handler answers each once, ephemerally, from the event's JSON, running nothing.
+#[test]
+fn interactions_serenity_cannot_read_get_one_ephemeral_answer() {
+    let s = Session::start_with(|o| o.log = "referee=info".into());
+    let alice = s.player(10);
+    let before = s.run(&alice, "/history").text();
+    // Built readable, then spoilt as a buggy or changed Discord client might send them.
+    let spoilt = |built: payload::Built, value: Value| {
+        let mut built = built;
+        built.json["data"]["options"][0]["value"] = value;
+        built
+    };
+    let cases: Vec<(&str, payload::Built)> = vec![
+        (
+            "an option whose value is null",
+            spoilt(
+                payload::command(
+                    &alice,
+                    "roll",
+                    vec![string("expression", "1d6")],
+                    Value::Null,
+                ),
+                Value::Null,
+            ),
+        ),
+        (
+            "an integer option of 1e30",
+            spoilt(
+                payload::command(&alice, "check", vec![integer("rating", 4)], Value::Null),
+                json!(1e30),
+            ),
+        ),
+    ];
+    for (what, built) in cases {
+        let id = built.id;
+        let reply = s.send_unreadable(built);
+        assert_eq!(reply.kind(), 4, "{what}: {}", reply.callback_body());
+        assert!(reply.ephemeral(), "{what}: {}", reply.callback_body());
+        assert!(
+            reply.content().contains("could not read"),
+            "{what}: {}",
+            reply.callback_body()
+        );
+        // A barrier, then exactly one answer.
+        s.run(&alice, "/odds thiz rating:4");
+        assert_eq!(
+            s.fake.count_requests(0, |r| r.is_callback_of(id)),
+            1,
+            "{what}"
+        );
+    }
+    // Nothing ran: the roll log is as it was.
+    let after = s.run(&alice, "/history");
+    assert_eq!(before, after.text());
+}

@@ -191,6 +191,19 @@ impl Session {
         }
     }
 
+    /// Dispatches an interaction serenity cannot read, and waits for its callback.
+    pub fn send_unreadable(&self, built: Built) -> Reply<'_> {
+        let from = self.fake.requests().len();
+        self.fake.dispatch_unreadable(&built);
+        let callback = self.fake.callback_for(built.id);
+        Reply {
+            session: self,
+            interaction: built,
+            callback,
+            from,
+        }
+    }
+
     /// An autocomplete request for `line` with `focused` as the option being typed; returns
     /// the `data.choices` of the type 8 callback.
     pub fn autocomplete(&self, caller: &Caller, line: &str, focused: &str) -> Vec<Value> {

@@ -595,6 +595,22 @@ impl FakeDiscord {
             .expect("the gateway connection is open");
     }
 
+    /// Sends an interaction serenity cannot read (asserted), as Discord might: for the test that
+    /// such an interaction is still answered.
+    pub fn dispatch_unreadable(&self, payload: &payload::Built) {
+        assert!(
+            serde_json::from_value::<serenity::all::Interaction>(payload.json.clone()).is_err(),
+            "serenity reads this interaction: {:#}",
+            payload.json
+        );
+        self.live_sender()
+            .send(Outgoing::Dispatch {
+                interaction_id: payload.id,
+                payload: payload.json.clone(),
+            })
+            .expect("the gateway connection is open");
+    }
+
     /// Sends an interaction given as JSON text, unchecked: for the load benchmark, whose payloads
     /// are copies of templates built (and checked) by [`payload`] with a fresh id and token.
     /// Records the flush time like [`FakeDiscord::dispatch`].
