@@ -29,6 +29,9 @@ use crate::app::reply::Reply;
 /// How long after an interaction arrives its callback may still be sent: Discord allows 3 s
 /// from its own clock, and the gateway's delivery takes some of that.
 pub const ANSWER_WITHIN: Duration = Duration::from_millis(2_500);
+/// From [`ANSWER_WITHIN`] until Discord's own 3 seconds (started before the interaction arrived)
+/// have surely passed, with a margin: after it no callback can be taken any more.
+const SETTLED: Duration = Duration::from_millis(1_000);
 /// How long after an interaction arrives its follow-ups are still tried (the token lives 15
 /// minutes).
 pub const TOKEN_LIFE: Duration = Duration::from_secs(14 * 60 + 30);
@@ -253,7 +256,11 @@ pub async fn answer(
     match callback(http, interaction, &response_message(reply), arrived).await {
         Callback::Acknowledged => true,
         Callback::Refused(why) => {
-            tracing::error!(%why, "Discord refused an interaction's answer");
+            tracing::error!(
+                interaction = %interaction.0,
+                %why,
+                "dropped: Discord refused an interaction's answer"
+            );
             false
         }
         // Looking the answer up and sending a follow-up would be two requests Discord can only
@@ -285,6 +292,9 @@ async fn unsure(
     arrived: Instant,
     why: String,
 ) -> bool {
+    // A callback still on its way may yet be taken until Discord's deadline; after it, whether
+    // the answer is there is settled, and a follow-up cannot show it twice.
+    tokio::time::sleep_until((arrived + ANSWER_WITHIN + SETTLED).into()).await;
     if landed(http, token, arrived).await == Some(true) {
         return true;
     }

@@ -257,8 +257,8 @@ fn answer(
         ("PUT", ["applications", _app, "guilds", guild, "commands"]) => {
             ok(echo_commands(body_or_empty, Some(guild)))
         }
-        ("POST", ["interactions", _id, token, "callback"]) => {
-            Some(callback(shared, token, body_or_empty))
+        ("POST", ["interactions", id, token, "callback"]) => {
+            Some(callback(shared, id, token, body_or_empty))
         }
         ("POST", ["webhooks", _app, token]) => {
             if !shared.load && !shared.lock().acknowledged.contains(*token) {
@@ -311,10 +311,29 @@ fn answer(
     }
 }
 
+/// How long after its dispatch Discord takes an interaction's callback.
+const CALLBACK_WINDOW: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// An interaction callback: the first acknowledges the interaction (and a new message, type 4,
 /// becomes its `@original`, which the load benchmark never reads); a second gets Discord's
-/// 400/40060.
-fn callback(shared: &Shared, token: &str, body: &Value) -> (StatusCode, Option<Value>) {
+/// 400/40060; one past the 3 seconds after the dispatch gets Discord's 404/10062, as the
+/// interaction has expired (not under load, where the benchmark measures late answers too).
+fn callback(shared: &Shared, id: &str, token: &str, body: &Value) -> (StatusCode, Option<Value>) {
+    if !shared.load
+        && let Ok(id) = id.parse::<u64>()
+        && shared
+            .lock()
+            .dispatches
+            .iter()
+            .rev()
+            .find(|d| d.interaction_id == id)
+            .is_some_and(|d| d.flushed_at.elapsed() > CALLBACK_WINDOW)
+    {
+        return (
+            StatusCode::NOT_FOUND,
+            Some(json!({"message": "Unknown interaction", "code": 10062})),
+        );
+    }
     if !shared.load && !shared.lock().acknowledged.insert(token.to_owned()) {
         return (
             StatusCode::BAD_REQUEST,
