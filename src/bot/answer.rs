@@ -31,7 +31,7 @@ use crate::app::reply::Reply;
 pub const ANSWER_WITHIN: Duration = Duration::from_millis(2_500);
 /// From [`ANSWER_WITHIN`] until Discord's own 3 seconds (started before the interaction arrived)
 /// have surely passed, with a margin: after it no callback can be taken any more.
-const SETTLED: Duration = Duration::from_millis(1_000);
+const SETTLED: Duration = Duration::from_secs(1);
 /// How long after an interaction arrives its follow-ups are still tried (the token lives 15
 /// minutes).
 pub const TOKEN_LIFE: Duration = Duration::from_secs(14 * 60 + 30);
