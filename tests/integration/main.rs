@@ -16,6 +16,7 @@ mod fake;
 mod faults;
 mod fuzz;
 mod layout;
+mod pg_races;
 mod reach;
 mod secrecy;
 mod store;
