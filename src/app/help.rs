@@ -1,6 +1,6 @@
 //! `/help`: short, ephemeral help, one line per command or the options of one command.
 
-use super::command::{Invocation, Opts};
+use super::invocation::{Invocation, Opts};
 use super::reply::{Embed, Field, Reply, Tone};
 use super::{AppResult, Ctx, user};
 

@@ -13,7 +13,7 @@ use poise::serenity_prelude as serenity;
 use super::metrics::Outcome;
 use super::workers::Refused;
 use super::{Context, Data, Error, answer, render};
-use crate::app::command::Invocation;
+use crate::app::invocation::Invocation;
 use crate::app::reply::Reply;
 use crate::app::{App, Caller, Ran};
 use crate::store::{GuildId, UserId};

@@ -2,7 +2,7 @@
 //! buttons, autocomplete, and `referee run`.
 //!
 //! Owns everything serenity and poise; calls only `app`. A command here is a thin wrapper: its
-//! typed options become an [`Invocation`](crate::app::command::Invocation) with the same option
+//! typed options become an [`Invocation`](crate::app::invocation::Invocation) with the same option
 //! names the console types, `app` decides everything (permissions, roll modes, secrets), and
 //! [`render`] turns the reply model into Discord builders. Must never decide who may do what, read
 //! the store, or format game results itself.
