@@ -6,6 +6,45 @@
 //! beyond the reply model. The store is synchronous: the bot calls [`App::run`] on its own
 //! threads (`bot::workers`), never on the async runtime and never holding a lock across an
 //! `.await`.
+//!
+//! ## Layout: one door per room
+//! Every room imports only rooms below it; none imports one that imports it back
+//! (`tests/integration/modules.rs` checks the whole crate for cycles, and the seams below).
+//!
+//! ```text
+//! app/
+//!   mod.rs         the door: App::handle, run, run_job; a command in, a reply out (errors become
+//!                  replies; the GM's screen and where copies go are settled here)
+//!   command.rs     the dispatcher: an Invocation parsed into its family's command, and run;
+//!                  it imports every family, and no family imports it
+//!   invocation.rs  what every family parses: Invocation, Opts (checked options), RollMode
+//!   error.rs       AppError (the user's, shown verbatim, or ours, logged), AppResult, user()
+//!   context.rs     App (store, dice, limits) and Ctx, one command's context and roll modes
+//!   reply.rs       the reply model       screen.rs   the GM's screen over NPC numbers
+//!   perm.rs        who is a GM           house.rs    the house-rule switches
+//!   text.rs        escaping, limits      sheet.rs    the public sheet, per system
+//!   weapons.rs     the default weapon    suggest.rs  autocomplete
+//!   outbox.rs      the GM channel copies help.rs     /help
+//!   the families: each a dispatcher over its use cases, and a leaf they all share
+//!   thiz/          /check /attack /wound /maneuver /hazard /magic /move /advance; shared.rs
+//!   tft/           /tft /tftkit /tftref /odds tft; shared.rs (a TFT sheet's numbers, switches)
+//!   encounter/     /encounter and its status message; loaded.rs (load, save), state.rs,
+//!                  hooks.rs (what the rolls in a fight take and give back)
+//!   characters/    /character; fields.rs (typed values), gear.rs (a gear change)
+//!   luck/          /luck and its buttons; button.rs (spend kinds, button ids)
+//!   gm/            /gm; request.rs (/gm request, /gm check)
+//!   rolls/         /roll /gm roll /reveal /history
+//! ```
+//!
+//! A family imports the rooms above its line, the store, the rules and its own modules; another
+//! family only through a seam, a module whose `//!` says "Seam:" and who uses it:
+//! - `encounter::hooks` (thiz, tft): the rolls in a fight call in; the encounter never calls them.
+//! - `encounter::loaded` (characters, gm), `encounter::state` and `encounter::status` (tft).
+//! - `thiz::record` (characters, encounter, luck), `thiz::stats` and `thiz::care` (encounter,
+//!   luck), `thiz::attack` and `thiz::special` (luck), `thiz::shared` (gm).
+//! - `tft::shared` (characters, encounter); `luck::button` (thiz); `characters::fields` (thiz).
+//! - A family that runs another family's command (the encounter's buttons, a roll request) goes
+//!   through the dispatcher, which lends itself: [`Ctx::run_command`], `gm::request::Accepts`.
 
 pub mod characters;
 pub mod command;
