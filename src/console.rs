@@ -10,7 +10,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use crate::app::command::Invocation;
+pub use crate::app::invocation::Invocation;
 use crate::app::reply::{Reply, Visibility};
 use crate::app::{App, Caller, Command, Dice};
 use crate::rules::dice::expr::Limits;

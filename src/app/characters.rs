@@ -10,12 +10,13 @@
 //! to restore, luck and all; an import comes in with no luck until a GM gives it some, so
 //! deleting and importing again cannot mint luck (issue 32).
 //!
-//! Layout: [`fields`] (pure checks of typed values), `edit` (create, set, skill, gear, delete,
+//! Layout: [`fields`] (pure checks of typed values), [`gear`] (the gear change's types), `edit` (create, set, skill, gear, delete,
 //! restore),
 //! `view` (show, list, validate), `transfer` (export, import).
 
 mod edit;
 pub mod fields;
+pub mod gear;
 mod transfer;
 mod view;
 
@@ -24,13 +25,15 @@ mod lifecycle_tests;
 #[cfg(test)]
 mod tests;
 
-use super::command::{Invocation, Opts};
+use super::invocation::{Invocation, Opts};
 use super::reply::Reply;
 use super::text::escape;
 use super::{AppResult, Ctx, user};
 use crate::rules::thiz::skills::SkillId;
 use crate::store::CharacterId;
 use crate::store::guilds::System;
+
+pub use gear::{GearChange, GearNumbers, ItemKind, MAX_BONUS};
 
 /// A `/character` subcommand, with its options checked.
 #[derive(Debug, Clone)]
@@ -72,80 +75,6 @@ pub enum CharacterCommand {
     /// `import file` (the file's JSON text).
     Import { file: String },
 }
-
-/// What kind of equipment row an item is (`app::sheet::ItemStats` says which numbers each keeps).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ItemKind {
-    Weapon,
-    Armor,
-    Shield,
-    Item,
-}
-
-impl ItemKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ItemKind::Weapon => "weapon",
-            ItemKind::Armor => "armor",
-            ItemKind::Shield => "shield",
-            ItemKind::Item => "item",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<ItemKind> {
-        Some(match s.trim().to_ascii_lowercase().as_str() {
-            "weapon" => ItemKind::Weapon,
-            "armor" | "armour" => ItemKind::Armor,
-            "shield" => ItemKind::Shield,
-            "item" => ItemKind::Item,
-            _ => return None,
-        })
-    }
-}
-
-impl std::str::FromStr for ItemKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        ItemKind::parse(s).ok_or_else(|| {
-            format!(
-                "kind must be weapon, armor, shield or item; you gave \"{}\"",
-                escape(s.trim())
-            )
-        })
-    }
-}
-
-/// The numbers given with `gear action:add` (each `None` when not given).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct GearNumbers {
-    pub attack_bonus: Option<i32>,
-    pub armor_bonus: Option<i32>,
-    pub locations: Option<String>,
-    pub missile: Option<bool>,
-    /// A THIZ weapon's family (Trained for War).
-    pub family: Option<String>,
-    /// What a THIZ missile weapon shoots: low, piercing, high or armour-piercing.
-    pub missile_kind: Option<String>,
-    /// How well a TFT weapon was made: plain, good, fine, fine+1, fine+2, fine-dx+1, fine-dx+2
-    /// (tft-house-rules.txt, "Fine Weapons", "Good Weapons").
-    pub quality: Option<String>,
-}
-
-/// A change to the equipment list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GearChange {
-    Add {
-        item: String,
-        kind: ItemKind,
-        numbers: GearNumbers,
-    },
-    Remove {
-        item: String,
-    },
-}
-
-/// The most bonus a THIZ weapon or armor can carry; a limit against typing errors.
-pub const MAX_BONUS: i64 = 20;
 
 fn stale_button() -> crate::app::AppError {
     user("That button is not one of this bot's; nothing changed. /character delete asks again.")

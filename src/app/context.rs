@@ -1,18 +1,122 @@
-//! What every use case needs: the caller, the guild's settings, dice, characters the caller may
-//! see or act with, the roll log, and the routing of the four roll modes.
+//! What every use case needs: the application ([`App`]: the store, the dice and the limits,
+//! shared by every front end) and one command's context ([`Ctx`]): the caller, the guild's
+//! settings, dice, characters the caller may see or act with, the roll log, and the routing of
+//! the four roll modes.
+//!
+//! A leaf of `app`: it imports no use case and not the door ([`super`]), which runs commands
+//! with an [`App`] (`App::handle` and the rest are defined there).
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use super::command::RollMode;
+use super::error::{AppResult, user};
+use super::invocation::{Invocation, RollMode};
+use super::perm::Caller;
 use super::reply::Reply;
 use super::text::escape;
-use super::{App, AppResult, Caller, Dice, user};
+use crate::rules::dice::expr::Limits;
 use crate::rules::dice::{DieSource, SeededDice, ThreadDice};
 use crate::store::characters::{self, Character};
 use crate::store::guilds::{self, GuildSettings, System};
 use crate::store::rolls::{self, Mode, NewRoll};
 use crate::store::secrets::GmProof;
-use crate::store::{CharacterId, Conn, RollId};
+use crate::store::{CharacterId, Conn, GuildId, RollId, Store, StoreError};
+
+/// Where the dice come from: the thread generator, or one seeded generator shared by all calls
+/// (`referee console --seed N`, tests) so a whole session repeats exactly.
+pub enum Dice {
+    Thread,
+    Seeded(Box<Mutex<SeededDice>>),
+}
+
+impl Dice {
+    /// One seeded generator for every call: a whole session repeats exactly.
+    pub fn seeded(seed: u64) -> Self {
+        Dice::Seeded(Box::new(Mutex::new(SeededDice::new(seed))))
+    }
+}
+
+/// Called when outbox rows become ready, so the delivery task wakes (set by the bot; see
+/// [`super::outbox`]).
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// The application: the store, the dice and the limits, shared by every front end.
+pub struct App {
+    pub(crate) store: Arc<Store>,
+    pub(crate) dice: Dice,
+    pub(crate) limits: Limits,
+    /// The outbox's waker when copies go through it (the bot; see [`super::outbox`]).
+    pub(crate) outbox: Option<Waker>,
+    /// The channels with an encounter row, once [`App::watch_encounter_channels`] has loaded
+    /// them (see [`App::may_have_encounter`]); `None`: not watched, every channel may have one.
+    pub(crate) encounter_channels: Mutex<Option<std::collections::HashSet<(GuildId, u64)>>>,
+}
+
+impl App {
+    /// Waits for this process's turn to IDENTIFY its shards among the processes sharing the
+    /// database (PostgreSQL); `None` on SQLite. The turn lasts until the guard is dropped.
+    ///
+    /// # Errors
+    /// When the database cannot be reached.
+    pub fn identify_turn(&self) -> Result<Option<crate::store::IdentifyTurn>, StoreError> {
+        self.store.identify_turn()
+    }
+
+    pub fn new(store: Arc<Store>, dice: Dice, limits: Limits) -> Self {
+        Self {
+            store,
+            dice,
+            limits,
+            outbox: None,
+            encounter_channels: Mutex::new(None),
+        }
+    }
+
+    /// Opens the database at `path` with production dice and default limits.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Ok(Self::new(
+            Arc::new(Store::open(path)?),
+            Dice::Thread,
+            Limits::default(),
+        ))
+    }
+
+    /// Opens a batch of writes on this thread (SQLite; `false` on PostgreSQL): see
+    /// [`Store::begin_batch`]. For the bot's writing thread.
+    pub fn begin_batch(&self) -> bool {
+        self.store.begin_batch()
+    }
+
+    /// How long the open batch should wait for more jobs before committing, and how many more
+    /// end the wait ([`Store::batch_linger`]).
+    pub fn batch_linger(&self, jobs: usize) -> Option<(std::time::Duration, usize)> {
+        self.store.batch_linger(jobs)
+    }
+
+    /// Rolls back the open batch, if any ([`Store::abandon_batch`]).
+    pub fn abandon_batch(&self) {
+        self.store.abandon_batch();
+    }
+
+    /// Commits the open batch ([`Store::finish_batch`]).
+    ///
+    /// # Errors
+    /// The commit failed, and none of the batch was kept.
+    pub fn finish_batch(&self) -> Result<(), StoreError> {
+        self.store.finish_batch()
+    }
+
+    /// The `/roll` limits from the configuration.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+}
 
 /// One command's context.
 pub struct Ctx<'a> {
@@ -32,7 +136,12 @@ pub struct Ctx<'a> {
     /// The system of the command being run, when it has one (`/check` is THIZ's, `/tft …`
     /// TFT's): the caller's character of that system is the default one.
     pub(crate) system: std::cell::Cell<Option<System>>,
+    /// The dispatcher running this command, lent by it ([`Ctx::run_command`]).
+    pub(crate) dispatch: std::cell::Cell<Option<Dispatch>>,
 }
+
+/// The dispatcher (`super::command`): parses an invocation and runs it in a context.
+pub(crate) type Dispatch = fn(&Ctx<'_>, &Invocation) -> AppResult<Reply>;
 
 /// The characters a command named, for the GM's screen's safety net (`app::screen::mark_numbers`).
 #[derive(Debug, Default)]
@@ -74,7 +183,21 @@ impl<'a> Ctx<'a> {
             channel: None,
             seen: std::cell::RefCell::default(),
             system: std::cell::Cell::new(None),
+            dispatch: std::cell::Cell::new(None),
         })
+    }
+
+    /// Runs another command, parsed and run as the dispatcher runs any, in this context.
+    ///
+    /// Seam: the encounter's Attack and dying buttons, a roll request's press and `/gm check`
+    /// run `/attack`, `/tft dying`, `/check` or `/tft save` through it. The dispatcher imports
+    /// every family, so no family imports it: it lends itself to each command it runs instead.
+    pub fn run_command(&self, inv: &Invocation) -> AppResult<Reply> {
+        let dispatch = self
+            .dispatch
+            .get()
+            .ok_or_else(|| anyhow::anyhow!("{} run outside the dispatcher", inv.display_path()))?;
+        dispatch(self, inv)
     }
 
     pub fn is_gm(&self) -> bool {
@@ -375,4 +498,33 @@ fn gm_copy(full: &Reply, heading: &str) -> Reply {
         caller_copy: None,
         notice: None,
     }
+}
+
+/// A fresh app on a temporary database with seeded dice, for the use-case tests, whose guild 1
+/// has a GM channel ([`TEST_GM_CHANNEL`]), as a guild set up by the README's steps does: private
+/// and blind rolls have somewhere to go. Keep the directory alive as long as the app.
+#[cfg(test)]
+pub(crate) fn temp_app(seed: u64) -> (tempfile::TempDir, App) {
+    let (dir, app) = temp_app_without_gm_channel(seed);
+    app.store
+        .write(|tx| {
+            let mut s = crate::store::guilds::get(tx, GuildId(1))?;
+            s.gm_channel_id = Some(TEST_GM_CHANNEL);
+            crate::store::guilds::put(tx, GuildId(1), &s)
+        })
+        .expect("the test guild's settings");
+    (dir, app)
+}
+
+/// The GM channel of [`temp_app`]'s guild.
+#[cfg(test)]
+pub(crate) const TEST_GM_CHANNEL: u64 = 4242;
+
+/// [`temp_app`] for a guild that never set a GM channel (issue 32's routing tests).
+#[cfg(test)]
+pub(crate) fn temp_app_without_gm_channel(seed: u64) -> (tempfile::TempDir, App) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let store = Store::open(&dir.path().join("t.sqlite3")).expect("a fresh database");
+    let app = App::new(Arc::new(store), Dice::seeded(seed), Limits::default());
+    (dir, app)
 }

@@ -2,69 +2,25 @@
 //! values and notes on any character (NPCs included). `/gm request`, its buttons, and `/gm check`
 //! live in [`request`].
 //!
-//! Owns the list of house-rule switches and their defaults ([`HOUSE_RULES`], read by the TFT
-//! commands through [`house_rule`]). `setup` needs Manage Server; the rest need a GM, checked
+//! `/gm rules` sets the house-rule switches; their list and defaults are [`super::house`]'s, which
+//! every family reads. `setup` needs Manage Server; the rest need a GM, checked
 //! before anything is read. Replies that hold hidden values are ephemeral, for the GM alone.
 //! Must never show a hidden key or a note to a player.
 
 pub mod request;
 
-use super::command::{Invocation, Opts};
+use super::house::{HOUSE_RULES, house_rule};
+use super::invocation::{Invocation, Opts};
 use super::reply::{Embed, Field, Reply, Tone};
 use super::text::{escape, truncate};
 use super::{AppResult, Ctx, user};
 use crate::store::guilds::{self, GuildSettings, System};
 use crate::store::secrets;
 
-/// One house-rule switch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HouseRule {
-    pub name: &'static str,
-    pub default: bool,
-    /// What turning it on does, for the GM.
-    pub about: &'static str,
-}
-
-/// The house-rule switches a GM can turn on and off, with their defaults.
-pub const HOUSE_RULES: [HouseRule; 4] = [
-    HouseRule {
-        name: "tft_house_rules",
-        default: true,
-        about: "Bill Seurer's house rules for The Fantasy Trip",
-    },
-    HouseRule {
-        name: "tft_four_dice_specials",
-        default: false,
-        about: "on 4 dice (defending, dodging), read a 4 as triple and a 5 as double damage",
-    },
-    HouseRule {
-        name: "tft_generalize_beyond_four",
-        default: true,
-        about: "extend the to-hit table past four dice",
-    },
-    HouseRule {
-        name: NPC_NUMBERS_OPEN,
-        default: false,
-        about: "play open: show the players every NPC number (ratings, skills, ST, DX, adjDX) in rolls for or against NPCs",
-    },
-];
-
-/// The switch of a table that plays open: NPC numbers shown to everyone (off: the GM's alone,
-/// see [`super::screen`]).
-pub const NPC_NUMBERS_OPEN: &str = "npc_numbers_open";
-
 /// Longest hidden key and value, and note, accepted.
 pub const MAX_KEY: usize = 64;
 pub const MAX_VALUE: usize = 1000;
 pub const MAX_NOTE: usize = 1500;
-
-/// Whether a house rule is on in this guild (its default when never set). Unknown names are off.
-pub fn house_rule(settings: &GuildSettings, name: &str) -> bool {
-    HOUSE_RULES
-        .iter()
-        .find(|r| r.name == name)
-        .is_some_and(|r| settings.rules.get(name).copied().unwrap_or(r.default))
-}
 
 fn rule_names() -> String {
     HOUSE_RULES
@@ -139,15 +95,19 @@ pub enum GmCommand {
 }
 
 impl GmCommand {
-    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+    /// Parses a `/gm …` command; `accepts` is the dispatcher's parser, lent for the command a
+    /// roll request asks for ([`request::Accepts`]).
+    pub fn parse(inv: &Invocation, accepts: request::Accepts) -> AppResult<Self> {
         let path: Vec<&str> = inv.path.iter().map(String::as_str).collect();
         match path.as_slice() {
             ["gm", "setup"] => parse_setup(inv),
             ["gm", "rules"] => parse_rules(inv),
             ["gm", "hidden"] => parse_hidden(inv),
             ["gm", "note"] => parse_note(inv),
-            ["gm", "request"] => Ok(GmCommand::Request(request::RequestArgs::parse(inv)?)),
-            ["gm", "check"] => Ok(GmCommand::Secret(request::SecretArgs::parse(inv)?)),
+            ["gm", "request"] => Ok(GmCommand::Request(request::RequestArgs::parse(
+                inv, accepts,
+            )?)),
+            ["gm", "check"] => Ok(GmCommand::Secret(request::SecretArgs::parse(inv, accepts)?)),
             _ => Err(user(format!(
                 "{} is not a GM command; use /gm setup, /gm rules, /gm hidden, /gm note, /gm roll, /gm request or /gm check.",
                 escape(&inv.display_path())

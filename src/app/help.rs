@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::command::{Invocation, Opts};
+use super::invocation::{Invocation, Opts};
 use super::reply::{Button, Embed, Field, Reply, Tone};
 use super::{AppResult, Ctx, user};
 

@@ -6,100 +6,25 @@
 //! for a button), so repeated deliveries and double presses spend once. Must never put a luck
 //! total, a ledger line or a secret luck roll in a reply a player receives.
 
+pub mod button;
 mod logged;
 mod manage;
 mod spend;
 #[cfg(test)]
 mod tests;
 
-use std::str::FromStr;
-
-use super::command::{Invocation, Opts};
+use super::invocation::{Invocation, Opts};
 use super::reply::Reply;
 use super::{AppResult, Ctx, user};
 use crate::rules::thiz::luck::MAX_LUCK;
 use crate::rules::thiz::{Level, Location};
 use crate::store::{CharacterId, RollId};
 
+pub use button::SpendKind;
+use button::{MAX_TAG, button_id};
+pub use manage::GmLuck;
+
 pub use logged::{ATTACK_COMMANDS, CHECK_COMMANDS, RerollableCheck, WoundOnRoll};
-
-/// What luck is spent on (thiz-rulebook.md, chapter 10 "Luck"; chapter 4 "Berserk", "Sleepless").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SpendKind {
-    /// Roll an earlier check again: a `/check`, or an attack's hit roll.
-    Reroll,
-    /// Roll again the Toughness check against a hit the character took.
-    Toughness,
-    /// Lower a wound on the sheet by one colour, whatever made it.
-    Wound,
-    /// A feat only luck could pull off; the referee rolls for it in secret.
-    Stunt,
-    /// Berserk: keep fighting past a fatal blow.
-    Berserk,
-    /// Sleepless: rouse from the long sleep.
-    Rouse,
-}
-
-impl SpendKind {
-    const ALL: [SpendKind; 6] = [
-        SpendKind::Reroll,
-        SpendKind::Toughness,
-        SpendKind::Wound,
-        SpendKind::Stunt,
-        SpendKind::Berserk,
-        SpendKind::Rouse,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            SpendKind::Reroll => "reroll",
-            SpendKind::Toughness => "toughness",
-            SpendKind::Wound => "wound",
-            SpendKind::Stunt => "stunt",
-            SpendKind::Berserk => "berserk",
-            SpendKind::Rouse => "rouse",
-        }
-    }
-
-    /// Whether the spend applies to an earlier roll (`roll:`).
-    fn takes_roll(self) -> bool {
-        matches!(
-            self,
-            SpendKind::Reroll | SpendKind::Toughness | SpendKind::Wound
-        )
-    }
-}
-
-impl FromStr for SpendKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let key = s.trim().to_ascii_lowercase();
-        SpendKind::ALL
-            .into_iter()
-            .find(|k| k.name() == key)
-            .ok_or_else(|| {
-                format!(
-                    "kind must be reroll, toughness, wound, stunt, berserk or rouse; you gave {:?}",
-                    super::text::truncate(&key, 40)
-                )
-            })
-    }
-}
-
-/// The GM's luck commands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GmLuck {
-    /// Roll 1d10 in secret, replacing the total.
-    Roll,
-    /// Tell the GM the total.
-    Show,
-    /// Add points.
-    Award(u32),
-    /// Set the total.
-    Set(u32),
-    /// Show the ledger.
-    Log,
-}
 
 /// `/luck …` and the luck buttons.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -299,38 +224,6 @@ fn parse_wound_level(text: &str) -> AppResult<Level> {
     })
 }
 
-/// The "Spend luck: reroll" button every logged resolution check carries for its owner.
-pub fn reroll_button(roll: RollId) -> super::reply::Button {
-    super::reply::Button {
-        custom_id: button_id(SpendKind::Reroll, roll),
-        label: "Spend luck: reroll".to_owned(),
-        disabled: false,
-    }
-}
-
-/// The custom id of a "Spend luck" button for `roll`.
-pub fn button_id(kind: SpendKind, roll: RollId) -> String {
-    format!("luck:{}:{}", kind.name(), roll.0)
-}
-
-/// The longest tag a "lower again" button carries (Discord allows 100 characters in an id).
-const MAX_TAG: usize = 60;
-
-/// The custom id of a "Spend luck: lower again" button; `tag` (the interaction that made the
-/// button) makes it spend at most once however often it is pressed.
-pub fn lower_again_id(character: CharacterId, location: Location, tag: &str) -> String {
-    let slot = Location::ALL
-        .iter()
-        .position(|l| *l == location)
-        .unwrap_or_default();
-    let tag: String = tag
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .take(MAX_TAG)
-        .collect();
-    format!("luck:lower:{}:{slot}:{tag}", character.0)
-}
-
 fn parse_button(id: &str) -> AppResult<LuckCommand> {
     let stale = || user("That button is no longer valid; use /luck spend instead.");
     let id = id.trim();
@@ -370,6 +263,7 @@ fn parse_button(id: &str) -> AppResult<LuckCommand> {
 
 #[cfg(test)]
 mod parse_tests {
+    use super::button::lower_again_id;
     use super::*;
 
     fn parse(path: &[&str], opts: &[(&str, &str)]) -> AppResult<LuckCommand> {

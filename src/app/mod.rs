@@ -6,13 +6,55 @@
 //! beyond the reply model. The store is synchronous: the bot calls [`App::run`] on its own
 //! threads (`bot::workers`), never on the async runtime and never holding a lock across an
 //! `.await`.
+//!
+//! ## Layout: one door per room
+//! Every room imports only rooms below it; none imports one that imports it back
+//! (`tests/integration/modules.rs` checks the whole crate for cycles, and the seams below).
+//!
+//! ```text
+//! app/
+//!   mod.rs         the door: App::handle, run, run_job; a command in, a reply out (errors become
+//!                  replies; the GM's screen and where copies go are settled here)
+//!   command.rs     the dispatcher: an Invocation parsed into its family's command, and run;
+//!                  it imports every family, and no family imports it
+//!   invocation.rs  what every family parses: Invocation, Opts (checked options), RollMode
+//!   error.rs       AppError (the user's, shown verbatim, or ours, logged), AppResult, user()
+//!   context.rs     App (store, dice, limits) and Ctx, one command's context and roll modes
+//!   reply.rs       the reply model       screen.rs   the GM's screen over NPC numbers
+//!   perm.rs        who is a GM           house.rs    the house-rule switches
+//!   text.rs        escaping, limits      sheet.rs    the public sheet, per system
+//!   weapons.rs     the default weapon    suggest.rs  autocomplete
+//!   outbox.rs      the GM channel copies help.rs     /help
+//!   the families: each a dispatcher over its use cases, and a leaf they all share
+//!   thiz/          /check /attack /wound /maneuver /hazard /magic /move /advance; shared.rs
+//!   tft/           /tft /tftkit /tftref /odds tft; shared.rs (a TFT sheet's numbers, switches)
+//!   encounter/     /encounter and its status message; loaded.rs (load, save), state.rs,
+//!                  hooks.rs (what the rolls in a fight take and give back)
+//!   characters/    /character; fields.rs (typed values), gear.rs (a gear change)
+//!   luck/          /luck and its buttons; button.rs (spend kinds, button ids)
+//!   gm/            /gm; request.rs (/gm request, /gm check)
+//!   rolls/         /roll /gm roll /reveal /history
+//! ```
+//!
+//! A family imports the rooms above its line, the store, the rules and its own modules; another
+//! family only through a seam, a module whose `//!` says "Seam:" and who uses it:
+//! - `encounter::hooks` (thiz, tft): the rolls in a fight call in; the encounter never calls them.
+//! - `encounter::loaded` (characters, gm), `encounter::state` and `encounter::status` (tft).
+//! - `thiz::record` (characters, encounter, luck), `thiz::stats` and `thiz::care` (encounter,
+//!   luck), `thiz::attack` and `thiz::special` (luck), `thiz::shared` (gm).
+//! - `tft::shared` (characters, encounter); `luck::button` (thiz); `characters::fields` (thiz).
+//! - A family that runs another family's command (the encounter's buttons, a roll request) goes
+//!   through the dispatcher, which lends itself: [`Ctx::run_command`], `gm::request::Accepts`.
 
 pub mod characters;
 pub mod command;
 pub mod context;
 pub mod encounter;
+pub mod error;
 pub mod gm;
 pub mod help;
+pub mod house;
+pub mod invocation;
 pub mod luck;
 pub mod outbox;
 pub mod perm;
@@ -29,137 +71,19 @@ pub mod weapons;
 #[cfg(test)]
 mod trust_tests;
 
-use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::rules::dice::SeededDice;
-use crate::rules::dice::expr::Limits;
-use crate::store::{Fault, GuildId, Job, Store, StoreError};
+use crate::store::{Fault, Job, StoreError};
 
 pub use command::Command;
-pub use context::Ctx;
+pub use context::{App, Ctx, Dice};
+#[cfg(test)]
+pub(crate) use context::{TEST_GM_CHANNEL, temp_app, temp_app_without_gm_channel};
+pub use error::{AppError, AppResult, user};
 pub use perm::Caller;
 pub use reply::Reply;
 
-/// A failed use case: either the user's doing (shown verbatim, ephemeral) or ours (logged,
-/// answered "Something went wrong").
-#[derive(Debug, thiserror::Error)]
-pub enum AppError {
-    /// Something the user can fix: unknown character, bad number, not allowed…
-    #[error("{0}")]
-    User(String),
-    /// A fault of the bot or its database.
-    #[error(transparent)]
-    Internal(#[from] anyhow::Error),
-    /// The store failed. Kept as it is (not wrapped in `anyhow`, which would capture a
-    /// backtrace): a busy or faulty database file gets its own answer ([`store_reply`]).
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-impl From<perm::NotGm> for AppError {
-    fn from(e: perm::NotGm) -> Self {
-        AppError::User(e.to_string())
-    }
-}
-
-/// A user error from anything printable.
-pub fn user(message: impl std::fmt::Display) -> AppError {
-    AppError::User(message.to_string())
-}
-
-pub type AppResult<T> = Result<T, AppError>;
-
-/// Where the dice come from: the thread generator, or one seeded generator shared by all calls
-/// (`referee console --seed N`, tests) so a whole session repeats exactly.
-pub enum Dice {
-    Thread,
-    Seeded(Box<Mutex<SeededDice>>),
-}
-
-impl Dice {
-    /// One seeded generator for every call: a whole session repeats exactly.
-    pub fn seeded(seed: u64) -> Self {
-        Dice::Seeded(Box::new(Mutex::new(SeededDice::new(seed))))
-    }
-}
-
-/// The application: the store, the dice and the limits, shared by every front end.
-pub struct App {
-    pub(crate) store: Arc<Store>,
-    pub(crate) dice: Dice,
-    pub(crate) limits: Limits,
-    /// The outbox's waker when copies go through it (the bot; see [`outbox`]).
-    pub(crate) outbox: Option<outbox::Waker>,
-    /// The channels with an encounter row, once [`App::watch_encounter_channels`] has loaded
-    /// them (see [`App::may_have_encounter`]); `None`: not watched, every channel may have one.
-    pub(crate) encounter_channels: Mutex<Option<std::collections::HashSet<(GuildId, u64)>>>,
-}
-
 impl App {
-    /// Waits for this process's turn to IDENTIFY its shards among the processes sharing the
-    /// database (PostgreSQL); `None` on SQLite. The turn lasts until the guard is dropped.
-    ///
-    /// # Errors
-    /// When the database cannot be reached.
-    pub fn identify_turn(&self) -> Result<Option<crate::store::IdentifyTurn>, StoreError> {
-        self.store.identify_turn()
-    }
-
-    pub fn new(store: Arc<Store>, dice: Dice, limits: Limits) -> Self {
-        Self {
-            store,
-            dice,
-            limits,
-            outbox: None,
-            encounter_channels: Mutex::new(None),
-        }
-    }
-
-    /// Opens the database at `path` with production dice and default limits.
-    pub fn open(path: &Path) -> Result<Self, StoreError> {
-        Ok(Self::new(
-            Arc::new(Store::open(path)?),
-            Dice::Thread,
-            Limits::default(),
-        ))
-    }
-
-    /// Opens a batch of writes on this thread (SQLite; `false` on PostgreSQL): see
-    /// [`Store::begin_batch`]. For the bot's writing thread.
-    pub fn begin_batch(&self) -> bool {
-        self.store.begin_batch()
-    }
-
-    /// How long the open batch should wait for more jobs before committing, and how many more
-    /// end the wait ([`Store::batch_linger`]).
-    pub fn batch_linger(&self, jobs: usize) -> Option<(std::time::Duration, usize)> {
-        self.store.batch_linger(jobs)
-    }
-
-    /// Rolls back the open batch, if any ([`Store::abandon_batch`]).
-    pub fn abandon_batch(&self) {
-        self.store.abandon_batch();
-    }
-
-    /// Commits the open batch ([`Store::finish_batch`]).
-    ///
-    /// # Errors
-    /// The commit failed, and none of the batch was kept.
-    pub fn finish_batch(&self) -> Result<(), StoreError> {
-        self.store.finish_batch()
-    }
-
-    /// The `/roll` limits from the configuration.
-    pub fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    pub fn store(&self) -> &Arc<Store> {
-        &self.store
-    }
-
     /// Runs one command for `caller`. `interaction_id` identifies this delivery (a Discord
     /// interaction id, or a console line number) so a repeated delivery spends luck only once.
     /// Never fails: errors become replies (user errors verbatim, internal ones logged).
@@ -190,7 +114,7 @@ impl App {
         &self,
         caller: &Caller,
         interaction_id: &str,
-        invocation: &command::Invocation,
+        invocation: &invocation::Invocation,
     ) -> Result<Reply, Reply> {
         self.run_in(None, caller, interaction_id, invocation)
     }
@@ -202,7 +126,7 @@ impl App {
         channel: Option<u64>,
         caller: &Caller,
         interaction_id: &str,
-        invocation: &command::Invocation,
+        invocation: &invocation::Invocation,
     ) -> Result<Reply, Reply> {
         Command::parse(invocation)
             .and_then(|command| self.try_handle(channel, caller, interaction_id, command))
@@ -220,7 +144,7 @@ impl App {
         channel: Option<u64>,
         caller: &Caller,
         interaction_id: &str,
-        invocation: &command::Invocation,
+        invocation: &invocation::Invocation,
     ) -> Ran {
         // The guild is declared by `try_handle`, for every way in.
         let job = Job {
@@ -277,7 +201,7 @@ impl App {
 /// they never wait behind writes that wait for the database (`bot::workers`). A command listed
 /// here that does write is safe, only slower: run as a read-only job, it is stopped before its
 /// first write ([`Ran::NeedsWriter`]) and run again as a writing one.
-pub fn reads_only(invocation: &command::Invocation) -> bool {
+pub fn reads_only(invocation: &invocation::Invocation) -> bool {
     let path: Vec<&str> = invocation.path.iter().map(String::as_str).collect();
     matches!(
         path.as_slice(),
@@ -364,7 +288,7 @@ impl App {
             // guild plays open), whatever command or button rendered them.
             let viewer = screen::Viewer {
                 gm: ctx.is_gm(),
-                open: gm::house_rule(&ctx.settings, gm::NPC_NUMBERS_OPEN),
+                open: house::house_rule(&ctx.settings, house::NPC_NUMBERS_OPEN),
             };
             let mut reply = screen::seal(reply, viewer, &text::escape(&caller.name));
             // Where the copy goes is decided here, from the settings the command already read.
@@ -410,33 +334,4 @@ fn without_gm_channel(mut reply: Reply, gm: bool) -> Reply {
         }
     }));
     reply
-}
-
-/// A fresh app on a temporary database with seeded dice, for the use-case tests, whose guild 1
-/// has a GM channel ([`TEST_GM_CHANNEL`]), as a guild set up by the README's steps does: private
-/// and blind rolls have somewhere to go. Keep the directory alive as long as the app.
-#[cfg(test)]
-pub(crate) fn temp_app(seed: u64) -> (tempfile::TempDir, App) {
-    let (dir, app) = temp_app_without_gm_channel(seed);
-    app.store
-        .write(|tx| {
-            let mut s = crate::store::guilds::get(tx, GuildId(1))?;
-            s.gm_channel_id = Some(TEST_GM_CHANNEL);
-            crate::store::guilds::put(tx, GuildId(1), &s)
-        })
-        .expect("the test guild's settings");
-    (dir, app)
-}
-
-/// The GM channel of [`temp_app`]'s guild.
-#[cfg(test)]
-pub(crate) const TEST_GM_CHANNEL: u64 = 4242;
-
-/// [`temp_app`] for a guild that never set a GM channel (issue 32's routing tests).
-#[cfg(test)]
-pub(crate) fn temp_app_without_gm_channel(seed: u64) -> (tempfile::TempDir, App) {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let store = Store::open(&dir.path().join("t.sqlite3")).expect("a fresh database");
-    let app = App::new(Arc::new(store), Dice::seeded(seed), Limits::default());
-    (dir, app)
 }

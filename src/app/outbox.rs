@@ -13,9 +13,6 @@ use super::{App, AppResult, Caller, Ctx};
 use crate::store::outbox::{self, Depth, NewItem};
 use crate::store::{Conn, GuildId, RollId, guilds};
 
-/// Called when rows become ready, so the delivery task wakes (set by the bot).
-pub type Waker = std::sync::Arc<dyn Fn() + Send + Sync>;
-
 /// A held row whose command never settled it (the process died, or the settling write failed)
 /// is delivered with its provisional body once it is this old, in seconds.
 pub const ORPHAN_AFTER_SECS: i64 = 60;

@@ -13,13 +13,14 @@ mod shown;
 #[cfg(test)]
 mod tests;
 
-use super::command::{Invocation, Opts, RollMode};
+use super::invocation::{Invocation, Opts, RollMode};
 use super::reply::{Embed, Field, Reply, Tone};
 use super::text::{escape, truncate};
 use super::{AppError, AppResult, Ctx, user};
 use crate::rules::dice::expr::{self, DiceError, Expr, Limits};
 use crate::store::RollId;
 use crate::store::rolls::{self, Mode, NewRoll};
+use history::{GM_ROLL, ROLL};
 use shown::Rolled;
 
 /// The longest label a roll may carry, in characters.
@@ -27,11 +28,6 @@ pub const MAX_LABEL: usize = 100;
 /// The most rolls `/history` lists at once (and the default).
 pub const MAX_HISTORY: u32 = 25;
 pub const DEFAULT_HISTORY: u32 = 10;
-
-/// The command name `/roll` logs under.
-const ROLL: &str = "roll";
-/// The command name `/gm roll` logs under.
-const GM_ROLL: &str = "gm roll";
 
 /// `/roll`, `/gm roll`, `/reveal`, `/history`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -27,6 +27,7 @@ mod maneuver;
 pub mod movement;
 mod odds;
 pub mod record;
+pub mod shared;
 mod situation;
 pub mod special;
 mod spell;
@@ -36,11 +37,10 @@ mod wound;
 #[cfg(test)]
 mod testkit;
 
-use super::command::{Invocation, Opts, RollMode};
-use super::reply::{Reply, Tone};
+use super::invocation::{Invocation, Opts};
+use super::reply::Reply;
 use super::{AppResult, Ctx, user};
-use crate::rules::thiz::chart::Row;
-use crate::rules::thiz::{Level, Location};
+use shared::{INPUT_LIMIT, int};
 
 pub use attack::AttackArgs;
 pub use care::dying_button;
@@ -76,11 +76,6 @@ pub enum ThizCommand {
     /// A private attack's notice button (`see:<roll>`): what it did, for the target's player.
     See(crate::store::RollId),
 }
-
-/// The largest rating or modifier a player may type.
-pub const INPUT_LIMIT: i64 = 40;
-/// The longest label accepted, in characters.
-pub const MAX_LABEL: usize = 100;
 
 impl ThizCommand {
     /// Parses `/check`, `/attack`, `/wound …` or `/odds thiz`.
@@ -130,95 +125,11 @@ impl ThizCommand {
     }
 }
 
-/// A number already checked to be within ±40.
-fn int(v: i64) -> i32 {
-    i32::try_from(v).unwrap_or_default()
-}
-
-/// An optional label: at most [`MAX_LABEL`] characters.
-fn label(o: &Opts<'_>) -> AppResult<String> {
-    let text = o.text("label").unwrap_or_default().trim();
-    let len = text.chars().count();
-    if len > MAX_LABEL {
-        return Err(user(format!(
-            "label can be at most {MAX_LABEL} characters; yours has {len}."
-        )));
-    }
-    Ok(text.to_owned())
-}
-
-/// A location as typed, or a clear refusal listing the seven.
-fn parse_location(text: &str) -> AppResult<Location> {
-    Location::parse(text).ok_or_else(|| user(super::text::no_such_location(text)))
-}
-
-/// The mode option (public when absent).
-fn mode(o: &Opts<'_>) -> AppResult<RollMode> {
-    o.mode()
-}
-
-/// The embed colour of a level.
-pub fn tone(level: Level) -> Tone {
-    match level {
-        Level::Black => Tone::Black,
-        Level::Red => Tone::Red,
-        Level::Yellow => Tone::Yellow,
-        Level::Green => Tone::Green,
-        Level::Failure => Tone::Grey,
-    }
-}
-
-/// A level as a player reads it: "Red success", "Failure".
-pub fn level_text(level: Level) -> String {
-    if level.is_success() {
-        format!("{level} success")
-    } else {
-        "Failure".to_owned()
-    }
-}
-
-/// A chart row's bands: "Black 1–9 · Red 10–21 · Yellow 22–41 · Green 42–66 · Failure 67–100".
-pub fn row_text(row: &Row) -> String {
-    let mut parts = Vec::new();
-    let mut low = 1;
-    for level in [Level::Black, Level::Red, Level::Yellow, Level::Green] {
-        let high = row.threshold(level).unwrap_or(0);
-        if high >= low {
-            parts.push(format!("{level} {low}–{high}"));
-            low = high + 1;
-        }
-    }
-    if low <= 100 {
-        parts.push(format!("Failure {low}–100"));
-    }
-    parts.join(" · ")
-}
-
 #[cfg(test)]
 mod tests {
+    use super::shared::parse_location;
     use super::*;
-    use crate::rules::thiz::Rating;
-    use crate::rules::thiz::chart;
-
-    #[test]
-    fn row_text_names_each_band() {
-        // Rating 4: Black ≤9, Red ≤21, Yellow ≤41, Green ≤66 (chart, chapter 5).
-        assert_eq!(
-            row_text(chart::row(Rating(4))),
-            "Black 1–9 · Red 10–21 · Yellow 22–41 · Green 42–66 · Failure 67–100"
-        );
-        // The lowest row has empty bands, which are left out.
-        let low = row_text(chart::row(Rating(-30)));
-        assert!(low.ends_with("–100"), "{low}");
-    }
-
-    #[test]
-    fn tones_and_level_text() {
-        assert_eq!(tone(Level::Failure), Tone::Grey);
-        assert_eq!(tone(Level::Black), Tone::Black);
-        assert_eq!(level_text(Level::Red), "Red success");
-        assert_eq!(level_text(Level::Failure), "Failure");
-    }
+    use crate::rules::thiz::Location;
 
     #[test]
     fn parse_refuses_unknown_paths_and_bad_odds() {

@@ -3,7 +3,7 @@
 //! are checked by the rules that apply to them. (The tracker's side is in
 //! `encounter::tests::trust`.)
 
-use super::command::Invocation;
+use super::invocation::Invocation;
 use super::reply::{Reply, Visibility};
 use super::{App, Caller, TEST_GM_CHANNEL, temp_app, temp_app_without_gm_channel};
 use crate::store::{GuildId, UserId, rolls};

@@ -232,7 +232,7 @@ pub enum WoundLevel {
     Black,
 }
 
-/// The `/gm rules` switches (`app::gm::HOUSE_RULES`; a test keeps the two lists equal).
+/// The `/gm rules` switches (`app::house::HOUSE_RULES`; a test keeps the two lists equal).
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum HouseRule {
     #[name = "tft_house_rules"]

@@ -29,7 +29,7 @@ use prometheus::{
     Registry, TextEncoder,
 };
 
-use super::invoke::Inflight;
+use super::inflight::Inflight;
 use super::workers::Workers;
 use crate::app::{App, Reply};
 
@@ -87,7 +87,7 @@ impl Outcome {
             return Self::Ok;
         };
         let text = refusal.content.as_str();
-        if text == super::invoke::BUSY || text == crate::app::BUSY {
+        if text == super::workers::BUSY || text == crate::app::BUSY {
             Self::Busy
         } else if text == crate::app::SOMETHING_WENT_WRONG
             || text == super::render::SOMETHING_WENT_WRONG
@@ -457,10 +457,10 @@ mod tests {
         #[rustfmt::skip]
         let cases: Vec<(Result<Reply, Reply>, Outcome)> = vec![
             (Ok(Reply::public("You rolled 7.")), Outcome::Ok),
-            (Ok(Reply::ephemeral(super::super::invoke::BUSY)), Outcome::Ok),
+            (Ok(Reply::ephemeral(super::super::workers::BUSY)), Outcome::Ok),
             (Err(Reply::ephemeral("No character named Bob.")), Outcome::Refused),
             (Err(Reply::ephemeral("")), Outcome::Refused),
-            (Err(Reply::ephemeral(super::super::invoke::BUSY)), Outcome::Busy),
+            (Err(Reply::ephemeral(super::super::workers::BUSY)), Outcome::Busy),
             (Err(Reply::ephemeral(crate::app::BUSY)), Outcome::Busy),
             (Err(Reply::ephemeral(crate::app::SOMETHING_WENT_WRONG)), Outcome::Error),
             (Err(Reply::ephemeral(super::super::render::SOMETHING_WENT_WRONG)), Outcome::Error),

@@ -2,10 +2,15 @@
 //! buttons, autocomplete, and `referee run`.
 //!
 //! Owns everything serenity and poise; calls only `app`. A command here is a thin wrapper: its
-//! typed options become an [`Invocation`](crate::app::command::Invocation) with the same option
+//! typed options become an [`Invocation`](crate::app::invocation::Invocation) with the same option
 //! names the console types, `app` decides everything (permissions, roll modes, secrets), and
 //! [`render`] turns the reply model into Discord builders. Must never decide who may do what, read
 //! the store, or format game results itself.
+//!
+//! Layout: [`Data`], shared by every handler, holds only leaves (`workers`, `inflight`, `deliver`,
+//! `metrics`, each importing no handler); the handlers (`invoke`, `buttons`, `commands`, `stale`,
+//! `status`, `run`) import it, never the reverse. `invoke` reports to `metrics`; `metrics`
+//! counts what `inflight` holds, and imports no handler (`tests/integration/modules.rs`).
 
 mod answer;
 mod autocomplete;
@@ -13,6 +18,7 @@ mod buttons;
 mod choices;
 mod commands;
 mod deliver;
+mod inflight;
 mod invoke;
 pub mod metrics;
 pub mod render;
@@ -22,8 +28,8 @@ mod status;
 pub mod unparsed;
 pub mod workers;
 
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::app::App;
 
@@ -35,15 +41,50 @@ pub use run::run;
 pub struct Data {
     pub app: Arc<App>,
     pub workers: Arc<workers::Workers>,
-    pub inflight: Arc<invoke::Inflight>,
+    pub inflight: Arc<inflight::Inflight>,
     /// Where the commands are registered, to register them again after a stale interaction.
-    pub registration: stale::Registration,
+    pub registration: Registration,
     /// The GM channel copies' delivery (see [`deliver`]).
     pub outbox: Arc<deliver::Outbox>,
     /// READY events so far, one per shard started (`run`'s IDENTIFY turn waits for them).
     pub readies: Arc<Readies>,
     /// The operator's metrics, when `[metrics]` turns them on.
     pub metrics: Option<Arc<metrics::Metrics>>,
+}
+
+/// The least time between two registrations made because of stale interactions.
+pub const REREGISTER_EVERY: Duration = Duration::from_mins(1);
+
+/// Where the commands are registered, and when they last were because of a stale interaction
+/// ([`stale`] reads and claims it; it is kept here, with [`Data`], so the data imports no
+/// handler).
+#[derive(Debug, Default)]
+pub struct Registration {
+    /// The development guild the commands go to, or `None` for global commands.
+    pub dev_guild: Option<u64>,
+    last: Mutex<Option<Instant>>,
+}
+
+impl Registration {
+    pub fn new(dev_guild: Option<u64>) -> Self {
+        Self {
+            dev_guild,
+            last: Mutex::new(None),
+        }
+    }
+
+    /// Whether a registration may go now (and, if so, counts it as made).
+    fn claim(&self) -> bool {
+        let mut last = self
+            .last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if last.is_some_and(|at| at.elapsed() < REREGISTER_EVERY) {
+            return false;
+        }
+        *last = Some(Instant::now());
+        true
+    }
 }
 
 /// Counts READY events and wakes whoever waits for a number of them.

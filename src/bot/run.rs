@@ -8,7 +8,7 @@ use anyhow::{Context as _, bail};
 use poise::serenity_prelude as serenity;
 
 use super::deliver::{self, Outbox};
-use super::invoke::Inflight;
+use super::inflight::Inflight;
 use super::metrics::{self, Metrics};
 use super::workers::{BATCHES_ENV, Workers};
 use super::{Data, Error, buttons, commands, render};
@@ -34,7 +34,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             .context("opening the database")??
     };
     let inflight = Arc::new(Inflight::with_limit(Inflight::limit_from(
-        std::env::var(super::invoke::INFLIGHT_ENV).ok().as_deref(),
+        std::env::var(super::inflight::INFLIGHT_ENV).ok().as_deref(),
     )));
     let limit = Workers::default_queue_limit();
     let workers = Arc::new(
@@ -54,7 +54,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
         app: Arc::clone(&app),
         workers: Arc::clone(&workers),
         inflight: Arc::clone(&inflight),
-        registration: super::stale::Registration::new(config.discord.dev_guild_id),
+        registration: super::Registration::new(config.discord.dev_guild_id),
         outbox: Arc::clone(&outbox),
         readies: Arc::clone(&readies),
         metrics,

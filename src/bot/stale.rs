@@ -4,10 +4,11 @@
 //!
 //! Each gets one ephemeral line ([`CHANGED`]) — or, for an autocomplete request, an empty list —
 //! is logged with what was wrong, and makes the bot register its commands again (at most once per
-//! [`REREGISTER_EVERY`]; a bulk overwrite that Discord leaves as it is when nothing differs).
+//! [`REREGISTER_EVERY`](super::REREGISTER_EVERY); a bulk overwrite that Discord leaves as it is
+//! when nothing differs). When they last were is kept in [`super::Registration`], in the handlers'
+//! shared data.
 
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use poise::serenity_prelude as serenity;
 
@@ -16,39 +17,6 @@ use crate::app::Reply;
 
 /// The answer to an interaction that does not fit the registered commands.
 pub const CHANGED: &str = "This command has changed since your Discord app loaded it; try again (reload Discord if it keeps happening).";
-
-/// The least time between two registrations made because of stale interactions.
-pub const REREGISTER_EVERY: Duration = Duration::from_mins(1);
-
-/// Where the commands are registered, and when they last were because of a stale interaction.
-#[derive(Debug, Default)]
-pub struct Registration {
-    /// The development guild the commands go to, or `None` for global commands.
-    pub dev_guild: Option<u64>,
-    last: Mutex<Option<Instant>>,
-}
-
-impl Registration {
-    pub fn new(dev_guild: Option<u64>) -> Self {
-        Self {
-            dev_guild,
-            last: Mutex::new(None),
-        }
-    }
-
-    /// Whether a registration may go now (and, if so, counts it as made).
-    fn claim(&self) -> bool {
-        let mut last = self
-            .last
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if last.is_some_and(|at| at.elapsed() < REREGISTER_EVERY) {
-            return false;
-        }
-        *last = Some(Instant::now());
-        true
-    }
-}
 
 /// Answers `error` if it is a stale or malformed interaction; otherwise hands it back.
 pub async fn answer(
@@ -183,7 +151,8 @@ fn options_of(interaction: &serenity::CommandInteraction) -> String {
     serde_json::to_string(&interaction.data.options).unwrap_or_default()
 }
 
-/// Registers the commands again, unless that was done less than [`REREGISTER_EVERY`] ago.
+/// Registers the commands again, unless that was done less than
+/// [`REREGISTER_EVERY`](super::REREGISTER_EVERY) ago.
 async fn reregister(framework: poise::FrameworkContext<'_, Data, Error>) {
     let registration = &framework.user_data.registration;
     if !registration.claim() {

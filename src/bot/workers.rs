@@ -283,6 +283,9 @@ const _: () = assert!(
     "admission's limits must fall inside the write deadline and the answer's"
 );
 
+/// What a busy bot answers when it turns an interaction away before running it.
+pub const BUSY: &str = "The bot is very busy right now and did not run that; nothing was changed. Try again in a moment.";
+
 /// Why a job did not give a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {

@@ -74,8 +74,10 @@ pub mod characters;
 pub mod conditions;
 pub mod copy;
 pub mod encounters;
+mod error;
 pub mod guilds;
 pub mod ids;
+mod job;
 pub mod outbox;
 mod pg;
 pub mod requests;
@@ -85,79 +87,22 @@ pub mod sql;
 mod sqlite;
 pub mod testdb;
 
-use std::cell::Cell;
 use std::path::Path;
-use std::time::Instant;
 
+pub use error::{Fault, Result, StoreError};
 pub use ids::{CharacterId, GuildId, RollId, UserId};
+pub(crate) use job::current_job;
+pub use job::{Job, in_guild, with_job};
 pub use pg::{IdentifyTurn, redact};
+pub(crate) use sql::now;
 pub use sql::{
-    Conn, Dialect, Row, exec, insert_returning, params, query_map, query_opt, query_row,
+    CommitObserver, Conn, Dialect, Row, exec, insert_returning, params, query_map, query_opt,
+    query_row,
 };
 pub use sqlite::{
     AUTOCHECKPOINT_BACKSTOP, BUSY_GAP, CHECKPOINT_ENV, CHECKPOINT_EVERY, LINGER, LINGER_ENV,
     LINGER_GROUP, MAX_GROUP, PAGE_SIZE, READER_CACHE_KIB, WRITE_WAIT, WRITER_CACHE_KIB,
 };
-
-/// A store error: SQLite failed, or stored data did not parse. Never caused by a user's input;
-/// the app answers these with "Something went wrong".
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    #[error("database error: {0}")]
-    Postgres(#[from] postgres::Error),
-    /// No PostgreSQL connection could be had from the pool in time.
-    #[error("no database connection: {0}")]
-    Pool(#[from] r2d2::Error),
-    #[error("migration failed: {0}")]
-    Migration(#[from] rusqlite_migration::Error),
-    /// A query that must return a row returned none.
-    #[error("the query returned no row")]
-    NoRow,
-    /// The database's address or settings are wrong (an unparsable URL, say).
-    #[error("{0}")]
-    Config(String),
-    /// What this backend cannot do (a SQLite-only operation on PostgreSQL, say).
-    #[error("{0}")]
-    Unsupported(String),
-    #[error("stored data is corrupt: {0}")]
-    Corrupt(String),
-    /// The commit of a group this write belonged to failed, so its changes were rolled back.
-    #[error("the group commit failed: {0}")]
-    Commit(String),
-    /// Another process held the write lock past this write's deadline; nothing was written.
-    #[error("the database is locked by another process")]
-    Busy,
-    /// The database cannot be written until the operator fixes the file; nothing was written.
-    #[error("the database cannot be written: {0}")]
-    Unavailable(Fault),
-    /// A write in a job marked read-only ([`Job::read_only`]); nothing was written.
-    #[error("a read-only job tried to write")]
-    NeedsWriter,
-}
-
-/// Something wrong with the database file that only the server's operator can fix. The store
-/// reconnects by itself once it is fixed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fault {
-    /// The file (or its folder) is not writable.
-    ReadOnly,
-    /// The disk (or the database's size limit) is full.
-    Full,
-    /// The file was removed or replaced while the bot had it open, or is not there.
-    Missing,
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Fault::ReadOnly => "the file is read-only",
-            Fault::Full => "the disk is full",
-            Fault::Missing => "the file was removed",
-        })
-    }
-}
 
 impl StoreError {
     /// The fault of the file behind this error, if it is one.
@@ -186,56 +131,6 @@ impl StoreError {
     }
 }
 
-/// What the calling thread's current job allows: set by [`with_job`] around one command.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Job {
-    /// When a write stops waiting for the write lock (then [`StoreError::Busy`]).
-    pub deadline: Option<Instant>,
-    /// Writes are refused at once with [`StoreError::NeedsWriter`].
-    pub read_only: bool,
-    /// The guild whose data the job writes ([`in_guild`]): on PostgreSQL its writes lock that
-    /// guild alone, so jobs of other guilds write beside them. `None` (a job of no one guild:
-    /// the outbox's delivery, a copy) locks the whole database.
-    pub guild: Option<GuildId>,
-}
-
-thread_local! {
-    static JOB: Cell<Job> = const { Cell::new(Job { deadline: None, read_only: false, guild: None }) };
-}
-
-/// Runs `f` with every [`Store::write`] it makes declared as writing `guild`'s data only (the
-/// rest of the job unchanged). A write must then touch no other guild's rows: the `app` runs
-/// each command so, since a command acts in the caller's guild.
-pub fn in_guild<T>(guild: GuildId, f: impl FnOnce() -> T) -> T {
-    with_job(
-        Job {
-            guild: Some(guild),
-            ..current_job()
-        },
-        f,
-    )
-}
-
-/// Runs `f` as `job` on this thread: every [`Store::write`] it makes honours the job's deadline
-/// and read-only mark. The previous job is restored afterwards, even if `f` panics.
-pub fn with_job<T>(job: Job, f: impl FnOnce() -> T) -> T {
-    struct Restore(Job);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            JOB.with(|j| j.set(self.0));
-        }
-    }
-    let _restore = Restore(JOB.with(|j| j.replace(job)));
-    f()
-}
-
-/// The calling thread's current job (see [`with_job`]).
-pub(crate) fn current_job() -> Job {
-    JOB.with(Cell::get)
-}
-
-pub type Result<T, E = StoreError> = std::result::Result<T, E>;
-
 /// Whether `location` names a PostgreSQL database (`postgres://…` or `postgresql://…`) rather
 /// than a SQLite file.
 pub fn is_postgres_url(location: &str) -> bool {
@@ -244,9 +139,6 @@ pub fn is_postgres_url(location: &str) -> bool {
 
 /// The database: a SQLite file (the default) or a PostgreSQL server shared by several processes.
 pub struct Store(Backend);
-
-/// Called with the time one commit took (the bot's metrics); no SQL of its own.
-pub type CommitObserver = Box<dyn Fn(std::time::Duration) + Send + Sync>;
 
 // One per process, never moved: the size difference costs nothing.
 #[allow(clippy::large_enum_variant)]
@@ -457,13 +349,6 @@ impl Store {
 /// For what must not be seen before the commit, such as waking the task that reads the outbox.
 pub fn after_commit(f: impl FnOnce() + Send + 'static) {
     sqlite::after_commit(Box::new(f));
-}
-
-/// Seconds since the Unix epoch, for `created_at` columns.
-pub(crate) fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
 }
 
 /// The next id of a per-guild table (`MAX(id) + 1` within the guild), inside a write transaction.

@@ -14,6 +14,17 @@ use std::collections::HashMap;
 
 use super::{Result, StoreError};
 
+/// Called with the time one commit took (the bot's metrics); no SQL of its own. Both
+/// backends call it.
+pub type CommitObserver = Box<dyn Fn(std::time::Duration) + Send + Sync>;
+
+/// Seconds since the Unix epoch, for `created_at` columns.
+pub(crate) fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
 /// One value going to or coming from the database, borrowed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Value<'a> {

@@ -43,7 +43,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use referee::app::command::Invocation;
+use referee::app::invocation::Invocation;
 use referee::app::{App, Caller, Command, Dice};
 use referee::rules::dice::expr::Limits;
 use referee::store::characters::{self, NewCharacter};

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use referee::app::command::Invocation;
+use referee::app::invocation::Invocation;
 use referee::app::reply::Visibility;
 use referee::app::{App, Caller, Dice, Ran, Reply};
 use referee::rules::dice::expr::Limits;

@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use std::sync::LazyLock;
 
 use proptest::prelude::*;
-use referee::app::command::Invocation;
+use referee::app::invocation::Invocation;
 use referee::app::reply::Visibility;
 use referee::app::suggest::{Suggest, SuggestContext};
 use referee::app::{Caller, Reply};

@@ -6,6 +6,7 @@
 //! - `faults`: the database under faults — a held write lock, read-only, full, removed — and recovery.
 //! - `fuzz`: random input through `app` — no panic, clean refusals that change nothing, no secret.
 //! - `layout`: the linker script that packs the start-up code of optimised builds (`link/`).
+//! - `modules`: the module graph of `src/` — no cycle, and `app`'s families meet only at seams.
 //! - `reach`: every public rules function is reached from `app`, or says why not.
 //! - `secrecy`: the secrecy sweep — sentinels in every hidden place, every command as a player.
 //! - `store`: the SQLite store on an on-disk database — migrations, WAL, backup, atomic luck.
@@ -16,6 +17,7 @@ mod fake;
 mod faults;
 mod fuzz;
 mod layout;
+mod modules;
 mod pg_races;
 mod reach;
 mod secrecy;

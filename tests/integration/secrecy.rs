@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use referee::app::command::Invocation;
+use referee::app::invocation::Invocation;
 use referee::app::{App, Caller, Command, Dice, Reply};
 use referee::rules::dice::expr::Limits;
 use referee::store::{GuildId, Store, UserId};

@@ -3,8 +3,9 @@
 
 use std::fmt::Write as _;
 
-use super::{GearChange, GearNumbers, ItemKind, fields};
-use crate::app::command::RollMode;
+use super::fields;
+use super::gear::{GearChange, GearNumbers, ItemKind};
+use crate::app::invocation::RollMode;
 use crate::app::reply::{Button, Embed, Reply, Tone};
 use crate::app::sheet::{ItemStats, Sheet};
 use crate::app::text::{escape, truncate};
@@ -148,7 +149,7 @@ pub(super) fn create(
 /// "Shields").
 pub(super) fn set(ctx: &Ctx<'_>, name: &str, field: &str, value: &str) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
-    let house_rules = crate::app::tft::house_rules(ctx);
+    let house_rules = crate::app::tft::shared::house_rules(ctx);
     let (who, shown) = ctx.app.store.write(|tx| -> AppResult<_> {
         let c = ctx.acting_character(tx, Some(name))?;
         let mut sheet = Sheet::of(&c)?;
@@ -221,7 +222,7 @@ fn house_gear_set(s: &crate::app::sheet::TftSheet, field: &str) -> AppResult<()>
         _ => None,
     };
     match house {
-        Some(name) => Err(crate::app::tft::house_rule_off(name)),
+        Some(name) => Err(crate::app::tft::shared::house_rule_off(name)),
         None => Ok(()),
     }
 }
@@ -362,14 +363,17 @@ pub(super) fn item_row(
             let name = fields::weapon(item).map_err(|e| unchanged(&e))?;
             if !house_rules {
                 if let Some(w) = gear::weapon(&name).ok().filter(|w| w.house_rule) {
-                    return Err(crate::app::tft::house_rule_off(&format!("The {}", w.name)));
+                    return Err(crate::app::tft::shared::house_rule_off(&format!(
+                        "The {}",
+                        w.name
+                    )));
                 }
                 if let Some(q) = n
                     .quality
                     .as_deref()
                     .filter(|q| Quality::parse(q).is_some_and(|q| q != Quality::Plain))
                 {
-                    return Err(crate::app::tft::house_rule_off(&format!(
+                    return Err(crate::app::tft::shared::house_rule_off(&format!(
                         "A weapon's quality ({}: good and fine weapons)",
                         escape(q.trim())
                     )));
@@ -405,7 +409,7 @@ pub(super) fn gear(ctx: &Ctx<'_>, name: &str, change: &GearChange) -> AppResult<
                 kind,
                 numbers,
             } => {
-                let house_rules = crate::app::tft::house_rules(ctx);
+                let house_rules = crate::app::tft::shared::house_rules(ctx);
                 let (item, stats) = item_row(c.system, item, *kind, numbers, house_rules)?;
                 if characters::items(tx, guild, c.id)?.len() >= MAX_ITEMS {
                     return Err(unchanged(&format!(
@@ -442,7 +446,7 @@ pub(super) fn delete(ctx: &Ctx<'_>, name: &str) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
     let (c, channels) = ctx.app.store.read(|conn| {
         Ok(ctx.acting_character(conn, Some(name)).and_then(|c| {
-            let channels = crate::app::encounter::channels_with(conn, guild, c.id)?;
+            let channels = crate::app::encounter::loaded::channels_with(conn, guild, c.id)?;
             Ok((c, channels))
         }))
     })??;
@@ -516,7 +520,7 @@ pub(super) fn confirm_delete(ctx: &Ctx<'_>, id: CharacterId, keep: bool) -> AppR
             )));
         }
         let channels =
-            crate::app::encounter::leave_all(tx, guild, c.id, "the character was deleted")?;
+            crate::app::encounter::loaded::leave_all(tx, guild, c.id, "the character was deleted")?;
         if !characters::soft_delete(tx, guild, c.id, ctx.caller.user)? {
             return Err(gone());
         }

@@ -4,6 +4,9 @@
 //!
 //! `set` and `import` both go through [`apply`] / [`normalize`], so a sheet field accepted one way
 //! is accepted the other. Never touches storage.
+//!
+//! Seam: `thiz` reads the weaknesses on a sheet with [`parse_weakness`], as `/character` stored
+//! them.
 
 use crate::app::sheet::{Sheet, TftSheet, ThizSheet};
 use crate::app::text::escape;

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 
 use super::tests::{GUILD, ann, gm};
-use crate::app::command::{Command, Invocation};
+use crate::app::command::Command;
+use crate::app::invocation::Invocation;
 use crate::app::reply::{Reply, Visibility};
 use crate::app::suggest::{Suggest, SuggestContext};
 use crate::app::{App, Caller};

@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 
 use super::transfer;
-use crate::app::command::{Command, Invocation};
+use crate::app::command::Command;
+use crate::app::invocation::Invocation;
 use crate::app::reply::{Reply, Visibility};
 use crate::app::sheet::{ItemStats, Sheet};
 use crate::app::{App, AppResult, Caller};

@@ -11,8 +11,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::edit::{MAX_ITEMS, MAX_SKILLS, item_row, name_free, name_taken};
+use super::fields;
+use super::gear::{GearNumbers, ItemKind, MAX_BONUS};
 use super::view::{Loaded, load};
-use super::{GearNumbers, ItemKind, fields};
 use crate::app::reply::Reply;
 use crate::app::sheet::{ItemStats, Sheet, TftSheet, ThizSheet};
 use crate::app::text::escape;
@@ -365,7 +366,7 @@ fn check_items(
             missile_kind: s.missile_kind.clone(),
             quality: s.quality.clone(),
         };
-        let bonus = super::MAX_BONUS as i32;
+        let bonus = MAX_BONUS as i32;
         if !(-bonus..=bonus).contains(&s.attack_bonus) || !(0..=bonus).contains(&s.armor_bonus) {
             return Err(at(format!(
                 "attack_bonus must be within ±{bonus} and armor_bonus within 0..{bonus}"

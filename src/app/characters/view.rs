@@ -442,7 +442,7 @@ fn tft_fields(s: &TftSheet, l: &Loaded) -> Vec<Field> {
         ),
         field(
             "Condition",
-            crate::app::tft::condition_text(
+            crate::app::tft::shared::condition_text(
                 s,
                 (i64::from(s.st) - hits - fatigue).clamp(-1000, 1000) as i32,
             ),
@@ -587,7 +587,7 @@ pub(super) fn list(ctx: &Ctx<'_>) -> AppResult<Reply> {
 
 /// Whether the guild plays TFT with the house rules (`/gm rules tft_house_rules`).
 fn tft_house_rules(ctx: &Ctx<'_>) -> bool {
-    crate::app::gm::house_rule(&ctx.settings, "tft_house_rules")
+    crate::app::house::house_rule(&ctx.settings, "tft_house_rules")
 }
 
 /// `/character validate [name]`: owner or GM.

@@ -6,10 +6,15 @@
 //! the fight counts: a spell cast or renewed (its upkeep timer), a crossbow shot (its reload
 //! timer), hits from anything but an attack, an action such as picking a weapon up. Outside an
 //! encounter every function here changes nothing.
+//!
+//! Seam: the one door of the encounter for the rolls that know it: THIZ's `/attack` and a fall's
+//! stun (`app::thiz`), and TFT's attack, spells and actions (`app::tft`), call in here; the
+//! encounter never calls them.
 
+use super::loaded::{At, Loaded, load, load_as, save};
+use super::state::TimeUnit;
 use super::state::{Declared, Figure};
-use super::{At, Loaded, load, load_as, save};
-use crate::app::command::RollMode;
+use crate::app::invocation::RollMode;
 use crate::app::reply::{Field, Reply};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
@@ -572,7 +577,7 @@ pub(crate) fn tft_after(ctx: &Ctx<'_>, conn: &Conn, blow: &TftBlow) -> AppResult
         }
     }
     let settings = crate::store::guilds::get(conn, ctx.caller.guild)?;
-    let house_rules = crate::app::gm::house_rule(&settings, "tft_house_rules");
+    let house_rules = crate::app::house::house_rule(&settings, "tft_house_rules");
     lines.extend(super::tft::take_hits(
         &mut l.state,
         target,
@@ -636,7 +641,7 @@ pub(crate) fn tft_hits(
         f.hits_since = (f.hits_since + change).max(0);
     } else {
         let settings = crate::store::guilds::get(conn, ctx.caller.guild)?;
-        let house_rules = crate::app::gm::house_rule(&settings, "tft_house_rules");
+        let house_rules = crate::app::house::house_rule(&settings, "tft_house_rules");
         lines = super::tft::take_hits(&mut l.state, who, change, st, house_rules)?;
         if down
             && let Some(name) = l.state.figure(who).map(|t| t.name.clone())
@@ -686,31 +691,17 @@ pub(crate) fn with_lines(mut reply: Reply, mode: RollMode, lines: &[String]) -> 
     reply
 }
 
-/// The THIZ attack as the encounter shapes it: a Prone target is attacked as Prone, and a
-/// Defending target adds its weapon skill to its Speed (thiz-rulebook.md, "Defend": its best
-/// Weapon Skill, or Unarmed Combat, since the bot does not track the weapon in hand). The
-/// Defend bonus goes in as a negative modifier, the same sum; returns it too.
-pub(crate) fn thiz_args(
-    a: &crate::app::thiz::AttackArgs,
-    turn: &ThizTurn,
-    target: &crate::app::thiz::stats::ThizChar,
-) -> AppResult<(crate::app::thiz::AttackArgs, i32)> {
-    use crate::rules::thiz::skills::SkillKind;
-    let mut a = a.clone();
-    a.prone |= turn.prone;
-    if !turn.defend {
-        return Ok((a, 0));
-    }
-    let weapon = target
-        .skills
-        .iter()
-        .filter(|(id, _)| id.kind() == Some(SkillKind::WeaponSkill))
-        .map(|(_, r)| *r)
-        .max();
-    let skill = match weapon {
-        Some(r) => r,
-        None => target.base_of(SkillKind::UnarmedCombat)?.rating.0,
+/// A figure in the encounter under way in the caller's channel is stunned for `turns` of its
+/// own turns (THIZ, a fall: thiz-rulebook.md, "Falling"), counted down by the tracker. Outside
+/// an encounter, or for a character not in it, nothing changes.
+pub(crate) fn stun(ctx: &Ctx<'_>, conn: &Conn, figure: CharacterId, turns: u32) -> AppResult<()> {
+    let Some((at, mut l)) = here(ctx, conn)? else {
+        return Ok(());
     };
-    a.modifier -= skill.max(0);
-    Ok((a, skill.max(0)))
+    let Some(f) = l.state.figure(figure).cloned() else {
+        return Ok(());
+    };
+    l.state.set_timed(&f, "stunned", turns, TimeUnit::Turn);
+    save(conn, at, &l)?;
+    Ok(())
 }

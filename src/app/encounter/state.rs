@@ -2,6 +2,9 @@
 //! shares: finding figures, whose turn it is, declared options, the short log of what happened.
 //! Pure: no store, no dice of its own. The per-system order lives in [`super::thiz`] and
 //! [`super::tft`].
+//!
+//! Seam: `/tft attack` (`app::tft`) reads what a figure declared ([`Declared`]) to fill the
+//! options left out.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,9 @@
 //! The encounter's status: the message the bot keeps in the channel and edits in place (names,
 //! order, whose turn, declared options, visible state), and the GM's view of the same with the
 //! numbers behind it. Players' text carries no number read from an NPC's sheet.
+//!
+//! Seam: `/tft attack` (`app::tft`) puts the same dying button on a figure it leaves dying
+//! ([`tft_dying_button`]).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

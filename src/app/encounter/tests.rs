@@ -6,7 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::state::{State, Team};
-use crate::app::command::{Command, Invocation};
+use crate::app::command::Command;
+use crate::app::invocation::Invocation;
 use crate::app::reply::{Reply, Visibility};
 use crate::app::sheet::{Sheet, TftSheet};
 use crate::app::{App, Caller, Dice};

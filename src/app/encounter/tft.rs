@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use super::state::{State, Surprise, Team, TftRound};
 use crate::app::sheet::TftSheet;
-use crate::app::tft::{has_talent, order_gear_dx, st_left, tft_sheet};
+use crate::app::tft::shared::{has_talent, order_gear_dx, st_left, tft_sheet};
 use crate::app::{AppError, AppResult, user};
 use crate::rules::dice::DieSource;
 use crate::rules::tft::character::Talent;
@@ -60,7 +60,7 @@ pub type AllFacts = HashMap<CharacterId, Facts>;
 pub fn facts(conn: &Conn, c: &Character) -> AppResult<Facts> {
     let sheet: TftSheet = tft_sheet(c)?;
     let settings = crate::store::guilds::get(conn, c.guild_id)?;
-    let house_rules = crate::app::gm::house_rule(&settings, "tft_house_rules");
+    let house_rules = crate::app::house::house_rule(&settings, "tft_house_rules");
     let (armor, shield) = order_gear_dx(c, &sheet, house_rules)?;
     let (hits, fatigue) = characters::tft_damage(conn, c.guild_id, c.id)?;
     let left = st_left(&sheet, hits, fatigue);

@@ -18,14 +18,21 @@
 //!
 //! Must never show a result on the request message, which the whole channel reads: it says who
 //! has rolled and who has not, nothing more. NPCs are never asked (their names are the GM's).
+//!
+//! ## Seams
+//! The check or save is another family's command, reached only through the dispatcher, which
+//! lends itself: its parser to refuse a request at once ([`Accepts`]), its runner to roll it
+//! ([`Ctx::run_command`]). Who is in the channel's encounter (`characters:everyone`) is asked of
+//! [`crate::app::encounter`]; the input limits of a check are THIZ's
+//! ([`crate::app::thiz::shared`]).
 
 use std::fmt::Write as _;
 
-use crate::app::command::{Command, Invocation, Opts, RollMode};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Button, Embed, Field, Reply, Tone, Visibility};
 use crate::app::suggest::{MAX_CHARS, MAX_SUGGESTIONS};
 use crate::app::text::{escape, truncate};
-use crate::app::thiz::{INPUT_LIMIT, MAX_LABEL};
+use crate::app::thiz::shared::{INPUT_LIMIT, MAX_LABEL};
 use crate::app::{App, AppResult, Caller, Ctx, user};
 use crate::rules::tft::character::Attribute;
 use crate::rules::tft::saves::{MAX_SAVE_DICE, MIN_SAVE_DICE};
@@ -44,6 +51,10 @@ pub const BUTTON_PREFIX: &str = "req:";
 pub const EVERYONE: &str = "everyone";
 /// The highest bare number `/tft save` takes as `attribute`.
 const MAX_SAVE_NUMBER: i64 = 100;
+
+/// The dispatcher's parser, lent by it: whether it would accept a command. A request names the
+/// `/check` or `/tft save` it will run, and is refused at once if that command would be.
+pub type Accepts = fn(&Invocation) -> AppResult<()>;
 
 /// What is rolled: a THIZ check or a TFT save.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,8 +211,8 @@ impl RollSpec {
     }
 
     /// Refuses options that `/check` or `/tft save` would refuse, before anything is stored.
-    fn validate(&self, mode: RollMode) -> AppResult<()> {
-        Command::parse(&self.invocation("someone", mode)).map(|_| ())
+    fn validate(&self, mode: RollMode, accepts: Accepts) -> AppResult<()> {
+        accepts(&self.invocation("someone", mode))
     }
 }
 
@@ -237,7 +248,7 @@ pub struct RequestArgs {
 }
 
 impl RequestArgs {
-    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+    pub fn parse(inv: &Invocation, accepts: Accepts) -> AppResult<Self> {
         let o = Opts::new(
             inv,
             &[
@@ -276,7 +287,7 @@ impl RequestArgs {
         };
         let spec = RollSpec::parse(&o, "/gm request")?;
         let mode = o.mode()?;
-        spec.validate(mode)?;
+        spec.validate(mode, accepts)?;
         Ok(Self { asked, spec, mode })
     }
 }
@@ -289,7 +300,7 @@ pub struct SecretArgs {
 }
 
 impl SecretArgs {
-    pub fn parse(inv: &Invocation) -> AppResult<Self> {
+    pub fn parse(inv: &Invocation, accepts: Accepts) -> AppResult<Self> {
         let o = Opts::new(
             inv,
             &[
@@ -304,7 +315,7 @@ impl SecretArgs {
         )?;
         let character = o.required("character")?.trim().to_owned();
         let spec = RollSpec::parse(&o, "/gm check")?;
-        spec.validate(RollMode::Blind)?;
+        spec.validate(RollMode::Blind, accepts)?;
         Ok(Self { character, spec })
     }
 }
@@ -365,7 +376,7 @@ fn close_button(request: i64) -> Button {
 /// request asks (NPCs are dropped later, with the other checks of who may be asked).
 pub fn encounter_characters(ctx: &Ctx<'_>, channel: Option<u64>) -> AppResult<Vec<CharacterId>> {
     let figures = match channel {
-        Some(channel) => crate::app::encounter::figures_in_channel(ctx, channel)?,
+        Some(channel) => crate::app::encounter::loaded::figures_in_channel(ctx, channel)?,
         None => Vec::new(),
     };
     if figures.is_empty() {
@@ -689,7 +700,7 @@ fn roll(ctx: &Ctx<'_>, id: i64, character: CharacterId) -> AppResult<Reply> {
             options,
             what: row.what.clone(),
         };
-        Command::parse(&spec.invocation(&c.name, mode))?.run(ctx)
+        ctx.run_command(&spec.invocation(&c.name, mode))
     })();
     let guild = ctx.caller.guild;
     match rolled {
@@ -723,7 +734,7 @@ pub fn secret(ctx: &Ctx<'_>, a: &SecretArgs) -> AppResult<Reply> {
         .store
         .read(|conn| Ok(ctx.find_character(conn, &a.character)))??;
     check_system(&c, a.spec.kind)?;
-    let rolled = Command::parse(&a.spec.invocation(&c.name, RollMode::Blind))?.run(ctx)?;
+    let rolled = ctx.run_command(&a.spec.invocation(&c.name, RollMode::Blind))?;
     // Without a GM channel a GM's blind roll comes back as the GM's own reply, under the same
     // heading line (`Ctx::route`).
     let copy = match rolled.gm_copy {

@@ -1,7 +1,8 @@
 //! `/gm setup|rules|hidden|note` through `App::handle`.
 
 use super::*;
-use crate::app::command::{Command, Invocation};
+use crate::app::command::Command;
+use crate::app::invocation::Invocation;
 use crate::app::reply::Visibility;
 use crate::app::{App, Caller};
 use crate::store::characters::{self, NewCharacter};

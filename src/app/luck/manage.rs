@@ -5,8 +5,7 @@
 
 use serde_json::json;
 
-use super::GmLuck;
-use crate::app::command::RollMode;
+use crate::app::invocation::RollMode;
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::{escape, truncate};
 use crate::app::{AppResult, Ctx, user};
@@ -17,6 +16,21 @@ use crate::store::secrets::{self, LedgerEntry, LedgerRow, LuckKind};
 
 /// The ledger lines shown at most (the newest).
 const LEDGER_LINES: usize = 25;
+
+/// The GM's luck commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GmLuck {
+    /// Roll 1d10 in secret, replacing the total.
+    Roll,
+    /// Tell the GM the total.
+    Show,
+    /// Add points.
+    Award(u32),
+    /// Set the total.
+    Set(u32),
+    /// Show the ledger.
+    Log,
+}
 
 pub(super) fn run(ctx: &Ctx<'_>, action: GmLuck, character: &str) -> AppResult<Reply> {
     let gm = ctx.gm()?;

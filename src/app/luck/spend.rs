@@ -7,10 +7,10 @@
 
 use serde_json::json;
 
-use super::SpendKind;
+use super::button::{SpendKind, lower_again_id};
 use super::logged::{self, ATTACK_COMMANDS, RerollableCheck};
-use crate::app::command::RollMode;
 use crate::app::context::DiceGuard;
+use crate::app::invocation::RollMode;
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::screen;
 use crate::app::sheet::Sheet;
@@ -527,7 +527,7 @@ fn reroll_dying(
             ],
             footer: None,
         })
-        .with_button(crate::app::luck::reroll_button(new_id));
+        .with_button(super::button::reroll_button(new_id));
     if now == Condition::Dying {
         full = full.with_button(dying_button(c.id));
     }
@@ -605,7 +605,7 @@ fn reroll_check(
     }
     let full = Reply::public("")
         .with_embed(embed)
-        .with_button(crate::app::luck::reroll_button(new_id));
+        .with_button(super::button::reroll_button(new_id));
     let mut gm_lines = done.gm_lines;
     if outcome.unlucky_flag {
         gm_lines.push(format!(
@@ -974,7 +974,7 @@ fn wound(
         Reply::public("").with_embed(wound_embed(&c, location, from, to, done.outcome.player));
     if to.is_some() && !matches!(done.outcome.player, PlayerView::RanOut(_)) {
         reply = reply.with_button(Button {
-            custom_id: super::lower_again_id(c.id, location, ctx.interaction_id),
+            custom_id: lower_again_id(c.id, location, ctx.interaction_id),
             label: "Spend luck: lower again".into(),
             disabled: false,
         });

@@ -1,6 +1,7 @@
 //! `/luck` through `App::handle`: spends, buttons, the GM's commands, concurrency and secrecy.
 
-use crate::app::command::{Command, Invocation};
+use crate::app::command::Command;
+use crate::app::invocation::Invocation;
 use crate::app::reply::{Reply, Visibility};
 use crate::app::sheet::{Sheet, ThizSheet};
 use crate::app::{App, Caller};

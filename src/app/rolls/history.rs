@@ -9,7 +9,6 @@
 use std::collections::HashMap;
 
 use super::shown::Rolled;
-use super::{GM_ROLL, ROLL};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::{escape, truncate};
 use crate::app::{AppResult, Ctx};
@@ -17,6 +16,11 @@ use crate::store::characters::{self, Character};
 use crate::store::rolls::{self, Mode, RollRow};
 use crate::store::secrets::GmProof;
 use crate::store::{CharacterId, Conn};
+
+/// The command name `/roll` logs under.
+pub(super) const ROLL: &str = "roll";
+/// The command name `/gm roll` logs under.
+pub(super) const GM_ROLL: &str = "gm roll";
 
 /// How many of the latest rolls of everyone a player's view is picked from (their own rolls are
 /// read separately, so none of those is ever missed).

@@ -4,7 +4,8 @@
 use std::collections::BTreeSet;
 
 use super::{MAX_CHARS, MAX_SUGGESTIONS, Suggest, SuggestContext, rank};
-use crate::app::command::{Command, Invocation};
+use crate::app::command::Command;
+use crate::app::invocation::Invocation;
 use crate::app::reply::Reply;
 use crate::app::{App, Caller};
 use crate::store::characters;

@@ -3,8 +3,8 @@
 //! initiative sum and, with `take`, what the chosen one costs each action and how far the
 //! figure may move. Rolls nothing and changes nothing.
 
-use super::{field, gear_dx, menu, tft_sheet};
-use crate::app::command::{Invocation, Opts};
+use super::shared::{field, gear_dx, menu, tft_sheet};
+use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::screen;
 use crate::app::text::escape;
@@ -52,7 +52,7 @@ impl Actions {
             let sheet = tft_sheet(&c)?;
             Ok((c, sheet))
         })?;
-        let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
+        let (armor, shield) = gear_dx(&c, &sheet, super::shared::house_rules(ctx))?;
         let adj_dx = sheet.dx + armor + shield;
         let sum = InitiativeSum::new(self.first, self.second).map_err(user)?;
         let open = available_meta_options(adj_dx, sum, self.engaged);

@@ -11,9 +11,11 @@ pub(super) use render::{breakdown, outcome_name, table_text};
 
 use serde_json::json;
 
-use super::{gear_dx, has_talent, menu, st_left, state, table_settings, tft_sheet};
-use crate::app::command::{Invocation, Opts, RollMode};
+use super::state;
+
+use super::shared::{gear_dx, has_talent, menu, st_left, table_settings, tft_sheet};
 use crate::app::encounter::hooks::{self, TftTurn};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::Reply;
 use crate::app::screen;
 use crate::app::sheet::{ItemStats, TftSheet};
@@ -232,11 +234,11 @@ impl Attack {
             let chosen = choose_weapon(&attacker, &items, self.weapon.as_deref(), st_less)?;
             let chosen = self.without_house_rules(chosen)?;
             if !self.house_rules {
-                super::house_gear(&attacker, &a_sheet)?;
-                super::house_gear(&target, &t_sheet)?;
+                super::shared::house_gear(&attacker, &a_sheet)?;
+                super::shared::house_gear(&target, &t_sheet)?;
             }
             let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet, self.house_rules)?;
-            let adjustments = encounter::more(
+            let adjustments = more(
                 self.adjustments(&chosen, &attacker, &a_sheet)?,
                 turn,
                 &chosen,
@@ -698,7 +700,7 @@ fn stance_adjustment(stance: Stance, c: &Character, sheet: &TftSheet) -> AppResu
     let shield = match sheet.shield.as_deref().filter(|s| !s.trim().is_empty()) {
         Some(name) => Some(
             gear::shield(name)
-                .map_err(|e| super::gear_error(c, &e))?
+                .map_err(|e| super::shared::gear_error(c, &e))?
                 .kind,
         ),
         None => None,
@@ -848,6 +850,22 @@ fn range_adjustment(
     }
 }
 
+/// The adjustments the encounter adds: −2 adjDX after enough hits since the last action, and
+/// a missile's earlier shots this turn when `prior:` was left out.
+fn more(mut out: Vec<Adjustment>, turn: &TftTurn, chosen: &Chosen) -> Vec<Adjustment> {
+    if turn.hurt {
+        out.push(Adjustment::HurtSinceLastAction);
+    }
+    let missile = chosen.weapon.is_some_and(Weapon::is_missile);
+    let given = out
+        .iter()
+        .any(|a| matches!(a, Adjustment::EarlierRollsThisTurn(_)));
+    if missile && !given && turn.rolls_this_turn > 0 {
+        out.push(Adjustment::EarlierRollsThisTurn(turn.rolls_this_turn));
+    }
+    out
+}
+
 /// The weapon an attack uses.
 #[derive(Debug, Clone)]
 struct Chosen {
@@ -987,7 +1005,7 @@ fn defence(c: &Character, sheet: &TftSheet, facing: Facing) -> AppResult<Defence
     let armor = match sheet.armor.as_deref().filter(|a| !a.trim().is_empty()) {
         Some(name) => Some(
             gear::armor(name)
-                .map_err(|e| super::gear_error(c, &e))?
+                .map_err(|e| super::shared::gear_error(c, &e))?
                 .kind,
         ),
         None => None,
@@ -995,7 +1013,7 @@ fn defence(c: &Character, sheet: &TftSheet, facing: Facing) -> AppResult<Defence
     let shield = match sheet.shield.as_deref().filter(|s| !s.trim().is_empty()) {
         Some(name) => Some(
             gear::shield(name)
-                .map_err(|e| super::gear_error(c, &e))?
+                .map_err(|e| super::shared::gear_error(c, &e))?
                 .kind,
         ),
         None => None,

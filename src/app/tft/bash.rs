@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use super::{faces, field, gear_dx, has_talent, tft_sheet};
-use crate::app::command::{Invocation, Opts, RollMode};
+use super::shared::{faces, field, gear_dx, has_talent, tft_sheet};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
@@ -44,7 +44,7 @@ impl Bash {
                     escape(&attacker.name)
                 )));
             }
-            let (armor, shield) = gear_dx(&target, &t_sheet, super::house_rules(ctx))?;
+            let (armor, shield) = gear_dx(&target, &t_sheet, super::shared::house_rules(ctx))?;
             let foe_adj_dx = t_sheet.dx + armor + shield;
             let advanced = has_talent(&a_sheet, Talent::AdvancedShield);
             let bash = shield_bash(

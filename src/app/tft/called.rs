@@ -2,9 +2,9 @@
 //! the adjDX for aiming there and, given the hits that got through, what they do. A table look-up:
 //! nothing is rolled or written (roll the blow with `/tft attack`'s modifier).
 
-use super::{field, menu};
+use super::shared::{field, menu};
 use crate::app::AppResult;
-use crate::app::command::{Invocation, Opts};
+use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::signed;
 use crate::rules::tft::injury::{CalledArea, CalledEffect, called_shot_effect};

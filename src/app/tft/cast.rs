@@ -9,8 +9,9 @@
 use serde_json::json;
 
 use super::attack::{acrobatics, outcome_name, table_text, target_defence};
-use super::{faces, field, gear_dx, has_talent, menu, st_left, state, table_settings, tft_sheet};
-use crate::app::command::{Invocation, Opts, RollMode};
+use super::shared::{faces, field, gear_dx, has_talent, menu, st_left, table_settings, tft_sheet};
+use super::state;
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::screen;
 use crate::app::text::escape;
@@ -206,7 +207,7 @@ impl Cast {
             if let Some((t, _)) = target.as_ref().filter(|_| !house_rules) {
                 // The target's fine armor would stop as only the house rules say: refused
                 // before any die is rolled, as `/tft attack` does.
-                super::house_gear(t, &tft_sheet(t)?)?;
+                super::shared::house_gear(t, &tft_sheet(t)?)?;
             }
             let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
             let left = st_left(&sheet, hits, fatigue);

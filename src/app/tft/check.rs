@@ -8,8 +8,8 @@
 use serde_json::json;
 
 use super::save::{bands_text, result_name, result_tone};
-use super::{faces, field, gear_dx, has_talent, menu, tft_sheet};
-use crate::app::command::{Invocation, Opts, RollMode};
+use super::shared::{faces, field, gear_dx, has_talent, menu, tft_sheet};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx, user};
@@ -120,7 +120,7 @@ impl Check {
             parts.push(format!("{} {base}", row.attribute.name()));
             // As /tft save: a DX roll is made against adjDX (docs/rulings.md).
             if row.attribute == Attribute::Dx {
-                let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
+                let (armor, shield) = gear_dx(&c, &sheet, super::shared::house_rules(ctx))?;
                 for (name, dx) in [("armor", armor), ("shield", shield)] {
                     if dx != 0 {
                         parts.push(format!("{name} {}", signed(dx)));

@@ -1,8 +1,8 @@
 //! `/tftref price magic [points]` (a magic item's price and making time) and `/tftref time
 //! action` (the rounds an action takes). Look-ups: nothing is rolled or written.
 
-use super::{field, menu};
-use crate::app::command::{Invocation, Opts};
+use super::shared::{field, menu};
+use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::escape;
 use crate::app::{AppResult, user};

@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use super::{faces, field, gear_dx, tft_sheet};
-use crate::app::command::RollMode;
+use super::shared::{faces, field, gear_dx, tft_sheet};
+use crate::app::invocation::RollMode;
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx};
@@ -37,7 +37,7 @@ pub fn run(
     let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
         let c = ctx.acting_character(tx, character)?;
         let sheet = tft_sheet(&c)?;
-        let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
+        let (armor, shield) = gear_dx(&c, &sheet, super::shared::house_rules(ctx))?;
         // The sheet's DX never includes the +4 of HTH, so this adjDX is the one both rolls want.
         let adj_dx = sheet.dx + armor + shield;
         let (label, roll, done, failed) = match action {

@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use super::hth_follow::{self, HthAction};
-use super::{faces, field, menu, st_left, tft_sheet};
-use crate::app::command::{Invocation, Opts, RollMode};
+use super::shared::{faces, field, menu, st_left, tft_sheet};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::sheet::{Sheet, TftSheet};
 use crate::app::text::{escape, signed};

@@ -4,8 +4,8 @@
 
 use serde_json::json;
 
-use super::{faces, field, tft_sheet};
-use crate::app::command::{Invocation, Opts, RollMode};
+use super::shared::{faces, field, tft_sheet};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::sheet::TftSheet;
 use crate::app::text::escape;

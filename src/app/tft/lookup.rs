@@ -6,8 +6,8 @@
 //! `rules::tft::gear`'s.
 
 use super::attack::parse_quality;
-use super::{field, tft_sheet};
-use crate::app::command::{Invocation, Opts};
+use super::shared::{field, tft_sheet};
+use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::screen;
 use crate::app::text::escape;

@@ -5,8 +5,8 @@
 use serde_json::json;
 
 use super::odds::miss_name;
-use super::{faces, field, gear_dx, tft_sheet};
-use crate::app::command::{Invocation, Opts, RollMode};
+use super::shared::{faces, field, gear_dx, tft_sheet};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx};
@@ -47,7 +47,7 @@ impl Miss {
         let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
             let c = ctx.acting_character(tx, self.character.as_deref())?;
             let sheet = tft_sheet(&c)?;
-            let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
+            let (armor, shield) = gear_dx(&c, &sheet, super::shared::house_rules(ctx))?;
             // The roll is against adjDX, less one per figure already rolled for this turn
             // (tft-rules-summary.md, "ROLLING TO MISS").
             let mut parts = vec![format!("DX {}", sheet.dx)];

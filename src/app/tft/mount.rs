@@ -3,8 +3,8 @@
 //! changes of facing, the least move after a fast turn, the damage bonus of a straight run). A
 //! look-up: nothing is rolled or written.
 
-use super::{field, menu};
-use crate::app::command::{Invocation, Opts};
+use super::shared::{field, menu};
+use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::signed;
 use crate::app::{AppResult, user};

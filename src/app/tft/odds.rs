@@ -4,8 +4,8 @@
 
 use super::attack::table_text;
 use super::save::{bands_text, result_name};
-use super::{field, table_settings};
-use crate::app::command::{Invocation, Opts};
+use super::shared::{field, table_settings};
+use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::attack::MissOutcome;

@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use super::field;
-use crate::app::command::{Invocation, Opts, RollMode};
+use super::shared::field;
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::signed;
 use crate::app::{AppResult, Ctx, user};

@@ -3,8 +3,8 @@
 
 use serde_json::json;
 
-use super::{faces, field, gear_dx, tft_sheet};
-use crate::app::command::{Invocation, Opts, RollMode};
+use super::shared::{faces, field, gear_dx, tft_sheet};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx, user};
@@ -84,7 +84,7 @@ impl Save {
                     // "3d/adjDX"; the house rules are the detailed text, so a DX save is made
                     // against DX after armor and shield (docs/rulings.md).
                     if a == Attribute::Dx {
-                        let (armor, shield) = gear_dx(c, sheet, super::house_rules(ctx))?;
+                        let (armor, shield) = gear_dx(c, sheet, super::shared::house_rules(ctx))?;
                         for (name, dx) in [("armor", armor), ("shield", shield)] {
                             if dx != 0 {
                                 parts.push(format!("{name} {}", signed(dx)));

@@ -2,8 +2,8 @@
 //! downhill at a multiple of MA the roll to stay up, the damage of a fall and a Master Skier's
 //! jump. The skier's talent and MA come from the sheet. A look-up: nothing is rolled or written.
 
-use super::{field, has_talent, tft_sheet};
-use crate::app::command::{Invocation, Opts};
+use super::shared::{field, has_talent, tft_sheet};
+use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx};

@@ -3,8 +3,8 @@
 //! distance to the target, whether a creature fits a summoning, the hits of a Wall of Fire. A
 //! look-up: nothing is rolled or written.
 
-use super::{field, menu};
-use crate::app::command::{Invocation, Opts};
+use super::shared::{field, menu};
+use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, user};

@@ -9,9 +9,8 @@
 
 use crate::store::Conn;
 
-use super::{field, st_left, tft_sheet};
-use crate::app::command::Invocation;
-use crate::app::command::Opts;
+use super::shared::{condition_marked, field, st_left, tft_sheet};
+use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::screen;
 use crate::app::sheet::{ItemStats, Sheet, TftSheet};
@@ -31,32 +30,6 @@ const MAX_POTIONS: i64 = 100;
 fn st_left_of(conn: &Conn, guild: GuildId, c: &Character, sheet: &TftSheet) -> AppResult<i32> {
     let (hits, fatigue) = characters::tft_damage(conn, guild, c.id)?;
     Ok(st_left(sheet, hits, fatigue))
-}
-
-/// The figure's state in a few words, for `/character show` and the replies here.
-pub(crate) fn condition_text(sheet: &TftSheet, st_left: i32) -> String {
-    condition_marked(sheet, st_left, false)
-}
-
-/// [`condition_text`] with the ST left marked as the GM's when the figure is an NPC
-/// (`app::screen`): the state itself (dying, knocked down) is what anyone at the table sees.
-fn condition_marked(sheet: &TftSheet, st_left: i32, npc: bool) -> String {
-    if sheet.dead {
-        return "Dead".to_owned();
-    }
-    let at = screen::npc(npc, format!("{st_left} ST"));
-    let mut text = match injury::condition_at(st_left) {
-        Condition::Conscious => "Conscious".to_owned(),
-        Condition::Unconscious | Condition::Dying if sheet.stable => {
-            format!("Unconscious at {at}, out of danger (lived through the roll to live)")
-        }
-        Condition::Unconscious => format!("Unconscious at {at} (/tft dying rolls to live)"),
-        Condition::Dying => format!("Dying at {at} (/tft dying rolls to live)"),
-    };
-    if sheet.knocked_down {
-        text.push_str(", knocked down (/tft stand)");
-    }
-    text
 }
 
 /// Refuses an attack by a figure that cannot act, before any die is rolled.
@@ -740,7 +713,7 @@ impl SetCondition {
                     &after,
                     (hits, fatigue),
                 )),
-                crate::app::command::RollMode::Public,
+                crate::app::invocation::RollMode::Public,
                 &lines,
             ))
         })

@@ -2,8 +2,8 @@
 //! learning a talent now, what it costs and how long it takes against the normal time. Nothing
 //! is rolled and nothing is written: the GM records the talent when the study is done.
 
-use super::{gear_dx, has_talent, tft_sheet};
-use crate::app::command::{Invocation, Opts};
+use super::shared::{gear_dx, has_talent, tft_sheet};
+use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
@@ -74,7 +74,7 @@ impl Study {
             .iter()
             .filter_map(|t| Talent::parse(t))
             .collect();
-        let (armor, shield) = gear_dx(&c, &sheet, super::house_rules(ctx))?;
+        let (armor, shield) = gear_dx(&c, &sheet, super::shared::house_rules(ctx))?;
         let adj_dx = sheet.dx + armor + shield;
         let iq = sheet.iq.max(0) as u32;
         let mut problems: Vec<String> = check_study(self.talent, &known, &self.also, iq, adj_dx)

@@ -1,7 +1,8 @@
 //! Command-level tests of the TFT use cases: each command's happy path with seeded dice, its bad
 //! input (answered in one line, changing nothing) and who may run it.
 
-use crate::app::command::{Command, Invocation};
+use crate::app::command::Command;
+use crate::app::invocation::Invocation;
 use crate::app::reply::{Reply, Tone, Visibility};
 use crate::app::sheet::{Sheet, TftSheet, ThizSheet};
 use crate::app::{App, Caller};

@@ -9,9 +9,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::movement::{Planned, finish, has_quirk, load, pick};
+use super::shared::{INPUT_LIMIT, int, level_text, mode, tone};
 use super::stats::{ThizChar, describe_base};
-use super::{INPUT_LIMIT, int, level_text, mode, tone};
-use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};

@@ -22,6 +22,8 @@
 //!   location and Toughness check follow) or the Toughness check alone (the target's luck). The
 //!   wound the first roll left is taken off first, which needs the section to be as the attack
 //!   left it; a sheet changed since is a clear refusal.
+//!
+//! Seam: `luck` rerolls an attack through [`AttackReroll`] and [`Replay`].
 
 use std::fmt::Write as _;
 
@@ -29,10 +31,10 @@ use super::record::{
     AttackPlan, AttackRecord, SectionChange, ThizRecord, ToughnessRecord, WoundRecord, parse_level,
     rows_from_sheet, sheet_from_rows,
 };
+use super::shared::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
 use super::stats::{ThizChar, clamp_input, describe_base};
-use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
-use crate::app::command::{Invocation, Opts, RollMode};
 use crate::app::encounter::hooks;
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::screen;
 use crate::app::sheet::ItemStats;
@@ -723,7 +725,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         att.able_to_act()?;
         // The encounter's turn and the target's declared Defend and Prone.
         let turn = hooks::thiz_before(ctx, tx, att.character.id, tgt.character.id, a.second)?;
-        let (a, defend) = &hooks::thiz_args(a, &turn, &tgt)?;
+        let (a, defend) = &thiz_args(a, &turn, &tgt)?;
         let (plan, weapon) = plan(ctx, tx, &att, &tgt, a)?;
         let mut rec = blank_record(&att.character, &tgt.character, weapon, plan.clone());
         let mut sheet = tgt.wounds.clone();
@@ -998,7 +1000,7 @@ fn see_in(ctx: &Ctx<'_>, conn: &Conn, id: RollId) -> AppResult<Reply> {
         b.custom_id.starts_with("luck:toughness:") || b.custom_id.starts_with("luck:wound:")
     });
     // A view of a roll the GM has whole: screened here, so no copy goes to the GM again.
-    let open = crate::app::gm::house_rule(&ctx.settings, crate::app::gm::NPC_NUMBERS_OPEN);
+    let open = crate::app::house::house_rule(&ctx.settings, crate::app::house::NPC_NUMBERS_OPEN);
     if !ctx.is_gm() && !open {
         reply = screen::screened(&reply);
     }
@@ -1216,6 +1218,35 @@ fn buttons(rec: &AttackRecord, roll_id: RollId, planned: bool, npcs: Npcs) -> Ve
         out.push(dying);
     }
     out
+}
+
+/// The THIZ attack as the encounter shapes it: a Prone target is attacked as Prone, and a
+/// Defending target adds its weapon skill to its Speed (thiz-rulebook.md, "Defend": its best
+/// Weapon Skill, or Unarmed Combat, since the bot does not track the weapon in hand). The
+/// Defend bonus goes in as a negative modifier, the same sum; returns it too.
+fn thiz_args(
+    a: &AttackArgs,
+    turn: &hooks::ThizTurn,
+    target: &ThizChar,
+) -> AppResult<(AttackArgs, i32)> {
+    use crate::rules::thiz::skills::SkillKind;
+    let mut a = a.clone();
+    a.prone |= turn.prone;
+    if !turn.defend {
+        return Ok((a, 0));
+    }
+    let weapon = target
+        .skills
+        .iter()
+        .filter(|(id, _)| id.kind() == Some(SkillKind::WeaponSkill))
+        .map(|(_, r)| *r)
+        .max();
+    let skill = match weapon {
+        Some(r) => r,
+        None => target.base_of(SkillKind::UnarmedCombat)?.rating.0,
+    };
+    a.modifier -= skill.max(0);
+    Ok((a, skill.max(0)))
 }
 
 #[cfg(test)]

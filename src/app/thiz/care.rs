@@ -18,13 +18,16 @@
 //!   up its location for the day.
 //! - Without a `mode`, these rolls are public for player characters and go to the caller alone
 //!   (still logged) when an NPC takes part, as `/wound rest` does.
+//!
+//! Seam: the dying button ([`dying_button`]) is also put on the `encounter`'s status message and
+//! on a `luck` reroll that leaves a character dying.
 
 use std::fmt::Write as _;
 
 use super::record::{DyingRecord, ThizRecord, TreatmentRecord, rows_from_sheet};
+use super::shared::{level_text, row_text, tone};
 use super::stats::{ThizChar, clamp_input, describe_base};
-use super::{level_text, row_text, tone};
-use crate::app::command::RollMode;
+use crate::app::invocation::RollMode;
 use crate::app::reply::{Button, Embed, Field, Reply};
 use crate::app::screen;
 use crate::app::text::{escape, signed};
@@ -284,7 +287,7 @@ pub(super) fn dying(ctx: &Ctx<'_>, patient: &Patient, mode: Option<RollMode>) ->
             full = full.with_button(dying_button(tc.character.id));
         }
         // The dying check is a resolution check: luck may roll it again (chapter 10, "Luck").
-        full = full.with_button(crate::app::luck::reroll_button(roll_id));
+        full = full.with_button(crate::app::luck::button::reroll_button(roll_id));
         Ok(ctx
             .route(mode, &format!("a dying check for {who}"), full)
             .with_gm_lines(&unlucky(&tc, check.roll, "on a dying check")))

@@ -3,11 +3,11 @@
 use std::fmt::Write as _;
 
 use super::record::{CheckRecord, ThizRecord};
+use super::shared::{INPUT_LIMIT, int, label, level_text, mode, row_text, tone};
 use super::situation::{self, Before, Circumstance, Conditions};
 use super::stats::{ThizChar, describe_base};
-use super::{INPUT_LIMIT, int, label, level_text, mode, row_text, tone};
 use super::{effects, special};
-use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Visibility};
 use crate::app::screen;
 use crate::app::text::{escape, signed};
@@ -267,7 +267,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &CheckArgs) -> AppResult<Reply> {
         let mut full = Reply::public("").with_embed(shown);
         if plan.character.is_some() {
             // An NPC's luck is the GM's to spend.
-            let mut reroll = crate::app::luck::reroll_button(roll_id);
+            let mut reroll = crate::app::luck::button::reroll_button(roll_id);
             reroll.label = screen::npc(plan.npc(), reroll.label);
             full = full.with_button(reroll);
         }

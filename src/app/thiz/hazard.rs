@@ -23,9 +23,9 @@ use super::record::{
     CheckRecord, HazardRecord, HazardRoll, ThizRecord, ToughnessRecord, WoundRecord,
     parse_wound_level, rows_from_sheet,
 };
+use super::shared::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
 use super::stats::{ThizChar, clamp_input, describe_base};
-use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
-use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::screen;
 use crate::app::text::{escape, signed};
@@ -586,7 +586,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &HazardArgs) -> AppResult<Reply> {
             save_wounds(ctx, tx, &run.tc, &run.sheet)?;
             // In an encounter here, the tracker counts the stun down.
             if let Some(turns) = run.stunned {
-                crate::app::encounter::stun(ctx, tx, run.tc.character.id, turns)?;
+                crate::app::encounter::hooks::stun(ctx, tx, run.tc.character.id, turns)?;
             }
         }
         run.rec.outcome = run.lines.join(" ");
@@ -602,7 +602,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &HazardArgs) -> AppResult<Reply> {
         let mut full = embed_reply(title, &run.lines, run.tone, run.fields);
         // The character's own check (staying afloat, resisting poison) takes luck (chapter 10).
         if run.rec.check.is_some() {
-            full = full.with_button(crate::app::luck::reroll_button(roll_id));
+            full = full.with_button(crate::app::luck::button::reroll_button(roll_id));
         }
         Ok(ctx.route(a.mode, &what, full).with_gm_lines(&run.gm_lines))
     })

@@ -24,9 +24,9 @@ use super::hazard::{
     wound_text,
 };
 use super::record::{CastingRecord, MagicRecord, ThizRecord, parse_level, parse_wound_level};
+use super::shared::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
 use super::stats::{ThizChar, clamp_input};
-use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
-use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Reply, Tone, Visibility};
 use crate::app::screen;
 use crate::app::text::escape;
@@ -628,7 +628,7 @@ fn terror(
         )?;
         // A Terror check is a resolution check: luck may roll it again (chapter 10, "Luck").
         let full = embed_reply(title, &lines, tone(level), fields).with_button(
-            crate::app::luck::reroll_button(roll_id),
+            crate::app::luck::button::reroll_button(roll_id),
         );
         let what = format!("a Terror check for {who}");
         Ok(ctx.route(mode, &what, full).with_gm_lines(&gm_lines))

@@ -16,12 +16,10 @@
 
 use std::fmt::Write as _;
 
-use serde::{Deserialize, Serialize};
-
-use super::record::{ThizRecord, rows_from_sheet};
+use super::record::{ManeuverRecord, ThizRecord, rows_from_sheet};
+use super::shared::{INPUT_LIMIT, int, level_text, mode, tone};
 use super::stats::ThizChar;
-use super::{INPUT_LIMIT, int, level_text, mode, tone};
-use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply};
 use crate::app::screen;
 use crate::app::text::{escape, signed};
@@ -33,9 +31,9 @@ use crate::rules::thiz::combat::{
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::{Weakness, unlucky_mishap};
 use crate::rules::thiz::{Level, Location};
+use crate::store::Conn;
 use crate::store::characters::{self, Character};
 use crate::store::rolls;
-use crate::store::{CharacterId, Conn};
 
 /// Which maneuver.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,23 +208,6 @@ impl ManeuverArgs {
             mode: mode(&o)?,
         })
     }
-}
-
-/// A maneuver as logged.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ManeuverRecord {
-    pub maneuver: String,
-    pub actor_id: CharacterId,
-    pub actor: String,
-    pub target_id: Option<CharacterId>,
-    pub target: Option<String>,
-    /// The check's rating, d100 and level (the first check, for a sunder).
-    pub rating: i32,
-    pub roll: u32,
-    pub level: String,
-    pub success: bool,
-    /// What came of it, as the reply says.
-    pub outcome: String,
 }
 
 fn refuse(e: impl std::fmt::Display) -> AppError {
@@ -716,6 +697,7 @@ mod tests {
     use super::*;
     use crate::app::reply::Visibility;
     use crate::rules::thiz::{Rating, resolve};
+    use crate::store::CharacterId;
 
     /// Vexa (player's: Grappling 5, Strength 10, Sword 4 with a +3 sword) and Bran (other's:
     /// Speed 2, Strength 3, Grappling 1, Dagger 1, a +2 helm on the head).

@@ -9,9 +9,9 @@
 use std::fmt::Write as _;
 
 use super::record::{ActionRecord, CheckRecord, ThizRecord};
+use super::shared::{INPUT_LIMIT, int, level_text, mode, tone};
 use super::stats::{ThizChar, clamp_input, describe_base};
-use super::{INPUT_LIMIT, int, level_text, mode, tone};
-use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx, user};

@@ -6,6 +6,10 @@
 //! Names of levels and locations are stored as players read them ("Yellow", "Right Arm") and read
 //! back with [`parse_level`] and [`Location::parse`]. Nothing hidden is ever stored here: the
 //! Unlucky mishap flag is not kept (it follows from `unlucky` and the roll, for the GM).
+//!
+//! Seam: THIZ's record is read by the families that act on THIZ rolls and sheets: `luck` rerolls
+//! and lowers what was logged, the `encounter`'s GM view and `/character show` (`characters`)
+//! word a wound sheet as THIZ does.
 
 use serde::{Deserialize, Serialize};
 
@@ -30,7 +34,7 @@ pub enum ThizRecord {
     /// `/wound rest`.
     Rest(RestRecord),
     /// `/maneuver …`.
-    Maneuver(super::maneuver::ManeuverRecord),
+    Maneuver(ManeuverRecord),
     /// `/wound dying` and the dying button: a dying character's Toughness check.
     Dying(DyingRecord),
     /// `/wound firstaid`.
@@ -52,6 +56,23 @@ impl ThizRecord {
     pub fn from_json(json: &str) -> Option<ThizRecord> {
         serde_json::from_str(json).ok()
     }
+}
+
+/// A maneuver as logged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManeuverRecord {
+    pub maneuver: String,
+    pub actor_id: CharacterId,
+    pub actor: String,
+    pub target_id: Option<CharacterId>,
+    pub target: Option<String>,
+    /// The check's rating, d100 and level (the first check, for a sunder).
+    pub rating: i32,
+    pub roll: u32,
+    pub level: String,
+    pub success: bool,
+    /// What came of it, as the reply says.
+    pub outcome: String,
 }
 
 /// A `/check` as logged: its input whole (to reroll it) and the outcome read.

@@ -8,6 +8,8 @@
 //! stays the GM's). The rules are `rules::thiz::skills::special` and `rules::thiz::magic`; this
 //! module picks the one a check calls for, applies it to the outcome, the odds and the logged
 //! record, and phrases it. Never rolls, never writes.
+//!
+//! Seam: `luck` reads a rerolled check's special result again through [`of_record`].
 
 use std::fmt::Write as _;
 
@@ -357,7 +359,7 @@ mod tests {
         kit.skill(vexa, "Summoning", 6);
         let reply = kit.run(&kit.player(), &["check"], &[("skill", "summoning")]);
         let e = &reply.embeds[0];
-        assert_eq!(e.tone, Some(super::super::tone(chart(6, 97))));
+        assert_eq!(e.tone, Some(super::super::shared::tone(chart(6, 97))));
         let line = e.fields.iter().find(|f| f.name == FIELD).unwrap();
         assert!(line.value.contains("maddened"), "{line:?}");
         assert_eq!(logged(&kit).level, chart(6, 97).name());

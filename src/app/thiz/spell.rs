@@ -15,9 +15,9 @@
 
 use super::hazard::{check_record, check_text, embed_reply, field, save_wounds, unlucky_line};
 use super::record::{MagicRecord, ThizRecord, WoundRecord, parse_level};
+use super::shared::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
 use super::stats::{ThizChar, describe_base};
-use super::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
-use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::Reply;
 use crate::app::screen;
 use crate::app::text::escape;

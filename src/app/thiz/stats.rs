@@ -14,6 +14,9 @@
 //!   Useless. A lost leg makes Speed -2 whatever the rating (thiz-rulebook.md, "Missing Limb"),
 //!   wound penalties still counting on top; an Incapacitated character's Speed is 0 (the rule
 //!   gives 0 for the unconscious; the dying and the stable move no more than they do).
+//!
+//! Seam: the `encounter` reads a THIZ figure's facts and `luck` replays a roll through
+//! [`ThizChar`], so every family reads a THIZ sheet the same way.
 
 use crate::app::sheet::{ItemStats, Sheet, ThizSheet};
 use crate::app::text::escape;

@@ -2,7 +2,8 @@
 
 use tempfile::TempDir;
 
-use crate::app::command::{Command, Invocation};
+use crate::app::command::Command;
+use crate::app::invocation::Invocation;
 use crate::app::{App, Caller, Reply};
 use crate::store::characters::{self, NewCharacter, WoundRow};
 use crate::store::guilds::System;

@@ -13,9 +13,9 @@ use super::care::{self, Patient};
 use super::record::{
     RestDayRecord, RestRecord, ThizRecord, describe_wounds, parse_wound_level, rows_from_sheet,
 };
+use super::shared::{level_text, parse_location};
 use super::stats::{ThizChar, clamp_input};
-use super::{level_text, parse_location};
-use crate::app::command::{Invocation, Opts, RollMode};
+use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Tone, Visibility};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};

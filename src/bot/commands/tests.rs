@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::all;
-use crate::app::command::{Command, Invocation, RollMode};
+use crate::app::command::Command;
+use crate::app::invocation::{Invocation, RollMode};
 use crate::bot::choices;
 
 /// Discord's option types, as they appear in the JSON.
@@ -519,7 +520,7 @@ fn the_menus_are_app_menus() {
         .iter()
         .map(|c| c.name.to_string())
         .collect();
-    let apps: BTreeSet<String> = crate::app::gm::HOUSE_RULES
+    let apps: BTreeSet<String> = crate::app::house::HOUSE_RULES
         .iter()
         .map(|r| r.name.to_owned())
         .collect();

@@ -30,6 +30,7 @@ mod tests;
 
 use std::fmt;
 
+pub use parse::parse;
 pub use roll::{DieResult, RollResult, TermOutcome, TermResult};
 
 /// The largest whole number (added or subtracted) an expression may contain.
@@ -379,14 +380,6 @@ impl fmt::Display for Expr {
         }
         Ok(())
     }
-}
-
-/// Parses and checks an expression against `limits`.
-///
-/// The length is checked first, then every number as it is read, so an oversized request fails
-/// before anything is allocated for it.
-pub fn parse(input: &str, limits: &Limits) -> Result<Expr, DiceError> {
-    parse::expression(input, limits)
 }
 
 // The checks below are shared by the parser (which calls them as soon as the numbers involved

@@ -86,6 +86,76 @@ pub enum AttackError {
     HouseRuleOff { rule: &'static str },
 }
 
+// The numbers an adjustment carries are checked here, where the attack's error is, so that
+// `adjustment` needs nothing of this module.
+impl Adjustment {
+    /// Rejects numbers no table could mean.
+    fn check(&self) -> Result<(), AttackError> {
+        let count = |what: &'static str, n: u32| {
+            if n > adjustment::MAX_COUNT {
+                Err(AttackError::CountTooLarge {
+                    what,
+                    max: adjustment::MAX_COUNT,
+                    given: n,
+                })
+            } else {
+                Ok(())
+            }
+        };
+        match *self {
+            Self::WaitingForOpening {
+                turns,
+                widen,
+                house_rules,
+            } => {
+                count("turns waited", turns)?;
+                if turns == 0 {
+                    return Err(AttackError::NoTurnsWaited);
+                }
+                if !house_rules && widen > 0 {
+                    return Err(AttackError::HouseRuleOff {
+                        rule: "Waiting For An Opening (widening the double/triple range)",
+                    });
+                }
+                let max = turns.min(adjustment::MAX_WAITING_TURNS_COUNTED);
+                if widen > max {
+                    return Err(AttackError::WidenTooFar { max, given: widen });
+                }
+                Ok(())
+            }
+            Self::ExtraAttackers(n) => count("extra attackers", n),
+            Self::LargeTarget { spaces } => count("target spaces", spaces),
+            Self::EarlierRollsThisTurn(n) => count("earlier rolls this turn", n),
+            Self::ThrownRange { spaces: hexes } | Self::MissileRange { hexes, .. } => {
+                if hexes > adjustment::MAX_RANGE_HEXES {
+                    Err(AttackError::RangeTooLong {
+                        max: adjustment::MAX_RANGE_HEXES,
+                        given: hexes,
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+            Self::MultipleActions { multiplier } => {
+                let max = crate::rules::tft::multi::max_multiplier();
+                if multiplier == 0 || multiplier > max {
+                    Err(AttackError::BadMultiplier {
+                        max,
+                        given: multiplier,
+                    })
+                } else {
+                    Ok(())
+                }
+            }
+            Self::Other(n) if n.abs() > adjustment::MAX_OTHER => Err(AttackError::OtherTooLarge {
+                max: adjustment::MAX_OTHER,
+                given: n,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// What kind of blow sets the double/triple range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Technique {

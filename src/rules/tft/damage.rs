@@ -9,50 +9,23 @@
 //! bash, rush, wall, parrying and defending live in [`shield`]. Never decides whether a blow
 //! hits (the attack module does) and never reads a character sheet.
 
+mod error;
 pub mod shield;
 
 use crate::rules::dice::DieSource;
 use crate::rules::tft::attack::PreciseTarget;
 use crate::rules::tft::character::Talent;
 use crate::rules::tft::gear::{
-    ArmorKind, GearError, PACK_ON_BACK_STOPS, Quality, ShieldKind, Weapon, WeaponGroup, Wear,
+    ArmorKind, PACK_ON_BACK_STOPS, Quality, ShieldKind, Weapon, WeaponGroup, Wear,
 };
-use crate::rules::tft::injury::{self, AfterBlow, HitsApplied, InjuryError, MAX_ST, Struck};
+use crate::rules::tft::injury::{self, AfterBlow, HitsApplied, MAX_ST, Struck};
 use crate::rules::tft::{Dice, Multiplier};
 
+pub use error::DamageError;
 pub use shield::{
     AttackAllowed, BashResult, DefendWith, Parry, ShieldBash, bash_dice, defend_attack, keep_lance,
     parry_attack, shield_bash, shield_wall_stops,
 };
-
-/// Something about a blow the damage rules cannot work with.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DamageError {
-    #[error(transparent)]
-    Gear(#[from] GearError),
-    #[error(transparent)]
-    Injury(#[from] InjuryError),
-    #[error("ST must be between 1 and {MAX_ST}; you gave {0}")]
-    St(i32),
-    #[error("a {weapon} needs ST {needs}; this attacker has ST {st}")]
-    TooWeak {
-        weapon: &'static str,
-        needs: i32,
-        st: i32,
-    },
-    #[error("a {0} does no damage dice of its own; see its description")]
-    NoDice(&'static str),
-    #[error("a pike is too clumsy to charge with; it can only receive a charge")]
-    PikeCannotCharge,
-    #[error("parrying or defending with a shield needs a shield")]
-    NeedsShield,
-    #[error("a figure can have at most 6 neighbours on the hex grid; you gave {0}")]
-    Neighbours(u32),
-    #[error("natural armor must be between 0 and 100; you gave {0}")]
-    Natural(i32),
-    #[error("dice must be 1 to 100 with adds within ±1000; you gave {0}")]
-    Dice(Dice),
-}
 
 // ---------------------------------------------------------------------------------------------
 // ST damage

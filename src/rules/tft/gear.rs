@@ -9,23 +9,10 @@
 
 mod tables;
 
+pub use tables::{armor, armors, shield, shields, weapon, weapons};
+
 use crate::rules::dice::DieSource;
 use crate::rules::tft::Dice;
-
-/// Every weapon the bot knows, in printed order.
-pub fn weapons() -> &'static [Weapon] {
-    tables::WEAPONS
-}
-
-/// Every body armor, printed rows then fine armor.
-pub fn armors() -> &'static [Armor] {
-    tables::ARMORS
-}
-
-/// Every shield, printed rows then the metal small shield.
-pub fn shields() -> &'static [Shield] {
-    tables::SHIELDS
-}
 
 /// A mistake in a piece of gear a player named or described.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -180,14 +167,6 @@ pub enum ArmorKind {
 }
 
 impl ArmorKind {
-    pub fn armor(self) -> &'static Armor {
-        // Every kind has exactly one row (tested), so the fallback is never reached.
-        armors()
-            .iter()
-            .find(|a| a.kind == self)
-            .unwrap_or(&armors()[0])
-    }
-
     /// Metal armor can be repaired; cloth and leather cannot.
     pub fn is_metal(self) -> bool {
         !matches!(self, Self::Cloth | Self::Leather)
@@ -249,14 +228,6 @@ pub enum ShieldKind {
 }
 
 impl ShieldKind {
-    pub fn shield(self) -> &'static Shield {
-        // Every kind has exactly one row (tested), so the fallback is never reached.
-        shields()
-            .iter()
-            .find(|s| s.kind == self)
-            .unwrap_or(&shields()[0])
-    }
-
     /// The printed shield a metal one stands for (itself for printed shields): what a table
     /// without the house rules reads (tft-house-rules.txt, "Shields").
     pub fn plain(self) -> Self {
@@ -554,101 +525,6 @@ impl Armor {
             MaEffect::Minus(n) => (base_ma - n).max(0),
         }
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Lookup
-
-/// Lowercase letters and digits only: "Bastard Sword (2H)" and "bastard-sword 2h" match.
-fn normalize(name: &str) -> String {
-    name.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
-}
-
-/// Finds an item by a typed name: an exact name or alias first, else the one item whose name
-/// or alias starts with what was typed, else the one that contains it. `None` if nothing matches, `Err` with the candidates if
-/// several do.
-fn find<T>(
-    items: &'static [T],
-    given: &str,
-    names: impl Fn(&T) -> Vec<&'static str>,
-    label: impl Fn(&T) -> &'static str,
-) -> Result<Option<&'static T>, GearError> {
-    let key = normalize(given);
-    if key.is_empty() {
-        return Ok(None);
-    }
-    if let Some(hit) = items
-        .iter()
-        .find(|item| names(item).iter().any(|n| normalize(n) == key))
-    {
-        return Ok(Some(hit));
-    }
-    let matching = |test: &dyn Fn(&str) -> bool| -> Vec<&'static T> {
-        items
-            .iter()
-            .filter(|item| names(item).iter().any(|n| test(&normalize(n))))
-            .collect()
-    };
-    let mut partial = matching(&|n| n.starts_with(&key));
-    if partial.is_empty() {
-        partial = matching(&|n| n.contains(&key));
-    }
-    match partial.as_slice() {
-        [] => Ok(None),
-        [one] => Ok(Some(one)),
-        many => Err(GearError::Ambiguous {
-            given: given.to_owned(),
-            matches: many.iter().map(|i| label(i)).collect(),
-        }),
-    }
-}
-
-/// The weapon a player named ("broadsword", "Bastard Sword 2H", "great bow").
-pub fn weapon(name: &str) -> Result<&'static Weapon, GearError> {
-    find(
-        weapons(),
-        name,
-        |w| {
-            std::iter::once(w.name)
-                .chain(w.aliases.iter().copied())
-                .collect()
-        },
-        |w| w.name,
-    )?
-    .ok_or_else(|| GearError::UnknownWeapon(name.to_owned()))
-}
-
-/// The body armor a player named ("chain", "fine plate").
-pub fn armor(name: &str) -> Result<&'static Armor, GearError> {
-    find(
-        armors(),
-        name,
-        |a| vec![a.name, armor_alias(a.kind)],
-        |a| a.name,
-    )?
-    .ok_or_else(|| GearError::UnknownArmor(name.to_owned()))
-}
-
-fn armor_alias(kind: ArmorKind) -> &'static str {
-    match kind {
-        ArmorKind::Cloth => "cloth",
-        ArmorKind::Leather => "leather",
-        ArmorKind::Chainmail => "chain mail",
-        ArmorKind::HalfPlate => "half plate armor",
-        ArmorKind::Plate => "plate",
-        ArmorKind::FineChainmail => "fine chain mail",
-        ArmorKind::FineHalfPlate => "fine half plate armor",
-        ArmorKind::FinePlate => "fine plate armor",
-    }
-}
-
-/// The shield a player named ("large", "tower shield").
-pub fn shield(name: &str) -> Result<&'static Shield, GearError> {
-    find(shields(), name, |s| vec![s.name], |s| s.name)?
-        .ok_or_else(|| GearError::UnknownShield(name.to_owned()))
 }
 
 #[cfg(test)]

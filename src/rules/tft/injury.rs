@@ -7,6 +7,7 @@
 //! (the damage module does), never reads a character sheet, never formats text.
 
 mod dying;
+mod error;
 mod hth;
 mod recovery;
 
@@ -14,35 +15,17 @@ pub use dying::{
     Dying, DyingModifier, DyingOutcome, DyingRoll, HELP_MINUTES, Helper, RECOVERY_WEEKS, TO_LIVE,
     dx_penalty_after_weeks, original_st_modifier, roll_dying,
 };
+pub use error::{InjuryError, MAX_ST};
 pub use hth::{
     CalledArea, CalledEffect, FreeAttacks, HthEntry, HthModifier, HthResult, called_shot_effect,
     draw_dagger, fleeing, hth_entry, hth_result, leave_hth, may_strike_at_once,
 };
 pub use recovery::{
-    FIRST_AID_HITS, Healed, Healing, MAX_HEALING, POTION_HITS, Unable, condition_at, heal,
-    unable_to_attack,
+    Condition, FIRST_AID_HITS, Healed, Healing, MAX_HEALING, POTION_HITS, Unable, condition_at,
+    heal, unable_to_attack,
 };
 
 use crate::rules::dice::DieSource;
-
-/// The highest ST these tables accept; far above any creature in the books, and keeps the
-/// arithmetic small.
-pub const MAX_ST: i32 = 1000;
-
-/// A number outside what the injury rules can use.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum InjuryError {
-    #[error("ST must be between 1 and {MAX_ST}; you gave {0}")]
-    St(i32),
-    #[error("hits must be between 0 and 10000; you gave {0}")]
-    Hits(i32),
-    #[error("only a figure at 0 ST or below rolls for dying; this one has {0} ST left")]
-    NotDying(i32),
-    #[error("a figure can have at most 6 neighbours on the hex grid; you gave {0}")]
-    Neighbours(u32),
-    #[error("the modifier \"{0}\" was given twice or clashes with another")]
-    HthModifierClash(&'static str),
-}
 
 fn check_st(st: i32) -> Result<i32, InjuryError> {
     if (1..=MAX_ST).contains(&st) {
@@ -308,16 +291,6 @@ pub fn after_blow_by(
 
 // ---------------------------------------------------------------------------------------------
 // Hits applied
-
-/// How a figure stands once hits come off its ST.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Condition {
-    Conscious,
-    /// ST exactly 0: out and badly hurt, may live unaided.
-    Unconscious,
-    /// ST below 0: dying; may live only if helped.
-    Dying,
-}
 
 /// ST left and the resulting condition (tft-rules-summary.md, "STRENGTH"; tft-house-rules.txt,
 /// "Death and Dying").

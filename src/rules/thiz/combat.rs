@@ -60,7 +60,7 @@ pub enum CombatError {
     #[error("a fight takes at most {max} combatants; you gave {count}")]
     TooManyCombatants { count: usize, max: usize },
     /// An initiative beyond what any roll can reach.
-    #[error("an initiative must be between -{max} and {max}; you gave {value}", max = initiative::MAX_INITIATIVE)]
+    #[error("an initiative must be between -{max} and {max}; you gave {value}", max = MAX_INITIATIVE)]
     InitiativeOutOfRange { value: i32 },
     /// Missing Limb (an arm) forbids fighting with two weapons.
     #[error("a character missing an arm cannot fight with two weapons")]
@@ -69,6 +69,10 @@ pub enum CombatError {
     #[error("burst fire needs a wound (Green, Yellow, Red or Black); {0} is not one")]
     NotAWound(crate::rules::thiz::Level),
 }
+
+/// The largest initiative (in size) accepted: a d10 plus two ratings and a modifier stays far
+/// inside it.
+pub const MAX_INITIATIVE: i32 = 200;
 
 /// The largest rating, bonus or modifier (in size) a player may enter.
 pub const INPUT_LIMIT: i32 = 40;

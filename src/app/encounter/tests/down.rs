@@ -3,7 +3,7 @@
 //! comes back with `/encounter add` once its sheet lets it act.
 
 use super::*;
-use crate::app::encounter::{At, load};
+use crate::app::encounter::loaded::{At, load};
 
 /// The encounter as every command reads it: the sheets' news applied.
 fn loaded(t: &Table) -> State {

@@ -1,7 +1,7 @@
 //! `/gm request`, its buttons and `/gm check`, through `App::handle` on a seeded die.
 
 use super::*;
-use crate::app::command::Invocation;
+use crate::app::invocation::Invocation;
 use crate::app::{App, Caller};
 use crate::store::characters::NewCharacter;
 use crate::store::rolls::{self, Mode};

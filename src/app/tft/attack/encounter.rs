@@ -4,14 +4,12 @@
 //! action, its earlier shots this turn, and the hits the target took earlier this round (the
 //! cumulative knockdown) come from the encounter. See `app::encounter::hooks`.
 
-use super::{Attack, Chosen, Guard};
+use super::{Attack, Guard};
 use crate::app::encounter::hooks::{self, TftTurn};
 use crate::app::encounter::state::Declared;
 use crate::app::reply::Reply;
 use crate::app::{AppResult, Ctx};
-use crate::rules::tft::attack::Adjustment;
 use crate::rules::tft::damage::Charge;
-use crate::rules::tft::gear::Weapon;
 use crate::store::Conn;
 
 impl Attack {
@@ -45,20 +43,4 @@ impl Attack {
         }
         Ok(turn)
     }
-}
-
-/// The adjustments the encounter adds: −2 adjDX after enough hits since the last action, and
-/// a missile's earlier shots this turn when `prior:` was left out.
-pub(super) fn more(mut out: Vec<Adjustment>, turn: &TftTurn, chosen: &Chosen) -> Vec<Adjustment> {
-    if turn.hurt {
-        out.push(Adjustment::HurtSinceLastAction);
-    }
-    let missile = chosen.weapon.is_some_and(Weapon::is_missile);
-    let given = out
-        .iter()
-        .any(|a| matches!(a, Adjustment::EarlierRollsThisTurn(_)));
-    if missile && !given && turn.rolls_this_turn > 0 {
-        out.push(Adjustment::EarlierRollsThisTurn(turn.rolls_this_turn));
-    }
-    out
 }

@@ -41,7 +41,7 @@ impl Attack {
             None
         };
         if let Some(what) = refused {
-            return Err(crate::app::tft::house_rule_off(&what));
+            return Err(crate::app::tft::shared::house_rule_off(&what));
         }
         if chosen.quality != Quality::Plain {
             chosen.quality = Quality::Plain;
@@ -68,7 +68,7 @@ impl Attack {
             .filter(|a| !matches!(a, Adjustment::EarlierRollsThisTurn(_)))
             .collect();
         match kept.iter().find_map(Adjustment::house_rule) {
-            Some(rule) => Err(crate::app::tft::house_rule_off(rule)),
+            Some(rule) => Err(crate::app::tft::shared::house_rule_off(rule)),
             None => Ok(kept),
         }
     }

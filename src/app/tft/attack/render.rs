@@ -1,7 +1,7 @@
 //! The reply of `/tft attack`: the roll, adjDX with its breakdown, the special result, damage
 //! before and after armor, each stop, and what happened to the target.
 
-use super::super::{faces, field};
+use super::super::shared::{faces, field};
 use crate::app::reply::{Embed, Field, Tone};
 use crate::app::screen;
 use crate::app::text::{escape, signed};

@@ -16,6 +16,14 @@ use super::{
     check_constant, check_count, check_dice_total, check_keep, check_reroll, check_sides,
 };
 
+/// Parses and checks an expression against `limits`.
+///
+/// The length is checked first, then every number as it is read, so an oversized request fails
+/// before anything is allocated for it.
+pub fn parse(input: &str, limits: &Limits) -> Result<Expr, DiceError> {
+    expression(input, limits)
+}
+
 type Input<'i> = &'i str;
 type PResult<T> = ModalResult<T, Fail>;
 

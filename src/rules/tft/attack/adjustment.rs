@@ -3,10 +3,9 @@
 //! Owns every modifier of tft-rules-summary.md's "Common DX Adjustments" lists and the house
 //! rules' combat modifiers (tft-house-rules-combat.txt), each as a variant with its number, and
 //! which of them may not be combined. Never reads a character sheet: the caller says which apply.
+//! The numbers a variant carries are checked in [`super`], where the attack's error is.
 
-use super::AttackError;
 use super::precise::PreciseTarget;
-use crate::rules::tft::multi;
 
 /// The most a free ("other") adjustment may be, either way.
 pub const MAX_OTHER: i32 = 40;
@@ -324,72 +323,6 @@ impl Adjustment {
         })
     }
 
-    /// Rejects numbers no table could mean.
-    pub(super) fn check(&self) -> Result<(), AttackError> {
-        let count = |what: &'static str, n: u32| {
-            if n > MAX_COUNT {
-                Err(AttackError::CountTooLarge {
-                    what,
-                    max: MAX_COUNT,
-                    given: n,
-                })
-            } else {
-                Ok(())
-            }
-        };
-        match *self {
-            Self::WaitingForOpening {
-                turns,
-                widen,
-                house_rules,
-            } => {
-                count("turns waited", turns)?;
-                if turns == 0 {
-                    return Err(AttackError::NoTurnsWaited);
-                }
-                if !house_rules && widen > 0 {
-                    return Err(AttackError::HouseRuleOff {
-                        rule: "Waiting For An Opening (widening the double/triple range)",
-                    });
-                }
-                let max = turns.min(MAX_WAITING_TURNS_COUNTED);
-                if widen > max {
-                    return Err(AttackError::WidenTooFar { max, given: widen });
-                }
-                Ok(())
-            }
-            Self::ExtraAttackers(n) => count("extra attackers", n),
-            Self::LargeTarget { spaces } => count("target spaces", spaces),
-            Self::EarlierRollsThisTurn(n) => count("earlier rolls this turn", n),
-            Self::ThrownRange { spaces: hexes } | Self::MissileRange { hexes, .. } => {
-                if hexes > MAX_RANGE_HEXES {
-                    Err(AttackError::RangeTooLong {
-                        max: MAX_RANGE_HEXES,
-                        given: hexes,
-                    })
-                } else {
-                    Ok(())
-                }
-            }
-            Self::MultipleActions { multiplier } => {
-                let max = multi::max_multiplier();
-                if multiplier == 0 || multiplier > max {
-                    Err(AttackError::BadMultiplier {
-                        max,
-                        given: multiplier,
-                    })
-                } else {
-                    Ok(())
-                }
-            }
-            Self::Other(n) if n.abs() > MAX_OTHER => Err(AttackError::OtherTooLarge {
-                max: MAX_OTHER,
-                given: n,
-            }),
-            _ => Ok(()),
-        }
-    }
-
     /// The exclusion group (two adjustments of one group cannot both apply).
     pub(super) fn group(&self) -> Group {
         match self {
@@ -425,6 +358,7 @@ pub fn missile_range_dx(hexes: u32, long_range_table: bool) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::AttackError;
     use super::*;
     use Adjustment as A;
 

@@ -1,6 +1,6 @@
 use super::*;
 use crate::rules::dice::ScriptedDice;
-use crate::rules::tft::gear::{self, FineGrade};
+use crate::rules::tft::gear::{self, FineGrade, GearError};
 use crate::rules::tft::injury::{Condition, KnockdownReason};
 
 fn w(name: &str) -> &'static Weapon {

@@ -1,5 +1,6 @@
 use std::collections::HashSet;
 
+use super::tables::normalize;
 use super::*;
 use crate::rules::dice::ScriptedDice;
 

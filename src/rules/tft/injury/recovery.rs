@@ -6,12 +6,22 @@
 //! below 0 dying) and "First Aid"; the summary's equipment list ("Healing Potion (4ST)").
 //! Pure: takes hits, fatigue and ST as plain numbers.
 
-use super::{Condition, InjuryError, MAX_ST};
+use super::{InjuryError, MAX_ST};
 
 // Decision: some TFT printings knock a figure out at ST 3 or less and kill it at 0. The sources
 // this project follows do not: the summary ("STRENGTH") has a figure fall unconscious when ST
 // reaches 0 and perhaps die below it, and the house rules ("Death and Dying") say 0 ST is
 // unconscious and below 0 is dying. So 1 ST left still acts; 0 is out; below 0 is dying.
+
+/// How a figure stands once hits come off its ST.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Condition {
+    Conscious,
+    /// ST exactly 0: out and badly hurt, may live unaided.
+    Unconscious,
+    /// ST below 0: dying; may live only if helped.
+    Dying,
+}
 
 /// The condition a figure is in with `st_left` ST left (hits and fatigue both count).
 pub fn condition_at(st_left: i32) -> Condition {

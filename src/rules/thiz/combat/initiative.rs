@@ -1,15 +1,11 @@
 //! Initiative, the order of turns within an Initiative Pass, and acting early after a Wait.
 
-use super::{CombatError, check};
+use super::{CombatError, MAX_INITIATIVE, check};
 use crate::rules::dice::DieSource;
 use crate::rules::thiz::{Level, Rating, resolve};
 
 /// The most combatants one fight (or one side) takes.
 pub const MAX_COMBATANTS: usize = 64;
-
-/// The largest initiative (in size) accepted: a d10 plus two ratings and a modifier stays far
-/// inside it.
-pub const MAX_INITIATIVE: i32 = 200;
 
 /// How far initiative drops between one round of turns and the next within a pass.
 const PASS_STEP: i32 = 10;

@@ -1,0 +1,52 @@
+//! The guild's house-rule switches: their names, defaults and what each does, and whether one is
+//! on in a guild. `/gm rules` sets them ([`super::gm`]); the TFT commands, the encounter, THIZ's
+//! attack and the GM's screen read them.
+//!
+//! A leaf every family may import: it imports no use case.
+
+use crate::store::guilds::GuildSettings;
+
+/// One house-rule switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HouseRule {
+    pub name: &'static str,
+    pub default: bool,
+    /// What turning it on does, for the GM.
+    pub about: &'static str,
+}
+
+/// The house-rule switches a GM can turn on and off, with their defaults.
+pub const HOUSE_RULES: [HouseRule; 4] = [
+    HouseRule {
+        name: "tft_house_rules",
+        default: true,
+        about: "Bill Seurer's house rules for The Fantasy Trip",
+    },
+    HouseRule {
+        name: "tft_four_dice_specials",
+        default: false,
+        about: "on 4 dice (defending, dodging), read a 4 as triple and a 5 as double damage",
+    },
+    HouseRule {
+        name: "tft_generalize_beyond_four",
+        default: true,
+        about: "extend the to-hit table past four dice",
+    },
+    HouseRule {
+        name: NPC_NUMBERS_OPEN,
+        default: false,
+        about: "play open: show the players every NPC number (ratings, skills, ST, DX, adjDX) in rolls for or against NPCs",
+    },
+];
+
+/// The switch of a table that plays open: NPC numbers shown to everyone (off: the GM's alone,
+/// see [`super::screen`]).
+pub const NPC_NUMBERS_OPEN: &str = "npc_numbers_open";
+
+/// Whether a house rule is on in this guild (its default when never set). Unknown names are off.
+pub fn house_rule(settings: &GuildSettings, name: &str) -> bool {
+    HOUSE_RULES
+        .iter()
+        .find(|r| r.name == name)
+        .is_some_and(|r| settings.rules.get(name).copied().unwrap_or(r.default))
+}
