@@ -154,3 +154,34 @@ pub fn updated(
             .components(render::disabled_components(message)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_press_is_answered_by_its_kind_and_outcome() {
+        let status = format!("{}x", crate::app::encounter::status::BUTTON_PREFIX);
+        let mut rewritten = Reply::ephemeral("Rolled.");
+        rewritten.update = Some(Box::new(Reply::public("2 of 3 have rolled")));
+        #[rustfmt::skip]
+        let cases = [
+            (status.as_str(), Ok(Reply::public("Next turn.")),
+                Answer::Message { reply: Reply::public("Next turn."), status: true }),
+            (status.as_str(), Err(Reply::ephemeral("Not yours.")),
+                Answer::Message { reply: Reply::ephemeral("Not yours."), status: true }),
+            ("luck:reroll:2", Err(Reply::ephemeral("Not yours.")),
+                Answer::Message { reply: Reply::ephemeral("Not yours."), status: false }),
+            ("luck:reroll:2", Ok(Reply::public("Rerolled.")),
+                Answer::Update { update: None, reply: Reply::public("Rerolled.") }),
+            ("req:1", Ok(rewritten),
+                Answer::Update {
+                    update: Some(Reply::public("2 of 3 have rolled")),
+                    reply: Reply::ephemeral("Rolled."),
+                }),
+        ];
+        for (custom_id, outcome, want) in cases {
+            assert_eq!(Answer::of(custom_id, outcome), want, "{custom_id}");
+        }
+    }
+}

@@ -68,8 +68,10 @@ mod tests {
                     .map(without_attributes)
                     .find(|l| !l.is_empty())
                     .and_then(|l| l.split_once(':'))
-                    .map(|(name, _)| name.trim().trim_start_matches("r#").to_owned())
-                    .unwrap_or_else(|| panic!("{}: no parameter after {line}", path.display()));
+                    .map_or_else(
+                        || panic!("{}: no parameter after {line}", path.display()),
+                        |(name, _)| name.trim().trim_start_matches("r#").to_owned(),
+                    );
                 out.push((parameter, callback.to_owned()));
             }
         }

@@ -26,7 +26,8 @@ use crate::app::{Caller, Reply};
 use crate::bot::answer::{ANSWER_WITHIN, followup_message};
 use crate::bot::buttons;
 use crate::bot::invoke::{
-    Args, BUSY, InflightGuard, answered_as, call_app_in, caller_of, command_caller, gm_notice,
+    Args, BUSY, Dropped, InflightGuard, answered_as, call_app_in, caller_of, command_caller,
+    gm_notice,
 };
 use crate::bot::metrics::{BUTTON, Outcome, UNKNOWN_COMMAND};
 use crate::bot::{Data, Error, autocomplete, render, stale, status};
@@ -120,7 +121,7 @@ async fn run_command(
     let data = &endpoint.data;
     let found = match endpoint.registered.resolve(&interaction.data) {
         Ok(found) => found,
-        Err(stale) => return changed(endpoint, &interaction, stale, arrived),
+        Err(stale) => return changed(endpoint, &interaction, &stale, arrived),
     };
     let label = found.label();
     let Some(inflight) = admit(data, &label, arrived) else {
@@ -131,7 +132,7 @@ async fn run_command(
         return body::message(&Reply::ephemeral(NOT_IN_A_GUILD));
     };
     let (first, response) = oneshot::channel();
-    let job = Command {
+    let job = CommandJob {
         endpoint: Arc::clone(endpoint),
         interaction,
         caller,
@@ -140,8 +141,7 @@ async fn run_command(
         first,
         _inflight: inflight,
     };
-    tokio::spawn(job.run());
-    first_answer(response, arrived + endpoint.defer_after, || {
+    respond(endpoint, response, job.run(), arrived, || {
         body::deferred(true)
     })
     .await
@@ -162,7 +162,7 @@ async fn press_button(
         return body::message(&Reply::ephemeral(BUTTONS_NOT_IN_A_GUILD));
     };
     let (first, response) = oneshot::channel();
-    let job = Press {
+    let job = ButtonJob {
         endpoint: Arc::clone(endpoint),
         press,
         caller,
@@ -170,8 +170,26 @@ async fn press_button(
         first,
         _inflight: inflight,
     };
-    tokio::spawn(job.run());
-    first_answer(response, arrived + endpoint.defer_after, body::acknowledged).await
+    respond(endpoint, response, job.run(), arrived, body::acknowledged).await
+}
+
+/// Starts `job` and waits for its first answer ([`first_answer`]); with no deferral time at all
+/// (`REFEREE_DEFER_AFTER_MS=0`) the response defers before the job starts, so its answer goes
+/// over REST however quick it is.
+async fn respond(
+    endpoint: &Endpoint,
+    response: oneshot::Receiver<Vec<u8>>,
+    job: impl std::future::Future<Output = ()> + Send + 'static,
+    arrived: Instant,
+    deferred: impl FnOnce() -> Vec<u8>,
+) -> Vec<u8> {
+    if endpoint.defer_after.is_zero() {
+        drop(response);
+        tokio::spawn(job);
+        return deferred();
+    }
+    tokio::spawn(job);
+    first_answer(response, arrived + endpoint.defer_after, deferred).await
 }
 
 /// One more interaction in flight, unless the limit is reached: then it is turned away at once
@@ -214,7 +232,7 @@ async fn first_answer(
 fn changed(
     endpoint: &Arc<Endpoint>,
     interaction: &serenity::CommandInteraction,
-    stale: Stale,
+    stale: &Stale,
     arrived: Instant,
 ) -> Vec<u8> {
     tracing::warn!(
@@ -278,7 +296,7 @@ async fn complete(
 }
 
 /// A slash command's work after its checks.
-struct Command {
+struct CommandJob {
     endpoint: Arc<Endpoint>,
     interaction: serenity::CommandInteraction,
     caller: Caller,
@@ -288,7 +306,7 @@ struct Command {
     _inflight: InflightGuard,
 }
 
-impl Command {
+impl CommandJob {
     /// Runs the command in `app`, answers (see [`rest::answer`]), then what follows an answer:
     /// the reply's extras, a GM's notice of failed copies, the channel's encounter status.
     async fn run(self) {
@@ -317,8 +335,7 @@ impl Command {
                 invocation,
             )
             .await
-            // Too late for the gateway's callback, not for an answer over REST.
-            .unwrap_or_else(|_dropped| Err(Reply::ephemeral(BUSY))),
+            .unwrap_or_else(busy),
             Err(refusal) => Err(Reply::ephemeral(refusal)),
         };
         let kind = Outcome::of(&outcome);
@@ -338,6 +355,14 @@ impl Command {
     }
 }
 
+/// The answer to an interaction that waited too long for the gateway's callback: not too long
+/// for an answer over REST, so "busy" rather than nothing.
+// `Err` is the refusal as a reply, the same type as `Ok` (see `App::run`).
+#[allow(clippy::result_large_err)]
+fn busy(_: Dropped) -> Result<Reply, Reply> {
+    Err(Reply::ephemeral(BUSY))
+}
+
 /// The `app` call for a found command, its file read first (`/character import`), or the
 /// refusal to show.
 async fn invocation(found: Found) -> Result<Invocation, String> {
@@ -354,7 +379,7 @@ async fn invocation(found: Found) -> Result<Invocation, String> {
 }
 
 /// A button press's work after its checks.
-struct Press {
+struct ButtonJob {
     endpoint: Arc<Endpoint>,
     press: serenity::ComponentInteraction,
     caller: Caller,
@@ -363,7 +388,7 @@ struct Press {
     _inflight: InflightGuard,
 }
 
-impl Press {
+impl ButtonJob {
     /// Runs the press in `app` and answers as the gateway does ([`buttons::Answer`]): a
     /// message, or the pressed message rewritten and the result as a follow-up. After a
     /// deferral (the press acknowledged), the message goes as a follow-up and the rewrite as an
@@ -389,7 +414,7 @@ impl Press {
             buttons::invocation(&press),
         )
         .await
-        .unwrap_or_else(|_dropped| Err(Reply::ephemeral(BUSY)));
+        .unwrap_or_else(busy);
         let kind = Outcome::of(&outcome);
         let (answered, reply, sync) = match buttons::Answer::of(&press.data.custom_id, outcome) {
             buttons::Answer::Message { reply, status } => {
@@ -481,6 +506,32 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_found_command_becomes_the_invocation_its_poise_wrapper_makes() {
+        use poise::ChoiceParameter as _;
+        let registered = Registered::of(&crate::bot::commands());
+        let mode = crate::bot::choices::Mode::list().len() - 1;
+        let data: serenity::CommandData = serde_json::from_value(json!({
+            "id": "1", "name": "check", "type": 1, "options": [
+                { "name": "label", "type": 3, "value": "sneak" },
+                { "name": "mode", "type": 4, "value": mode },
+                { "name": "rating", "type": 4, "value": -4 },
+            ]
+        }))
+        .expect("command data");
+        let found = registered.resolve(&data).expect("fits");
+        let got = runtime()
+            .block_on(invocation(found))
+            .expect("no file to read");
+        // What `commands/check.rs` passes for the same options.
+        let want = Args::new()
+            .opt("rating", Some(-4_i64))
+            .choice("mode", crate::bot::choices::Mode::from_index(mode))
+            .opt("label", Some("sneak".to_owned()))
+            .into_invocation(&["check"]);
+        assert_eq!(got, want);
+    }
+
     fn runtime() -> tokio::runtime::Runtime {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -506,7 +557,7 @@ mod tests {
         drop(first);
         let got = rt.block_on(first_answer(
             response,
-            Instant::now() + Duration::from_secs(60),
+            Instant::now() + Duration::from_mins(1),
             || b"later".to_vec(),
         ));
         let body: serde_json::Value = serde_json::from_slice(&got).expect("JSON");

@@ -341,7 +341,9 @@ mod tests {
     }
 
     fn command(name: &str, options: Value) -> serenity::CommandData {
-        data(json!({ "id": "1", "name": name, "type": 1, "options": options }))
+        let mut d = json!({ "id": "1", "name": name, "type": 1 });
+        d["options"] = options;
+        data(d)
     }
 
     fn texts(found: &Found) -> Vec<(&str, &str)> {

@@ -51,6 +51,7 @@ mod modes;
 mod overload;
 mod roll;
 mod secrecy;
+mod serve;
 mod shards;
 
 use std::path::Path;
