@@ -29,7 +29,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     // not start inside this one): off the async threads.
     let app = {
         let (config, outbox) = (config.clone(), Arc::clone(&outbox));
-        tokio::task::spawn_blocking(move || open_app(&config, &outbox))
+        tokio::task::spawn_blocking(move || open_app(&config, &outbox, true))
             .await
             .context("opening the database")??
     };
@@ -287,8 +287,14 @@ fn framework_options() -> poise::FrameworkOptions<Data, Error> {
     }
 }
 
-/// The application on the configured database, its GM copies going through `outbox`.
-pub(super) fn open_app(config: &Config, outbox: &Arc<Outbox>) -> anyhow::Result<Arc<App>> {
+/// The application on the configured database, its GM copies going through `outbox`. With
+/// `watch_encounters`, the channels that have an encounter are kept in memory, which is right
+/// only while every command of a guild reaches this process (a gateway shard's guilds do).
+pub(super) fn open_app(
+    config: &Config,
+    outbox: &Arc<Outbox>,
+    watch_encounters: bool,
+) -> anyhow::Result<Arc<App>> {
     let store = Store::open(&config.database.location()).with_context(|| {
         format!(
             "cannot open the database {}",
@@ -299,8 +305,10 @@ pub(super) fn open_app(config: &Config, outbox: &Arc<Outbox>) -> anyhow::Result<
     let app = App::new(Arc::new(store), Dice::Thread, config.dice.limits())
         .with_outbox(move || outbox.wake());
     // Commands in channels without an encounter then skip the status read.
-    app.watch_encounter_channels()
-        .context("cannot read the channels that have encounters")?;
+    if watch_encounters {
+        app.watch_encounter_channels()
+            .context("cannot read the channels that have encounters")?;
+    }
     Ok(Arc::new(app))
 }
 

@@ -59,10 +59,12 @@ pub async fn serve(config: Config, options: ServeOptions) -> anyhow::Result<()> 
     let key = Arc::new(public_key(&config)?);
     let http = Arc::new(discord_http(&config).await?);
     let outbox = Arc::new(Outbox::new(&config.delivery));
-    // Opening the database blocks (see `run`): off the async threads.
+    // Opening the database blocks (see `run`): off the async threads. Any worker may get any
+    // guild's interactions, so none keeps the channels with an encounter in memory (an
+    // encounter another worker started would go unseen): each command looks in the database.
     let app = {
         let (config, outbox) = (config.clone(), Arc::clone(&outbox));
-        tokio::task::spawn_blocking(move || open_app(&config, &outbox))
+        tokio::task::spawn_blocking(move || open_app(&config, &outbox, false))
             .await
             .context("opening the database")??
     };

@@ -301,6 +301,7 @@ fn three_workers_answer_every_signed_interaction_once_and_survive_a_kill() {
         assert!(matches!(answered.kind(), 4 | 5), "{}", answered.response);
     }
     stale_and_unreadable(&mut client, &alice);
+    an_encounter_crosses_workers(&mut client, &registration, &gm, &alice);
 
     // Every deferred answer arrives (a deferred roll is logged before its answer is sent);
     // then the survivors stop, and nothing more can come.
@@ -504,7 +505,7 @@ fn characters_and_buttons(client: &mut Client<'_>, registration: &[Value], alice
     });
     let done = message_text(followup.body());
     assert!(done.contains("Deleted Corra"), "{done}");
-    keep_in_the_response(client, alice);
+    keep_in_the_response(client, alice, thiz);
     if kind == 6 {
         // Acknowledged first: the pressed message's buttons are then disabled by an edit.
         wait_rest(fake, &token, 2);
@@ -521,8 +522,11 @@ fn characters_and_buttons(client: &mut Client<'_>, registration: &[Value], alice
 /// A delete asked and kept on a worker that answers in the response: the press rewrites its
 /// message there (type 7) and its result follows at once, while Discord may still be taking
 /// that response.
-fn keep_in_the_response(client: &mut Client<'_>, alice: &Caller) {
-    let create = vec![subcommand("create", vec![string("name", "Bram")])];
+fn keep_in_the_response(client: &mut Client<'_>, alice: &Caller, thiz: i64) {
+    let create = vec![subcommand(
+        "create",
+        vec![string("name", "Bram"), payload::integer("system", thiz)],
+    )];
     client.send_to(0, payload::command(alice, "character", create, Value::Null));
     let delete = vec![subcommand("delete", vec![string("name", "Bram")])];
     let asked = client.send_to(0, payload::command(alice, "character", delete, Value::Null));
@@ -542,6 +546,52 @@ fn keep_in_the_response(client: &mut Client<'_>, alice: &Caller) {
     client.fake.wait_for("the keep's result", TIMEOUT, |r| {
         r.status == 200 && r.is_followup_of(&token)
     });
+}
+
+/// An encounter started on one worker and joined on another: the second worker's command brings
+/// the channel's status message up to date too (no worker keeps the channels with an encounter
+/// in memory, where one started elsewhere would go unseen).
+fn an_encounter_crosses_workers(
+    client: &mut Client<'_>,
+    registration: &[Value],
+    gm: &Caller,
+    alice: &Caller,
+) {
+    let system = choice(registration, &["encounter", "start"], "system", "thiz");
+    let surprise = choice(registration, &["encounter", "start"], "surprise", "none");
+    let start = vec![subcommand(
+        "start",
+        vec![
+            payload::integer("system", system),
+            payload::integer("surprise", surprise),
+        ],
+    )];
+    let from = client.fake.request_count();
+    client.send_to(0, payload::command(gm, "encounter", start, Value::Null));
+    let channel = format!("/channels/{}/messages", payload::CHANNEL_ID);
+    let posted = client
+        .fake
+        .wait_for_from(from, "the encounter's status", TIMEOUT, |r| {
+            r.status == 200 && r.is("POST", &channel)
+        });
+    assert!(
+        message_text(posted.body()).contains("getting ready"),
+        "{}",
+        posted.body()
+    );
+    let from = client.fake.request_count();
+    let add = vec![subcommand("add", vec![string("character", "Bram")])];
+    client.send_to(2, payload::command(alice, "encounter", add, Value::Null));
+    client.fake.wait_for_from(
+        from,
+        "the status edited by the other worker",
+        TIMEOUT,
+        |r| {
+            r.status == 200
+                && r.is("PATCH", &format!("{channel}/"))
+                && message_text(r.body()).contains("Bram")
+        },
+    );
 }
 
 /// A command this bot does not have, and an interaction that does not parse but names itself:
