@@ -654,3 +654,42 @@ fn exactly_once(fake: &FakeDiscord, answered: &[Answered]) {
 fn is_registration(r: &Request) -> bool {
     r.method == "PUT" && r.route().starts_with("/applications/") && r.route().ends_with("/commands")
 }
+
+/// `referee register` registers the commands (in the development guild when one is set) and
+/// exits 0; `referee serve` without the public key stops at once with one line naming
+/// `DISCORD_PUBLIC_KEY`, before anything reaches Discord.
+#[test]
+fn register_registers_and_exits_and_serve_needs_the_public_key() {
+    let fake = FakeDiscord::start();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut options = BotOptions::new(&fake, dir.path());
+    options.dev_guild_id = Some(payload::GUILD_ID);
+    options.mode = vec!["register".into()];
+    let status = BotProcess::spawn(&options).wait_exit(TIMEOUT);
+    assert!(status.success(), "referee register: {status}");
+    let put = fake.wait_for("the registration", TIMEOUT, is_registration);
+    assert!(
+        put.route()
+            .ends_with(&format!("/guilds/{}/commands", payload::GUILD_ID)),
+        "{}",
+        put.line()
+    );
+    assert!(
+        put.body().as_array().is_some_and(|c| c.len() > 10),
+        "the commands"
+    );
+
+    let before = fake.request_count();
+    options.dev_guild_id = None;
+    options.mode = vec!["serve".into(), "--listen".into(), "127.0.0.1:0".into()];
+    // Empty is unset (whatever the test's own environment holds).
+    options
+        .env
+        .push(("DISCORD_PUBLIC_KEY".into(), String::new()));
+    let mut serve = BotProcess::spawn(&options);
+    let status = serve.wait_exit(TIMEOUT);
+    assert_eq!(status.code(), Some(1), "{status}");
+    let said = serve.stderr();
+    assert!(said.contains("DISCORD_PUBLIC_KEY"), "{said}");
+    assert_eq!(fake.request_count(), before, "nothing reached Discord");
+}
