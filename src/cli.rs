@@ -43,8 +43,10 @@ pub struct Cli {
 pub enum Mode {
     /// Connect to Discord's gateway (the default)
     Run,
-    /// Serve Discord's HTTP Interactions Endpoint: any number of workers behind a reverse proxy
-    /// (TLS), sharing one database, act as one bot (docs/http-interactions.md)
+    /// Serve Discord's HTTP Interactions Endpoint instead of connecting to the gateway
+    ///
+    /// Any number of workers behind a reverse proxy (TLS), sharing one database, act as one bot
+    /// (docs/http-interactions.md).
     #[command(
         after_help = "Needs DISCORD_TOKEN and DISCORD_PUBLIC_KEY (the application's \
 public key, hex). Every request's Ed25519 signature is checked; a missing, bad or stale one \
