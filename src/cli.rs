@@ -1,4 +1,5 @@
-//! The command line: which mode to start (`run`, `console`, `migrate`, `backup`, `completions`),
+//! The command line: which mode to start (`run`, `serve`, `register`, `console`, `migrate`,
+//! `backup`, `completions`),
 //! on clap's derive, so every mode has `--help` (which never starts anything), the binary has
 //! `--version`, and shells get completions.
 //!
@@ -26,7 +27,7 @@ const DEFAULT_CONFIG: &str = "config.toml";
     about,
     after_help = "DB is a SQLite file or a postgres:// URL, wherever one is taken.\n\n\
 Configuration: config.toml (see config.example.toml); DISCORD_TOKEN, DISCORD_API_BASE, \
-REFEREE_DB and REFEREE_DATABASE_URL override it. RUST_LOG sets the log level; NO_COLOR turns \
+DISCORD_PUBLIC_KEY, REFEREE_DB and REFEREE_DATABASE_URL override it. RUST_LOG sets the log level; NO_COLOR turns \
 colour off (logs are coloured only on a terminal)."
 )]
 pub struct Cli {
@@ -40,8 +41,29 @@ pub struct Cli {
 /// What to start.
 #[derive(Debug, Subcommand)]
 pub enum Mode {
-    /// Connect to Discord (the default)
+    /// Connect to Discord's gateway (the default)
     Run,
+    /// Serve Discord's HTTP Interactions Endpoint instead of connecting to the gateway
+    ///
+    /// Any number of workers behind a reverse proxy (TLS), sharing one database, act as one bot
+    /// (docs/http-interactions.md).
+    #[command(
+        after_help = "Needs DISCORD_TOKEN and DISCORD_PUBLIC_KEY (the application's \
+public key, hex). Every request's Ed25519 signature is checked; a missing, bad or stale one \
+(over 5 minutes from this clock) is answered 401. GET /healthz answers 200 for health checks. \
+Set the developer portal's Interactions Endpoint URL to the proxy's https:// address. \
+SIGINT/SIGTERM finish the interactions in flight, then exit."
+    )]
+    Serve {
+        /// The address and port to listen on (port 0: any free one, logged)
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+        listen: std::net::SocketAddr,
+        /// Register the slash commands at start (one worker, or `referee register`, does)
+        #[arg(long)]
+        register: bool,
+    },
+    /// Register the slash commands (globally, or in discord.dev_guild_id) and exit
+    Register,
     /// Type slash commands, read the replies (a prompt with history on a terminal; one
     /// command per line when piped)
     Console(ConsoleOptions),
@@ -192,16 +214,32 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Mode::Run => {
             let config = config()?;
             check_folder(&config.database.location())?;
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                // `app` runs on the bot's own threads (bot::workers); this pool only serves
-                // tokio's occasional blocking work (a DNS lookup, say).
-                .max_blocking_threads(4)
-                .build()?;
-            runtime.block_on(crate::bot::run(config))?;
+            runtime()?.block_on(crate::bot::run(config))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Mode::Serve { listen, register } => {
+            let config = config()?;
+            check_folder(&config.database.location())?;
+            let options = crate::bot::ServeOptions { listen, register };
+            runtime()?.block_on(crate::bot::serve(config, options))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Mode::Register => {
+            let config = config()?;
+            println!("{}", runtime()?.block_on(crate::bot::register(&config))?);
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The runtime of the modes that talk to Discord.
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        // `app` runs on the bot's own threads (bot::workers); this pool only serves tokio's
+        // occasional blocking work (a DNS lookup, say).
+        .max_blocking_threads(4)
+        .build()
 }
 
 fn migrate(db: &Path, to: Option<&str>) -> anyhow::Result<()> {
@@ -324,6 +362,19 @@ mod tests {
             parse(&["completions", "bash"]).unwrap().mode,
             Some(Mode::Completions { .. })
         ));
+        let Some(Mode::Serve { listen, register }) = parse(&["serve"]).unwrap().mode else {
+            panic!("serve");
+        };
+        assert_eq!(listen.to_string(), "127.0.0.1:8080", "the default");
+        assert!(!register, "a worker registers only when told");
+        assert!(matches!(
+            parse(&["serve", "--listen", "0.0.0.0:9000", "--register"]).unwrap().mode,
+            Some(Mode::Serve { listen, register: true }) if listen.port() == 9000
+        ));
+        assert!(matches!(
+            parse(&["register"]).unwrap().mode,
+            Some(Mode::Register)
+        ));
     }
 
     #[test]
@@ -332,6 +383,8 @@ mod tests {
             &["--help"][..],
             &["--version"],
             &["run", "--help"],
+            &["serve", "--help"],
+            &["register", "--help"],
             &["console", "--help"],
             &["migrate", "--help"],
             &["backup", "--help"],
@@ -340,7 +393,13 @@ mod tests {
             let e = parse(args).expect_err("help is not a mode");
             assert_eq!(e.exit_code(), 0, "{args:?}");
         }
-        for args in [&["dance"][..], &["console", "--guild", "x"], &["backup"]] {
+        for args in [
+            &["dance"][..],
+            &["console", "--guild", "x"],
+            &["backup"],
+            &["serve", "--listen", "localhost"],
+            &["serve", "--listen"],
+        ] {
             let e = parse(args).expect_err("a usage error");
             assert_eq!(e.exit_code(), 2, "{args:?}");
         }

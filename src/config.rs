@@ -70,8 +70,12 @@ pub struct DiscordConfig {
     pub dev_guild_id: Option<u64>,
     /// Which of the bot's shards this process runs (one shard unless told otherwise).
     pub shards: Shards,
-    /// Whether this process registers the commands; unset, the process holding shard 0 does.
+    /// Whether this process registers the commands; unset, the process holding shard 0 does
+    /// (`referee run`), or none does (`referee serve`, which registers only when told).
     pub register_commands: Option<bool>,
+    /// The application's public key, hex, from the developer portal: `referee serve` checks
+    /// every request's signature with it. `DISCORD_PUBLIC_KEY` overrides it.
+    pub public_key: Option<String>,
 }
 
 /// The shards one process runs: Discord closes a gateway connection that carries more than
@@ -159,6 +163,8 @@ impl std::fmt::Debug for DiscordConfig {
             .field("dev_guild_id", &self.dev_guild_id)
             .field("shards", &self.shards)
             .field("register_commands", &self.register_commands)
+            // Public by design: it only checks signatures.
+            .field("public_key", &self.public_key)
             .finish()
     }
 }
@@ -268,8 +274,8 @@ impl Config {
     }
 
     /// Reads `path` if it exists (a missing file means all defaults), then applies the
-    /// environment overrides `DISCORD_TOKEN`, `DISCORD_API_BASE`, `REFEREE_DB` and
-    /// `REFEREE_DATABASE_URL`.
+    /// environment overrides `DISCORD_TOKEN`, `DISCORD_API_BASE`, `DISCORD_PUBLIC_KEY`,
+    /// `REFEREE_DB` and `REFEREE_DATABASE_URL`.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
         let mut config = match std::fs::read_to_string(path) {
             Ok(text) => Self::parse(&text, path)?,
@@ -294,6 +300,9 @@ impl Config {
         }
         if let Some(base) = var("DISCORD_API_BASE") {
             self.discord.api_base = Some(base);
+        }
+        if let Some(key) = var("DISCORD_PUBLIC_KEY") {
+            self.discord.public_key = Some(key);
         }
         if let Some(db) = var("REFEREE_DB") {
             self.database.path = PathBuf::from(db);
@@ -332,6 +341,7 @@ mod tests {
             "dev_guild_id",
             "shards",
             "register_commands",
+            "public_key",
             "[dice]",
             "max_dice",
             "max_sides",
@@ -465,10 +475,12 @@ mod tests {
         .unwrap();
         c.apply_env(|k| match k {
             "DISCORD_TOKEN" => Some("env".into()),
+            "DISCORD_PUBLIC_KEY" => Some("ab12".into()),
             "REFEREE_DB" => Some(String::new()),
             _ => None,
         });
         assert_eq!(c.discord.token.as_deref(), Some("env"));
+        assert_eq!(c.discord.public_key.as_deref(), Some("ab12"));
         assert_eq!(c.database.path, PathBuf::from("a.db"));
     }
 

@@ -6,13 +6,34 @@ use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 
-use super::Context;
 use super::invoke::command_caller;
+use super::{Context, Data};
 use crate::app::suggest::{Suggest, SuggestContext};
+
+/// What an option with autocomplete offers: one per callback below, so `referee serve`, which
+/// has no poise context, answers through the same code ([`complete`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Character names the caller may see.
+    Character,
+    /// Deleted characters a GM may restore.
+    Deleted,
+    /// A comma-separated list of characters.
+    Characters,
+    /// An attack's target: the encounter's figures first.
+    Target,
+    Skill,
+    Weapon,
+    Location,
+    /// `/tft attack adjust:`.
+    TftAdjust,
+    /// `/character set value:`.
+    SheetValue,
+}
 
 /// Character names the caller may see.
 pub async fn character(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
-    suggest(ctx, Suggest::Character, typed).await
+    from_poise(ctx, Kind::Character, typed).await
 }
 
 /// Deleted characters a GM may restore (nothing for a player).
@@ -20,92 +41,119 @@ pub async fn deleted_character(
     ctx: Context<'_>,
     typed: &str,
 ) -> serenity::CreateAutocompleteResponse {
-    suggest(ctx, Suggest::Deleted, typed).await
+    from_poise(ctx, Kind::Deleted, typed).await
 }
 
 /// A comma-separated list of characters (`/gm request characters:`): the names the caller may
 /// see for the last name being typed, each offered after the names already typed.
 pub async fn characters(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
-    let poise::Context::Application(actx) = ctx else {
-        return serenity::CreateAutocompleteResponse::new();
-    };
-    let Some(caller) = command_caller(actx.interaction) else {
-        return serenity::CreateAutocompleteResponse::new();
-    };
-    let app = Arc::clone(&ctx.data().app);
-    let typed = typed.to_owned();
-    let choices = ctx
-        .data()
-        .workers
-        .run(move || crate::app::gm::request::suggest_characters(&app, &caller, &typed))
-        .await
-        .unwrap_or_default();
-    serenity::CreateAutocompleteResponse::new().set_choices(
-        choices
-            .into_iter()
-            .map(|s| serenity::AutocompleteChoice::new(s.clone(), s))
-            .collect(),
-    )
+    from_poise(ctx, Kind::Characters, typed).await
 }
 
 /// An attack's target: the figures of the channel's encounter first (a player may attack its
 /// NPCs there), then the characters the caller may see.
 pub async fn target(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
-    let poise::Context::Application(actx) = ctx else {
-        return serenity::CreateAutocompleteResponse::new();
-    };
-    let Some(caller) = command_caller(actx.interaction) else {
-        return serenity::CreateAutocompleteResponse::new();
-    };
-    let channel = actx.interaction.channel_id.get();
-    let app = Arc::clone(&ctx.data().app);
-    let typed = typed.to_owned();
-    let values = ctx
-        .data()
-        .workers
-        .run(move || crate::app::encounter::suggest_targets(&app, &caller, channel, &typed))
-        .await
-        .unwrap_or_default();
-    choices(values)
+    from_poise(ctx, Kind::Target, typed).await
 }
 
 /// Skills of the character named in the same command (or the caller's latest), then the catalogue.
 pub async fn skill(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
-    suggest(ctx, Suggest::Skill, typed).await
+    from_poise(ctx, Kind::Skill, typed).await
 }
 
 /// Weapons the command accepts.
 pub async fn weapon(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
-    suggest(ctx, Suggest::Weapon, typed).await
+    from_poise(ctx, Kind::Weapon, typed).await
 }
 
 /// Hit locations.
 pub async fn location(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
-    suggest(ctx, Suggest::Location, typed).await
+    from_poise(ctx, Kind::Location, typed).await
 }
 
 /// `/tft attack adjust:`: the named circumstances, the list typed so far kept.
-// poise wants an async fn for an autocomplete callback; this one needs no store.
-#[allow(clippy::unused_async)]
-pub async fn tft_adjust(_: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
-    choices(crate::app::tft::adjust_suggestions(typed))
+pub async fn tft_adjust(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    from_poise(ctx, Kind::TftAdjust, typed).await
 }
 
 /// `/character set value:`: when the field is `talents`, the talents the TFT rules know, the
 /// list typed so far kept; for any other field nothing is offered (the value is free text).
-// poise wants an async fn for an autocomplete callback; this one needs no store.
-#[allow(clippy::unused_async)]
 pub async fn sheet_value(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    from_poise(ctx, Kind::SheetValue, typed).await
+}
+
+async fn from_poise(
+    ctx: Context<'_>,
+    kind: Kind,
+    typed: &str,
+) -> serenity::CreateAutocompleteResponse {
     let poise::Context::Application(actx) = ctx else {
         return serenity::CreateAutocompleteResponse::new();
     };
-    if option_text(&actx.interaction.data, "field")
-        .is_some_and(|f| f.trim().eq_ignore_ascii_case("talents"))
-    {
-        choices(crate::app::tft::talent_suggestions(typed))
-    } else {
-        serenity::CreateAutocompleteResponse::new()
+    complete(ctx.data(), actx.interaction, kind, typed).await
+}
+
+/// The suggestions of `kind` for `typed`, in the autocomplete request `interaction`: nothing
+/// outside a guild, and nothing when `app` fails.
+pub async fn complete(
+    data: &Data,
+    interaction: &serenity::CommandInteraction,
+    kind: Kind,
+    typed: &str,
+) -> serenity::CreateAutocompleteResponse {
+    // Neither needs the store (nor the caller).
+    match kind {
+        Kind::TftAdjust => return choices(crate::app::tft::adjust_suggestions(typed)),
+        Kind::SheetValue => {
+            return if option_text(&interaction.data, "field")
+                .is_some_and(|f| f.trim().eq_ignore_ascii_case("talents"))
+            {
+                choices(crate::app::tft::talent_suggestions(typed))
+            } else {
+                serenity::CreateAutocompleteResponse::new()
+            };
+        }
+        _ => {}
     }
+    let Some(caller) = command_caller(interaction) else {
+        return serenity::CreateAutocompleteResponse::new();
+    };
+    let app = Arc::clone(&data.app);
+    let typed = typed.to_owned();
+    let values = match kind {
+        Kind::Characters => {
+            data.workers
+                .run(move || crate::app::gm::request::suggest_characters(&app, &caller, &typed))
+                .await
+        }
+        Kind::Target => {
+            let channel = interaction.channel_id.get();
+            data.workers
+                .run(move || crate::app::encounter::suggest_targets(&app, &caller, channel, &typed))
+                .await
+        }
+        _ => {
+            let what = match kind {
+                Kind::Deleted => Suggest::Deleted,
+                Kind::Skill => Suggest::Skill,
+                Kind::Weapon => Suggest::Weapon,
+                Kind::Location => Suggest::Location,
+                _ => Suggest::Character,
+            };
+            let (path, character) = path_and_character(&interaction.data);
+            data.workers
+                .run(move || {
+                    let command: Vec<&str> = path.iter().map(String::as_str).collect();
+                    let context = SuggestContext {
+                        character: character.as_deref(),
+                        command: &command,
+                    };
+                    app.suggest(&caller, what, &typed, &context)
+                })
+                .await
+        }
+    };
+    choices(values.unwrap_or_default())
 }
 
 fn choices(values: Vec<String>) -> serenity::CreateAutocompleteResponse {
@@ -135,42 +183,6 @@ fn option_text(data: &serenity::CommandData, name: &str) -> Option<String> {
             serenity::CommandDataOptionValue::Autocomplete { value, .. } => Some(value.clone()),
             _ => None,
         })
-}
-
-async fn suggest(
-    ctx: Context<'_>,
-    what: Suggest,
-    typed: &str,
-) -> serenity::CreateAutocompleteResponse {
-    let poise::Context::Application(actx) = ctx else {
-        return serenity::CreateAutocompleteResponse::new();
-    };
-    let interaction = actx.interaction;
-    let Some(caller) = command_caller(interaction) else {
-        return serenity::CreateAutocompleteResponse::new();
-    };
-    let (path, character) = path_and_character(&interaction.data);
-    let app = Arc::clone(&ctx.data().app);
-    let typed = typed.to_owned();
-    let choices = ctx
-        .data()
-        .workers
-        .run(move || {
-            let command: Vec<&str> = path.iter().map(String::as_str).collect();
-            let context = SuggestContext {
-                character: character.as_deref(),
-                command: &command,
-            };
-            app.suggest(&caller, what, &typed, &context)
-        })
-        .await
-        .unwrap_or_default();
-    serenity::CreateAutocompleteResponse::new().set_choices(
-        choices
-            .into_iter()
-            .map(|s| serenity::AutocompleteChoice::new(s.clone(), s))
-            .collect(),
-    )
 }
 
 /// The command's path (`["tft", "attack"]`) and the character it acts with, if typed: the

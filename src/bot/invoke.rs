@@ -243,7 +243,7 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
         // future larger (see `answer::answer`).
         Box::pin(tell_gm(data, http, caller, &interaction.token, arrived)).await;
     }
-    super::status::sync(ctx.serenity_context(), data, guild, channel).await;
+    super::status::sync(http, data, guild, channel).await;
     Ok(())
 }
 
@@ -272,16 +272,31 @@ async fn tell_gm(
     arrived: Instant,
 ) {
     let guild = caller.guild;
+    if let Some(notice) = gm_notice(data, caller).await
+        && !answer::followup(http, token, &answer::followup_message(&notice), arrived).await
+    {
+        tracing::warn!(%guild, "the GM could not be told of failed GM channel copies");
+    }
+}
+
+/// The notice of GM channel copies Discord refused, if `caller` is a GM of a guild that has
+/// one untold; reading it marks it told.
+pub async fn gm_notice(data: &Data, caller: Caller) -> Option<Reply> {
+    let guild = caller.guild;
     let app = Arc::clone(&data.app);
     match data.workers.run(move || app.outbox_notice(&caller)).await {
         Ok(Ok(Some(notice))) => {
             data.outbox.told(guild);
-            if !answer::followup(http, token, &answer::followup_message(&notice), arrived).await {
-                tracing::warn!(%guild, "the GM could not be told of failed GM channel copies");
-            }
+            Some(notice)
         }
-        Ok(Ok(None)) => {}
-        Ok(Err(e)) => tracing::error!(error = %e, %guild, "cannot read failed GM channel copies"),
-        Err(e) => tracing::error!(error = %e, %guild, "reading failed GM channel copies panicked"),
+        Ok(Ok(None)) => None,
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, %guild, "cannot read failed GM channel copies");
+            None
+        }
+        Err(e) => {
+            tracing::error!(error = %e, %guild, "reading failed GM channel copies panicked");
+            None
+        }
     }
 }

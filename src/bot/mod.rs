@@ -1,5 +1,6 @@
 //! The Discord layer: poise commands, rendering of reply models to Discord messages, the luck
-//! buttons, autocomplete, and `referee run`.
+//! buttons, autocomplete, `referee run` (the gateway), and `referee serve` (the HTTP
+//! Interactions Endpoint, [`serve`]).
 //!
 //! Owns everything serenity and poise; calls only `app`. A command here is a thin wrapper: its
 //! typed options become an [`Invocation`](crate::app::invocation::Invocation) with the same option
@@ -23,6 +24,7 @@ mod invoke;
 pub mod metrics;
 pub mod render;
 mod run;
+pub mod serve;
 mod stale;
 mod status;
 pub mod unparsed;
@@ -35,6 +37,7 @@ use crate::app::App;
 
 pub use commands::all as commands;
 pub use run::run;
+pub use serve::{ServeOptions, register, serve};
 
 /// What every command handler shares: the application, the threads that run it, and the count
 /// of commands in flight (so a shutdown waits for them).

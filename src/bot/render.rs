@@ -226,6 +226,24 @@ pub fn followup(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
     b
 }
 
+/// The reply as the content of a deferred interaction response (`referee serve` edits its
+/// placeholder into the answer), with its file.
+pub fn edit_response(reply: &Reply) -> serenity::EditInteractionResponse {
+    let r = fit(reply);
+    let mut b = serenity::EditInteractionResponse::new()
+        .content(&r.content)
+        .embeds(embeds(&r))
+        .allowed_mentions(no_mentions())
+        .components(components(&r));
+    if let Some(file) = &r.file {
+        b = b.new_attachment(serenity::CreateAttachment::bytes(
+            file.content.as_bytes(),
+            file.name.as_str(),
+        ));
+    }
+    b
+}
+
 /// A message posted to a channel (the GM channel's copy).
 /// The reply as the new body of a message the bot posted earlier (the encounter's status):
 /// content, embeds and buttons replaced; an empty button list clears them.

@@ -29,25 +29,14 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     // not start inside this one): off the async threads.
     let app = {
         let (config, outbox) = (config.clone(), Arc::clone(&outbox));
-        tokio::task::spawn_blocking(move || open_app(&config, &outbox))
+        tokio::task::spawn_blocking(move || open_app(&config, &outbox, true))
             .await
             .context("opening the database")??
     };
     let inflight = Arc::new(Inflight::with_limit(Inflight::limit_from(
         std::env::var(super::inflight::INFLIGHT_ENV).ok().as_deref(),
     )));
-    let limit = Workers::default_queue_limit();
-    let workers = Arc::new(
-        if Workers::batches(
-            app.store().dialect(),
-            std::env::var(BATCHES_ENV).ok().as_deref(),
-        ) {
-            Workers::start_batching(Arc::clone(&app) as Arc<dyn super::workers::Batching>, limit)
-        } else {
-            Workers::start_with(Workers::default_count(), limit)
-        }
-        .context("cannot start the app threads")?,
-    );
+    let workers = start_workers(&app)?;
     let (metrics, _metrics_server) = start_metrics(&config, &app, &workers, &inflight).await?;
     let unparsed_metrics = metrics.clone();
     let data = Data {
@@ -114,8 +103,25 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The REST client for Discord (or the base URL in `DISCORD_API_BASE`), with its token checked.
-async fn discord_http(config: &Config) -> anyhow::Result<serenity::Http> {
+/// The threads that run `app` (see [`super::workers`]): batching writes on SQLite, a pool on
+/// PostgreSQL, as `REFEREE_WRITE_BATCHES` allows.
+pub(super) fn start_workers(app: &Arc<App>) -> anyhow::Result<Arc<Workers>> {
+    let limit = Workers::default_queue_limit();
+    let workers = if Workers::batches(
+        app.store().dialect(),
+        std::env::var(BATCHES_ENV).ok().as_deref(),
+    ) {
+        Workers::start_batching(Arc::clone(app) as Arc<dyn super::workers::Batching>, limit)
+    } else {
+        Workers::start_with(Workers::default_count(), limit)
+    }
+    .context("cannot start the app threads")?;
+    Ok(Arc::new(workers))
+}
+
+/// The REST client for Discord (or the base URL in `DISCORD_API_BASE`), with its token checked
+/// and the application's id set (the webhook routes of follow-ups need it).
+pub(super) async fn discord_http(config: &Config) -> anyhow::Result<serenity::Http> {
     let Some(token) = config
         .discord
         .token
@@ -141,7 +147,7 @@ async fn discord_http(config: &Config) -> anyhow::Result<serenity::Http> {
 
 /// The metrics and their endpoint, when `[metrics] listen` is set: every group commit is timed
 /// from here on. The server stops when its handle is dropped.
-async fn start_metrics(
+pub(super) async fn start_metrics(
     config: &Config,
     app: &Arc<App>,
     workers: &Arc<Workers>,
@@ -167,17 +173,17 @@ async fn start_metrics(
 }
 
 /// Registers the commands in the development guild, or globally.
-async fn register_commands(
-    ctx: &serenity::Context,
+pub(super) async fn register_commands(
+    http: impl AsRef<serenity::Http>,
     commands: &[poise::Command<Data, Error>],
     dev_guild: Option<u64>,
 ) -> Result<(), Error> {
     match dev_guild {
         Some(guild) => {
-            poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(guild))
+            poise::builtins::register_in_guild(http, commands, serenity::GuildId::new(guild))
                 .await?;
         }
-        None => poise::builtins::register_globally(ctx, commands).await?,
+        None => poise::builtins::register_globally(http, commands).await?,
     }
     Ok(())
 }
@@ -285,8 +291,14 @@ fn framework_options() -> poise::FrameworkOptions<Data, Error> {
     }
 }
 
-/// The application on the configured database, its GM copies going through `outbox`.
-fn open_app(config: &Config, outbox: &Arc<Outbox>) -> anyhow::Result<Arc<App>> {
+/// The application on the configured database, its GM copies going through `outbox`. With
+/// `watch_encounters`, the channels that have an encounter are kept in memory, which is right
+/// only while every command of a guild reaches this process (a gateway shard's guilds do).
+pub(super) fn open_app(
+    config: &Config,
+    outbox: &Arc<Outbox>,
+    watch_encounters: bool,
+) -> anyhow::Result<Arc<App>> {
     let store = Store::open(&config.database.location()).with_context(|| {
         format!(
             "cannot open the database {}",
@@ -297,15 +309,21 @@ fn open_app(config: &Config, outbox: &Arc<Outbox>) -> anyhow::Result<Arc<App>> {
     let app = App::new(Arc::new(store), Dice::Thread, config.dice.limits())
         .with_outbox(move || outbox.wake());
     // Commands in channels without an encounter then skip the status read.
-    app.watch_encounter_channels()
-        .context("cannot read the channels that have encounters")?;
+    if watch_encounters {
+        app.watch_encounter_channels()
+            .context("cannot read the channels that have encounters")?;
+    }
     Ok(Arc::new(app))
 }
 
 /// After the gateway closed: lets the commands in flight finish, stops the delivery task (what
 /// it had not delivered stays in the outbox for the next start), then the app threads (their
 /// queued calls finish first).
-async fn wind_down(inflight: &Inflight, delivery: tokio::task::JoinHandle<()>, workers: &Workers) {
+pub(super) async fn wind_down(
+    inflight: &Inflight,
+    delivery: tokio::task::JoinHandle<()>,
+    workers: &Workers,
+) {
     let left = inflight.drain(DRAIN_LIMIT).await;
     if left > 0 {
         tracing::warn!(left, "commands still running at shutdown");
@@ -328,6 +346,7 @@ async fn check_token(http: &serenity::Http, base: Option<&str>) -> anyhow::Resul
     match http.get_current_application_info().await {
         Ok(info) => {
             tracing::info!(application = %info.id, name = %info.name, "token accepted");
+            http.set_application_id(info.id);
             Ok(())
         }
         Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(e)))
@@ -342,7 +361,7 @@ async fn check_token(http: &serenity::Http, base: Option<&str>) -> anyhow::Resul
     }
 }
 
-async fn shutdown_signal() {
+pub(super) async fn shutdown_signal() {
     let interrupt = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use poise::serenity_prelude as serenity;
 
-use super::{Data, Error, render};
+use super::{Data, Error, Registration, render};
 use crate::app::Reply;
 
 /// The answer to an interaction that does not fit the registered commands.
@@ -154,12 +154,24 @@ fn options_of(interaction: &serenity::CommandInteraction) -> String {
 /// Registers the commands again, unless that was done less than
 /// [`REREGISTER_EVERY`](super::REREGISTER_EVERY) ago.
 async fn reregister(framework: poise::FrameworkContext<'_, Data, Error>) {
-    let registration = &framework.user_data.registration;
+    register_again(
+        &framework.user_data.registration,
+        &framework.serenity_context.http,
+        &framework.options.commands,
+    )
+    .await;
+}
+
+/// Registers `commands` again where `registration` says, unless that was done less than
+/// [`REREGISTER_EVERY`] ago (`referee serve` calls this for its stale interactions).
+pub async fn register_again(
+    registration: &Registration,
+    http: &serenity::Http,
+    commands: &[poise::Command<Data, Error>],
+) {
     if !registration.claim() {
         return;
     }
-    let http = &framework.serenity_context.http;
-    let commands = &framework.options.commands;
     let done = match registration.dev_guild {
         Some(guild) => {
             poise::builtins::register_in_guild(http, commands, serenity::GuildId::new(guild)).await

@@ -28,18 +28,18 @@ fn lock_for(channel: u64) -> Arc<tokio::sync::Mutex<()>> {
 
 /// Brings the channel's status message up to date; failures are logged, never answered (the
 /// command's own reply went out already).
-pub async fn sync(ctx: &serenity::Context, data: &Data, guild: GuildId, channel: u64) {
+pub async fn sync(http: &serenity::Http, data: &Data, guild: GuildId, channel: u64) {
     // Most channels have no encounter: known without the database or a thread hop.
     if !data.app.may_have_encounter(guild, channel) {
         return;
     }
     // Boxed: every command awaits `sync`, and this part's future would make each command's
     // future larger (see `answer::answer`).
-    Box::pin(sync_channel(ctx, data, guild, channel)).await;
+    Box::pin(sync_channel(http, data, guild, channel)).await;
 }
 
 /// [`sync`] for a channel that may have an encounter.
-async fn sync_channel(ctx: &serenity::Context, data: &Data, guild: GuildId, channel: u64) {
+async fn sync_channel(http: &serenity::Http, data: &Data, guild: GuildId, channel: u64) {
     let lock = lock_for(channel);
     let _held = lock.lock().await;
     for _ in 0..MAX_ROUNDS {
@@ -66,7 +66,7 @@ async fn sync_channel(ctx: &serenity::Context, data: &Data, guild: GuildId, chan
         let edited = match update.message_id {
             Some(id) => target
                 .edit_message(
-                    &ctx.http,
+                    http,
                     serenity::MessageId::new(id),
                     render::edit_message(&update.reply),
                 )
@@ -79,7 +79,7 @@ async fn sync_channel(ctx: &serenity::Context, data: &Data, guild: GuildId, chan
         let id = match edited {
             Some(id) => id,
             None => match target
-                .send_message(&ctx.http, render::create_message(&update.reply))
+                .send_message(http, render::create_message(&update.reply))
                 .await
             {
                 Ok(m) => m.id.get(),

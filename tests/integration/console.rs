@@ -129,7 +129,15 @@ fn help_and_unknown_modes() {
     let out = referee().arg("--help").output().unwrap();
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
-    for mode in ["run", "console", "migrate", "backup", "completions"] {
+    for mode in [
+        "run",
+        "serve",
+        "register",
+        "console",
+        "migrate",
+        "backup",
+        "completions",
+    ] {
         assert!(help.contains(mode), "--help lists {mode}: {help}");
     }
     let out = referee().arg("dance").output().unwrap();
@@ -158,10 +166,19 @@ fn the_command_line_behaves_as_clis_do() {
         format!("referee {}", env!("CARGO_PKG_VERSION"))
     );
     let dir = tempfile::tempdir().unwrap();
-    for mode in ["run", "console", "migrate", "backup", "completions"] {
+    for mode in [
+        "run",
+        "serve",
+        "register",
+        "console",
+        "migrate",
+        "backup",
+        "completions",
+    ] {
         let out = referee()
             .current_dir(dir.path())
             .env("DISCORD_TOKEN", "not-a-token")
+            .env("DISCORD_PUBLIC_KEY", "00")
             .args([mode, "--help"])
             .output()
             .unwrap();

@@ -224,11 +224,7 @@ pub async fn character_import(
     ctx: Context<'_>,
     #[description = "The JSON file (at most 64 KiB)"] file: serenity::Attachment,
 ) -> Result<(), Error> {
-    let text = match acceptable(file.size, file.content_type.as_deref()) {
-        Ok(()) => download(&file).await,
-        Err(refusal) => Err(refusal),
-    };
-    match text {
+    match import_text(&file).await {
         Ok(text) => invoke(ctx, &["character", "import"], Args::new().opt("file", text)).await,
         Err(refusal) => {
             ctx.send(render::create_reply(&Reply::ephemeral(refusal)))
@@ -236,6 +232,13 @@ pub async fn character_import(
             Ok(())
         }
     }
+}
+
+/// The text of an imported sheet file, or the refusal to show (`referee serve` imports
+/// through this too): its size and type checked, then downloaded.
+pub async fn import_text(file: &serenity::Attachment) -> Result<String, String> {
+    acceptable(file.size, file.content_type.as_deref())?;
+    download(file).await
 }
 
 /// Whether a file, by what Discord says of it, may be a sheet: small, and text if its type is

@@ -29,6 +29,9 @@ mod wound;
 
 use super::{Data, Error};
 
+/// `/character import`'s file reading, which `referee serve` shares.
+pub use character::import_text;
+
 /// Every command, registered from this one list.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![

@@ -52,6 +52,7 @@ mod modes;
 mod overload;
 mod roll;
 mod secrecy;
+mod serve;
 mod shards;
 
 use std::path::Path;

@@ -30,6 +30,7 @@
 // A toolkit for every end-to-end test and benchmark: each test uses only part of it.
 #![allow(dead_code)]
 
+pub mod endpoint;
 pub mod gateway;
 pub mod openapi;
 pub mod payload;
@@ -230,6 +231,9 @@ pub(crate) struct Log {
     pub acknowledged: std::collections::HashSet<String>,
     /// Messages created with `enforce_nonce`: (channel, nonce) → message id.
     pub nonces: HashMap<(u64, String), u64>,
+    /// Tokens of interactions sent to an HTTP Interactions Endpoint (`referee serve`; see
+    /// `endpoint`): until their response is taken, their webhook is unknown (404/10015).
+    pub http_tokens: std::collections::HashSet<String>,
 }
 
 /// Which requests a [`Fault`] hits.

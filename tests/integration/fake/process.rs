@@ -1,4 +1,4 @@
-//! The real `referee run` process, pointed at a fake Discord.
+//! The real `referee run` (or `referee serve`) process, pointed at a fake Discord.
 //!
 //! Owns spawning the binary with a clean environment (no proxies, a temp database, a test
 //! configuration), capturing its standard error for failure messages, SIGTERM, and killing it on
@@ -31,6 +31,8 @@ pub struct BotOptions {
     pub env: Vec<(String, String)>,
     /// More TOML appended to the configuration file (a `[delivery]` section, say).
     pub config_extra: String,
+    /// The mode and its arguments after `--config …` (`run`; `serve --listen …`).
+    pub mode: Vec<String>,
 }
 
 impl BotOptions {
@@ -46,6 +48,7 @@ impl BotOptions {
             config_name: "config.toml".to_owned(),
             env: Vec::new(),
             config_extra: String::new(),
+            mode: vec!["run".to_owned()],
         }
     }
 
@@ -97,7 +100,10 @@ impl BotProcess {
         }
         config.push_str(&options.config_extra);
         std::fs::write(options.config(), config).expect("write the test config.toml");
-        command.arg("--config").arg(options.config()).arg("run");
+        command
+            .arg("--config")
+            .arg(options.config())
+            .args(&options.mode);
         Self::spawn_command(command, options)
     }
 

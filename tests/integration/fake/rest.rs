@@ -271,6 +271,16 @@ fn answer(
             ok(new_message(shared, CHANNEL_ID, body_or_empty))
         }
         (_, ["webhooks", _app, token, "messages", which]) => {
+            {
+                let log = shared.lock();
+                if log.http_tokens.contains(*token) && !log.acknowledged.contains(*token) {
+                    // Sent over HTTP, its response not yet taken: Discord knows no webhook yet.
+                    return Some((
+                        StatusCode::NOT_FOUND,
+                        Some(json!({"message": "Unknown Webhook", "code": 10015})),
+                    ));
+                }
+            }
             webhook_message(shared, method, token, which, body_or_empty)
         }
         ("POST", ["channels", channel, "messages"]) => {
