@@ -27,17 +27,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let readies = Arc::new(super::Readies::default());
     // Opening the database blocks (a PostgreSQL client runs its own little runtime, which may
     // not start inside this one): off the async threads.
-    let app = {
-        let (config, outbox) = (config.clone(), Arc::clone(&outbox));
-        tokio::task::spawn_blocking(move || open_app(&config, &outbox, true))
-            .await
-            .context("opening the database")??
-    };
-    let inflight = Arc::new(Inflight::with_limit(Inflight::limit_from(
-        std::env::var(super::inflight::INFLIGHT_ENV).ok().as_deref(),
-    )));
-    let workers = start_workers(&app)?;
-    let (metrics, _metrics_server) = start_metrics(&config, &app, &workers, &inflight).await?;
+    let Started {
+        app,
+        inflight,
+        workers,
+        metrics,
+        metrics_server: _metrics_server,
+    } = start_app(&config, &outbox, true).await?;
     let unparsed_metrics = metrics.clone();
     let data = Data {
         app: Arc::clone(&app),
@@ -101,6 +97,44 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     let _ = tokio::task::spawn_blocking(move || drop(app)).await;
     outcome.context("the connection to Discord failed")?;
     Ok(())
+}
+
+/// What both modes start before taking interactions (`run` and `serve`).
+pub(super) struct Started {
+    pub app: Arc<App>,
+    pub inflight: Arc<Inflight>,
+    pub workers: Arc<Workers>,
+    pub metrics: Option<Arc<Metrics>>,
+    /// The metrics endpoint, served while this is held.
+    pub metrics_server: Option<metrics::Server>,
+}
+
+/// Opens the app on its database (off the async threads: opening blocks, and a PostgreSQL
+/// client runs its own little runtime, which may not start inside this one), then the
+/// in-flight limit, the app threads and the metrics. `watch_encounters`: see [`open_app`].
+pub(super) async fn start_app(
+    config: &Config,
+    outbox: &Arc<Outbox>,
+    watch_encounters: bool,
+) -> anyhow::Result<Started> {
+    let app = {
+        let (config, outbox) = (config.clone(), Arc::clone(outbox));
+        tokio::task::spawn_blocking(move || open_app(&config, &outbox, watch_encounters))
+            .await
+            .context("opening the database")??
+    };
+    let inflight = Arc::new(Inflight::with_limit(Inflight::limit_from(
+        std::env::var(super::inflight::INFLIGHT_ENV).ok().as_deref(),
+    )));
+    let workers = start_workers(&app)?;
+    let (metrics, metrics_server) = start_metrics(config, &app, &workers, &inflight).await?;
+    Ok(Started {
+        app,
+        inflight,
+        workers,
+        metrics,
+        metrics_server,
+    })
 }
 
 /// The threads that run `app` (see [`super::workers`]): batching writes on SQLite, a pool on

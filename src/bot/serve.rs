@@ -32,11 +32,7 @@ use std::sync::Arc;
 use anyhow::{Context as _, bail};
 
 use super::deliver::{self, Outbox};
-use super::inflight::Inflight;
-use super::run::{
-    discord_http, open_app, register_commands, shutdown_signal, start_metrics, start_workers,
-    wind_down,
-};
+use super::run::{Started, discord_http, register_commands, shutdown_signal, start_app, wind_down};
 use super::{Data, commands};
 use crate::config::Config;
 
@@ -59,20 +55,16 @@ pub async fn serve(config: Config, options: ServeOptions) -> anyhow::Result<()> 
     let key = Arc::new(public_key(&config)?);
     let http = Arc::new(discord_http(&config).await?);
     let outbox = Arc::new(Outbox::new(&config.delivery));
-    // Opening the database blocks (see `run`): off the async threads. Any worker may get any
-    // guild's interactions, so none keeps the channels with an encounter in memory (an
-    // encounter another worker started would go unseen): each command looks in the database.
-    let app = {
-        let (config, outbox) = (config.clone(), Arc::clone(&outbox));
-        tokio::task::spawn_blocking(move || open_app(&config, &outbox, false))
-            .await
-            .context("opening the database")??
-    };
-    let inflight = Arc::new(Inflight::with_limit(Inflight::limit_from(
-        std::env::var(super::inflight::INFLIGHT_ENV).ok().as_deref(),
-    )));
-    let workers = start_workers(&app)?;
-    let (metrics, _metrics_server) = start_metrics(&config, &app, &workers, &inflight).await?;
+    // Any worker may get any guild's interactions, so none keeps the channels with an
+    // encounter in memory (an encounter another worker started would go unseen): each command
+    // looks in the database.
+    let Started {
+        app,
+        inflight,
+        workers,
+        metrics,
+        metrics_server: _metrics_server,
+    } = start_app(&config, &outbox, false).await?;
     let commands = commands();
     let dev_guild = config.discord.dev_guild_id;
     if options.register || config.discord.register_commands == Some(true) {
