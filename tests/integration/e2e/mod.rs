@@ -181,21 +181,17 @@ impl Session {
 
     /// Dispatches a built interaction (a slash command, a button…) and waits for its callback.
     pub fn send(&self, built: Built) -> Reply<'_> {
-        let from = self.fake.requests().len();
-        self.fake.dispatch(&built);
-        let callback = self.fake.callback_for(built.id);
-        Reply {
-            session: self,
-            interaction: built,
-            callback,
-            from,
-        }
+        self.send_with(built, FakeDiscord::dispatch)
     }
 
     /// Dispatches an interaction serenity cannot read, and waits for its callback.
     pub fn send_unreadable(&self, built: Built) -> Reply<'_> {
+        self.send_with(built, FakeDiscord::dispatch_unreadable)
+    }
+
+    fn send_with(&self, built: Built, dispatch: fn(&FakeDiscord, &Built)) -> Reply<'_> {
         let from = self.fake.requests().len();
-        self.fake.dispatch_unreadable(&built);
+        dispatch(&self.fake, &built);
         let callback = self.fake.callback_for(built.id);
         Reply {
             session: self,
