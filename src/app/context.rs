@@ -83,10 +83,16 @@ impl App {
         ))
     }
 
-    /// Opens a batch of writes on this thread (SQLite; `false` on PostgreSQL): see
-    /// [`Store::begin_batch`]. For the bot's writing thread.
-    pub fn begin_batch(&self) -> bool {
-        self.store.begin_batch()
+    /// Opens a batch of writes on this thread: see [`Store::begin_batch`]. For the bot's
+    /// writing thread.
+    pub fn begin_batch(&self) {
+        self.store.begin_batch();
+    }
+
+    /// Whether the command just run was turned away from the open batch and must run again
+    /// after it ([`Store::batch_deferred`]).
+    pub fn batch_deferred(&self) -> bool {
+        self.store.batch_deferred()
     }
 
     /// How long the open batch should wait for more jobs before committing, and how many more

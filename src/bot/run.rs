@@ -137,14 +137,11 @@ pub(super) async fn start_app(
     })
 }
 
-/// The threads that run `app` (see [`super::workers`]): batching writes on SQLite, a pool on
-/// PostgreSQL, as `REFEREE_WRITE_BATCHES` allows.
+/// The threads that run `app` (see [`super::workers`]): batching writes, unless
+/// `REFEREE_WRITE_BATCHES` is `off` (then a pool).
 pub(super) fn start_workers(app: &Arc<App>) -> anyhow::Result<Arc<Workers>> {
     let limit = Workers::default_queue_limit();
-    let workers = if Workers::batches(
-        app.store().dialect(),
-        std::env::var(BATCHES_ENV).ok().as_deref(),
-    ) {
+    let workers = if Workers::batches(std::env::var(BATCHES_ENV).ok().as_deref()) {
         Workers::start_batching(Arc::clone(app) as Arc<dyn super::workers::Batching>, limit)
     } else {
         Workers::start_with(Workers::default_count(), limit)

@@ -34,15 +34,18 @@
 //! results. Were the commit to fail, nothing of the batch was kept: each job runs again on its
 //! own, and its answer is that run's (the error's, most likely). Should the batch's own code
 //! panic, its jobs are answered as panicked and never run again (the commit may have happened).
-//! The bot's own jobs ([`Workers::run`]) end a batch and run on their own. Group commit across
+//! The bot's own jobs ([`Workers::run`]) end a batch and run on their own. On PostgreSQL a
+//! command whose guild another process's transaction holds is turned away from the batch
+//! ([`Batching::deferred`]: nothing of it was kept) and runs again on its own once the batch is
+//! settled, so a batch never waits for a lock while holding others (`store::pg`). Group commit across
 //! threads made every write wait for another thread's commit: with eight threads at 10,000
 //! `/roll` a second that was about ten futex calls and four context switches per interaction,
 //! half the app threads' CPU in the kernel. Measured with `strace -f -c` at 2,000 `/roll` a
 //! second, per interaction: futex 12.6 calls with the pool, 2.2 with batches; `pread64` 1.56
 //! and 0.29 (a batch reads through the writer, whose page cache a commit does not empty). At
 //! 6,000 a second the app threads' CPU went from 46–50 µs to 27–28 µs per interaction.
-//! PostgreSQL, where each write is its own transaction on its own connection, keeps a pool of
-//! writing threads ([`Workers::start_with`]); `REFEREE_WRITE_BATCHES=off` does on SQLite.
+//! `REFEREE_WRITE_BATCHES=off` turns batches off: a pool of writing threads
+//! ([`Workers::start_with`]), each write its own transaction (group commit on SQLite).
 //!
 //! ## Two lanes
 //! Commands that only read run on their own threads ([`Workers::run_read`]), apart from those
@@ -89,6 +92,9 @@ pub trait Batching: Send + Sync + 'static {
     fn linger(&self, jobs: usize) -> Option<(Duration, usize)>;
     /// Commits the batch; `false` if it failed (nothing of it was kept).
     fn finish(&self) -> bool;
+    /// Whether the job just run was turned away from the batch (nothing of it was kept): it
+    /// runs again on its own once the batch is settled. Clears the mark.
+    fn deferred(&self) -> bool;
     /// Rolls back the batch if it is still open (something panicked before its end).
     fn abandon(&self);
 }
@@ -104,6 +110,10 @@ impl Batching for crate::app::App {
 
     fn abandon(&self) {
         self.abandon_batch();
+    }
+
+    fn deferred(&self) -> bool {
+        self.batch_deferred()
     }
 
     fn finish(&self) -> bool {
@@ -193,6 +203,8 @@ fn once<T: Send + 'static>(
 /// commits, then sends every result, or, if the commit failed, runs each job again on its own.
 fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
+    // Turned away from the batch: run again on their own once it is settled.
+    let mut later = Vec::new();
     // Jobs catch their own panics. Should the batch's own calls panic (a bug), whatever is still
     // open is rolled back and every job of the batch is answered as panicked, never run again:
     // the panic may have come after the commit, and a second run would apply it twice.
@@ -200,9 +212,13 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
         batching.begin();
         let mut first = first;
         first.run();
-        batch.push(first);
+        if batching.deferred() {
+            later.push(first);
+        } else {
+            batch.push(first);
+        }
         let mut until = None;
-        while batch.len() < MAX_BATCH {
+        while batch.len() + later.len() < MAX_BATCH {
             let next = lane.take_batched(None).or_else(|| {
                 // Nothing queued: commit now, unless the batch waits a moment for more (woken
                 // only once as many have come as end the wait, not by each).
@@ -212,7 +228,11 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
             });
             let Some(mut job) = next else { break };
             job.run();
-            batch.push(job);
+            if batching.deferred() {
+                later.push(job);
+            } else {
+                batch.push(job);
+            }
         }
         batching.finish()
     }));
@@ -222,13 +242,16 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
             jobs = batch.len(),
             "a batch panicked; its commands are answered as failed"
         );
-        for job in batch {
+        for job in batch.into_iter().chain(later) {
             job.refuse();
         }
         return;
     };
     for job in batch {
         if committed { job.send() } else { job.again() }
+    }
+    for job in later {
+        job.again();
     }
 }
 
@@ -259,8 +282,8 @@ const _: () = assert!(
     "a write's deadline leaves no time to answer"
 );
 
-/// The environment variable that turns batches off (`off`): a SQLite bot then writes from a
-/// pool of threads with group commit, as PostgreSQL's does (for comparison).
+/// The environment variable that turns batches off (`off`): the bot then writes from a pool of
+/// threads, each write its own transaction (with group commit on SQLite), for comparison.
 pub const BATCHES_ENV: &str = "REFEREE_WRITE_BATCHES";
 
 /// The environment variable that sets each lane's queue limit.
@@ -546,11 +569,10 @@ impl Workers {
         })
     }
 
-    /// Whether the writing lane batches (see the module's "Batches"): on SQLite, unless
-    /// `setting` (`REFEREE_WRITE_BATCHES`) is `off`.
-    pub fn batches(dialect: crate::store::Dialect, setting: Option<&str>) -> bool {
-        dialect == crate::store::Dialect::Sqlite
-            && !setting.is_some_and(|v| v.trim().eq_ignore_ascii_case("off"))
+    /// Whether the writing lane batches (see the module's "Batches"), on either database:
+    /// unless `setting` (`REFEREE_WRITE_BATCHES`) is `off`.
+    pub fn batches(setting: Option<&str>) -> bool {
+        !setting.is_some_and(|v| v.trim().eq_ignore_ascii_case("off"))
     }
 
     /// Each lane's queue limit: `REFEREE_QUEUE_LIMIT` if set to a number (at least 1), else
@@ -1016,6 +1038,8 @@ mod tests {
         failures: AtomicUsize,
         /// The next commit panics.
         panics: std::sync::atomic::AtomicBool,
+        /// The job just run was turned away from the batch (a job sets it).
+        turned: std::sync::atomic::AtomicBool,
     }
 
     impl Recorder {
@@ -1039,6 +1063,10 @@ mod tests {
 
         fn abandon(&self) {
             self.note("abandoned");
+        }
+
+        fn deferred(&self) -> bool {
+            self.turned.swap(false, Ordering::SeqCst)
         }
 
         fn finish(&self) -> bool {
@@ -1205,6 +1233,36 @@ mod tests {
         assert!(at("got 4") > last_commit, "{log:?}");
     }
 
+    /// An interaction turned away from the batch (PostgreSQL: its guild's lock was held
+    /// elsewhere) is not answered with that run: it runs again on its own once the batch is
+    /// committed, and that run's result is its answer.
+    #[test]
+    fn an_interaction_turned_away_from_a_batch_runs_again_after_the_commit() {
+        let recorder = Arc::new(Recorder::default());
+        let runs: Arc<Vec<AtomicUsize>> = Arc::new((0..3).map(|_| AtomicUsize::new(0)).collect());
+        let job = |n: usize| {
+            let (recorder, runs) = (Arc::clone(&recorder), Arc::clone(&runs));
+            move || {
+                let run = runs[n].fetch_add(1, Ordering::SeqCst) + 1;
+                recorder.note(format!("run {n}"));
+                if n == 1 && run == 1 {
+                    recorder.turned.store(true, Ordering::SeqCst);
+                }
+                run
+            }
+        };
+        let (_workers, _rt, got) = one_batch(&recorder, 3, |_| Instant::now(), job);
+        assert_eq!(
+            got,
+            [Ok(1), Ok(2), Ok(1)],
+            "the second's answer is its second run"
+        );
+        assert_eq!(
+            recorder.log(),
+            ["begin", "run 0", "run 1", "run 2", "committed", "run 1"]
+        );
+    }
+
     #[test]
     fn a_failed_batch_runs_each_interaction_again_and_answers_with_that_run() {
         let recorder = Arc::new(Recorder::default());
@@ -1347,23 +1405,16 @@ mod tests {
     }
 
     #[test]
-    fn sqlite_batches_unless_turned_off_and_postgresql_never_does() {
-        use crate::store::Dialect::{Postgres, Sqlite};
+    fn batches_unless_turned_off() {
         let cases = [
-            (Sqlite, None, true),
-            (Sqlite, Some("on"), true),
-            (Sqlite, Some(""), true),
-            (Sqlite, Some("off"), false),
-            (Sqlite, Some(" OFF "), false),
-            (Postgres, None, false),
-            (Postgres, Some("on"), false),
+            (None, true),
+            (Some("on"), true),
+            (Some(""), true),
+            (Some("off"), false),
+            (Some(" OFF "), false),
         ];
-        for (dialect, setting, want) in cases {
-            assert_eq!(
-                Workers::batches(dialect, setting),
-                want,
-                "{dialect:?} {setting:?}"
-            );
+        for (setting, want) in cases {
+            assert_eq!(Workers::batches(setting), want, "{setting:?}");
         }
     }
 }

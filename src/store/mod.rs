@@ -45,7 +45,8 @@
 //!   and commits once it holds [`LINGER_GROUP`] or the wait is over. Under load this
 //!   turns many small commits (each writing the same table and index pages to the WAL again,
 //!   and taking SQLite's file locks again) into one: fewer bytes written per roll and less CPU.
-//! - **Batches.** The bot's one writing thread runs its queued commands as a batch
+//! - **Batches.** The bot's one writing thread runs its queued commands as a batch (on
+//!   PostgreSQL too, with the deadlock rule its module describes)
 //!   ([`Store::begin_batch`]): each write joins the batch's one transaction and returns at
 //!   once, and the thread commits once the queue is empty (or after the same linger), then
 //!   answers every command of the batch. No thread waits for another's commit, which is what
@@ -80,6 +81,8 @@ pub mod ids;
 mod job;
 pub mod outbox;
 mod pg;
+#[cfg(test)]
+mod pg_batch_tests;
 pub mod requests;
 pub mod rolls;
 pub mod secrets;
@@ -230,7 +233,7 @@ impl Store {
     }
 
     /// Writes committed, and the commits they were committed in (for diagnostics: the ratio is
-    /// the mean group's size; on PostgreSQL each write is its own commit).
+    /// the mean group's or batch's size).
     pub fn commit_counts(&self) -> (u64, u64) {
         match &self.0 {
             Backend::Sqlite(s) => s.commit_counts(),
@@ -262,9 +265,9 @@ impl Store {
     /// the writes before it.
     ///
     /// On SQLite this is a savepoint of a `BEGIN IMMEDIATE` group commit (see the module docs);
-    /// on PostgreSQL a transaction that first takes the database-wide write lock (an advisory
-    /// lock), so writes are serialised across every process sharing the database exactly as
-    /// SQLite's write lock serialises them, and each read-then-write stays safe.
+    /// on PostgreSQL a transaction that first takes the job's guild's write lock (an advisory
+    /// lock, see [`pg`]), so a guild's writes are serialised across every process sharing the
+    /// database as SQLite's write lock serialises them, and each read-then-write stays safe.
     pub fn write<T, E: From<StoreError>>(
         &self,
         f: impl FnOnce(&Conn) -> Result<T, E>,
@@ -275,19 +278,27 @@ impl Store {
         }
     }
 
-    /// Opens a batch of writes on this thread; `false` (and nothing changes) on PostgreSQL,
-    /// where each write is its own transaction. Until [`Store::finish_batch`], every
+    /// Opens a batch of writes on this thread. Until [`Store::finish_batch`], every
     /// [`Store::write`] of this thread joins one transaction and returns as soon as it has run,
     /// before the commit, and [`Store::read`]s see those writes: the caller must hold back what
     /// it learnt from them until the batch committed, and do its work again if the batch failed
-    /// (then none of it was kept). See the module's "Batches".
-    pub fn begin_batch(&self) -> bool {
+    /// (then none of it was kept). On PostgreSQL a command may also be turned away from the
+    /// batch ([`Store::batch_deferred`]). See the module's "Batches" and [`pg`]'s.
+    pub fn begin_batch(&self) {
         match &self.0 {
-            Backend::Sqlite(s) => {
-                s.begin_batch();
-                true
-            }
-            Backend::Postgres(_) => false,
+            Backend::Sqlite(s) => s.begin_batch(),
+            Backend::Postgres(p) => p.begin_batch(),
+        }
+    }
+
+    /// Whether the command just run in the open batch had a write turned away (PostgreSQL: its
+    /// guild's lock was held by another process's transaction): nothing it wrote is kept, and
+    /// it must run again on its own once the batch is committed (or rolled back). Clears the
+    /// mark. Always `false` on SQLite, whose batch holds the one write lock.
+    pub fn batch_deferred(&self) -> bool {
+        match &self.0 {
+            Backend::Sqlite(_) => false,
+            Backend::Postgres(p) => p.batch_deferred(),
         }
     }
 
@@ -302,8 +313,9 @@ impl Store {
 
     /// Rolls back the batch open on this thread, if any (its caller could not finish it).
     pub fn abandon_batch(&self) {
-        if let Backend::Sqlite(s) = &self.0 {
-            s.abandon_batch();
+        match &self.0 {
+            Backend::Sqlite(s) => s.abandon_batch(),
+            Backend::Postgres(p) => p.abandon_batch(),
         }
     }
 
@@ -314,7 +326,7 @@ impl Store {
     pub fn finish_batch(&self) -> Result<()> {
         match &self.0 {
             Backend::Sqlite(s) => s.finish_batch(),
-            Backend::Postgres(_) => Ok(()),
+            Backend::Postgres(p) => p.finish_batch(),
         }
     }
 
@@ -348,7 +360,9 @@ impl Store {
 /// ([`Store::begin_batch`]), then when it commits (and never if it fails: its work runs again).
 /// For what must not be seen before the commit, such as waking the task that reads the outbox.
 pub fn after_commit(f: impl FnOnce() + Send + 'static) {
-    sqlite::after_commit(Box::new(f));
+    if let Some(f) = pg::after_commit(Box::new(f)) {
+        sqlite::after_commit(f);
+    }
 }
 
 /// The next id of a per-guild table (`MAX(id) + 1` within the guild), inside a write transaction.

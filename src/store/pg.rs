@@ -16,17 +16,32 @@
 //!   the write is [`StoreError::Busy`] and nothing was written. Readers never wait for it.
 //! - A failed statement ends the write on PostgreSQL (the transaction is aborted): a store
 //!   function that fails fails its whole write, which is rolled back.
+//! - **Batches** ([`Postgres::begin_batch`]), as on SQLite: the bot's writing thread runs the
+//!   commands queued for it in one transaction and answers them once it is committed (one
+//!   commit, one WAL flush, for the lot). Each write runs in a savepoint of the batch's
+//!   transaction, so a write that fails is undone alone; reads of a guild the batch holds go
+//!   through the batch's connection, so they see its writes.
+//!
+//!   A batch spans guilds, so it holds several guilds' locks at once, and two processes taking
+//!   them in different orders would deadlock. So a batch only ever *waits* for a lock while it
+//!   holds none: its first write waits for its guild's lock (until the deadline); a later write
+//!   of a new guild only tries it (`pg_try_advisory_xact_lock`), and when another transaction
+//!   holds it the write is turned away: its command keeps nothing, and runs again on its own
+//!   once the batch is committed ([`Postgres::batch_deferred`]), then waiting while holding
+//!   nothing. No waiter holds a lock, so no cycle of waits can form. A write of no one guild
+//!   (it would need the database-wide lock exclusively) is turned away the same way.
 //! - **Migrations**: each `migrations/NN-name/` has `postgres.sql` beside SQLite's `up.sql`;
 //!   [`migrate`] applies the ones not yet in `referee_migrations` in order, each in its own
 //!   transaction, under an advisory lock of its own so processes started together migrate once.
 
+use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::sql::{Conn, PgManager, PgPool};
-use super::{GuildId, Result, StoreError, WRITE_WAIT, current_job, sqlite};
+use super::{GuildId, Job, Result, StoreError, WRITE_WAIT, current_job, params, query_row, sqlite};
 
 /// The database-wide write lock ("referee" + 'w'): held shared by every guild's write, and
 /// exclusively by a write of no one guild.
@@ -116,7 +131,10 @@ impl Drop for IdentifyTurn {
 pub struct Postgres {
     pool: PgPool,
     shown: PathBuf,
+    /// Writes committed.
     commits: AtomicU64,
+    /// Transactions committed (a batch's writes are one).
+    groups: AtomicU64,
     /// Told how long each successful commit took (see [`Postgres::observe_commits`]).
     on_commit: std::sync::OnceLock<super::CommitObserver>,
 }
@@ -146,6 +164,7 @@ impl Postgres {
             pool,
             shown: PathBuf::from(shown),
             commits: AtomicU64::new(0),
+            groups: AtomicU64::new(0),
             on_commit: std::sync::OnceLock::new(),
         })
     }
@@ -186,30 +205,33 @@ impl Postgres {
         self.pool.max_size() as usize
     }
 
+    /// Writes committed, and the transactions they were committed in.
     pub fn commit_counts(&self) -> (u64, u64) {
-        let n = self.commits.load(Ordering::Relaxed);
-        (n, n)
+        (
+            self.commits.load(Ordering::Relaxed),
+            self.groups.load(Ordering::Relaxed),
+        )
     }
 
+    /// Runs `f` on a pooled connection in autocommit; in a batch that holds the job's guild,
+    /// on the batch's transaction instead, so it sees the batch's writes.
     pub fn read<T>(&self, f: impl FnOnce(&Conn) -> Result<T>) -> Result<T> {
+        if let Some(open) = self.batch_holding(current_job()) {
+            return self.read_in_batch(open, f);
+        }
         let conn = Conn::postgres(self.pool.get()?);
         f(&conn)
     }
 
-    pub fn write<T, E: From<StoreError>>(
-        &self,
-        f: impl FnOnce(&Conn) -> Result<T, E>,
-    ) -> Result<T, E> {
-        let job = current_job();
-        if job.read_only {
-            return Err(E::from(StoreError::NeedsWriter));
-        }
+    /// A connection in a transaction that holds `job`'s write locks ([`write_locks`]), waiting
+    /// for them until the job's deadline: [`StoreError::Busy`] past it (nothing was written).
+    fn begin(&self, job: Job) -> Result<Conn> {
         let deadline = job.deadline.unwrap_or_else(|| Instant::now() + WRITE_WAIT);
         let wait = deadline.saturating_duration_since(Instant::now());
         let pooled = self
             .pool
             .get_timeout(wait.max(Duration::from_millis(1)))
-            .map_err(|_| E::from(StoreError::Busy))?;
+            .map_err(|_| StoreError::Busy)?;
         let conn = Conn::postgres(pooled);
         let ms = deadline
             .saturating_duration_since(Instant::now())
@@ -220,10 +242,27 @@ impl Postgres {
             "BEGIN; SET LOCAL lock_timeout = '{ms}ms'; {} SET LOCAL lock_timeout = DEFAULT",
             write_locks(job.guild)
         ));
-        if let Err(e) = begun {
-            let _ = conn.batch("ROLLBACK");
-            return Err(E::from(if e.is_busy() { StoreError::Busy } else { e }));
+        match begun {
+            Ok(()) => Ok(conn),
+            Err(e) => {
+                let _ = conn.batch("ROLLBACK");
+                Err(if e.is_busy() { StoreError::Busy } else { e })
+            }
         }
+    }
+
+    pub fn write<T, E: From<StoreError>>(
+        &self,
+        f: impl FnOnce(&Conn) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let job = current_job();
+        if job.read_only {
+            return Err(E::from(StoreError::NeedsWriter));
+        }
+        if self.with_batch(|_| ()).is_some() {
+            return self.write_in_batch(job, f);
+        }
+        let conn = self.begin(job).map_err(E::from)?;
         let out = catch_unwind(AssertUnwindSafe(|| f(&conn)));
         match out {
             Err(panic) => {
@@ -237,6 +276,7 @@ impl Postgres {
             Ok(Ok(value)) => match self.timed(|| conn.batch("COMMIT")) {
                 Ok(()) => {
                     self.commits.fetch_add(1, Ordering::Relaxed);
+                    self.groups.fetch_add(1, Ordering::Relaxed);
                     Ok(value)
                 }
                 Err(e) => {
@@ -244,6 +284,287 @@ impl Postgres {
                     Err(E::from(StoreError::Commit(e.to_string())))
                 }
             },
+        }
+    }
+}
+
+/// The batch open on this thread (see [`Postgres::begin_batch`]).
+struct Batch {
+    /// Which store it writes to (its address).
+    store: usize,
+    /// The batch's transaction, once a write has begun it (taken out while a write runs in it).
+    open: Option<Open>,
+    /// Run once the batch's commit succeeded ([`super::after_commit`]).
+    after: Vec<Box<dyn FnOnce() + Send>>,
+    /// The running job had a write turned away (see [`Postgres::batch_deferred`]).
+    deferred: bool,
+}
+
+/// A batch's transaction: its connection and the guilds whose write locks it holds.
+struct Open {
+    conn: Conn,
+    /// The lock keys ([`guild_lock_key`]) of the guilds it holds.
+    guilds: Vec<i32>,
+    /// Writes run in it so far.
+    writes: u64,
+    /// A statement of the batch's own (a savepoint's, a lock's) failed: the transaction can
+    /// only be rolled back.
+    broken: bool,
+}
+
+thread_local! {
+    static BATCH: RefCell<Option<Batch>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` once the batch open on this thread commits; gives `f` back if none is open.
+pub(super) fn after_commit(f: Box<dyn FnOnce() + Send>) -> Option<Box<dyn FnOnce() + Send>> {
+    BATCH.with(|b| match b.borrow_mut().as_mut() {
+        Some(batch) => {
+            batch.after.push(f);
+            None
+        }
+        None => Some(f),
+    })
+}
+
+/// How a write of a batch joins its transaction.
+enum Join {
+    /// The transaction holds the guild's lock.
+    Joined(Open),
+    /// Another transaction holds it (or the write is of no one guild): the command runs again
+    /// after the commit.
+    Deferred(Option<Open>),
+    /// The lock was not had in time, or the connection failed (nothing was written).
+    Failed(Option<Open>, StoreError),
+}
+
+impl Postgres {
+    /// This store's identity, for the batch open on a thread.
+    fn id(&self) -> usize {
+        std::ptr::from_ref(self) as usize
+    }
+
+    /// Runs `f` on the batch open on this thread, if it is this store's.
+    fn with_batch<T>(&self, f: impl FnOnce(&mut Batch) -> T) -> Option<T> {
+        BATCH.with(|b| {
+            b.borrow_mut()
+                .as_mut()
+                .filter(|b| b.store == self.id())
+                .map(f)
+        })
+    }
+
+    /// The batch open on this thread, if it is this store's (it is then no longer open).
+    fn take_batch(&self) -> Option<Batch> {
+        BATCH.with(|b| {
+            let mut b = b.borrow_mut();
+            if b.as_ref().is_some_and(|b| b.store == self.id()) {
+                b.take()
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Opens a batch on this thread: until [`Postgres::finish_batch`] every write the thread
+    /// makes joins one transaction and returns as soon as it has run (see the module's docs). A
+    /// batch left open is rolled back first.
+    pub fn begin_batch(&self) {
+        self.abandon_batch();
+        BATCH.set(Some(Batch {
+            store: self.id(),
+            open: None,
+            after: Vec::new(),
+            deferred: false,
+        }));
+    }
+
+    /// Whether the command just run had a write turned away from the batch open on this thread
+    /// (its guild's lock was held by another transaction, or it wrote no one guild): it was
+    /// answered [`StoreError::Busy`], nothing it wrote is kept, and it is to run again once
+    /// the batch is committed. Clears the mark.
+    pub fn batch_deferred(&self) -> bool {
+        self.with_batch(|b| std::mem::take(&mut b.deferred))
+            .unwrap_or(false)
+    }
+
+    /// Rolls back the batch open on this thread, if any; nothing deferred to its commit runs.
+    pub fn abandon_batch(&self) {
+        if let Some(Open { conn, .. }) = self.take_batch().and_then(|b| b.open) {
+            let _ = conn.batch("ROLLBACK");
+        }
+    }
+
+    /// Commits the batch open on this thread, then runs what was deferred to its commit. On an
+    /// error none of its writes were kept.
+    pub fn finish_batch(&self) -> Result<()> {
+        let Some(batch) = self.take_batch() else {
+            return Ok(());
+        };
+        if let Some(open) = batch.open {
+            if open.broken {
+                let _ = open.conn.batch("ROLLBACK");
+                return Err(StoreError::Commit(
+                    "a statement of the batch failed".to_owned(),
+                ));
+            }
+            if let Err(e) = self.timed(|| open.conn.batch("COMMIT")) {
+                let _ = open.conn.batch("ROLLBACK");
+                return Err(StoreError::Commit(e.to_string()));
+            }
+            self.commits.fetch_add(open.writes, Ordering::Relaxed);
+            self.groups.fetch_add(1, Ordering::Relaxed);
+        }
+        // The batch is kept whatever these do: a panic here must not look like a failed
+        // commit, whose commands would run again.
+        for f in batch.after {
+            if catch_unwind(AssertUnwindSafe(f)).is_err() {
+                tracing::error!("a task after a batch's commit panicked");
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts the batch's transaction back on this thread, marking the command turned away.
+    fn put_back(&self, open: Option<Open>, deferred: bool) {
+        // Unwanted when the batch is no longer this thread's (it cannot be: only this thread
+        // takes it); a transaction left over is rolled back as its connection drops.
+        self.with_batch(|b| {
+            b.open = open;
+            b.deferred |= deferred;
+        });
+    }
+
+    /// The batch's transaction, holding `job`'s guild lock: begun by the batch's first write
+    /// (waiting for the lock until the job's deadline), then joined by each write.
+    fn join(&self, job: Job, open: Option<Open>) -> Join {
+        let Some(guild) = job.guild else {
+            return Join::Deferred(open);
+        };
+        let key = guild_lock_key(guild);
+        let Some(mut open) = open else {
+            return match self.begin(job) {
+                Ok(conn) => Join::Joined(Open {
+                    conn,
+                    guilds: vec![key],
+                    writes: 0,
+                    broken: false,
+                }),
+                Err(e) => Join::Failed(None, e),
+            };
+        };
+        if open.guilds.contains(&key) {
+            return Join::Joined(open);
+        }
+        // Only a try: see the module's docs on why a batch never waits while it holds a lock.
+        let got = query_row(
+            &open.conn,
+            "SELECT pg_try_advisory_xact_lock(?1, ?2)",
+            params![GUILD_LOCK_CLASS, key],
+            |r| r.get::<bool>(0),
+        );
+        match got {
+            Ok(true) => {
+                open.guilds.push(key);
+                Join::Joined(open)
+            }
+            Ok(false) => Join::Deferred(Some(open)),
+            Err(e) => {
+                open.broken = true;
+                Join::Failed(Some(open), e)
+            }
+        }
+    }
+
+    /// One write of the batch open on this thread, in a savepoint of its transaction, so a write
+    /// that fails is undone alone. Returns once it has run; the batch commits.
+    fn write_in_batch<T, E: From<StoreError>>(
+        &self,
+        job: Job,
+        f: impl FnOnce(&Conn) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let Some((open, deferred)) = self.with_batch(|b| (b.open.take(), b.deferred)) else {
+            return Err(E::from(StoreError::Busy));
+        };
+        // A command turned away writes nothing more until it runs again.
+        if deferred {
+            self.put_back(open, false);
+            return Err(E::from(StoreError::Busy));
+        }
+        let mut open = match self.join(job, open) {
+            Join::Joined(open) => open,
+            Join::Deferred(open) => {
+                self.put_back(open, true);
+                return Err(E::from(StoreError::Busy));
+            }
+            Join::Failed(open, e) => {
+                self.put_back(open, false);
+                return Err(E::from(e));
+            }
+        };
+        if open.broken {
+            self.put_back(Some(open), false);
+            return Err(E::from(StoreError::Commit(
+                "an earlier statement of this batch failed".to_owned(),
+            )));
+        }
+        if let Err(e) = open.conn.batch("SAVEPOINT w") {
+            open.broken = true;
+            self.put_back(Some(open), false);
+            return Err(E::from(e));
+        }
+        let out = catch_unwind(AssertUnwindSafe(|| f(&open.conn)));
+        let kept = matches!(out, Ok(Ok(_)));
+        let ended = open.conn.batch(if kept {
+            "RELEASE SAVEPOINT w"
+        } else {
+            "ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w"
+        });
+        open.broken |= ended.is_err();
+        if kept && ended.is_ok() {
+            open.writes += 1;
+        }
+        self.put_back(Some(open), false);
+        match (out, ended) {
+            (Err(panic), _) => resume_unwind(panic),
+            (Ok(Ok(_)), Err(e)) => Err(E::from(e)),
+            (Ok(result), _) => result,
+        }
+    }
+
+    /// The batch's transaction, taken out, when a batch is open on this thread and holds `job`'s
+    /// guild.
+    fn batch_holding(&self, job: Job) -> Option<Open> {
+        let key = guild_lock_key(job.guild?);
+        self.with_batch(|b| {
+            let holds = b
+                .open
+                .as_ref()
+                .is_some_and(|o| !o.broken && o.guilds.contains(&key));
+            if holds { b.open.take() } else { None }
+        })
+        .flatten()
+    }
+
+    /// A read on the batch's transaction (in a savepoint: a failed statement must not end it).
+    fn read_in_batch<T>(&self, mut open: Open, f: impl FnOnce(&Conn) -> Result<T>) -> Result<T> {
+        if let Err(e) = open.conn.batch("SAVEPOINT r") {
+            open.broken = true;
+            self.put_back(Some(open), false);
+            return Err(e);
+        }
+        let out = catch_unwind(AssertUnwindSafe(|| f(&open.conn)));
+        let ended = open.conn.batch(if matches!(out, Ok(Ok(_))) {
+            "RELEASE SAVEPOINT r"
+        } else {
+            "ROLLBACK TO SAVEPOINT r; RELEASE SAVEPOINT r"
+        });
+        open.broken |= ended.is_err();
+        self.put_back(Some(open), false);
+        match (out, ended) {
+            (Err(panic), _) => resume_unwind(panic),
+            (Ok(Ok(_)), Err(e)) => Err(e),
+            (Ok(result), _) => result,
         }
     }
 }
