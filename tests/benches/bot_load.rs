@@ -2,40 +2,77 @@
 //! bare serenity + poise bot that only rolls (the floor, `floor.rs`, built into this binary).
 //!
 //! Run: `cargo bench --bench bot_load` (release build). It starts the fake Discord
-//! (`tests/integration/fake`) and a bot on a temporary database, and for each phase dispatches
-//! interactions open-loop (the dispatcher never waits for answers, so a slow bot shows its own
-//! backlog). Per phase it reports: interactions per second achieved, p50/p99/max latency from the
-//! moment the INTERACTION_CREATE frame was flushed to the moment the bot's callback request
-//! arrived, errors (no callback within 10 s, or "Something went wrong"), the bot's CPU time and
-//! peak resident memory (from /proc), the bytes it wrote per logged roll (`/proc/PID/io`:
-//! `write_bytes`, what it sent towards the disk — the figure the issue's goal is about — and
-//! `wchar`, every byte handed to write(2), the HTTP requests on its sockets included), and the
-//! CPU time the hypervisor stole from this VM meanwhile (`/proc/stat`: latency no profile of ours
-//! can explain, and the reason two runs of the same build differ) — in the whole phase, and while
-//! the slowest interaction waited (sampled every 10 ms).
+//! (`tests/integration/fake`) and a bot on a fresh database — a temporary SQLite file, or a fresh
+//! PostgreSQL database (`load_db.rs`) — and for each phase dispatches interactions open-loop (the
+//! dispatcher never waits for answers, so a slow bot shows its own backlog). Each phase has bots,
+//! fake and database of its own, and stops its bots when it has read their answers.
 //!
-//! The phases are the issue's table (issue 18, item 6):
-//! 1. idle RSS of a fresh bot, connected and registered, for referee and the floor;
-//! 2. `/roll` alone at 10,000/s, for referee and then the floor: p99, CPU per interaction (and
-//!    its ratio to the floor's), peak RSS;
-//! 3. the mixed load at 5,000/s: p99, bytes written per logged roll.
+//! Per phase, for all of referee's processes together, it reports:
+//! - interactions per second achieved, and p50/p99/max latency from the moment the
+//!   INTERACTION_CREATE frame was flushed to the moment the bot's callback request arrived;
+//! - errors (no callback within 10 s, or "Something went wrong"), and the answers that were
+//!   "busy" (the bot or the database turning an interaction away: answered, not an error);
+//! - the bots' CPU time (summed, per interaction, and each process's) and peak resident memory
+//!   (the largest process's), from /proc;
+//! - the rolls logged, and the writes per second (logged rolls per second of the phase);
+//! - on SQLite, the bytes the bot wrote per logged roll (`/proc/PID/io`: `write_bytes`, what it
+//!   sent towards the disk — the figure issue 18's goal is about — and `wchar`, every byte handed
+//!   to write(2), the HTTP requests on its sockets included);
+//! - on PostgreSQL, the database server's CPU time per interaction (utime + stime, and those of
+//!   reaped children, of every process whose `/proc/PID/comm` is `postgres`) and the WAL written
+//!   per logged roll (`pg_stat_wal.wal_bytes`; beside it, how far `pg_current_wal_insert_lsn()`
+//!   moved, page headers included). A backend reports its WAL to `pg_stat_wal` at most once a
+//!   second, and the rest 10 s after it goes idle or when it disconnects: so a PostgreSQL rig
+//!   waits 11 s between its setup and its phase, and the phase reads `pg_stat_wal` again once
+//!   its bots have stopped and disconnected. Both figures are server-wide: whatever else the
+//!   server (or another server on the machine) does meanwhile is counted too, so measure on a
+//!   server nothing else uses;
+//! - the CPU time the hypervisor stole from this VM meanwhile (`/proc/stat`: latency no profile
+//!   of ours can explain, and the reason two runs of the same build differ) — in the whole phase,
+//!   and while the slowest interaction waited (sampled every 10 ms).
+//!
+//! The phases are issue 18's table (item 6) and issue 33's items 5 and 6:
+//! 1. `idle`: RSS of a fresh bot, connected and registered, for referee and the floor;
+//! 2. `roll` and `floor`: `/roll` alone at 10,000/s, for referee and then the floor: p99, CPU per
+//!    interaction (and its ratio to the floor's), peak RSS;
+//! 3. `mix`: the mixed load at 5,000/s: p99, bytes written (or WAL) per logged roll;
+//! 4. `tail`: `/roll` alone at 5,000/s, for referee and then the floor: p50/p99/max of both, and
+//!    referee's p99 over the floor's (the goal: at most 2×);
+//! 5. `overload`: `/roll` at 16,000/s, past what referee can answer: its peak RSS in MiB (the
+//!    goal: under 64 MiB), and how many interactions were answered, answered "busy", and not
+//!    answered at all. Latency and errors past saturation are expected, not a failure.
 //!
 //! The mix, per interaction: 35% `/check skill:Swimming`, 20% `/character show`, 10% `/luck spend
 //! kind:stunt`, 15% `/tft attack`, 20% `/roll` — each by one of 20 players with their own THIZ and
-//! TFT characters. The `/roll` phase sends `3d6+2`, `1d100` and `2d6+1` from the same 20 players.
+//! TFT characters. The `/roll` phases send `3d6+2`, `1d100` and `2d6+1` from the same 20 players.
+//!
+//! Several processes (`REFEREE_LOAD_PROCESSES=N`, PostgreSQL only): N referee processes on one
+//! database, process i running shard i of N (`shards = { total = N, first = i, last = i }`),
+//! started together (they take turns to IDENTIFY, 5 s apart); the load waits for every shard's
+//! READY and for the registration (shard 0's process makes it). The load then comes from one
+//! guild on each shard — the characters, skills and luck made in every guild — and each
+//! interaction goes to its guild's shard, as Discord routes it; consecutive interactions go to
+//! different guilds. With one process the load comes from one guild, as before, so the figures
+//! stay comparable with earlier runs. The floor is always one process.
 //!
 //! Environment: `REFEREE_LOAD_SECS` (seconds per phase, default 20), `REFEREE_LOAD_ROLL_RATE`
-//! (default 10000), `REFEREE_LOAD_MIX_RATE` (default 5000), `REFEREE_LOAD_RATES` (comma list of
-//! further mixed rates, default none), `REFEREE_LOAD_SEARCH` (comma list of mixed rates tried for
-//! the highest one with p99 under 50 ms, default none), `REFEREE_LOAD_ONLY=show` (the mixed phases
-//! keep one kind of command, by its name or subcommand), `REFEREE_LOAD_PHASES=idle,roll,floor,mix`
-//! (only those phases, without the table: to profile one), `REFEREE_LOAD_BIN` (the path of another
-//! build of `referee` to run instead of this one's, to compare two builds on one machine),
-//! `REFEREE_LOAD_TIMELINE` (a file to which each phase appends a line per interaction: when it
-//! was sent and its latency), `REFEREE_LOAD_WRAP` (a command, split on spaces, that each bot is
-//! run under: `valgrind --tool=callgrind` to count its instructions; the bot is then given a
-//! minute to start, and stopped with SIGTERM so the tool writes its report). Bot and fake share
-//! this machine's cores, as the issue's targets say.
+//! (default 10000), `REFEREE_LOAD_MIX_RATE` (default 5000), `REFEREE_LOAD_TAIL_RATE` (default
+//! 5000), `REFEREE_LOAD_OVERLOAD_RATE` (default 16000), `REFEREE_LOAD_STORE=sqlite|postgres`
+//! (referee's database, default sqlite; PostgreSQL on the tests' server,
+//! `REFEREE_TEST_DATABASE_URL`, default `postgres://postgres@127.0.0.1:5432/postgres`, in a fresh
+//! database per phase, dropped after it), `REFEREE_LOAD_PROCESSES` (referee processes, default 1;
+//! more needs `REFEREE_LOAD_STORE=postgres`), `REFEREE_LOAD_RATES` (comma list of further mixed
+//! rates, default none), `REFEREE_LOAD_SEARCH` (comma list of mixed rates tried for the highest
+//! one with p99 under 50 ms, default none), `REFEREE_LOAD_ONLY=show` (the mixed phases keep one
+//! kind of command, by its name or subcommand),
+//! `REFEREE_LOAD_PHASES=idle,roll,floor,mix,tail,overload` (only those phases, without the
+//! table: to profile one), `REFEREE_LOAD_BIN` (the path of another build of `referee` to run
+//! instead of this one's, to compare two builds on one machine), `REFEREE_LOAD_TIMELINE` (a file
+//! to which each phase appends a line per interaction: when it was sent and its latency),
+//! `REFEREE_LOAD_WRAP` (a command, split on spaces, that each bot is run under: `valgrind
+//! --tool=callgrind` to count its instructions; the bot is then given a minute to start, and
+//! stopped with SIGTERM so the tool writes its report). Bots, fake and (for PostgreSQL) the
+//! database server share this machine's cores, as the issues' targets say.
 //!
 //! Compare builds made the same way: the `referee` that `cargo bench` builds has the features its
 //! dev-dependencies ask of shared crates (tokio's, say) and is not the one `cargo build --release`
@@ -44,6 +81,8 @@
 #[path = "../integration/fake/mod.rs"]
 mod fake;
 mod floor;
+mod load_db;
+mod load_proc;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -51,10 +90,15 @@ use std::time::{Duration, Instant};
 use fake::FakeDiscord;
 use fake::payload::{self, Built, Caller};
 use fake::process::{BotOptions, BotProcess};
+use load_db::{Database, PgDatabase, Store, Wal};
+use load_proc::{StealSampler, postgres_cpu, proc_io, proc_stats, steal, steal_between};
 use serde_json::Value;
 
 const PLAYERS: u64 = 20;
 const GM: u64 = 1;
+/// How long after its last transaction an idle PostgreSQL backend has reported its statistics
+/// (`PGSTAT_IDLE_INTERVAL`, 10 s, and a margin).
+const PG_STATS_IDLE: Duration = Duration::from_secs(11);
 
 fn env_list(name: &str, default: &str) -> Vec<u64> {
     std::env::var(name)
@@ -81,13 +125,48 @@ enum Load {
     Mixed,
 }
 
-/// One bot on one fake, with what its load needs made.
+/// How referee is run: `REFEREE_LOAD_STORE` and `REFEREE_LOAD_PROCESSES`. (The floor is one
+/// process without a database, whatever they say.)
+#[derive(Clone, Copy)]
+struct Setup {
+    store: Store,
+    /// Processes on one database, process i running shard i of this many; with 1, no shards
+    /// are configured, as before this setting existed.
+    processes: u32,
+}
+
+impl Setup {
+    fn from_env() -> Result<Self, String> {
+        let store = Store::from_env()?;
+        let processes = match std::env::var("REFEREE_LOAD_PROCESSES") {
+            Err(_) => 1,
+            Ok(n) => n
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| format!("REFEREE_LOAD_PROCESSES={n:?}: a number, 1 or more"))?,
+        };
+        if processes > 1 && store != Store::Postgres {
+            return Err(format!(
+                "REFEREE_LOAD_PROCESSES={processes} runs several referee processes on one \
+                 database, which this benchmark does on PostgreSQL only: set \
+                 REFEREE_LOAD_STORE=postgres (SQLite is measured with one process)"
+            ));
+        }
+        Ok(Self { store, processes })
+    }
+}
+
+/// Bots on one fake, with what their load needs made. A rig runs one phase.
 struct Rig {
-    bot: BotProcess,
+    // Fields drop in this order: the bots are gone before their database is dropped.
+    bots: Vec<BotProcess>,
     fake: FakeDiscord,
-    /// The bot's database (`None` for the floor, which keeps none).
-    db: Option<std::path::PathBuf>,
+    db: Database,
     _dir: tempfile::TempDir,
+    /// The shards the bots run between them, which the interactions are routed over.
+    shards: u32,
     templates: Vec<Built>,
 }
 
@@ -114,20 +193,27 @@ fn wrap() -> Option<Vec<String>> {
     (!wrap.is_empty()).then_some(wrap)
 }
 
-/// A fresh bot on a temporary database and a load fake, once it is connected and its commands
-/// are registered.
-fn start_bot(
+/// Bot process `i` of `processes` against `fake`, on `db`: referee (`REFEREE_LOAD_BIN`'s build,
+/// if set) or the floor, under `REFEREE_LOAD_WRAP`'s tool, if any.
+fn spawn(
     which: Bot,
-) -> (
-    FakeDiscord,
-    tempfile::TempDir,
-    BotProcess,
-    Option<std::path::PathBuf>,
-) {
-    let fake = FakeDiscord::for_load();
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let mut options = BotOptions::new(&fake, dir.path());
+    fake: &FakeDiscord,
+    dir: &std::path::Path,
+    db: &Database,
+    (i, processes): (u32, u32),
+) -> BotProcess {
+    let mut options = BotOptions::new(fake, dir);
     options.log = "warn".into();
+    if processes > 1 {
+        options.config_name = format!("process{i}.toml");
+        options.discord_extra =
+            format!("shards = {{ total = {processes}, first = {i}, last = {i} }}\n");
+    }
+    if let Database::Postgres(pg) = db {
+        options
+            .env
+            .push(("REFEREE_DATABASE_URL".into(), pg.url().to_owned()));
+    }
     let wrap = wrap();
     // `program` run under REFEREE_LOAD_WRAP's tool, if any.
     let wrapped = |program: &std::ffi::OsStr| match &wrap {
@@ -138,153 +224,267 @@ fn start_bot(
         }
         None => std::process::Command::new(program),
     };
-    let (bot, db) = match which {
+    match which {
         // REFEREE_LOAD_BIN: another build of referee, to compare two builds on one machine.
         Bot::Referee => {
             let binary = std::env::var_os("REFEREE_LOAD_BIN")
                 .unwrap_or_else(|| env!("CARGO_BIN_EXE_referee").into());
-            let bot = BotProcess::spawn_binary_command(&options, wrapped(&binary));
-            (bot, Some(options.db()))
+            BotProcess::spawn_binary_command(&options, wrapped(&binary))
         }
         Bot::Floor => {
             let this = std::env::current_exe().expect("this benchmark's path");
             let mut command = wrapped(this.as_os_str());
             command.arg("--floor-bot");
-            (BotProcess::spawn_command(command, &options), None)
+            BotProcess::spawn_command(command, &options)
         }
+    }
+}
+
+/// Fresh bots on a fresh database and a load fake, once every shard is connected and the
+/// commands are registered: a rig without templates yet.
+fn start_bots(which: Bot, setup: Setup) -> Rig {
+    let fake = FakeDiscord::for_load();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let processes = match which {
+        Bot::Referee => setup.processes,
+        Bot::Floor => 1,
     };
-    let startup = if wrap.is_some() {
+    let db = match (which, setup.store) {
+        (Bot::Floor, _) => Database::None,
+        (Bot::Referee, Store::Sqlite) => Database::Sqlite(BotOptions::new(&fake, dir.path()).db()),
+        (Bot::Referee, Store::Postgres) => Database::Postgres(Box::new(PgDatabase::create())),
+    };
+    // Started together: on a fresh PostgreSQL database they share its migration.
+    let bots = (0..processes)
+        .map(|i| spawn(which, &fake, dir.path(), &db, (i, processes)))
+        .collect();
+    let startup = if wrap().is_some() {
         Duration::from_mins(1)
     } else {
         fake::TIMEOUT
     };
-    fake.wait_ready(1, startup);
+    if processes == 1 {
+        fake.wait_ready(1, startup);
+    } else {
+        // The processes take turns to IDENTIFY, each holding its turn 5 s after its READY.
+        let all: Vec<u32> = (0..processes).collect();
+        fake.wait_shards(&all, startup + Duration::from_secs(6) * processes);
+    }
     fake.wait_for("the command registration", startup, |r| {
         r.method == "PUT" && r.route().contains("/commands")
     });
-    (fake, dir, bot, db)
+    Rig {
+        bots,
+        fake,
+        db,
+        _dir: dir,
+        shards: processes,
+        templates: Vec::new(),
+    }
+}
+
+/// The guilds the load comes from: with one shard the fake's usual guild (as before this
+/// setting existed); with more, one guild on each shard, as Discord routes them
+/// ([`FakeDiscord::shard_of`]).
+fn guilds(shards: u32) -> Vec<u64> {
+    if shards == 1 {
+        return vec![payload::GUILD_ID];
+    }
+    (0..shards)
+        .map(|shard| {
+            // `shards` consecutive values of `guild >> 22` cover every shard.
+            (0..u64::from(shards))
+                .map(|k| payload::GUILD_ID + (k << 22))
+                .find(|g| FakeDiscord::shard_of(*g, shards) == shard)
+                .expect("a guild on every shard")
+        })
+        .collect()
+}
+
+/// `built`, sent from `guild`.
+fn in_guild(mut built: Built, guild: u64) -> Built {
+    built.json["guild_id"] = Value::String(guild.to_string());
+    built
+}
+
+/// The shard a template's guild is routed to, of `shards`.
+fn shard_of(template: &Built, shards: u32) -> u32 {
+    let guild = template.json["guild_id"]
+        .as_str()
+        .and_then(|g| g.parse().ok())
+        .expect("a guild interaction");
+    FakeDiscord::shard_of(guild, shards)
+}
+
+/// The guilds' templates taken in turn, so that consecutive interactions go to different
+/// guilds (and shards).
+fn interleave(per_guild: Vec<Vec<Built>>) -> Vec<Built> {
+    let mut lists: Vec<_> = per_guild.into_iter().map(Vec::into_iter).collect();
+    let mut out = Vec::new();
+    loop {
+        let before = out.len();
+        out.extend(lists.iter_mut().filter_map(Iterator::next));
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// The `/roll` templates of one guild: three expressions from each of the 20 players.
+fn rolls(guild: u64) -> Vec<Built> {
+    let mut out = Vec::new();
+    for p in 0..PLAYERS {
+        let player = Caller::player(100 + p);
+        for dice in ["3d6+2", "1d100", "2d6+1"] {
+            let roll = command(&player, "roll", vec![payload::string("expression", dice)]);
+            out.push(in_guild(roll, guild));
+        }
+    }
+    out
 }
 
 impl Drop for Rig {
-    /// Under `REFEREE_LOAD_WRAP` the bot is stopped with SIGTERM, so the tool it runs under
-    /// writes its report (otherwise it is killed when `bot` drops).
+    /// Under `REFEREE_LOAD_WRAP` the bots still running are stopped with SIGTERM, so the tool
+    /// they run under writes its report (otherwise they are killed when `bots` drops).
     fn drop(&mut self) {
         if wrap().is_some() {
-            self.bot.terminate(Duration::from_mins(2));
+            for bot in &mut self.bots {
+                if bot.exited().is_none() {
+                    bot.terminate(Duration::from_mins(2));
+                }
+            }
         }
     }
 }
 
 impl Rig {
-    fn start(which: Bot, load: Load) -> Self {
-        let (fake, dir, bot, db) = start_bot(which);
-        let mut rig = Self {
-            bot,
-            fake,
-            db,
-            _dir: dir,
-            templates: Vec::new(),
-        };
-        match load {
-            Load::Rolls => {
-                for p in 0..PLAYERS {
-                    let player = Caller::player(100 + p);
-                    for dice in ["3d6+2", "1d100", "2d6+1"] {
-                        rig.templates.push(command(
-                            &player,
-                            "roll",
-                            vec![payload::string("expression", dice)],
-                        ));
-                    }
-                }
-            }
-            Load::Mixed => rig.setup(),
+    fn start(which: Bot, load: Load, setup: Setup) -> Self {
+        let mut rig = start_bots(which, setup);
+        let per_guild = guilds(rig.shards)
+            .into_iter()
+            .map(|guild| match load {
+                Load::Rolls => rolls(guild),
+                Load::Mixed => rig.setup(guild),
+            })
+            .collect();
+        rig.templates = interleave(per_guild);
+        if matches!(rig.db, Database::Postgres(_)) {
+            // A backend reports its WAL to pg_stat_wal at most once a second, and what it has
+            // not reported when it goes idle 10 s later: without this wait, the WAL of the
+            // start-up and the setup would be counted in the phase.
+            std::thread::sleep(PG_STATS_IDLE);
         }
         rig
     }
 
-    /// Rows in the bot's roll log (0 for the floor).
-    fn logged_rolls(&self) -> u64 {
-        let Some(db) = &self.db else { return 0 };
-        let conn =
-            rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-                .expect("open the bot's database to count its rolls");
-        let rows: i64 = conn
-            .query_row("SELECT count(*) FROM rolls", [], |r| r.get(0))
-            .expect("count the roll log");
-        rows.unsigned_abs()
+    /// Stops the bots (SIGKILL, or SIGTERM under `REFEREE_LOAD_WRAP`) and, on PostgreSQL,
+    /// waits until their connections are gone, so that their backends have reported the WAL
+    /// they wrote (`pg_stat_wal`).
+    fn stop(&mut self) {
+        for bot in &mut self.bots {
+            if wrap().is_some() {
+                bot.terminate(Duration::from_mins(2));
+            } else {
+                bot.kill(fake::TIMEOUT);
+            }
+        }
+        if let Database::Postgres(db) = &self.db {
+            db.wait_disconnected(fake::TIMEOUT);
+        }
     }
 
-    /// Runs one setup command and waits for its callback.
-    fn must(&self, built: &Built) {
-        self.fake.dispatch(built);
+    /// Each bot's CPU time so far.
+    fn cpus(&self) -> Vec<Duration> {
+        self.bots.iter().map(|b| proc_stats(b.pid()).2).collect()
+    }
+
+    /// Every bot's standard error so far.
+    fn stderr(&self) -> String {
+        self.bots.iter().map(BotProcess::stderr).collect()
+    }
+
+    /// Runs one setup command from `guild` and waits for its callback.
+    fn must(&self, guild: u64, built: Built) {
+        let built = in_guild(built, guild);
+        self.fake.dispatch_routed(&built, self.shards);
         self.fake.callback_for(built.id);
     }
 
-    fn setup(&mut self) {
-        let gm = Caller::gm(GM);
+    /// Makes each player's characters in `guild`; returns the guild's templates of the mix.
+    fn setup(&self, guild: u64) -> Vec<Built> {
+        let mut templates = Vec::new();
         for p in 0..PLAYERS {
             let player = Caller::player(100 + p);
             let thiz = format!("Thiz{p}");
             let tft = format!("Tft{p}");
-            self.must(&sub(
-                &player,
-                "character",
-                "create",
-                vec![
-                    payload::string("name", &thiz),
-                    // Fixed menus go as the choice index: 0 is thiz.
-                    payload::integer("system", 0),
-                ],
-            ));
-            self.must(&sub(
-                &player,
-                "character",
-                "skill",
-                vec![
-                    payload::string("name", &thiz),
-                    payload::string("skill", "Swimming"),
-                    payload::integer("rating", 4),
-                ],
-            ));
-            self.must(&sub(
-                &player,
-                "character",
-                "create",
-                vec![payload::string("name", &tft), payload::integer("system", 1)],
-            ));
-            self.must(&sub(
-                &player,
-                "character",
-                "set",
-                vec![
-                    payload::string("name", &tft),
-                    payload::string("field", "st"),
-                    payload::string("value", "12"),
-                ],
-            ));
-            self.must(&sub(
-                &gm,
-                "luck",
-                "set",
-                vec![
-                    payload::string("character", &thiz),
-                    payload::integer("points", 999),
-                ],
-            ));
+            for built in characters(&player, &thiz, &tft) {
+                self.must(guild, built);
+            }
             let target = format!("Tft{}", (p + 1) % PLAYERS);
             let all = mix(&player, &thiz, &tft, &target);
             // REFEREE_LOAD_ONLY=show keeps one kind of command (by its name or subcommand), to
             // see which part of the mix limits the rate.
-            match std::env::var("REFEREE_LOAD_ONLY") {
-                Ok(only) => self.templates.extend(all.into_iter().filter(|b| {
-                    let data = &b.json["data"];
-                    data["name"] == only.as_str() || data["options"][0]["name"] == only.as_str()
-                })),
-                Err(_) => self.templates.extend(all),
-            }
+            let kept = match std::env::var("REFEREE_LOAD_ONLY") {
+                Ok(only) => all
+                    .into_iter()
+                    .filter(|b| {
+                        let data = &b.json["data"];
+                        data["name"] == only.as_str() || data["options"][0]["name"] == only.as_str()
+                    })
+                    .collect(),
+                Err(_) => all,
+            };
+            templates.extend(kept.into_iter().map(|b| in_guild(b, guild)));
         }
+        templates
     }
+}
+
+/// The commands that make one player's characters: `thiz`, a THIZ character with Swimming 4 and
+/// 999 luck (set by the GM), and `tft`, a TFT one with ST 12.
+fn characters(player: &Caller, thiz: &str, tft: &str) -> Vec<Built> {
+    use payload::{integer, string};
+    vec![
+        // Fixed menus go as the choice index: 0 is thiz, 1 tft.
+        sub(
+            player,
+            "character",
+            "create",
+            vec![string("name", thiz), integer("system", 0)],
+        ),
+        sub(
+            player,
+            "character",
+            "skill",
+            vec![
+                string("name", thiz),
+                string("skill", "Swimming"),
+                integer("rating", 4),
+            ],
+        ),
+        sub(
+            player,
+            "character",
+            "create",
+            vec![string("name", tft), integer("system", 1)],
+        ),
+        sub(
+            player,
+            "character",
+            "set",
+            vec![
+                string("name", tft),
+                string("field", "st"),
+                string("value", "12"),
+            ],
+        ),
+        sub(
+            &Caller::gm(GM),
+            "luck",
+            "set",
+            vec![string("character", thiz), integer("points", 999)],
+        ),
+    ]
 }
 
 /// One player's share of the mix (templates, re-sent with fresh ids): 7 checks, 4 sheets, 2 luck
@@ -366,132 +566,117 @@ fn fresh(template: &str) -> (u64, String) {
     (id, text)
 }
 
-/// Resident memory now and at its peak (kB), and CPU time used (user + system), of `pid`.
-fn proc_stats(pid: u32) -> (u64, u64, Duration) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kb = |key: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(key))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    };
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // Fields after the command name (which may hold spaces) start at ") " with the state
-    // letter, field 3 of the whole line; utime and stime are fields 14 and 15, so 11 and 12
-    // here. Every field is kept (tty and tpgid can be -1), so the positions hold.
-    let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    let field = |n: usize| -> u64 { fields.get(n).and_then(|f| f.parse().ok()).unwrap_or(0) };
-    let ticks = field(11) + field(12);
-    // Clock ticks are 100 per second on Linux.
-    (
-        kb("VmRSS:"),
-        kb("VmHWM:"),
-        Duration::from_millis(ticks * 10),
-    )
+/// The counters a phase reads before and after it, and reports the difference of.
+#[derive(Clone, Copy, Default)]
+struct Counters {
+    /// CPU time of all the bot processes.
+    bot_cpu: Duration,
+    /// `(wchar, write_bytes)` of all the bot processes (see [`proc_io`]).
+    io: (u64, u64),
+    /// CPU of this process: the fake Discord and the dispatcher.
+    fake_cpu: Duration,
+    /// CPU time the hypervisor gave to others (see [`steal`]).
+    steal: Duration,
+    /// PostgreSQL only: the server's CPU time (see [`postgres_cpu`]) and WAL.
+    server_cpu: Duration,
+    wal: Wal,
 }
 
-/// Bytes `pid` has written: `(wchar, write_bytes)` of `/proc/PID/io` — every byte handed to
-/// write(2) and friends, and the bytes it sent to the block layer (page-cache pages it dirtied).
-fn proc_io(pid: u32) -> (u64, u64) {
-    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).unwrap_or_default();
-    let field = |key: &str| {
-        io.lines()
-            .find_map(|l| l.strip_prefix(key))
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(0)
-    };
-    (field("wchar:"), field("write_bytes:"))
-}
-
-/// The machine's CPU time taken by the hypervisor for other guests ("steal", the 8th number of
-/// `/proc/stat`'s `cpu` line), summed over all CPUs. On a shared VM it is time this benchmark's
-/// processes were ready to run but could not: it shows up as latency no profile of ours explains.
-fn steal() -> Duration {
-    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
-    let ticks: u64 = stat
-        .lines()
-        .find(|l| l.starts_with("cpu "))
-        .and_then(|l| l.split_whitespace().nth(8))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    Duration::from_millis(ticks * 10)
-}
-
-/// `/proc/stat`'s steal, sampled every 10 ms on a thread of its own while a phase runs, so that
-/// the slowest interaction can be set beside what the hypervisor took while it waited.
-struct StealSampler {
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    thread: std::thread::JoinHandle<Vec<(Instant, Duration)>>,
-}
-
-impl StealSampler {
-    fn start() -> Self {
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let flag = stop.clone();
-        let thread = std::thread::spawn(move || {
-            let mut samples = vec![(Instant::now(), steal())];
-            while !flag.load(std::sync::atomic::Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(10));
-                samples.push((Instant::now(), steal()));
-            }
-            samples
-        });
-        Self { stop, thread }
+impl Counters {
+    fn read(rig: &Rig) -> Self {
+        let mut c = Self {
+            fake_cpu: proc_stats(std::process::id()).2,
+            steal: steal(),
+            ..Self::default()
+        };
+        for bot in &rig.bots {
+            c.bot_cpu += proc_stats(bot.pid()).2;
+            let (wchar, write_bytes) = proc_io(bot.pid());
+            c.io.0 += wchar;
+            c.io.1 += write_bytes;
+        }
+        if let Some(wal) = rig.db.wal() {
+            c.server_cpu = postgres_cpu();
+            c.wal = wal;
+        }
+        c
     }
 
-    fn finish(self) -> Vec<(Instant, Duration)> {
-        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        self.thread.join().unwrap_or_default()
+    /// What was counted from `before` to `self`.
+    fn since(self, before: Self) -> Self {
+        Self {
+            bot_cpu: self.bot_cpu.saturating_sub(before.bot_cpu),
+            io: (
+                self.io.0.saturating_sub(before.io.0),
+                self.io.1.saturating_sub(before.io.1),
+            ),
+            fake_cpu: self.fake_cpu.saturating_sub(before.fake_cpu),
+            steal: self.steal.saturating_sub(before.steal),
+            server_cpu: self.server_cpu.saturating_sub(before.server_cpu),
+            wal: Wal {
+                stat: self.wal.stat.saturating_sub(before.wal.stat),
+                insert: self.wal.insert.saturating_sub(before.wal.insert),
+            },
+        }
     }
-}
-
-/// Steal between two instants, from the samples (the last sample at or before each).
-fn steal_between(samples: &[(Instant, Duration)], from: Instant, to: Instant) -> Duration {
-    let at = |t: Instant| {
-        samples
-            .iter()
-            .take_while(|(when, _)| *when <= t)
-            .last()
-            .or(samples.first())
-            .map_or(Duration::ZERO, |(_, s)| *s)
-    };
-    at(to).saturating_sub(at(from))
 }
 
 struct Outcome {
     rate: u64,
     sent: usize,
+    /// The CPU time of each bot process (referee's, or the floor).
+    cpus: Vec<Duration>,
+    /// On PostgreSQL (the WAL and server CPU figures mean something).
+    postgres: bool,
     achieved: f64,
     p50: Duration,
     p99: Duration,
     max: Duration,
     errors: usize,
-    /// Answers that were a refusal rather than a result (should be none).
+    /// Interactions that got a callback, and those of them that were "busy".
+    answered: usize,
+    busy: usize,
+    /// Other answers that were a refusal rather than a result (should be none), and one of them.
     refused: usize,
     sample_refusal: String,
-    cpu: Duration,
-    /// CPU of this process: the fake Discord and the dispatcher.
-    fake_cpu: Duration,
+    /// The counters over the phase; `wal.stat` read once the bots had disconnected.
+    delta: Counters,
     /// The rate the dispatcher kept up.
     dispatched: f64,
-    /// CPU time the hypervisor gave to others during the phase (see [`steal`]).
-    steal: Duration,
+    /// From the first dispatch to the last answer (or the last dispatch, if later).
+    span: Duration,
     /// The slowest interaction's wait, and the steal during it (plus 10 ms either side, the
     /// sampling step).
     worst: (Duration, Duration),
+    /// The largest peak resident memory of the bot processes.
     peak_rss_kb: u64,
-    /// How many warning lines the bot logged, and the first kinds of them.
+    /// How many warning lines the bots logged, and the first kinds of them.
     warnings: String,
     /// Rows the phase added to the roll log.
     logged: u64,
-    /// Bytes handed to write(2), and bytes that reached the block layer, during the phase.
-    wchar: u64,
-    write_bytes: u64,
 }
 
+impl Outcome {
+    /// The bots' CPU time per interaction sent (µs).
+    fn cpu_per(&self) -> f64 {
+        1e6 * self.delta.bot_cpu.as_secs_f64() / self.sent.max(1) as f64
+    }
+
+    /// The database server's CPU time per interaction sent (µs).
+    fn server_cpu_per(&self) -> f64 {
+        1e6 * self.delta.server_cpu.as_secs_f64() / self.sent.max(1) as f64
+    }
+
+    /// Logged rolls per second of the phase.
+    fn writes_per_sec(&self) -> f64 {
+        self.logged as f64 / self.span.as_secs_f64().max(1e-9)
+    }
+
+    /// `bytes` per logged roll.
+    fn per_roll(&self, bytes: u64) -> f64 {
+        bytes as f64 / self.logged.max(1) as f64
+    }
+}
 /// The bot's warnings and errors, counted by their message (the text after the level and
 /// target, up to the first field), most frequent first: `"" ` when there are none.
 fn warnings(stderr: &str) -> String {
@@ -529,7 +714,9 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 struct Answers {
     /// Interaction id → (arrival, whether it said "Something went wrong").
     by_id: HashMap<u64, (Instant, bool)>,
-    /// Answers that were a refusal rather than a result (should be none), and one of them.
+    /// Answers that said the bot or the database was busy.
+    busy: usize,
+    /// Other answers that were a refusal rather than a result (should be none), and one of them.
     refused: usize,
     sample_refusal: String,
     /// The last arrival.
@@ -539,6 +726,7 @@ struct Answers {
 fn answers(requests: &[fake::Request]) -> Answers {
     let mut out = Answers {
         by_id: HashMap::new(),
+        busy: 0,
         refused: 0,
         sample_refusal: String::new(),
         last: None,
@@ -554,8 +742,10 @@ fn answers(requests: &[fake::Request]) -> Answers {
         let data = r.json.as_ref().map(|b| &b["data"]);
         let content = data.and_then(|d| d["content"].as_str()).unwrap_or_default();
         let failed = content.contains("Something went wrong");
-        // Every command of the mix answers with an embed; a bare ephemeral text is a refusal.
-        if data.is_some_and(|d| d["embeds"].as_array().is_none_or(Vec::is_empty)) {
+        if content == referee::bot::workers::BUSY || content == referee::app::BUSY {
+            out.busy += 1;
+        } else if data.is_some_and(|d| d["embeds"].as_array().is_none_or(Vec::is_empty)) {
+            // Every command of the mix answers with an embed; a bare ephemeral text is a refusal.
             out.refused += 1;
             if out.sample_refusal.is_empty() {
                 content.clone_into(&mut out.sample_refusal);
@@ -581,15 +771,23 @@ fn wait_for_answers(rig: &Rig, first: usize, total: usize) {
     }
 }
 
-/// Dispatches `rate` interactions per second for `secs` seconds, open-loop, then collects.
-fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
-    let logged_before = rig.logged_rolls();
-    let (_, _, cpu_before) = proc_stats(rig.bot.pid());
-    let io_before = proc_io(rig.bot.pid());
-    let (_, _, fake_cpu_before) = proc_stats(std::process::id());
-    let steal_before = steal();
-    let sampler = StealSampler::start();
-    let texts: Vec<String> = rig.templates.iter().map(text_template).collect();
+/// What a phase sent: the interaction ids in order, when it began, how long the sending took,
+/// and where the phase's requests begin in the fake's record.
+struct Sent {
+    ids: Vec<u64>,
+    start: Instant,
+    elapsed: Duration,
+    first_request: usize,
+}
+
+/// Dispatches `rate` interactions per second for `secs` seconds, open-loop, each on its guild's
+/// shard.
+fn send(rig: &Rig, rate: u64, secs: u64) -> Sent {
+    let texts: Vec<(u32, String)> = rig
+        .templates
+        .iter()
+        .map(|t| (shard_of(t, rig.shards), text_template(t)))
+        .collect();
     let total = (rate * secs) as usize;
     let interval = Duration::from_secs_f64(1.0 / rate as f64);
     let first_request = rig.fake.request_count();
@@ -601,18 +799,26 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         if due > now {
             std::thread::sleep(due - now);
         }
-        let (id, text) = fresh(&texts[n % texts.len()]);
+        let (shard, template) = &texts[n % texts.len()];
+        let (id, text) = fresh(template);
         ids.push(id);
-        rig.fake.dispatch_text(id, text);
+        rig.fake.dispatch_text_to_shard(*shard, id, text);
     }
-    let elapsed_send = start.elapsed();
-    wait_for_answers(rig, first_request, total);
-    // CPU is read before the record is copied out for the analysis, which is not the fake's.
-    let (_, peak_rss_kb, cpu_after) = proc_stats(rig.bot.pid());
-    let io_after = proc_io(rig.bot.pid());
-    let (_, _, fake_cpu_after) = proc_stats(std::process::id());
-    let stolen = steal().saturating_sub(steal_before);
-    let steal_samples = sampler.finish();
+    Sent {
+        ids,
+        start,
+        elapsed: start.elapsed(),
+        first_request,
+    }
+}
+
+/// The latencies of what was sent (sorted), how many failed (no answer, or "Something went
+/// wrong"), the slowest wait with the steal during it, and the answers.
+fn latencies(
+    rig: &Rig,
+    sent: &Sent,
+    steal_samples: &[(Instant, Duration)],
+) -> (Vec<Duration>, usize, (Duration, Duration), Answers) {
     let requests = rig.fake.requests();
     let flushed: HashMap<u64, Instant> = rig
         .fake
@@ -620,30 +826,18 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         .into_iter()
         .map(|d| (d.interaction_id, d.flushed_at))
         .collect();
-    let Answers {
-        by_id: answered,
-        refused,
-        sample_refusal,
-        last,
-    } = answers(&requests[first_request..]);
-    let last = last.unwrap_or(start).max(start);
-    let mut latencies = Vec::with_capacity(total);
+    let answers = answers(&requests[sent.first_request..]);
+    let mut latencies = Vec::with_capacity(sent.ids.len());
     let mut errors = 0;
     let mut worst = (Duration::ZERO, Duration::ZERO);
     let step = Duration::from_millis(10);
-    for id in &ids {
-        match (flushed.get(id), answered.get(id)) {
-            (Some(sent), Some((at, failed))) => {
-                let latency = at.saturating_duration_since(*sent);
+    for id in &sent.ids {
+        match (flushed.get(id), answers.by_id.get(id)) {
+            (Some(at_sent), Some((at, failed))) => {
+                let latency = at.saturating_duration_since(*at_sent);
                 if latency > worst.0 {
-                    worst = (
-                        latency,
-                        steal_between(
-                            &steal_samples,
-                            sent.checked_sub(step).unwrap_or(*sent),
-                            *at + step,
-                        ),
-                    );
+                    let from = at_sent.checked_sub(step).unwrap_or(*at_sent);
+                    worst = (latency, steal_between(steal_samples, from, *at + step));
                 }
                 latencies.push(latency);
                 if *failed {
@@ -654,33 +848,69 @@ fn phase(rig: &Rig, rate: u64, secs: u64) -> Outcome {
         }
     }
     if let Some(path) = std::env::var_os("REFEREE_LOAD_TIMELINE") {
-        write_timeline(&path, start, &ids, &flushed, &answered);
+        write_timeline(&path, sent.start, &sent.ids, &flushed, &answers.by_id);
     }
     latencies.sort_unstable();
-    let span = last.saturating_duration_since(start).max(elapsed_send);
+    (latencies, errors, worst, answers)
+}
+
+/// Runs `rig`'s load at `rate` per second for `secs` seconds, open-loop, then stops its bots
+/// and collects.
+fn phase(mut rig: Rig, rate: u64, secs: u64) -> Outcome {
+    let logged_before = rig.db.logged_rolls();
+    let cpus_before = rig.cpus();
+    let before = Counters::read(&rig);
+    let sampler = StealSampler::start();
+    let sent = send(&rig, rate, secs);
+    wait_for_answers(&rig, sent.first_request, sent.ids.len());
+    // Counters are read before the record is copied out for the analysis, which is not the
+    // fake's.
+    let mut delta = Counters::read(&rig).since(before);
+    let cpus = rig
+        .cpus()
+        .iter()
+        .zip(cpus_before)
+        .map(|(after, before)| after.saturating_sub(before))
+        .collect();
+    let peak_rss_kb = rig
+        .bots
+        .iter()
+        .map(|b| proc_stats(b.pid()).1)
+        .max()
+        .unwrap_or(0);
+    let steal_samples = sampler.finish();
+    let logged = rig.db.logged_rolls().saturating_sub(logged_before);
+    let warnings = warnings(&rig.stderr());
+    rig.stop();
+    if let Some(wal) = rig.db.wal() {
+        delta.wal.stat = wal.stat.saturating_sub(before.wal.stat);
+    }
+    let (latencies, errors, worst, answers) = latencies(&rig, &sent, &steal_samples);
+    let last = answers.last.unwrap_or(sent.start).max(sent.start);
+    let span = last.saturating_duration_since(sent.start).max(sent.elapsed);
     Outcome {
         rate,
-        sent: total,
+        sent: sent.ids.len(),
+        cpus,
+        postgres: matches!(rig.db, Database::Postgres(_)),
         achieved: latencies.len() as f64 / span.as_secs_f64(),
         p50: percentile(&latencies, 50.0),
         p99: percentile(&latencies, 99.0),
         max: latencies.last().copied().unwrap_or_default(),
         errors,
-        refused,
-        sample_refusal,
-        cpu: cpu_after.saturating_sub(cpu_before),
-        fake_cpu: fake_cpu_after.saturating_sub(fake_cpu_before),
-        dispatched: total as f64 / elapsed_send.as_secs_f64(),
-        steal: stolen,
+        answered: latencies.len(),
+        busy: answers.busy,
+        refused: answers.refused,
+        sample_refusal: answers.sample_refusal,
+        delta,
+        dispatched: sent.ids.len() as f64 / sent.elapsed.as_secs_f64(),
+        span,
         worst,
         peak_rss_kb,
-        logged: rig.logged_rolls().saturating_sub(logged_before),
-        warnings: warnings(&rig.bot.stderr()),
-        wchar: io_after.0.saturating_sub(io_before.0),
-        write_bytes: io_after.1.saturating_sub(io_before.1),
+        warnings,
+        logged,
     }
 }
-
 /// `REFEREE_LOAD_TIMELINE`: one line per interaction, appended to `path` — when it was flushed
 /// (ms since the phase began) and its latency (ms, empty if unanswered) — to see when in a phase
 /// the slow ones came.
@@ -717,8 +947,14 @@ fn write_timeline(
 }
 
 fn report(o: &Outcome, secs: u64) {
+    let processes = if o.cpus.len() > 1 {
+        let each: Vec<String> = o.cpus.iter().map(|c| format!("{c:.2?}")).collect();
+        format!(" ({} processes: {})", o.cpus.len(), each.join(", "))
+    } else {
+        String::new()
+    };
     println!(
-        "{:>6}/s for {secs:>2} s: sent {:>6}, answered {:>8.0}/s, p50 {:>9.3?}, p99 {:>9.3?}, max {:>9.3?}, errors {:>5}, bot CPU {:>7.2?} ({:>4.0}% of one core, {:>4.0} µs per interaction), peak RSS {:>6} kB",
+        "{:>6}/s for {secs:>2} s: sent {:>6}, answered {:>8.0}/s, p50 {:>9.3?}, p99 {:>9.3?}, max {:>9.3?}, errors {:>5}, bot CPU{processes} {:>7.2?} ({:>4.0}% of one core, {:>4.0} µs per interaction), peak RSS {:>6} kB",
         o.rate,
         o.sent,
         o.achieved,
@@ -726,23 +962,43 @@ fn report(o: &Outcome, secs: u64) {
         o.p99,
         o.max,
         o.errors,
-        o.cpu,
-        100.0 * o.cpu.as_secs_f64() / secs as f64,
-        1e6 * o.cpu.as_secs_f64() / o.sent.max(1) as f64,
+        o.delta.bot_cpu,
+        100.0 * o.delta.bot_cpu.as_secs_f64() / secs as f64,
+        o.cpu_per(),
         o.peak_rss_kb
     );
     println!(
         "        dispatched {:.0}/s; fake + dispatcher CPU {:.2?}; stolen by the hypervisor {:.2?}, of which {:.2?} while the slowest interaction ({:.2?}) waited",
-        o.dispatched, o.fake_cpu, o.steal, o.worst.1, o.worst.0
+        o.dispatched, o.delta.fake_cpu, o.delta.steal, o.worst.1, o.worst.0
     );
-    if o.logged > 0 {
+    if o.answered < o.sent || o.busy > 0 {
         println!(
-            "        logged {} rolls; wrote {} B ({:.0} B per logged roll) through write(2), {} B ({:.0} B per logged roll) to the block layer",
+            "        answered {} of {} ({} of them busy), {} unanswered",
+            o.answered,
+            o.sent,
+            o.busy,
+            o.sent - o.answered
+        );
+    }
+    if o.postgres {
+        println!(
+            "        logged {} rolls ({:.0} writes/s); WAL {:.0} B per logged roll (pg_stat_wal; the insert position moved {:.0} B per logged roll); database server CPU {:.2?} ({:.0}% of one core, {:.0} µs per interaction)",
             o.logged,
-            o.wchar,
-            o.wchar as f64 / o.logged as f64,
-            o.write_bytes,
-            o.write_bytes as f64 / o.logged as f64
+            o.writes_per_sec(),
+            o.per_roll(o.delta.wal.stat),
+            o.per_roll(o.delta.wal.insert),
+            o.delta.server_cpu,
+            100.0 * o.delta.server_cpu.as_secs_f64() / secs as f64,
+            o.server_cpu_per()
+        );
+    } else if o.logged > 0 {
+        let (wchar, write_bytes) = o.delta.io;
+        println!(
+            "        logged {} rolls ({:.0} writes/s); wrote {wchar} B ({:.0} B per logged roll) through write(2), {write_bytes} B ({:.0} B per logged roll) to the block layer",
+            o.logged,
+            o.writes_per_sec(),
+            o.per_roll(wchar),
+            o.per_roll(write_bytes)
         );
     }
     if !o.warnings.is_empty() {
@@ -756,82 +1012,339 @@ fn report(o: &Outcome, secs: u64) {
     }
 }
 
-/// A fresh bot's resident memory 2 s after it is connected and registered (kB), printed with
-/// where it is.
-fn idle(which: Bot, name: &str) -> u64 {
-    let (_fake, _dir, bot, _) = start_bot(which);
+/// The tail: referee's and the floor's latency at one rate, and referee's p99 over the floor's
+/// (issue 33, item 5: at most 2×).
+fn report_tail(referee: &Outcome, floor: &Outcome) {
+    println!(
+        "tail at {}/s: p50 {:.3?} (floor {:.3?}), p99 {:.3?} (floor {:.3?}), max {:.3?} (floor {:.3?}); referee's p99 is {:.2}× the floor's (goal ≤ 2×)",
+        referee.rate,
+        referee.p50,
+        floor.p50,
+        referee.p99,
+        floor.p99,
+        referee.max,
+        floor.max,
+        tail_ratio(referee, floor)
+    );
+}
+
+fn tail_ratio(referee: &Outcome, floor: &Outcome) -> f64 {
+    referee.p99.as_secs_f64() / floor.p99.as_secs_f64().max(1e-9)
+}
+
+fn mib(kb: u64) -> f64 {
+    kb as f64 / 1024.0
+}
+
+/// Overload (issue 33, item 6): memory stays bounded and the excess is turned away. Latency and
+/// errors past saturation are expected.
+fn report_overload(o: &Outcome) {
+    let per = if o.cpus.len() > 1 {
+        " in the largest process"
+    } else {
+        ""
+    };
+    println!(
+        "overload at {}/s: peak RSS {:.1} MiB{per} (goal < 64 MiB); of {} sent, {} answered ({} of them busy), {} unanswered — slow answers and errors past saturation are expected",
+        o.rate,
+        mib(o.peak_rss_kb),
+        o.sent,
+        o.answered,
+        o.busy,
+        o.sent - o.answered
+    );
+}
+
+/// Fresh bots' resident memory 2 s after they are connected and registered (kB), printed with
+/// where it is; returns the largest.
+fn idle(which: Bot, setup: Setup, name: &str) -> u64 {
+    let rig = start_bots(which, setup);
     std::thread::sleep(Duration::from_secs(2));
-    let (rss, hwm, cpu) = proc_stats(bot.pid());
-    println!(
-        "idle {name} (connected, commands registered, 2 s later): RSS {rss} kB, peak {hwm} kB, CPU so far {cpu:?}"
-    );
-    // Where the resident memory is: the heap and stacks (anonymous) or the mapped binary and
-    // libraries (file-backed).
-    let rollup =
-        std::fs::read_to_string(format!("/proc/{}/smaps_rollup", bot.pid())).unwrap_or_default();
-    let parts: Vec<&str> = rollup
-        .lines()
-        .filter(|l| {
-            [
-                "Rss:",
-                "Anonymous:",
-                "Private_Clean:",
-                "Shared_Clean:",
-                "Private_Dirty:",
-            ]
-            .iter()
-            .any(|key| l.starts_with(key))
-        })
-        .collect();
-    println!("        {}", parts.join("; "));
-    rss
-}
-
-fn cpu_per(o: &Outcome) -> f64 {
-    1e6 * o.cpu.as_secs_f64() / o.sent.max(1) as f64
-}
-
-/// The issue's table (issue 18, item 6), in Markdown: idle RSS, `/roll` for referee and the
-/// floor, and the mix.
-fn print_table(idle: (u64, u64), roll: &Outcome, roll_floor: &Outcome, mixed: &Outcome) {
-    let (idle_referee, idle_floor) = idle;
-    println!();
-    println!(
-        "| phase | bot | sent/s | answered/s | p99 | errors | CPU per interaction | × floor | peak RSS | written to disk per logged roll (and every write(2), sockets too) |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
-    println!(
-        "| idle | referee | | | | | | | {idle_referee} kB | |\n| idle | floor | | | | | | | {idle_floor} kB | |"
-    );
-    let row = |phase: &str, bot: &str, o: &Outcome, ratio: Option<f64>| {
-        let written = if o.logged > 0 {
-            format!(
-                "{:.0} B ({:.0} B)",
-                o.write_bytes as f64 / o.logged as f64,
-                o.wchar as f64 / o.logged as f64
-            )
+    let mut largest = 0;
+    for (i, bot) in rig.bots.iter().enumerate() {
+        let (rss, hwm, cpu) = proc_stats(bot.pid());
+        let which = if rig.bots.len() > 1 {
+            format!("{name} process {i} of {}", rig.bots.len())
         } else {
-            String::new()
+            name.to_owned()
         };
         println!(
-            "| {phase} | {bot} | {} | {:.0} | {:.2?} | {} | {:.0} µs | {} | {} kB | {written} |",
-            o.rate,
-            o.achieved,
-            o.p99,
-            o.errors,
-            cpu_per(o),
-            ratio.map_or(String::new(), |r| format!("{r:.2}")),
-            o.peak_rss_kb
+            "idle {which} (connected, commands registered, 2 s later): RSS {rss} kB, peak {hwm} kB, CPU so far {cpu:?}"
         );
+        // Where the resident memory is: the heap and stacks (anonymous) or the mapped binary and
+        // libraries (file-backed).
+        let rollup = std::fs::read_to_string(format!("/proc/{}/smaps_rollup", bot.pid()))
+            .unwrap_or_default();
+        let parts: Vec<&str> = rollup
+            .lines()
+            .filter(|l| {
+                [
+                    "Rss:",
+                    "Anonymous:",
+                    "Private_Clean:",
+                    "Shared_Clean:",
+                    "Private_Dirty:",
+                ]
+                .iter()
+                .any(|key| l.starts_with(key))
+            })
+            .collect();
+        println!("        {}", parts.join("; "));
+        largest = largest.max(rss);
+    }
+    largest
+}
+
+/// Everything the full run measures, for the table.
+struct Results {
+    /// Idle RSS (kB): referee (its largest process) and the floor.
+    idle: (u64, u64),
+    roll: Outcome,
+    roll_floor: Outcome,
+    mixed: Outcome,
+    tail: Outcome,
+    tail_floor: Outcome,
+    overload: Outcome,
+}
+
+/// One row of the table for `store`; `ratio` is the CPU per interaction over the floor's.
+fn row(store: Store, (phase, bot): (&str, &str), o: &Outcome, ratio: Option<f64>) {
+    let store = if o.postgres {
+        format!(
+            "{:.0} B ({:.0} B) | {:.0} µs",
+            o.per_roll(o.delta.wal.stat),
+            o.per_roll(o.delta.wal.insert),
+            o.server_cpu_per()
+        )
+    } else if store == Store::Postgres {
+        // The floor, in a table with two columns for PostgreSQL.
+        " | ".to_owned()
+    } else if o.logged > 0 {
+        format!(
+            "{:.0} B ({:.0} B)",
+            o.per_roll(o.delta.io.1),
+            o.per_roll(o.delta.io.0)
+        )
+    } else {
+        String::new()
     };
-    row(
-        "/roll",
-        "referee",
-        roll,
-        Some(cpu_per(roll) / cpu_per(roll_floor)),
+    let writes = if o.logged > 0 {
+        format!("{:.0}", o.writes_per_sec())
+    } else {
+        String::new()
+    };
+    println!(
+        "| {phase} | {bot} | {} | {:.0} | {:.2?} | {:.2?} | {:.2?} | {} | {} | {:.0} µs | {} | {} kB | {writes} | {store} |",
+        o.rate,
+        o.achieved,
+        o.p50,
+        o.p99,
+        o.max,
+        o.errors,
+        o.busy,
+        o.cpu_per(),
+        ratio.map_or(String::new(), |r| format!("{r:.2}")),
+        o.peak_rss_kb,
     );
-    row("/roll", "floor", roll_floor, None);
-    row("mixed", "referee", mixed, None);
+}
+
+/// The issues' table (issue 18, item 6; issue 33, items 5 and 6), in Markdown.
+fn print_table(r: &Results, setup: Setup) {
+    let (idle_referee, idle_floor) = r.idle;
+    let (store, empty) = match setup.store {
+        Store::Sqlite => (
+            "written to disk per logged roll (and every write(2), sockets too) |",
+            "|",
+        ),
+        Store::Postgres => (
+            "WAL per logged roll, pg_stat_wal (insert position) | database server CPU per interaction |",
+            "| |",
+        ),
+    };
+    println!();
+    println!(
+        "| phase | bot | sent/s | answered/s | p50 | p99 | max | errors | busy | CPU per interaction | × floor | peak RSS | writes/s | {store}"
+    );
+    println!(
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|{}",
+        if setup.store == Store::Postgres {
+            "---|"
+        } else {
+            ""
+        }
+    );
+    println!("| idle | referee | | | | | | | | | | {idle_referee} kB | | {empty}");
+    println!("| idle | floor | | | | | | | | | | {idle_floor} kB | | {empty}");
+    let ratio = |o: &Outcome, floor: &Outcome| Some(o.cpu_per() / floor.cpu_per().max(1e-9));
+    let row = |name, o, ratio| row(setup.store, name, o, ratio);
+    row(("/roll", "referee"), &r.roll, ratio(&r.roll, &r.roll_floor));
+    row(("/roll", "floor"), &r.roll_floor, None);
+    row(("mixed", "referee"), &r.mixed, None);
+    row(
+        ("tail /roll", "referee"),
+        &r.tail,
+        ratio(&r.tail, &r.tail_floor),
+    );
+    row(("tail /roll", "floor"), &r.tail_floor, None);
+    row(("overload /roll", "referee"), &r.overload, None);
+    println!(
+        "\ntail: referee's p99 is {:.2}× the floor's (goal ≤ 2×); overload: peak RSS {:.1} MiB (goal < 64 MiB), {} of {} answered, {} busy",
+        tail_ratio(&r.tail, &r.tail_floor),
+        mib(r.overload.peak_rss_kb),
+        r.overload.answered,
+        r.overload.sent,
+        r.overload.busy
+    );
+}
+
+/// What a run does: the environment, read once.
+struct Settings {
+    secs: u64,
+    roll_rate: u64,
+    mix_rate: u64,
+    tail_rate: u64,
+    overload_rate: u64,
+    rates: Vec<u64>,
+    search: Vec<u64>,
+    setup: Setup,
+}
+
+impl Settings {
+    fn from_env(setup: Setup) -> Self {
+        let first =
+            |name: &str, default: &str| env_list(name, default).first().copied().unwrap_or(0);
+        Self {
+            secs: first("REFEREE_LOAD_SECS", "20"),
+            roll_rate: first("REFEREE_LOAD_ROLL_RATE", "10000"),
+            mix_rate: first("REFEREE_LOAD_MIX_RATE", "5000"),
+            tail_rate: first("REFEREE_LOAD_TAIL_RATE", "5000"),
+            overload_rate: first("REFEREE_LOAD_OVERLOAD_RATE", "16000"),
+            rates: env_list("REFEREE_LOAD_RATES", ""),
+            search: env_list("REFEREE_LOAD_SEARCH", ""),
+            setup,
+        }
+    }
+
+    /// A phase of `load` at `rate` for `bot`, on a rig of its own.
+    fn run(&self, bot: Bot, load: Load, rate: u64) -> Outcome {
+        self.run_for(bot, load, rate, self.secs)
+    }
+
+    fn run_for(&self, bot: Bot, load: Load, rate: u64, secs: u64) -> Outcome {
+        phase(Rig::start(bot, load, self.setup), rate, secs)
+    }
+}
+
+/// `REFEREE_LOAD_PHASES=idle,roll,floor,mix,tail,overload` (some of them, say to profile one):
+/// those phases only, without the table.
+fn run_listed(s: &Settings, phases: &str) {
+    let wanted = |p: &str| phases.split(',').any(|x| x.trim() == p);
+    let secs = s.secs;
+    if wanted("idle") {
+        idle(Bot::Referee, s.setup, "referee");
+        idle(Bot::Floor, s.setup, "floor");
+    }
+    for (name, bot, load, rate) in [
+        ("roll", Bot::Referee, Load::Rolls, s.roll_rate),
+        ("floor", Bot::Floor, Load::Rolls, s.roll_rate),
+        ("mix", Bot::Referee, Load::Mixed, s.mix_rate),
+    ] {
+        if wanted(name) {
+            print!("{name:<7} ");
+            report(&s.run(bot, load, rate), secs);
+        }
+    }
+    if wanted("tail") {
+        let (referee, floor) = tail(s);
+        report_tail(&referee, &floor);
+    }
+    if wanted("overload") {
+        overload(s);
+    }
+}
+
+/// The tail phase: `/roll` at the tail rate for referee and then the floor, each reported.
+fn tail(s: &Settings) -> (Outcome, Outcome) {
+    println!("the tail, /roll alone at {}/s:", s.tail_rate);
+    let referee = s.run(Bot::Referee, Load::Rolls, s.tail_rate);
+    print!("referee ");
+    report(&referee, s.secs);
+    let floor = s.run(Bot::Floor, Load::Rolls, s.tail_rate);
+    print!("floor   ");
+    report(&floor, s.secs);
+    (referee, floor)
+}
+
+/// The overload phase: `/roll` at the overload rate for referee, reported.
+fn overload(s: &Settings) -> Outcome {
+    println!("overload, /roll alone at {}/s:", s.overload_rate);
+    let o = s.run(Bot::Referee, Load::Rolls, s.overload_rate);
+    print!("referee ");
+    report(&o, s.secs);
+    report_overload(&o);
+    o
+}
+
+/// Every phase, the table, then `REFEREE_LOAD_RATES` and `REFEREE_LOAD_SEARCH`.
+fn run_full(s: &Settings) {
+    let secs = s.secs;
+    let idle_referee = idle(Bot::Referee, s.setup, "referee");
+    let idle_floor = idle(Bot::Floor, s.setup, "floor");
+
+    println!("/roll alone:");
+    let roll = s.run(Bot::Referee, Load::Rolls, s.roll_rate);
+    print!("referee ");
+    report(&roll, secs);
+    let roll_floor = s.run(Bot::Floor, Load::Rolls, s.roll_rate);
+    print!("floor   ");
+    report(&roll_floor, secs);
+
+    println!("the mix:");
+    let mixed = s.run(Bot::Referee, Load::Mixed, s.mix_rate);
+    print!("referee ");
+    report(&mixed, secs);
+
+    let (tail, tail_floor) = tail(s);
+    report_tail(&tail, &tail_floor);
+    let overload = overload(s);
+
+    let results = Results {
+        idle: (idle_referee, idle_floor),
+        roll,
+        roll_floor,
+        mixed,
+        tail,
+        tail_floor,
+        overload,
+    };
+    print_table(&results, s.setup);
+
+    for &rate in &s.rates {
+        report(&s.run(Bot::Referee, Load::Mixed, rate), secs);
+    }
+    if !s.search.is_empty() {
+        search(s);
+    }
+}
+
+/// `REFEREE_LOAD_SEARCH`: the highest of the mixed rates listed that keeps p99 under 50 ms with
+/// no error (10 s each, in the order given, stopping at the first that does not).
+fn search(s: &Settings) {
+    println!("highest mixed rate with p99 under 50 ms (10 s each):");
+    let mut best = None;
+    for &rate in &s.search {
+        let o = s.run_for(Bot::Referee, Load::Mixed, rate, 10);
+        report(&o, 10);
+        if o.p99 < Duration::from_millis(50) && o.errors == 0 && o.achieved >= 0.95 * rate as f64 {
+            best = Some(rate);
+        } else {
+            break;
+        }
+    }
+    match best {
+        Some(rate) => println!("highest sustained rate with p99 < 50 ms and no error: {rate}/s"),
+        None => println!("no rate tried kept p99 under 50 ms"),
+    }
 }
 
 fn main() {
@@ -845,80 +1358,27 @@ fn main() {
         println!("bot_load: run with `cargo bench --bench bot_load`");
         return;
     }
-    let first = |name: &str, default: &str| env_list(name, default).first().copied().unwrap_or(0);
-    let secs = first("REFEREE_LOAD_SECS", "20");
-    let roll_rate = first("REFEREE_LOAD_ROLL_RATE", "10000");
-    let mix_rate = first("REFEREE_LOAD_MIX_RATE", "5000");
-    let rates = env_list("REFEREE_LOAD_RATES", "");
-    let search = env_list("REFEREE_LOAD_SEARCH", "");
-
-    // REFEREE_LOAD_PHASES=idle,roll,floor,mix (some of them, say to profile one phase): the
-    // others are skipped, and the table is not printed.
-    let phases = std::env::var("REFEREE_LOAD_PHASES").ok();
-    let wanted = |p: &str| {
-        phases
-            .as_deref()
-            .is_none_or(|ps| ps.split(',').any(|x| x == p))
-    };
-    if phases.is_some() {
-        let run = |which, load, rate, name: &str| {
-            if wanted(name) {
-                print!("{name:<7} ");
-                report(&phase(&Rig::start(which, load), rate, secs), secs);
-            }
-        };
-        if wanted("idle") {
-            idle(Bot::Referee, "referee");
-            idle(Bot::Floor, "floor");
+    let setup = Setup::from_env().unwrap_or_else(|e| {
+        eprintln!("bot_load: {e}");
+        std::process::exit(2);
+    });
+    let settings = Settings::from_env(setup);
+    println!(
+        "referee on {}, {} process{}{}",
+        setup.store.name(),
+        setup.processes,
+        if setup.processes == 1 { "" } else { "es" },
+        if setup.processes > 1 {
+            format!(
+                ", process i running shard i of {0}, the load from {0} guilds (one per shard)",
+                setup.processes
+            )
+        } else {
+            String::new()
         }
-        run(Bot::Referee, Load::Rolls, roll_rate, "roll");
-        run(Bot::Floor, Load::Rolls, roll_rate, "floor");
-        run(Bot::Referee, Load::Mixed, mix_rate, "mix");
-        return;
-    }
-
-    let idle_referee = idle(Bot::Referee, "referee");
-    let idle_floor = idle(Bot::Floor, "floor");
-
-    println!("/roll alone:");
-    let roll = phase(&Rig::start(Bot::Referee, Load::Rolls), roll_rate, secs);
-    print!("referee ");
-    report(&roll, secs);
-    let roll_floor = phase(&Rig::start(Bot::Floor, Load::Rolls), roll_rate, secs);
-    print!("floor   ");
-    report(&roll_floor, secs);
-
-    println!("the mix:");
-    let mixed = phase(&Rig::start(Bot::Referee, Load::Mixed), mix_rate, secs);
-    print!("referee ");
-    report(&mixed, secs);
-
-    print_table((idle_referee, idle_floor), &roll, &roll_floor, &mixed);
-
-    for rate in rates {
-        let o = phase(&Rig::start(Bot::Referee, Load::Mixed), rate, secs);
-        report(&o, secs);
-    }
-    if !search.is_empty() {
-        println!("highest mixed rate with p99 under 50 ms (10 s each):");
-        let mut best = None;
-        for rate in search {
-            let o = phase(&Rig::start(Bot::Referee, Load::Mixed), rate, 10);
-            report(&o, 10);
-            if o.p99 < Duration::from_millis(50)
-                && o.errors == 0
-                && o.achieved >= 0.95 * rate as f64
-            {
-                best = Some(rate);
-            } else {
-                break;
-            }
-        }
-        match best {
-            Some(rate) => {
-                println!("highest sustained rate with p99 < 50 ms and no error: {rate}/s");
-            }
-            None => println!("no rate tried kept p99 under 50 ms"),
-        }
+    );
+    match std::env::var("REFEREE_LOAD_PHASES") {
+        Ok(phases) => run_listed(&settings, &phases),
+        Err(_) => run_full(&settings),
     }
 }

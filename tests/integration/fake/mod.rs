@@ -759,15 +759,30 @@ impl FakeDiscord {
             .as_str()
             .and_then(|g| g.parse().ok())
             .expect("a guild interaction");
-        let shard = Self::shard_of(guild, total);
-        let tx = self.wait_log(TIMEOUT, &format!("shard {shard} connected"), |log| {
+        self.shard_sender(Self::shard_of(guild, total))
+            .send(Outgoing::Dispatch {
+                interaction_id: payload.id,
+                payload: payload.json.clone(),
+            })
+            .expect("the shard's connection is open");
+    }
+
+    /// [`FakeDiscord::dispatch_text`] on the connection of `shard` (the caller routes: the load
+    /// benchmark works out each template's shard once, with [`FakeDiscord::shard_of`]).
+    pub fn dispatch_text_to_shard(&self, shard: u32, interaction_id: u64, payload: String) {
+        self.shard_sender(shard)
+            .send(Outgoing::DispatchText {
+                interaction_id,
+                payload,
+            })
+            .expect("the shard's connection is open");
+    }
+
+    /// The queue of `shard`'s connection (waiting up to [`TIMEOUT`] for one).
+    fn shard_sender(&self, shard: u32) -> mpsc::UnboundedSender<Outgoing> {
+        self.wait_log(TIMEOUT, &format!("shard {shard} connected"), |log| {
             log.shard_live.get(&shard).map(|(_, tx)| tx.clone())
-        });
-        tx.send(Outgoing::Dispatch {
-            interaction_id: payload.id,
-            payload: payload.json.clone(),
         })
-        .expect("the shard's connection is open");
     }
 
     /// Closes the live gateway socket and refuses the next `attempts` connections (Discord's

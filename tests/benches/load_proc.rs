@@ -1,0 +1,144 @@
+//! What `/proc` says about the processes of a load phase and the machine under them: a process's
+//! resident memory, CPU time and bytes written, the CPU time of the PostgreSQL server's processes,
+//! and the time the hypervisor stole from this VM.
+//!
+//! Readers only: never signals or waits on a process, and reads a vanished one as zeros (a bot
+//! that died shows up in the phase's errors, not as a panic here).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// `n` clock ticks: 100 a second on Linux.
+fn ticks(n: u64) -> Duration {
+    Duration::from_millis(n * 10)
+}
+
+/// The numbers of `/proc/PID/stat` after the command name: the state letter is field 0 here (3
+/// in proc(5)), utime 11, stime 12, cutime 13, cstime 14. The command name may hold spaces and
+/// parentheses, so the fields start after its last ") ". Every field is kept (tty and tpgid can
+/// be -1), so the positions hold; a field that is not a number reads as 0.
+fn stat_fields(pid: u32) -> Vec<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
+    after
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0))
+        .collect()
+}
+
+fn field(fields: &[u64], n: usize) -> u64 {
+    fields.get(n).copied().unwrap_or(0)
+}
+
+/// Resident memory now and at its peak (kB), and CPU time used (user + system), of `pid`.
+pub fn proc_stats(pid: u32) -> (u64, u64, Duration) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb = |key: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    let fields = stat_fields(pid);
+    let cpu = ticks(field(&fields, 11) + field(&fields, 12));
+    (kb("VmRSS:"), kb("VmHWM:"), cpu)
+}
+
+/// Bytes `pid` has written: `(wchar, write_bytes)` of `/proc/PID/io` — every byte handed to
+/// write(2) and friends, and the bytes it sent to the block layer (page-cache pages it dirtied).
+pub fn proc_io(pid: u32) -> (u64, u64) {
+    let io = std::fs::read_to_string(format!("/proc/{pid}/io")).unwrap_or_default();
+    let field = |key: &str| {
+        io.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    (field("wchar:"), field("write_bytes:"))
+}
+
+/// CPU time (user + system) of every process on this machine whose `/proc/PID/comm` is
+/// `postgres` — the server's postmaster, its background processes and one backend per
+/// connection — together with the CPU time of their children that have exited and been reaped
+/// (`cutime` + `cstime`): a backend whose connection closes during a phase leaves its time with
+/// the postmaster, so the difference of two readings still holds all the server did meanwhile.
+/// Every PostgreSQL server on the machine is counted, whoever else is using it.
+pub fn postgres_cpu() -> Duration {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Duration::ZERO;
+    };
+    let mut total = 0;
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        if comm.trim_end() == "postgres" {
+            let fields = stat_fields(pid);
+            total += (11..=14).map(|n| field(&fields, n)).sum::<u64>();
+        }
+    }
+    ticks(total)
+}
+
+/// The machine's CPU time taken by the hypervisor for other guests ("steal", the 8th number of
+/// `/proc/stat`'s `cpu` line), summed over all CPUs. On a shared VM it is time this benchmark's
+/// processes were ready to run but could not: it shows up as latency no profile of ours explains.
+pub fn steal() -> Duration {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let n: u64 = stat
+        .lines()
+        .find(|l| l.starts_with("cpu "))
+        .and_then(|l| l.split_whitespace().nth(8))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    ticks(n)
+}
+
+/// `/proc/stat`'s steal, sampled every 10 ms on a thread of its own while a phase runs, so that
+/// the slowest interaction can be set beside what the hypervisor took while it waited.
+pub struct StealSampler {
+    stop: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<Vec<(Instant, Duration)>>,
+}
+
+impl StealSampler {
+    pub fn start() -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut samples = vec![(Instant::now(), steal())];
+            while !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(10));
+                samples.push((Instant::now(), steal()));
+            }
+            samples
+        });
+        Self { stop, thread }
+    }
+
+    pub fn finish(self) -> Vec<(Instant, Duration)> {
+        self.stop.store(true, Ordering::Relaxed);
+        self.thread.join().unwrap_or_default()
+    }
+}
+
+/// Steal between two instants, from the samples (the last sample at or before each).
+pub fn steal_between(samples: &[(Instant, Duration)], from: Instant, to: Instant) -> Duration {
+    let at = |t: Instant| {
+        samples
+            .iter()
+            .take_while(|(when, _)| *when <= t)
+            .last()
+            .or(samples.first())
+            .map_or(Duration::ZERO, |(_, s)| *s)
+    };
+    at(to).saturating_sub(at(from))
+}
