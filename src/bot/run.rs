@@ -10,10 +10,11 @@ use poise::serenity_prelude as serenity;
 use super::deliver::{self, Outbox};
 use super::inflight::Inflight;
 use super::metrics::{self, Metrics};
-use super::workers::{BATCHES_ENV, Workers};
+use super::workers::{BATCHES_ENV, PG_WRITERS, THREADS_ENV, Workers, count_setting};
 use super::{Data, Error, buttons, commands, render};
 use crate::app::{App, Dice};
 use crate::config::{Config, Shards};
+use crate::store::Dialect;
 use crate::store::Store;
 
 /// How long a shutdown waits for commands in flight.
@@ -142,7 +143,19 @@ pub(super) async fn start_app(
 pub(super) fn start_workers(app: &Arc<App>) -> anyhow::Result<Arc<Workers>> {
     let limit = Workers::default_queue_limit();
     let workers = if Workers::batches(std::env::var(BATCHES_ENV).ok().as_deref()) {
-        Workers::start_batching(Arc::clone(app) as Arc<dyn super::workers::Batching>, limit)
+        // SQLite's store takes one writer; PostgreSQL's each batch on a connection of its own,
+        // so several batch side by side (a round trip to the server is mostly waiting).
+        let writers = match app.store().dialect() {
+            Dialect::Sqlite => 1,
+            Dialect::Postgres => {
+                count_setting(std::env::var(THREADS_ENV).ok().as_deref()).unwrap_or(PG_WRITERS)
+            }
+        };
+        Workers::start_batching(
+            Arc::clone(app) as Arc<dyn super::workers::Batching>,
+            limit,
+            writers,
+        )
     } else {
         Workers::start_with(Workers::default_count(), limit)
     }

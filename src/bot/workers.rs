@@ -263,6 +263,11 @@ fn late(arrived: Option<Instant>) -> Option<Refused> {
     })
 }
 
+/// Writing threads batching side by side on PostgreSQL, by default (`REFEREE_APP_THREADS` sets
+/// it): each batch waits for the server's answer to one statement at a time, so one thread
+/// alone leaves the cores idle (measured with `cargo bench --bench bot_load`, see the README).
+pub const PG_WRITERS: usize = 4;
+
 /// The environment variable that sets the pool's size.
 pub const THREADS_ENV: &str = "REFEREE_APP_THREADS";
 /// App threads per core (see [`Workers::count`]).
@@ -535,28 +540,35 @@ impl Workers {
         })
     }
 
-    /// Starts one writing thread that runs interactions in batches through `batching` (see
-    /// the module's "Batches"), and a read-only thread per core, each lane taking at most
-    /// `limit` waiting interactions.
+    /// Starts `writers` writing threads (at least one; SQLite's store admits one) that run
+    /// interactions in batches through `batching` (see the module's "Batches"), each its own
+    /// batch, and a read-only thread per core, each lane taking at most `limit` waiting
+    /// interactions.
     ///
     /// # Errors
     /// When the system refuses a new thread.
-    pub fn start_batching(batching: Arc<dyn Batching>, limit: usize) -> std::io::Result<Self> {
+    pub fn start_batching(
+        batching: Arc<dyn Batching>,
+        limit: usize,
+        writers: usize,
+    ) -> std::io::Result<Self> {
         let mut threads = Vec::new();
         let queue = Arc::new(Lane::default());
-        let jobs = Arc::clone(&queue);
-        threads.push(
-            std::thread::Builder::new()
-                .name("referee-app-0".to_owned())
-                .spawn(move || {
-                    while let Some(job) = jobs.take() {
-                        match job {
-                            Job::Once(f) => f(),
-                            Job::Batched(first) => run_batch(&jobs, &*batching, first),
+        for n in 0..writers.max(1) {
+            let (jobs, batching) = (Arc::clone(&queue), Arc::clone(&batching));
+            threads.push(
+                std::thread::Builder::new()
+                    .name(format!("referee-app-{n}"))
+                    .spawn(move || {
+                        while let Some(job) = jobs.take() {
+                            match job {
+                                Job::Once(f) => f(),
+                                Job::Batched(first) => run_batch(&jobs, &*batching, first),
+                            }
                         }
-                    }
-                })?,
-        );
+                    })?,
+            );
+        }
         let reads = Self::lane("referee-read", Self::read_count(usize::MAX), &mut threads)?;
         Ok(Self {
             queue,
@@ -1121,7 +1133,7 @@ mod tests {
         tokio::task::JoinHandle<Result<(), Refused>>,
     ) {
         let workers = Arc::new(
-            Workers::start_batching(Arc::clone(recorder) as Arc<dyn Batching>, 64)
+            Workers::start_batching(Arc::clone(recorder) as Arc<dyn Batching>, 64, 1)
                 .expect("threads"),
         );
         let (release, holder) = hold(&workers, rt);
