@@ -38,27 +38,6 @@ pub const TOKEN_LIFE: Duration = Duration::from_secs(14 * 60 + 30);
 /// The longest one follow-up attempt may take before it is counted as failed.
 const FOLLOWUP_ATTEMPT: Duration = Duration::from_secs(10);
 
-/// Answers (callbacks and follow-ups) being sent at once, at most. Each request in flight holds
-/// a connection of its own (HTTP/1.1 sends one request at a time per connection), and each
-/// connection its buffers: past saturation (`/roll` offered at 16,000 a second on 2 cores,
-/// `cargo bench --bench bot_load`, overload phase) the bot held 1,325 connections to Discord
-/// and peaked at 190–226 MiB. The others wait for a turn, holding only their answer, within the
-/// same deadline. 256 at once is far more than a bot needs at a steady 10,000 answers a second
-/// against the fake (about 10 in flight), and leaves room for Discord's own latency.
-pub const SENDING_AT_ONCE: usize = 256;
-
-/// The turns to send an answer (see [`SENDING_AT_ONCE`]).
-static SENDING: std::sync::LazyLock<tokio::sync::Semaphore> =
-    std::sync::LazyLock::new(|| tokio::sync::Semaphore::new(SENDING_AT_ONCE));
-
-/// Waits for a turn to send an answer, until `left` has passed (`None`).
-async fn turn(left: Duration) -> Option<tokio::sync::SemaphorePermit<'static>> {
-    tokio::time::timeout(left, SENDING.acquire())
-        .await
-        .ok()
-        .and_then(Result::ok)
-}
-
 /// Discord's error code for a callback to an interaction already acknowledged.
 const ALREADY_ACKNOWLEDGED: isize = 40_060;
 
@@ -142,15 +121,7 @@ pub async fn callback(
     let mut attempt = 0;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        // Nothing is sent past the deadline: not even waiting for a turn to send is allowed
-        // to take longer.
-        let permit = if left.is_zero() {
-            None
-        } else {
-            turn(left).await
-        };
-        let left = deadline.saturating_duration_since(Instant::now());
-        let Some(_permit) = permit.filter(|_| !left.is_zero()) else {
+        if left.is_zero() {
             if attempt > 0 {
                 return Callback::Unsure("no time left before Discord's deadline".to_owned());
             }
@@ -161,7 +132,7 @@ pub async fn callback(
                 "dropped: an answer was ready only after Discord's deadline; it was not sent (the bot is behind)"
             );
             return Callback::TooLate;
-        };
+        }
         let sent = tokio::time::timeout(left, response.clone().execute(http, interaction)).await;
         let why = match sent {
             Err(_) => return Callback::Unsure("the callback got no answer in time".to_owned()),
@@ -207,30 +178,20 @@ pub async fn followup(
             tracing::warn!("a follow-up could not be sent before the interaction's token expired");
             return false;
         }
-        let why = match turn(left).await {
-            // Others took every turn meanwhile: nothing was sent; try again.
-            None => "no turn to send the follow-up in time".to_owned(),
-            Some(_permit) => {
-                let left = end
-                    .saturating_duration_since(Instant::now())
-                    .min(FOLLOWUP_ATTEMPT);
-                let sent =
-                    tokio::time::timeout(left, message.clone().execute(http, (None, token))).await;
-                match sent {
-                    Err(_) => "the follow-up got no answer in time".to_owned(),
-                    Ok(Ok(_)) => return true,
-                    Ok(Err(e)) => match classify(&e) {
-                        Sent::Done => return true,
-                        Sent::Refused { why, .. } => {
-                            // 404 Unknown Webhook: the interaction was never acknowledged, so it
-                            // has no webhook; nothing more can reach this user.
-                            tracing::warn!(%why, "Discord refused a follow-up");
-                            return false;
-                        }
-                        Sent::Retry(why) => why,
-                    },
+        let sent = tokio::time::timeout(left, message.clone().execute(http, (None, token))).await;
+        let why = match sent {
+            Err(_) => "the follow-up got no answer in time".to_owned(),
+            Ok(Ok(_)) => return true,
+            Ok(Err(e)) => match classify(&e) {
+                Sent::Done => return true,
+                Sent::Refused { why, .. } => {
+                    // 404 Unknown Webhook: the interaction was never acknowledged, so it has no
+                    // webhook; nothing more can reach this user.
+                    tracing::warn!(%why, "Discord refused a follow-up");
+                    return false;
                 }
-            }
+                Sent::Retry(why) => why,
+            },
         };
         attempt += 1;
         let wait = backoff(attempt, Duration::from_millis(250), Duration::from_secs(10));
@@ -410,106 +371,6 @@ mod tests {
                 None => assert!(matches!(got, Callback::Unsure(_)), "{ago:?} ago: {got:?}"),
             }
         }
-    }
-
-    /// A server that answers every request with 204 after `hold`, counting the requests it
-    /// holds at once; returns its address and the most it held.
-    async fn holding_server(
-        hold: Duration,
-    ) -> (
-        std::net::SocketAddr,
-        std::sync::Arc<std::sync::atomic::AtomicUsize>,
-    ) {
-        use std::sync::Arc;
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("a port");
-        let addr = listener.local_addr().expect("its address");
-        let (now, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
-        let peak = Arc::clone(&most);
-        tokio::spawn(async move {
-            while let Ok((mut conn, _)) = listener.accept().await {
-                let (now, most) = (Arc::clone(&now), Arc::clone(&most));
-                tokio::spawn(async move {
-                    let mut seen = Vec::new();
-                    let mut buf = [0_u8; 4096];
-                    loop {
-                        // One request: its head, then as much body as it says.
-                        let Some(end) = seen.windows(4).position(|w| w == b"\r\n\r\n") else {
-                            match conn.read(&mut buf).await {
-                                Ok(0) | Err(_) => return,
-                                Ok(n) => seen.extend_from_slice(&buf[..n]),
-                            }
-                            continue;
-                        };
-                        let head = String::from_utf8_lossy(&seen[..end]).to_ascii_lowercase();
-                        let body = head
-                            .lines()
-                            .find_map(|l| l.strip_prefix("content-length:"))
-                            .and_then(|v| v.trim().parse::<usize>().ok())
-                            .unwrap_or(0);
-                        while seen.len() < end + 4 + body {
-                            match conn.read(&mut buf).await {
-                                Ok(0) | Err(_) => return,
-                                Ok(n) => seen.extend_from_slice(&buf[..n]),
-                            }
-                        }
-                        seen.drain(..end + 4 + body);
-                        let held = now.fetch_add(1, Ordering::SeqCst) + 1;
-                        most.fetch_max(held, Ordering::SeqCst);
-                        tokio::time::sleep(hold).await;
-                        now.fetch_sub(1, Ordering::SeqCst);
-                        if conn
-                            .write_all(b"HTTP/1.1 204 No Content\r\n\r\n")
-                            .await
-                            .is_err()
-                        {
-                            return;
-                        }
-                    }
-                });
-            }
-        });
-        (addr, peak)
-    }
-
-    /// Past [`SENDING_AT_ONCE`] answers being sent, the others wait for a turn instead of
-    /// opening connections of their own (each holding its buffers): twice as many callbacks at
-    /// once to a slow Discord are all acknowledged, never more than the limit in flight.
-    #[test]
-    fn answers_are_sent_at_most_so_many_at_once() {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        runtime.block_on(async {
-            let (addr, most) = holding_server(Duration::from_millis(100)).await;
-            let http = std::sync::Arc::new(
-                serenity::HttpBuilder::new("token")
-                    .proxy(format!("http://{addr}"))
-                    .ratelimiter_disabled(true)
-                    .build(),
-            );
-            let response = response_message(&Reply::ephemeral("hi"));
-            let arrived = Instant::now();
-            let sends: Vec<_> = (1..=2 * SENDING_AT_ONCE as u64)
-                .map(|id| {
-                    let (http, response) = (std::sync::Arc::clone(&http), response.clone());
-                    tokio::spawn(async move {
-                        let interaction = (serenity::InteractionId::new(id), "token");
-                        callback(&http, interaction, &response, arrived).await
-                    })
-                })
-                .collect();
-            for send in sends {
-                assert_eq!(send.await.expect("the task"), Callback::Acknowledged);
-            }
-            let most = most.load(std::sync::atomic::Ordering::SeqCst);
-            assert!((2..=SENDING_AT_ONCE).contains(&most), "{most} held at once");
-        });
     }
 
     #[test]

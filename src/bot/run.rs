@@ -152,7 +152,7 @@ pub(super) fn start_workers(app: &Arc<App>) -> anyhow::Result<Arc<Workers>> {
             }
         };
         Workers::start_batching(
-            Arc::clone(app) as Arc<dyn super::workers::Batching>,
+            &(Arc::clone(app) as Arc<dyn super::workers::Batching>),
             limit,
             writers,
         )

@@ -26,7 +26,8 @@
 //! counted ([`Admission`]).
 //!
 //! ## Batches
-//! On SQLite the writing lane is one thread that runs interactions in batches
+//! On SQLite the writing lane is one thread that runs interactions in batches (on PostgreSQL
+//! [`PG_WRITERS`] threads, each its own batch on its own connection)
 //! ([`Workers::start_batching`]): it takes the first job, opens a batch in the store, runs every
 //! interaction queued behind it (each write joins the batch's one transaction and returns at
 //! once), waits a moment for more while the store is busy (the group commit's linger; woken
@@ -548,14 +549,14 @@ impl Workers {
     /// # Errors
     /// When the system refuses a new thread.
     pub fn start_batching(
-        batching: Arc<dyn Batching>,
+        batching: &Arc<dyn Batching>,
         limit: usize,
         writers: usize,
     ) -> std::io::Result<Self> {
         let mut threads = Vec::new();
         let queue = Arc::new(Lane::default());
         for n in 0..writers.max(1) {
-            let (jobs, batching) = (Arc::clone(&queue), Arc::clone(&batching));
+            let (jobs, batching) = (Arc::clone(&queue), Arc::clone(batching));
             threads.push(
                 std::thread::Builder::new()
                     .name(format!("referee-app-{n}"))
@@ -1133,7 +1134,7 @@ mod tests {
         tokio::task::JoinHandle<Result<(), Refused>>,
     ) {
         let workers = Arc::new(
-            Workers::start_batching(Arc::clone(recorder) as Arc<dyn Batching>, 64, 1)
+            Workers::start_batching(&(Arc::clone(recorder) as Arc<dyn Batching>), 64, 1)
                 .expect("threads"),
         );
         let (release, holder) = hold(&workers, rt);

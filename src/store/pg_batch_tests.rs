@@ -5,7 +5,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{Conn, GuildId, Job, Result, Store, StoreError, in_guild, params, query_row, with_job};
+use super::characters::{self, NewCharacter};
+use super::guilds::System;
+use super::secrets::{self, GmProof, LedgerEntry, LuckKind, Spend};
+use super::{
+    CharacterId, Conn, GuildId, Job, Result, Store, StoreError, UserId, in_guild, params,
+    query_row, with_job,
+};
 
 /// Adds guild `g`'s row (a plain INSERT: a second one fails on its key).
 fn add_guild(c: &Conn, g: u64) -> Result<usize> {
@@ -191,6 +197,24 @@ fn batches_turn_away_a_held_guild_instead_of_waiting_for_it() {
     assert!(has_guild(pg, 300));
 }
 
+/// A ledger entry of `kind`, for the race.
+fn entry(kind: LuckKind) -> LedgerEntry<'static> {
+    LedgerEntry {
+        actor: UserId(1),
+        kind,
+        reason: "race",
+        roll: None,
+        idem_key: None,
+    }
+}
+
+/// One spend of a point of luck, as guild `g`'s command.
+fn spend(store: &Store, g: u64, id: CharacterId) -> Result<Spend> {
+    as_guild(Some(g), || {
+        store.write(|c| secrets::spend_luck(c, GuildId(g), id, 1, &entry(LuckKind::SpentStunt)))
+    })
+}
+
 /// The luck race with batches: three threads, each a bot's writing thread running batches that
 /// spend one point in each of three guilds, each in its own order, as processes serving the same
 /// guilds would (HTTP workers). A spend turned away from a batch runs again on its own after the
@@ -199,25 +223,11 @@ fn batches_turn_away_a_held_guild_instead_of_waiting_for_it() {
 /// waited for another into a deadlock (each would meet its deadline and answer "busy").
 #[test]
 fn luck_is_spent_exactly_once_by_batches_racing_over_the_same_guilds() {
-    use super::characters::{self, NewCharacter};
-    use super::guilds::System;
-    use super::secrets::{self, GmProof, LedgerEntry, LuckKind, Spend};
-    use super::{CharacterId, UserId};
-
     let Some(db) = crate::store::testdb::PgTestDb::create() else {
         return;
     };
     let store = Arc::new(db.open());
     let guilds = [21_u64, 22, 23];
-    fn entry(kind: LuckKind) -> LedgerEntry<'static> {
-        LedgerEntry {
-            actor: UserId(1),
-            kind,
-            reason: "race",
-            roll: None,
-            idem_key: None,
-        }
-    }
     let mut chars = Vec::new();
     for g in guilds {
         let id = as_guild(Some(g), || {
@@ -240,11 +250,6 @@ fn luck_is_spent_exactly_once_by_batches_racing_over_the_same_guilds() {
         })
         .unwrap();
         chars.push((g, id));
-    }
-    fn spend(store: &Store, g: u64, id: CharacterId) -> Result<Spend> {
-        as_guild(Some(g), || {
-            store.write(|c| secrets::spend_luck(c, GuildId(g), id, 1, &entry(LuckKind::SpentStunt)))
-        })
     }
     let threads: Vec<_> = (0..3)
         .map(|t| {
