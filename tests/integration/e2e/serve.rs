@@ -10,7 +10,8 @@
 //! Discord's OpenAPI schema of the callback route (checked as the fake takes it); the GM copy of
 //! a private roll is posted once; after one worker is killed with SIGKILL the client passes it
 //! over (connection refused, as a load balancer does) and the others answer everything; the
-//! survivors exit 0 on SIGTERM.
+//! survivors exit 0 on SIGTERM. A second test races luck spends through three workers at once,
+//! on two guilds, through the workers' batches.
 
 use std::time::Duration;
 
@@ -710,4 +711,173 @@ fn register_registers_and_exits_and_serve_needs_the_public_key() {
     let said = serve.stderr();
     assert!(said.contains("DISCORD_PUBLIC_KEY"), "{said}");
     assert_eq!(fake.request_count(), before, "nothing reached Discord");
+}
+
+/// `command` in guild `guild` (the payload's own guild when it is [`payload::GUILD_ID`]).
+fn in_guild(mut built: Built, guild: u64) -> Built {
+    built.json["guild_id"] = Value::String(guild.to_string());
+    built
+}
+
+/// Luck left and stunts spent in `guild`, read from the database: (points left, spends in the
+/// ledger).
+fn luck_in(url: &str, guild: u64) -> (i64, i64) {
+    let mut client = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+    let guild = guild as i64;
+    let left: i64 = client
+        .query_one("SELECT points FROM luck WHERE guild_id = $1", &[&guild])
+        .expect("the luck row")
+        .get(0);
+    let spent: i64 = client
+        .query_one(
+            "SELECT count(*) FROM luck_ledger WHERE guild_id = $1 AND kind = 'spent: stunt'",
+            &[&guild],
+        )
+        .expect("the ledger")
+        .get(0);
+    (left, spent)
+}
+
+/// The luck race through the bots themselves, which write in batches (`store::pg`): three
+/// workers take luck spends for the same character in two guilds at the same moment, each
+/// worker from its own client thread, so one worker's batch holds a guild another's wants (and
+/// its spend is turned away from the batch and run after it). Each character holds 5 points
+/// and 12 spends are asked of it: exactly 5 are spent in each guild, each with its ledger line,
+/// none below zero, and every interaction is answered exactly once.
+#[test]
+fn luck_spent_through_three_batching_workers_at_once_is_spent_exactly_once() {
+    const LUCK: i64 = 5;
+    /// Client threads per worker, and spends each sends: a worker then has several spends of
+    /// both guilds waiting at once, which its one batching thread takes in one batch.
+    const CLIENTS: usize = 4;
+    const SPENDS: usize = 3;
+    let Some(db) = referee::store::testdb::PgTestDb::create() else {
+        return; // said loudly by `create`; a failure under CI=true
+    };
+    let fake = FakeDiscord::start();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (d, url) = (dir.path(), db.url());
+    let workers: Vec<Worker> = ["w0", "w1", "w2"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let register: &[&str] = if i == 0 { &["--register"] } else { &[] };
+            spawn_worker(
+                &fake,
+                d,
+                name,
+                url,
+                register,
+                &[("REFEREE_APP_THREADS", "1")],
+            )
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(listening)
+        .collect();
+    let registration = fake
+        .wait_for("the registration", TIMEOUT, is_registration)
+        .body()
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let thiz = choice(&registration, &["character", "create"], "system", "thiz");
+    let stunt = choice(&registration, &["luck", "spend"], "kind", "stunt");
+    let (gm, alice) = (Caller::gm(1), Caller::player(10));
+    let guilds = [payload::GUILD_ID, payload::GUILD_ID + 1];
+    let ports: Vec<u16> = workers.iter().map(|w| w.port).collect();
+    let mut setup = Client::new(&fake, ports.clone());
+    for guild in guilds {
+        let create = vec![subcommand(
+            "create",
+            vec![string("name", "Vexa"), payload::integer("system", thiz)],
+        )];
+        let made = setup.send(in_guild(
+            payload::command(&alice, "character", create, Value::Null),
+            guild,
+        ));
+        assert!(made.text().contains("Vexa"), "{}", made.response);
+        let set = vec![subcommand(
+            "set",
+            vec![
+                string("character", "Vexa"),
+                payload::integer("points", LUCK),
+            ],
+        )];
+        let set = setup.send(in_guild(
+            payload::command(&gm, "luck", set, Value::Null),
+            guild,
+        ));
+        assert_eq!(set.kind(), 4, "{}", set.response);
+        assert_eq!(
+            luck_in(url, guild),
+            (LUCK, 0),
+            "guild {guild} before the race"
+        );
+    }
+    let spend = || {
+        vec![subcommand(
+            "spend",
+            vec![
+                payload::integer("kind", stunt),
+                payload::integer("points", 1),
+                string("character", "Vexa"),
+            ],
+        )]
+    };
+    let start = std::sync::Barrier::new(ports.len() * CLIENTS);
+    let answered: Vec<Answered> = std::thread::scope(|scope| {
+        let racers: Vec<_> = (0..ports.len() * CLIENTS)
+            .map(|w| (w, &ports[w % ports.len()]))
+            .map(|(w, port)| {
+                let (fake, start, spend, alice) = (&fake, &start, &spend, &alice);
+                scope.spawn(move || {
+                    let mut client = Client::new(fake, vec![*port]);
+                    start.wait();
+                    for n in 0..SPENDS {
+                        let guild = guilds[(n + w) % guilds.len()];
+                        let built = payload::command(alice, "luck", spend(), Value::Null);
+                        client.send(in_guild(built, guild));
+                    }
+                    client.answered
+                })
+            })
+            .collect();
+        racers
+            .into_iter()
+            .flat_map(|r| r.join().expect("a racer"))
+            .collect()
+    });
+    for a in answered.iter().filter(|a| a.kind() == 5) {
+        wait_rest(&fake, &a.built.token, 1);
+    }
+    for guild in guilds {
+        assert_eq!(
+            luck_in(url, guild),
+            (0, LUCK),
+            "guild {guild}: every point spent once, each with its ledger line"
+        );
+    }
+    exactly_once(&fake, &answered);
+    assert_eq!(answered.len(), SPENDS * CLIENTS * ports.len());
+    // What each player was told: a spend turned away from a batch was run again, not answered
+    // "busy", so every answer is a spend or "no luck left".
+    let told: Vec<String> = answered
+        .iter()
+        .map(|a| match a.kind() {
+            5 => message_text(&fake.original(&a.built.token).expect("the answer edited in")),
+            _ => a.text(),
+        })
+        .collect();
+    let none_left = told.iter().filter(|t| t.contains("no luck left")).count();
+    assert_eq!(
+        none_left,
+        answered.len() - 2 * LUCK as usize,
+        "all but the 10 spends found no luck: {told:?}"
+    );
+    assert!(
+        told.iter()
+            .all(|t| !t.contains("very busy") && !t.contains("went wrong")),
+        "{told:?}"
+    );
 }
