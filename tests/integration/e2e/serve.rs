@@ -738,6 +738,72 @@ fn luck_in(url: &str, guild: u64) -> (i64, i64) {
     (left, spent)
 }
 
+/// Alice's THIZ character Vexa made in `guild`, and given `luck` points by the GM.
+fn vexa_with_luck(
+    client: &mut Client<'_>,
+    (gm, alice): (&Caller, &Caller),
+    thiz: i64,
+    guild: u64,
+    luck: i64,
+) {
+    let create = vec![subcommand(
+        "create",
+        vec![string("name", "Vexa"), payload::integer("system", thiz)],
+    )];
+    let made = client.send(in_guild(
+        payload::command(alice, "character", create, Value::Null),
+        guild,
+    ));
+    assert!(made.text().contains("Vexa"), "{}", made.response);
+    let set = vec![subcommand(
+        "set",
+        vec![
+            string("character", "Vexa"),
+            payload::integer("points", luck),
+        ],
+    )];
+    let set = client.send(in_guild(
+        payload::command(gm, "luck", set, Value::Null),
+        guild,
+    ));
+    assert_eq!(set.kind(), 4, "{}", set.response);
+}
+
+/// What each interaction's user was told: the response's message, or the one edited in over
+/// REST when the response deferred.
+fn told(fake: &FakeDiscord, answered: &[Answered]) -> Vec<String> {
+    answered
+        .iter()
+        .map(|a| match a.kind() {
+            5 => message_text(&fake.original(&a.built.token).expect("the answer edited in")),
+            _ => a.text(),
+        })
+        .collect()
+}
+
+/// Three workers over `url`, the first registering the commands, each batching on one thread
+/// (so what waits for it goes in one batch).
+fn one_thread_workers(fake: &FakeDiscord, d: &std::path::Path, url: &str) -> Vec<Worker> {
+    ["w0", "w1", "w2"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let register: &[&str] = if i == 0 { &["--register"] } else { &[] };
+            spawn_worker(
+                fake,
+                d,
+                name,
+                url,
+                register,
+                &[("REFEREE_APP_THREADS", "1")],
+            )
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(listening)
+        .collect()
+}
+
 /// The luck race through the bots themselves, which write in batches (`store::pg`): three
 /// workers take luck spends for the same character in two guilds at the same moment, each
 /// worker from its own client thread, so one worker's batch holds a guild another's wants (and
@@ -757,24 +823,7 @@ fn luck_spent_through_three_batching_workers_at_once_is_spent_exactly_once() {
     let fake = FakeDiscord::start();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let (d, url) = (dir.path(), db.url());
-    let workers: Vec<Worker> = ["w0", "w1", "w2"]
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let register: &[&str] = if i == 0 { &["--register"] } else { &[] };
-            spawn_worker(
-                &fake,
-                d,
-                name,
-                url,
-                register,
-                &[("REFEREE_APP_THREADS", "1")],
-            )
-        })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(listening)
-        .collect();
+    let workers = one_thread_workers(&fake, d, url);
     let registration = fake
         .wait_for("the registration", TIMEOUT, is_registration)
         .body()
@@ -788,27 +837,7 @@ fn luck_spent_through_three_batching_workers_at_once_is_spent_exactly_once() {
     let ports: Vec<u16> = workers.iter().map(|w| w.port).collect();
     let mut setup = Client::new(&fake, ports.clone());
     for guild in guilds {
-        let create = vec![subcommand(
-            "create",
-            vec![string("name", "Vexa"), payload::integer("system", thiz)],
-        )];
-        let made = setup.send(in_guild(
-            payload::command(&alice, "character", create, Value::Null),
-            guild,
-        ));
-        assert!(made.text().contains("Vexa"), "{}", made.response);
-        let set = vec![subcommand(
-            "set",
-            vec![
-                string("character", "Vexa"),
-                payload::integer("points", LUCK),
-            ],
-        )];
-        let set = setup.send(in_guild(
-            payload::command(&gm, "luck", set, Value::Null),
-            guild,
-        ));
-        assert_eq!(set.kind(), 4, "{}", set.response);
+        vexa_with_luck(&mut setup, (&gm, &alice), thiz, guild, LUCK);
         assert_eq!(
             luck_in(url, guild),
             (LUCK, 0),
@@ -862,13 +891,7 @@ fn luck_spent_through_three_batching_workers_at_once_is_spent_exactly_once() {
     assert_eq!(answered.len(), SPENDS * CLIENTS * ports.len());
     // What each player was told: a spend turned away from a batch was run again, not answered
     // "busy", so every answer is a spend or "no luck left".
-    let told: Vec<String> = answered
-        .iter()
-        .map(|a| match a.kind() {
-            5 => message_text(&fake.original(&a.built.token).expect("the answer edited in")),
-            _ => a.text(),
-        })
-        .collect();
+    let told = told(&fake, &answered);
     let none_left = told.iter().filter(|t| t.contains("no luck left")).count();
     assert_eq!(
         none_left,
