@@ -508,28 +508,12 @@ impl Postgres {
                 "an earlier statement of this batch failed".to_owned(),
             )));
         }
-        if let Err(e) = open.conn.batch("SAVEPOINT w") {
-            open.broken = true;
-            self.put_back(Some(open), false);
-            return Err(E::from(e));
-        }
-        let out = catch_unwind(AssertUnwindSafe(|| f(&open.conn)));
-        let kept = matches!(out, Ok(Ok(_)));
-        let ended = open.conn.batch(if kept {
-            "RELEASE SAVEPOINT w"
-        } else {
-            "ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w"
-        });
-        open.broken |= ended.is_err();
-        if kept && ended.is_ok() {
+        let out = in_savepoint(&mut open, &WRITE_SAVEPOINT, f);
+        if matches!(out, Ok(Ok(_))) {
             open.writes += 1;
         }
         self.put_back(Some(open), false);
-        match (out, ended) {
-            (Err(panic), _) => resume_unwind(panic),
-            (Ok(Ok(_)), Err(e)) => Err(E::from(e)),
-            (Ok(result), _) => result,
-        }
+        out.unwrap_or_else(|panic| resume_unwind(panic))
     }
 
     /// The batch's transaction, taken out, when a batch is open on this thread and holds `job`'s
@@ -548,23 +532,54 @@ impl Postgres {
 
     /// A read on the batch's transaction (in a savepoint: a failed statement must not end it).
     fn read_in_batch<T>(&self, mut open: Open, f: impl FnOnce(&Conn) -> Result<T>) -> Result<T> {
-        if let Err(e) = open.conn.batch("SAVEPOINT r") {
-            open.broken = true;
-            self.put_back(Some(open), false);
-            return Err(e);
-        }
-        let out = catch_unwind(AssertUnwindSafe(|| f(&open.conn)));
-        let ended = open.conn.batch(if matches!(out, Ok(Ok(_))) {
-            "RELEASE SAVEPOINT r"
-        } else {
-            "ROLLBACK TO SAVEPOINT r; RELEASE SAVEPOINT r"
-        });
-        open.broken |= ended.is_err();
+        let out = in_savepoint(&mut open, &READ_SAVEPOINT, f);
         self.put_back(Some(open), false);
-        match (out, ended) {
-            (Err(panic), _) => resume_unwind(panic),
-            (Ok(Ok(_)), Err(e)) => Err(e),
-            (Ok(result), _) => result,
+        out.unwrap_or_else(|panic| resume_unwind(panic))
+    }
+}
+
+/// A savepoint's statements: begin, keep, undo (then end).
+struct Savepoint {
+    begin: &'static str,
+    keep: &'static str,
+    undo: &'static str,
+}
+
+const WRITE_SAVEPOINT: Savepoint = Savepoint {
+    begin: "SAVEPOINT w",
+    keep: "RELEASE SAVEPOINT w",
+    undo: "ROLLBACK TO SAVEPOINT w; RELEASE SAVEPOINT w",
+};
+
+const READ_SAVEPOINT: Savepoint = Savepoint {
+    begin: "SAVEPOINT r",
+    keep: "RELEASE SAVEPOINT r",
+    undo: "ROLLBACK TO SAVEPOINT r; RELEASE SAVEPOINT r",
+};
+
+/// Runs `f` in `savepoint` of the batch's transaction: kept if `f` succeeded, undone otherwise
+/// (so a failed statement does not end the transaction). A statement of the savepoint's own
+/// that fails marks the transaction broken and is `f`'s outcome; a panic of `f` comes back as
+/// `Err`, for the caller to resume once the transaction is back on its thread.
+fn in_savepoint<T, E: From<StoreError>>(
+    open: &mut Open,
+    savepoint: &Savepoint,
+    f: impl FnOnce(&Conn) -> Result<T, E>,
+) -> std::thread::Result<Result<T, E>> {
+    if let Err(e) = open.conn.batch(savepoint.begin) {
+        open.broken = true;
+        return Ok(Err(E::from(e)));
+    }
+    let out = catch_unwind(AssertUnwindSafe(|| f(&open.conn)));
+    let kept = matches!(out, Ok(Ok(_)));
+    let ended = open
+        .conn
+        .batch(if kept { savepoint.keep } else { savepoint.undo });
+    match ended {
+        Ok(()) => out,
+        Err(e) => {
+            open.broken = true;
+            if kept { Ok(Err(E::from(e))) } else { out }
         }
     }
 }

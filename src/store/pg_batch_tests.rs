@@ -59,8 +59,7 @@ fn a_batch_commits_its_guilds_writes_at_once_and_undoes_a_failed_one_alone() {
     let Some(db) = crate::store::testdb::PgTestDb::create() else {
         return;
     };
-    let store = db.open();
-    let pg = &store;
+    let pg = db.open();
     let ran = Arc::new(AtomicU64::new(0));
     pg.begin_batch();
     for g in [1, 2, 3] {
@@ -81,7 +80,7 @@ fn a_batch_commits_its_guilds_writes_at_once_and_undoes_a_failed_one_alone() {
             "the batch reads its own write of guild {g}"
         );
         assert!(
-            !has_guild(pg, g),
+            !has_guild(&pg, g),
             "nobody else sees guild {g} before the commit"
         );
         assert!(!pg.batch_deferred());
@@ -108,7 +107,7 @@ fn a_batch_commits_its_guilds_writes_at_once_and_undoes_a_failed_one_alone() {
     pg.finish_batch().unwrap();
     assert_eq!(ran.load(Ordering::SeqCst), 1, "once, after the commit");
     for (g, kept) in [(1, true), (2, true), (3, true), (4, false), (5, true)] {
-        assert_eq!(has_guild(pg, g), kept, "guild {g}");
+        assert_eq!(has_guild(&pg, g), kept, "guild {g}");
     }
     assert_eq!(
         pg.commit_counts(),
@@ -123,8 +122,7 @@ fn an_abandoned_batch_keeps_nothing() {
     let Some(db) = crate::store::testdb::PgTestDb::create() else {
         return;
     };
-    let store = db.open();
-    let pg = &store;
+    let pg = db.open();
     let ran = Arc::new(AtomicU64::new(0));
     pg.begin_batch();
     as_guild(Some(7), || pg.write(|c| add_guild(c, 7))).unwrap();
@@ -133,12 +131,12 @@ fn an_abandoned_batch_keeps_nothing() {
         counter.fetch_add(1, Ordering::SeqCst);
     });
     pg.abandon_batch();
-    assert!(!has_guild(pg, 7));
+    assert!(!has_guild(&pg, 7));
     assert_eq!(ran.load(Ordering::SeqCst), 0);
     assert!(pg.finish_batch().is_ok(), "nothing left to commit");
     // Outside a batch a write commits at once again.
     as_guild(Some(7), || pg.write(|c| add_guild(c, 7))).unwrap();
-    assert!(has_guild(pg, 7));
+    assert!(has_guild(&pg, 7));
 }
 
 /// A batch never waits for a lock while it holds one: a write of a guild another

@@ -241,12 +241,7 @@ fn three_workers_answer_every_signed_interaction_once_and_survive_a_kill() {
         spawn_worker(&fake, d, "w2", url, &[], &[("REFEREE_DEFER_AFTER_MS", "0")]),
     ];
     let mut workers: Vec<Worker> = processes.into_iter().map(listening).collect();
-    let registration = fake
-        .wait_for("the registration", TIMEOUT, is_registration)
-        .body()
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+    let registration = registration(&fake);
     let mut client = Client::new(&fake, workers.iter().map(|w| w.port).collect());
 
     http_rules(&workers);
@@ -670,6 +665,15 @@ fn exactly_once(fake: &FakeDiscord, answered: &[Answered]) {
     }
 }
 
+/// The commands the registering worker put, once it has.
+fn registration(fake: &FakeDiscord) -> Vec<Value> {
+    fake.wait_for("the registration", TIMEOUT, is_registration)
+        .body()
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
 fn is_registration(r: &Request) -> bool {
     r.method == "PUT" && r.route().starts_with("/applications/") && r.route().ends_with("/commands")
 }
@@ -824,12 +828,7 @@ fn luck_spent_through_three_batching_workers_at_once_is_spent_exactly_once() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let (d, url) = (dir.path(), db.url());
     let workers = one_thread_workers(&fake, d, url);
-    let registration = fake
-        .wait_for("the registration", TIMEOUT, is_registration)
-        .body()
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+    let registration = registration(&fake);
     let thiz = choice(&registration, &["character", "create"], "system", "thiz");
     let stunt = choice(&registration, &["luck", "spend"], "kind", "stunt");
     let (gm, alice) = (Caller::gm(1), Caller::player(10));
