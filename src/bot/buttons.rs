@@ -24,11 +24,7 @@ pub async fn pressed(
     press: &serenity::ComponentInteraction,
 ) -> Result<(), Error> {
     let arrived = Instant::now();
-    let Some(_inflight) = data.inflight.admit() else {
-        super::invoke::drop_at_once(data, press.id);
-        data.count(BUTTON, Outcome::Dropped, arrived);
-        return Ok(());
-    };
+    // Admitted (counted in flight) at the gateway's door (`door`).
     let interaction = (press.id, press.token.as_str());
     // A help page's button turns the page, in a server or a DM: nothing is stored or rolled.
     if let Some(key) = press

@@ -187,14 +187,7 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
     let interaction = actx.interaction;
     // A registered command's name, never user input: a bounded metrics label.
     let command: &str = &ctx.command().qualified_name;
-    let Some(_inflight) = ctx.data().inflight.admit() else {
-        drop_at_once(ctx.data(), interaction.id);
-        ctx.data().count(command, Outcome::Dropped, arrived);
-        // Marked answered, so poise's hooks do not try an answer either.
-        actx.has_sent_initial_response
-            .store(true, std::sync::atomic::Ordering::SeqCst);
-        return Ok(());
-    };
+    // Admitted (counted in flight) at the gateway's door, before poise saw it (`door`).
     let Some(caller) = command_caller(interaction) else {
         ctx.send(render::create_reply(&Reply::ephemeral(
             "referee works in a server's channels, not in direct messages.",
@@ -251,15 +244,6 @@ pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), E
 /// it.
 pub fn answered_as(kind: Outcome, answered: bool) -> Outcome {
     if answered { kind } else { Outcome::Unanswered }
-}
-
-/// Drops interaction `id` unanswered because too many are in flight ([`super::inflight::Inflight::admit`]), and
-/// counts it.
-pub fn drop_at_once(data: &Data, id: serenity::InteractionId) {
-    data.workers
-        .admission
-        .count(Refused::Late { answerable: false });
-    tracing::warn!(interaction = %id, "dropped: too many interactions in flight");
 }
 
 /// If `caller` is a GM of a guild with GM channel copies Discord refused, tells them once, in

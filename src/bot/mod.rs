@@ -9,8 +9,8 @@
 //! the store, or format game results itself.
 //!
 //! Layout: [`Data`], shared by every handler, holds only leaves (`workers`, `inflight`, `deliver`,
-//! `metrics`, each importing no handler); the handlers (`invoke`, `buttons`, `commands`, `stale`,
-//! `status`, `run`) import it, never the reverse. `invoke` reports to `metrics`; `metrics`
+//! `metrics`, each importing no handler); the handlers (`door`, `invoke`, `buttons`, `commands`,
+//! `stale`, `status`, `run`) import it, never the reverse. `invoke` reports to `metrics`; `metrics`
 //! counts what `inflight` holds, and imports no handler (`tests/integration/modules.rs`).
 
 mod answer;
@@ -19,6 +19,7 @@ mod buttons;
 mod choices;
 mod commands;
 mod deliver;
+mod door;
 mod inflight;
 mod invoke;
 pub mod metrics;

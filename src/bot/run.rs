@@ -67,6 +67,13 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             })
         })
         .build();
+    // Every interaction is admitted, or turned away, before poise sees it.
+    let framework = super::door::Door::new(
+        framework,
+        Arc::clone(&inflight),
+        Arc::clone(&workers),
+        unparsed_metrics.clone(),
+    );
 
     let mut client =
         serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::empty())
