@@ -23,6 +23,7 @@ use poise::serenity_prelude as serenity;
 
 use super::inflight::Inflight;
 use super::metrics::{BUTTON, Metrics, Outcome, UNKNOWN_COMMAND};
+use super::serve::schema::Registered;
 use super::workers::{Refused, Workers};
 use super::{Data, Error};
 
@@ -39,9 +40,9 @@ pub struct Door {
     inflight: Arc<Inflight>,
     workers: Arc<Workers>,
     metrics: Option<Arc<Metrics>>,
-    /// Every registered command's qualified name (`character create`): a dropped command is
-    /// counted under its name only when it is one of these, so the metrics' labels stay bounded.
-    names: Vec<String>,
+    /// The registered commands: a dropped command is counted under its registered name only,
+    /// so the metrics' labels stay bounded.
+    registered: Registered,
 }
 
 impl Door {
@@ -51,16 +52,13 @@ impl Door {
         workers: Arc<Workers>,
         metrics: Option<Arc<Metrics>>,
     ) -> Self {
-        let mut names = Vec::new();
-        for command in &inner.options().commands {
-            qualified_names(command, &mut names);
-        }
+        let registered = Registered::of(&inner.options().commands);
         Self {
             inner,
             inflight,
             workers,
             metrics,
-            names,
+            registered,
         }
     }
 
@@ -71,7 +69,11 @@ impl Door {
             .count(Refused::Late { answerable: false });
         tracing::warn!(interaction = %interaction.id(), "dropped: {why}");
         if let Some(metrics) = &self.metrics {
-            metrics.interaction(&label(interaction, &self.names), Outcome::Dropped, arrived);
+            metrics.interaction(
+                &label(interaction, &self.registered),
+                Outcome::Dropped,
+                arrived,
+            );
         }
     }
 }
@@ -110,39 +112,15 @@ fn backlogged(waiting: usize) -> bool {
     waiting > BACKLOG_LIMIT
 }
 
-/// `command`'s qualified name and its subcommands', into `names`.
-fn qualified_names(command: &poise::Command<Data, Error>, names: &mut Vec<String>) {
-    names.push(command.qualified_name.to_string());
-    for sub in &command.subcommands {
-        qualified_names(sub, names);
-    }
-}
-
-/// The metrics' label of an interaction: a registered command's qualified name, [`BUTTON`] for a
+/// The metrics' label of an interaction: a registered command's name, [`BUTTON`] for a
 /// component, else [`UNKNOWN_COMMAND`].
-fn label(interaction: &serenity::Interaction, names: &[String]) -> String {
-    let data = match interaction {
-        serenity::Interaction::Command(c) | serenity::Interaction::Autocomplete(c) => &c.data,
-        serenity::Interaction::Component(_) => return BUTTON.to_owned(),
-        _ => return UNKNOWN_COMMAND.to_owned(),
-    };
-    let mut path = data.name.clone();
-    let mut options = &data.options;
-    while let Some(sub) = options.first() {
-        match &sub.value {
-            serenity::CommandDataOptionValue::SubCommand(inner)
-            | serenity::CommandDataOptionValue::SubCommandGroup(inner) => {
-                path.push(' ');
-                path.push_str(&sub.name);
-                options = inner;
-            }
-            _ => break,
-        }
-    }
-    if names.contains(&path) {
-        path
-    } else {
-        UNKNOWN_COMMAND.to_owned()
+fn label(interaction: &serenity::Interaction, registered: &Registered) -> String {
+    match interaction {
+        serenity::Interaction::Command(c) | serenity::Interaction::Autocomplete(c) => registered
+            .label(&c.data)
+            .unwrap_or_else(|| UNKNOWN_COMMAND.to_owned()),
+        serenity::Interaction::Component(_) => BUTTON.to_owned(),
+        _ => UNKNOWN_COMMAND.to_owned(),
     }
 }
 
@@ -175,7 +153,7 @@ mod tests {
 
     #[test]
     fn a_dropped_interaction_is_labelled_by_its_registered_name_only() {
-        let names = vec!["roll".to_owned(), "character create".to_owned()];
+        let registered = Registered::of(&crate::bot::commands());
         let cases = [
             (
                 serde_json::json!({"id": "1", "name": "roll", "type": 1, "options": [
@@ -199,7 +177,7 @@ mod tests {
             ),
         ];
         for (data, want) in cases {
-            assert_eq!(label(&command(data.clone()), &names), want, "{data}");
+            assert_eq!(label(&command(data.clone()), &registered), want, "{data}");
         }
     }
 }

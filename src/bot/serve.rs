@@ -23,7 +23,7 @@ mod complete;
 mod endpoint;
 mod interaction;
 mod rest;
-mod schema;
+pub(super) mod schema;
 mod verify;
 
 use std::net::SocketAddr;

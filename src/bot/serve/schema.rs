@@ -109,6 +109,12 @@ impl Registered {
         Self { commands }
     }
 
+    /// The registered name of the command `data` names, `character create` (a bounded metrics
+    /// label), whatever its options; `None` when it names no registered command.
+    pub fn label(&self, data: &serenity::CommandData) -> Option<String> {
+        self.find(data).ok().map(|(path, _, _)| path.join(" "))
+    }
+
     /// The command `data` names, with its options as `app` takes them.
     pub fn resolve(&self, data: &serenity::CommandData) -> Result<Found, Stale> {
         let (path, node, given) = self.find(data)?;
