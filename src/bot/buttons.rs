@@ -23,7 +23,8 @@ pub async fn pressed(
     data: &Data,
     press: &serenity::ComponentInteraction,
 ) -> Result<(), Error> {
-    let arrived = Instant::now();
+    // When the door saw it: a wait for a slot counts towards its deadlines.
+    let arrived = super::inflight::arrived();
     // Admitted (counted in flight) at the gateway's door (`door`).
     let interaction = (press.id, press.token.as_str());
     // A help page's button turns the page, in a server or a DM: nothing is stored or rolled.

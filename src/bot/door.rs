@@ -1,5 +1,5 @@
-//! The gateway's door: every interaction is admitted ([`Inflight::admit`]) or turned away before
-//! poise sees it (issue 33).
+//! The gateway's door: every interaction is admitted ([`Inflight::admit_waiting`]) or turned
+//! away before poise sees it (issue 33).
 //!
 //! serenity reads the gateway and spawns a task per event; the framework's `dispatch` runs in
 //! that task. Admission used to happen in the command itself, after poise had boxed its dispatch
@@ -8,16 +8,20 @@
 //! reached piled up in front of it, in the runtime's queue: at 16,000 `/roll` a second offered
 //! on 2 cores, resident memory rose by 145 MiB within a second and answers came 0.7–1 s late.
 //! Here an interaction is turned away, unanswered and counted, before poise does anything, when
-//! [`BACKLOG_LIMIT`] tasks already wait for a thread (the events behind it would be late too) or
-//! [`Inflight::limit`] are in flight.
+//! [`BACKLOG_LIMIT`] tasks already wait for a thread (the events behind it would be late too).
+//! Otherwise it takes one of [`Inflight::limit`] slots, waiting for one if all are taken, and
+//! is turned away only when [`super::inflight::WAIT_LIMIT`] already wait: a short stall is waited
+//! out, while memory stays bounded (the slots hold poise's dispatch, the waiting only their
+//! events). Its deadlines count from the moment it reached the door
+//! ([`super::inflight::arriving`]), the wait included.
 //!
 //! Every interaction is counted here, a command, a button, an autocomplete or a modal alike, and
 //! stays counted until poise's handling of it (the command's answer included) has finished, so a
 //! shutdown waits for it. The HTTP Interactions Endpoint (`serve`) admits on its own, before it
 //! parses a command.
 
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use poise::serenity_prelude as serenity;
 
@@ -31,8 +35,65 @@ use super::{Data, Error};
 /// away at the door. Each event serenity reads becomes two tasks (its raw handler's and the
 /// framework's), and a thread's own queue holds 256 before the rest spill into the shared one,
 /// so this bounds the events read but not yet reached to about a thousand; in the steady state,
-/// even at 10,000 interactions a second, the shared queue is nearly empty.
+/// even at 10,000 interactions a second, the shared queue is nearly empty. At 512 the overload
+/// phase of `bot_load` answered a third fewer (4,970–6,030 a second against 8,340–9,960) for
+/// no less memory (55–67 MiB against 55–66): past saturation the queue is that deep in the
+/// ordinary run of things, and work turned away there leaves slots idle.
 pub const BACKLOG_LIMIT: usize = 1024;
+
+/// The log names each turned-away interaction at debug level only; at warn it reports how many
+/// were turned away, at most this often: past saturation a warn line for each of thousands a
+/// second would take the very CPU the bot lacks (the metrics and the shutdown's admission
+/// counts stay exact).
+pub const REPORT_EVERY: Duration = Duration::from_secs(1);
+
+/// Why an interaction was turned away at the door.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Why {
+    /// More than [`BACKLOG_LIMIT`] tasks waited for a thread.
+    Backlog,
+    /// Every slot was taken and [`super::inflight::WAIT_LIMIT`] waited for one.
+    Full,
+}
+
+impl Why {
+    fn text(self) -> &'static str {
+        match self {
+            Self::Backlog => "too many events waiting",
+            Self::Full => "too many interactions in flight",
+        }
+    }
+}
+
+/// Interactions turned away since the log last reported them, and when it did.
+#[derive(Debug, Default)]
+struct Unreported {
+    backlog: u64,
+    full: u64,
+    last: Option<Instant>,
+}
+
+impl Unreported {
+    /// Counts one turned away for `why` at `now`; the counts to report now, if the last report
+    /// is [`REPORT_EVERY`] old (or there was none), which then start again from zero.
+    fn note(&mut self, why: Why, now: Instant) -> Option<(u64, u64)> {
+        match why {
+            Why::Backlog => self.backlog += 1,
+            Why::Full => self.full += 1,
+        }
+        if self
+            .last
+            .is_some_and(|last| now.saturating_duration_since(last) < REPORT_EVERY)
+        {
+            return None;
+        }
+        self.last = Some(now);
+        Some((
+            std::mem::take(&mut self.backlog),
+            std::mem::take(&mut self.full),
+        ))
+    }
+}
 
 /// The framework serenity runs: poise's, behind the door.
 pub struct Door {
@@ -43,6 +104,7 @@ pub struct Door {
     /// The registered commands: a dropped command is counted under its registered name only,
     /// so the metrics' labels stay bounded.
     registered: Registered,
+    unreported: Mutex<Unreported>,
 }
 
 impl Door {
@@ -59,15 +121,28 @@ impl Door {
             workers,
             metrics,
             registered,
+            unreported: Mutex::default(),
         }
     }
 
     /// Turns `interaction` away unanswered, for `why`, and counts it.
-    fn turn_away(&self, interaction: &serenity::Interaction, arrived: Instant, why: &str) {
+    fn turn_away(&self, interaction: &serenity::Interaction, arrived: Instant, why: Why) {
         self.workers
             .admission
             .count(Refused::Late { answerable: false });
-        tracing::warn!(interaction = %interaction.id(), "dropped: {why}");
+        tracing::debug!(interaction = %interaction.id(), "dropped: {}", why.text());
+        let report = self
+            .unreported
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .note(why, Instant::now());
+        if let Some((backlog, full)) = report {
+            tracing::warn!(
+                events_waiting = backlog,
+                in_flight = full,
+                "interactions dropped unanswered at the door, the bot being past what it can answer (since the last such line)"
+            );
+        }
         if let Some(metrics) = &self.metrics {
             metrics.interaction(
                 &label(interaction, &self.registered),
@@ -95,14 +170,14 @@ impl serenity::Framework for Door {
                 .metrics()
                 .global_queue_depth(),
         ) {
-            self.turn_away(interaction, arrived, "too many events waiting");
+            self.turn_away(interaction, arrived, Why::Backlog);
             return;
         }
-        let Some(admitted) = self.inflight.admit() else {
-            self.turn_away(interaction, arrived, "too many interactions in flight");
+        let Some(admitted) = self.inflight.admit_waiting().await else {
+            self.turn_away(interaction, arrived, Why::Full);
             return;
         };
-        self.inner.dispatch(ctx, event).await;
+        super::inflight::arriving(arrived, self.inner.dispatch(ctx, event)).await;
         drop(admitted);
     }
 }
@@ -149,6 +224,32 @@ mod tests {
         ] {
             assert_eq!(backlogged(waiting), closed, "{waiting} waiting");
         }
+    }
+
+    #[test]
+    fn drops_are_reported_at_most_once_a_second_with_every_one_counted_once() {
+        let start = Instant::now();
+        let ms = |n: u64| start + Duration::from_millis(n);
+        let mut unreported = Unreported::default();
+        // (when, why, the report it makes): the first at once; then none until the last report
+        // is a second old, which carries everything since; both sides of the second.
+        let cases = [
+            (0, Why::Full, Some((0, 1))),
+            (1, Why::Backlog, None),
+            (500, Why::Full, None),
+            (999, Why::Full, None),
+            (1000, Why::Backlog, Some((2, 2))),
+            (1999, Why::Full, None),
+            (2001, Why::Full, Some((0, 2))),
+            (9000, Why::Backlog, Some((1, 0))),
+        ];
+        let mut reported = 0;
+        for (at, why, want) in cases {
+            let got = unreported.note(why, ms(at));
+            assert_eq!(got, want, "a drop at {at} ms");
+            reported += got.map_or(0, |(b, f)| b + f);
+        }
+        assert_eq!(reported, cases.len() as u64, "each drop reported once");
     }
 
     #[test]

@@ -180,7 +180,8 @@ pub async fn call_app_in(
 /// is sent whatever Discord does for a moment ([`answer`]), and this returns `Ok`: an error
 /// here would make poise answer "Something went wrong" to a command that did its work.
 pub async fn invoke(ctx: Context<'_>, path: &[&str], args: Args) -> Result<(), Error> {
-    let arrived = Instant::now();
+    // When the door saw it: a wait for a slot counts towards its deadlines.
+    let arrived = super::inflight::arrived();
     let poise::Context::Application(actx) = ctx else {
         return Ok(());
     };

@@ -210,7 +210,7 @@ impl Metrics {
             ),
             inflight: gauge(
                 "referee_interactions_in_flight",
-                "Interactions being handled right now.",
+                "Interactions being handled right now, those waiting at the door for a slot included.",
             ),
             shed: counter_vec(
                 "referee_shed_total",

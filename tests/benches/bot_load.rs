@@ -686,6 +686,18 @@ fn warnings(stderr: &str) -> String {
             continue;
         };
         let rest = &line[at..];
+        // The door's report of its drops (at most one line a second) counts each drop.
+        if let (Some(waiting), Some(full)) =
+            (field(rest, "events_waiting"), field(rest, "in_flight"))
+        {
+            *counts
+                .entry("dropped at the door: too many events waiting".into())
+                .or_default() += waiting;
+            *counts
+                .entry("dropped at the door: too many interactions in flight".into())
+                .or_default() += full;
+            continue;
+        }
         let message = rest.split_once(": ").map_or(rest, |(_, m)| m);
         let message = message.split(" interaction=").next().unwrap_or(message);
         *counts
@@ -696,10 +708,21 @@ fn warnings(stderr: &str) -> String {
     counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     counts
         .iter()
+        .filter(|(_, n)| *n > 0)
         .take(4)
         .map(|(m, n)| format!("{n} × {m:?}"))
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+/// The number after `name=` in a log line, if there is one.
+fn field(line: &str, name: &str) -> Option<usize> {
+    let at = line.find(&format!("{name}="))? + name.len() + 1;
+    let digits: String = line[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
