@@ -121,12 +121,15 @@ impl Inflight {
             return None;
         }
         let waiter = Waiter(&self.waiting);
-        let mut counted = self.enter();
+        // Counted while it waits; the admitted guard is counted before this one leaves, so the
+        // count never touches zero between the two.
+        let waiting = self.enter();
         // The semaphore is never closed.
         let slot = Arc::clone(&self.slots).acquire_owned().await.ok()?;
         drop(waiter);
-        counted._slot = Some(slot);
-        Some(counted)
+        let admitted = self.guard(Some(slot));
+        drop(waiting);
+        Some(admitted)
     }
 
     /// Admitted interactions and those waiting for a slot.
