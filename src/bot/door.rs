@@ -60,7 +60,7 @@ impl Why {
     fn text(self) -> &'static str {
         match self {
             Self::Backlog => "too many events waiting",
-            Self::Full => "too many interactions in flight",
+            Self::Full => "too many interactions in flight and waiting",
         }
     }
 }

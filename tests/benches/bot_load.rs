@@ -694,7 +694,7 @@ fn warnings(stderr: &str) -> String {
                 .entry("dropped at the door: too many events waiting".into())
                 .or_default() += waiting;
             *counts
-                .entry("dropped at the door: too many interactions in flight".into())
+                .entry("dropped at the door: too many interactions in flight and waiting".into())
                 .or_default() += full;
             continue;
         }
