@@ -40,8 +40,9 @@ pub const INFLIGHT_ENV: &str = "REFEREE_MAX_INFLIGHT";
 /// are in flight, and past saturation more slots add memory and latency, not answers: the
 /// cores are what limits (a stall is waited out at the door, [`WAIT_LIMIT`]). Measured with
 /// `bot_load`'s overload phase (`/roll` offered at 16,000 a second on 2 cores, the fake
-/// Discord beside the bot), peak RSS and answers a second: 2,048 slots 72–73 MiB, 8,600–9,900;
-/// 256 slots 70 MiB, 10,200; 128 slots 55–58 MiB, 9,100–9,800.
+/// Discord beside the bot), peak RSS and answers a second, one day's runs: 2,048 slots
+/// 70–73 MiB, 8,600–9,900 (2 runs); 256 slots 70 MiB, 10,200 (1); 128 slots 55–72 MiB,
+/// 4,200–9,960 (7: the machine's speed varied that much).
 pub const MAX_INFLIGHT: usize = 128;
 /// Interactions that may wait for a slot at most ([`Inflight::admit_waiting`]); past them a
 /// new one is dropped. A waiting one holds its event and its task, not poise's dispatch (a

@@ -19,8 +19,8 @@
 //! Each lane takes at most [`QUEUE_LIMIT`] waiting interactions (`REFEREE_QUEUE_LIMIT`; the
 //! bot's own jobs, such as a status message to update, neither count nor are refused): past it
 //! an interaction is refused at once ([`Refused::Full`]) and the bot answers "busy" while the answer is quick, so
-//! what waits for a thread is bounded (events serenity has not yet handed over are not: see the
-//! README's "Configure it"). A job carries the time its interaction arrived; a job
+//! what waits for a thread is bounded (the events before it are bounded at the gateway's door,
+//! `door`). A job carries the time its interaction reached the door; a job
 //! that reaches a thread after [`START_BY`] does not run ([`Refused::Late`]): the bot still
 //! answers "busy" if Discord's deadline allows ([`ANSWER_BY`]), else drops it. Each outcome is
 //! counted ([`Admission`]).
