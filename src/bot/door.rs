@@ -28,6 +28,7 @@ use poise::serenity_prelude as serenity;
 use super::inflight::Inflight;
 use super::metrics::{BUTTON, Metrics, Outcome, UNKNOWN_COMMAND};
 use super::serve::schema::Registered;
+use super::unparsed::Unreadable;
 use super::workers::{Refused, Workers};
 use super::{Data, Error};
 
@@ -105,6 +106,8 @@ pub struct Door {
     /// so the metrics' labels stay bounded.
     registered: Registered,
     unreported: Mutex<Unreported>,
+    /// Watches each shard, from its READY, for interactions serenity cannot read.
+    unreadable: Unreadable,
 }
 
 impl Door {
@@ -113,6 +116,7 @@ impl Door {
         inflight: Arc<Inflight>,
         workers: Arc<Workers>,
         metrics: Option<Arc<Metrics>>,
+        unreadable: Unreadable,
     ) -> Self {
         let registered = Registered::of(&inner.options().commands);
         Self {
@@ -122,6 +126,7 @@ impl Door {
             metrics,
             registered,
             unreported: Mutex::default(),
+            unreadable,
         }
     }
 
@@ -161,6 +166,9 @@ impl serenity::Framework for Door {
 
     async fn dispatch(&self, ctx: serenity::Context, event: serenity::FullEvent) {
         let serenity::FullEvent::InteractionCreate { interaction } = &event else {
+            if matches!(event, serenity::FullEvent::Ready { .. }) {
+                self.unreadable.watch(&ctx);
+            }
             self.inner.dispatch(ctx, event).await;
             return;
         };

@@ -67,20 +67,19 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
             })
         })
         .build();
-    // Every interaction is admitted, or turned away, before poise sees it.
+    // Every interaction is admitted, or turned away, before poise sees it; the door also
+    // watches each shard for the interactions serenity cannot read.
     let framework = super::door::Door::new(
         framework,
         Arc::clone(&inflight),
         Arc::clone(&workers),
         unparsed_metrics.clone(),
+        super::unparsed::Unreadable::new(unparsed_metrics),
     );
 
     let mut client =
         serenity::ClientBuilder::new_with_http(http, serenity::GatewayIntents::empty())
             .framework(framework)
-            .raw_event_handler(super::unparsed::Unreadable {
-                metrics: unparsed_metrics,
-            })
             .await
             .context("cannot build the Discord client")?;
     prime_shard_restarts(&client.shard_manager);

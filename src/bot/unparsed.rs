@@ -3,11 +3,23 @@
 //! serenity turns each gateway event into its model before anyone sees it; an interaction that
 //! does not fit (an option whose value is `null`, an integer option of `1e30`) becomes an
 //! "unknown event", which poise never sees, and the user would read "The application did not
-//! respond". serenity hands such events, with their JSON, to raw event handlers: this one answers
-//! an `INTERACTION_CREATE` with an id and a token ephemerally over REST (an autocomplete with no
+//! respond". [`Unreadable`] watches each shard's events for an `INTERACTION_CREATE` among them
+//! with an id and a token, answers it ephemerally over REST (an autocomplete with no
 //! suggestions), runs nothing, and counts it under the metrics' command `unreadable`.
+//!
+//! It watches through a collector (serenity's `ShardMessenger::add_collector`, what its own
+//! collectors use): a callback the shard's runner calls with a reference to every event, in
+//! line. A raw event handler would do the same, but serenity clones every event for it and
+//! spawns a task to hand it over, thousands a second for the one in a great many that is
+//! unknown; that clone and task were a tenth of the heap past saturation. A runner starts with
+//! no collectors, so the door starts a watch on each READY (a restarted runner identifies
+//! again; a resumed one keeps its watch), and a shard's new watch ends the old one. The door
+//! sees READY in a task of its own: an unreadable interaction read in the same instant, before
+//! that task has run, goes unwatched, as every one did before issue 33.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use poise::serenity_prelude as serenity;
@@ -45,59 +57,107 @@ pub fn interaction_in(d: &Value) -> Option<Unread> {
     Some(Unread { id, token, kind })
 }
 
-/// The raw event handler (see the module's docs).
+/// Watches every shard for unknown interactions (see the module's docs).
 pub struct Unreadable {
-    pub metrics: Option<Arc<Metrics>>,
+    metrics: Option<Arc<Metrics>>,
+    /// Each shard's current watch, by shard id: clearing one ends it.
+    watching: Mutex<HashMap<u32, Arc<AtomicBool>>>,
 }
 
-#[serenity::async_trait]
-impl serenity::RawEventHandler for Unreadable {
-    async fn raw_event(&self, ctx: serenity::Context, event: serenity::Event) {
-        let serenity::Event::Unknown(unknown) = event else {
-            return;
-        };
-        if unknown.kind != "INTERACTION_CREATE" {
-            return;
+impl Unreadable {
+    pub fn new(metrics: Option<Arc<Metrics>>) -> Self {
+        Self {
+            metrics,
+            watching: Mutex::default(),
         }
-        let Some(unread) = interaction_in(&unknown.value) else {
-            tracing::warn!("an interaction serenity could not read, without an id and token");
-            return;
-        };
-        let arrived = Instant::now();
-        tracing::warn!(
-            id = unread.id,
-            kind = unread.kind,
-            "an interaction serenity could not read: answered, nothing run"
+    }
+
+    /// Watches `ctx`'s shard from now on, ending its earlier watch if there was one. Called on
+    /// the shard's READY, before anything else sees it.
+    pub fn watch(&self, ctx: &serenity::Context) {
+        let live = self.begin(ctx.shard_id.0);
+        let (http, metrics) = (Arc::clone(&ctx.http), self.metrics.clone());
+        let callback = watcher(live, move |found| {
+            let (http, metrics) = (Arc::clone(&http), metrics.clone());
+            tokio::spawn(answer_unread(http, found, metrics));
+        });
+        ctx.shard
+            .add_collector(serenity::CollectorCallback(Box::new(callback)));
+    }
+
+    /// A new watch of `shard`, live; the shard's earlier watch, if any, ends.
+    fn begin(&self, shard: u32) -> Arc<AtomicBool> {
+        let live = Arc::new(AtomicBool::new(true));
+        let earlier = self
+            .watching
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(shard, Arc::clone(&live));
+        if let Some(earlier) = earlier {
+            earlier.store(false, Ordering::Relaxed);
+        }
+        live
+    }
+}
+
+/// What the shard's runner calls with each event: `found` gets every unknown
+/// `INTERACTION_CREATE` (with what could be read of it), for as long as `live` is set; the
+/// callback returns false, and serenity removes it, once it is not.
+fn watcher(
+    live: Arc<AtomicBool>,
+    found: impl Fn(Option<Unread>) + Send + Sync + 'static,
+) -> impl Fn(&serenity::Event) -> bool + Send + Sync + 'static {
+    move |event| {
+        if !live.load(Ordering::Relaxed) {
+            return false;
+        }
+        if let serenity::Event::Unknown(unknown) = event
+            && unknown.kind == "INTERACTION_CREATE"
+        {
+            found(interaction_in(&unknown.value));
+        }
+        true
+    }
+}
+
+/// Answers an unknown interaction (`None`: one without an id and a token, only logged).
+async fn answer_unread(
+    http: Arc<serenity::Http>,
+    unread: Option<Unread>,
+    metrics: Option<Arc<Metrics>>,
+) {
+    let Some(unread) = unread else {
+        tracing::warn!("an interaction serenity could not read, without an id and token");
+        return;
+    };
+    let arrived = Instant::now();
+    tracing::warn!(
+        id = unread.id,
+        kind = unread.kind,
+        "an interaction serenity could not read: answered, nothing run"
+    );
+    let interaction = (
+        serenity::InteractionId::new(unread.id),
+        unread.token.as_str(),
+    );
+    let answered = if unread.kind == 4 {
+        let none = serenity::CreateInteractionResponse::Autocomplete(
+            serenity::CreateAutocompleteResponse::new(),
         );
-        let interaction = (
-            serenity::InteractionId::new(unread.id),
-            unread.token.as_str(),
-        );
-        let answered = if unread.kind == 4 {
-            let none = serenity::CreateInteractionResponse::Autocomplete(
-                serenity::CreateAutocompleteResponse::new(),
-            );
-            matches!(
-                answer::callback(&ctx.http, interaction, &none, arrived).await,
-                answer::Callback::Acknowledged
-            )
+        matches!(
+            answer::callback(&http, interaction, &none, arrived).await,
+            answer::Callback::Acknowledged
+        )
+    } else {
+        answer::answer(&http, interaction, &Reply::ephemeral(UNREADABLE), arrived).await
+    };
+    if let Some(metrics) = &metrics {
+        let outcome = if answered {
+            Outcome::Stale
         } else {
-            answer::answer(
-                &ctx.http,
-                interaction,
-                &Reply::ephemeral(UNREADABLE),
-                arrived,
-            )
-            .await
+            Outcome::Unanswered
         };
-        if let Some(metrics) = &self.metrics {
-            let outcome = if answered {
-                Outcome::Stale
-            } else {
-                Outcome::Unanswered
-            };
-            metrics.interaction(LABEL, outcome, arrived);
-        }
+        metrics.interaction(LABEL, outcome, arrived);
     }
 }
 
@@ -119,6 +179,67 @@ mod tests {
                 kind: 2
             })
         );
+    }
+
+    fn unknown(kind: &str, d: &Value) -> serenity::Event {
+        serenity::Event::Unknown(
+            serde_json::from_value(json!({"t": kind, "d": d})).expect("an unknown event"),
+        )
+    }
+
+    #[test]
+    fn a_watch_finds_unknown_interactions_until_it_ends() {
+        let found = Arc::new(Mutex::new(Vec::new()));
+        let live = Arc::new(AtomicBool::new(true));
+        let sink = Arc::clone(&found);
+        let watch = watcher(Arc::clone(&live), move |unread| {
+            sink.lock().unwrap().push(unread);
+        });
+        let readable = json!({"id": "7", "token": "tok", "type": 4});
+        let cases = [
+            // (event, kept watching, found)
+            (
+                unknown("INTERACTION_CREATE", &readable),
+                true,
+                Some(Some(7)),
+            ),
+            (
+                unknown("INTERACTION_CREATE", &json!({"type": 2})),
+                true,
+                Some(None),
+            ),
+            (unknown("SOMETHING_NEW", &readable), true, None),
+        ];
+        for (event, kept, expected) in cases {
+            found.lock().unwrap().clear();
+            assert_eq!(watch(&event), kept, "{event:?}");
+            let seen: Vec<Option<u64>> = found
+                .lock()
+                .unwrap()
+                .iter()
+                .map(|u| u.as_ref().map(|u| u.id))
+                .collect();
+            assert_eq!(seen, expected.into_iter().collect::<Vec<_>>(), "{event:?}");
+        }
+        // Ended: serenity is told to drop it, and it finds nothing more.
+        found.lock().unwrap().clear();
+        live.store(false, Ordering::Relaxed);
+        assert!(!watch(&unknown("INTERACTION_CREATE", &readable)));
+        assert!(found.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_shards_new_watch_ends_its_earlier_one_only() {
+        let unreadable = Unreadable::new(None);
+        let first = unreadable.begin(0);
+        let other = unreadable.begin(1);
+        assert!(first.load(Ordering::Relaxed) && other.load(Ordering::Relaxed));
+        let second = unreadable.begin(0);
+        assert!(
+            !first.load(Ordering::Relaxed),
+            "shard 0's first watch ended"
+        );
+        assert!(second.load(Ordering::Relaxed) && other.load(Ordering::Relaxed));
     }
 
     #[test]

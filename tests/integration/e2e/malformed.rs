@@ -154,8 +154,9 @@ fn an_internal_error_is_logged_without_a_backtrace_even_with_rust_backtrace() {
     );
 }
 
-/// Payloads serenity cannot turn into its model (issue 33): poise never sees them, so a raw event
-/// handler answers each once, ephemerally, from the event's JSON, running nothing.
+/// Payloads serenity cannot turn into its model (issue 33): poise never sees them, so the shard's
+/// watch answers each once, ephemerally, from the event's JSON, running nothing, after a new
+/// session and a resume too.
 #[test]
 fn interactions_serenity_cannot_read_get_one_ephemeral_answer() {
     let s = Session::start_with(|o| o.log = "referee=info".into());
@@ -188,7 +189,7 @@ fn interactions_serenity_cannot_read_get_one_ephemeral_answer() {
             ),
         ),
     ];
-    for (what, built) in cases {
+    let check = |what: &str, built: payload::Built| {
         let id = built.id;
         let reply = s.send_unreadable(built);
         assert_eq!(reply.kind(), 4, "{what}: {}", reply.callback_body());
@@ -205,7 +206,32 @@ fn interactions_serenity_cannot_read_get_one_ephemeral_answer() {
             1,
             "{what}"
         );
+    };
+    for (what, built) in cases {
+        check(what, built);
     }
+    // The watch is per shard runner: a runner restarted (IDENTIFY afresh) gets a new one, and a
+    // resumed one keeps its own, each answering once. A barrier command first: the watch starts
+    // when the door sees READY, which an interaction in the same instant could overtake.
+    let null_roll = || {
+        spoilt(
+            payload::command(
+                &alice,
+                "roll",
+                vec![string("expression", "1d6")],
+                Value::Null,
+            ),
+            Value::Null,
+        )
+    };
+    s.fake.invalidate_session(false);
+    s.fake.wait_ready(2, TIMEOUT);
+    s.run(&alice, "/odds thiz rating:4");
+    check("after a new session", null_roll());
+    s.fake.reconnect();
+    s.fake.wait_resumed(1, TIMEOUT);
+    s.run(&alice, "/odds thiz rating:4");
+    check("after a resume", null_roll());
     // Nothing ran: the roll log is as it was.
     let after = s.run(&alice, "/history");
     assert_eq!(before, after.text());
