@@ -42,7 +42,10 @@ pub const INFLIGHT_ENV: &str = "REFEREE_MAX_INFLIGHT";
 /// `bot_load`'s overload phase (`/roll` offered at 16,000 a second on 2 cores, the fake
 /// Discord beside the bot), peak RSS and answers a second, one day's runs: 2,048 slots
 /// 70–73 MiB, 8,600–9,900 (2 runs); 256 slots 70 MiB, 10,200 (1); 128 slots 55–72 MiB,
-/// 4,200–9,960 (7: the machine's speed varied that much).
+/// 4,200–9,960 (7: the machine's speed varied that much). Since unknown interactions are
+/// watched without a raw event handler (`unparsed`), on a faster day: 128 slots 46–53 MiB,
+/// 13,000–15,900 (6), and 52–53 MiB, 7,500–10,200 (5) beside busy loops taking one or both
+/// cores.
 pub const MAX_INFLIGHT: usize = 128;
 /// Interactions that may wait for a slot at most ([`Inflight::admit_waiting`]); past them a
 /// new one is dropped. A waiting one holds its event and its task, not poise's dispatch (a
