@@ -69,6 +69,9 @@
 //! table: to profile one), `REFEREE_LOAD_BIN` (the path of another build of `referee` to run
 //! instead of this one's, to compare two builds on one machine), `REFEREE_LOAD_TIMELINE` (a file
 //! to which each phase appends a line per interaction: when it was sent and its latency),
+//! `REFEREE_LOAD_TAIL_ROUNDS` (the tail phase's rounds, default 1: over several, the rounds
+//! alternate which bot goes first — referee, floor, floor, referee, … — and the goal is judged
+//! on the latencies of all rounds pooled, each round's ratio shown beside it),
 //! `REFEREE_LOAD_WRAP` (a command, split on spaces, that each bot is run under: `valgrind
 //! --tool=callgrind` to count its instructions; the bot is then given a minute to start, and
 //! stopped with SIGTERM so the tool writes its report). Bots, fake and (for PostgreSQL) the
@@ -654,6 +657,8 @@ struct Outcome {
     warnings: String,
     /// Rows the phase added to the roll log.
     logged: u64,
+    /// Every answered interaction's latency, sorted (the tail's rounds pool them).
+    latencies: Vec<Duration>,
 }
 
 impl Outcome {
@@ -932,6 +937,7 @@ fn phase(mut rig: Rig, rate: u64, secs: u64) -> Outcome {
         peak_rss_kb,
         warnings,
         logged,
+        latencies,
     }
 }
 /// `REFEREE_LOAD_TIMELINE`: one line per interaction, appended to `path` — when it was flushed
@@ -1035,20 +1041,64 @@ fn report(o: &Outcome, secs: u64) {
     }
 }
 
+/// The tail phase over its rounds (`REFEREE_LOAD_TAIL_ROUNDS`): each round's outcomes, referee's
+/// and the floor's.
+struct Tail {
+    rounds: Vec<(Outcome, Outcome)>,
+}
+
+impl Tail {
+    /// Every latency of one bot's rounds, pooled and sorted.
+    fn pooled(&self, bot: impl Fn(&(Outcome, Outcome)) -> &Outcome) -> Vec<Duration> {
+        let mut all: Vec<Duration> = self
+            .rounds
+            .iter()
+            .flat_map(|r| bot(r).latencies.iter().copied())
+            .collect();
+        all.sort_unstable();
+        all
+    }
+
+    /// Referee's p99 over the floor's, of the pooled latencies (the goal: at most 2×).
+    fn ratio(&self) -> f64 {
+        let referee = percentile(&self.pooled(|r| &r.0), 99.0);
+        let floor = percentile(&self.pooled(|r| &r.1), 99.0);
+        referee.as_secs_f64() / floor.as_secs_f64().max(1e-9)
+    }
+
+    /// The table's rows: the last round's outcomes.
+    fn last(&self) -> &(Outcome, Outcome) {
+        self.rounds.last().expect("at least one round")
+    }
+}
+
 /// The tail: referee's and the floor's latency at one rate, and referee's p99 over the floor's
-/// (issue 33, item 5: at most 2×).
-fn report_tail(referee: &Outcome, floor: &Outcome) {
+/// (issue 33, item 5: at most 2×), each round's and, over several rounds, of all of them pooled.
+fn report_tail(tail: &Tail) {
+    let (referee, floor) = (tail.pooled(|r| &r.0), tail.pooled(|r| &r.1));
+    let rounds = tail.rounds.len();
+    let mut ratios: Vec<f64> = tail.rounds.iter().map(|(r, f)| tail_ratio(r, f)).collect();
+    ratios.sort_by(f64::total_cmp);
+    let (rate, pooled) = (tail.last().0.rate, if rounds > 1 { " pooled" } else { "" });
     println!(
-        "tail at {}/s: p50 {:.3?} (floor {:.3?}), p99 {:.3?} (floor {:.3?}), max {:.3?} (floor {:.3?}); referee's p99 is {:.2}× the floor's (goal ≤ 2×)",
-        referee.rate,
-        referee.p50,
-        floor.p50,
-        referee.p99,
-        floor.p99,
-        referee.max,
-        floor.max,
-        tail_ratio(referee, floor)
+        "tail at {rate}/s{pooled}: p50 {:.3?} (floor {:.3?}), p99 {:.3?} (floor {:.3?}), max {:.3?} (floor {:.3?}); referee's p99 is {:.2}× the floor's (goal ≤ 2×)",
+        percentile(&referee, 50.0),
+        percentile(&floor, 50.0),
+        percentile(&referee, 99.0),
+        percentile(&floor, 99.0),
+        referee.last().copied().unwrap_or_default(),
+        floor.last().copied().unwrap_or_default(),
+        tail.ratio()
     );
+    if rounds > 1 {
+        let text: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
+        println!(
+            "        each round's ratio, sorted: {} (median {:.2}; {} of {rounds} at most 2×)",
+            text.join(", "),
+            ratios[rounds / 2],
+            ratios.iter().filter(|&&r| r <= 2.0).count()
+        );
+    }
 }
 
 fn tail_ratio(referee: &Outcome, floor: &Outcome) -> f64 {
@@ -1125,8 +1175,7 @@ struct Results {
     roll: Outcome,
     roll_floor: Outcome,
     mixed: Outcome,
-    tail: Outcome,
-    tail_floor: Outcome,
+    tail: Tail,
     overload: Outcome,
 }
 
@@ -1203,16 +1252,13 @@ fn print_table(r: &Results, setup: Setup) {
     row(("/roll", "referee"), &r.roll, ratio(&r.roll, &r.roll_floor));
     row(("/roll", "floor"), &r.roll_floor, None);
     row(("mixed", "referee"), &r.mixed, None);
-    row(
-        ("tail /roll", "referee"),
-        &r.tail,
-        ratio(&r.tail, &r.tail_floor),
-    );
-    row(("tail /roll", "floor"), &r.tail_floor, None);
+    let (tail, tail_floor) = r.tail.last();
+    row(("tail /roll", "referee"), tail, ratio(tail, tail_floor));
+    row(("tail /roll", "floor"), tail_floor, None);
     row(("overload /roll", "referee"), &r.overload, None);
     println!(
         "\ntail: referee's p99 is {:.2}× the floor's (goal ≤ 2×); overload: peak RSS {:.1} MiB (goal < 64 MiB), {} of {} answered, {} busy",
-        tail_ratio(&r.tail, &r.tail_floor),
+        r.tail.ratio(),
         mib(r.overload.peak_rss_kb),
         r.overload.answered,
         r.overload.sent,
@@ -1226,6 +1272,7 @@ struct Settings {
     roll_rate: u64,
     mix_rate: u64,
     tail_rate: u64,
+    tail_rounds: u64,
     overload_rate: u64,
     rates: Vec<u64>,
     search: Vec<u64>,
@@ -1241,6 +1288,7 @@ impl Settings {
             roll_rate: first("REFEREE_LOAD_ROLL_RATE", "10000"),
             mix_rate: first("REFEREE_LOAD_MIX_RATE", "5000"),
             tail_rate: first("REFEREE_LOAD_TAIL_RATE", "5000"),
+            tail_rounds: first("REFEREE_LOAD_TAIL_ROUNDS", "1").max(1),
             overload_rate: first("REFEREE_LOAD_OVERLOAD_RATE", "16000"),
             rates: env_list("REFEREE_LOAD_RATES", ""),
             search: env_list("REFEREE_LOAD_SEARCH", ""),
@@ -1278,24 +1326,41 @@ fn run_listed(s: &Settings, phases: &str) {
         }
     }
     if wanted("tail") {
-        let (referee, floor) = tail(s);
-        report_tail(&referee, &floor);
+        report_tail(&tail(s));
     }
     if wanted("overload") {
         overload(s);
     }
 }
 
-/// The tail phase: `/roll` at the tail rate for referee and then the floor, each reported.
-fn tail(s: &Settings) -> (Outcome, Outcome) {
-    println!("the tail, /roll alone at {}/s:", s.tail_rate);
-    let referee = s.run(Bot::Referee, Load::Rolls, s.tail_rate);
-    print!("referee ");
-    report(&referee, s.secs);
-    let floor = s.run(Bot::Floor, Load::Rolls, s.tail_rate);
-    print!("floor   ");
-    report(&floor, s.secs);
-    (referee, floor)
+/// The tail phase: `/roll` at the tail rate for referee and the floor, each reported, for
+/// `tail_rounds` rounds. Odd rounds run the floor first (referee, floor, floor, referee, …), so
+/// a machine that grows busier or quieter over the run weighs on both alike.
+fn tail(s: &Settings) -> Tail {
+    println!(
+        "the tail, /roll alone at {}/s ({} round{}):",
+        s.tail_rate,
+        s.tail_rounds,
+        if s.tail_rounds == 1 { "" } else { "s" }
+    );
+    let one = |bot: Bot, name: &str| {
+        let outcome = s.run(bot, Load::Rolls, s.tail_rate);
+        print!("{name:<7} ");
+        report(&outcome, s.secs);
+        outcome
+    };
+    let rounds = (0..s.tail_rounds.max(1))
+        .map(|round| {
+            if round % 2 == 0 {
+                let referee = one(Bot::Referee, "referee");
+                (referee, one(Bot::Floor, "floor"))
+            } else {
+                let floor = one(Bot::Floor, "floor");
+                (one(Bot::Referee, "referee"), floor)
+            }
+        })
+        .collect();
+    Tail { rounds }
 }
 
 /// The overload phase: `/roll` at the overload rate for referee, reported.
@@ -1327,8 +1392,8 @@ fn run_full(s: &Settings) {
     print!("referee ");
     report(&mixed, secs);
 
-    let (tail, tail_floor) = tail(s);
-    report_tail(&tail, &tail_floor);
+    let tail = tail(s);
+    report_tail(&tail);
     let overload = overload(s);
 
     let results = Results {
@@ -1337,7 +1402,6 @@ fn run_full(s: &Settings) {
         roll_floor,
         mixed,
         tail,
-        tail_floor,
         overload,
     };
     print_table(&results, s.setup);
