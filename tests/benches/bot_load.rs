@@ -36,8 +36,8 @@
 //! 2. `roll` and `floor`: `/roll` alone at 10,000/s, for referee and then the floor: p99, CPU per
 //!    interaction (and its ratio to the floor's), peak RSS;
 //! 3. `mix`: the mixed load at 5,000/s: p99, bytes written (or WAL) per logged roll;
-//! 4. `tail`: `/roll` alone at 5,000/s, for referee and then the floor: p50/p99/max of both, and
-//!    referee's p99 over the floor's (the goal: at most 2×);
+//! 4. `tail`: `/roll` alone at 5,000/s, for referee and the floor in rounds: p50/p99/max of
+//!    both, and referee's p99 over the floor's (the goal: at most 2×);
 //! 5. `overload`: `/roll` at 16,000/s, past what referee can answer: its peak RSS in MiB (the
 //!    goal: under 64 MiB), and how many interactions were answered, answered "busy", and not
 //!    answered at all. Latency and errors past saturation are expected, not a failure.
@@ -69,9 +69,10 @@
 //! table: to profile one), `REFEREE_LOAD_BIN` (the path of another build of `referee` to run
 //! instead of this one's, to compare two builds on one machine), `REFEREE_LOAD_TIMELINE` (a file
 //! to which each phase appends a line per interaction: when it was sent and its latency),
-//! `REFEREE_LOAD_TAIL_ROUNDS` (the tail phase's rounds, default 1: over several, the rounds
-//! alternate which bot goes first — referee, floor, floor, referee, … — and the goal is judged
-//! on the latencies of all rounds pooled, each round's ratio shown beside it),
+//! `REFEREE_LOAD_TAIL_ROUNDS` (the tail phase's rounds, default 4: the rounds alternate which
+//! bot goes first — referee, floor, floor, referee, … — and the goal is judged on the latencies
+//! of all rounds pooled, each round's ratio shown beside it; one round's p99 alone, the floor's
+//! above all, varies several-fold between runs on a shared 2-core machine),
 //! `REFEREE_LOAD_WRAP` (a command, split on spaces, that each bot is run under: `valgrind
 //! --tool=callgrind` to count its instructions; the bot is then given a minute to start, and
 //! stopped with SIGTERM so the tool writes its report). Bots, fake and (for PostgreSQL) the
@@ -1288,7 +1289,7 @@ impl Settings {
             roll_rate: first("REFEREE_LOAD_ROLL_RATE", "10000"),
             mix_rate: first("REFEREE_LOAD_MIX_RATE", "5000"),
             tail_rate: first("REFEREE_LOAD_TAIL_RATE", "5000"),
-            tail_rounds: first("REFEREE_LOAD_TAIL_ROUNDS", "1").max(1),
+            tail_rounds: first("REFEREE_LOAD_TAIL_ROUNDS", "4").max(1),
             overload_rate: first("REFEREE_LOAD_OVERLOAD_RATE", "16000"),
             rates: env_list("REFEREE_LOAD_RATES", ""),
             search: env_list("REFEREE_LOAD_SEARCH", ""),
