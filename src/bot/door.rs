@@ -17,7 +17,8 @@
 //!
 //! Every interaction is counted here, a command, a button, an autocomplete or a modal alike, and
 //! stays counted until poise's handling of it (the command's answer included) has finished, so a
-//! shutdown waits for it. The HTTP Interactions Endpoint (`serve`) admits on its own, before it
+//! shutdown waits for it. The door also starts each shard's watch for the interactions serenity
+//! cannot read (`unparsed`) when it sees the shard's READY. The HTTP Interactions Endpoint (`serve`) admits on its own, before it
 //! parses a command.
 
 use std::sync::{Arc, Mutex, PoisonError};
@@ -33,13 +34,14 @@ use super::workers::{Refused, Workers};
 use super::{Data, Error};
 
 /// Tasks waiting for a thread in the runtime's shared queue past which an interaction is turned
-/// away at the door. Each event serenity reads becomes two tasks (its raw handler's and the
-/// framework's), and a thread's own queue holds 256 before the rest spill into the shared one,
-/// so this bounds the events read but not yet reached to about a thousand; in the steady state,
-/// even at 10,000 interactions a second, the shared queue is nearly empty. At 512 the overload
-/// phase of `bot_load` answered a third fewer (4,970–6,030 a second against 8,340–9,960) for
-/// no less memory (55–67 MiB against 55–66): past saturation the queue is that deep in the
-/// ordinary run of things, and work turned away there leaves slots idle.
+/// away at the door. Each event serenity reads becomes one task (the framework's; unreadable
+/// interactions are watched in line, `unparsed`), and each thread's own queue holds 256 before
+/// the rest spill into the shared one, so this bounds the events read but not yet reached to
+/// about 1,500; in the steady state, even at 10,000 interactions a second, the shared queue is
+/// nearly empty. At 512 the overload phase of `bot_load` answered a third fewer (4,970–6,030 a
+/// second against 8,340–9,960) for no less memory (55–67 MiB against 55–66; measured when a raw
+/// event handler still made two tasks of each event): past saturation the queue is that deep in
+/// the ordinary run of things, and work turned away there leaves slots idle.
 pub const BACKLOG_LIMIT: usize = 1024;
 
 /// The log names each turned-away interaction at debug level only; at warn it reports how many
