@@ -1062,9 +1062,10 @@ impl Tail {
 
     /// Referee's p99 over the floor's, of the pooled latencies (the goal: at most 2×).
     fn ratio(&self) -> f64 {
-        let referee = percentile(&self.pooled(|r| &r.0), 99.0);
-        let floor = percentile(&self.pooled(|r| &r.1), 99.0);
-        referee.as_secs_f64() / floor.as_secs_f64().max(1e-9)
+        p99_ratio(
+            percentile(&self.pooled(|r| &r.0), 99.0),
+            percentile(&self.pooled(|r| &r.1), 99.0),
+        )
     }
 
     /// The table's rows: the last round's outcomes.
@@ -1081,15 +1082,16 @@ fn report_tail(tail: &Tail) {
     let mut ratios: Vec<f64> = tail.rounds.iter().map(|(r, f)| tail_ratio(r, f)).collect();
     ratios.sort_by(f64::total_cmp);
     let (rate, pooled) = (tail.last().0.rate, if rounds > 1 { " pooled" } else { "" });
+    let p99 = (percentile(&referee, 99.0), percentile(&floor, 99.0));
     println!(
         "tail at {rate}/s{pooled}: p50 {:.3?} (floor {:.3?}), p99 {:.3?} (floor {:.3?}), max {:.3?} (floor {:.3?}); referee's p99 is {:.2}× the floor's (goal ≤ 2×)",
         percentile(&referee, 50.0),
         percentile(&floor, 50.0),
-        percentile(&referee, 99.0),
-        percentile(&floor, 99.0),
+        p99.0,
+        p99.1,
         referee.last().copied().unwrap_or_default(),
         floor.last().copied().unwrap_or_default(),
-        tail.ratio()
+        p99_ratio(p99.0, p99.1)
     );
     if rounds > 1 {
         let text: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
@@ -1103,7 +1105,12 @@ fn report_tail(tail: &Tail) {
 }
 
 fn tail_ratio(referee: &Outcome, floor: &Outcome) -> f64 {
-    referee.p99.as_secs_f64() / floor.p99.as_secs_f64().max(1e-9)
+    p99_ratio(referee.p99, floor.p99)
+}
+
+/// Referee's p99 over the floor's.
+fn p99_ratio(referee: Duration, floor: Duration) -> f64 {
+    referee.as_secs_f64() / floor.as_secs_f64().max(1e-9)
 }
 
 fn mib(kb: u64) -> f64 {

@@ -168,19 +168,19 @@ fn interactions_serenity_cannot_read_get_one_ephemeral_answer() {
         built.json["data"]["options"][0]["value"] = value;
         built
     };
-    let cases: Vec<(&str, payload::Built)> = vec![
-        (
-            "an option whose value is null",
-            spoilt(
-                payload::command(
-                    &alice,
-                    "roll",
-                    vec![string("expression", "1d6")],
-                    Value::Null,
-                ),
+    let null_roll = || {
+        spoilt(
+            payload::command(
+                &alice,
+                "roll",
+                vec![string("expression", "1d6")],
                 Value::Null,
             ),
-        ),
+            Value::Null,
+        )
+    };
+    let cases: Vec<(&str, payload::Built)> = vec![
+        ("an option whose value is null", null_roll()),
         (
             "an integer option of 1e30",
             spoilt(
@@ -213,17 +213,6 @@ fn interactions_serenity_cannot_read_get_one_ephemeral_answer() {
     // The watch is per shard runner: a runner restarted (IDENTIFY afresh) gets a new one, and a
     // resumed one keeps its own, each answering once. A barrier command first: the watch starts
     // when the door sees READY, which an interaction in the same instant could overtake.
-    let null_roll = || {
-        spoilt(
-            payload::command(
-                &alice,
-                "roll",
-                vec![string("expression", "1d6")],
-                Value::Null,
-            ),
-            Value::Null,
-        )
-    };
     s.fake.invalidate_session(false);
     s.fake.wait_ready(2, TIMEOUT);
     s.run(&alice, "/odds thiz rating:4");
