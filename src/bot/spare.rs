@@ -5,14 +5,15 @@
 //! async runtime — but every answer waits for it: at `/roll` 5,000 a second (`cargo bench
 //! --bench bot_load`) p50 was 0.9–1.0 ms with the wait and 0.3 ms without, for 45% more CPU
 //! per roll without. CPU spent while the machine has it to spare costs nothing, so the wait is
-//! only worth it when CPU is short. Every [`EVERY`] this thread reads the whole machine's CPU
-//! time from `/proc/stat` and tells the store ([`crate::store::Store::spare_cpu`]): spare once
-//! at least [`SPARE_FROM`] of the machine's time was idle, short again below [`SHORT_BELOW`]
-//! (two thresholds, so that the wait's own saving does not flip it back at once).
+//! only worth it when CPU is short. Every [`EVERY`] this thread reads the CPU time of the cores
+//! this process may run on (`Cpus_allowed_list` in `/proc/self/status`, their lines in
+//! `/proc/stat`) and tells the store ([`crate::store::Store::spare_cpu`]): spare once at least
+//! [`SPARE_FROM`] of their time was idle, short again below [`SHORT_BELOW`] (two thresholds, so
+//! that the wait's own saving does not flip it back at once).
 //!
-//! Decision: the whole machine, not this process, because the bot shares its cores with
-//! whatever runs beside it (the database server, a load balancer, other bots); time stolen by
-//! the hypervisor counts as busy. Where there is no `/proc/stat` (not Linux) the store keeps
+//! Decision: those cores' time, not this process's, because the bot shares them with whatever
+//! runs beside it (the database server, a load balancer, other bots); time stolen by the
+//! hypervisor counts as busy. Where there is no `/proc/stat` (not Linux) the store keeps
 //! waiting, as before. `REFEREE_SPARE_CPU=off` keeps it waiting everywhere.
 
 use std::sync::{Arc, Weak};
@@ -29,25 +30,60 @@ pub const SHORT_BELOW: f64 = 0.25;
 /// The environment variable that turns the watch off (`off`): the store then always waits.
 pub const SPARE_ENV: &str = "REFEREE_SPARE_CPU";
 
-/// The machine's idle and total CPU time so far, in clock ticks, from the text of
-/// `/proc/stat` (its first line: `cpu user nice system idle iowait irq softirq steal …`).
-/// Idle is `idle` plus `iowait`; total is the first eight fields (guest time is already in
-/// `user`).
-pub fn times(stat: &str) -> Option<(u64, u64)> {
-    let line = stat.lines().next()?;
-    let mut fields = line.split_ascii_whitespace();
-    if fields.next()? != "cpu" {
-        return None;
+/// The idle and total CPU time so far, in clock ticks, of the cores `cores` (all of them, the
+/// first line, when `None`), from the text of `/proc/stat` (a line per core: `cpuN user nice
+/// system idle iowait irq softirq steal …`). Idle is `idle` plus `iowait`; total is the first
+/// eight fields (guest time is already in `user`). `None` if a core's line is missing or
+/// unreadable.
+pub fn times(stat: &str, cores: Option<&[usize]>) -> Option<(u64, u64)> {
+    let ticks_of = |line: &str| -> Option<(String, u64, u64)> {
+        let mut fields = line.split_ascii_whitespace();
+        let name = fields.next()?.to_owned();
+        let ticks: Vec<u64> = fields
+            .take(8)
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .ok()?;
+        (ticks.len() >= 5).then(|| (name, ticks[3] + ticks[4], ticks.iter().sum()))
+    };
+    let Some(cores) = cores else {
+        let (name, idle, total) = ticks_of(stat.lines().next()?)?;
+        return (name == "cpu").then_some((idle, total));
+    };
+    let mut sum = (0, 0);
+    for &core in cores {
+        let name = format!("cpu{core}");
+        let line = stat
+            .lines()
+            .find(|l| l.split_ascii_whitespace().next() == Some(name.as_str()))?;
+        let (_, idle, total) = ticks_of(line)?;
+        sum = (sum.0 + idle, sum.1 + total);
     }
-    let ticks: Vec<u64> = fields
-        .take(8)
-        .map(str::parse)
-        .collect::<Result<_, _>>()
-        .ok()?;
-    if ticks.len() < 5 {
-        return None;
+    (!cores.is_empty()).then_some(sum)
+}
+
+/// The cores this process may run on, from the text of `/proc/self/status`
+/// (`Cpus_allowed_list:` followed by ranges such as `0-3,6`).
+pub fn allowed_cores(status: &str) -> Option<Vec<usize>> {
+    let list = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?
+        .trim();
+    let mut cores = Vec::new();
+    for part in list.split(',') {
+        let (first, last): (usize, usize) = match part.split_once('-') {
+            Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+            None => {
+                let n = part.trim().parse().ok()?;
+                (n, n)
+            }
+        };
+        if last < first || last - first > 4096 {
+            return None;
+        }
+        cores.extend(first..=last);
     }
-    Some((ticks[3] + ticks[4], ticks.iter().sum()))
+    (!cores.is_empty()).then_some(cores)
 }
 
 /// The share of the machine's time that was idle between two readings of [`times`]; `None`
@@ -80,11 +116,14 @@ pub fn watch(app: &Arc<App>) {
     if !on(std::env::var(SPARE_ENV).ok().as_deref()) {
         return;
     }
-    let read = || {
-        std::fs::read_to_string("/proc/stat")
-            .ok()
-            .as_deref()
-            .and_then(times)
+    let cores = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .as_deref()
+        .and_then(allowed_cores);
+    let read = move || {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        // A core without a line (gone offline): the whole machine instead.
+        times(&stat, cores.as_deref()).or_else(|| times(&stat, None))
     };
     let Some(mut before) = read() else {
         tracing::debug!("no /proc/stat: SQLite's groups always wait for more writes");
@@ -118,22 +157,48 @@ pub fn watch(app: &Arc<App>) {
 mod tests {
     use super::*;
 
+    const STAT: &str = "cpu  100 5 50 800 20 3 7 15 0 0
+cpu0 50 2 25 400 10 1 3 7 0 0
+cpu1 30 3 20 300 5 1 2 4 0 0
+cpu2 20 0 5 100 5 1 2 4 0 0
+intr 12345
+";
+
     #[test]
-    fn the_machines_idle_and_total_ticks_come_from_the_first_line() {
-        let cases: [(&str, Option<(u64, u64)>); 5] = [
-            (
-                "cpu  100 5 50 800 20 3 7 15 0 0\ncpu0 50 2 25 400 10 1 3 7 0 0\n",
-                Some((820, 1000)),
-            ),
+    fn idle_and_total_ticks_come_from_the_allowed_cores_lines_or_the_machines() {
+        let cases: [(&str, Option<&[usize]>, Option<(u64, u64)>); 8] = [
+            (STAT, None, Some((820, 1000))),
+            (STAT, Some(&[0]), Some((410, 498))),
+            (STAT, Some(&[1, 2]), Some((410, 502))),
+            (STAT, Some(&[3]), None),
+            (STAT, Some(&[]), None),
             // An older kernel's five fields.
-            ("cpu 10 0 10 70 10\n", Some((80, 100))),
-            ("cpu0 10 0 10 70 10\n", None),
-            ("cpu 10 0 ten 70 10\n", None),
+            ("cpu 10 0 10 70 10\n", None, Some((80, 100))),
+            ("cpu0 10 0 10 70 10\n", None, None),
+            ("cpu 10 0 ten 70 10\n", None, None),
+        ];
+        for (text, cores, expected) in cases {
+            assert_eq!(times(text, cores), expected, "{cores:?} of {text:?}");
+        }
+        assert_eq!(times("", None), None);
+    }
+
+    #[test]
+    fn the_allowed_cores_are_read_from_their_ranges() {
+        let status =
+            |list: &str| format!("Name:\treferee\nCpus_allowed:\t3\nCpus_allowed_list:\t{list}\n");
+        let cases: [(&str, Option<Vec<usize>>); 6] = [
+            ("0-1", Some(vec![0, 1])),
+            ("1", Some(vec![1])),
+            ("0-2,5,7-8", Some(vec![0, 1, 2, 5, 7, 8])),
+            ("2-1", None),
+            ("a-b", None),
             ("", None),
         ];
-        for (text, expected) in cases {
-            assert_eq!(times(text), expected, "{text:?}");
+        for (list, expected) in cases {
+            assert_eq!(allowed_cores(&status(list)), expected, "{list:?}");
         }
+        assert_eq!(allowed_cores("Name:\treferee\n"), None);
     }
 
     #[test]
