@@ -65,18 +65,17 @@ pub fn times(stat: &str, cores: Option<&[usize]>) -> Option<(u64, u64)> {
 /// The cores this process may run on, from the text of `/proc/self/status`
 /// (`Cpus_allowed_list:` followed by ranges such as `0-3,6`).
 pub fn allowed_cores(status: &str) -> Option<Vec<usize>> {
-    let list = status
+    let ranges = status
         .lines()
         .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?
         .trim();
     let mut cores = Vec::new();
-    for part in list.split(',') {
-        let (first, last): (usize, usize) = match part.split_once('-') {
-            Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
-            None => {
-                let n = part.trim().parse().ok()?;
-                (n, n)
-            }
+    for part in ranges.split(',') {
+        let (first, last): (usize, usize) = if let Some((a, b)) = part.split_once('-') {
+            (a.trim().parse().ok()?, b.trim().parse().ok()?)
+        } else {
+            let n = part.trim().parse().ok()?;
+            (n, n)
         };
         if last < first || last - first > 4096 {
             return None;
@@ -166,7 +165,8 @@ intr 12345
 
     #[test]
     fn idle_and_total_ticks_come_from_the_allowed_cores_lines_or_the_machines() {
-        let cases: [(&str, Option<&[usize]>, Option<(u64, u64)>); 8] = [
+        type Case<'a> = (&'a str, Option<&'a [usize]>, Option<(u64, u64)>);
+        let cases: [Case; 8] = [
             (STAT, None, Some((820, 1000))),
             (STAT, Some(&[0]), Some((410, 498))),
             (STAT, Some(&[1, 2]), Some((410, 502))),
