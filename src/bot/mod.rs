@@ -26,7 +26,6 @@ pub mod metrics;
 pub mod render;
 mod run;
 pub mod serve;
-mod spare;
 mod stale;
 mod status;
 pub mod unparsed;

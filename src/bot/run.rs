@@ -134,7 +134,6 @@ pub(super) async fn start_app(
         std::env::var(super::inflight::INFLIGHT_ENV).ok().as_deref(),
     )));
     let workers = start_workers(&app)?;
-    super::spare::watch(&app);
     let (metrics, metrics_server) = start_metrics(config, &app, &workers, &inflight).await?;
     Ok(Started {
         app,

@@ -278,14 +278,6 @@ impl Store {
         }
     }
 
-    /// Whether the machine has CPU to spare: while it has, SQLite's groups do not wait for more
-    /// writes ([`sqlite::Sqlite::spare_cpu`]). Nothing on PostgreSQL, whose batches never wait.
-    pub fn spare_cpu(&self, spare: bool) {
-        if let Backend::Sqlite(s) = &self.0 {
-            s.spare_cpu(spare);
-        }
-    }
-
     /// Opens a batch of writes on this thread. Until [`Store::finish_batch`], every
     /// [`Store::write`] of this thread joins one transaction and returns as soon as it has run,
     /// before the commit, and [`Store::read`]s see those writes: the caller must hold back what

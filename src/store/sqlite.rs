@@ -311,8 +311,6 @@ struct Linger {
     /// When the last group committed, in microseconds since `epoch`.
     last_commit: AtomicU64,
     epoch: Instant,
-    /// The machine has CPU to spare: nothing waits ([`Sqlite::spare_cpu`]).
-    spare: AtomicBool,
 }
 
 impl Linger {
@@ -325,7 +323,6 @@ impl Linger {
             busy_gap: AtomicU64::new(BUSY_GAP.as_micros() as u64),
             last_commit: AtomicU64::new(0),
             epoch: Instant::now(),
-            spare: AtomicBool::new(false),
         }
     }
 
@@ -336,9 +333,6 @@ impl Linger {
     /// How long a group of `jobs` writes, with nobody queued behind it, waits for more: `None`
     /// unless the writer is busy (it committed within [`BUSY_GAP`]) and the group is small.
     fn wait(&self, jobs: usize) -> Option<Duration> {
-        if self.spare.load(Ordering::Relaxed) {
-            return None;
-        }
         let micros = self.micros.load(Ordering::Relaxed);
         let last = self.last_commit.load(Ordering::Relaxed);
         let busy =
@@ -899,13 +893,6 @@ impl Sqlite {
             .store(busy_gap.as_micros() as u64, Ordering::Relaxed);
     }
 
-    /// Tells the store whether the machine has CPU to spare. While it has, no group waits for
-    /// more writes ([`LINGER`]): a wait saves CPU (fewer commits, fewer threads woken) at the
-    /// cost of latency, which is only worth it when CPU is short. `bot::spare` watches.
-    pub fn spare_cpu(&self, spare: bool) {
-        self.linger.spare.store(spare, Ordering::Relaxed);
-    }
-
     /// Writes now waiting, their group open, for more writes to join it. For tests.
     #[cfg(test)]
     pub fn lingering(&self) -> usize {
@@ -1421,42 +1408,6 @@ mod tests {
             raw(c).execute("INSERT INTO t (x) VALUES (?1)", [x])?;
             Ok(())
         })
-    }
-
-    /// While the machine has CPU to spare (`bot::spare`), a busy writer's lone write commits at
-    /// once; once CPU is short again it waits for another, as before.
-    #[test]
-    fn with_cpu_to_spare_a_busy_writers_lone_write_waits_for_nobody() {
-        let (_dir, store) = group_store();
-        insert(&store, 1).expect("a first write");
-        // A wait no test outlasts, a group of two ends it, any commit makes the writer busy.
-        store.set_linger(Duration::from_mins(1), 2, Duration::from_mins(10));
-        store.spare_cpu(true);
-        let (commits, groups) = store.commit_counts();
-        let (done_tx, done_rx) = std::sync::mpsc::channel();
-        let writer = Arc::clone(&store);
-        std::thread::spawn(move || done_tx.send(insert(&writer, 2)));
-        done_rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the write did not wait")
-            .expect("committed");
-        assert_eq!(store.commit_counts(), (commits + 1, groups + 1));
-        assert_eq!(rows(&store, "t"), vec![1, 2]);
-
-        store.spare_cpu(false);
-        let lingering = Arc::clone(&store);
-        let first = std::thread::spawn(move || insert(&lingering, 3));
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while store.lingering() == 0 {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "no write lingered within 10 s"
-            );
-            std::thread::yield_now();
-        }
-        insert(&store, 4).expect("the write that joins it");
-        first.join().expect("thread").expect("committed together");
-        assert_eq!(rows(&store, "t"), vec![1, 2, 3, 4]);
     }
 
     #[test]
