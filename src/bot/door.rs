@@ -18,8 +18,8 @@
 //! Every interaction is counted here, a command, a button, an autocomplete or a modal alike, and
 //! stays counted until poise's handling of it (the command's answer included) has finished, so a
 //! shutdown waits for it. The door also starts each shard's watch for the interactions serenity
-//! cannot read (`unparsed`) when it sees the shard's READY. The HTTP Interactions Endpoint (`serve`) admits on its own, before it
-//! parses a command.
+//! cannot read (`unparsed`) when it sees the shard's READY. The HTTP Interactions Endpoint
+//! (`serve`) admits on its own, before it parses a command.
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};

@@ -1357,7 +1357,7 @@ fn tail(s: &Settings) -> Tail {
         report(&outcome, s.secs);
         outcome
     };
-    let rounds = (0..s.tail_rounds.max(1))
+    let rounds = (0..s.tail_rounds)
         .map(|round| {
             if round % 2 == 0 {
                 let referee = one(Bot::Referee, "referee");
