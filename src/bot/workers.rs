@@ -30,8 +30,9 @@
 //! [`PG_WRITERS`] threads, each its own batch on its own connection)
 //! ([`Workers::start_batching`]): it takes the first job, opens a batch in the store, runs every
 //! interaction queued behind it (each write joins the batch's one transaction and returns at
-//! once), waits a moment for more while the store is busy (the group commit's linger; woken
-//! once the group it waits for has come, not by each job), commits, and only then sends the
+//! once), waits a moment for more while the store is busy and writes come fast (the group
+//! commit's linger, `store::LINGER_RATE`; woken once the group it waits for has come, not by
+//! each job), commits, and only then sends the
 //! results. Were the commit to fail, nothing of the batch was kept: each job runs again on its
 //! own, and its answer is that run's (the error's, most likely). Should the batch's own code
 //! panic, its jobs are answered as panicked and never run again (the commit may have happened).

@@ -40,7 +40,8 @@
 //!   [`MAX_GROUP`]th) commits them all at once, and every write of the group returns only once
 //!   that commit is done, with its outcome. A refused write rolls back to its savepoint and
 //!   leaves the others' changes in place. A lone write commits at once when the writer is idle;
-//!   when it is busy (a commit within the last [`BUSY_GAP`]), a small group waits up to
+//!   when it is busy (a commit within the last [`BUSY_GAP`]) and writes come fast (at least
+//!   [`LINGER_RATE`] a second over the last [`RATE_WINDOW`]), a small group waits up to
 //!   [`LINGER`] (without the writer, which others then take to join it) for more writes,
 //!   and commits once it holds [`LINGER_GROUP`] or the wait is over. Under load this
 //!   turns many small commits (each writing the same table and index pages to the WAL again,
@@ -104,7 +105,8 @@ pub use sql::{
 };
 pub use sqlite::{
     AUTOCHECKPOINT_BACKSTOP, BUSY_GAP, CHECKPOINT_ENV, CHECKPOINT_EVERY, LINGER, LINGER_ENV,
-    LINGER_GROUP, MAX_GROUP, PAGE_SIZE, READER_CACHE_KIB, WRITE_WAIT, WRITER_CACHE_KIB,
+    LINGER_GROUP, LINGER_RATE, LINGER_RATE_ENV, MAX_GROUP, PAGE_SIZE, RATE_WINDOW,
+    READER_CACHE_KIB, WRITE_WAIT, WRITER_CACHE_KIB,
 };
 
 impl StoreError {
