@@ -89,6 +89,12 @@ impl App {
         self.store.begin_batch();
     }
 
+    /// Opens a batch that never waits for a lock ([`Store::begin_quick_batch`]); `false` when
+    /// the store has none (PostgreSQL).
+    pub fn begin_quick_batch(&self) -> bool {
+        self.store.begin_quick_batch()
+    }
+
     /// Whether the command just run was turned away from the open batch and must run again
     /// after it ([`Store::batch_deferred`]).
     pub fn batch_deferred(&self) -> bool {

@@ -10,7 +10,7 @@ use poise::serenity_prelude as serenity;
 use super::deliver::{self, Outbox};
 use super::inflight::Inflight;
 use super::metrics::{self, Metrics};
-use super::workers::{BATCHES_ENV, PG_WRITERS, THREADS_ENV, Workers, count_setting};
+use super::workers::{BATCHES_ENV, INLINE_ENV, PG_WRITERS, THREADS_ENV, Workers, count_setting};
 use super::{Data, Error, buttons, commands, render};
 use crate::app::{App, Dice};
 use crate::config::{Config, Shards};
@@ -157,10 +157,14 @@ pub(super) fn start_workers(app: &Arc<App>) -> anyhow::Result<Arc<Workers>> {
                 count_setting(std::env::var(THREADS_ENV).ok().as_deref()).unwrap_or(PG_WRITERS)
             }
         };
+        // SQLite's one writer can take a command on the runtime's thread while idle.
+        let inline = app.store().dialect() == Dialect::Sqlite
+            && Workers::inline(std::env::var(INLINE_ENV).ok().as_deref());
         Workers::start_batching(
             &(Arc::clone(app) as Arc<dyn super::workers::Batching>),
             limit,
             writers,
+            inline,
         )
     } else {
         Workers::start_with(Workers::default_count(), limit)

@@ -49,13 +49,18 @@
 //! `REFEREE_WRITE_BATCHES=off` turns batches off: a pool of writing threads
 //! ([`Workers::start_with`]), each write its own transaction (group commit on SQLite).
 //!
-//! Tried and undone: running an interaction on the runtime's own thread whenever the writing
-//! thread was idle (a batch of one that never waits for a lock; commit b7f5cfa, reverted), to
-//! save the two hand-offs. Each command then commits alone, and a commit costs more than the
-//! hand-offs: measured with `cargo bench --bench bot_load`, the same build with it on and off
-//! in turn, `/roll` at 10,000/s went from 103–105 to 108–110 µs of CPU per interaction, p99
-//! from 19–24 ms to 37–41 ms, and from 1.2 to 1.8 KB written per roll; at 5,000/s p50 fell
-//! from 1.0 to 0.7–0.8 ms for 13% more CPU, p99 no better.
+//! ## Inline
+//! On SQLite an interaction that finds the writing lane idle (nothing queued, its thread
+//! asleep) runs on the thread that asked, the async runtime's, in a batch of its own that never
+//! waits for a lock ([`Batching::begin_quick`]): the lane's thread takes nothing meanwhile, and
+//! a job queued meanwhile wakes it once the inline one is done. So at a moderate rate a
+//! command costs no hand-off to the writing thread and back (two wake-ups, each a context
+//! switch, and the answer waiting for a batch's linger), and under load, when the lane is
+//! busy, commands queue and batch as before. A command whose write finds the lock taken
+//! (another process's, on the same file) wrote nothing and runs again on the lane, which
+//! waits for the lock; so does one whose commit failed. The cost: the runtime's thread is
+//! busy for one command and its commit (tens of microseconds for a roll), not for any wait.
+//! `REFEREE_INLINE_WRITES=off` keeps every command on the lane.
 //!
 //! ## Two lanes
 //! Commands that only read run on their own threads ([`Workers::run_read`]), apart from those
@@ -107,11 +112,20 @@ pub trait Batching: Send + Sync + 'static {
     fn deferred(&self) -> bool;
     /// Rolls back the batch if it is still open (something panicked before its end).
     fn abandon(&self);
+    /// Opens a batch that never waits for a lock, for a job run on the caller's thread (see
+    /// the module's "Inline"); `false` if there is none (nothing opened).
+    fn begin_quick(&self) -> bool {
+        false
+    }
 }
 
 impl Batching for crate::app::App {
     fn begin(&self) {
         self.begin_batch();
+    }
+
+    fn begin_quick(&self) -> bool {
+        self.begin_quick_batch()
     }
 
     fn linger(&self, jobs: usize) -> Option<(Duration, usize)> {
@@ -265,6 +279,30 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
     }
 }
 
+/// Runs `f` on this thread in a quick batch of its own (see the module's "Inline"): its result
+/// once committed; `None` when it must run on the writing lane instead (the store has no quick
+/// batch, its write found the lock taken, or the commit failed: nothing of it was kept).
+fn run_inline<T>(batching: &dyn Batching, f: &dyn Fn() -> T) -> Option<Result<T, Refused>> {
+    let settled = catch_unwind(AssertUnwindSafe(|| {
+        if !batching.begin_quick() {
+            return None;
+        }
+        let out = catch_unwind(AssertUnwindSafe(f)).map_err(|_| Refused::Panicked);
+        let deferred = batching.deferred();
+        let committed = batching.finish();
+        (committed && !deferred).then_some(out)
+    }));
+    settled.unwrap_or_else(|_| {
+        // The batch's own calls panicked (a bug): as in `run_batch`, the job is answered as
+        // failed and never run again, for the commit may have happened.
+        batching.abandon();
+        tracing::error!(
+            "a command run inline panicked outside its own code; it is answered as failed"
+        );
+        Some(Err(Refused::Panicked))
+    })
+}
+
 /// The refusal of a job that reaches a thread after [`START_BY`], if it is one.
 fn late(arrived: Option<Instant>) -> Option<Refused> {
     let waited = arrived?.elapsed();
@@ -300,6 +338,10 @@ const _: () = assert!(
 /// The environment variable that turns batches off (`off`): the bot then writes from a pool of
 /// threads, each write its own transaction (with group commit on SQLite), for comparison.
 pub const BATCHES_ENV: &str = "REFEREE_WRITE_BATCHES";
+
+/// The environment variable that keeps every interaction off the runtime's threads (`off`; see
+/// the module's "Inline").
+pub const INLINE_ENV: &str = "REFEREE_INLINE_WRITES";
 
 /// The environment variable that sets each lane's queue limit.
 pub const QUEUE_ENV: &str = "REFEREE_QUEUE_LIMIT";
@@ -403,6 +445,11 @@ struct LaneState {
     wake_at: usize,
     /// No more jobs are taken; the threads stop once the queue is empty.
     closed: bool,
+    /// The lane's threads running a job (or a batch) now.
+    running: usize,
+    /// A job runs on its caller's thread (see the module's "Inline"): the lane's threads take
+    /// nothing meanwhile.
+    inline: bool,
 }
 
 impl Lane {
@@ -421,7 +468,8 @@ impl Lane {
         // it ends the batch.
         let own = matches!(job, Job::Once(_));
         state.jobs.push_back(job);
-        let wake = wakes(state.sleeping, state.jobs.len(), state.wake_at, own);
+        // A job running inline wakes the lane once it is done (`end_inline`).
+        let wake = !state.inline && wakes(state.sleeping, state.jobs.len(), state.wake_at, own);
         drop(state);
         if wake {
             self.ready.notify_one();
@@ -429,17 +477,44 @@ impl Lane {
         true
     }
 
-    /// The next job, sleeping until there is one; `None` once closed and empty.
-    fn take(&self) -> Option<Job> {
+    /// The next job for a lane's thread, sleeping until there is one (and no job runs inline);
+    /// `None` once closed and empty. `after_job`: the thread has just finished one.
+    fn take(&self, after_job: bool) -> Option<Job> {
         let mut state = self.lock();
+        if after_job {
+            state.running -= 1;
+        }
         loop {
-            if let Some(job) = state.jobs.pop_front() {
+            if !state.inline
+                && let Some(job) = state.jobs.pop_front()
+            {
+                state.running += 1;
                 return Some(job);
             }
-            if state.closed {
+            if state.closed && state.jobs.is_empty() {
                 return None;
             }
             state = self.sleep(state, None, 1);
+        }
+    }
+
+    /// Whether the caller may run a job inline now: nothing is queued and none of the lane's
+    /// threads runs a job. If so, the lane's threads take nothing until [`Lane::end_inline`].
+    fn begin_inline(&self) -> bool {
+        let mut state = self.lock();
+        let free = !state.closed && !state.inline && state.running == 0 && state.jobs.is_empty();
+        state.inline |= free;
+        free
+    }
+
+    /// The job run inline is done: the lane's threads take jobs again.
+    fn end_inline(&self) {
+        let mut state = self.lock();
+        state.inline = false;
+        let wake = state.sleeping > 0 && !state.jobs.is_empty();
+        drop(state);
+        if wake {
+            self.ready.notify_one();
         }
     }
 
@@ -516,6 +591,9 @@ pub struct Workers {
     limit: usize,
     /// The writing lane is one thread that runs interactions in batches (see "Batches").
     batches: bool,
+    /// Interactions may run on their caller's thread while the writing lane is idle (see
+    /// "Inline"), through this.
+    inline: Option<Arc<dyn Batching>>,
     threads: Mutex<Vec<JoinHandle<()>>>,
     /// Interactions turned away (see the module's "Admission").
     pub admission: Admission,
@@ -545,6 +623,7 @@ impl Workers {
             waiting: (Arc::default(), Arc::default()),
             limit: limit.max(1),
             batches: false,
+            inline: None,
             threads: Mutex::new(threads),
             admission: Admission::default(),
         })
@@ -553,7 +632,8 @@ impl Workers {
     /// Starts `writers` writing threads (at least one; SQLite's store admits one) that run
     /// interactions in batches through `batching` (see the module's "Batches"), each its own
     /// batch, and a read-only thread per core, each lane taking at most `limit` waiting
-    /// interactions.
+    /// interactions. With `inline`, an interaction that finds the writing lane idle runs on
+    /// its caller's thread (see the module's "Inline").
     ///
     /// # Errors
     /// When the system refuses a new thread.
@@ -561,6 +641,7 @@ impl Workers {
         batching: &Arc<dyn Batching>,
         limit: usize,
         writers: usize,
+        inline: bool,
     ) -> std::io::Result<Self> {
         let mut threads = Vec::new();
         let queue = Arc::new(Lane::default());
@@ -570,7 +651,9 @@ impl Workers {
                 std::thread::Builder::new()
                     .name(format!("referee-app-{n}"))
                     .spawn(move || {
-                        while let Some(job) = jobs.take() {
+                        let mut after_job = false;
+                        while let Some(job) = jobs.take(after_job) {
+                            after_job = true;
                             match job {
                                 Job::Once(f) => f(),
                                 Job::Batched(first) => run_batch(&jobs, &*batching, first),
@@ -586,9 +669,16 @@ impl Workers {
             waiting: (Arc::default(), Arc::default()),
             limit: limit.max(1),
             batches: true,
+            inline: inline.then(|| Arc::clone(batching)),
             threads: Mutex::new(threads),
             admission: Admission::default(),
         })
+    }
+
+    /// Whether an interaction that finds the writing lane idle may run on its caller's thread
+    /// (see the module's "Inline"): unless `setting` (`REFEREE_INLINE_WRITES`) is `off`.
+    pub fn inline(setting: Option<&str>) -> bool {
+        !setting.is_some_and(|v| v.trim().eq_ignore_ascii_case("off"))
     }
 
     /// Whether the writing lane batches (see the module's "Batches"), on either database:
@@ -629,7 +719,9 @@ impl Workers {
                 std::thread::Builder::new()
                     .name(format!("{name}-{n}"))
                     .spawn(move || {
-                        while let Some(job) = jobs.take() {
+                        let mut after_job = false;
+                        while let Some(job) = jobs.take(after_job) {
+                            after_job = true;
                             match job {
                                 Job::Once(f) => f(),
                                 Job::Batched(mut job) => {
@@ -687,6 +779,17 @@ impl Workers {
         arrived: Instant,
         f: impl Fn() -> T + Send + 'static,
     ) -> Result<T, Refused> {
+        // A late one is left to the lane, which refuses it (see "Admission").
+        if let Some(batching) = &self.inline
+            && late(Some(arrived)).is_none()
+            && self.queue.begin_inline()
+        {
+            let ran = run_inline(&**batching, &f);
+            self.queue.end_inline();
+            if let Some(result) = ran {
+                return result;
+            }
+        }
         let admit = Some((arrived, &self.waiting.0, self.limit));
         if self.batches {
             Self::run_on(&self.queue, admit, |tx, leave, arrived| {
@@ -1062,6 +1165,8 @@ mod tests {
         panics: std::sync::atomic::AtomicBool,
         /// The job just run was turned away from the batch (a job sets it).
         turned: std::sync::atomic::AtomicBool,
+        /// It has quick batches (as SQLite's store has).
+        quick: std::sync::atomic::AtomicBool,
     }
 
     impl Recorder {
@@ -1077,6 +1182,14 @@ mod tests {
     impl Batching for Recorder {
         fn begin(&self) {
             self.note("begin");
+        }
+
+        fn begin_quick(&self) -> bool {
+            let quick = self.quick.load(Ordering::SeqCst);
+            if quick {
+                self.note("begin quick");
+            }
+            quick
         }
 
         fn linger(&self, _jobs: usize) -> Option<(Duration, usize)> {
@@ -1143,7 +1256,7 @@ mod tests {
         tokio::task::JoinHandle<Result<(), Refused>>,
     ) {
         let workers = Arc::new(
-            Workers::start_batching(&(Arc::clone(recorder) as Arc<dyn Batching>), 64, 1)
+            Workers::start_batching(&(Arc::clone(recorder) as Arc<dyn Batching>), 64, 1, false)
                 .expect("threads"),
         );
         let (release, holder) = hold(&workers, rt);
@@ -1192,6 +1305,169 @@ mod tests {
             .worker_threads(2)
             .build()
             .expect("a runtime")
+    }
+
+    /// A batching pool over `recorder` whose interactions run inline while its lane is idle.
+    fn inline_pool(recorder: &Arc<Recorder>) -> Arc<Workers> {
+        Arc::new(
+            Workers::start_batching(&(Arc::clone(recorder) as Arc<dyn Batching>), 64, 1, true)
+                .expect("threads"),
+        )
+    }
+
+    /// A recorder whose store has quick batches.
+    fn quick_recorder() -> Arc<Recorder> {
+        let recorder = Arc::new(Recorder::default());
+        recorder.quick.store(true, Ordering::SeqCst);
+        recorder
+    }
+
+    /// The name of the thread a job ran on.
+    fn here() -> String {
+        std::thread::current()
+            .name()
+            .unwrap_or("unnamed")
+            .to_owned()
+    }
+
+    #[test]
+    fn an_interaction_finding_the_lane_idle_runs_on_its_callers_thread_in_a_quick_batch() {
+        let recorder = quick_recorder();
+        let workers = inline_pool(&recorder);
+        let rt = two_threads();
+        let caller = std::thread::Builder::new()
+            .name("caller".into())
+            .spawn(move || rt.block_on(workers.run_for(Instant::now(), here)))
+            .expect("thread")
+            .join()
+            .expect("caller");
+        assert_eq!(caller, Ok("caller".to_owned()));
+        assert_eq!(recorder.log(), ["begin quick", "committed"]);
+    }
+
+    #[test]
+    fn an_interaction_runs_on_the_lane_while_it_is_busy_or_without_quick_batches() {
+        // Busy: the lane's thread runs a job of the bot's own.
+        let recorder = quick_recorder();
+        let workers = inline_pool(&recorder);
+        let rt = two_threads();
+        let (release, holder) = hold(&workers, &rt);
+        let task = {
+            let pool = Arc::clone(&workers);
+            rt.spawn(async move { pool.run_for(Instant::now(), here).await })
+        };
+        until_queued(&workers, 1);
+        release.send(()).expect("release");
+        rt.block_on(holder).expect("task").expect("held job");
+        assert_eq!(
+            rt.block_on(task).expect("task"),
+            Ok("referee-app-0".to_owned())
+        );
+        assert_eq!(recorder.log(), ["begin", "committed"]);
+
+        // Idle, but the store has no quick batch (PostgreSQL's).
+        let recorder = Arc::new(Recorder::default());
+        let workers = inline_pool(&recorder);
+        assert_eq!(
+            rt.block_on(workers.run_for(Instant::now(), here)),
+            Ok("referee-app-0".to_owned())
+        );
+        assert_eq!(recorder.log(), ["begin", "committed"]);
+    }
+
+    #[test]
+    fn an_inline_interaction_turned_away_or_whose_commit_failed_runs_again_on_the_lane() {
+        let rt = two_threads();
+        // Turned away (the lock was taken): nothing of it was kept; the lane runs it again.
+        let recorder = quick_recorder();
+        let workers = inline_pool(&recorder);
+        let job = {
+            let recorder = Arc::clone(&recorder);
+            move || {
+                let on = here();
+                if on != "referee-app-0" {
+                    recorder.turned.store(true, Ordering::SeqCst);
+                }
+                recorder.note(format!("run on {on}"));
+                on
+            }
+        };
+        let (inline_thread, got) = {
+            let workers = Arc::clone(&workers);
+            let rt = &rt;
+            std::thread::scope(|scope| {
+                scope
+                    .spawn(move || (here(), rt.block_on(workers.run_for(Instant::now(), job))))
+                    .join()
+                    .expect("caller")
+            })
+        };
+        assert_eq!(got, Ok("referee-app-0".to_owned()));
+        assert_eq!(
+            recorder.log(),
+            [
+                "begin quick".to_owned(),
+                format!("run on {inline_thread}"),
+                "committed".to_owned(),
+                "begin".to_owned(),
+                "run on referee-app-0".to_owned(),
+                "committed".to_owned(),
+            ]
+        );
+
+        // The inline commit failed: nothing of it was kept; the lane runs it again.
+        let recorder = quick_recorder();
+        recorder.failures.store(1, Ordering::SeqCst);
+        let workers = inline_pool(&recorder);
+        assert_eq!(
+            rt.block_on(workers.run_for(Instant::now(), here)),
+            Ok("referee-app-0".to_owned())
+        );
+        assert_eq!(
+            recorder.log(),
+            ["begin quick", "failed", "begin", "committed"]
+        );
+    }
+
+    #[test]
+    fn while_one_runs_inline_the_lane_takes_nothing_then_runs_what_was_queued() {
+        let recorder = quick_recorder();
+        let workers = inline_pool(&recorder);
+        let rt = two_threads();
+        let (started_tx, started_rx) = crossbeam_channel::unbounded::<()>();
+        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
+        let inline = {
+            let workers = Arc::clone(&workers);
+            let handle = rt.handle().clone();
+            std::thread::Builder::new()
+                .name("caller".into())
+                .spawn(move || {
+                    handle.block_on(workers.run_for(Instant::now(), move || {
+                        let _ = started_tx.send(());
+                        let _ = release_rx.recv();
+                        here()
+                    }))
+                })
+                .expect("thread")
+        };
+        started_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the first runs inline");
+        let queued = {
+            let pool = Arc::clone(&workers);
+            rt.spawn(async move { pool.run_for(Instant::now(), here).await })
+        };
+        until_queued(&workers, 1);
+        // The lane's thread, woken and free, still leaves the job queued while one runs inline.
+        workers.queue.ready.notify_all();
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(workers.queue_depths().0, 1, "taken while a job ran inline");
+        release_tx.send(()).expect("release");
+        assert_eq!(inline.join().expect("caller"), Ok("caller".to_owned()));
+        assert_eq!(
+            rt.block_on(queued).expect("task"),
+            Ok("referee-app-0".to_owned())
+        );
     }
 
     #[test]

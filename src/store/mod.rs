@@ -293,13 +293,26 @@ impl Store {
         }
     }
 
+    /// Opens a batch that never waits for a lock, on SQLite ([`sqlite::Sqlite::begin_quick_batch`]);
+    /// `false`, and no batch opened, on PostgreSQL, whose writes wait for the server.
+    pub fn begin_quick_batch(&self) -> bool {
+        match &self.0 {
+            Backend::Sqlite(s) => {
+                s.begin_quick_batch();
+                true
+            }
+            Backend::Postgres(_) => false,
+        }
+    }
+
     /// Whether the command just run in the open batch had a write turned away (PostgreSQL: its
-    /// guild's lock was held by another process's transaction): nothing it wrote is kept, and
-    /// it must run again on its own once the batch is committed (or rolled back). Clears the
-    /// mark. Always `false` on SQLite, whose batch holds the one write lock.
+    /// guild's lock was held by another process's transaction; SQLite: a quick batch found the
+    /// write lock taken): nothing it wrote is kept, and it must run again on its own once the
+    /// batch is committed (or rolled back). Clears the mark. Always `false` in SQLite's other
+    /// batches, which hold the one write lock.
     pub fn batch_deferred(&self) -> bool {
         match &self.0 {
-            Backend::Sqlite(_) => false,
+            Backend::Sqlite(s) => s.batch_deferred(),
             Backend::Postgres(p) => p.batch_deferred(),
         }
     }

@@ -208,6 +208,11 @@ struct Batch {
     after: Vec<Box<dyn FnOnce() + Send>>,
     /// A write of the batch is running: its reads go through the readers.
     writing: bool,
+    /// Opened by [`Sqlite::begin_quick_batch`]: it never waits for the write lock.
+    quick: bool,
+    /// A write of this quick batch found the lock taken and wrote nothing (see
+    /// [`Sqlite::batch_deferred`]).
+    deferred: bool,
 }
 
 thread_local! {
@@ -768,15 +773,42 @@ impl Sqlite {
     /// another store, or the first stays open and that store's writers wait for it for ever.
     pub fn begin_batch(&self) {
         SOLE_WRITER.set(true);
+        self.open_batch(false);
+    }
+
+    /// Opens a batch on this thread, as [`Sqlite::begin_batch`] does, that never waits for the
+    /// write lock: should this process's writer be in another thread's batch, or another
+    /// process hold SQLite's lock, its first write returns [`StoreError::Busy`] at once and
+    /// writes nothing, nor does any later write of the batch, and [`Sqlite::batch_deferred`]
+    /// says so. For a command run on a thread that must not block (the async runtime's: see
+    /// `bot::workers`'s "Inline"), which then runs it again on the writing thread. The thread
+    /// is not marked as the only writing one.
+    pub fn begin_quick_batch(&self) {
+        self.open_batch(true);
+    }
+
+    fn open_batch(&self, quick: bool) {
         let open = Batch {
             store: self.id(),
             group: None,
             after: Vec::new(),
             writing: false,
+            quick,
+            deferred: false,
         };
         // A batch left open (its caller panicked before finishing it) is undone first.
         self.abandon_batch();
         BATCH.set(Some(open));
+    }
+
+    /// Whether a write of the quick batch open on this thread found the lock taken (then nothing
+    /// of the batch was written). Clears the mark.
+    pub fn batch_deferred(&self) -> bool {
+        BATCH.with(|b| {
+            b.borrow_mut()
+                .as_mut()
+                .is_some_and(|b| b.store == self.id() && std::mem::take(&mut b.deferred))
+        })
     }
 
     /// Undoes the batch open on this thread, if any: its group is rolled back and nothing
@@ -859,12 +891,40 @@ impl Sqlite {
         deadline: Instant,
         f: impl FnOnce(&Conn) -> Result<T, E>,
     ) -> Result<T, E> {
-        let mine = BATCH.with(|b| b.borrow().as_ref().and_then(|b| b.group.clone()));
-        let mut guard = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let (mine, quick) = BATCH.with(|b| {
+            b.borrow()
+                .as_ref()
+                .map_or((None, false), |b| (b.group.clone(), b.quick))
+        });
+        // A quick batch turned away writes nothing more (see `begin_quick_batch`).
+        let turned_away = || {
+            BATCH.with(|b| {
+                if let Some(b) = b.borrow_mut().as_mut() {
+                    b.deferred = true;
+                }
+            });
+            E::from(StoreError::Busy)
+        };
+        if quick
+            && mine.is_none()
+            && BATCH.with(|b| b.borrow().as_ref().is_some_and(|b| b.deferred))
+        {
+            return Err(turned_away());
+        }
+        let mut guard = if quick && mine.is_none() {
+            match self.writer.try_lock() {
+                Ok(guard) => guard,
+                Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => return Err(turned_away()),
+            }
+        } else {
+            self.writer.lock().unwrap_or_else(PoisonError::into_inner)
+        };
         loop {
             match guard.open.as_ref() {
                 Some(open) if mine.as_ref().is_some_and(|g| Arc::ptr_eq(g, &open.group)) => break,
                 None => break,
+                Some(open) if open.batch && quick => return Err(turned_away()),
                 // Another batch's group is left to it; any other group is committed now, so
                 // the batch's writes are alone in their group and all kept or none.
                 Some(open) if open.batch => {
@@ -886,8 +946,12 @@ impl Sqlite {
             if mine.is_some() {
                 return Err(ended());
             }
-            if let Err(e) = self.begin(writer, deadline) {
-                return Err(E::from(e));
+            // A quick batch does not wait for another process's lock.
+            let deadline = if quick { Instant::now() } else { deadline };
+            match self.begin(writer, deadline) {
+                Ok(()) => {}
+                Err(StoreError::Busy) if quick => return Err(turned_away()),
+                Err(e) => return Err(E::from(e)),
             }
             let open = OpenGroup::new(true);
             let group = Arc::clone(&open.group);
@@ -1673,6 +1737,68 @@ mod tests {
         store.set_linger(Duration::ZERO, 10, Duration::from_mins(10));
         insert(&store, 6).expect("a write");
         assert_eq!(rows(&store, "t").len(), 6);
+    }
+
+    /// A quick batch never waits for the write lock: while another connection holds it (as
+    /// another process would), its write is turned away at once — `Busy`, marked deferred,
+    /// nothing written, and so is every later write until the mark is read — where a batch of the
+    /// writing thread waits for the lock until its deadline. Once the lock is free it writes
+    /// and commits like any batch.
+    #[test]
+    fn a_quick_batch_is_turned_away_from_a_taken_lock_and_writes_nothing() {
+        let (_dir, store) = group_store();
+        let other = Connection::open(store.path()).expect("another connection");
+        other
+            .execute_batch("BEGIN IMMEDIATE")
+            .expect("the other connection takes the write lock");
+
+        store.begin_quick_batch();
+        assert!(matches!(insert(&store, 1), Err(StoreError::Busy)));
+        other.execute_batch("ROLLBACK").expect("the lock is free");
+        assert!(
+            matches!(insert(&store, 2), Err(StoreError::Busy)),
+            "a command turned away writes nothing more"
+        );
+        assert!(store.batch_deferred(), "the command was turned away");
+        assert!(!store.batch_deferred(), "asking clears the mark");
+        store.finish_batch().expect("nothing to commit");
+        assert_eq!(rows(&store, "t"), Vec::<i64>::new());
+
+        store.begin_quick_batch();
+        insert(&store, 3).expect("the lock is free");
+        assert!(!store.batch_deferred());
+        store.finish_batch().expect("committed");
+        assert_eq!(rows(&store, "t"), vec![3]);
+    }
+
+    /// Nor does a quick batch wait for another thread's batch: its write is turned away while
+    /// that batch's group is open, and the other batch's writes are untouched.
+    #[test]
+    fn a_quick_batch_is_turned_away_from_another_threads_open_batch() {
+        let (_dir, store) = group_store();
+        let (opened_tx, opened_rx) = std::sync::mpsc::channel();
+        let (finish_tx, finish_rx) = std::sync::mpsc::channel::<()>();
+        let other = {
+            let store = Arc::clone(&store);
+            std::thread::spawn(move || {
+                store.begin_batch();
+                insert(&store, 1).expect("the batch's write");
+                opened_tx.send(()).expect("opened");
+                finish_rx.recv().expect("finish");
+                store.finish_batch()
+            })
+        };
+        opened_rx.recv().expect("the other batch is open");
+        store.begin_quick_batch();
+        assert!(matches!(insert(&store, 2), Err(StoreError::Busy)));
+        assert!(store.batch_deferred());
+        store.finish_batch().expect("nothing to commit");
+        finish_tx.send(()).expect("finish");
+        other
+            .join()
+            .expect("thread")
+            .expect("the other batch commits");
+        assert_eq!(rows(&store, "t"), vec![1]);
     }
 
     fn rows(store: &Sqlite, table: &str) -> Vec<i64> {
