@@ -134,6 +134,11 @@ pub(super) async fn start_app(
         std::env::var(super::inflight::INFLIGHT_ENV).ok().as_deref(),
     )));
     let workers = start_workers(&app)?;
+    if let Some(most) = Workers::inline(std::env::var(INLINE_ENV).ok().as_deref()) {
+        // Inline only while few interactions are in flight (see `workers`' "Inline").
+        let inflight = Arc::clone(&inflight);
+        workers.gate_inline(move || inflight.current() <= most);
+    }
     let (metrics, metrics_server) = start_metrics(config, &app, &workers, &inflight).await?;
     Ok(Started {
         app,
@@ -159,7 +164,7 @@ pub(super) fn start_workers(app: &Arc<App>) -> anyhow::Result<Arc<Workers>> {
         };
         // SQLite's one writer can take a command on the runtime's thread while idle.
         let inline = app.store().dialect() == Dialect::Sqlite
-            && Workers::inline(std::env::var(INLINE_ENV).ok().as_deref());
+            && Workers::inline(std::env::var(INLINE_ENV).ok().as_deref()).is_some();
         Workers::start_batching(
             &(Arc::clone(app) as Arc<dyn super::workers::Batching>),
             limit,
