@@ -257,15 +257,16 @@ impl Metrics {
     /// [`UNKNOWN_COMMAND`]) and, when it ran and was answered, its latency since `arrived` (a
     /// stale interaction's answer comes from poise, which does not say when it arrived).
     pub fn interaction(&self, command: &str, outcome: Outcome, arrived: Instant) {
-        self.interactions
-            .with_label_values(&[command, outcome.label()])
-            .inc();
+        // The latency first: a scrape that sees an interaction counted also sees its latency.
         if !matches!(
             outcome,
             Outcome::Dropped | Outcome::Unanswered | Outcome::Stale
         ) {
             self.latency.observe(arrived.elapsed().as_secs_f64());
         }
+        self.interactions
+            .with_label_values(&[command, outcome.label()])
+            .inc();
     }
 
     /// One group commit took `took`.
