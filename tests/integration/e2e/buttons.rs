@@ -2,6 +2,7 @@
 //! disabled) and posts the result as a follow-up; anyone else's press is refused privately.
 
 use super::{Session, custom_ids};
+use std::time::Duration;
 
 #[test]
 fn only_the_owner_spends_luck_with_the_reroll_button() {
@@ -155,18 +156,34 @@ fn the_dying_button_rolls_the_owners_dying_check() {
 }
 
 /// The status message's latest "Attack" button: its id carries the encounter's version, so it is
-/// read from the last post or edit of a message in the channel that had one.
-fn status_attack_button(s: &super::Session) -> String {
+/// read from the last post or edit of a message in the channel that had one, among the requests
+/// after the first `since`. The bot brings the status message up to date after a command's
+/// answer has gone out, so this waits for it (10 s at most).
+fn status_attack_button(s: &super::Session, since: usize) -> String {
     let prefix = format!("/channels/{}/messages", super::CHANNEL_ID);
-    s.fake
-        .requests()
-        .iter()
-        .rev()
-        .filter(|r| (r.method == "POST" || r.method == "PATCH") && r.route().starts_with(&prefix))
-        .filter_map(|r| r.json.as_ref())
-        .flat_map(custom_ids)
-        .find(|id| id.starts_with("enc:attack:"))
-        .expect("the status message carries an Attack button")
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let found = s
+            .fake
+            .requests()
+            .iter()
+            .skip(since)
+            .rev()
+            .filter(|r| {
+                (r.method == "POST" || r.method == "PATCH") && r.route().starts_with(&prefix)
+            })
+            .filter_map(|r| r.json.as_ref())
+            .flat_map(custom_ids)
+            .find(|id| id.starts_with("enc:attack:"));
+        if let Some(id) = found {
+            return id;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the status message carries an Attack button"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// Issue 31, through Discord: the GM presses Attack on the encounter's status message for an
@@ -193,9 +210,10 @@ fn the_gms_attack_button_keeps_npc_numbers_behind_the_screen() {
     // To Grimlok 1's turn: Next until the Attack button answers for it.
     let grimlok_turn = || {
         for _ in 0..6 {
+            let since = s.fake.requests().len();
             let next = s.run(&gm, "/encounter next");
             let carrier = next.message();
-            let attack = s.press(&gm, &carrier, &status_attack_button(&s));
+            let attack = s.press(&gm, &carrier, &status_attack_button(&s, since));
             assert!(attack.ephemeral(), "{}", attack.callback_body());
             if attack.text().starts_with("Grimlok 1 attacks") {
                 let hit = attack
