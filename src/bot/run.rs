@@ -133,8 +133,9 @@ pub(super) async fn start_app(
     let inflight = Arc::new(Inflight::with_limit(Inflight::limit_from(
         std::env::var(super::inflight::INFLIGHT_ENV).ok().as_deref(),
     )));
-    let workers = start_workers(&app)?;
-    if let Some(most) = Workers::inline(std::env::var(INLINE_ENV).ok().as_deref()) {
+    let inline = Workers::inline(std::env::var(INLINE_ENV).ok().as_deref());
+    let workers = start_workers(&app, inline.is_some())?;
+    if let Some(most) = inline {
         // Inline only while few interactions are in flight (see `workers`' "Inline").
         let inflight = Arc::clone(&inflight);
         workers.gate_inline(move || inflight.current() <= most);
@@ -150,8 +151,9 @@ pub(super) async fn start_app(
 }
 
 /// The threads that run `app` (see [`super::workers`]): batching writes, unless
-/// `REFEREE_WRITE_BATCHES` is `off` (then a pool).
-pub(super) fn start_workers(app: &Arc<App>) -> anyhow::Result<Arc<Workers>> {
+/// `REFEREE_WRITE_BATCHES` is `off` (then a pool); with `inline`, on SQLite, an interaction may
+/// run on its caller's thread while the writing lane is idle (see `workers`' "Inline").
+pub(super) fn start_workers(app: &Arc<App>, inline: bool) -> anyhow::Result<Arc<Workers>> {
     let limit = Workers::default_queue_limit();
     let workers = if Workers::batches(std::env::var(BATCHES_ENV).ok().as_deref()) {
         // SQLite's store takes one writer; PostgreSQL's each batch on a connection of its own,
@@ -163,8 +165,7 @@ pub(super) fn start_workers(app: &Arc<App>) -> anyhow::Result<Arc<Workers>> {
             }
         };
         // SQLite's one writer can take a command on the runtime's thread while idle.
-        let inline = app.store().dialect() == Dialect::Sqlite
-            && Workers::inline(std::env::var(INLINE_ENV).ok().as_deref()).is_some();
+        let inline = inline && app.store().dialect() == Dialect::Sqlite;
         Workers::start_batching(
             &(Arc::clone(app) as Arc<dyn super::workers::Batching>),
             limit,

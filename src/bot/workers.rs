@@ -1366,6 +1366,22 @@ mod tests {
             .to_owned()
     }
 
+    /// Runs `job` through `workers` from a thread of its own, blocking on `rt`: the name of that
+    /// thread, and the outcome.
+    fn run_from_a_caller<T: Send + 'static>(
+        workers: &Arc<Workers>,
+        rt: &tokio::runtime::Runtime,
+        job: impl Fn() -> T + Send + 'static,
+    ) -> (String, Result<T, Refused>) {
+        let workers = Arc::clone(workers);
+        std::thread::scope(|scope| {
+            scope
+                .spawn(move || (here(), rt.block_on(workers.run_for(Instant::now(), job))))
+                .join()
+                .expect("caller")
+        })
+    }
+
     #[test]
     fn an_interaction_finding_the_lane_idle_runs_on_its_callers_thread_in_a_quick_batch() {
         let recorder = quick_recorder();
@@ -1391,23 +1407,13 @@ mod tests {
             workers.gate_inline(move || in_flight.load(Ordering::SeqCst) <= INLINE_INFLIGHT);
         }
         let rt = two_threads();
-        let run = |workers: &Arc<Workers>| {
-            let workers = Arc::clone(workers);
-            let rt = &rt;
-            std::thread::scope(|scope| {
-                scope
-                    .spawn(move || (here(), rt.block_on(workers.run_for(Instant::now(), here))))
-                    .join()
-                    .expect("caller")
-            })
-        };
         // One more than the gate lets through: the lane's thread, in a batch.
-        let (_, got) = run(&workers);
+        let (_, got) = run_from_a_caller(&workers, &rt, here);
         assert_eq!(got, Ok("referee-app-0".to_owned()));
         assert_eq!(recorder.log(), ["begin", "committed"]);
         // At the gate's number: inline, on the caller's thread.
         in_flight.store(INLINE_INFLIGHT, Ordering::SeqCst);
-        let (caller, got) = run(&workers);
+        let (caller, got) = run_from_a_caller(&workers, &rt, here);
         assert_eq!(got, Ok(caller));
         assert_eq!(
             recorder.log(),
@@ -1477,16 +1483,7 @@ mod tests {
                 on
             }
         };
-        let (inline_thread, got) = {
-            let workers = Arc::clone(&workers);
-            let rt = &rt;
-            std::thread::scope(|scope| {
-                scope
-                    .spawn(move || (here(), rt.block_on(workers.run_for(Instant::now(), job))))
-                    .join()
-                    .expect("caller")
-            })
-        };
+        let (inline_thread, got) = run_from_a_caller(&workers, &rt, job);
         assert_eq!(got, Ok("referee-app-0".to_owned()));
         assert_eq!(
             recorder.log(),
