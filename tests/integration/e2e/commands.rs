@@ -899,9 +899,11 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
         "{text}"
     );
 
+    // A 17 drops and an 18 breaks the weapon that rolled it, so this attack takes a dagger from
+    // the table (nothing carried to mark) and the Broadsword attack below always runs.
     let text = x.text(
         &alys,
-        "/tft attack attacker:Tor target:Ulf adjust:\"invisible, attackers:2\"",
+        "/tft attack attacker:Tor target:Ulf weapon:dagger adjust:\"invisible, attackers:2\"",
     );
     assert!(
         text.contains("target invisible -6, 2 more attackers +2"),
