@@ -95,8 +95,8 @@ const READER_WAIT: Duration = Duration::from_secs(2);
 /// luck spend uses on the writer).
 const STATEMENT_CACHE: usize = 96;
 /// Committed writes between two background checkpoints. A write adds a few 1 KiB pages to the
-/// WAL (about 3 for a `/roll`, 12 for a luck spend), so the WAL grows to a few MiB between
-/// checkpoints. A checkpoint writes each page it copies to the database file once, however
+/// WAL (about 3 for a `/roll`, 12 for a luck spend), so a few MiB wait to be copied between
+/// checkpoints (the WAL file itself grows to [`AUTOCHECKPOINT_BACKSTOP`] under steady writes). A checkpoint writes each page it copies to the database file once, however
 /// often the WAL holds it, and the hot pages (the ends of the roll log and its indexes) are in
 /// every checkpoint: fewer checkpoints, fewer bytes per roll. Measured with `cargo bench
 /// --bench bot_load`, the mixed load at 5,000/s with a 400 µs [`LINGER`], bytes that reached
@@ -105,10 +105,19 @@ const STATEMENT_CACHE: usize = 96;
 pub const CHECKPOINT_EVERY: u64 = 1024;
 /// The environment variable that sets [`CHECKPOINT_EVERY`] (a number of writes, at least 1).
 pub const CHECKPOINT_ENV: &str = "REFEREE_CHECKPOINT_EVERY";
-/// SQLite's auto-checkpoint threshold on this process's connections, in WAL pages: far above
-/// what [`CHECKPOINT_EVERY`] lets the WAL reach (a luck spend adds about 12 pages, so 1,024 of
-/// them about 12,500), so it only fires if the thread falls behind (40 MiB of WAL at 1 KiB
-/// pages, 160 MiB in an older file with 4 KiB pages).
+/// SQLite's auto-checkpoint threshold on this process's connections, in WAL pages (40 MiB of
+/// WAL at 1 KiB pages, 160 MiB in an older file with 4 KiB pages). It is also what starts the
+/// WAL over under a steady stream of writes. SQLite starts the WAL again from its beginning
+/// only when a write begins while every page in it has been copied; a background `PASSIVE`
+/// checkpoint copies what was committed when it began, and more always comes meanwhile, so
+/// the WAL grows by every commit until it reaches this many pages and SQLite's own checkpoint
+/// runs in a commit on the writing thread (seen with `cargo bench --bench bot_load`, `/roll`
+/// at 5,000/s: the WAL file 10, 23, 36 and 41.9 MB after 1 to 4 s, then written over, not
+/// grown). Tried and not kept: a `RESTART` checkpoint by the checkpointer once the WAL was
+/// 4,096 or 16,384 pages long (holding the write lock for what came during its `PASSIVE` pass
+/// and two syncs). It kept the WAL at 5–6 MB, but the tail at 5,000/s was worse in each of
+/// four same-sitting pairs: referee's p99 3.53× and 3.20× the bare bot's at 4,096, 5.77× and
+/// 2.32× at 16,384, against 1.80×–2.60× without.
 pub const AUTOCHECKPOINT_BACKSTOP: i64 = 40_000;
 
 /// The writes between two checkpoints that `setting` (`REFEREE_CHECKPOINT_EVERY`) gives: a
