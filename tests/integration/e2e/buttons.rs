@@ -161,29 +161,28 @@ fn the_dying_button_rolls_the_owners_dying_check() {
 /// answer has gone out, so this waits for it (10 s at most).
 fn status_attack_button(s: &super::Session, since: usize) -> String {
     let prefix = format!("/channels/{}/messages", super::CHANNEL_ID);
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let found = s
-            .fake
-            .requests()
-            .iter()
-            .skip(since)
-            .rev()
-            .filter(|r| {
-                (r.method == "POST" || r.method == "PATCH") && r.route().starts_with(&prefix)
-            })
-            .filter_map(|r| r.json.as_ref())
-            .flat_map(custom_ids)
-            .find(|id| id.starts_with("enc:attack:"));
-        if let Some(id) = found {
-            return id;
+    let attack_of = |r: &crate::fake::Request| {
+        if !((r.method == "POST" || r.method == "PATCH") && r.route().starts_with(&prefix)) {
+            return None;
         }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the status message carries an Attack button"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+        r.json
+            .as_ref()
+            .map(custom_ids)
+            .and_then(|ids| ids.into_iter().find(|id| id.starts_with("enc:attack:")))
+    };
+    s.fake.wait_for_from(
+        since,
+        "the status message carries an Attack button",
+        Duration::from_secs(10),
+        |r| attack_of(r).is_some(),
+    );
+    s.fake
+        .requests()
+        .iter()
+        .skip(since)
+        .rev()
+        .find_map(attack_of)
+        .expect("the status message carries an Attack button")
 }
 
 /// Issue 31, through Discord: the GM presses Attack on the encounter's status message for an
