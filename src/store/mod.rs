@@ -62,8 +62,10 @@
 //!   OS page cache serves the rest. No `mmap`: mapped pages count once per connection in RSS.
 //! - Checkpoints run off the hot path: a background thread runs `wal_checkpoint(PASSIVE)` every
 //!   [`CHECKPOINT_EVERY`] commits, so no command pays for copying the WAL back and its fsyncs.
-//!   SQLite's own auto-checkpoint stays on as a backstop at a much larger WAL
-//!   ([`AUTOCHECKPOINT_BACKSTOP`] pages), should the thread fall behind.
+//!   While writes come at a moderate rate, once the WAL is [`WAL_RESTART_PAGES`] long the writer
+//!   copies what came during the last background checkpoint, so the WAL starts over. SQLite's own
+//!   auto-checkpoint stays on as a backstop at a much larger WAL ([`AUTOCHECKPOINT_BACKSTOP`]
+//!   pages): under faster writes it is what starts the WAL over.
 //!
 //! ## Compatibility
 //! Migrations are append-only: a shipped `migrations/NN-name/up.sql` (and its PostgreSQL twin
@@ -106,7 +108,7 @@ pub use sql::{
 pub use sqlite::{
     AUTOCHECKPOINT_BACKSTOP, BUSY_GAP, CHECKPOINT_ENV, CHECKPOINT_EVERY, LINGER, LINGER_ENV,
     LINGER_GROUP, LINGER_RATE, LINGER_RATE_ENV, MAX_GROUP, PAGE_SIZE, RATE_WINDOW,
-    READER_CACHE_KIB, WRITE_WAIT, WRITER_CACHE_KIB,
+    READER_CACHE_KIB, WAL_RESTART_ENV, WAL_RESTART_PAGES, WRITE_WAIT, WRITER_CACHE_KIB,
 };
 
 impl StoreError {

@@ -106,8 +106,9 @@ pub const CHECKPOINT_EVERY: u64 = 1024;
 /// The environment variable that sets [`CHECKPOINT_EVERY`] (a number of writes, at least 1).
 pub const CHECKPOINT_ENV: &str = "REFEREE_CHECKPOINT_EVERY";
 /// SQLite's auto-checkpoint threshold on this process's connections, in WAL pages (40 MiB of
-/// WAL at 1 KiB pages, 160 MiB in an older file with 4 KiB pages). It is also what starts the
-/// WAL over under a steady stream of writes. SQLite starts the WAL again from its beginning
+/// WAL at 1 KiB pages, 160 MiB in an older file with 4 KiB pages). Under a steady stream of
+/// writes faster than [`LINGER_RATE`] it is what starts the WAL over (slower, the writer's
+/// catch-up does: [`WAL_RESTART_PAGES`]). SQLite starts the WAL again from its beginning
 /// only when a write begins while every page in it has been copied; a background `PASSIVE`
 /// checkpoint copies what was committed when it began, and more always comes meanwhile, so
 /// the WAL grows by every commit until it reaches this many pages and SQLite's own checkpoint
@@ -119,6 +120,33 @@ pub const CHECKPOINT_ENV: &str = "REFEREE_CHECKPOINT_EVERY";
 /// four same-sitting pairs: referee's p99 3.53× and 3.20× the bare bot's at 4,096, 5.77× and
 /// 2.32× at 16,384, against 1.80×–2.60× without.
 pub const AUTOCHECKPOINT_BACKSTOP: i64 = 40_000;
+/// WAL length, in pages, from which the writer catches up with the background checkpointer so
+/// that the WAL starts over (0: never; SQLite's own checkpoint at [`AUTOCHECKPOINT_BACKSTOP`]
+/// then does it). Once a background checkpoint has ended with the WAL this long, the writer,
+/// before its next group, runs a `PASSIVE` checkpoint of its own: it copies only what was
+/// committed during the background one (and syncs), so the WAL is all copied and that group's
+/// write starts it over. The backstop copied up to [`CHECKPOINT_EVERY`] writes' worth at a
+/// moment of no one's choosing, on the same thread: at `/roll` 5,000 a second it came about
+/// every 3.2 s, a cluster of slow answers each time (`REFEREE_LOAD_TIMELINE`). It runs only
+/// while writes come slower than [`LINGER_RATE`] (`Linger::fast`): faster, the writer has no
+/// time to spare. Measured with `cargo bench --bench bot_load`, the tail phase at 5,000/s (8
+/// rounds of 4 s, one build, this and `REFEREE_WAL_RESTART_PAGES=0` in turn, six pairs over
+/// one sitting): referee's pooled p99 4.9, 4.6, 3.8, 2.2, 3.8, 4.8 ms against 7.2, 10.1, 2.4,
+/// 19.9, 5.0, 7.8 ms, lower in 5 of 6 pairs (its ratio to the bare bot's 1.20, 1.23, 2.70,
+/// 1.51, 2.19, 3.34 against 3.29, 2.57, 1.10, 4.56, 2.77, 3.78); the WAL file stayed at 10.6
+/// MB instead of 41.9. Without the rate gate, `/roll` at 10,000/s had p99 10.4 and 162 ms
+/// (856 unanswered) against 6.7 and 11.8 ms; 32,768 pages showed no gain at 5,000/s.
+pub const WAL_RESTART_PAGES: i64 = 8_192;
+/// The environment variable that sets [`WAL_RESTART_PAGES`].
+pub const WAL_RESTART_ENV: &str = "REFEREE_WAL_RESTART_PAGES";
+
+/// The WAL length from which the writer catches up that `setting` (`REFEREE_WAL_RESTART_PAGES`)
+/// gives: a number of pages (0: never), else [`WAL_RESTART_PAGES`].
+pub fn wal_restart_pages(setting: Option<&str>) -> i64 {
+    number(setting)
+        .and_then(|n| i64::try_from(n).ok())
+        .unwrap_or(WAL_RESTART_PAGES)
+}
 
 /// The writes between two checkpoints that `setting` (`REFEREE_CHECKPOINT_EVERY`) gives: a
 /// positive number, else [`CHECKPOINT_EVERY`].
@@ -400,6 +428,11 @@ impl Linger {
         }
     }
 
+    /// Whether writes come at [`LINGER_RATE`] or faster.
+    fn fast(&self) -> bool {
+        self.rate.load(Ordering::Relaxed) >= self.from_rate.load(Ordering::Relaxed)
+    }
+
     /// How long a group of `jobs` writes, with nobody queued behind it, waits for more: `None`
     /// unless the writer is busy (it committed within [`BUSY_GAP`]), writes come at
     /// [`LINGER_RATE`] or faster, and the group is small.
@@ -408,8 +441,7 @@ impl Linger {
         let last = self.last_commit.load(Ordering::Relaxed);
         let busy =
             last > 0 && self.now().saturating_sub(last) < self.busy_gap.load(Ordering::Relaxed);
-        let fast = self.rate.load(Ordering::Relaxed) >= self.from_rate.load(Ordering::Relaxed);
-        (micros > 0 && busy && fast && jobs < self.group.load(Ordering::Relaxed))
+        (micros > 0 && busy && self.fast() && jobs < self.group.load(Ordering::Relaxed))
             .then(|| Duration::from_micros(micros))
     }
 }
@@ -441,6 +473,12 @@ pub struct Sqlite {
     commits: AtomicU64,
     /// Background checkpoints completed (shared with the checkpointer thread).
     checkpoints: Arc<AtomicU64>,
+    /// The WAL's length in pages when the last background checkpoint ended.
+    wal_pages: Arc<AtomicI64>,
+    /// The background checkpoints the writer had seen when it last caught up with one.
+    caught_up: AtomicU64,
+    /// [`WAL_RESTART_PAGES`].
+    restart_pages: AtomicI64,
     /// Wakes the checkpointer; dropping it stops the thread.
     checkpoint: Mutex<Option<SyncSender<()>>>,
     checkpointer: Mutex<Option<JoinHandle<()>>>,
@@ -511,9 +549,14 @@ impl Sqlite {
         let read_only = raw(&writer).is_readonly(MAIN_DB).unwrap_or(true);
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let checkpoints = Arc::new(AtomicU64::new(0));
+        let wal_pages = Arc::new(AtomicI64::new(0));
         let generation = Arc::new(AtomicU64::new(0));
-        let (checkpoint, checkpointer) =
-            start_checkpointer(path, Arc::clone(&checkpoints), Arc::clone(&generation))?;
+        let (checkpoint, checkpointer) = start_checkpointer(
+            path,
+            Arc::clone(&checkpoints),
+            Arc::clone(&wal_pages),
+            Arc::clone(&generation),
+        )?;
         Ok(Self {
             path: path.to_owned(),
             writer: Mutex::new(Writer {
@@ -535,6 +578,11 @@ impl Sqlite {
             max_readers: (2 * cores + 2).min(16),
             commits: AtomicU64::new(0),
             checkpoints,
+            wal_pages,
+            caught_up: AtomicU64::new(0),
+            restart_pages: AtomicI64::new(wal_restart_pages(
+                std::env::var(WAL_RESTART_ENV).ok().as_deref(),
+            )),
             checkpoint: Mutex::new(Some(checkpoint)),
             checkpointer: Mutex::new(Some(checkpointer)),
             generation,
@@ -1042,6 +1090,12 @@ impl Sqlite {
         self.linger.rate.store(measured, Ordering::Relaxed);
     }
 
+    /// Sets the WAL length from which the writer catches up ([`WAL_RESTART_PAGES`]). For tests.
+    #[cfg(test)]
+    pub fn set_wal_restart(&self, pages: i64) {
+        self.restart_pages.store(pages, Ordering::Relaxed);
+    }
+
     /// Writes now waiting, their group open, for more writes to join it. For tests.
     #[cfg(test)]
     pub fn lingering(&self) -> usize {
@@ -1055,6 +1109,7 @@ impl Sqlite {
         if writer.stale || self.unhealthy(writer) {
             self.reopen(writer)?;
         }
+        self.catch_up(writer);
         let wait = deadline.saturating_duration_since(Instant::now());
         raw(&writer.conn).busy_timeout(wait)?;
         let begun = sx(&writer.conn, "BEGIN IMMEDIATE");
@@ -1066,6 +1121,29 @@ impl Sqlite {
                 writer.stale |= self.unhealthy(writer);
                 Err(e)
             }
+        }
+    }
+
+    /// Once a background checkpoint has ended with the WAL [`WAL_RESTART_PAGES`] long or more,
+    /// copies what was committed during it, so that the next write starts the WAL over; only
+    /// while writes come slower than [`LINGER_RATE`] (faster, the writer has no time to spare,
+    /// and SQLite's own checkpoint at [`AUTOCHECKPOINT_BACKSTOP`] starts the WAL over).
+    fn catch_up(&self, writer: &Writer) {
+        let passes = self.checkpoints.load(Ordering::Relaxed);
+        let from = self.restart_pages.load(Ordering::Relaxed);
+        if from == 0
+            || self.linger.fast()
+            || passes == self.caught_up.load(Ordering::Relaxed)
+            || self.wal_pages.load(Ordering::Relaxed) < from
+        {
+            return;
+        }
+        self.caught_up.store(passes, Ordering::Relaxed);
+        // PASSIVE: if the checkpointer is at work again, this does nothing and waits for nothing.
+        if let Err(e) =
+            raw(&writer.conn).query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+        {
+            tracing::warn!("the writer's checkpoint failed: {e}");
         }
     }
 
@@ -1335,6 +1413,7 @@ fn file_id(path: &Path) -> Option<(u64, u64)> {
 fn start_checkpointer(
     path: &Path,
     done: Arc<AtomicU64>,
+    wal_pages: Arc<AtomicI64>,
     generation: Arc<AtomicU64>,
 ) -> Result<(SyncSender<()>, JoinHandle<()>)> {
     let mut conn = Some(connect(path, Role::Checkpointer, false)?);
@@ -1371,7 +1450,8 @@ fn start_checkpointer(
                     ))
                 });
                 match result {
-                    Ok(_) => {
+                    Ok((_, log, _)) => {
+                        wal_pages.store(log, Ordering::Relaxed);
                         done.fetch_add(1, Ordering::Relaxed);
                     }
                     Err(e) => {
@@ -2046,6 +2126,91 @@ mod tests {
             .read(|c| Ok(raw(c).query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))?))
             .expect("count");
         assert_eq!(rows, CHECKPOINT_EVERY as i64);
+    }
+
+    #[test]
+    fn the_wal_restart_length_is_the_default_unless_set_to_a_number() {
+        for (setting, want) in [
+            (None, WAL_RESTART_PAGES),
+            (Some("0"), 0),
+            (Some(" 4096 "), 4096),
+            (Some("-5"), WAL_RESTART_PAGES),
+            (Some("often"), WAL_RESTART_PAGES),
+        ] {
+            assert_eq!(wal_restart_pages(setting), want, "{setting:?}");
+        }
+    }
+
+    /// Wakes the background checkpointer, waits until it has ended one more pass, and gives
+    /// the WAL's length in pages when it ended.
+    fn background_pass(store: &Sqlite) -> i64 {
+        let before = store.checkpoints();
+        if let Some(tx) = store.checkpoint_sender().as_ref() {
+            tx.send(()).expect("the checkpointer runs");
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while store.checkpoints() == before {
+            assert!(Instant::now() < deadline, "no checkpoint within 10 s");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        store.wal_pages.load(Ordering::Relaxed)
+    }
+
+    // The writer's catch-up (`WAL_RESTART_PAGES`, `Sqlite::catch_up`): once a background
+    // checkpoint has ended with the WAL at least that long, the writer copies what it left
+    // before its next group, and that group starts the WAL over. Shorter, or with the
+    // catch-up off, the WAL goes on growing. A reader holding an old snapshot makes the
+    // background checkpoint leave pages behind, as new commits do under load.
+    #[test]
+    fn the_writer_catches_up_from_the_restart_length_and_the_wal_starts_over() {
+        // (the restart length over the WAL's length, or off; the write rate; whether the WAL
+        // starts over)
+        for (over, rate, starts_over) in [
+            (Some(0), LINGER_RATE - 1, true),
+            (Some(1), LINGER_RATE - 1, false),
+            (None, LINGER_RATE - 1, false),
+            (Some(0), LINGER_RATE, false),
+        ] {
+            let (dir, store) = temp_store();
+            store.set_wal_restart(0);
+            store
+                .write(|tx| {
+                    Ok::<_, StoreError>(raw(tx).execute_batch("CREATE TABLE t (x INTEGER)")?)
+                })
+                .expect("create");
+            for x in 0..40 {
+                insert(&store, x).expect("insert");
+            }
+            let reader = Connection::open(dir.path().join("t.sqlite3")).expect("reader");
+            reader.execute_batch("BEGIN").expect("begin");
+            let seen: i64 = reader
+                .query_row("SELECT COUNT(*) FROM t", [], |r| r.get(0))
+                .expect("read");
+            assert_eq!(seen, 40);
+            for x in 40..80 {
+                insert(&store, x).expect("insert");
+            }
+            let long = background_pass(&store);
+            reader.execute_batch("COMMIT").expect("end the read");
+            assert!(long >= 80, "the WAL holds every commit: {long} pages");
+            store.set_wal_restart(over.map_or(0, |over| long + over));
+            // The catch-up comes before the write's group, so no commit measures a rate first.
+            store.set_linger_rate(LINGER_RATE, rate);
+            insert(&store, 80).expect("insert");
+            let after = background_pass(&store);
+            if starts_over {
+                assert!(
+                    after < 10,
+                    "{over:?} at {rate}/s: the WAL started over: {after} pages after {long}"
+                );
+            } else {
+                assert!(
+                    after > long,
+                    "{over:?} at {rate}/s: the WAL went on: {after} pages after {long}"
+                );
+            }
+            assert_eq!(rows(&store, "t").len(), 81, "{over:?} at {rate}/s");
+        }
     }
 
     /// `rows` from another thread: what is committed, whatever this thread has open.
