@@ -2171,13 +2171,8 @@ mod tests {
             (None, LINGER_RATE - 1, false),
             (Some(0), LINGER_RATE, false),
         ] {
-            let (dir, store) = temp_store();
+            let (dir, store) = group_store();
             store.set_wal_restart(0);
-            store
-                .write(|tx| {
-                    Ok::<_, StoreError>(raw(tx).execute_batch("CREATE TABLE t (x INTEGER)")?)
-                })
-                .expect("create");
             for x in 0..40 {
                 insert(&store, x).expect("insert");
             }
