@@ -73,6 +73,9 @@
 //! bot goes first — referee, floor, floor, referee, … — and the goal is judged on the latencies
 //! of all rounds pooled, each round's ratio shown beside it; one round's p99 alone, the floor's
 //! above all, varies several-fold between runs on a shared 2-core machine),
+//! `REFEREE_LOAD_TAIL_SLICES` (instead of rounds of fresh bots, both bots started once and given
+//! this many slices of load each, `REFEREE_LOAD_SECS` long, in turn, after one slice each not
+//! counted: a stall of the machine then falls on either bot alike over many short slices),
 //! `REFEREE_LOAD_WRAP` (a command, split on spaces, that each bot is run under: `valgrind
 //! --tool=callgrind` to count its instructions; the bot is then given a minute to start, and
 //! stopped with SIGTERM so the tool writes its report). Bots, fake and (for PostgreSQL) the
@@ -807,6 +810,7 @@ struct Sent {
     start: Instant,
     elapsed: Duration,
     first_request: usize,
+    first_dispatch: usize,
 }
 
 /// Dispatches `rate` interactions per second for `secs` seconds, open-loop, each on its guild's
@@ -820,6 +824,7 @@ fn send(rig: &Rig, rate: u64, secs: u64) -> Sent {
     let total = (rate * secs) as usize;
     let interval = Duration::from_secs_f64(1.0 / rate as f64);
     let first_request = rig.fake.request_count();
+    let first_dispatch = rig.fake.dispatch_count();
     let start = Instant::now();
     let mut ids = Vec::with_capacity(total);
     for n in 0..total {
@@ -838,6 +843,7 @@ fn send(rig: &Rig, rate: u64, secs: u64) -> Sent {
         start,
         elapsed: start.elapsed(),
         first_request,
+        first_dispatch,
     }
 }
 
@@ -848,14 +854,14 @@ fn latencies(
     sent: &Sent,
     steal_samples: &[(Instant, Duration)],
 ) -> (Vec<Duration>, usize, (Duration, Duration), Answers) {
-    let requests = rig.fake.requests();
+    let requests = rig.fake.requests_from(sent.first_request);
     let flushed: HashMap<u64, Instant> = rig
         .fake
-        .dispatches()
+        .dispatches_from(sent.first_dispatch)
         .into_iter()
         .map(|d| (d.interaction_id, d.flushed_at))
         .collect();
-    let answers = answers(&requests[sent.first_request..]);
+    let answers = answers(&requests);
     let mut latencies = Vec::with_capacity(sent.ids.len());
     let mut errors = 0;
     let mut worst = (Duration::ZERO, Duration::ZERO);
@@ -886,15 +892,21 @@ fn latencies(
 /// Runs `rig`'s load at `rate` per second for `secs` seconds, open-loop, then stops its bots
 /// and collects.
 fn phase(mut rig: Rig, rate: u64, secs: u64) -> Outcome {
+    measure(&mut rig, rate, secs, true)
+}
+
+/// Runs `rig`'s load at `rate` per second for `secs` seconds, open-loop, and collects; stops
+/// its bots first if `stop` (else they run on, for the next slice of an interleaved tail).
+fn measure(rig: &mut Rig, rate: u64, secs: u64, stop: bool) -> Outcome {
     let logged_before = rig.db.logged_rolls();
     let cpus_before = rig.cpus();
-    let before = Counters::read(&rig);
+    let before = Counters::read(rig);
     let sampler = StealSampler::start();
-    let sent = send(&rig, rate, secs);
-    wait_for_answers(&rig, sent.first_request, sent.ids.len());
+    let sent = send(rig, rate, secs);
+    wait_for_answers(rig, sent.first_request, sent.ids.len());
     // Counters are read before the record is copied out for the analysis, which is not the
     // fake's.
-    let mut delta = Counters::read(&rig).since(before);
+    let mut delta = Counters::read(rig).since(before);
     let cpus = rig
         .cpus()
         .iter()
@@ -910,11 +922,13 @@ fn phase(mut rig: Rig, rate: u64, secs: u64) -> Outcome {
     let steal_samples = sampler.finish();
     let logged = rig.db.logged_rolls().saturating_sub(logged_before);
     let warnings = warnings(&rig.stderr());
-    rig.stop();
+    if stop {
+        rig.stop();
+    }
     if let Some(wal) = rig.db.wal() {
         delta.wal.stat = wal.stat.saturating_sub(before.wal.stat);
     }
-    let (latencies, errors, worst, answers) = latencies(&rig, &sent, &steal_samples);
+    let (latencies, errors, worst, answers) = latencies(rig, &sent, &steal_samples);
     let last = answers.last.unwrap_or(sent.start).max(sent.start);
     let span = last.saturating_duration_since(sent.start).max(sent.elapsed);
     Outcome {
@@ -1281,6 +1295,8 @@ struct Settings {
     mix_rate: u64,
     tail_rate: u64,
     tail_rounds: u64,
+    /// `REFEREE_LOAD_TAIL_SLICES`: the tail's slices per bot, interleaved (0: rounds).
+    tail_slices: u64,
     overload_rate: u64,
     rates: Vec<u64>,
     search: Vec<u64>,
@@ -1297,6 +1313,7 @@ impl Settings {
             mix_rate: first("REFEREE_LOAD_MIX_RATE", "5000"),
             tail_rate: first("REFEREE_LOAD_TAIL_RATE", "5000"),
             tail_rounds: first("REFEREE_LOAD_TAIL_ROUNDS", "4").max(1),
+            tail_slices: first("REFEREE_LOAD_TAIL_SLICES", "0"),
             overload_rate: first("REFEREE_LOAD_OVERLOAD_RATE", "16000"),
             rates: env_list("REFEREE_LOAD_RATES", ""),
             search: env_list("REFEREE_LOAD_SEARCH", ""),
@@ -1345,6 +1362,9 @@ fn run_listed(s: &Settings, phases: &str) {
 /// `tail_rounds` rounds. Odd rounds run the floor first (referee, floor, floor, referee, …), so
 /// a machine that grows busier or quieter over the run weighs on both alike.
 fn tail(s: &Settings) -> Tail {
+    if s.tail_slices > 0 {
+        return tail_slices(s);
+    }
     println!(
         "the tail, /roll alone at {}/s ({} round{}):",
         s.tail_rate,
@@ -1368,6 +1388,47 @@ fn tail(s: &Settings) -> Tail {
             }
         })
         .collect();
+    Tail { rounds }
+}
+
+/// The tail in interleaved slices (`REFEREE_LOAD_TAIL_SLICES`): both bots start once, each on
+/// a fake of its own, and run side by side, idle but for the slice of load each takes in turn
+/// (referee, floor, floor, referee, …), `REFEREE_LOAD_SECS` seconds each. So a stall of the
+/// machine (a hypervisor's steal lasts from tens of milliseconds to a second here) falls on
+/// either bot alike over many short slices, where a round of fresh bots gives each bot a few
+/// long stretches. Each bot first takes one slice that is not counted (its connections, caches
+/// and threads warm up). Each pair of slices is reported, and pooled, as the rounds are.
+fn tail_slices(s: &Settings) -> Tail {
+    println!(
+        "the tail, /roll alone at {}/s ({} interleaved slices of {} s per bot, after one not counted):",
+        s.tail_rate, s.tail_slices, s.secs
+    );
+    let mut referee = Rig::start(Bot::Referee, Load::Rolls, s.setup);
+    let mut floor = Rig::start(Bot::Floor, Load::Rolls, s.setup);
+    // A slice not counted is still written to `REFEREE_LOAD_TIMELINE`, first for each bot.
+    let slice = |rig: &mut Rig, name: &str, counted: bool| {
+        let outcome = measure(rig, s.tail_rate, s.secs, false);
+        if counted {
+            print!("{name:<7} ");
+            report(&outcome, s.secs);
+        }
+        outcome
+    };
+    slice(&mut referee, "referee", false);
+    slice(&mut floor, "floor", false);
+    let rounds = (0..s.tail_slices)
+        .map(|n| {
+            if n % 2 == 0 {
+                let r = slice(&mut referee, "referee", true);
+                (r, slice(&mut floor, "floor", true))
+            } else {
+                let f = slice(&mut floor, "floor", true);
+                (slice(&mut referee, "referee", true), f)
+            }
+        })
+        .collect();
+    referee.stop();
+    floor.stop();
     Tail { rounds }
 }
 

@@ -458,6 +458,23 @@ impl FakeDiscord {
         self.shared.lock().dispatches.clone()
     }
 
+    /// The requests from the `first`th on (a load phase's, without copying what came before).
+    pub fn requests_from(&self, first: usize) -> Vec<Request> {
+        let log = self.shared.lock();
+        log.requests.get(first..).unwrap_or_default().to_vec()
+    }
+
+    /// The INTERACTION_CREATEs flushed from the `first`th on.
+    pub fn dispatches_from(&self, first: usize) -> Vec<Dispatch> {
+        let log = self.shared.lock();
+        log.dispatches.get(first..).unwrap_or_default().to_vec()
+    }
+
+    /// How many INTERACTION_CREATEs were flushed so far.
+    pub fn dispatch_count(&self) -> usize {
+        self.shared.lock().dispatches.len()
+    }
+
     /// IDENTIFYs answered with READY so far (one per bot start, plus forced re-identifies).
     pub fn identifies(&self) -> usize {
         self.shared.lock().identifies
