@@ -1379,16 +1379,31 @@ fn tail(s: &Settings) -> Tail {
     };
     let rounds = (0..s.tail_rounds)
         .map(|round| {
-            if round % 2 == 0 {
-                let referee = one(Bot::Referee, "referee");
-                (referee, one(Bot::Floor, "floor"))
-            } else {
-                let floor = one(Bot::Floor, "floor");
-                (one(Bot::Referee, "referee"), floor)
-            }
+            in_turn(
+                round,
+                || one(Bot::Referee, "referee"),
+                || one(Bot::Floor, "floor"),
+            )
         })
         .collect();
     Tail { rounds }
+}
+
+/// Round (or slice) `n` of the tail: referee's outcome and the floor's, the floor going first in
+/// odd ones (referee, floor, floor, referee, …), so a machine that grows busier or quieter
+/// weighs on both alike.
+fn in_turn(
+    n: u64,
+    mut referee: impl FnMut() -> Outcome,
+    mut floor: impl FnMut() -> Outcome,
+) -> (Outcome, Outcome) {
+    if n.is_multiple_of(2) {
+        let r = referee();
+        (r, floor())
+    } else {
+        let f = floor();
+        (referee(), f)
+    }
 }
 
 /// The tail in interleaved slices (`REFEREE_LOAD_TAIL_SLICES`): both bots start once, each on
@@ -1418,13 +1433,11 @@ fn tail_slices(s: &Settings) -> Tail {
     slice(&mut floor, "floor", false);
     let rounds = (0..s.tail_slices)
         .map(|n| {
-            if n % 2 == 0 {
-                let r = slice(&mut referee, "referee", true);
-                (r, slice(&mut floor, "floor", true))
-            } else {
-                let f = slice(&mut floor, "floor", true);
-                (slice(&mut referee, "referee", true), f)
-            }
+            in_turn(
+                n,
+                || slice(&mut referee, "referee", true),
+                || slice(&mut floor, "floor", true),
+            )
         })
         .collect();
     referee.stop();
