@@ -60,9 +60,15 @@
 //! load, when the lane is busy or many are in flight, commands queue and batch as before. A
 //! command whose write finds the lock taken (another process's, on the same file) wrote
 //! nothing and runs again on the lane, which waits for the lock; so does one whose commit
-//! failed. The cost: the runtime's thread is busy for one command and its commit (tens of
-//! microseconds for a roll), not for any wait. It is off by default: `REFEREE_INLINE_WRITES=on`
-//! turns it on, a number sets [`INLINE_INFLIGHT`].
+//! failed. The interactions queued behind it meanwhile (at most [`INLINE_JOINED`]) join its
+//! batch on the same thread, rather than wait for the lane's thread to be woken and to wake
+//! theirs; one turned away ends the joining, and it and the rest go back to the front of the
+//! lane, as do all of them should the commit fail. Nor does a quick batch wait for the disk:
+//! while a checkpoint is near (the writer's catch-up is due, or the WAL is close to SQLite's
+//! own checkpoint) its write is turned away and runs on the lane. The cost: the runtime's
+//! thread is busy for a few commands and their commit (tens of microseconds for a roll), not
+//! for any wait. It is off by default: `REFEREE_INLINE_WRITES=on` turns it on, a number sets
+//! [`INLINE_INFLIGHT`].
 //!
 //! Measured with `cargo bench --bench bot_load`, one build, `REFEREE_INLINE_WRITES=off` and the
 //! default in turn, one sitting: the tail at 5,000 `/roll` a second (6 rounds of 5 s, pooled)
@@ -77,7 +83,16 @@
 //! on a core of its own (`taskset`, the fake Discord on the other), in turn: p99 3.0 and 1.09
 //! ms inline against 1.21 and 0.84 ms without, for 107–110 against 121–124 µs per roll; the
 //! issue's goal (p99 at most twice the bare bot's, with the fake on the bot's cores and on
-//! separate ones) weighs the tail over the CPU.
+//! separate ones) weighs the tail over the CPU. Measured again with joining, on a slower machine
+//! (the floor took 66–110 µs of CPU per interaction), in interleaved slices
+//! (`REFEREE_LOAD_TAIL_SLICES=32 REFEREE_LOAD_SECS=1`), each run beside one of the default in
+//! turn, one sitting: at 5,000/s p50 157–174 against 203–212 µs and 138–146 against 158–160 µs
+//! of CPU per roll, but referee's p99 over the floor's 2.63×, 2.54×, 1.94×, 3.06×, 2.90× and
+//! 2.08× against 2.49×, 2.63×, 2.19×, 2.71×, 2.60× and 2.16× (lower in 2 of 6 pairs; without
+//! joining 3.10×, 2.99×, 2.53× against 2.45×, 2.40×, 2.70×). Below that rate it wins: at 3,500/s
+//! 1.48× against 2.07×, at 2,000/s 1.38× against 2.60×, at 500/s p50 33 against 187 µs (the
+//! floor's 42 µs: a wake-up of a sleeping thread costs tens of microseconds on that machine).
+//! Decision: still off by default, for the rate.
 //!
 //! ## Two lanes
 //! Commands that only read run on their own threads ([`Workers::run_read`]), apart from those
@@ -296,28 +311,67 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
     }
 }
 
-/// Runs `f` on this thread in a quick batch of its own (see the module's "Inline"): its result
-/// once committed; `None` when it must run on the writing lane instead (the store has no quick
-/// batch, its write found the lock taken, or the commit failed: nothing of it was kept).
-fn run_inline<T>(batching: &dyn Batching, f: &dyn Fn() -> T) -> Option<Result<T, Refused>> {
+/// Runs `f` on this thread in a quick batch (see the module's "Inline"), with the interactions
+/// queued behind it meanwhile (at most [`INLINE_JOINED`]): its result once committed; `None`
+/// when it must run on the writing lane instead (the store has no quick batch, its write found
+/// the lock taken, or the commit failed: nothing of it was kept). The others are answered once
+/// committed; those turned away, or all if the commit failed, go back to the front of the lane.
+fn run_inline<T>(
+    lane: &Lane,
+    batching: &dyn Batching,
+    f: &dyn Fn() -> T,
+) -> Option<Result<T, Refused>> {
+    // Run in the batch and kept if it commits; turned away from it (nothing kept).
+    let mut joined: Vec<Box<dyn Batched>> = Vec::new();
+    let mut turned: Vec<Box<dyn Batched>> = Vec::new();
     let settled = catch_unwind(AssertUnwindSafe(|| {
         if !batching.begin_quick() {
             return None;
         }
         let out = catch_unwind(AssertUnwindSafe(f)).map_err(|_| Refused::Panicked);
         let deferred = batching.deferred();
+        // One turned away found the lock taken: the others would too.
+        while !deferred && turned.is_empty() && joined.len() < INLINE_JOINED {
+            let Some(mut job) = lane.take_batched(None) else {
+                break;
+            };
+            job.run();
+            if batching.deferred() {
+                turned.push(job);
+            } else {
+                joined.push(job);
+            }
+        }
         let committed = batching.finish();
-        (committed && !deferred).then_some(out)
+        Some((committed, (committed && !deferred).then_some(out)))
     }));
-    settled.unwrap_or_else(|_| {
-        // The batch's own calls panicked (a bug): as in `run_batch`, the job is answered as
-        // failed and never run again, for the commit may have happened.
-        batching.abandon();
-        tracing::error!(
-            "a command run inline panicked outside its own code; it is answered as failed"
-        );
-        Some(Err(Refused::Panicked))
-    })
+    match settled {
+        Ok(None) => None,
+        Ok(Some((committed, out))) => {
+            if committed {
+                for job in joined {
+                    job.send();
+                }
+            } else {
+                turned.splice(0..0, joined);
+            }
+            lane.requeue(turned);
+            out
+        }
+        Err(_) => {
+            // The batch's own calls panicked (a bug): as in `run_batch`, its jobs are answered
+            // as failed and never run again, for the commit may have happened.
+            batching.abandon();
+            tracing::error!(
+                jobs = 1 + joined.len() + turned.len(),
+                "a quick batch run inline panicked outside its commands' own code; they are answered as failed"
+            );
+            for job in joined.into_iter().chain(turned) {
+                job.refuse();
+            }
+            Some(Err(Refused::Panicked))
+        }
+    }
 }
 
 /// The refusal of a job that reaches a thread after [`START_BY`], if it is one.
@@ -361,6 +415,12 @@ pub const BATCHES_ENV: &str = "REFEREE_WRITE_BATCHES";
 pub const INLINE_ENV: &str = "REFEREE_INLINE_WRITES";
 /// Interactions in flight at most, counting the one asking, for it to run inline (when on).
 pub const INLINE_INFLIGHT: usize = 4;
+
+/// Interactions queued behind one running inline that its thread runs in the same quick batch,
+/// at most (see the module's "Inline"): each costs the inline one's answer a few tens of
+/// microseconds, where the lane's thread, asleep, would cost a wake-up to run it and another to
+/// answer it.
+pub const INLINE_JOINED: usize = 4;
 
 /// The environment variable that sets each lane's queue limit.
 pub const QUEUE_ENV: &str = "REFEREE_QUEUE_LIMIT";
@@ -534,6 +594,18 @@ impl Lane {
         drop(state);
         if wake {
             self.ready.notify_one();
+        }
+    }
+
+    /// Puts `jobs`, taken in this order, back at the front of the queue, for the lane's threads
+    /// (woken by [`Lane::end_inline`]).
+    fn requeue(&self, jobs: Vec<Box<dyn Batched>>) {
+        if jobs.is_empty() {
+            return;
+        }
+        let mut state = self.lock();
+        for job in jobs.into_iter().rev() {
+            state.jobs.push_front(Job::Batched(job));
         }
     }
 
@@ -820,7 +892,7 @@ impl Workers {
             && self.calm.get().is_none_or(|calm| calm())
             && self.queue.begin_inline()
         {
-            let ran = run_inline(&**batching, &f);
+            let ran = run_inline(&self.queue, &**batching, &f);
             self.queue.end_inline();
             if let Some(result) = ran {
                 return result;
@@ -1511,15 +1583,27 @@ mod tests {
         );
     }
 
-    #[test]
-    fn while_one_runs_inline_the_lane_takes_nothing_then_runs_what_was_queued() {
-        let recorder = quick_recorder();
-        let workers = inline_pool(&recorder);
-        let rt = two_threads();
+    /// Starts an interaction that runs inline on a thread named "caller" and holds it in its
+    /// command, then queues `jobs` more (each named by the thread it ran on, or noting its
+    /// run and marking itself turned away, for those `turn` picks) and waits until the lane
+    /// holds them all, having woken the lane's thread: it takes none while one runs inline.
+    /// Returns the release, the inline caller and the queued ones.
+    #[allow(clippy::type_complexity)]
+    fn inline_with_queued(
+        workers: &Arc<Workers>,
+        recorder: &Arc<Recorder>,
+        rt: &tokio::runtime::Runtime,
+        jobs: usize,
+        turn: fn(usize) -> bool,
+    ) -> (
+        crossbeam_channel::Sender<()>,
+        std::thread::JoinHandle<Result<String, Refused>>,
+        Vec<tokio::task::JoinHandle<Result<String, Refused>>>,
+    ) {
         let (started_tx, started_rx) = crossbeam_channel::unbounded::<()>();
         let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
         let inline = {
-            let workers = Arc::clone(&workers);
+            let workers = Arc::clone(workers);
             let handle = rt.handle().clone();
             std::thread::Builder::new()
                 .name("caller".into())
@@ -1535,20 +1619,138 @@ mod tests {
         started_rx
             .recv_timeout(Duration::from_secs(10))
             .expect("the first runs inline");
-        let queued = {
-            let pool = Arc::clone(&workers);
-            rt.spawn(async move { pool.run_for(Instant::now(), here).await })
-        };
-        until_queued(&workers, 1);
-        // The lane's thread, woken and free, still leaves the job queued while one runs inline.
+        let mut queued = Vec::new();
+        for n in 0..jobs {
+            let pool = Arc::clone(workers);
+            let recorder = Arc::clone(recorder);
+            let turned = turn(n);
+            queued.push(rt.spawn(async move {
+                pool.run_for(Instant::now(), move || {
+                    let on = here();
+                    recorder.note(format!("job {n} on {on}"));
+                    // Turned away from a quick batch only (as the store's lock is only
+                    // taken from a quick batch's point of view).
+                    if turned && on == "caller" {
+                        recorder.turned.store(true, Ordering::SeqCst);
+                    }
+                    on
+                })
+                .await
+            }));
+            until_queued(workers, n + 1);
+        }
         workers.queue.ready.notify_all();
         std::thread::sleep(Duration::from_millis(50));
-        assert_eq!(workers.queue_depths().0, 1, "taken while a job ran inline");
-        release_tx.send(()).expect("release");
+        assert_eq!(workers.queue_depths().0, jobs, "taken while one ran inline");
+        (release_tx, inline, queued)
+    }
+
+    /// What each of `queued` was answered: the thread it ran on.
+    fn answers(
+        rt: &tokio::runtime::Runtime,
+        queued: Vec<tokio::task::JoinHandle<Result<String, Refused>>>,
+    ) -> Vec<Result<String, Refused>> {
+        queued
+            .into_iter()
+            .map(|task| rt.block_on(task).expect("task"))
+            .collect()
+    }
+
+    #[test]
+    fn the_interactions_queued_behind_one_run_inline_join_its_quick_batch_up_to_a_bound() {
+        let recorder = quick_recorder();
+        let workers = inline_pool(&recorder);
+        let rt = two_threads();
+        let jobs = INLINE_JOINED + 1;
+        let (release, inline, queued) =
+            inline_with_queued(&workers, &recorder, &rt, jobs, |_| false);
+        release.send(()).expect("release");
+        assert_eq!(inline.join().expect("caller"), Ok("caller".to_owned()));
+        let mut want: Vec<Result<String, Refused>> = vec![Ok("caller".to_owned()); INLINE_JOINED];
+        want.push(Ok("referee-app-0".to_owned()));
+        assert_eq!(answers(&rt, queued), want);
+        // The first INLINE_JOINED in the quick batch's one commit, the last on the lane.
+        let mut log = vec!["begin quick".to_owned()];
+        log.extend((0..INLINE_JOINED).map(|n| format!("job {n} on caller")));
+        log.push("committed".to_owned());
+        log.push("begin".to_owned());
+        log.push(format!("job {INLINE_JOINED} on referee-app-0"));
+        log.push("committed".to_owned());
+        assert_eq!(recorder.log(), log);
+    }
+
+    #[test]
+    fn a_queued_interaction_turned_away_from_the_quick_batch_runs_again_on_the_lane_and_ends_the_joining()
+     {
+        let recorder = quick_recorder();
+        let workers = inline_pool(&recorder);
+        let rt = two_threads();
+        // The second is turned away (the lock was taken): it and the third go to the lane.
+        let (release, inline, queued) = inline_with_queued(&workers, &recorder, &rt, 3, |n| n == 1);
+        release.send(()).expect("release");
         assert_eq!(inline.join().expect("caller"), Ok("caller".to_owned()));
         assert_eq!(
-            rt.block_on(queued).expect("task"),
+            answers(&rt, queued),
+            [
+                Ok("caller".to_owned()),
+                Ok("referee-app-0".to_owned()),
+                Ok("referee-app-0".to_owned())
+            ]
+        );
+        assert_eq!(
+            recorder.log(),
+            [
+                "begin quick",
+                "job 0 on caller",
+                "job 1 on caller",
+                "committed",
+                "begin",
+                "job 1 on referee-app-0",
+                "job 2 on referee-app-0",
+                "committed"
+            ]
+        );
+    }
+
+    #[test]
+    fn when_the_quick_batch_fails_to_commit_every_interaction_of_it_runs_again_on_the_lane() {
+        let recorder = quick_recorder();
+        recorder.failures.store(1, Ordering::SeqCst);
+        let workers = inline_pool(&recorder);
+        let rt = two_threads();
+        let (release, inline, queued) = inline_with_queued(&workers, &recorder, &rt, 2, |_| false);
+        // Released twice: it runs twice.
+        release.send(()).expect("release");
+        release.send(()).expect("release");
+        // Nothing of the quick batch was kept: all three run again on the lane and are answered
+        // from there (the one run inline runs on the lane's thread too).
+        assert_eq!(
+            inline.join().expect("caller"),
             Ok("referee-app-0".to_owned())
+        );
+        assert_eq!(
+            answers(&rt, queued),
+            [
+                Ok("referee-app-0".to_owned()),
+                Ok("referee-app-0".to_owned())
+            ]
+        );
+        let log = recorder.log();
+        assert_eq!(
+            log[..4],
+            [
+                "begin quick",
+                "job 0 on caller",
+                "job 1 on caller",
+                "failed"
+            ]
+        );
+        // The two that joined run again, in their order, before anything queued after them.
+        let again: Vec<&String> = log[4..].iter().filter(|l| l.starts_with("job")).collect();
+        assert_eq!(again, ["job 0 on referee-app-0", "job 1 on referee-app-0"]);
+        assert_eq!(
+            log.iter().filter(|l| *l == "committed").count(),
+            log.iter().filter(|l| *l == "begin").count()
         );
     }
 

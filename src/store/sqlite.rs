@@ -120,6 +120,10 @@ pub const CHECKPOINT_ENV: &str = "REFEREE_CHECKPOINT_EVERY";
 /// four same-sitting pairs: referee's p99 3.53× and 3.20× the bare bot's at 4,096, 5.77× and
 /// 2.32× at 16,384, against 1.80×–2.60× without.
 pub const AUTOCHECKPOINT_BACKSTOP: i64 = 40_000;
+/// How close to [`AUTOCHECKPOINT_BACKSTOP`], in WAL pages, the WAL may have been at the last
+/// background checkpoint for a quick batch still to write (see `Sqlite::checkpoint_near`): the
+/// background checkpointer measures it every [`CHECKPOINT_EVERY`] writes, each a few pages.
+pub const QUICK_BACKSTOP_MARGIN: i64 = 8_192;
 /// WAL length, in pages, from which the writer catches up with the background checkpointer so
 /// that the WAL starts over (0: never; SQLite's own checkpoint at [`AUTOCHECKPOINT_BACKSTOP`]
 /// then does it). Once a background checkpoint has ended with the WAL this long, the writer,
@@ -834,8 +838,10 @@ impl Sqlite {
     }
 
     /// Opens a batch on this thread, as [`Sqlite::begin_batch`] does, that never waits for the
-    /// write lock: should this process's writer be in another thread's batch, or another
-    /// process hold SQLite's lock, its first write returns [`StoreError::Busy`] at once and
+    /// write lock, nor for the disk: should this process's writer be in another thread's
+    /// batch, another process hold SQLite's lock, or a checkpoint be near (the writer's
+    /// catch-up, or SQLite's own: `Sqlite::checkpoint_near`), its first write returns
+    /// [`StoreError::Busy`] at once and
     /// writes nothing, nor does any later write of the batch, and [`Sqlite::batch_deferred`]
     /// says so. For a command run on a thread that must not block (the async runtime's: see
     /// `bot::workers`'s "Inline"), which then runs it again on the writing thread. The thread
@@ -964,7 +970,8 @@ impl Sqlite {
         };
         if quick
             && mine.is_none()
-            && BATCH.with(|b| b.borrow().as_ref().is_some_and(|b| b.deferred))
+            && (self.checkpoint_near()
+                || BATCH.with(|b| b.borrow().as_ref().is_some_and(|b| b.deferred)))
         {
             return Err(turned_away());
         }
@@ -1124,20 +1131,37 @@ impl Sqlite {
         }
     }
 
+    /// The background checkpoints so far, if the writer's catch-up is due before its next
+    /// group (see [`Sqlite::catch_up`]).
+    fn catch_up_due(&self) -> Option<u64> {
+        let passes = self.checkpoints.load(Ordering::Relaxed);
+        let from = self.restart_pages.load(Ordering::Relaxed);
+        let due = from != 0
+            && !self.linger.fast()
+            && passes != self.caught_up.load(Ordering::Relaxed)
+            && self.wal_pages.load(Ordering::Relaxed) >= from;
+        due.then_some(passes)
+    }
+
+    /// Whether the next group may copy the WAL into the database and sync both files before it
+    /// begins (the catch-up) or in its commit (SQLite's own checkpoint: the WAL, when last
+    /// measured, was within [`QUICK_BACKSTOP_MARGIN`] pages of [`AUTOCHECKPOINT_BACKSTOP`]).
+    /// A quick batch is then turned away: it runs on the caller's thread, which must not wait
+    /// for the disk (see `begin_quick_batch`).
+    fn checkpoint_near(&self) -> bool {
+        self.catch_up_due().is_some()
+            || self.wal_pages.load(Ordering::Relaxed)
+                >= AUTOCHECKPOINT_BACKSTOP - QUICK_BACKSTOP_MARGIN
+    }
+
     /// Once a background checkpoint has ended with the WAL [`WAL_RESTART_PAGES`] long or more,
     /// copies what was committed during it, so that the next write starts the WAL over; only
     /// while writes come slower than [`LINGER_RATE`] (faster, the writer has no time to spare,
     /// and SQLite's own checkpoint at [`AUTOCHECKPOINT_BACKSTOP`] starts the WAL over).
     fn catch_up(&self, writer: &Writer) {
-        let passes = self.checkpoints.load(Ordering::Relaxed);
-        let from = self.restart_pages.load(Ordering::Relaxed);
-        if from == 0
-            || self.linger.fast()
-            || passes == self.caught_up.load(Ordering::Relaxed)
-            || self.wal_pages.load(Ordering::Relaxed) < from
-        {
+        let Some(passes) = self.catch_up_due() else {
             return;
-        }
+        };
         self.caught_up.store(passes, Ordering::Relaxed);
         // PASSIVE: if the checkpointer is at work again, this does nothing and waits for nothing.
         if let Err(e) =
@@ -1858,6 +1882,59 @@ mod tests {
         assert!(!store.batch_deferred());
         store.finish_batch().expect("committed");
         assert_eq!(rows(&store, "t"), vec![3]);
+    }
+
+    /// Nor does a quick batch wait for the disk: while the writer's catch-up is due (a
+    /// background checkpoint has ended with the WAL at least `WAL_RESTART_PAGES` long, writes
+    /// come slower than `LINGER_RATE`, and the writer has not caught up with that checkpoint)
+    /// or the WAL was last measured within `QUICK_BACKSTOP_MARGIN` pages of SQLite's own
+    /// checkpoint (`AUTOCHECKPOINT_BACKSTOP`), its write is turned away and writes nothing; a
+    /// batch of the writing thread writes, catching up first. Either side of each threshold.
+    #[test]
+    fn a_quick_batch_is_turned_away_while_a_checkpoint_is_near() {
+        let near = AUTOCHECKPOINT_BACKSTOP - QUICK_BACKSTOP_MARGIN;
+        // (restart length, WAL pages last measured, checkpoints the writer caught up with of
+        // 1, the measured write rate; whether the quick batch is turned away)
+        for (restart, wal, caught_up, rate, turned) in [
+            (100, 100, 0, LINGER_RATE - 1, true),
+            (100, 99, 0, LINGER_RATE - 1, false),
+            (100, 100, 1, LINGER_RATE - 1, false),
+            (100, 100, 0, LINGER_RATE, false),
+            (0, 100, 0, LINGER_RATE - 1, false),
+            (0, near - 1, 0, LINGER_RATE, false),
+            (0, near, 0, LINGER_RATE, true),
+        ] {
+            let case = format!("restart {restart}, wal {wal}, caught up {caught_up}, {rate}/s");
+            let (_dir, store) = group_store();
+            store.set_wal_restart(restart);
+            store.set_linger_rate(LINGER_RATE, rate);
+            store.checkpoints.store(1, Ordering::Relaxed);
+            store.caught_up.store(caught_up, Ordering::Relaxed);
+            store.wal_pages.store(wal, Ordering::Relaxed);
+
+            store.begin_quick_batch();
+            let wrote = insert(&store, 1);
+            assert_eq!(store.batch_deferred(), turned, "{case}");
+            assert_eq!(matches!(wrote, Err(StoreError::Busy)), turned, "{case}");
+            store
+                .finish_batch()
+                .expect("committed, or nothing to commit");
+            assert_eq!(
+                rows(&store, "t"),
+                if turned { vec![] } else { vec![1] },
+                "{case}"
+            );
+            if turned {
+                // The writing thread's batch writes it, and catches up if that was due.
+                store.begin_batch();
+                insert(&store, 1).expect("the lane's batch writes");
+                store.finish_batch().expect("committed");
+                assert_eq!(rows(&store, "t"), vec![1], "{case}");
+                if restart != 0 {
+                    assert_eq!(store.caught_up.load(Ordering::Relaxed), 1, "{case}");
+                }
+            }
+        }
     }
 
     /// Nor does a quick batch wait for another thread's batch: its write is turned away while
