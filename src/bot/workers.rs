@@ -88,7 +88,7 @@
 //! (`REFEREE_LOAD_TAIL_SLICES=32 REFEREE_LOAD_SECS=1`), each run beside one of the default in
 //! turn, one sitting: at 5,000/s p50 157–174 against 203–212 µs and 138–146 against 158–160 µs
 //! of CPU per roll, but referee's p99 over the floor's 2.63×, 2.54×, 1.94×, 3.06×, 2.90× and
-//! 2.08× against 2.49×, 2.63×, 2.19×, 2.71×, 2.60× and 2.16× (lower in 2 of 6 pairs; without
+//! 2.08× against 2.49×, 2.63×, 2.19×, 2.71×, 2.60× and 2.16× (lower in 3 of 6 pairs; without
 //! joining 3.10×, 2.99×, 2.53× against 2.45×, 2.40×, 2.70×). Below that rate it wins: at 3,500/s
 //! 1.48× against 2.07×, at 2,000/s 1.38× against 2.60×, at 500/s p50 33 against 187 µs (the
 //! floor's 42 µs: a wake-up of a sleeping thread costs tens of microseconds on that machine).

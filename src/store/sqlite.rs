@@ -841,11 +841,10 @@ impl Sqlite {
     /// write lock, nor for the disk: should this process's writer be in another thread's
     /// batch, another process hold SQLite's lock, or a checkpoint be near (the writer's
     /// catch-up, or SQLite's own: `Sqlite::checkpoint_near`), its first write returns
-    /// [`StoreError::Busy`] at once and
-    /// writes nothing, nor does any later write of the batch, and [`Sqlite::batch_deferred`]
-    /// says so. For a command run on a thread that must not block (the async runtime's: see
-    /// `bot::workers`'s "Inline"), which then runs it again on the writing thread. The thread
-    /// is not marked as the only writing one.
+    /// [`StoreError::Busy`] at once and writes nothing, nor does any later write of the batch,
+    /// and [`Sqlite::batch_deferred`] says so. For a command run on a thread that must not
+    /// block (the async runtime's: see `bot::workers`'s "Inline"), which then runs it again on
+    /// the writing thread. The thread is not marked as the only writing one.
     pub fn begin_quick_batch(&self) {
         self.open_batch(true);
     }
