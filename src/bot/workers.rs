@@ -254,6 +254,22 @@ fn once<T: Send + 'static>(
     }))
 }
 
+/// Runs `job` in the batch open on this thread: into `kept`, or, turned away from the batch
+/// (nothing of it was kept), into `turned`.
+fn run_in_batch(
+    batching: &dyn Batching,
+    mut job: Box<dyn Batched>,
+    kept: &mut Vec<Box<dyn Batched>>,
+    turned: &mut Vec<Box<dyn Batched>>,
+) {
+    job.run();
+    if batching.deferred() {
+        turned.push(job);
+    } else {
+        kept.push(job);
+    }
+}
+
 /// Runs `first` and the batched jobs queued behind it (up to [`MAX_BATCH`], stopping at a job
 /// of the bot's own) as one batch: once the queue is empty, or after the batch's linger, it
 /// commits, then sends every result, or, if the commit failed, runs each job again on its own.
@@ -266,13 +282,7 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
     // the panic may have come after the commit, and a second run would apply it twice.
     let settled = catch_unwind(AssertUnwindSafe(|| {
         batching.begin();
-        let mut first = first;
-        first.run();
-        if batching.deferred() {
-            later.push(first);
-        } else {
-            batch.push(first);
-        }
+        run_in_batch(batching, first, &mut batch, &mut later);
         let mut until = None;
         while batch.len() + later.len() < MAX_BATCH {
             let next = lane.take_batched(None).or_else(|| {
@@ -282,13 +292,8 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
                 let until = *until.get_or_insert_with(|| Instant::now() + wait);
                 lane.take_batched(Some((until, more)))
             });
-            let Some(mut job) = next else { break };
-            job.run();
-            if batching.deferred() {
-                later.push(job);
-            } else {
-                batch.push(job);
-            }
+            let Some(job) = next else { break };
+            run_in_batch(batching, job, &mut batch, &mut later);
         }
         batching.finish()
     }));
@@ -332,15 +337,10 @@ fn run_inline<T>(
         let deferred = batching.deferred();
         // One turned away found the lock taken: the others would too.
         while !deferred && turned.is_empty() && joined.len() < INLINE_JOINED {
-            let Some(mut job) = lane.take_batched(None) else {
+            let Some(job) = lane.take_batched(None) else {
                 break;
             };
-            job.run();
-            if batching.deferred() {
-                turned.push(job);
-            } else {
-                joined.push(job);
-            }
+            run_in_batch(batching, job, &mut joined, &mut turned);
         }
         let committed = batching.finish();
         Some((committed, (committed && !deferred).then_some(out)))
