@@ -105,8 +105,8 @@ const STATEMENT_CACHE: usize = 96;
 pub const CHECKPOINT_EVERY: u64 = 1024;
 /// The environment variable that sets [`CHECKPOINT_EVERY`] (a number of writes, at least 1).
 pub const CHECKPOINT_ENV: &str = "REFEREE_CHECKPOINT_EVERY";
-/// SQLite's auto-checkpoint threshold on this process's connections, in WAL pages (40 MiB of
-/// WAL at 1 KiB pages, 160 MiB in an older file with 4 KiB pages). Under a steady stream of
+/// SQLite's auto-checkpoint threshold on this process's connections, in WAL pages (64 MiB of
+/// WAL at 1 KiB pages, 256 MiB in an older file with 4 KiB pages). Under a steady stream of
 /// writes faster than [`LINGER_RATE`] it is what starts the WAL over (slower, the writer's
 /// catch-up does: [`WAL_RESTART_PAGES`]). SQLite starts the WAL again from its beginning
 /// only when a write begins while every page in it has been copied; a background `PASSIVE`
@@ -118,8 +118,23 @@ pub const CHECKPOINT_ENV: &str = "REFEREE_CHECKPOINT_EVERY";
 /// 4,096 or 16,384 pages long (holding the write lock for what came during its `PASSIVE` pass
 /// and two syncs). It kept the WAL at 5–6 MB, but the tail at 5,000/s was worse in each of
 /// four same-sitting pairs: referee's p99 3.53× and 3.20× the bare bot's at 4,096, 5.77× and
-/// 2.32× at 16,384, against 1.80×–2.60× without.
-pub const AUTOCHECKPOINT_BACKSTOP: i64 = 40_000;
+/// 2.32× at 16,384, against 1.80×–2.60× without. It is as far above [`WAL_RESTART_PAGES`] as
+/// [`CHECKPOINT_EVERY`] writes of [`MOST_PAGES_PER_WRITE`] pages each reach: the catch-up is
+/// decided at each background checkpoint, so a burst of the largest writes between two of them
+/// still finds it due before SQLite's own checkpoint runs in a commit (it was 40,000 while the
+/// catch-up came at 8,192).
+pub const AUTOCHECKPOINT_BACKSTOP: i64 = 65_536;
+/// The most WAL pages one write is taken to add, for [`AUTOCHECKPOINT_BACKSTOP`]: a `/roll`
+/// adds about 3 and a luck spend about 12 (1 KiB pages); this leaves room for larger ones.
+pub const MOST_PAGES_PER_WRITE: i64 = 32;
+// SQLite's own checkpoint runs in a commit, on the writing thread, with two syncs. The writer's
+// catch-up is decided at each background checkpoint, so the backstop lies beyond what
+// `CHECKPOINT_EVERY` of the largest writes add past the restart length, and beyond where a
+// quick batch is turned away. Checked when the crate builds.
+const _: () = assert!(
+    WAL_RESTART_PAGES + CHECKPOINT_EVERY as i64 * MOST_PAGES_PER_WRITE <= AUTOCHECKPOINT_BACKSTOP
+        && QUICK_BACKSTOP_MARGIN < AUTOCHECKPOINT_BACKSTOP - WAL_RESTART_PAGES
+);
 /// How close to [`AUTOCHECKPOINT_BACKSTOP`], in WAL pages, the WAL may have been at the last
 /// background checkpoint for a quick batch still to write (see `Sqlite::checkpoint_near`): the
 /// background checkpointer measures it every [`CHECKPOINT_EVERY`] writes, each a few pages.
@@ -130,17 +145,29 @@ pub const QUICK_BACKSTOP_MARGIN: i64 = 8_192;
 /// before its next group, runs a `PASSIVE` checkpoint of its own: it copies only what was
 /// committed during the background one (and syncs), so the WAL is all copied and that group's
 /// write starts it over. The backstop copied up to [`CHECKPOINT_EVERY`] writes' worth at a
-/// moment of no one's choosing, on the same thread: at `/roll` 5,000 a second it came about
-/// every 3.2 s, a cluster of slow answers each time (`REFEREE_LOAD_TIMELINE`). It runs only
+/// moment of no one's choosing, on the same thread: at `/roll` 5,000 a second (and 40,000
+/// pages) it came about every 3.2 s, a cluster of slow answers each time (`REFEREE_LOAD_TIMELINE`). It runs only
 /// while writes come slower than [`LINGER_RATE`] (`Linger::fast`): faster, the writer has no
 /// time to spare. Measured with `cargo bench --bench bot_load`, the tail phase at 5,000/s (8
-/// rounds of 4 s, one build, this and `REFEREE_WAL_RESTART_PAGES=0` in turn, six pairs over
+/// rounds of 4 s, one build, 8,192 pages and `REFEREE_WAL_RESTART_PAGES=0` in turn, six pairs over
 /// one sitting): referee's pooled p99 4.9, 4.6, 3.8, 2.2, 3.8, 4.8 ms against 7.2, 10.1, 2.4,
 /// 19.9, 5.0, 7.8 ms, lower in 5 of 6 pairs (its ratio to the bare bot's 1.20, 1.23, 2.70,
 /// 1.51, 2.19, 3.34 against 3.29, 2.57, 1.10, 4.56, 2.77, 3.78); the WAL file stayed at 10.6
 /// MB instead of 41.9. Without the rate gate, `/roll` at 10,000/s had p99 10.4 and 162 ms
-/// (856 unanswered) against 6.7 and 11.8 ms; 32,768 pages showed no gain at 5,000/s.
-pub const WAL_RESTART_PAGES: i64 = 8_192;
+/// (856 unanswered) against 6.7 and 11.8 ms.
+///
+/// Each catch-up waits for two syncs (1.4–2.7 ms on a virtual disk, timed around its
+/// `wal_checkpoint` while it copied the few dozen pages committed during the background pass),
+/// so fewer catch-ups, fewer slow answers: on a later machine, at 8,192 pages (one every 0.6 s
+/// at 5,000 `/roll` a second) the catch-ups covered 0.3% of the time but 163 of the 399 answers
+/// slower than referee's p99, the background checkpoints (1.5% of the time) 55 (an 8 s
+/// `REFEREE_LOAD_TIMELINE` beside the checkpoints' own times). At 32,768 pages against 8,192,
+/// the tail in slices (`REFEREE_LOAD_TAIL_SLICES`, 32 of 1 s, one build, in turn): referee's
+/// own p99 0.67–0.77 ms against 0.75–1.10 ms, lower in 6 of 6 pairs; another day, with
+/// [`AUTOCHECKPOINT_BACKSTOP`] raised with it (16 slices), its p99 over the bare bot's 2.25×,
+/// 3.26×, 2.42× against 3.09×, 3.76×, 3.14× (65,536 pages: 2.70×, 2.80×, 2.00×). The WAL file
+/// then grows to about 34 MB at 5,000/s, and to 64 MiB faster.
+pub const WAL_RESTART_PAGES: i64 = 32_768;
 /// The environment variable that sets [`WAL_RESTART_PAGES`].
 pub const WAL_RESTART_ENV: &str = "REFEREE_WAL_RESTART_PAGES";
 
@@ -2215,6 +2242,17 @@ mod tests {
         ] {
             assert_eq!(wal_restart_pages(setting), want, "{setting:?}");
         }
+    }
+
+    // SQLite's own checkpoint is set on every connection at `AUTOCHECKPOINT_BACKSTOP`, which
+    // the build checks lies beyond the catch-up's reach (`MOST_PAGES_PER_WRITE`).
+    #[test]
+    fn sqlites_own_checkpoint_is_the_backstop() {
+        let (_dir, store) = temp_store();
+        let backstop: i64 = store
+            .read(|c| Ok(raw(c).query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0))?))
+            .expect("read");
+        assert_eq!(backstop, AUTOCHECKPOINT_BACKSTOP);
     }
 
     /// Wakes the background checkpointer, waits until it has ended one more pass, and gives

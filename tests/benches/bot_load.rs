@@ -68,7 +68,8 @@
 //! `REFEREE_LOAD_PHASES=idle,roll,floor,mix,tail,overload` (only those phases, without the
 //! table: to profile one), `REFEREE_LOAD_BIN` (the path of another build of `referee` to run
 //! instead of this one's, to compare two builds on one machine), `REFEREE_LOAD_TIMELINE` (a file
-//! to which each phase appends a line per interaction: when it was sent and its latency),
+//! to which each phase appends a line with its start, then a line per interaction: when it was
+//! sent and its latency),
 //! `REFEREE_LOAD_TAIL_ROUNDS` (the tail phase's rounds, default 4: the rounds alternate which
 //! bot goes first — referee, floor, floor, referee, … — and the goal is judged on the latencies
 //! of all rounds pooled, each round's ratio shown beside it; one round's p99 alone, the floor's
@@ -957,7 +958,8 @@ fn measure(rig: &mut Rig, rate: u64, secs: u64, stop: bool) -> Outcome {
 }
 /// `REFEREE_LOAD_TIMELINE`: one line per interaction, appended to `path` — when it was flushed
 /// (ms since the phase began) and its latency (ms, empty if unanswered) — to see when in a phase
-/// the slow ones came.
+/// the slow ones came, after a line `# began N µs after the Unix epoch` (to line the phase up
+/// with what the bot logged at the same time).
 fn write_timeline(
     path: &std::ffi::OsStr,
     start: Instant,
@@ -967,6 +969,11 @@ fn write_timeline(
 ) {
     use std::fmt::Write as _;
     let mut text = String::new();
+    let unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .saturating_sub(start.elapsed());
+    let _ = writeln!(text, "# began {} µs after the Unix epoch", unix.as_micros());
     for id in ids {
         let Some(sent) = flushed.get(id) else {
             continue;
