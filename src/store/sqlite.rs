@@ -105,8 +105,8 @@ const STATEMENT_CACHE: usize = 96;
 pub const CHECKPOINT_EVERY: u64 = 1024;
 /// The environment variable that sets [`CHECKPOINT_EVERY`] (a number of writes, at least 1).
 pub const CHECKPOINT_ENV: &str = "REFEREE_CHECKPOINT_EVERY";
-/// SQLite's auto-checkpoint threshold on this process's connections, in WAL pages (64 MiB of
-/// WAL at 1 KiB pages, 256 MiB in an older file with 4 KiB pages). Under a steady stream of
+/// SQLite's auto-checkpoint threshold on this process's connections, in WAL pages (40 MiB of
+/// WAL at 1 KiB pages, 160 MiB in an older file with 4 KiB pages). Under a steady stream of
 /// writes faster than [`LINGER_RATE`] it is what starts the WAL over (slower, the writer's
 /// catch-up does: [`WAL_RESTART_PAGES`]). SQLite starts the WAL again from its beginning
 /// only when a write begins while every page in it has been copied; a background `PASSIVE`
@@ -121,9 +121,8 @@ pub const CHECKPOINT_ENV: &str = "REFEREE_CHECKPOINT_EVERY";
 /// 2.32× at 16,384, against 1.80×–2.60× without. It is as far above [`WAL_RESTART_PAGES`] as
 /// [`CHECKPOINT_EVERY`] writes of [`MOST_PAGES_PER_WRITE`] pages each reach: the catch-up is
 /// decided at each background checkpoint, so a burst of the largest writes between two of them
-/// still finds it due before SQLite's own checkpoint runs in a commit (it was 40,000 while the
-/// catch-up came at 8,192).
-pub const AUTOCHECKPOINT_BACKSTOP: i64 = 65_536;
+/// still finds it due before SQLite's own checkpoint runs in a commit (it was 40,000).
+pub const AUTOCHECKPOINT_BACKSTOP: i64 = 40_960;
 /// The most WAL pages one write is taken to add, for [`AUTOCHECKPOINT_BACKSTOP`]: a `/roll`
 /// adds about 3 and a luck spend about 12 (1 KiB pages); this leaves room for larger ones.
 pub const MOST_PAGES_PER_WRITE: i64 = 32;
@@ -145,8 +144,8 @@ pub const QUICK_BACKSTOP_MARGIN: i64 = 8_192;
 /// before its next group, runs a `PASSIVE` checkpoint of its own: it copies only what was
 /// committed during the background one (and syncs), so the WAL is all copied and that group's
 /// write starts it over. The backstop copied up to [`CHECKPOINT_EVERY`] writes' worth at a
-/// moment of no one's choosing, on the same thread: at `/roll` 5,000 a second (and 40,000
-/// pages) it came about every 3.2 s, a cluster of slow answers each time (`REFEREE_LOAD_TIMELINE`). It runs only
+/// moment of no one's choosing, on the same thread: at `/roll` 5,000 a second it came about
+/// every 3.2 s, a cluster of slow answers each time (`REFEREE_LOAD_TIMELINE`). It runs only
 /// while writes come slower than [`LINGER_RATE`] (`Linger::fast`): faster, the writer has no
 /// time to spare. Measured with `cargo bench --bench bot_load`, the tail phase at 5,000/s (8
 /// rounds of 4 s, one build, 8,192 pages and `REFEREE_WAL_RESTART_PAGES=0` in turn, six pairs over
@@ -156,18 +155,24 @@ pub const QUICK_BACKSTOP_MARGIN: i64 = 8_192;
 /// MB instead of 41.9. Without the rate gate, `/roll` at 10,000/s had p99 10.4 and 162 ms
 /// (856 unanswered) against 6.7 and 11.8 ms.
 ///
-/// Each catch-up waits for two syncs (1.4–2.7 ms on a virtual disk, timed around its
-/// `wal_checkpoint` while it copied the few dozen pages committed during the background pass),
-/// so fewer catch-ups, fewer slow answers: on a later machine, at 8,192 pages (one every 0.6 s
-/// at 5,000 `/roll` a second) the catch-ups covered 0.3% of the time but 163 of the 399 answers
-/// slower than referee's p99, the background checkpoints (1.5% of the time) 55 (an 8 s
-/// `REFEREE_LOAD_TIMELINE` beside the checkpoints' own times). At 32,768 pages against 8,192,
-/// the tail in slices (`REFEREE_LOAD_TAIL_SLICES`, 32 of 1 s, one build, in turn): referee's
-/// own p99 0.67–0.77 ms against 0.75–1.10 ms, lower in 6 of 6 pairs; another day, with
-/// [`AUTOCHECKPOINT_BACKSTOP`] raised with it (16 slices), its p99 over the bare bot's 2.25×,
-/// 3.26×, 2.42× against 3.09×, 3.76×, 3.14× (65,536 pages: 2.70×, 2.80×, 2.00×). The WAL file
-/// then grows to about 34 MB at 5,000/s, and to 64 MiB faster.
-pub const WAL_RESTART_PAGES: i64 = 32_768;
+/// Each catch-up waits for two syncs, and what the second one (the database file's) writes
+/// grows with the WAL: a background pass never syncs the database file (SQLite syncs it only
+/// when a checkpoint has copied the whole WAL, which writes arriving meanwhile prevent), so the
+/// catch-up syncs every page the background passes copied since the WAL last started over.
+/// Timed around its `wal_checkpoint` (copying the few dozen pages committed during the last
+/// background pass) on a virtual disk, 5,000 `/roll` a second: 1.3–2.3 ms at 8,192 pages,
+/// 3.2–6.2 ms at 32,768; with the checkpointer syncing the database file after each pass,
+/// 0.7–1.1 ms at 32,768, but those syncs slowed other answers as much (an 8 s
+/// `REFEREE_LOAD_TIMELINE` beside the checkpoints' own times: of the 399 answers over
+/// referee's p99, 6 in catch-ups and 72 in the checkpointer's syncs, against 80–84 in
+/// catch-ups without them); `fdatasync` instead of `fsync` (SQLite built with
+/// `HAVE_FDATASYNC`) left the catch-ups as long (3.4–6.2 ms). At 8,192 pages the catch-ups covered 0.3% of the time and 67–163 of the
+/// 399; at 32,768, 80–90. In slices (`REFEREE_LOAD_TAIL_SLICES`, one build, in turn), 32,768
+/// against 8,192: referee's own p99 lower in 6 of 6 pairs one day (0.67–0.77 against
+/// 0.75–1.10 ms), its ratio to the bare bot's lower in 3 of 3 the next (2.25×, 3.26×, 2.42×
+/// against 3.09×, 3.76×, 3.14×) and higher in 3 of 3 the same day (5.74×, 2.67×, 4.53× against
+/// 3.07×, 2.22× and, the bare bot stalling, 0.09×): no reliable gain, so the shorter WAL stays.
+pub const WAL_RESTART_PAGES: i64 = 8_192;
 /// The environment variable that sets [`WAL_RESTART_PAGES`].
 pub const WAL_RESTART_ENV: &str = "REFEREE_WAL_RESTART_PAGES";
 
