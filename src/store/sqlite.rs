@@ -126,10 +126,7 @@ pub const AUTOCHECKPOINT_BACKSTOP: i64 = 40_960;
 /// The most WAL pages one write is taken to add, for [`AUTOCHECKPOINT_BACKSTOP`]: a `/roll`
 /// adds about 3 and a luck spend about 12 (1 KiB pages); this leaves room for larger ones.
 pub const MOST_PAGES_PER_WRITE: i64 = 32;
-// SQLite's own checkpoint runs in a commit, on the writing thread, with two syncs. The writer's
-// catch-up is decided at each background checkpoint, so the backstop lies beyond what
-// `CHECKPOINT_EVERY` of the largest writes add past the restart length, and beyond where a
-// quick batch is turned away. Checked when the crate builds.
+// The room `AUTOCHECKPOINT_BACKSTOP` leaves above the catch-up, checked when the crate builds.
 const _: () = assert!(
     WAL_RESTART_PAGES + CHECKPOINT_EVERY as i64 * MOST_PAGES_PER_WRITE <= AUTOCHECKPOINT_BACKSTOP
         && QUICK_BACKSTOP_MARGIN < AUTOCHECKPOINT_BACKSTOP - WAL_RESTART_PAGES
@@ -148,8 +145,8 @@ pub const QUICK_BACKSTOP_MARGIN: i64 = 8_192;
 /// every 3.2 s, a cluster of slow answers each time (`REFEREE_LOAD_TIMELINE`). It runs only
 /// while writes come slower than [`LINGER_RATE`] (`Linger::fast`): faster, the writer has no
 /// time to spare. Measured with `cargo bench --bench bot_load`, the tail phase at 5,000/s (8
-/// rounds of 4 s, one build, 8,192 pages and `REFEREE_WAL_RESTART_PAGES=0` in turn, six pairs over
-/// one sitting): referee's pooled p99 4.9, 4.6, 3.8, 2.2, 3.8, 4.8 ms against 7.2, 10.1, 2.4,
+/// rounds of 4 s, one build, 8,192 pages and `REFEREE_WAL_RESTART_PAGES=0` in turn, six pairs
+/// over one sitting): referee's pooled p99 4.9, 4.6, 3.8, 2.2, 3.8, 4.8 ms against 7.2, 10.1, 2.4,
 /// 19.9, 5.0, 7.8 ms, lower in 5 of 6 pairs (its ratio to the bare bot's 1.20, 1.23, 2.70,
 /// 1.51, 2.19, 3.34 against 3.29, 2.57, 1.10, 4.56, 2.77, 3.78); the WAL file stayed at 10.6
 /// MB instead of 41.9. Without the rate gate, `/roll` at 10,000/s had p99 10.4 and 162 ms
@@ -166,12 +163,13 @@ pub const QUICK_BACKSTOP_MARGIN: i64 = 8_192;
 /// `REFEREE_LOAD_TIMELINE` beside the checkpoints' own times: of the 399 answers over
 /// referee's p99, 6 in catch-ups and 72 in the checkpointer's syncs, against 80–84 in
 /// catch-ups without them); `fdatasync` instead of `fsync` (SQLite built with
-/// `HAVE_FDATASYNC`) left the catch-ups as long (3.4–6.2 ms). At 8,192 pages the catch-ups covered 0.3% of the time and 67–163 of the
-/// 399; at 32,768, 80–90. In slices (`REFEREE_LOAD_TAIL_SLICES`, one build, in turn), 32,768
-/// against 8,192: referee's own p99 lower in 6 of 6 pairs one day (0.67–0.77 against
-/// 0.75–1.10 ms), its ratio to the bare bot's lower in 3 of 3 the next (2.25×, 3.26×, 2.42×
-/// against 3.09×, 3.76×, 3.14×) and higher in 3 of 3 the same day (5.74×, 2.67×, 4.53× against
-/// 3.07×, 2.22× and, the bare bot stalling, 0.09×): no reliable gain, so the shorter WAL stays.
+/// `HAVE_FDATASYNC`) left the catch-ups as long (3.4–6.2 ms). At 8,192 pages the catch-ups
+/// covered 0.3% of the time and 67–163 of the 399; at 32,768, 80–90. In slices
+/// (`REFEREE_LOAD_TAIL_SLICES`, one build, in turn), 32,768 against 8,192: referee's own p99
+/// lower in 6 of 6 pairs one day (0.67–0.77 against 0.75–1.10 ms), its ratio to the bare
+/// bot's lower in 3 of 3 the next (2.25×, 3.26×, 2.42× against 3.09×, 3.76×, 3.14×) and higher
+/// in 3 of 3 the same day (5.74×, 2.67×, 4.53× against 3.07×, 2.22× and, the bare bot
+/// stalling, 0.09×): no reliable gain, so the shorter WAL stays.
 pub const WAL_RESTART_PAGES: i64 = 8_192;
 /// The environment variable that sets [`WAL_RESTART_PAGES`].
 pub const WAL_RESTART_ENV: &str = "REFEREE_WAL_RESTART_PAGES";
