@@ -166,8 +166,14 @@ impl App {
     }
 
     fn error_reply(&self, caller: &Caller, error: AppError) -> Reply {
-        if let Some(reply) = store_error(&error).and_then(|e| self.store_reply(e)) {
-            tracing::warn!(error = %error, guild = %caller.guild, "database unavailable");
+        if let Some(e) = store_error(&error)
+            && let Some(reply) = self.store_reply(e)
+        {
+            // A quick batch's write turned away runs again on the writing lane: nothing is
+            // wrong with the database, and this reply is never sent.
+            if !matches!(e, StoreError::TurnedAway) {
+                tracing::warn!(error = %error, guild = %caller.guild, "database unavailable");
+            }
             return reply;
         }
         match error {

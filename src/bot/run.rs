@@ -10,7 +10,9 @@ use poise::serenity_prelude as serenity;
 use super::deliver::{self, Outbox};
 use super::inflight::Inflight;
 use super::metrics::{self, Metrics};
-use super::workers::{BATCHES_ENV, INLINE_ENV, PG_WRITERS, THREADS_ENV, Workers, count_setting};
+use super::workers::{
+    BATCHES_ENV, DRAINS_ENV, INLINE_ENV, PG_WRITERS, THREADS_ENV, Workers, count_setting,
+};
 use super::{Data, Error, buttons, commands, render};
 use crate::app::{App, Dice};
 use crate::config::{Config, Shards};
@@ -135,6 +137,7 @@ pub(super) async fn start_app(
     )));
     let inline = Workers::inline(std::env::var(INLINE_ENV).ok().as_deref());
     let workers = start_workers(&app, inline.is_some())?;
+    workers.set_inline_drains(std::env::var(DRAINS_ENV).ok().as_deref());
     if let Some(most) = inline {
         // Inline only while few interactions are in flight (see `workers`' "Inline").
         let inflight = Arc::clone(&inflight);

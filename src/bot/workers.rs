@@ -67,8 +67,10 @@
 //! while a checkpoint is near (the writer's catch-up is due, or the WAL is close to SQLite's
 //! own checkpoint) its write is turned away and runs on the lane. The cost: the runtime's
 //! thread is busy for a few commands and their commit (tens of microseconds for a roll), not
-//! for any wait. It is off by default: `REFEREE_INLINE_WRITES=on` turns it on, a number sets
-//! [`INLINE_INFLIGHT`].
+//! for any wait. Those still queued once its commit is done (they came during it, or past
+//! [`INLINE_JOINED`]) run on the same thread in one more quick batch ([`INLINE_DRAINS`]) while
+//! the last went cleanly, rather than wake the lane's thread. It is on by default:
+//! `REFEREE_INLINE_WRITES=off` turns it off, a number sets [`INLINE_INFLIGHT`].
 //!
 //! Measured with `cargo bench --bench bot_load`, one build, `REFEREE_INLINE_WRITES=off` and the
 //! default in turn, one sitting: the tail at 5,000 `/roll` a second (6 rounds of 5 s, pooled)
@@ -93,6 +95,20 @@
 //! 1.48× against 2.07×, at 2,000/s 1.38× against 2.60×, at 500/s p50 33 against 187 µs (the
 //! floor's 42 µs: a wake-up of a sleeping thread costs tens of microseconds on that machine).
 //! Decision: still off by default, for the rate.
+//!
+//! Measured again on a machine where a wake-up costs far more: at 500 `/roll` a second, in 8
+//! interleaved slices, referee's p10 222 µs and p50 331 µs through the lane against the
+//! floor's 36 and 98 µs; inline, 34 and 67 µs (the floor's 33 and 87). The lane's two hand-offs,
+//! not referee's own work, set its latency at a moderate rate. At 5,000/s the same day (a noisy
+//! one: the floor's pooled p99 2–144 ms), 16 slices per run, off and on in turn, nine pairs:
+//! referee's p99 over the floor's 3.54×, 1.84×, 10.25×, 5.86×, 3.17×, 2.22×, 0.13×, 2.53×,
+//! 0.93× without against 0.22×, 1.03×, 1.36×, 1.42×, 0.82×, 1.14×, 2.01×, 1.72×, 1.19× inline
+//! (lower in 8 of 9; medians 2.53× and 1.19×); at 2,000/s 1.72× and 2.01× against 2.04× and
+//! 1.16×. With one drain the writing thread woke 174 times a second instead of 400 at
+//! 5,000/s (`perf stat --per-thread`, context switches of `referee-app-0`; 116 with four).
+//! Decision: on by default; the gate ([`INLINE_INFLIGHT`]) keeps it off under heavy load, where
+//! batches on the lane are what keeps up (at 10,000/s, past what that machine could answer
+//! either way, the same).
 //!
 //! ## Two lanes
 //! Commands that only read run on their own threads ([`Workers::run_read`]), apart from those
@@ -316,16 +332,26 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
     }
 }
 
-/// Runs `f` on this thread in a quick batch (see the module's "Inline"), with the interactions
-/// queued behind it meanwhile (at most [`INLINE_JOINED`]): its result once committed; `None`
-/// when it must run on the writing lane instead (the store has no quick batch, its write found
-/// the lock taken, or the commit failed: nothing of it was kept). The others are answered once
-/// committed; those turned away, or all if the commit failed, go back to the front of the lane.
-fn run_inline<T>(
+/// Runs the interactions queued on the lane (at most [`INLINE_JOINED`]) on this thread in a
+/// quick batch, as those joining one run inline do: for the ones queued while an inline
+/// command committed, which would otherwise wake the lane's thread (see the module's
+/// "Inline"). Whether it ran some, and all of them were kept.
+fn drain_inline(lane: &Lane, batching: &dyn Batching) -> bool {
+    quick_batch::<()>(lane, batching, None).is_some_and(|(clean, _)| clean)
+}
+
+/// A quick batch on this thread (see the module's "Inline"): `f`, if any, then the
+/// interactions queued on the lane behind it (at most [`INLINE_JOINED`]). The others are
+/// answered once committed; those turned away, or all if the commit failed, go back to the
+/// front of the lane. `None` when the store has no quick batch; else whether the batch was
+/// clean (it ran something, committed, and turned nothing away), and `f`'s result unless `f`
+/// must run on the lane instead (its write found the lock taken, or the commit failed:
+/// nothing of it was kept).
+fn quick_batch<T>(
     lane: &Lane,
     batching: &dyn Batching,
-    f: &dyn Fn() -> T,
-) -> Option<Result<T, Refused>> {
+    f: Option<&dyn Fn() -> T>,
+) -> Option<(bool, Option<Result<T, Refused>>)> {
     // Run in the batch and kept if it commits; turned away from it (nothing kept).
     let mut joined: Vec<Box<dyn Batched>> = Vec::new();
     let mut turned: Vec<Box<dyn Batched>> = Vec::new();
@@ -333,7 +359,7 @@ fn run_inline<T>(
         if !batching.begin_quick() {
             return None;
         }
-        let out = catch_unwind(AssertUnwindSafe(f)).map_err(|_| Refused::Panicked);
+        let out = f.map(|f| catch_unwind(AssertUnwindSafe(f)).map_err(|_| Refused::Panicked));
         let deferred = batching.deferred();
         // One turned away found the lock taken: the others would too.
         while !deferred && turned.is_empty() && joined.len() < INLINE_JOINED {
@@ -343,11 +369,13 @@ fn run_inline<T>(
             run_in_batch(batching, job, &mut joined, &mut turned);
         }
         let committed = batching.finish();
-        Some((committed, (committed && !deferred).then_some(out)))
+        Some((committed, deferred, out.filter(|_| committed && !deferred)))
     }));
     match settled {
         Ok(None) => None,
-        Ok(Some((committed, out))) => {
+        Ok(Some((committed, deferred, out))) => {
+            let ran = f.is_some() || !joined.is_empty();
+            let clean = committed && ran && !deferred && turned.is_empty();
             if committed {
                 for job in joined {
                     job.send();
@@ -356,20 +384,20 @@ fn run_inline<T>(
                 turned.splice(0..0, joined);
             }
             lane.requeue(turned);
-            out
+            Some((clean, out))
         }
         Err(_) => {
             // The batch's own calls panicked (a bug): as in `run_batch`, its jobs are answered
             // as failed and never run again, for the commit may have happened.
             batching.abandon();
             tracing::error!(
-                jobs = 1 + joined.len() + turned.len(),
+                jobs = usize::from(f.is_some()) + joined.len() + turned.len(),
                 "a quick batch run inline panicked outside its commands' own code; they are answered as failed"
             );
             for job in joined.into_iter().chain(turned) {
                 job.refuse();
             }
-            Some(Err(Refused::Panicked))
+            Some((false, f.map(|_| Err(Refused::Panicked))))
         }
     }
 }
@@ -421,6 +449,13 @@ pub const INLINE_INFLIGHT: usize = 4;
 /// microseconds, where the lane's thread, asleep, would cost a wake-up to run it and another to
 /// answer it.
 pub const INLINE_JOINED: usize = 4;
+
+/// Quick batches at most that a command run inline runs after its own for the interactions
+/// queued during its commit (see the module's "Inline"), each of at most [`INLINE_JOINED`];
+/// `REFEREE_INLINE_DRAINS` sets it (0: none, the lane's thread is woken for them).
+pub const INLINE_DRAINS: usize = 1;
+/// The environment variable that sets [`INLINE_DRAINS`].
+pub const DRAINS_ENV: &str = "REFEREE_INLINE_DRAINS";
 
 /// The environment variable that sets each lane's queue limit.
 pub const QUEUE_ENV: &str = "REFEREE_QUEUE_LIMIT";
@@ -687,6 +722,8 @@ pub struct Workers {
     inline: Option<Arc<dyn Batching>>,
     /// Whether the bot is calm enough for an interaction to run inline ([`Workers::gate_inline`]).
     calm: std::sync::OnceLock<Box<dyn Fn() -> bool + Send + Sync>>,
+    /// Quick batches an inline command runs after its own ([`INLINE_DRAINS`]).
+    drains: AtomicUsize,
     threads: Mutex<Vec<JoinHandle<()>>>,
     /// Interactions turned away (see the module's "Admission").
     pub admission: Admission,
@@ -718,6 +755,7 @@ impl Workers {
             batches: false,
             inline: None,
             calm: std::sync::OnceLock::new(),
+            drains: AtomicUsize::new(INLINE_DRAINS),
             threads: Mutex::new(threads),
             admission: Admission::default(),
         })
@@ -765,6 +803,7 @@ impl Workers {
             batches: true,
             inline: inline.then(|| Arc::clone(batching)),
             calm: std::sync::OnceLock::new(),
+            drains: AtomicUsize::new(INLINE_DRAINS),
             threads: Mutex::new(threads),
             admission: Admission::default(),
         })
@@ -772,13 +811,22 @@ impl Workers {
 
     /// How many interactions may be in flight for one that finds the writing lane idle to run
     /// on its caller's thread (see the module's "Inline"): the number `setting`
-    /// (`REFEREE_INLINE_WRITES`) holds, [`INLINE_INFLIGHT`] for `on`, else `None` (off, the
-    /// default).
+    /// (`REFEREE_INLINE_WRITES`) holds, `None` for `off` (every interaction goes to the lane),
+    /// else [`INLINE_INFLIGHT`] (the default, and `on`).
     pub fn inline(setting: Option<&str>) -> Option<usize> {
         match setting.map(str::trim) {
-            Some(v) if v.eq_ignore_ascii_case("on") => Some(INLINE_INFLIGHT),
-            Some(v) => v.parse().ok(),
-            None => None,
+            Some(v) if v.eq_ignore_ascii_case("off") => None,
+            Some(v) => Some(v.parse().unwrap_or(INLINE_INFLIGHT)),
+            None => Some(INLINE_INFLIGHT),
+        }
+    }
+
+    /// Sets how many quick batches a command run inline runs after its own for those queued
+    /// during its commit ([`INLINE_DRAINS`], which `setting`, `REFEREE_INLINE_DRAINS`, replaces
+    /// when it holds a number).
+    pub fn set_inline_drains(&self, setting: Option<&str>) {
+        if let Some(n) = setting.and_then(|v| v.trim().parse().ok()) {
+            self.drains.store(n, Ordering::Relaxed);
         }
     }
 
@@ -892,9 +940,19 @@ impl Workers {
             && self.calm.get().is_none_or(|calm| calm())
             && self.queue.begin_inline()
         {
-            let ran = run_inline(&self.queue, &**batching, &f);
+            let ran = quick_batch(&self.queue, &**batching, Some(&f));
+            // Those queued during its commit run here too, rather than wake the lane's thread
+            // (a wake-up of a sleeping thread, and another to send each answer back), while
+            // each quick batch goes cleanly: one turned away would be again.
+            let mut clean = ran.as_ref().is_some_and(|(clean, _)| *clean);
+            for _ in 0..self.drains.load(Ordering::Relaxed) {
+                if !clean || self.queue.len() == 0 {
+                    break;
+                }
+                clean = drain_inline(&self.queue, &**batching);
+            }
             self.queue.end_inline();
-            if let Some(result) = ran {
+            if let Some((_, Some(result))) = ran {
                 return result;
             }
         }
@@ -1494,11 +1552,12 @@ mod tests {
     }
 
     #[test]
-    fn the_inline_setting_is_on_a_number_or_off_by_default() {
+    fn the_inline_setting_is_on_by_default_a_number_or_off() {
         for (setting, expected) in [
-            (None, None),
+            (None, Some(INLINE_INFLIGHT)),
             (Some("off"), None),
-            (Some("many"), None),
+            (Some(" Off "), None),
+            (Some("many"), Some(INLINE_INFLIGHT)),
             (Some("on"), Some(INLINE_INFLIGHT)),
             (Some(" ON "), Some(INLINE_INFLIGHT)),
             (Some("8"), Some(8)),
@@ -1660,6 +1719,8 @@ mod tests {
     fn the_interactions_queued_behind_one_run_inline_join_its_quick_batch_up_to_a_bound() {
         let recorder = quick_recorder();
         let workers = inline_pool(&recorder);
+        // No quick batch after the inline one's: the rest go to the lane.
+        workers.set_inline_drains(Some("0"));
         let rt = two_threads();
         let jobs = INLINE_JOINED + 1;
         let (release, inline, queued) =
@@ -1677,6 +1738,42 @@ mod tests {
         log.push(format!("job {INLINE_JOINED} on referee-app-0"));
         log.push("committed".to_owned());
         assert_eq!(recorder.log(), log);
+    }
+
+    /// Those still queued once the inline one's batch has committed (queued during its commit,
+    /// or past [`INLINE_JOINED`]) run on the same thread in up to [`INLINE_DRAINS`] more quick
+    /// batches, each of at most [`INLINE_JOINED`]; the lane's thread takes the rest. Either side
+    /// of the bound, with the default and with more.
+    #[test]
+    fn the_interactions_left_queued_after_an_inline_commit_run_on_its_thread_up_to_a_bound() {
+        for drains in [INLINE_DRAINS, 2] {
+            let recorder = quick_recorder();
+            let workers = inline_pool(&recorder);
+            workers.set_inline_drains(Some(&drains.to_string()));
+            let rt = two_threads();
+            let on_caller = INLINE_JOINED * (1 + drains);
+            let (release, inline, queued) =
+                inline_with_queued(&workers, &recorder, &rt, on_caller + 1, |_| false);
+            release.send(()).expect("release");
+            assert_eq!(inline.join().expect("caller"), Ok("caller".to_owned()));
+            let mut want: Vec<Result<String, Refused>> = vec![Ok("caller".to_owned()); on_caller];
+            want.push(Ok("referee-app-0".to_owned()));
+            assert_eq!(answers(&rt, queued), want, "{drains} drains");
+            // Each quick batch commits its own; the last one left runs on the lane.
+            let mut log = Vec::new();
+            for batch in 0..=drains {
+                log.push("begin quick".to_owned());
+                log.extend(
+                    (batch * INLINE_JOINED..(batch + 1) * INLINE_JOINED)
+                        .map(|n| format!("job {n} on caller")),
+                );
+                log.push("committed".to_owned());
+            }
+            log.push("begin".to_owned());
+            log.push(format!("job {on_caller} on referee-app-0"));
+            log.push("committed".to_owned());
+            assert_eq!(recorder.log(), log, "{drains} drains");
+        }
     }
 
     #[test]

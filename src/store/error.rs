@@ -34,6 +34,11 @@ pub enum StoreError {
     /// Another process held the write lock past this write's deadline; nothing was written.
     #[error("the database is locked by another process")]
     Busy,
+    /// A write of a quick batch (`Store::begin_quick_batch`) was turned away: the writer was
+    /// taken in this process, or a checkpoint is near. Nothing of the batch was written, and
+    /// its commands run again on the writing lane: never an answer (nor a log line) of its own.
+    #[error("turned away from a quick batch; it runs again on the writing lane")]
+    TurnedAway,
     /// The database cannot be written until the operator fixes the file; nothing was written.
     #[error("the database cannot be written: {0}")]
     Unavailable(Fault),

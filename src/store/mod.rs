@@ -127,7 +127,7 @@ impl StoreError {
     /// Whether the write lock was not had in time (nothing was written).
     pub fn is_busy(&self) -> bool {
         match self {
-            StoreError::Busy | StoreError::Pool(_) => true,
+            StoreError::Busy | StoreError::TurnedAway | StoreError::Pool(_) => true,
             StoreError::Sqlite(e) => sqlite::is_busy(e),
             StoreError::Postgres(e) => pg::is_busy(e),
             StoreError::Migration(rusqlite_migration::Error::RusqliteError { err, .. }) => {

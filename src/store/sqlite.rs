@@ -871,7 +871,7 @@ impl Sqlite {
     /// write lock, nor for the disk: should this process's writer be in another thread's
     /// batch, another process hold SQLite's lock, or a checkpoint be near (the writer's
     /// catch-up, or SQLite's own: `Sqlite::checkpoint_near`), its first write returns
-    /// [`StoreError::Busy`] at once and writes nothing, nor does any later write of the batch,
+    /// [`StoreError::TurnedAway`] at once and writes nothing, nor does any later write of the batch,
     /// and [`Sqlite::batch_deferred`] says so. For a command run on a thread that must not
     /// block (the async runtime's: see `bot::workers`'s "Inline"), which then runs it again on
     /// the writing thread. The thread is not marked as the only writing one.
@@ -995,7 +995,7 @@ impl Sqlite {
                     b.deferred = true;
                 }
             });
-            E::from(StoreError::Busy)
+            E::from(StoreError::TurnedAway)
         };
         if quick
             && mine.is_none()
@@ -1882,7 +1882,7 @@ mod tests {
     }
 
     /// A quick batch never waits for the write lock: while another connection holds it (as
-    /// another process would), its write is turned away at once — `Busy`, marked deferred,
+    /// another process would), its write is turned away at once — `TurnedAway`, marked deferred,
     /// nothing written, and so is every later write until the mark is read — where a batch of the
     /// writing thread waits for the lock until its deadline. Once the lock is free it writes
     /// and commits like any batch.
@@ -1895,10 +1895,10 @@ mod tests {
             .expect("the other connection takes the write lock");
 
         store.begin_quick_batch();
-        assert!(matches!(insert(&store, 1), Err(StoreError::Busy)));
+        assert!(matches!(insert(&store, 1), Err(StoreError::TurnedAway)));
         other.execute_batch("ROLLBACK").expect("the lock is free");
         assert!(
-            matches!(insert(&store, 2), Err(StoreError::Busy)),
+            matches!(insert(&store, 2), Err(StoreError::TurnedAway)),
             "a command turned away writes nothing more"
         );
         assert!(store.batch_deferred(), "the command was turned away");
@@ -1944,7 +1944,11 @@ mod tests {
             store.begin_quick_batch();
             let wrote = insert(&store, 1);
             assert_eq!(store.batch_deferred(), turned, "{case}");
-            assert_eq!(matches!(wrote, Err(StoreError::Busy)), turned, "{case}");
+            assert_eq!(
+                matches!(wrote, Err(StoreError::TurnedAway)),
+                turned,
+                "{case}"
+            );
             store
                 .finish_batch()
                 .expect("committed, or nothing to commit");
@@ -1985,7 +1989,7 @@ mod tests {
         };
         opened_rx.recv().expect("the other batch is open");
         store.begin_quick_batch();
-        assert!(matches!(insert(&store, 2), Err(StoreError::Busy)));
+        assert!(matches!(insert(&store, 2), Err(StoreError::TurnedAway)));
         assert!(store.batch_deferred());
         store.finish_batch().expect("nothing to commit");
         finish_tx.send(()).expect("finish");
