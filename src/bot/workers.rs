@@ -103,7 +103,7 @@
 //! one: the floor's pooled p99 2–144 ms), 16 slices per run, off and on in turn, nine pairs:
 //! referee's p99 over the floor's 3.54×, 1.84×, 10.25×, 5.86×, 3.17×, 2.22×, 0.13×, 2.53×,
 //! 0.93× without against 0.22×, 1.03×, 1.36×, 1.42×, 0.82×, 1.14×, 2.01×, 1.72×, 1.19× inline
-//! (lower in 8 of 9; medians 2.53× and 1.19×); at 2,000/s 1.72× and 2.01× against 2.04× and
+//! (lower in 7 of 9; medians 2.53× and 1.19×); at 2,000/s 1.72× and 2.01× against 2.04× and
 //! 1.16×. With one drain the writing thread woke 174 times a second instead of 400 at
 //! 5,000/s (`perf stat --per-thread`, context switches of `referee-app-0`; 116 with four).
 //! Decision: on by default; the gate ([`INLINE_INFLIGHT`]) keeps it off under heavy load, where
