@@ -100,15 +100,19 @@
 //! interleaved slices, referee's p10 222 µs and p50 331 µs through the lane against the
 //! floor's 36 and 98 µs; inline, 34 and 67 µs (the floor's 33 and 87). The lane's two hand-offs,
 //! not referee's own work, set its latency at a moderate rate. At 5,000/s the same day (a noisy
-//! one: the floor's pooled p99 2–144 ms), 16 slices per run, off and on in turn, nine pairs:
+//! one: the floor's pooled p99 2–144 ms), 16 slices per run, off and on in turn, twelve pairs:
 //! referee's p99 over the floor's 3.54×, 1.84×, 10.25×, 5.86×, 3.17×, 2.22×, 0.13×, 2.53×,
-//! 0.93× without against 0.22×, 1.03×, 1.36×, 1.42×, 0.82×, 1.14×, 2.01×, 1.72×, 1.19× inline
-//! (lower in 7 of 9; medians 2.53× and 1.19×); at 2,000/s 1.72× and 2.01× against 2.04× and
-//! 1.16×. With one drain the writing thread woke 174 times a second instead of 400 at
-//! 5,000/s (`perf stat --per-thread`, context switches of `referee-app-0`; 116 with four).
-//! Decision: on by default; the gate ([`INLINE_INFLIGHT`]) keeps it off under heavy load, where
-//! batches on the lane are what keeps up (at 10,000/s, past what that machine could answer
-//! either way, the same).
+//! 0.93×, 14.63×, 0.92×, 0.92× without against 0.22×, 1.03×, 1.36×, 1.42×, 0.82×, 1.14×, 2.01×,
+//! 1.72×, 1.19×, 3.69×, 5.07×, 17.54× inline (lower in 8 of 12, medians 2.38× and 1.39×; the
+//! last three pairs' medians of the per-slice ratios 2.27, 1.99, 1.90 against 2.08, 3.60, 2.35):
+//! no reliable difference at that rate; 196–206 against 200–208 µs of CPU per roll (the
+//! floor's 168–186). At 2,000/s 1.72× and 2.01× against 2.04× and 1.16×. With one drain the
+//! writing thread woke 174 times a second instead of 400 at 5,000/s (`perf stat --per-thread`,
+//! context switches of `referee-app-0`; 116 with four).
+//! Decision: on by default, reversing the one above: at the rate it is a toss-up on
+//! either machine, and below it a clear gain; the gate ([`INLINE_INFLIGHT`]) keeps it off
+//! under heavy load, where batches on the lane are what keeps up (at 10,000/s, past what that
+//! machine could answer either way, the same).
 //!
 //! ## Two lanes
 //! Commands that only read run on their own threads ([`Workers::run_read`]), apart from those
