@@ -55,7 +55,8 @@
 //! counted at the gateway's door: [`Workers::gate_inline`]) runs on the thread that asked, the
 //! async runtime's, in a batch of its own that never waits for a lock
 //! ([`Batching::begin_quick`]): the lane's thread takes nothing meanwhile, and a job queued
-//! meanwhile wakes it once the inline one is done. So at a moderate rate a command costs no
+//! meanwhile that the inline thread leaves (see below) wakes it once the inline one is done.
+//! So at a moderate rate a command costs no
 //! hand-off to the writing thread and back (two wake-ups, each a context switch), and under
 //! load, when the lane is busy or many are in flight, commands queue and batch as before. A
 //! command whose write finds the lock taken (another process's, on the same file) wrote
@@ -68,8 +69,9 @@
 //! own checkpoint) its write is turned away and runs on the lane. The cost: the runtime's
 //! thread is busy for a few commands and their commit (tens of microseconds for a roll), not
 //! for any wait. Those still queued once its commit is done (they came during it, or past
-//! [`INLINE_JOINED`]) run on the same thread in one more quick batch ([`INLINE_DRAINS`]) while
-//! the last went cleanly, rather than wake the lane's thread. It is on by default:
+//! [`INLINE_JOINED`]) run on the same thread in one more quick batch ([`INLINE_DRAINS`];
+//! `REFEREE_INLINE_DRAINS` sets how many) if the last one ran cleanly (nothing turned away,
+//! committed), rather than wake the lane's thread. It is on by default:
 //! `REFEREE_INLINE_WRITES=off` turns it off, a number sets [`INLINE_INFLIGHT`].
 //!
 //! Measured with `cargo bench --bench bot_load`, one build, `REFEREE_INLINE_WRITES=off` and the
