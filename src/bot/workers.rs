@@ -56,10 +56,9 @@
 //! async runtime's, in a batch of its own that never waits for a lock
 //! ([`Batching::begin_quick`]): the lane's thread takes nothing meanwhile, and a job queued
 //! meanwhile that the inline thread leaves (see below) wakes it once the inline one is done.
-//! So at a moderate rate a command costs no
-//! hand-off to the writing thread and back (two wake-ups, each a context switch), and under
-//! load, when the lane is busy or many are in flight, commands queue and batch as before. A
-//! command whose write finds the lock taken (another process's, on the same file) wrote
+//! So at a moderate rate a command costs no hand-off to the writing thread and back (two
+//! wake-ups, each a context switch), and under load, when the lane is busy or many are in
+//! flight, commands queue and batch as before. A command whose write finds the lock taken (another process's, on the same file) wrote
 //! nothing and runs again on the lane, which waits for the lock; so does one whose commit
 //! failed. The interactions queued behind it meanwhile (at most [`INLINE_JOINED`]) join its
 //! batch on the same thread, rather than wait for the lane's thread to be woken and to wake
@@ -820,11 +819,17 @@ impl Workers {
 
     /// How many interactions may be in flight for one that finds the writing lane idle to run
     /// on its caller's thread (see the module's "Inline"): the number `setting`
-    /// (`REFEREE_INLINE_WRITES`) holds, `None` for `off` (every interaction goes to the lane),
-    /// else [`INLINE_INFLIGHT`] (the default, and `on`).
+    /// (`REFEREE_INLINE_WRITES`) holds, `None` for `off` (or `no`, `false`: every interaction
+    /// goes to the lane), else [`INLINE_INFLIGHT`] (the default, and `on`).
     pub fn inline(setting: Option<&str>) -> Option<usize> {
         match setting.map(str::trim) {
-            Some(v) if v.eq_ignore_ascii_case("off") => None,
+            Some(v)
+                if ["off", "no", "false"]
+                    .iter()
+                    .any(|off| v.eq_ignore_ascii_case(off)) =>
+            {
+                None
+            }
             Some(v) => Some(v.parse().unwrap_or(INLINE_INFLIGHT)),
             None => Some(INLINE_INFLIGHT),
         }
@@ -1566,6 +1571,8 @@ mod tests {
             (None, Some(INLINE_INFLIGHT)),
             (Some("off"), None),
             (Some(" Off "), None),
+            (Some("no"), None),
+            (Some("FALSE"), None),
             (Some("many"), Some(INLINE_INFLIGHT)),
             (Some("on"), Some(INLINE_INFLIGHT)),
             (Some(" ON "), Some(INLINE_INFLIGHT)),
