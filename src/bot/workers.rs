@@ -50,28 +50,27 @@
 //! ([`Workers::start_with`]), each write its own transaction (group commit on SQLite).
 //!
 //! ## Inline
-//! On SQLite an interaction that finds the writing lane idle (nothing queued, its thread
-//! asleep) while few interactions are in flight (at most [`INLINE_INFLIGHT`], itself included,
-//! counted at the gateway's door: [`Workers::gate_inline`]) runs on the thread that asked, the
-//! async runtime's, in a batch of its own that never waits for a lock
-//! ([`Batching::begin_quick`]): the lane's thread takes nothing meanwhile, and a job queued
-//! meanwhile that the inline thread leaves (see below) wakes it once the inline one is done.
-//! So at a moderate rate a command costs no hand-off to the writing thread and back (two
-//! wake-ups, each a context switch), and under load, when the lane is busy or many are in
-//! flight, commands queue and batch as before. A command whose write finds the lock taken (another process's, on the same file) wrote
-//! nothing and runs again on the lane, which waits for the lock; so does one whose commit
-//! failed. The interactions queued behind it meanwhile (at most [`INLINE_JOINED`]) join its
-//! batch on the same thread, rather than wait for the lane's thread to be woken and to wake
-//! theirs; one turned away ends the joining, and it and the rest go back to the front of the
-//! lane, as do all of them should the commit fail. Nor does a quick batch wait for the disk:
-//! while a checkpoint is near (the writer's catch-up is due, or the WAL is close to SQLite's
-//! own checkpoint) its write is turned away and runs on the lane. The cost: the runtime's
-//! thread is busy for a few commands and their commit (tens of microseconds for a roll), not
-//! for any wait. Those still queued once its commit is done (they came during it, or past
-//! [`INLINE_JOINED`]) run on the same thread in one more quick batch ([`INLINE_DRAINS`];
+//! On SQLite an interaction that finds the writing lane idle (nothing queued, its thread asleep)
+//! while few interactions are in flight (at most [`INLINE_INFLIGHT`], itself included, counted at
+//! the gateway's door: [`Workers::gate_inline`]) runs on the thread that asked, the async
+//! runtime's, in a batch of its own that never waits for a lock ([`Batching::begin_quick`]): the
+//! lane's thread takes nothing meanwhile, and a job queued meanwhile that the inline thread leaves
+//! (see below) wakes it once the inline one is done. So at a moderate rate a command costs no
+//! hand-off to the writing thread and back (two wake-ups, each a context switch), and under load,
+//! when the lane is busy or many are in flight, commands queue and batch as before. A command whose
+//! write finds the lock taken (another process's, on the same file) wrote nothing and runs again on
+//! the lane, which waits for the lock; so does one whose commit failed. The interactions queued
+//! behind it meanwhile (at most [`INLINE_JOINED`]) join its batch on the same thread, rather than
+//! wait for the lane's thread to be woken and to wake theirs; one turned away ends the joining, and
+//! it and the rest go back to the front of the lane, as do all of them should the commit fail. Nor
+//! does a quick batch wait for the disk: while a checkpoint is near (the writer's catch-up is due,
+//! or the WAL is close to SQLite's own checkpoint) its write is turned away and runs on the lane.
+//! The cost: the runtime's thread is busy for a few commands and their commit (tens of microseconds
+//! for a roll), not for any wait. Those still queued once its commit is done (they came during it,
+//! or past [`INLINE_JOINED`]) run on the same thread in one more quick batch ([`INLINE_DRAINS`];
 //! `REFEREE_INLINE_DRAINS` sets how many) if the last one ran cleanly (nothing turned away,
-//! committed), rather than wake the lane's thread. It is on by default:
-//! `REFEREE_INLINE_WRITES=off` turns it off, a number sets [`INLINE_INFLIGHT`].
+//! committed), rather than wake the lane's thread. It is on by default: `REFEREE_INLINE_WRITES=off`
+//! turns it off, a number sets [`INLINE_INFLIGHT`].
 //!
 //! Measured with `cargo bench --bench bot_load`, one build, `REFEREE_INLINE_WRITES=off` and the
 //! default in turn, one sitting: the tail at 5,000 `/roll` a second (6 rounds of 5 s, pooled)
