@@ -60,10 +60,11 @@
 //!   [`query_row`], `prepare_cached`): a command re-parses no SQL.
 //! - Each connection keeps a modest page cache ([`READER_CACHE_KIB`], [`WRITER_CACHE_KIB`]); the
 //!   OS page cache serves the rest. No `mmap`: mapped pages count once per connection in RSS.
-//! - Checkpoints run off the hot path: a background thread runs `wal_checkpoint(PASSIVE)` every
-//!   [`CHECKPOINT_EVERY`] commits, so no command pays for copying the WAL back and its fsyncs.
-//!   While writes come at a moderate rate, once the WAL is [`WAL_RESTART_PAGES`] long the writer
-//!   copies what came during the last background checkpoint, so the WAL starts over. SQLite's own
+//! - Checkpoints run off the hot path: a background thread, at the lowest priority, runs
+//!   `wal_checkpoint(PASSIVE)` every [`CHECKPOINT_EVERY`] commits, so no command pays for
+//!   copying the WAL back and its fsyncs. While writes come at a moderate rate, once the WAL is
+//!   [`WAL_RESTART_PAGES`] long the checkpointer syncs the database file and the writer copies
+//!   what came during the last background checkpoint, so the WAL starts over. SQLite's own
 //!   auto-checkpoint stays on as a backstop at a much larger WAL ([`AUTOCHECKPOINT_BACKSTOP`]
 //!   pages): under faster writes it is what starts the WAL over.
 //!
