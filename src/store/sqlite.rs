@@ -97,24 +97,22 @@ const STATEMENT_CACHE: usize = 96;
 /// Committed writes between two background checkpoints. A write adds a few 1 KiB pages to the
 /// WAL (about 3 for a `/roll`, 12 for a luck spend). A checkpoint writes each page it copies to
 /// the database file once, however often the WAL holds it, and the hot pages (the ends of the
-/// roll log and its indexes) are in every checkpoint: fewer checkpoints, fewer bytes per roll
-/// while the kernel holds the copies in its cache. Measured with `cargo bench --bench
-/// bot_load`, the mixed load at 5,000/s, bytes that reached the block layer per logged roll:
-/// 4.4 KB every 128 writes, 3.7 KB every 1,024. Since the checkpointer syncs the database file
-/// after each pass ([`start_checkpointer`]) the hot pages go to the disk every pass either
-/// way, and `/roll` at 5,000/s wrote 3.66–3.70 KB per roll every 128 writes and 3.68–3.70 KB
-/// every 1,024 (3.4 KB every 1,024 without the syncs).
+/// roll log and its indexes) are in every checkpoint; the database file is synced once per WAL
+/// (`start_checkpointer`), so the kernel writes those pages once for all the checkpoints of a
+/// WAL. Measured with `cargo bench --bench bot_load`, the mixed load at 5,000/s, bytes that
+/// reached the block layer per logged roll: 5.91 KB every 128 writes, 5.89 KB every 1,024 (the
+/// build before these syncs and this default: 5.86 KB).
 ///
-/// Why 128: each pass's work comes at once, its syncs mostly in the kernel, where (on a kernel
-/// built without preemption, as the benchmark's VM was) no other thread can take the core
-/// back however low the checkpointer's priority; smaller passes are shorter bursts. The tail
-/// at 5,000 `/roll` a second in slices (`REFEREE_LOAD_TAIL_SLICES=16 REFEREE_LOAD_SECS=1`,
-/// `REFEREE_CHECKPOINT_EVERY` set in turn, same build, one sitting): referee's p99 420 and
-/// 393 µs every 128 writes against 559 and 539 µs every 1,024 (its ratio to the bare bot's
-/// 2.98× and 2.60× against 3.56× and 3.14×); a 10 s timeline (`REFEREE_LOAD_TIMELINE`) showed
-/// the clusters of slow answers every 1,024 writes (n = 4–13 every 205 ms) turned into single
-/// slow answers every 25 ms. Every 32 writes was no better than 128 (p99 425 and 359 µs
-/// against 398 and 819 µs).
+/// Why 128 and not 1,024: each pass's work comes at once, its WAL sync mostly in the kernel,
+/// where (on a kernel built without preemption, as the benchmark's VM was) no other thread
+/// takes the core back however low the checkpointer's priority; smaller passes are shorter
+/// bursts. A 10 s timeline (`REFEREE_LOAD_TIMELINE`, `/roll` at 5,000/s) showed a cluster of
+/// slow answers (4–13 over 0.3 ms) every 205 ms, each pass, every 1,024 writes; every 128,
+/// single ones every 25 ms. The tail in slices (`REFEREE_LOAD_TAIL_SLICES=16
+/// REFEREE_LOAD_SECS=1`, `REFEREE_CHECKPOINT_EVERY` set in turn, one build, one sitting):
+/// referee's p99 427, 513 and 473 µs every 128 writes against 527, 586 and 880 µs every 1,024
+/// (its ratio to the bare bot's 2.72×, 3.07×, 2.03× against 2.75×, 3.28×, 3.46×). Every 32
+/// writes was no better than 128.
 pub const CHECKPOINT_EVERY: u64 = 128;
 /// The environment variable that sets [`CHECKPOINT_EVERY`] (a number of writes, at least 1).
 pub const CHECKPOINT_ENV: &str = "REFEREE_CHECKPOINT_EVERY";
