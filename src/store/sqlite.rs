@@ -703,8 +703,8 @@ impl Sqlite {
         )
     }
 
-    /// How many times the checkpointer has synced the database file after a pass that copied
-    /// pages.
+    /// How many times the checkpointer has synced the database file before a catch-up (see
+    /// `start_checkpointer`).
     #[cfg(test)]
     pub fn database_syncs(&self) -> u64 {
         self.synced.load(Ordering::Relaxed)
