@@ -1250,10 +1250,9 @@ impl Sqlite {
     fn catch_up_due(&self) -> Option<u64> {
         let passes = self.checkpoints.load(Ordering::Relaxed);
         let from = self.restart_pages.load(Ordering::Relaxed);
-        let due = from != 0
+        let due = long_enough_to_restart(self.wal_pages.load(Ordering::Relaxed), from)
             && !self.linger.fast()
-            && passes != self.caught_up.load(Ordering::Relaxed)
-            && self.wal_pages.load(Ordering::Relaxed) >= from;
+            && passes != self.caught_up.load(Ordering::Relaxed);
         due.then_some(passes)
     }
 
@@ -1538,17 +1537,32 @@ pub(super) fn migrations_dir() -> &'static Dir<'static> {
     &MIGRATIONS_DIR
 }
 
+/// Whether a WAL `pages` long calls for the writer's catch-up, whose length is `restart` (0:
+/// never; see [`WAL_RESTART_PAGES`]). The checkpointer syncs the database file by the same rule.
+fn long_enough_to_restart(pages: i64, restart: i64) -> bool {
+    restart != 0 && pages >= restart
+}
+
 /// The identity of the file at `path` (device and inode), or `None` when there is none.
 fn file_id(path: &Path) -> Option<(u64, u64)> {
-    let meta = std::fs::metadata(path).ok()?;
+    Some(id_of(&std::fs::metadata(path).ok()?))
+}
+
+/// [`file_id`] of an open file.
+fn open_file_id(file: &std::fs::File) -> Option<(u64, u64)> {
+    Some(id_of(&file.metadata().ok()?))
+}
+
+/// A file's identity (device and inode) from its metadata.
+fn id_of(meta: &std::fs::Metadata) -> (u64, u64) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        Some((meta.dev(), meta.ino()))
+        (meta.dev(), meta.ino())
     }
     #[cfg(not(unix))]
     {
-        Some((0, u64::from(meta.is_file())))
+        (0, u64::from(meta.is_file()))
     }
 }
 
@@ -1631,7 +1645,7 @@ fn start_checkpointer(
                     Ok((_, log, _)) => {
                         // Before the pass is told: the writer's catch-up follows it at once.
                         let restart = shared.restart_pages.load(Ordering::Relaxed);
-                        let due = restart != 0 && log >= restart;
+                        let due = long_enough_to_restart(log, restart);
                         if due && !synced_this_wal && sync_file(&shared.files, file) {
                             shared.synced.fetch_add(1, Ordering::Relaxed);
                         }
@@ -1671,20 +1685,6 @@ fn kept_file(path: &Path, files: &Mutex<Vec<std::fs::File>>) -> Option<usize> {
     }
     files.push(std::fs::File::open(path).ok()?);
     Some(files.len() - 1)
-}
-
-/// [`file_id`] of an open file.
-fn open_file_id(file: &std::fs::File) -> Option<(u64, u64)> {
-    let meta = file.metadata().ok()?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        Some((meta.dev(), meta.ino()))
-    }
-    #[cfg(not(unix))]
-    {
-        Some((0, u64::from(meta.is_file())))
-    }
 }
 
 /// Syncs the kept file `index` of `files` (see [`start_checkpointer`]); whether it did.
