@@ -29,7 +29,11 @@
 //!   server nothing else uses;
 //! - the CPU time the hypervisor stole from this VM meanwhile (`/proc/stat`: latency no profile
 //!   of ours can explain, and the reason two runs of the same build differ) — in the whole phase,
-//!   and while the slowest interaction waited (sampled every 10 ms).
+//!   and while the slowest interaction waited (sampled every 10 ms);
+//! - how often a thread pinned to each CPU, sleeping 10 ms at a time, woke more than 5 ms late
+//!   (`load_proc::Stalls`): a CPU that ran nothing of ours for that long, which steal does not
+//!   always show. When an interaction waited much longer than that and the samplers saw no such
+//!   gap, the wait was not the machine's.
 //!
 //! The phases are issue 18's table (item 6) and issue 33's items 5 and 6:
 //! 1. `idle`: RSS of a fresh bot, connected and registered, for referee and the floor;
@@ -99,7 +103,10 @@ use fake::FakeDiscord;
 use fake::payload::{self, Built, Caller};
 use fake::process::{BotOptions, BotProcess};
 use load_db::{Database, PgDatabase, Store, Wal};
-use load_proc::{StealSampler, postgres_cpu, proc_io, proc_stats, steal, steal_between};
+use load_proc::{
+    SAMPLE_STEP, STALL_OVER, Stalls, StealSampler, postgres_cpu, proc_io, proc_stats, steal,
+    steal_between,
+};
 use serde_json::Value;
 
 const PLAYERS: u64 = 20;
@@ -656,6 +663,8 @@ struct Outcome {
     /// The slowest interaction's wait, and the steal during it (plus 10 ms either side, the
     /// sampling step).
     worst: (Duration, Duration),
+    /// The machine's stalls while the phase ran (see [`Stalls`]).
+    stalls: Stalls,
     /// The largest peak resident memory of the bot processes.
     peak_rss_kb: u64,
     /// How many warning lines the bots logged, and the first kinds of them.
@@ -866,7 +875,7 @@ fn latencies(
     let mut latencies = Vec::with_capacity(sent.ids.len());
     let mut errors = 0;
     let mut worst = (Duration::ZERO, Duration::ZERO);
-    let step = Duration::from_millis(10);
+    let step = SAMPLE_STEP;
     for id in &sent.ids {
         match (flushed.get(id), answers.by_id.get(id)) {
             (Some(at_sent), Some((at, failed))) => {
@@ -920,7 +929,7 @@ fn measure(rig: &mut Rig, rate: u64, secs: u64, stop: bool) -> Outcome {
         .map(|b| proc_stats(b.pid()).1)
         .max()
         .unwrap_or(0);
-    let steal_samples = sampler.finish();
+    let (steal_samples, stalls) = sampler.finish();
     let logged = rig.db.logged_rolls().saturating_sub(logged_before);
     let warnings = warnings(&rig.stderr());
     if stop {
@@ -950,6 +959,7 @@ fn measure(rig: &mut Rig, rate: u64, secs: u64, stop: bool) -> Outcome {
         dispatched: sent.ids.len() as f64 / sent.elapsed.as_secs_f64(),
         span,
         worst,
+        stalls,
         peak_rss_kb,
         warnings,
         logged,
@@ -1019,8 +1029,17 @@ fn report(o: &Outcome, secs: u64) {
         o.peak_rss_kb
     );
     println!(
-        "        dispatched {:.0}/s; fake + dispatcher CPU {:.2?}; stolen by the hypervisor {:.2?}, of which {:.2?} while the slowest interaction ({:.2?}) waited",
-        o.dispatched, o.delta.fake_cpu, o.delta.steal, o.worst.1, o.worst.0
+        "        dispatched {:.0}/s; fake + dispatcher CPU {:.2?}; stolen by the hypervisor {:.2?}, of which {:.2?} while the slowest interaction ({:.2?}) waited; CPUs stalled {} times (a pinned thread's {:?} sleep more than {:?} late: {:.2?} in all, longest {:.2?})",
+        o.dispatched,
+        o.delta.fake_cpu,
+        o.delta.steal,
+        o.worst.1,
+        o.worst.0,
+        o.stalls.count,
+        SAMPLE_STEP,
+        STALL_OVER,
+        o.stalls.total,
+        o.stalls.longest
     );
     if o.answered < o.sent || o.busy > 0 {
         println!(
