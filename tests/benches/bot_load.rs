@@ -33,7 +33,10 @@
 //! - how often a thread pinned to each CPU, sleeping 10 ms at a time, woke more than 5 ms late
 //!   (`load_proc::Stalls`): a CPU that ran nothing of ours for that long, which steal does not
 //!   always show. When an interaction waited much longer than that and the samplers saw no such
-//!   gap, the wait was not the machine's.
+//!   gap, the wait was not a stall of a CPU;
+//! - the machine's idle share over the phase, and in how many spans of 100 ms it was under 5%
+//!   (`load_proc::Spare`): spans in which the bot, the fake and the sender together wanted
+//!   every core, so that a queue grew whatever the bot did.
 //!
 //! The phases are issue 18's table (item 6) and issue 33's items 5 and 6:
 //! 1. `idle`: RSS of a fresh bot, connected and registered, for referee and the floor;
@@ -104,8 +107,8 @@ use fake::payload::{self, Built, Caller};
 use fake::process::{BotOptions, BotProcess};
 use load_db::{Database, PgDatabase, Store, Wal};
 use load_proc::{
-    SAMPLE_STEP, STALL_OVER, Stalls, StealSampler, postgres_cpu, proc_io, proc_stats, steal,
-    steal_between,
+    BUSY_IDLE, BUSY_WINDOW, SAMPLE_STEP, STALL_OVER, Spare, Stalls, StealSampler, postgres_cpu,
+    proc_io, proc_stats, steal, steal_between,
 };
 use serde_json::Value;
 
@@ -665,6 +668,8 @@ struct Outcome {
     worst: (Duration, Duration),
     /// The machine's stalls while the phase ran (see [`Stalls`]).
     stalls: Stalls,
+    /// The CPU the machine had to spare meanwhile (see [`Spare`]).
+    spare: Spare,
     /// The largest peak resident memory of the bot processes.
     peak_rss_kb: u64,
     /// How many warning lines the bots logged, and the first kinds of them.
@@ -929,7 +934,7 @@ fn measure(rig: &mut Rig, rate: u64, secs: u64, stop: bool) -> Outcome {
         .map(|b| proc_stats(b.pid()).1)
         .max()
         .unwrap_or(0);
-    let (steal_samples, stalls) = sampler.finish();
+    let (steal_samples, stalls, spare) = sampler.finish();
     let logged = rig.db.logged_rolls().saturating_sub(logged_before);
     let warnings = warnings(&rig.stderr());
     if stop {
@@ -960,6 +965,7 @@ fn measure(rig: &mut Rig, rate: u64, secs: u64, stop: bool) -> Outcome {
         span,
         worst,
         stalls,
+        spare,
         peak_rss_kb,
         warnings,
         logged,
@@ -1029,7 +1035,7 @@ fn report(o: &Outcome, secs: u64) {
         o.peak_rss_kb
     );
     println!(
-        "        dispatched {:.0}/s; fake + dispatcher CPU {:.2?}; stolen by the hypervisor {:.2?}, of which {:.2?} while the slowest interaction ({:.2?}) waited; CPUs stalled {} times (a pinned thread's {:?} sleep more than {:?} late: {:.2?} in all, longest {:.2?})",
+        "        dispatched {:.0}/s; fake + dispatcher CPU {:.2?}; stolen by the hypervisor {:.2?}, of which {:.2?} while the slowest interaction ({:.2?}) waited; CPUs stalled {} times (a pinned thread's {:?} sleep more than {:?} late: {:.2?} in all, longest {:.2?}); the machine idle {:.0}% of the time, under {:.0}% in {} of {} spans of {:?}",
         o.dispatched,
         o.delta.fake_cpu,
         o.delta.steal,
@@ -1039,7 +1045,12 @@ fn report(o: &Outcome, secs: u64) {
         SAMPLE_STEP,
         STALL_OVER,
         o.stalls.total,
-        o.stalls.longest
+        o.stalls.longest,
+        100.0 * o.spare.idle_share,
+        100.0 * BUSY_IDLE,
+        o.spare.busy_windows,
+        o.spare.windows,
+        BUSY_WINDOW
     );
     if o.answered < o.sent || o.busy > 0 {
         println!(

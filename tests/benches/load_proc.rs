@@ -92,14 +92,25 @@ pub fn postgres_cpu() -> Duration {
 /// `/proc/stat`'s `cpu` line), summed over all CPUs. On a shared VM it is time this benchmark's
 /// processes were ready to run but could not: it shows up as latency no profile of ours explains.
 pub fn steal() -> Duration {
+    cpu_line(8)
+}
+
+/// The machine's idle CPU time (the 4th and 5th numbers of `/proc/stat`'s `cpu` line, idle and
+/// waiting for I/O), summed over all CPUs.
+pub fn idle() -> Duration {
+    cpu_line(4) + cpu_line(5)
+}
+
+/// The `n`th number of `/proc/stat`'s `cpu` line (1: user), as CPU time.
+fn cpu_line(n: usize) -> Duration {
     let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
-    let n: u64 = stat
+    let v: u64 = stat
         .lines()
         .find(|l| l.starts_with("cpu "))
-        .and_then(|l| l.split_whitespace().nth(8))
+        .and_then(|l| l.split_whitespace().nth(n))
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    ticks(n)
+    ticks(v)
 }
 
 /// `/proc/stat`'s steal, sampled every [`SAMPLE_STEP`] on a thread of its own while a phase
@@ -108,19 +119,37 @@ pub fn steal() -> Duration {
 /// when a CPU ran nothing of ours (see [`Stalls`]).
 pub struct StealSampler {
     stop: Arc<AtomicBool>,
-    thread: std::thread::JoinHandle<Vec<(Instant, Duration)>>,
+    /// Each sample: when, the steal and the idle time so far.
+    thread: std::thread::JoinHandle<Vec<(Instant, Duration, Duration)>>,
     pinned: Vec<std::thread::JoinHandle<Vec<Instant>>>,
 }
+
+/// What the machine had to spare while a phase ran: its idle share of all CPUs over the whole
+/// phase, and how many of its [`BUSY_WINDOW`]s (back to back) left less than [`BUSY_IDLE`] idle
+/// — spans in which the bots, the fake and the sender together wanted every core, so that a
+/// queue grew whatever the bot did. `/proc/stat` counts in ticks of 10 ms per CPU, so a window
+/// of 100 ms on 2 CPUs is read to 5%.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Spare {
+    pub idle_share: f64,
+    pub busy_windows: usize,
+    pub windows: usize,
+}
+
+/// The span [`Spare`] judges the machine's idle share over.
+pub const BUSY_WINDOW: Duration = Duration::from_millis(100);
+/// The idle share under which a [`BUSY_WINDOW`] counts as busy.
+pub const BUSY_IDLE: f64 = 0.05;
 
 impl StealSampler {
     pub fn start() -> Self {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {
-            let mut samples = vec![(Instant::now(), steal())];
+            let mut samples = vec![(Instant::now(), steal(), idle())];
             while !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(SAMPLE_STEP);
-                samples.push((Instant::now(), steal()));
+                samples.push((Instant::now(), steal(), idle()));
             }
             samples
         });
@@ -148,10 +177,14 @@ impl StealSampler {
         }
     }
 
-    /// The steal samples, and the stalls the pinned threads saw.
-    pub fn finish(self) -> (Vec<(Instant, Duration)>, Stalls) {
+    /// The steal samples, the stalls the pinned threads saw, and the CPU the machine had to
+    /// spare.
+    pub fn finish(self) -> (Vec<(Instant, Duration)>, Stalls, Spare) {
         self.stop.store(true, Ordering::Relaxed);
         let samples = self.thread.join().unwrap_or_default();
+        let cpus = self.pinned.len().max(1);
+        let spare = spare(&samples, cpus);
+        let samples = samples.into_iter().map(|(at, s, _)| (at, s)).collect();
         let mut seen = Stalls::default();
         for thread in self.pinned {
             let one = stalls(&thread.join().unwrap_or_default());
@@ -159,8 +192,34 @@ impl StealSampler {
             seen.total += one.total;
             seen.longest = seen.longest.max(one.longest);
         }
-        (samples, seen)
+        (samples, seen, spare)
     }
+}
+
+/// The [`Spare`] in `samples` (when, steal, idle so far) of a machine with `cpus` CPUs.
+fn spare(samples: &[(Instant, Duration, Duration)], cpus: usize) -> Spare {
+    let share = |from: &(Instant, Duration, Duration), to: &(Instant, Duration, Duration)| {
+        let span = to.0.saturating_duration_since(from.0).as_secs_f64() * cpus as f64;
+        to.2.saturating_sub(from.2).as_secs_f64() / span.max(1e-9)
+    };
+    let (Some(first), Some(last)) = (samples.first(), samples.last()) else {
+        return Spare::default();
+    };
+    let mut seen = Spare {
+        idle_share: share(first, last),
+        ..Spare::default()
+    };
+    let mut from = first;
+    for sample in samples {
+        if sample.0.saturating_duration_since(from.0) >= BUSY_WINDOW {
+            seen.windows += 1;
+            if share(from, sample) < BUSY_IDLE {
+                seen.busy_windows += 1;
+            }
+            from = sample;
+        }
+    }
+    seen
 }
 
 /// Pins the calling thread to CPU `cpu`; whether it could.
@@ -190,7 +249,7 @@ pub const STALL_OVER: Duration = Duration::from_millis(5);
 /// out. The hypervisor's steal does not always show the first: on the 2-core VM of issue 33's
 /// ninth day, two busy-looping processes saw 16–19 gaps of over 2 ms in 20 s (up to 50 ms)
 /// while `/proc/stat`'s steal stayed near 0; one busy process saw none. The same day the bots'
-/// waits of 20–200 ms at 5,000 `/roll` a second came with no stall here: not the machine's.
+/// waits of 20–200 ms at 5,000 `/roll` a second came with no stall here: they were not stalls.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Stalls {
     pub count: usize,
