@@ -247,7 +247,7 @@ pub const STALL_OVER: Duration = Duration::from_millis(5);
 /// CPU, woken that late got nothing of that CPU for that long: the hypervisor ran something
 /// else on that vCPU, or it was busy for milliseconds on end with work that kept the sampler
 /// out. The hypervisor's steal does not always show the first: on the 2-core VM of issue 33's
-/// ninth day, two busy-looping processes saw 16–19 gaps of over 2 ms in 20 s (up to 50 ms)
+/// tenth day, two busy-looping processes saw 16–19 gaps of over 2 ms in 20 s (up to 50 ms)
 /// while `/proc/stat`'s steal stayed near 0; one busy process saw none. The same day the bots'
 /// waits of 20–200 ms at 5,000 `/roll` a second came with no stall here: they were not stalls.
 #[derive(Debug, Clone, Copy, Default)]
