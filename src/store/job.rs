@@ -5,7 +5,7 @@
 //! A leaf of the store: the backends import it; it imports none of them.
 
 use std::cell::Cell;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::ids::GuildId;
 
@@ -20,6 +20,14 @@ pub struct Job {
     /// guild alone, so jobs of other guilds write beside them. `None` (a job of no one guild:
     /// the outbox's delivery, a copy) locks the whole database.
     pub guild: Option<GuildId>,
+}
+
+impl Job {
+    /// When the job's writes stop waiting for the write lock: its deadline, else `wait` from
+    /// now (the backends' default wait).
+    pub fn deadline_or(&self, wait: Duration) -> Instant {
+        self.deadline.unwrap_or_else(|| Instant::now() + wait)
+    }
 }
 
 thread_local! {

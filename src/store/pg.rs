@@ -226,7 +226,7 @@ impl Postgres {
     /// A connection in a transaction that holds `job`'s write locks ([`write_locks`]), waiting
     /// for them until the job's deadline: [`StoreError::Busy`] past it (nothing was written).
     fn begin(&self, job: Job) -> Result<Conn> {
-        let deadline = job.deadline.unwrap_or_else(|| Instant::now() + WRITE_WAIT);
+        let deadline = job.deadline_or(WRITE_WAIT);
         let wait = deadline.saturating_duration_since(Instant::now());
         let pooled = self
             .pool

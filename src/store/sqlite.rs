@@ -772,7 +772,7 @@ impl Sqlite {
                 // A writing job's first read opens the batch's group, as its first write would:
                 // the read is then part of the write transaction, not a read transaction of its
                 // own before it (whose locks cost a job two to four `fcntl` calls more).
-                let deadline = job.deadline.unwrap_or_else(|| Instant::now() + WRITE_WAIT);
+                let deadline = job.deadline_or(WRITE_WAIT);
                 let writer = self.batch_group(deadline)?;
                 return f(&writer.conn);
             }
@@ -802,7 +802,7 @@ impl Sqlite {
         if job.read_only {
             return Err(E::from(StoreError::NeedsWriter));
         }
-        let deadline = job.deadline.unwrap_or_else(|| Instant::now() + WRITE_WAIT);
+        let deadline = job.deadline_or(WRITE_WAIT);
         if self.batching() {
             return self.write_in_batch(deadline, f);
         }

@@ -92,25 +92,25 @@ pub fn postgres_cpu() -> Duration {
 /// `/proc/stat`'s `cpu` line), summed over all CPUs. On a shared VM it is time this benchmark's
 /// processes were ready to run but could not: it shows up as latency no profile of ours explains.
 pub fn steal() -> Duration {
-    cpu_line(8)
+    steal_and_idle().0
 }
 
-/// The machine's idle CPU time (the 4th and 5th numbers of `/proc/stat`'s `cpu` line, idle and
-/// waiting for I/O), summed over all CPUs.
-pub fn idle() -> Duration {
-    cpu_line(4) + cpu_line(5)
-}
-
-/// The `n`th number of `/proc/stat`'s `cpu` line (1: user), as CPU time.
-fn cpu_line(n: usize) -> Duration {
+/// The machine's steal (see [`steal`]) and idle CPU time (the 4th and 5th numbers of the same
+/// line: idle and waiting for I/O), summed over all CPUs, from one reading of `/proc/stat`.
+fn steal_and_idle() -> (Duration, Duration) {
     let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
-    let v: u64 = stat
+    let fields: Vec<u64> = stat
         .lines()
         .find(|l| l.starts_with("cpu "))
-        .and_then(|l| l.split_whitespace().nth(n))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    ticks(v)
+        .map(|l| {
+            l.split_whitespace()
+                .skip(1)
+                .map(|v| v.parse().unwrap_or(0))
+                .collect()
+        })
+        .unwrap_or_default();
+    let field = |n: usize| fields.get(n - 1).copied().unwrap_or(0);
+    (ticks(field(8)), ticks(field(4) + field(5)))
 }
 
 /// `/proc/stat`'s steal, sampled every [`SAMPLE_STEP`] on a thread of its own while a phase
@@ -146,10 +146,14 @@ impl StealSampler {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let thread = std::thread::spawn(move || {
-            let mut samples = vec![(Instant::now(), steal(), idle())];
+            let sample = || {
+                let (steal, idle) = steal_and_idle();
+                (Instant::now(), steal, idle)
+            };
+            let mut samples = vec![sample()];
             while !flag.load(Ordering::Relaxed) {
                 std::thread::sleep(SAMPLE_STEP);
-                samples.push((Instant::now(), steal(), idle()));
+                samples.push(sample());
             }
             samples
         });
