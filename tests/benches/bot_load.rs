@@ -84,6 +84,12 @@
 //! `REFEREE_LOAD_TAIL_SLICES` (instead of rounds of fresh bots, both bots started once and given
 //! this many slices of load each, `REFEREE_LOAD_SECS` long, in turn, after one slice each not
 //! counted: a stall of the machine then falls on either bot alike over many short slices),
+//! `REFEREE_LOAD_B_ENV` and `REFEREE_LOAD_B_BIN` (with slices: a second referee, given these
+//! settings — `NAME=value`, split on spaces — or this build, takes a slice beside each of the
+//! first's, before it in odd slices; its p99 is reported over the floor's, pooled, and over the
+//! first referee's slice by slice. So a setting or a build is compared with the default in one
+//! run, each pair of slices a second apart: this machine's own pace changed twofold within
+//! minutes on one day, which runs one after another took for the setting's effect),
 //! `REFEREE_LOAD_WRAP` (a command, split on spaces, that each bot is run under: `valgrind
 //! --tool=callgrind` to count its instructions; the bot is then given a minute to start, and
 //! stopped with SIGTERM so the tool writes its report). Bots, fake and (for PostgreSQL) the
@@ -132,6 +138,9 @@ enum Bot {
     Referee,
     /// The bare serenity + poise bot of `floor.rs`: this binary run with `--floor-bot`.
     Floor,
+    /// A second referee for the tail's slices (`REFEREE_LOAD_B_ENV`, `REFEREE_LOAD_B_BIN`): a
+    /// setting or build compared with the first in the same run, slice by slice.
+    RefereeB,
 }
 
 /// What a rig sends.
@@ -249,6 +258,13 @@ fn spawn(
                 .unwrap_or_else(|| env!("CARGO_BIN_EXE_referee").into());
             BotProcess::spawn_binary_command(&options, wrapped(&binary))
         }
+        Bot::RefereeB => {
+            let binary = std::env::var_os("REFEREE_LOAD_B_BIN")
+                .or_else(|| std::env::var_os("REFEREE_LOAD_BIN"))
+                .unwrap_or_else(|| env!("CARGO_BIN_EXE_referee").into());
+            options.env.extend(b_env());
+            BotProcess::spawn_binary_command(&options, wrapped(&binary))
+        }
         Bot::Floor => {
             let this = std::env::current_exe().expect("this benchmark's path");
             let mut command = wrapped(this.as_os_str());
@@ -258,19 +274,41 @@ fn spawn(
     }
 }
 
+/// `REFEREE_LOAD_B_ENV`: the settings (`NAME=value`, split on spaces) of the second referee
+/// the tail's slices compare with the first.
+fn b_env() -> Vec<(String, String)> {
+    std::env::var("REFEREE_LOAD_B_ENV")
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect()
+}
+
+/// Whether the tail's slices run a second referee beside the first (`REFEREE_LOAD_B_ENV` or
+/// `REFEREE_LOAD_B_BIN` set).
+fn with_b() -> bool {
+    std::env::var_os("REFEREE_LOAD_B_ENV").is_some()
+        || std::env::var_os("REFEREE_LOAD_B_BIN").is_some()
+}
+
 /// Fresh bots on a fresh database and a load fake, once every shard is connected and the
 /// commands are registered: a rig without templates yet.
 fn start_bots(which: Bot, setup: Setup) -> Rig {
     let fake = FakeDiscord::for_load();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let processes = match which {
-        Bot::Referee => setup.processes,
+        Bot::Referee | Bot::RefereeB => setup.processes,
         Bot::Floor => 1,
     };
     let db = match (which, setup.store) {
         (Bot::Floor, _) => Database::None,
-        (Bot::Referee, Store::Sqlite) => Database::Sqlite(BotOptions::new(&fake, dir.path()).db()),
-        (Bot::Referee, Store::Postgres) => Database::Postgres(Box::new(PgDatabase::create())),
+        (Bot::Referee | Bot::RefereeB, Store::Sqlite) => {
+            Database::Sqlite(BotOptions::new(&fake, dir.path()).db())
+        }
+        (Bot::Referee | Bot::RefereeB, Store::Postgres) => {
+            Database::Postgres(Box::new(PgDatabase::create()))
+        }
     };
     // Started together: on a fresh PostgreSQL database they share its migration.
     let bots = (0..processes)
@@ -1097,6 +1135,8 @@ fn report(o: &Outcome, secs: u64) {
 /// and the floor's.
 struct Tail {
     rounds: Vec<(Outcome, Outcome)>,
+    /// The second referee's slice beside each round's (`REFEREE_LOAD_B_ENV`), if it ran.
+    b: Vec<Outcome>,
 }
 
 impl Tail {
@@ -1153,6 +1193,40 @@ fn report_tail(tail: &Tail) {
             ratios.iter().filter(|&&r| r <= 2.0).count()
         );
     }
+    report_b(tail, &floor);
+}
+
+/// The second referee beside the first (`REFEREE_LOAD_B_ENV`): its pooled p99 over the floor's,
+/// and slice by slice over the first's (each pair adjacent in time).
+fn report_b(tail: &Tail, floor: &[Duration]) {
+    if tail.b.is_empty() {
+        return;
+    }
+    let mut b: Vec<Duration> = tail
+        .b
+        .iter()
+        .flat_map(|o| o.latencies.iter().copied())
+        .collect();
+    b.sort_unstable();
+    let mut over: Vec<f64> = tail
+        .rounds
+        .iter()
+        .zip(&tail.b)
+        .map(|((r, _), b)| p99_ratio(b.p99, r.p99))
+        .collect();
+    over.sort_by(f64::total_cmp);
+    let text: Vec<String> = over.iter().map(|r| format!("{r:.2}")).collect();
+    println!(
+        "referee-b ({}): pooled p50 {:.3?}, p99 {:.3?}, {:.2}× the floor's; its p99 over referee's, slice by slice, sorted: {} (median {:.2}; lower in {} of {})",
+        std::env::var("REFEREE_LOAD_B_ENV").unwrap_or_default(),
+        percentile(&b, 50.0),
+        percentile(&b, 99.0),
+        p99_ratio(percentile(&b, 99.0), percentile(floor, 99.0)),
+        text.join(", "),
+        over[over.len() / 2],
+        over.iter().filter(|&&r| r < 1.0).count(),
+        over.len()
+    );
 }
 
 fn tail_ratio(referee: &Outcome, floor: &Outcome) -> f64 {
@@ -1423,7 +1497,10 @@ fn tail(s: &Settings) -> Tail {
             )
         })
         .collect();
-    Tail { rounds }
+    Tail {
+        rounds,
+        b: Vec::new(),
+    }
 }
 
 /// Round (or slice) `n` of the tail: referee's outcome and the floor's, the floor going first in
@@ -1457,6 +1534,7 @@ fn tail_slices(s: &Settings) -> Tail {
     );
     let mut referee = Rig::start(Bot::Referee, Load::Rolls, s.setup);
     let mut floor = Rig::start(Bot::Floor, Load::Rolls, s.setup);
+    let mut b = with_b().then(|| Rig::start(Bot::RefereeB, Load::Rolls, s.setup));
     // A slice not counted is still written to `REFEREE_LOAD_TIMELINE`, first for each bot.
     let slice = |rig: &mut Rig, name: &str, counted: bool| {
         let outcome = measure(rig, s.tail_rate, s.secs, false);
@@ -1468,18 +1546,42 @@ fn tail_slices(s: &Settings) -> Tail {
     };
     slice(&mut referee, "referee", false);
     slice(&mut floor, "floor", false);
+    if let Some(b) = b.as_mut() {
+        slice(b, "referee-b", false);
+    }
+    let mut b_slices = Vec::new();
     let rounds = (0..s.tail_slices)
         .map(|n| {
+            // The second referee, if any, runs between the first and the floor, before the
+            // first in odd slices: each of its slices lies beside one of the first's.
+            let mut beside = |first: bool| {
+                if let Some(b) = b.as_mut()
+                    && first == n.is_multiple_of(2)
+                {
+                    b_slices.push(slice(b, "referee-b", true));
+                }
+            };
             in_turn(
                 n,
-                || slice(&mut referee, "referee", true),
+                || {
+                    beside(false);
+                    let r = slice(&mut referee, "referee", true);
+                    beside(true);
+                    r
+                },
                 || slice(&mut floor, "floor", true),
             )
         })
         .collect();
     referee.stop();
     floor.stop();
-    Tail { rounds }
+    if let Some(b) = b.as_mut() {
+        b.stop();
+    }
+    Tail {
+        rounds,
+        b: b_slices,
+    }
 }
 
 /// The overload phase: `/roll` at the overload rate for referee, reported.
