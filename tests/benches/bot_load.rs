@@ -253,16 +253,17 @@ fn spawn(
     };
     match which {
         // REFEREE_LOAD_BIN: another build of referee, to compare two builds on one machine.
-        Bot::Referee => {
-            let binary = std::env::var_os("REFEREE_LOAD_BIN")
-                .unwrap_or_else(|| env!("CARGO_BIN_EXE_referee").into());
-            BotProcess::spawn_binary_command(&options, wrapped(&binary))
-        }
-        Bot::RefereeB => {
-            let binary = std::env::var_os("REFEREE_LOAD_B_BIN")
+        // REFEREE_LOAD_B_BIN and REFEREE_LOAD_B_ENV: the second referee's build and settings.
+        Bot::Referee | Bot::RefereeB => {
+            let b = matches!(which, Bot::RefereeB);
+            if b {
+                options.env.extend(b_env());
+            }
+            let binary = b
+                .then(|| std::env::var_os("REFEREE_LOAD_B_BIN"))
+                .flatten()
                 .or_else(|| std::env::var_os("REFEREE_LOAD_BIN"))
                 .unwrap_or_else(|| env!("CARGO_BIN_EXE_referee").into());
-            options.env.extend(b_env());
             BotProcess::spawn_binary_command(&options, wrapped(&binary))
         }
         Bot::Floor => {
@@ -1218,7 +1219,11 @@ fn report_b(tail: &Tail, floor: &[Duration]) {
     let text: Vec<String> = over.iter().map(|r| format!("{r:.2}")).collect();
     println!(
         "referee-b ({}): pooled p50 {:.3?}, p99 {:.3?}, {:.2}× the floor's; its p99 over referee's, slice by slice, sorted: {} (median {:.2}; lower in {} of {})",
-        std::env::var("REFEREE_LOAD_B_ENV").unwrap_or_default(),
+        ["REFEREE_LOAD_B_ENV", "REFEREE_LOAD_B_BIN"]
+            .iter()
+            .filter_map(|name| std::env::var(name).ok())
+            .collect::<Vec<_>>()
+            .join(", "),
         percentile(&b, 50.0),
         percentile(&b, 99.0),
         p99_ratio(percentile(&b, 99.0), percentile(floor, 99.0)),

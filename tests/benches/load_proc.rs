@@ -191,10 +191,7 @@ impl StealSampler {
         let samples = samples.into_iter().map(|(at, s, _)| (at, s)).collect();
         let mut seen = Stalls::default();
         for thread in self.pinned {
-            let one = stalls(&thread.join().unwrap_or_default());
-            seen.count += one.count;
-            seen.total += one.total;
-            seen.longest = seen.longest.max(one.longest);
+            seen.add(stalls(&thread.join().unwrap_or_default()));
         }
         (samples, seen, spare)
     }
@@ -262,6 +259,15 @@ pub struct Stalls {
     pub longest: Duration,
 }
 
+impl Stalls {
+    /// Counts `other`'s stalls in with these.
+    fn add(&mut self, other: Stalls) {
+        self.count += other.count;
+        self.total += other.total;
+        self.longest = self.longest.max(other.longest);
+    }
+}
+
 /// The [`Stalls`] in one sleeping thread's wake-ups.
 fn stalls(woke: &[Instant]) -> Stalls {
     let mut seen = Stalls::default();
@@ -270,9 +276,11 @@ fn stalls(woke: &[Instant]) -> Stalls {
             .saturating_duration_since(pair[0])
             .saturating_sub(SAMPLE_STEP);
         if late > STALL_OVER {
-            seen.count += 1;
-            seen.total += late;
-            seen.longest = seen.longest.max(late);
+            seen.add(Stalls {
+                count: 1,
+                total: late,
+                longest: late,
+            });
         }
     }
     seen
