@@ -93,6 +93,7 @@ pub mod secrets;
 pub mod sql;
 mod sqlite;
 pub mod testdb;
+mod watch;
 
 use std::path::Path;
 

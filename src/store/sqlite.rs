@@ -16,6 +16,7 @@ use include_dir::{Dir, include_dir};
 use rusqlite::{Connection, ErrorCode, MAIN_DB, OpenFlags};
 
 use super::sql::Conn;
+use super::watch::DirWatch;
 use super::{Fault, Result, StoreError, current_job};
 use rusqlite_migration::Migrations;
 
@@ -256,6 +257,9 @@ struct Writer {
     /// A write failed in a way that may need a new connection (a fault): reconnect before the
     /// next group.
     stale: bool,
+    /// A watch on the file's directory: while it saw no change of names, a group skips the
+    /// check of the path (`super::watch`). `None` where there is none: every group checks.
+    watch: Option<DirWatch>,
     /// The file the connection has open (device and inode), to notice a removed or replaced file.
     file: Option<(u64, u64)>,
 }
@@ -652,6 +656,8 @@ impl Sqlite {
                 conn: writer,
                 open: None,
                 stale: false,
+                // The watch first: a change between the two is then one it notes.
+                watch: DirWatch::new(path),
                 file: file_id(path),
             }),
             queued: AtomicUsize::new(0),
@@ -1226,8 +1232,18 @@ impl Sqlite {
     /// Opens a group on `writer`: reconnects first if the last write found the file at fault,
     /// then `BEGIN IMMEDIATE`, waiting for another process's lock until `deadline` at most.
     fn begin(&self, writer: &mut Writer, deadline: Instant) -> Result<()> {
-        // A stat per group, to notice a removed or replaced file before writing into it.
-        if writer.stale || self.unhealthy(writer) {
+        // The file check of every group, to notice a removed or replaced file before writing
+        // into it: the path's `stat` only when the directory's watch saw a change of names (or
+        // a full check is due), the connection's read-only state always.
+        let quiet = writer.watch.as_mut().is_some_and(DirWatch::quiet);
+        let unhealthy = if quiet {
+            self.read_only(writer)
+        } else {
+            self.unhealthy(writer)
+        };
+        if writer.stale || unhealthy {
+            // Until a reopen succeeds: the watch has told what it saw once.
+            writer.stale = true;
             self.reopen(writer)?;
         }
         self.catch_up(writer);
@@ -1287,11 +1303,17 @@ impl Sqlite {
     /// Whether the writer's connection can no longer write to the file at the store's path: it
     /// is read-only, or the path now names another file, or none.
     fn unhealthy(&self, writer: &Writer) -> bool {
+        self.read_only(writer) || file_id(&self.path) != writer.file
+    }
+
+    /// Whether the writer's connection is read-only, or was since the store opened (see
+    /// `read_only_seen`): no system call.
+    fn read_only(&self, writer: &Writer) -> bool {
         if raw(&writer.conn).is_readonly(MAIN_DB).unwrap_or(true) {
             self.read_only_seen.store(true, Ordering::SeqCst);
             return true;
         }
-        self.read_only_seen.load(Ordering::SeqCst) || file_id(&self.path) != writer.file
+        self.read_only_seen.load(Ordering::SeqCst)
     }
 
     /// Closes the idle readers and has the lent ones closed when they come back, and has the
@@ -1315,6 +1337,8 @@ impl Sqlite {
     /// retires the readers and the checkpointer's connection. The old connection stays if the
     /// new one cannot be had.
     fn reopen(&self, writer: &mut Writer) -> Result<()> {
+        // The watch first, as at the start (a watch on a directory now gone notes nothing more).
+        let watch = DirWatch::new(&self.path);
         let file = file_id(&self.path);
         if file.is_none() {
             return Err(StoreError::Unavailable(Fault::Missing));
@@ -1341,6 +1365,7 @@ impl Sqlite {
         let moved = file != writer.file;
         writer.conn = conn;
         writer.file = file;
+        writer.watch = watch;
         writer.stale = false;
         if moved && !read_only_seen {
             self.retire_readers();
@@ -2355,6 +2380,43 @@ mod tests {
             .expect_err("the deferred key fails at COMMIT");
         assert!(matches!(err, StoreError::Commit(_)), "{err:?}");
         assert_eq!(rows(&store, "child"), Vec::<i64>::new());
+    }
+
+    /// A file put in the store's place (a restored backup) takes the very next write, and a
+    /// removed one refuses every write until it is back, though the directory's watch
+    /// (`super::watch`) tells of each change only once.
+    #[test]
+    fn a_file_put_in_place_takes_the_next_write_and_a_removed_one_none() {
+        let (dir, store) = group_store();
+        let path = dir.path().join("t.sqlite3");
+        let remove = || {
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+            }
+        };
+        insert(&store, 1).expect("before");
+        let copy = dir.path().join("copy.sqlite3");
+        store.backup(&copy).expect("backup");
+        insert(&store, 2).expect("only in the first file");
+        remove();
+        std::fs::rename(&copy, &path).expect("the copy renamed into place");
+        insert(&store, 3).expect("into the copy");
+        assert_eq!(rows(&store, "t"), vec![1, 3], "the copy took the write");
+
+        let kept = dir.path().join("kept.sqlite3");
+        store.backup(&kept).expect("backup");
+        remove();
+        for x in [4, 5, 6] {
+            let err = insert(&store, x).expect_err("no file");
+            assert!(
+                matches!(err, StoreError::Unavailable(Fault::Missing)),
+                "write {x}: {err:?}"
+            );
+        }
+        assert!(!path.exists(), "no write made a new file");
+        std::fs::copy(&kept, &path).expect("put back");
+        insert(&store, 7).expect("once back");
+        assert_eq!(rows(&store, "t"), vec![1, 3, 7]);
     }
 
     #[test]
