@@ -67,10 +67,11 @@
 //! or the WAL is close to SQLite's own checkpoint) its write is turned away and runs on the lane.
 //! The cost: the runtime's thread is busy for a few commands and their commit (tens of microseconds
 //! for a roll), not for any wait. Those still queued once its commit is done (they came during it,
-//! or past [`INLINE_JOINED`]) run on the same thread in one more quick batch ([`INLINE_DRAINS`];
+//! or past [`INLINE_JOINED`]) run on the runtime in one more quick batch ([`INLINE_DRAINS`];
 //! `REFEREE_INLINE_DRAINS` sets how many) if the last one ran cleanly (nothing turned away,
-//! committed), rather than wake the lane's thread. It is on by default: `REFEREE_INLINE_WRITES=off`
-//! turns it off, a number sets [`INLINE_INFLIGHT`].
+//! committed), rather than wake the lane's thread: from a task spawned once the inline command's
+//! own answer is on its way (`Drain`), so that answer does not wait for theirs. It is on by
+//! default: `REFEREE_INLINE_WRITES=off` turns it off, a number sets [`INLINE_INFLIGHT`].
 //!
 //! Measured with `cargo bench --bench bot_load`, one build, `REFEREE_INLINE_WRITES=off` and the
 //! default in turn, one sitting: the tail at 5,000 `/roll` a second (6 rounds of 5 s, pooled)
@@ -333,6 +334,40 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
     }
     for job in later {
         job.again();
+    }
+}
+
+/// The drains after an inline command (see the module's "Inline"), while its lane is still held
+/// for it: those queued during its commit run on this thread in quick batches, rather than wake
+/// the lane's thread (a wake-up of a sleeping thread, and another to send each answer back),
+/// while each quick batch goes cleanly (one turned away would be again). Then the lane is free.
+///
+/// Run after the command's own answer is on its way: from a task spawned on the runtime, which
+/// runs once the command's task yields (its callback request written). Before, the command's
+/// answer waited for the drained batch's commands and commit too. Dropped unrun (the runtime
+/// shut down), it frees the lane all the same, whose thread then takes what is queued.
+struct Drain {
+    lane: Arc<Lane>,
+    batching: Arc<dyn Batching>,
+    /// Quick batches still allowed ([`INLINE_DRAINS`]), 0 after one that was not clean.
+    left: usize,
+}
+
+impl Drain {
+    fn run(mut self) {
+        while self.left > 0 && self.lane.len() > 0 {
+            self.left = if drain_inline(&self.lane, &*self.batching) {
+                self.left - 1
+            } else {
+                0
+            };
+        }
+    }
+}
+
+impl Drop for Drain {
+    fn drop(&mut self) {
+        self.lane.end_inline();
     }
 }
 
@@ -954,21 +989,40 @@ impl Workers {
             && self.queue.begin_inline()
         {
             let ran = quick_batch(&self.queue, &**batching, Some(&f));
-            // Those queued during its commit run here too, rather than wake the lane's thread
-            // (a wake-up of a sleeping thread, and another to send each answer back), while
-            // each quick batch goes cleanly: one turned away would be again.
-            let mut clean = ran.as_ref().is_some_and(|(clean, _)| *clean);
-            for _ in 0..self.drains.load(Ordering::Relaxed) {
-                if !clean || self.queue.len() == 0 {
-                    break;
+            let clean = ran.as_ref().is_some_and(|(clean, _)| *clean);
+            let drain = Drain {
+                lane: Arc::clone(&self.queue),
+                batching: Arc::clone(batching),
+                left: if clean {
+                    self.drains.load(Ordering::Relaxed)
+                } else {
+                    0
+                },
+            };
+            let Some((_, Some(result))) = ran else {
+                // It runs on the lane: the queue as it was left first.
+                drain.run();
+                return self.run_queued(arrived, f).await;
+            };
+            // Those queued during its commit are drained once this task has moved on to send
+            // its answer (see `Drain`); none: the lane is free again at once.
+            match tokio::runtime::Handle::try_current() {
+                Ok(runtime) if drain.left > 0 && self.queue.len() > 0 => {
+                    drop(runtime.spawn(async move { drain.run() }));
                 }
-                clean = drain_inline(&self.queue, &**batching);
+                _ => drain.run(),
             }
-            self.queue.end_inline();
-            if let Some((_, Some(result))) = ran {
-                return result;
-            }
+            return result;
         }
+        self.run_queued(arrived, f).await
+    }
+
+    /// [`Workers::run_for`]'s `f` queued on the writing lane, in a batch there if it batches.
+    async fn run_queued<T: Send + 'static>(
+        &self,
+        arrived: Instant,
+        f: impl Fn() -> T + Send + 'static,
+    ) -> Result<T, Refused> {
         let admit = Some((arrived, &self.waiting.0, self.limit));
         if self.batches {
             Self::run_on(&self.queue, admit, |tx, leave, arrived| {
@@ -1479,12 +1533,17 @@ mod tests {
         }
     }
 
+    /// A runtime of two threads, each named "runtime".
     fn two_threads() -> tokio::runtime::Runtime {
         tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
+            .thread_name(RUNTIME)
             .build()
             .expect("a runtime")
     }
+
+    /// The name of [`two_threads`]'s threads.
+    const RUNTIME: &str = "runtime";
 
     /// A batching pool over `recorder` whose interactions run inline while its lane is idle.
     fn inline_pool(recorder: &Arc<Recorder>) -> Arc<Workers> {
@@ -1703,8 +1762,8 @@ mod tests {
                     let on = here();
                     recorder.note(format!("job {n} on {on}"));
                     // Turned away from a quick batch only (as the store's lock is only
-                    // taken from a quick batch's point of view).
-                    if turned && on == "caller" {
+                    // taken from a quick batch's point of view): one run off the lane.
+                    if turned && !on.starts_with("referee-app") {
                         recorder.turned.store(true, Ordering::SeqCst);
                     }
                     on
@@ -1756,39 +1815,108 @@ mod tests {
     }
 
     /// Those still queued once the inline one's batch has committed (queued during its commit,
-    /// or past [`INLINE_JOINED`]) run on the same thread in up to [`INLINE_DRAINS`] more quick
-    /// batches, each of at most [`INLINE_JOINED`]; the lane's thread takes the rest. Either side
-    /// of the bound, with the default and with more.
+    /// or past [`INLINE_JOINED`]) run on the runtime's threads, not the lane's, in up to
+    /// [`INLINE_DRAINS`] more quick batches, each of at most [`INLINE_JOINED`]; the lane's thread
+    /// takes the rest. Either side of the bound, with the default and with more.
     #[test]
-    fn the_interactions_left_queued_after_an_inline_commit_run_on_its_thread_up_to_a_bound() {
+    fn the_interactions_left_queued_after_an_inline_commit_run_on_the_runtime_up_to_a_bound() {
         for drains in [INLINE_DRAINS, 2] {
             let recorder = quick_recorder();
             let workers = inline_pool(&recorder);
             workers.set_inline_drains(Some(&drains.to_string()));
             let rt = two_threads();
-            let on_caller = INLINE_JOINED * (1 + drains);
+            let joined = INLINE_JOINED;
+            let on_runtime = INLINE_JOINED * drains;
             let (release, inline, queued) =
-                inline_with_queued(&workers, &recorder, &rt, on_caller + 1, |_| false);
+                inline_with_queued(&workers, &recorder, &rt, joined + on_runtime + 1, |_| false);
             release.send(()).expect("release");
             assert_eq!(inline.join().expect("caller"), Ok("caller".to_owned()));
-            let mut want: Vec<Result<String, Refused>> = vec![Ok("caller".to_owned()); on_caller];
+            let mut want: Vec<Result<String, Refused>> = vec![Ok("caller".to_owned()); joined];
+            want.extend(vec![Ok(RUNTIME.to_owned()); on_runtime]);
             want.push(Ok("referee-app-0".to_owned()));
             assert_eq!(answers(&rt, queued), want, "{drains} drains");
             // Each quick batch commits its own; the last one left runs on the lane.
-            let mut log = Vec::new();
-            for batch in 0..=drains {
+            let mut log = vec!["begin quick".to_owned()];
+            log.extend((0..joined).map(|n| format!("job {n} on caller")));
+            log.push("committed".to_owned());
+            for batch in 0..drains {
                 log.push("begin quick".to_owned());
                 log.extend(
-                    (batch * INLINE_JOINED..(batch + 1) * INLINE_JOINED)
-                        .map(|n| format!("job {n} on caller")),
+                    (joined + batch * INLINE_JOINED..joined + (batch + 1) * INLINE_JOINED)
+                        .map(|n| format!("job {n} on {RUNTIME}")),
                 );
                 log.push("committed".to_owned());
             }
             log.push("begin".to_owned());
-            log.push(format!("job {on_caller} on referee-app-0"));
+            log.push(format!("job {} on referee-app-0", joined + on_runtime));
             log.push("committed".to_owned());
             assert_eq!(recorder.log(), log, "{drains} drains");
         }
+    }
+
+    /// The command run inline has its answer before the drain after it runs: a drained command
+    /// held in its run does not hold the inline one's answer back (it did, when the drain ran
+    /// before the inline call returned).
+    #[test]
+    fn an_inline_commands_answer_does_not_wait_for_the_drain_after_it() {
+        let recorder = quick_recorder();
+        let workers = inline_pool(&recorder);
+        let rt = two_threads();
+        let (started_tx, started_rx) = crossbeam_channel::unbounded::<()>();
+        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
+        let (hold_tx, hold_rx) = crossbeam_channel::unbounded::<()>();
+        let (answered_tx, answered_rx) = crossbeam_channel::unbounded();
+        let caller = {
+            let workers = Arc::clone(&workers);
+            let handle = rt.handle().clone();
+            std::thread::Builder::new()
+                .name("caller".into())
+                .spawn(move || {
+                    let answer = handle.block_on(workers.run_for(Instant::now(), move || {
+                        let _ = started_tx.send(());
+                        let _ = release_rx.recv();
+                        here()
+                    }));
+                    let _ = answered_tx.send(answer);
+                })
+                .expect("thread")
+        };
+        started_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the first runs inline");
+        // INLINE_JOINED join its batch; the one after them is left for the drain, and holds.
+        let mut queued = Vec::new();
+        for n in 0..=INLINE_JOINED {
+            let pool = Arc::clone(&workers);
+            let hold = (n == INLINE_JOINED).then(|| hold_rx.clone());
+            queued.push(rt.spawn(async move {
+                pool.run_for(Instant::now(), move || {
+                    if let Some(hold) = &hold {
+                        let _ = hold.recv_timeout(Duration::from_secs(30));
+                    }
+                    here()
+                })
+                .await
+            }));
+            until_queued(&workers, n + 1);
+        }
+        release_tx.send(()).expect("release");
+        let answer = answered_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("answered while the drained one still runs");
+        assert_eq!(answer, Ok("caller".to_owned()));
+        let commits = |log: Vec<String>| log.iter().filter(|l| *l == "committed").count();
+        assert_eq!(
+            commits(recorder.log()),
+            1,
+            "the drained one not yet committed"
+        );
+        hold_tx.send(()).expect("let the drained one finish");
+        let mut want: Vec<Result<String, Refused>> = vec![Ok("caller".to_owned()); INLINE_JOINED];
+        want.push(Ok(RUNTIME.to_owned()));
+        assert_eq!(answers(&rt, queued), want);
+        assert_eq!(commits(recorder.log()), 2);
+        caller.join().expect("caller");
     }
 
     #[test]
