@@ -1005,9 +1005,15 @@ impl Workers {
                 return self.run_queued(arrived, f).await;
             };
             // Those queued during its commit are drained once this task has moved on to send
-            // its answer (see `Drain`); none: the lane is free again at once.
+            // its answer (see `Drain`); none: the lane is free again at once. Only on a runtime
+            // whose threads run tasks by themselves: on a current-thread one the task would
+            // wait, holding the lane, for whoever drives that runtime next.
             match tokio::runtime::Handle::try_current() {
-                Ok(runtime) if drain.left > 0 && self.queue.len() > 0 => {
+                Ok(runtime)
+                    if runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+                        && drain.left > 0
+                        && self.queue.len() > 0 =>
+                {
                     drop(runtime.spawn(async move { drain.run() }));
                 }
                 _ => drain.run(),
@@ -1917,6 +1923,52 @@ mod tests {
         assert_eq!(answers(&rt, queued), want);
         assert_eq!(commits(recorder.log()), 2);
         caller.join().expect("caller");
+    }
+
+    /// On a current-thread runtime the drain runs in place before the inline command returns
+    /// (a task spawned there would wait, holding the lane, until that runtime is driven again).
+    #[test]
+    fn on_a_current_thread_runtime_the_drain_runs_before_the_inline_command_returns() {
+        let recorder = quick_recorder();
+        let workers = inline_pool(&recorder);
+        let (started_tx, started_rx) = crossbeam_channel::unbounded::<()>();
+        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
+        let caller = {
+            let workers = Arc::clone(&workers);
+            std::thread::Builder::new()
+                .name("caller".into())
+                .spawn(move || {
+                    runtime().block_on(workers.run_for(Instant::now(), move || {
+                        let _ = started_tx.send(());
+                        let _ = release_rx.recv();
+                        here()
+                    }))
+                })
+                .expect("thread")
+        };
+        started_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the first runs inline");
+        // INLINE_JOINED join its batch and one is left for the drain, each queued from a thread
+        // and a current-thread runtime of its own.
+        let queued: Vec<_> = (0..=INLINE_JOINED)
+            .map(|n| {
+                let pool = Arc::clone(&workers);
+                let thread = std::thread::spawn(move || {
+                    runtime().block_on(pool.run_for(Instant::now(), here))
+                });
+                until_queued(&workers, n + 1);
+                thread
+            })
+            .collect();
+        release_tx.send(()).expect("release");
+        assert_eq!(caller.join().expect("caller"), Ok("caller".to_owned()));
+        // The caller's runtime is gone with its thread: the drained one ran before it returned.
+        let answers: Vec<_> = queued
+            .into_iter()
+            .map(|t| t.join().expect("queued"))
+            .collect();
+        assert_eq!(answers, vec![Ok("caller".to_owned()); INLINE_JOINED + 1]);
     }
 
     #[test]
