@@ -338,9 +338,10 @@ fn run_batch(lane: &Lane, batching: &dyn Batching, first: Box<dyn Batched>) {
 }
 
 /// The drains after an inline command (see the module's "Inline"), while its lane is still held
-/// for it: those queued during its commit run on this thread in quick batches, rather than wake
-/// the lane's thread (a wake-up of a sleeping thread, and another to send each answer back),
-/// while each quick batch goes cleanly (one turned away would be again). Then the lane is free.
+/// for it: those queued during its commit run in quick batches on the thread that runs it, a
+/// runtime's, rather than wake the lane's thread (a wake-up of a sleeping thread, and another to
+/// send each answer back), while each quick batch goes cleanly (one turned away would be again).
+/// Then the lane is free.
 ///
 /// Run after the command's own answer is on its way: from a task spawned on the runtime, which
 /// runs once the command's task yields (its callback request written). Before, the command's
