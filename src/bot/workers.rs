@@ -1723,8 +1723,42 @@ mod tests {
         );
     }
 
+    /// Starts an interaction on a thread named "caller", driven by `rt` (else by a
+    /// current-thread runtime of that thread's own), and returns once it runs inline, held in
+    /// its command until the release returned is sent; the thread ends with its answer.
+    fn held_inline(
+        workers: &Arc<Workers>,
+        rt: Option<&tokio::runtime::Runtime>,
+    ) -> (
+        crossbeam_channel::Sender<()>,
+        std::thread::JoinHandle<Result<String, Refused>>,
+    ) {
+        let (started_tx, started_rx) = crossbeam_channel::unbounded::<()>();
+        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
+        let workers = Arc::clone(workers);
+        let handle = rt.map(|rt| rt.handle().clone());
+        let caller = std::thread::Builder::new()
+            .name("caller".into())
+            .spawn(move || {
+                let answer = workers.run_for(Instant::now(), move || {
+                    let _ = started_tx.send(());
+                    let _ = release_rx.recv();
+                    here()
+                });
+                match handle {
+                    Some(handle) => handle.block_on(answer),
+                    None => runtime().block_on(answer),
+                }
+            })
+            .expect("thread");
+        started_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the first runs inline");
+        (release_tx, caller)
+    }
+
     /// Starts an interaction that runs inline on a thread named "caller" and holds it in its
-    /// command, then queues `jobs` more (each named by the thread it ran on, or noting its
+    /// command ([`held_inline`]), then queues `jobs` more (each named by the thread it ran on, or noting its
     /// run and marking itself turned away, for those `turn` picks) and waits until the lane
     /// holds them all, having woken the lane's thread: it takes none while one runs inline.
     /// Returns the release, the inline caller and the queued ones.
@@ -1740,25 +1774,7 @@ mod tests {
         std::thread::JoinHandle<Result<String, Refused>>,
         Vec<tokio::task::JoinHandle<Result<String, Refused>>>,
     ) {
-        let (started_tx, started_rx) = crossbeam_channel::unbounded::<()>();
-        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
-        let inline = {
-            let workers = Arc::clone(workers);
-            let handle = rt.handle().clone();
-            std::thread::Builder::new()
-                .name("caller".into())
-                .spawn(move || {
-                    handle.block_on(workers.run_for(Instant::now(), move || {
-                        let _ = started_tx.send(());
-                        let _ = release_rx.recv();
-                        here()
-                    }))
-                })
-                .expect("thread")
-        };
-        started_rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the first runs inline");
+        let (release_tx, inline) = held_inline(workers, Some(rt));
         let mut queued = Vec::new();
         for n in 0..jobs {
             let pool = Arc::clone(workers);
@@ -1869,28 +1885,8 @@ mod tests {
         let recorder = quick_recorder();
         let workers = inline_pool(&recorder);
         let rt = two_threads();
-        let (started_tx, started_rx) = crossbeam_channel::unbounded::<()>();
-        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
         let (hold_tx, hold_rx) = crossbeam_channel::unbounded::<()>();
-        let (answered_tx, answered_rx) = crossbeam_channel::unbounded();
-        let caller = {
-            let workers = Arc::clone(&workers);
-            let handle = rt.handle().clone();
-            std::thread::Builder::new()
-                .name("caller".into())
-                .spawn(move || {
-                    let answer = handle.block_on(workers.run_for(Instant::now(), move || {
-                        let _ = started_tx.send(());
-                        let _ = release_rx.recv();
-                        here()
-                    }));
-                    let _ = answered_tx.send(answer);
-                })
-                .expect("thread")
-        };
-        started_rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the first runs inline");
+        let (release_tx, caller) = held_inline(&workers, Some(&rt));
         // INLINE_JOINED join its batch; the one after them is left for the drain, and holds.
         let mut queued = Vec::new();
         for n in 0..=INLINE_JOINED {
@@ -1908,9 +1904,15 @@ mod tests {
             until_queued(&workers, n + 1);
         }
         release_tx.send(()).expect("release");
-        let answer = answered_rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("answered while the drained one still runs");
+        let until = Instant::now() + Duration::from_secs(10);
+        while !caller.is_finished() {
+            assert!(
+                Instant::now() < until,
+                "answered while the drained one still runs"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let answer = caller.join().expect("caller");
         assert_eq!(answer, Ok("caller".to_owned()));
         let commits = |log: Vec<String>| log.iter().filter(|l| *l == "committed").count();
         assert_eq!(
@@ -1923,7 +1925,6 @@ mod tests {
         want.push(Ok(RUNTIME.to_owned()));
         assert_eq!(answers(&rt, queued), want);
         assert_eq!(commits(recorder.log()), 2);
-        caller.join().expect("caller");
     }
 
     /// On a current-thread runtime the drain runs in place before the inline command returns
@@ -1932,24 +1933,7 @@ mod tests {
     fn on_a_current_thread_runtime_the_drain_runs_before_the_inline_command_returns() {
         let recorder = quick_recorder();
         let workers = inline_pool(&recorder);
-        let (started_tx, started_rx) = crossbeam_channel::unbounded::<()>();
-        let (release_tx, release_rx) = crossbeam_channel::unbounded::<()>();
-        let caller = {
-            let workers = Arc::clone(&workers);
-            std::thread::Builder::new()
-                .name("caller".into())
-                .spawn(move || {
-                    runtime().block_on(workers.run_for(Instant::now(), move || {
-                        let _ = started_tx.send(());
-                        let _ = release_rx.recv();
-                        here()
-                    }))
-                })
-                .expect("thread")
-        };
-        started_rx
-            .recv_timeout(Duration::from_secs(10))
-            .expect("the first runs inline");
+        let (release_tx, caller) = held_inline(&workers, None);
         // INLINE_JOINED join its batch and one is left for the drain, each queued from a thread
         // and a current-thread runtime of its own.
         let queued: Vec<_> = (0..=INLINE_JOINED)
