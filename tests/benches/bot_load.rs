@@ -44,7 +44,8 @@
 //!    interaction (and its ratio to the floor's), peak RSS;
 //! 3. `mix`: the mixed load at 5,000/s: p99, bytes written (or WAL) per logged roll;
 //! 4. `tail`: `/roll` alone at 5,000/s, for referee and the floor in rounds: p50/p99/max of
-//!    both, and referee's p99 over the floor's (the goal: at most 2×);
+//!    both, and referee's p99 over the floor's (the goal: at most 2×); over several rounds, each
+//!    round's ratio and each bot's medians over the rounds (p50, p99, CPU per interaction);
 //! 5. `overload`: `/roll` at 16,000/s, past what referee can answer: its peak RSS in MiB (the
 //!    goal: under 64 MiB), and how many interactions were answered, answered "busy", and not
 //!    answered at all. Latency and errors past saturation are expected, not a failure.
@@ -1193,8 +1194,43 @@ fn report_tail(tail: &Tail) {
             ratios[rounds / 2],
             ratios.iter().filter(|&&r| r <= 2.0).count()
         );
+        let mut bots = vec![
+            (
+                "referee",
+                tail.rounds.iter().map(|r| &r.0).collect::<Vec<_>>(),
+            ),
+            ("floor", tail.rounds.iter().map(|r| &r.1).collect()),
+        ];
+        if !tail.b.is_empty() {
+            bots.push(("referee-b", tail.b.iter().collect()));
+        }
+        let text: Vec<String> = bots
+            .iter()
+            .map(|(name, outcomes)| {
+                let (p50, p99, cpu) = medians(outcomes);
+                format!("{name} p50 {p50:.3?}, p99 {p99:.3?}, CPU {cpu:.0} µs")
+            })
+            .collect();
+        println!("        medians over the rounds: {}", text.join("; "));
     }
     report_b(tail, &floor);
+}
+
+/// The medians of `outcomes`' p50, p99 and CPU per interaction (µs), each over the rounds: a
+/// bot's pace in a run, which a few slow rounds (a stall of the machine) do not move.
+fn medians(outcomes: &[&Outcome]) -> (Duration, Duration, f64) {
+    fn median<T: Copy>(mut values: Vec<T>, order: impl Fn(&T, &T) -> std::cmp::Ordering) -> T {
+        values.sort_by(order);
+        values[values.len() / 2]
+    }
+    (
+        median(outcomes.iter().map(|o| o.p50).collect(), Ord::cmp),
+        median(outcomes.iter().map(|o| o.p99).collect(), Ord::cmp),
+        median(
+            outcomes.iter().map(|o| o.cpu_per()).collect(),
+            f64::total_cmp,
+        ),
+    )
 }
 
 /// The second referee beside the first (`REFEREE_LOAD_B_ENV`): its pooled p99 over the floor's,
