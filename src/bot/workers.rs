@@ -355,8 +355,13 @@ struct Drain {
 }
 
 impl Drain {
+    /// Whether a quick batch is still allowed and something is queued for it.
+    fn due(&self) -> bool {
+        self.left > 0 && self.lane.len() > 0
+    }
+
     fn run(mut self) {
-        while self.left > 0 && self.lane.len() > 0 {
+        while self.due() {
             self.left = if drain_inline(&self.lane, &*self.batching) {
                 self.left - 1
             } else {
@@ -1012,8 +1017,7 @@ impl Workers {
             match tokio::runtime::Handle::try_current() {
                 Ok(runtime)
                     if runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
-                        && drain.left > 0
-                        && self.queue.len() > 0 =>
+                        && drain.due() =>
                 {
                     drop(runtime.spawn(async move { drain.run() }));
                 }
@@ -1758,10 +1762,10 @@ mod tests {
     }
 
     /// Starts an interaction that runs inline on a thread named "caller" and holds it in its
-    /// command ([`held_inline`]), then queues `jobs` more (each named by the thread it ran on, or noting its
-    /// run and marking itself turned away, for those `turn` picks) and waits until the lane
-    /// holds them all, having woken the lane's thread: it takes none while one runs inline.
-    /// Returns the release, the inline caller and the queued ones.
+    /// command ([`held_inline`]), then queues `jobs` more (each named by the thread it ran on,
+    /// or noting its run and marking itself turned away, for those `turn` picks) and waits until
+    /// the lane holds them all, having woken the lane's thread: it takes none while one runs
+    /// inline. Returns the release, the inline caller and the queued ones.
     #[allow(clippy::type_complexity)]
     fn inline_with_queued(
         workers: &Arc<Workers>,
