@@ -146,12 +146,44 @@ impl App {
         interaction_id: &str,
         invocation: &invocation::Invocation,
     ) -> Ran {
-        // The guild is declared by `try_handle`, for every way in.
         let job = Job {
             deadline: Some(deadline),
             read_only,
             ..Job::default()
         };
+        self.run_as(job, channel, caller, interaction_id, invocation)
+    }
+
+    /// Runs an invocation as [`App::run_job`] does, read-only, but a log-only roll may go to the
+    /// store's roll journal ([`crate::store::Store::journal_roll`]): a plain `/roll` is then
+    /// answered without a write of its own. Anything that must write comes back as
+    /// [`Ran::NeedsWriter`], nothing written, to run again as a writing job.
+    pub fn run_journal_job(
+        &self,
+        deadline: Instant,
+        channel: Option<u64>,
+        caller: &Caller,
+        interaction_id: &str,
+        invocation: &invocation::Invocation,
+    ) -> Ran {
+        let job = Job {
+            deadline: Some(deadline),
+            read_only: true,
+            journal: true,
+            ..Job::default()
+        };
+        self.run_as(job, channel, caller, interaction_id, invocation)
+    }
+
+    fn run_as(
+        &self,
+        job: Job,
+        channel: Option<u64>,
+        caller: &Caller,
+        interaction_id: &str,
+        invocation: &invocation::Invocation,
+    ) -> Ran {
+        // The guild is declared by `try_handle`, for every way in.
         let result = crate::store::with_job(job, || {
             Command::parse(invocation)
                 .and_then(|command| self.try_handle(channel, caller, interaction_id, command))
@@ -218,6 +250,12 @@ pub fn reads_only(invocation: &invocation::Invocation) -> bool {
             | ["character", "show" | "list" | "export" | "validate"]
             | ["luck", "show" | "log"]
     )
+}
+
+/// Whether an invocation may be answered through the roll journal ([`App::run_journal_job`]):
+/// `/roll`, which logs its roll and nothing else when shown in public or to the roller alone.
+pub fn journals(invocation: &invocation::Invocation) -> bool {
+    invocation.path.len() == 1 && invocation.path[0] == "roll"
 }
 
 /// What became of a job ([`App::run_job`]).

@@ -149,10 +149,13 @@ fn roll(ctx: &Ctx<'_>, expression: &str, mode: RollMode, label: &str) -> AppResu
         .roll(&mut ctx.dice(), limits)
         .map_err(|e| dice_error(&e))?;
     let rolled = Rolled::new(&expr, &result);
-    let id = ctx
-        .app
-        .store
-        .write(|tx| ctx.log_roll(tx, None, ROLL, mode, label, &rolled))?;
+    let id = match journaled(ctx, mode, label, &rolled)? {
+        Some(id) => id,
+        None => ctx
+            .app
+            .store
+            .write(|tx| ctx.log_roll(tx, None, ROLL, mode, label, &rolled))?,
+    };
     let who = escape(&ctx.caller.name);
     let embed = result_embed(
         &rolled,
@@ -162,6 +165,34 @@ fn roll(ctx: &Ctx<'_>, expression: &str, mode: RollMode, label: &str) -> AppResu
     );
     let what = format!("`{}`", rolled.expression);
     Ok(ctx.route(mode, &what, Reply::public("").with_embed(embed)))
+}
+
+/// A public or self `/roll` in a journal job: logged through the store's roll journal, its id
+/// (`None`: written the usual way, as [`Ctx::log_roll`] would).
+fn journaled(
+    ctx: &Ctx<'_>,
+    mode: RollMode,
+    label: &str,
+    rolled: &Rolled,
+) -> AppResult<Option<RollId>> {
+    if !matches!(mode, RollMode::Public | RollMode::SelfOnly)
+        || !crate::store::current_job().journal
+    {
+        return Ok(None);
+    }
+    let json = serde_json::to_string(rolled).map_err(anyhow::Error::from)?;
+    let roll = NewRoll {
+        user: ctx.caller.user,
+        character: None,
+        command: ROLL,
+        mode: mode.store_mode(),
+        label,
+        result_json: &json,
+        commitment: None,
+        nonce: None,
+        parent: None,
+    };
+    Ok(ctx.app.store.journal_roll(ctx.caller.guild, &roll)?)
 }
 
 /// The embed of a rolled expression: every die and the total.

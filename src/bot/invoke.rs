@@ -137,7 +137,15 @@ pub async fn call_app_in(
     let app: Arc<App> = Arc::clone(&data.app);
     let job = Arc::new((caller, interaction_id, invocation));
     let id = Arc::clone(&job);
-    let ran = if crate::app::reads_only(&job.2) {
+    let ran = if crate::app::journals(&job.2) && app.store().journaling() {
+        // A plain roll goes to the roll journal, without the writing lane (`store::journal`).
+        let (app, job) = (Arc::clone(&app), Arc::clone(&job));
+        data.workers
+            .run_light_for(arrived, move || {
+                app.run_journal_job(deadline, channel, &job.0, &job.1, &job.2)
+            })
+            .await
+    } else if crate::app::reads_only(&job.2) {
         let (app, job) = (Arc::clone(&app), Arc::clone(&job));
         data.workers
             .run_read_for(arrived, move || {

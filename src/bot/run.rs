@@ -100,7 +100,7 @@ pub async fn run(config: Config) -> anyhow::Result<()> {
     });
     take_identify_turn(&app, &client.http, shard_plan, readies).await?;
     let outcome = start_shards(&mut client, shard_plan).await;
-    wind_down(&inflight, delivery, &workers).await;
+    wind_down(&app, &inflight, delivery, &workers).await;
     drop(client);
     // The last handle to the store closes its connections (and WAL) here; closing the database's connections blocks too.
     let _ = tokio::task::spawn_blocking(move || drop(app)).await;
@@ -368,9 +368,11 @@ pub(super) fn open_app(
             crate::store::redact(&config.database.location().display().to_string())
         )
     })?;
+    let store = Arc::new(store);
+    start_journal(&store);
     let outbox = Arc::clone(outbox);
-    let app = App::new(Arc::new(store), Dice::Thread, config.dice.limits())
-        .with_outbox(move || outbox.wake());
+    let app =
+        App::new(store, Dice::Thread, config.dice.limits()).with_outbox(move || outbox.wake());
     // Commands in channels without an encounter then skip the status read.
     if watch_encounters {
         app.watch_encounter_channels()
@@ -379,10 +381,40 @@ pub(super) fn open_app(
     Ok(Arc::new(app))
 }
 
+/// Starts the store's roll journal (SQLite, unless `REFEREE_ROLL_JOURNAL=off`; see
+/// `store::journal`) and the thread that folds it into the database.
+/// Without it (it could not be made: a folder that cannot be written, say) every roll is
+/// written before it is answered, as with `REFEREE_ROLL_JOURNAL=off`.
+fn start_journal(store: &Arc<Store>) {
+    let setting = std::env::var(crate::store::journal::JOURNAL_ENV).ok();
+    match store.start_journal(setting.as_deref()) {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(e) => {
+            tracing::warn!(error = %e, "no roll journal: every roll is written before it is answered");
+            return;
+        }
+    }
+    // A weak handle: the store still closes with the app's last handle.
+    let store = Arc::downgrade(store);
+    let folding = std::thread::Builder::new()
+        .name("referee-journal".to_owned())
+        .spawn(move || {
+            while let Some(store) = store.upgrade()
+                && store.fold_journal(std::time::Duration::from_millis(100))
+            {}
+        });
+    if let Err(e) = folding {
+        // Rows still fold with every other write, and at shutdown.
+        tracing::warn!(error = %e, "cannot start the roll journal's thread");
+    }
+}
+
 /// After the gateway closed: lets the commands in flight finish, stops the delivery task (what
 /// it had not delivered stays in the outbox for the next start), then the app threads (their
-/// queued calls finish first).
+/// queued calls finish first), and folds the roll journal into the database.
 pub(super) async fn wind_down(
+    app: &Arc<App>,
     inflight: &Inflight,
     delivery: tokio::task::JoinHandle<()>,
     workers: &Workers,
@@ -394,6 +426,8 @@ pub(super) async fn wind_down(
     delivery.abort();
     let _ = delivery.await;
     workers.shutdown();
+    let store = Arc::clone(app.store());
+    let _ = tokio::task::spawn_blocking(move || store.close_journal()).await;
     let (full, late, dropped) = workers.admission.counts();
     tracing::info!(
         full,

@@ -104,7 +104,7 @@ pub async fn serve(config: Config, options: ServeOptions) -> anyhow::Result<()> 
         tracing::info!("shutting down: finishing interactions in flight");
     })
     .await;
-    wind_down(&inflight, delivery, &workers).await;
+    wind_down(&app, &inflight, delivery, &workers).await;
     drop(endpoint);
     // The last handle to the store closes its connections here, which blocks.
     let _ = tokio::task::spawn_blocking(move || drop(app)).await;

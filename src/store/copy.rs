@@ -26,6 +26,7 @@ pub const TABLES: &[&str] = &[
     "roll_requests",
     "roll_request_characters",
     "outbox",
+    "roll_id_leases",
 ];
 
 /// One value of any column, owned (the copy does not know the columns' types).

@@ -20,6 +20,9 @@ pub struct Job {
     /// guild alone, so jobs of other guilds write beside them. `None` (a job of no one guild:
     /// the outbox's delivery, a copy) locks the whole database.
     pub guild: Option<GuildId>,
+    /// A log-only roll may go to the roll journal (`super::journal`) instead of a write: set
+    /// with `read_only`, so that anything else the job would write stops it first.
+    pub journal: bool,
 }
 
 impl Job {
@@ -31,7 +34,14 @@ impl Job {
 }
 
 thread_local! {
-    static JOB: Cell<Job> = const { Cell::new(Job { deadline: None, read_only: false, guild: None }) };
+    static JOB: Cell<Job> = const {
+        Cell::new(Job {
+            deadline: None,
+            read_only: false,
+            guild: None,
+            journal: false,
+        })
+    };
 }
 
 /// Runs `f` with every [`super::Store::write`] it makes declared as writing `guild`'s data only (the

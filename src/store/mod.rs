@@ -83,6 +83,7 @@ mod error;
 pub mod guilds;
 pub mod ids;
 mod job;
+pub mod journal;
 pub mod outbox;
 mod pg;
 #[cfg(test)]
@@ -148,6 +149,10 @@ pub fn is_postgres_url(location: &str) -> bool {
 
 /// The database: a SQLite file (the default) or a PostgreSQL server shared by several processes.
 pub struct Store(Backend);
+
+/// How long a read of the roll log waits for the write lock to fold the roll journal first
+/// ([`Store::settle_journal`]).
+pub const JOURNAL_SETTLE_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
 
 // One per process, never moved: the size difference costs nothing.
 #[allow(clippy::large_enum_variant)]
@@ -281,6 +286,87 @@ impl Store {
         match &self.0 {
             Backend::Sqlite(s) => s.write(f),
             Backend::Postgres(p) => p.write(f),
+        }
+    }
+
+    /// Starts this process's roll journal on SQLite (see [`journal`]) unless `setting`
+    /// (`REFEREE_ROLL_JOURNAL`) turns it off; whether it runs. On PostgreSQL none runs: a roll is
+    /// a write of its own there. Call it once, before the store is shared, and run
+    /// [`Store::fold_journal`] on a thread of its own while it runs.
+    ///
+    /// # Errors
+    /// The journal's folder or file cannot be made.
+    pub fn start_journal(&self, setting: Option<&str>) -> Result<bool> {
+        match &self.0 {
+            Backend::Sqlite(s) => s.start_journal(setting),
+            Backend::Postgres(_) => Ok(false),
+        }
+    }
+
+    /// Whether log-only rolls go to the roll journal now.
+    pub fn journaling(&self) -> bool {
+        match &self.0 {
+            Backend::Sqlite(s) => s.journaling(),
+            Backend::Postgres(_) => false,
+        }
+    }
+
+    /// Logs a roll through the roll journal, when the calling job allows it (a journal job, see
+    /// [`Job::journal`]), the roll is log-only (shown in public or to the roller alone, with no
+    /// character, parent or commitment) and the journal takes rolls now: its id, once it is
+    /// in the journal's file. `None`: the roll must be written with [`rolls::insert`] in a write.
+    pub fn journal_roll(
+        &self,
+        guild: GuildId,
+        roll: &rolls::NewRoll<'_>,
+    ) -> Result<Option<RollId>> {
+        let Backend::Sqlite(s) = &self.0 else {
+            return Ok(None);
+        };
+        let log_only = matches!(roll.mode, rolls::Mode::Public | rolls::Mode::SelfOnly)
+            && roll.character.is_none()
+            && roll.parent.is_none()
+            && roll.commitment.is_none();
+        if !log_only || !current_job().journal {
+            return Ok(None);
+        }
+        let entry = journal::NewEntry {
+            guild,
+            user: roll.user,
+            command: roll.command,
+            mode: roll.mode.as_str(),
+            label: roll.label,
+            public_json: roll.result_json,
+            created_at: sql::now(),
+        };
+        Ok(s.journal_roll(&entry)?.map(RollId))
+    }
+
+    /// The roll journal's folding thread's step (see [`Store::start_journal`]): waits up to
+    /// `wait` for rows and folds them; `false` once the journal is closed, or none runs.
+    pub fn fold_journal(&self, wait: std::time::Duration) -> bool {
+        match &self.0 {
+            Backend::Sqlite(s) => s.fold_journal(wait),
+            Backend::Postgres(_) => false,
+        }
+    }
+
+    /// Folds every roll the roll journal holds into the database, for a read of the roll log
+    /// that must see every roll answered before it (`/history`), waiting for the write lock
+    /// [`JOURNAL_SETTLE_WAIT`] at most: while another program holds it longer, the read goes on
+    /// without the newest rolls (they are safe in the journal). A write needs none of this: its
+    /// transaction folds what is pending when it begins.
+    pub fn settle_journal(&self) {
+        if let Backend::Sqlite(s) = &self.0 {
+            s.settle_journal_by(Some(std::time::Instant::now() + JOURNAL_SETTLE_WAIT));
+        }
+    }
+
+    /// Closes the roll journal, if one runs: every row folded, its leases dropped (also done when
+    /// the store is dropped).
+    pub fn close_journal(&self) {
+        if let Backend::Sqlite(s) = &self.0 {
+            s.close_journal();
         }
     }
 

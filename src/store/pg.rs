@@ -679,6 +679,7 @@ mod tests {
             deadline: Some(Instant::now() + Duration::from_millis(300)),
             read_only: false,
             guild: None,
+            journal: false,
         };
         let write = |guild: Option<u64>| {
             let store = std::sync::Arc::clone(&store);

@@ -3,6 +3,7 @@
 //! A roll's player-visible result is `public_json`. Blind rolls and GM secret rolls keep their
 //! result in `secret_rolls` (a hidden table) until revealed; reading it takes a [`GmProof`].
 
+use super::journal;
 use super::secrets::GmProof;
 use super::{
     CharacterId, Conn, GuildId, Result, RollId, Row, StoreError, UserId, exec, insert_returning,
@@ -105,12 +106,17 @@ fn from_row(r: &Row<'_>) -> Result<RollRow> {
 /// Logs a roll and returns its id. Run inside a write transaction.
 pub fn insert(conn: &Conn, guild: GuildId, roll: &NewRoll<'_>) -> Result<RollId> {
     let public = (!roll.mode.hides_result()).then_some(roll.result_json);
-    // The id is the guild's next (`MAX(id) + 1`), taken in the same statement, inside the
-    // caller's write transaction.
+    // The id: the next of this process's roll journal's lease for the guild while it has one
+    // with room (so that one process's numbers rise with time; see `journal::issue`), else the
+    // guild's next above both its largest roll and every journal's lease (`roll_id_leases`),
+    // taken in the same statement, inside the caller's write transaction.
+    let leased = journal::issue(guild);
     macro_rules! insert_roll {
         () => {
             "INSERT INTO rolls (guild_id, id, user_id, character_id, command, mode, label, public_json, commitment, parent_id, created_at)
-             VALUES (?1, (SELECT COALESCE(MAX(id), 0) + 1 FROM rolls WHERE guild_id = ?1),
+             VALUES (?1, COALESCE(CAST(?11 AS BIGINT), (SELECT COALESCE(MAX(m), 0) + 1 FROM (
+                         SELECT MAX(id) AS m FROM rolls WHERE guild_id = ?1
+                         UNION ALL SELECT MAX(last_id) FROM roll_id_leases WHERE guild_id = ?1) AS t)),
                      ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
         };
     }
@@ -124,7 +130,8 @@ pub fn insert(conn: &Conn, guild: GuildId, roll: &NewRoll<'_>) -> Result<RollId>
         public,
         roll.commitment,
         roll.parent,
-        now()
+        now(),
+        leased
     ];
     let id = insert_returning(
         conn,

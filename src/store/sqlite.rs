@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 use include_dir::{Dir, include_dir};
 use rusqlite::{Connection, ErrorCode, MAIN_DB, OpenFlags};
 
+use super::journal::{self, Journal, Taken};
 use super::sql::Conn;
 use super::watch::DirWatch;
-use super::{Fault, Result, StoreError, current_job};
+use super::{Fault, Job, Result, StoreError, current_job, with_job};
 use rusqlite_migration::Migrations;
 
 static MIGRATIONS_DIR: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/migrations");
@@ -262,6 +263,11 @@ struct Writer {
     watch: Option<DirWatch>,
     /// The file the connection has open (device and inode), to notice a removed or replaced file.
     file: Option<(u64, u64)>,
+    /// The process's roll journal, once started ([`Sqlite::start_journal`]): its rows are folded
+    /// into each group, and rolls written here take their ids from its leases.
+    journal: Option<Arc<Journal>>,
+    /// What the open group took from the journal: settled by the group's commit or rollback.
+    folding: Vec<Taken>,
 }
 
 /// A group's failure: why, and the file's fault if that was the cause.
@@ -346,6 +352,7 @@ impl Writer {
     /// broken, and its close reports the failure to every write in it.
     fn run<T, E: From<StoreError>>(
         conn: &Conn,
+        journal: Option<&Arc<Journal>>,
         open: &mut OpenGroup,
         f: impl FnOnce(&Conn) -> Result<T, E>,
     ) -> std::thread::Result<Result<T, E>> {
@@ -354,7 +361,9 @@ impl Writer {
             open.broken = true;
             return Ok(Err(E::from(e)));
         }
-        let out = catch_unwind(AssertUnwindSafe(|| f(conn)));
+        let out = catch_unwind(AssertUnwindSafe(|| {
+            journal::with_issuer(journal, || f(conn))
+        }));
         let ended = if raw(conn).is_autocommit() {
             // SQLite rolled the whole transaction back itself (an I/O error, say).
             false
@@ -373,6 +382,10 @@ impl Writer {
     /// Returns how many writes it held and the outcome to settle it with.
     fn close(&mut self) -> Option<(usize, Result<(), Failure>)> {
         let open = self.open.take()?;
+        if !open.broken && !raw(&self.conn).is_autocommit() {
+            // What the journal took since the group began goes with its commit.
+            self.fold();
+        }
         let outcome = if raw(&self.conn).is_autocommit() {
             Err(("SQLite ended the transaction".to_owned(), None))
         } else if open.broken {
@@ -383,7 +396,48 @@ impl Writer {
         if outcome.is_err() && !raw(&self.conn).is_autocommit() {
             let _ = sx(&self.conn, "ROLLBACK");
         }
+        self.settle_folds(outcome.is_ok());
         Some((open.jobs, outcome))
+    }
+
+    /// Takes the journal's pending rows into the open transaction, under a savepoint of their
+    /// own: rows that cannot be inserted stay pending (the journal then takes no new rolls until
+    /// a fold succeeds), and the group goes on without them.
+    fn fold(&mut self) {
+        let Some(journal) = self.journal.clone() else {
+            return;
+        };
+        let Some(taken) = journal.take() else {
+            return;
+        };
+        let folded = sx(&self.conn, "SAVEPOINT fold")
+            .and_then(|()| journal::insert(&self.conn, &taken))
+            .and_then(|()| sx(&self.conn, "RELEASE fold"));
+        match folded {
+            Ok(()) => self.folding.push(taken),
+            Err(e) => {
+                tracing::error!(error = %e, rows = taken.len(), "cannot fold the roll journal into the database; it is kept and tried again");
+                if !raw(&self.conn).is_autocommit() {
+                    let _ = sx(&self.conn, "ROLLBACK TO fold")
+                        .and_then(|()| sx(&self.conn, "RELEASE fold"));
+                }
+                journal.failed(taken);
+            }
+        }
+    }
+
+    /// Tells the journal what became of the rows the group took: committed, or pending again.
+    fn settle_folds(&mut self, committed: bool) {
+        let Some(journal) = self.journal.clone() else {
+            return;
+        };
+        for taken in std::mem::take(&mut self.folding) {
+            if committed {
+                journal.committed(taken);
+            } else {
+                journal.failed(taken);
+            }
+        }
     }
 }
 
@@ -576,6 +630,8 @@ pub struct Sqlite {
     /// would still meet "attempt to write a readonly database" after the file is fixed. So
     /// while this is set, every group reopens, closing every connection first ([`Sqlite::reopen`]).
     read_only_seen: AtomicBool,
+    /// The process's roll journal, once started ([`Sqlite::start_journal`]).
+    journal: std::sync::OnceLock<Arc<Journal>>,
     /// Syncs of the database file by the checkpointer (see [`start_checkpointer`]).
     #[cfg(test)]
     synced: Arc<AtomicU64>,
@@ -629,6 +685,7 @@ impl Sqlite {
     /// Opens (creating if needed) the database at `path` and applies pending migrations.
     pub fn open(path: &Path) -> Result<Self> {
         let writer = open_writer(path)?;
+        replay_journals(&writer, path);
         let read_only = raw(&writer).is_readonly(MAIN_DB).unwrap_or(true);
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         let checkpoints = Arc::new(AtomicU64::new(0));
@@ -659,6 +716,8 @@ impl Sqlite {
                 // The watch first: a change between the two is then one it notes.
                 watch: DirWatch::new(path),
                 file: file_id(path),
+                journal: None,
+                folding: Vec::new(),
             }),
             queued: AtomicUsize::new(0),
             groups: AtomicU64::new(0),
@@ -685,6 +744,7 @@ impl Sqlite {
             lingering: AtomicUsize::new(0),
             checkpoint_every: checkpoint_every(std::env::var(CHECKPOINT_ENV).ok().as_deref()),
             read_only_seen: AtomicBool::new(read_only),
+            journal: std::sync::OnceLock::new(),
             #[cfg(test)]
             synced,
             _files: files,
@@ -823,7 +883,7 @@ impl Sqlite {
         }
         let open = writer.open.get_or_insert_with(|| OpenGroup::new(false));
         let group = Arc::clone(&open.group);
-        let out = Writer::run(&writer.conn, open, f);
+        let out = Writer::run(&writer.conn, writer.journal.as_ref(), open, f);
         let full = open.broken || open.jobs >= MAX_GROUP;
         // Nobody queued behind: this write ends the group now, or — the writer being busy —
         // lets it wait a moment for more (unless no other thread writes: see `SOLE_WRITER`).
@@ -1072,7 +1132,7 @@ impl Sqlite {
             return Err(E::from(batch_ended()));
         };
         set_writing(true);
-        let out = Writer::run(&writer.conn, open, f);
+        let out = Writer::run(&writer.conn, writer.journal.as_ref(), open, f);
         set_writing(false);
         if !matches!(out, Ok(Ok(_))) {
             writer.stale |= self.unhealthy(writer);
@@ -1252,7 +1312,12 @@ impl Sqlite {
         let begun = sx(&writer.conn, "BEGIN IMMEDIATE");
         raw(&writer.conn).busy_timeout(BUSY_TIMEOUT)?;
         match begun {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                // Rows a group left unsettled (it never closed) are pending again first.
+                writer.settle_folds(false);
+                writer.fold();
+                Ok(())
+            }
             Err(e) if e.is_busy() => Err(StoreError::Busy),
             Err(e) => {
                 writer.stale |= self.unhealthy(writer);
@@ -1438,8 +1503,151 @@ fn batch_ended() -> StoreError {
     StoreError::Commit("an earlier write of this batch failed".to_owned())
 }
 
+impl Sqlite {
+    /// Starts this process's roll journal (see `super::journal`), unless `setting`
+    /// (`REFEREE_ROLL_JOURNAL`) turns it off; whether it runs. Once, before the store is shared.
+    pub fn start_journal(&self, setting: Option<&str>) -> Result<bool> {
+        if !journal::enabled(setting) {
+            return Ok(false);
+        }
+        if self.journal.get().is_some() {
+            return Ok(true);
+        }
+        let started = Arc::new(Journal::create(&self.path)?);
+        self.writer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .journal = Some(Arc::clone(&started));
+        let _ = self.journal.set(started);
+        Ok(true)
+    }
+
+    /// The journal, while it takes rolls.
+    fn live_journal(&self) -> Option<&Arc<Journal>> {
+        self.journal.get().filter(|j| j.takes_rolls())
+    }
+
+    /// Whether log-only rolls go to the journal now.
+    pub fn journaling(&self) -> bool {
+        self.live_journal().is_some()
+    }
+
+    /// Appends a log-only roll to the journal and returns its id; `None` when the journal takes
+    /// no rolls now (the roll is then written as any other). A new lease of the guild's ids, when
+    /// one is due, is a write of its own within the calling job's deadline.
+    pub fn journal_roll(&self, roll: &journal::NewEntry<'_>) -> Result<Option<i64>> {
+        let Some(journal) = self.live_journal() else {
+            return Ok(None);
+        };
+        let holder = journal.holder().to_owned();
+        let writing = Job {
+            read_only: false,
+            journal: false,
+            ..current_job()
+        };
+        journal.append(roll, |guild| {
+            with_job(writing, || {
+                self.write(|conn| journal::take_lease(conn, guild, &holder))
+            })
+        })
+    }
+
+    /// Folds every row appended so far into the database: an empty write, whose group folds
+    /// what is pending when it begins and again before it commits, waiting for the write lock
+    /// until `deadline` at most. A failure is logged, and the rows stay pending.
+    pub fn settle_journal_by(&self, deadline: Option<Instant>) {
+        let Some(journal) = self.journal.get() else {
+            return;
+        };
+        if journal::in_write() {
+            return;
+        }
+        let target = journal.appended();
+        for _ in 0..3 {
+            if journal.folded() >= target {
+                return;
+            }
+            let job = Job {
+                deadline,
+                read_only: false,
+                guild: None,
+                journal: false,
+            };
+            if let Err(e) = with_job(job, || self.write(|_| Ok::<_, StoreError>(()))) {
+                tracing::warn!(error = %e, "cannot fold the roll journal");
+                return;
+            }
+        }
+    }
+
+    /// [`Sqlite::settle_journal_by`] with the writes' own wait for the lock ([`WRITE_WAIT`]).
+    pub fn settle_journal(&self) {
+        self.settle_journal_by(None);
+    }
+
+    /// The journal's folding thread's step: waits up to `wait` for rows, lets more gather for
+    /// [`journal::FOLD_EVERY`], and folds them. `false` once the journal is closed (or none runs).
+    pub fn fold_journal(&self, wait: Duration) -> bool {
+        let Some(journal) = self.journal.get() else {
+            return false;
+        };
+        if journal.is_closed() {
+            return false;
+        }
+        if journal.wait_for_rows(wait) {
+            std::thread::sleep(journal::FOLD_EVERY);
+            self.settle_journal();
+        } else {
+            journal.retry();
+        }
+        !journal.is_closed()
+    }
+
+    /// Closes the journal: no more rolls, every row folded, the process's leases dropped and its
+    /// file removed. Rows that cannot be folded now stay in the file, for the next process to
+    /// open the database to replay.
+    pub fn close_journal(&self) {
+        let Some(journal) = self.journal.get() else {
+            return;
+        };
+        if journal.is_closed() {
+            return;
+        }
+        journal.close();
+        self.settle_journal();
+        if journal.unfolded() != 0 {
+            tracing::error!(
+                rows = journal.unfolded(),
+                "rolls not folded into the database at shutdown; the next start replays them"
+            );
+            return;
+        }
+        let holder = journal.holder().to_owned();
+        let job = Job {
+            deadline: None,
+            read_only: false,
+            guild: None,
+            journal: false,
+        };
+        let released = with_job(job, || {
+            self.write(|conn| {
+                journal::release(conn, &holder)?;
+                // Inside the transaction that drops them: no write of this process takes an
+                // id from a lease that is gone.
+                journal.forget_leases();
+                Ok::<_, StoreError>(())
+            })
+        });
+        match released {
+            Ok(()) => journal.remove_files(),
+            Err(e) => tracing::warn!(error = %e, "cannot drop the roll journal's id leases"),
+        }
+    }
+}
+
 impl Drop for Sqlite {
     fn drop(&mut self) {
+        self.close_journal();
         // Closing the channel ends the checkpointer's loop; wait for it so its connection is
         // closed before the file may be removed.
         self.checkpoint_sender().take();
@@ -1451,6 +1659,36 @@ impl Drop for Sqlite {
         if let Some(handle) = handle {
             let _ = handle.join();
         }
+    }
+}
+
+/// Replays the roll journals of processes that are gone (see `super::journal`), in one
+/// transaction on the writer before anything else writes. A failure is logged: the files stay
+/// for the next open.
+fn replay_journals(conn: &Conn, path: &Path) {
+    let dir = journal::dir_of(path);
+    if !dir.exists() {
+        return;
+    }
+    let replay = || -> Result<journal::Replayed> {
+        sx(conn, "BEGIN IMMEDIATE")?;
+        let replayed = journal::replay(conn, &dir).and_then(|r| sx(conn, "COMMIT").map(|()| r));
+        if replayed.is_err() && !raw(conn).is_autocommit() {
+            let _ = sx(conn, "ROLLBACK");
+        }
+        replayed
+    };
+    match replay() {
+        Ok(replayed) => {
+            if replayed.rows > 0 {
+                tracing::info!(
+                    rows = replayed.rows,
+                    "replayed the roll journal of a process that stopped without folding it"
+                );
+            }
+            replayed.remove();
+        }
+        Err(e) => tracing::warn!(error = %e, dir = %dir.display(), "cannot replay roll journals"),
     }
 }
 

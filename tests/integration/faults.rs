@@ -318,7 +318,11 @@ fn a_removed_file_says_what_to_do_and_is_reopened_once_put_back() {
 /// away by admission control instead, which `e2e::overload` tests.)
 #[test]
 fn lock_held_through_the_bot() {
-    let s = Session::start_with(|o| o.env.push(("REFEREE_APP_THREADS".into(), "6".into())));
+    // `/roll` is the write here: not through the roll journal (see the next test).
+    let s = Session::start_with(|o| {
+        o.env.push(("REFEREE_APP_THREADS".into(), "6".into()));
+        o.env.push(("REFEREE_ROLL_JOURNAL".into(), "off".into()));
+    });
     let alice = s.player(10);
     s.run(&alice, "/roll expression:1d6");
     let db = s.options().db();
@@ -354,6 +358,38 @@ fn lock_held_through_the_bot() {
     let after = s.run(&alice, "/roll expression:1d6");
     assert!(!after.text().contains("busy"), "{}", after.text());
     assert_eq!(rolls(&db), before + 1);
+}
+
+/// The same while another process holds the write lock, with the roll journal (the default):
+/// a plain `/roll` needs no write of its own, so it is answered, numbered, at once; its row
+/// reaches the database once the lock is free.
+#[test]
+fn a_held_lock_leaves_plain_rolls_answered() {
+    let s = Session::start();
+    let alice = s.player(10);
+    // The first roll takes the guild's block of numbers (a write).
+    s.run(&alice, "/roll expression:1d6");
+    let db = s.options().db();
+    let holder = Holder::take(&db);
+    let before = rolls(&db);
+    let during = s.run(&alice, "/roll expression:1d6");
+    assert!(!during.ephemeral(), "{}", during.text());
+    assert!(during.text().contains("Roll #2"), "{}", during.text());
+    assert_eq!(
+        rolls(&db),
+        before,
+        "nothing is written while the lock is held"
+    );
+    holder.release();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while rolls(&db) < before + 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the journaled roll never reached the database"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(rolls(&db), 2);
 }
 
 /// Processes started together on a new database (two shard ranges, say) both migrate it: the

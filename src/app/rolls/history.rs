@@ -28,6 +28,8 @@ const SCAN: u32 = 500;
 
 pub(super) fn history(ctx: &Ctx<'_>, character: Option<&str>, count: u32) -> AppResult<Reply> {
     let gm = if ctx.is_gm() { Some(ctx.gm()?) } else { None };
+    // Every roll answered before this, the roll journal's too (`store::journal`).
+    ctx.app.store.settle_journal();
     let (title, lines) = ctx
         .app
         .store

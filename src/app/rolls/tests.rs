@@ -564,3 +564,35 @@ fn nonces_use_the_apps_dice() {
     assert_eq!(first, commit::nonce(&mut b), "a seed repeats its nonces");
     assert_ne!(first, commit::nonce(&mut a), "each nonce is fresh");
 }
+
+/// A plain `/roll` through the roll journal (`store::journal`), as the bot runs it: answered
+/// with its number, in `/history` at once; a roll that must write more comes back to be run as
+/// a writing job, with nothing logged.
+#[test]
+fn a_journaled_roll_is_numbered_and_in_history_and_a_private_one_needs_the_writer() -> TestResult {
+    let (_dir, app) = crate::app::temp_app(7);
+    assert!(app.store.start_journal(None)?);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    let public = Invocation::new(&["roll"], &[("expression", "1d6"), ("label", "jumps")]);
+    let crate::app::Ran::Done(Ok(reply)) =
+        app.run_journal_job(deadline, None, &ann(), "i1", &public)
+    else {
+        panic!("a public roll is answered through the journal");
+    };
+    assert_eq!(reply.embeds[0].footer.as_deref(), Some("Roll #1"));
+    let private = Invocation::new(&["roll"], &[("expression", "1d6"), ("mode", "private")]);
+    let ran = app.run_journal_job(deadline, None, &gm(), "i2", &private);
+    assert!(
+        matches!(ran, crate::app::Ran::NeedsWriter),
+        "a private roll holds a GM copy: {ran:?}"
+    );
+    // The journaled roll reaches the database when something folds the journal: a write, the
+    // bot's folding thread, or a read of the roll log asking for it (as `/history` does).
+    assert_eq!(logged(&app), 0);
+    app.store.settle_journal();
+    assert_eq!(logged(&app), 1, "nothing of the private roll was kept");
+    let history = player_text(&run(&app, &ann(), &["history"], &[]));
+    assert!(history.contains("jumps"), "{history}");
+    assert!(history.contains("#1"), "{history}");
+    Ok(())
+}

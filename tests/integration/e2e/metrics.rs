@@ -27,6 +27,9 @@ fn session() -> Session {
             .push_str("\n[metrics]\nlisten = \"127.0.0.1:0\"\n");
         o.env.push(("REFEREE_APP_THREADS".into(), "1".into()));
         o.env.push(("REFEREE_QUEUE_LIMIT".into(), "1".into()));
+        // The overload below makes `/roll` wait for the write lock: not through the roll
+        // journal, which answers it without a write.
+        o.env.push(("REFEREE_ROLL_JOURNAL".into(), "off".into()));
     })
 }
 

@@ -30,6 +30,9 @@ pub(super) fn is_busy(body: &serde_json::Value) -> bool {
 fn session(limit: usize, inflight: usize) -> Session {
     Session::start_with(|o| {
         o.env.push(("REFEREE_APP_THREADS".into(), "1".into()));
+        // `/roll` is the write that waits for the lock here: not through the roll journal,
+        // which answers it without a write (`faults::a_held_lock_leaves_plain_rolls_answered`).
+        o.env.push(("REFEREE_ROLL_JOURNAL".into(), "off".into()));
         o.env
             .push(("REFEREE_QUEUE_LIMIT".into(), limit.to_string()));
         o.env
