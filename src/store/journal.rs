@@ -65,6 +65,17 @@ pub const ROTATE_BYTES: u64 = 1 << 20;
 pub const MAX_UNFOLDED: u64 = 10_000;
 /// How long rows wait in the journal, at most, while nothing else writes.
 pub const FOLD_EVERY: Duration = Duration::from_millis(2);
+/// The environment variable that sets [`FOLD_EVERY`], in microseconds.
+pub const FOLD_ENV: &str = "REFEREE_JOURNAL_FOLD_MICROS";
+
+/// How long rows gather before the folding thread folds them: `setting`
+/// (`REFEREE_JOURNAL_FOLD_MICROS`, in microseconds, at most one second), else [`FOLD_EVERY`].
+pub fn fold_every(setting: Option<&str>) -> Duration {
+    setting
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .filter(|&micros| micros <= 1_000_000)
+        .map_or(FOLD_EVERY, Duration::from_micros)
+}
 /// The environment variable that turns the journal off (`off`): every roll is then written to
 /// SQLite before it is answered, as before it.
 pub const JOURNAL_ENV: &str = "REFEREE_ROLL_JOURNAL";
@@ -156,6 +167,8 @@ pub struct Journal {
     dir: PathBuf,
     holder: String,
     state: Mutex<State>,
+    /// How long rows gather before the folding thread folds them ([`fold_every`]).
+    pub fold_every: Duration,
     /// Woken when rows are appended to an empty journal, and when it closes.
     appended_signal: Condvar,
     appended: AtomicU64,
@@ -216,6 +229,7 @@ impl Journal {
                 older: Vec::new(),
                 leases: HashMap::new(),
             }),
+            fold_every: fold_every(std::env::var(FOLD_ENV).ok().as_deref()),
             appended_signal: Condvar::new(),
             appended: AtomicU64::new(0),
             folded: AtomicU64::new(0),
@@ -298,6 +312,8 @@ impl Journal {
         line.push(b'\n');
         if let Err(e) = state.current.file.write_all(&line) {
             tracing::error!(error = %e, file = %state.current.path.display(), "cannot write the roll journal; rolls are written to the database until a fold succeeds");
+            // Whatever part of the line was written goes, so that the next line starts a line.
+            let _ = state.current.file.set_len(state.bytes);
             self.failing.store(true, Ordering::SeqCst);
             return Ok(None);
         }
@@ -555,9 +571,10 @@ pub fn replay(conn: &Conn, dir: &Path) -> Result<Replayed> {
                     insert_row(conn, &row, true)?;
                     replayed.rows += 1;
                 }
+                // Not one of ours (nothing writes a line it cannot read back): skipped, and the
+                // lines after it still replayed.
                 Err(e) => {
-                    tracing::warn!(error = %e, file = %path.display(), "a roll journal line that is not a roll; the rest of the file is left out");
-                    break;
+                    tracing::warn!(error = %e, file = %path.display(), "a roll journal line that is not a roll is skipped");
                 }
             }
         }

@@ -1586,7 +1586,7 @@ impl Sqlite {
     }
 
     /// The journal's folding thread's step: waits up to `wait` for rows, lets more gather for
-    /// [`journal::FOLD_EVERY`], and folds them. `false` once the journal is closed (or none runs).
+    /// [`journal::FOLD_EVERY`] (`REFEREE_JOURNAL_FOLD_MICROS`), and folds them. `false` once the journal is closed (or none runs).
     pub fn fold_journal(&self, wait: Duration) -> bool {
         let Some(journal) = self.journal.get() else {
             return false;
@@ -1595,7 +1595,7 @@ impl Sqlite {
             return false;
         }
         if journal.wait_for_rows(wait) {
-            std::thread::sleep(journal::FOLD_EVERY);
+            std::thread::sleep(journal.fold_every);
             self.settle_journal();
         } else {
             journal.retry();

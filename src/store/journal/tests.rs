@@ -380,3 +380,44 @@ fn past_the_most_unfolded_rows_rolls_are_written_instead() {
     journal.committed(taken);
     assert!(journal.takes_rolls());
 }
+
+#[test]
+fn the_fold_interval_setting_is_microseconds_up_to_a_second() {
+    for (setting, every) in [
+        (None, FOLD_EVERY),
+        (Some("5000"), Duration::from_millis(5)),
+        (Some(" 0 "), Duration::ZERO),
+        (Some("1000000"), Duration::from_secs(1)),
+        (Some("1000001"), FOLD_EVERY),
+        (Some("-1"), FOLD_EVERY),
+        (Some("soon"), FOLD_EVERY),
+    ] {
+        assert_eq!(fold_every(setting), every, "{setting:?}");
+    }
+}
+
+#[test]
+fn a_line_that_is_not_a_roll_is_skipped_and_the_rows_after_it_are_replayed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("t.sqlite3");
+    drop(Store::open(&path).expect("create"));
+    let row = |id| Entry {
+        guild: GUILD,
+        id,
+        user: USER,
+        command: "roll".to_owned(),
+        mode: "public".to_owned(),
+        label: String::new(),
+        public_json: "{}".to_owned(),
+        created_at: 1,
+    };
+    let mut text = serde_json::to_string(&row(1)).expect("json");
+    text.push_str("\nnot a roll\n");
+    text.push_str(&serde_json::to_string(&row(2)).expect("json"));
+    text.push('\n');
+    std::fs::create_dir_all(dir_of(&path)).expect("folder");
+    std::fs::write(dir_of(&path).join("gone-1.0.log"), text).expect("a dead journal");
+    let _next = Store::open(&path).expect("reopen");
+    assert_eq!(ids_in_file(&path), vec![1, 2]);
+    assert_eq!(journal_files(&path), 0);
+}
