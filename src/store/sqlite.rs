@@ -91,6 +91,9 @@ pub const PAGE_SIZE: i64 = 1024;
 pub const READER_CACHE_KIB: i64 = 1024;
 /// Page cache of the writer connection, in KiB: it touches the indexes of every table it writes.
 pub const WRITER_CACHE_KIB: i64 = 2048;
+/// How long a reopen after a read-only file waits for the checkpointer to close its connection
+/// of the read-only days (see `Sqlite::reopen`).
+const CHECKPOINTER_RETIRE_WAIT: Duration = Duration::from_millis(500);
 /// How long a reader waits for a pooled connection before opening an extra one.
 const READER_WAIT: Duration = Duration::from_secs(2);
 /// Prepared statements each connection keeps (rusqlite's default, 16, is fewer than one
@@ -614,6 +617,8 @@ pub struct Sqlite {
     checkpointer: Mutex<Option<JoinHandle<()>>>,
     /// Bumped when the file is reopened; the checkpointer reconnects when it changes.
     generation: Arc<AtomicU64>,
+    /// The last generation whose connection the checkpointer has closed (see `reopen`).
+    retired: Arc<AtomicU64>,
     /// `PRAGMA max_page_count` of the writer, 0 for none (see [`Sqlite::limit_pages`]).
     page_limit: AtomicI64,
     /// Told how long each successful group `COMMIT` took (see [`Sqlite::observe_commits`]).
@@ -691,6 +696,7 @@ impl Sqlite {
         let checkpoints = Arc::new(AtomicU64::new(0));
         let wal_pages = Arc::new(AtomicI64::new(0));
         let generation = Arc::new(AtomicU64::new(0));
+        let retired = Arc::new(AtomicU64::new(0));
         let files = Arc::new(Mutex::new(Vec::new()));
         let synced = Arc::new(AtomicU64::new(0));
         let restart_pages = Arc::new(AtomicI64::new(wal_restart_pages(
@@ -702,6 +708,7 @@ impl Sqlite {
                 done: Arc::clone(&checkpoints),
                 wal_pages: Arc::clone(&wal_pages),
                 generation: Arc::clone(&generation),
+                retired: Arc::clone(&retired),
                 files: Arc::clone(&files),
                 synced: Arc::clone(&synced),
                 restart_pages: Arc::clone(&restart_pages),
@@ -738,6 +745,7 @@ impl Sqlite {
             checkpoint: Mutex::new(Some(checkpoint)),
             checkpointer: Mutex::new(Some(checkpointer)),
             generation,
+            retired,
             page_limit: AtomicI64::new(0),
             on_commit: std::sync::OnceLock::new(),
             linger: Linger::new(),
@@ -1397,6 +1405,20 @@ impl Sqlite {
         }
     }
 
+    /// Waits, [`CHECKPOINTER_RETIRE_WAIT`] at most, for the checkpointer to close the connection
+    /// [`Sqlite::retire_readers`] retired. It runs at the lowest priority: with the cores busy it
+    /// closed it only after the writer's new connection had opened, which then still met the
+    /// read-only mapping of the WAL index (seen in `faults::a_store_started_on_a_read_only_volume_
+    /// writes_once_it_is_writable_again`, beside three busy loops: 1 run in 6 answered
+    /// "read-only" once the volume was writable again).
+    fn wait_for_checkpointer_to_retire(&self) {
+        let target = self.generation.load(Ordering::SeqCst);
+        let until = Instant::now() + CHECKPOINTER_RETIRE_WAIT;
+        while self.retired.load(Ordering::SeqCst) < target && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     /// Replaces the writer's connection with a new one on the file at the store's path (never
     /// creating it), brings its schema up to date, and, if it is another file than before,
     /// retires the readers and the checkpointer's connection. The old connection stays if the
@@ -1413,6 +1435,7 @@ impl Sqlite {
             // Every connection of the read-only days goes before the new one opens (see
             // `read_only_seen`); readers lent out now close when they come back.
             self.retire_readers();
+            self.wait_for_checkpointer_to_retire();
             let placeholder = Conn::sqlite(rusqlite::Connection::open_in_memory()?);
             drop(std::mem::replace(&mut writer.conn, placeholder));
         }
@@ -1837,6 +1860,8 @@ struct Checkpointing {
     wal_pages: Arc<AtomicI64>,
     /// Bumped when the store reopens the file: the checkpointer reconnects.
     generation: Arc<AtomicU64>,
+    /// The last `generation` whose connection the checkpointer has closed.
+    retired: Arc<AtomicU64>,
     /// The database files it syncs ([`Sqlite::_files`]).
     files: Arc<Mutex<Vec<std::fs::File>>>,
     /// Syncs of the database file it has made.
@@ -1885,6 +1910,7 @@ fn start_checkpointer(
                     // opens one on the file as it is then (see `Sqlite::retire_readers`).
                     seen = now;
                     conn = None;
+                    shared.retired.store(now, Ordering::SeqCst);
                     continue;
                 }
                 if conn.is_none() {
