@@ -1609,7 +1609,8 @@ impl Sqlite {
     }
 
     /// The journal's folding thread's step: waits up to `wait` for rows, lets more gather for
-    /// [`journal::FOLD_EVERY`] (`REFEREE_JOURNAL_FOLD_MICROS`), and folds them. `false` once the journal is closed (or none runs).
+    /// [`journal::FOLD_EVERY`] (`REFEREE_JOURNAL_FOLD_MICROS`), and folds them. `false` once
+    /// the journal is closed (or none runs).
     pub fn fold_journal(&self, wait: Duration) -> bool {
         let Some(journal) = self.journal.get() else {
             return false;
