@@ -33,9 +33,11 @@
 //!   asks for an empty write first ([`super::Store::settle_journal`]). Another process's read,
 //!   `referee backup` among them, may be up to [`FOLD_EVERY`] behind this process's answers.
 //! - **Faults.** A fold whose transaction fails leaves its rows pending, in memory and in their
-//!   files, for the next; a journal that cannot be written, or whose rows could not be folded,
-//!   takes no more rolls until a fold succeeds: they go the way of every other write, whose
-//!   answer then says what is wrong. So the bot never answers a roll it cannot later store.
+//!   files, for the next; a journal whose rows could not be folded takes no more rolls until a
+//!   fold succeeds, and one whose file could not be written (its partial line cut off) none
+//!   until the folding thread finds nothing pending ([`Journal::retry`]): meanwhile rolls go the
+//!   way of every other write, whose answer then says what is wrong. So the bot never answers a
+//!   roll it cannot later store. Past [`MAX_UNFOLDED`] rows waiting, rolls are written too.
 //!
 //! A leaf of the store: it imports the ids and SQL helpers, never a backend (`sqlite` uses it).
 
