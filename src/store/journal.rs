@@ -18,16 +18,19 @@
 //!   IGNORE` by guild and id, so a row already folded is not written twice, and a torn last line
 //!   is left out (it was never answered: the answer waits for the whole line).
 //! - **Ids.** A roll is answered with its id ("Roll #n") before its row exists, so the journal
-//!   takes each guild's ids a block at a time ([`LEASE`]) in a write transaction of its own, a
-//!   lease recorded in `roll_id_leases` (migration 10). Every other insert into `rolls`, in any
-//!   process, takes an id above the guild's largest roll and above every lease of the guild
-//!   (`rolls::insert`), so no id is taken twice. In this process every roll insert takes its id
-//!   from the lease while it has room ([`issue`]), so one process's numbers rise with time.
+//!   holds each guild's ids a block at a time ([`LEASE`]), a lease recorded in `roll_id_leases`
+//!   (migration 10). Every other insert into `rolls`, in any process, takes an id above the
+//!   guild's largest roll and above every lease of the guild (`rolls::insert`), so no id is
+//!   taken twice. In this process every roll insert takes its id from the lease while it has
+//!   room ([`issue`]), so one process's numbers rise with time. Only the folding thread leases,
+//!   in a write of its own: a guild's first roll, or one that finds no id left, is written the
+//!   usual way and asks for a block ([`Journal::wanted`]); the next block is asked for once
+//!   fewer than [`LOW_WATER`] are left. So an answer never waits for the database's lock here.
+//!   A block is published by the commit of the transaction that leased it, while the writer is
+//!   still held ([`Journal::stage_lease`]): no other write of this process comes between.
 //!   Decision: numbers may rise out of order across processes (another process's roll taken
 //!   above this one's open lease), and a lease that ends unused leaves a gap; each number is still
-//!   shown once and stored once. A renewal is published once committed, so a command of the same
-//!   guild landing between its commit and its publication takes an id above the new lease (the
-//!   only way one process's numbers can come out of order, never twice).
+//!   shown once and stored once.
 //! - **Reads.** A write transaction folds what is pending when it begins, so a command sees every
 //!   roll answered before its group opened; a read of the roll log outside one (`/history`)
 //!   asks for an empty write first ([`super::Store::settle_journal`]). Another process's read,
@@ -58,6 +61,9 @@ use super::{Result, StoreError};
 
 /// Ids a lease takes at a time: a renewal (a write transaction) every this many rolls of a guild.
 pub const LEASE: i64 = 64;
+/// A guild's next block of ids is taken once fewer than this many are left, so that a steady
+/// stream of rolls never finds none.
+pub const LOW_WATER: i64 = 16;
 /// A fold starts a new file once the current one is this long (its rows folded, the old file
 /// goes): a replay reads at most about this much of rows already folded, which it skips.
 pub const ROTATE_BYTES: u64 = 1 << 20;
@@ -116,11 +122,35 @@ pub struct NewEntry<'a> {
     pub created_at: i64,
 }
 
-/// A guild's lease: the next id to give and the last one leased.
+/// A guild's lease: the next id to give and the last one leased, and the block taken to follow
+/// it, if any.
 #[derive(Debug, Clone, Copy)]
 struct Lease {
     next: i64,
     last: i64,
+    then: Option<(i64, i64)>,
+}
+
+impl Lease {
+    /// The next id, moving on to the following block when this one is used up.
+    fn give(&mut self) -> Option<i64> {
+        if self.next > self.last
+            && let Some((first, last)) = self.then.take()
+        {
+            self.next = first;
+            self.last = last;
+        }
+        (self.next <= self.last).then(|| {
+            self.next += 1;
+            self.next - 1
+        })
+    }
+
+    /// Whether a new block should be taken now: fewer than [`LOW_WATER`] ids left and none
+    /// taken to follow.
+    fn low(&self) -> bool {
+        self.then.is_none() && self.last - self.next < LOW_WATER
+    }
 }
 
 /// One file of the journal, held (`flock`) while its rows may be unfolded.
@@ -143,6 +173,11 @@ struct State {
     /// Earlier files whose rows are not yet folded (a fold failed, or is under way).
     older: Vec<Segment>,
     leases: HashMap<GuildId, Lease>,
+    /// Guilds whose next block of ids the folding thread is to take ([`Journal::wanted`]).
+    wanted: HashSet<GuildId>,
+    /// Blocks leased in the writer's open transaction, published when it commits
+    /// ([`Journal::stage_lease`]).
+    staged: Vec<(GuildId, i64, i64)>,
 }
 
 /// What a fold took: its rows, the files that hold them, and how many rows had been appended.
@@ -230,6 +265,8 @@ impl Journal {
                 pending: Vec::new(),
                 older: Vec::new(),
                 leases: HashMap::new(),
+                wanted: HashSet::new(),
+                staged: Vec::new(),
             }),
             fold_every: fold_every(std::env::var(FOLD_ENV).ok().as_deref()),
             appended_signal: Condvar::new(),
@@ -271,34 +308,27 @@ impl Journal {
     }
 
     /// Appends a roll and returns its id, once the line is written; `Ok(None)` when the journal
-    /// takes no rolls now (closed, failing) or could not write it: the roll must then be written
-    /// the usual way. `renew` takes a new lease of the guild's ids in a write transaction of its
-    /// own and returns its first and last id ([`take_lease`]); it runs without any lock held.
-    pub fn append(
-        &self,
-        roll: &NewEntry<'_>,
-        renew: impl FnOnce(GuildId) -> Result<(i64, i64)>,
-    ) -> Result<Option<i64>> {
+    /// takes no rolls now (closed, failing), holds no id of the guild (its first roll, or a
+    /// burst past its lease) or could not write it: the roll must then be written the usual way.
+    /// Never waits for the database: a guild's ids are leased by the folding thread
+    /// ([`Journal::wanted`]), asked for here when they run low.
+    pub fn append(&self, roll: &NewEntry<'_>) -> Result<Option<i64>> {
         if !self.takes_rolls() {
             return Ok(None);
         }
         let guild = roll.guild;
         let mut state = lock(&self.state);
-        if state.leases.get(&guild).is_none_or(|l| l.next > l.last) {
-            drop(state);
-            let (first, last) = renew(roll.guild)?;
-            state = lock(&self.state);
-            // Another thread may have renewed meanwhile: its lease serves, this one's ids stay
-            // unused (a gap).
-            if state.leases.get(&guild).is_none_or(|l| l.next > l.last) {
-                state.leases.insert(guild, Lease { next: first, last });
-            }
-        }
-        let Some(lease) = state.leases.get_mut(&guild) else {
+        let given = state.leases.get_mut(&guild).and_then(|lease| {
+            let id = lease.give();
+            id.map(|id| (id, lease.low()))
+        });
+        let Some((id, low)) = given else {
+            self.want(&mut state, guild);
             return Ok(None);
         };
-        let id = lease.next;
-        lease.next += 1;
+        if low {
+            self.want(&mut state, guild);
+        }
         let entry = Entry {
             guild,
             id,
@@ -330,21 +360,80 @@ impl Journal {
         Ok(Some(id))
     }
 
+    /// Asks the folding thread for `guild`'s next block of ids (waking it if this is news).
+    fn want(&self, state: &mut State, guild: GuildId) {
+        if !self.closed.load(Ordering::SeqCst) && state.wanted.insert(guild) {
+            self.appended_signal.notify_all();
+        }
+    }
+
     /// Gives the next id of this journal's lease for `guild`, if it has one with room (for a
     /// roll written to SQLite by this process: see [`issue`]).
     fn next_id(&self, guild: GuildId) -> Option<i64> {
         let mut state = lock(&self.state);
         let lease = state.leases.get_mut(&guild)?;
-        (lease.next <= lease.last).then(|| {
-            lease.next += 1;
-            lease.next - 1
-        })
+        let id = lease.give()?;
+        if lease.low() {
+            self.want(&mut state, guild);
+        }
+        Some(id)
     }
 
-    /// Waits up to `wait` for rows to be pending; whether any are.
+    /// The guilds whose next block of ids is wanted, taken: the folding thread leases them
+    /// ([`take_lease`]) and hands each to [`Journal::add_lease`].
+    pub fn wanted(&self) -> Vec<GuildId> {
+        lock(&self.state).wanted.drain().collect()
+    }
+
+    /// Holds a block of `guild`'s ids leased in the writer's open transaction until it ends
+    /// ([`Journal::settle_staged`]): published by its commit while the writer is still held, so
+    /// no other write of this process comes between the commit and the publication.
+    pub fn stage_lease(&self, guild: GuildId, first: i64, last: i64) {
+        lock(&self.state).staged.push((guild, first, last));
+    }
+
+    /// The writer's transaction ended: the blocks it leased are published if it committed, and
+    /// asked for again if not.
+    pub fn settle_staged(&self, committed: bool) {
+        let staged = std::mem::take(&mut lock(&self.state).staged);
+        for (guild, first, last) in staged {
+            if committed {
+                self.add_lease(guild, first, last);
+            } else {
+                self.want(&mut lock(&self.state), guild);
+            }
+        }
+    }
+
+    /// Publishes a block of `guild`'s ids, once the transaction that leased it is committed:
+    /// next, or after the block in use.
+    pub fn add_lease(&self, guild: GuildId, first: i64, last: i64) {
+        if self.closed.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut state = lock(&self.state);
+        match state.leases.get_mut(&guild) {
+            Some(lease) if lease.next <= lease.last => lease.then = Some((first, last)),
+            _ => {
+                state.leases.insert(
+                    guild,
+                    Lease {
+                        next: first,
+                        last,
+                        then: None,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Waits up to `wait` for rows to be pending or ids to be wanted; whether rows are.
     pub fn wait_for_rows(&self, wait: Duration) -> bool {
         let state = lock(&self.state);
-        if !state.pending.is_empty() || self.closed.load(Ordering::SeqCst) {
+        if !state.pending.is_empty()
+            || !state.wanted.is_empty()
+            || self.closed.load(Ordering::SeqCst)
+        {
             return !state.pending.is_empty();
         }
         let (state, _) = self
@@ -404,7 +493,9 @@ impl Journal {
     /// Forgets every lease: no roll of this process takes an id from them any more (they are
     /// being dropped from the database).
     pub fn forget_leases(&self) {
-        lock(&self.state).leases.clear();
+        let mut state = lock(&self.state);
+        state.leases.clear();
+        state.wanted.clear();
     }
 
     /// With nothing pending, a journal whose file could not be written tries again (the next

@@ -429,11 +429,13 @@ impl Writer {
         }
     }
 
-    /// Tells the journal what became of the rows the group took: committed, or pending again.
+    /// Tells the journal what became of the rows the group took (committed, or pending again)
+    /// and of the blocks of ids it leased (published, or asked for again).
     fn settle_folds(&mut self, committed: bool) {
         let Some(journal) = self.journal.clone() else {
             return;
         };
+        journal.settle_staged(committed);
         for taken in std::mem::take(&mut self.folding) {
             if committed {
                 journal.committed(taken);
@@ -1556,23 +1558,49 @@ impl Sqlite {
     }
 
     /// Appends a log-only roll to the journal and returns its id; `None` when the journal takes
-    /// no rolls now (the roll is then written as any other). A new lease of the guild's ids, when
-    /// one is due, is a write of its own within the calling job's deadline.
+    /// no rolls now, or holds none of the guild's ids yet (the roll is then written as any
+    /// other, and the folding thread leases the guild's next ids). Never waits for the writer.
     pub fn journal_roll(&self, roll: &journal::NewEntry<'_>) -> Result<Option<i64>> {
         let Some(journal) = self.live_journal() else {
             return Ok(None);
         };
+        journal.append(roll)
+    }
+
+    /// Leases the next block of ids of every guild the journal wants, in one write (whose group
+    /// also folds what is pending), and publishes them once committed.
+    fn lease_wanted(&self, journal: &Journal) {
+        let wanted = journal.wanted();
+        if wanted.is_empty() {
+            return;
+        }
         let holder = journal.holder().to_owned();
-        let writing = Job {
+        let job = Job {
+            deadline: None,
             read_only: false,
+            guild: None,
             journal: false,
-            ..current_job()
         };
-        journal.append(roll, |guild| {
-            with_job(writing, || {
-                self.write(|conn| journal::take_lease(conn, guild, &holder))
+        // Published by the group's commit (`Writer::settle_folds`), or asked for again.
+        let leased = with_job(job, || {
+            self.write(|conn| {
+                let leased = wanted
+                    .iter()
+                    .map(|&guild| {
+                        journal::take_lease(conn, guild, &holder).map(|(f, l)| (guild, f, l))
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                // Staged last, once nothing of this write can fail (a failure rolls back its
+                // savepoint, and the group it is in may still commit).
+                for (guild, first, last) in leased {
+                    journal.stage_lease(guild, first, last);
+                }
+                Ok::<_, StoreError>(())
             })
-        })
+        });
+        if let Err(e) = leased {
+            tracing::warn!(error = %e, "cannot lease roll ids for the journal");
+        }
     }
 
     /// Folds every row appended so far into the database: an empty write, whose group folds
@@ -1620,8 +1648,10 @@ impl Sqlite {
         }
         if journal.wait_for_rows(wait) {
             std::thread::sleep(journal.fold_every);
+            self.lease_wanted(journal);
             self.settle_journal();
         } else {
+            self.lease_wanted(journal);
             journal.retry();
         }
         !journal.is_closed()

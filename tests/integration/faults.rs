@@ -367,9 +367,26 @@ fn lock_held_through_the_bot() {
 fn a_held_lock_leaves_plain_rolls_answered() {
     let s = Session::start();
     let alice = s.player(10);
-    // The first roll takes the guild's block of numbers (a write).
+    // The guild's first roll is written, and the bot's folding thread leases a block of the
+    // guild's numbers for the journal.
     s.run(&alice, "/roll expression:1d6");
     let db = s.options().db();
+    let leased = || {
+        rusqlite::Connection::open(&db)
+            .expect("open")
+            .query_row("SELECT COUNT(*) FROM roll_id_leases", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .expect("count leases")
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while leased() == 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no block of numbers was leased"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let holder = Holder::take(&db);
     let before = rolls(&db);
     let during = s.run(&alice, "/roll expression:1d6");
