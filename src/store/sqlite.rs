@@ -1618,6 +1618,19 @@ impl Sqlite {
             if journal.folded() >= target {
                 return;
             }
+            // With a deadline (a read's), not behind a group that holds the writer past it (one
+            // waiting for another program's lock, say): the read goes on without the newest rolls.
+            if let Some(deadline) = deadline {
+                while matches!(
+                    self.writer.try_lock(),
+                    Err(std::sync::TryLockError::WouldBlock)
+                ) {
+                    if Instant::now() >= deadline {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_micros(50));
+                }
+            }
             let job = Job {
                 deadline,
                 read_only: false,
@@ -1668,7 +1681,10 @@ impl Sqlite {
             return;
         }
         journal.close();
-        self.settle_journal();
+        // Bounded, so that a shutdown does not wait on another program's lock for long: rows
+        // left unfolded stay in the file for the next start to replay.
+        let deadline = Instant::now() + WRITE_WAIT;
+        self.settle_journal_by(Some(deadline));
         if journal.unfolded() != 0 {
             tracing::error!(
                 rows = journal.unfolded(),
@@ -1678,7 +1694,7 @@ impl Sqlite {
         }
         let holder = journal.holder().to_owned();
         let job = Job {
-            deadline: None,
+            deadline: Some(deadline),
             read_only: false,
             guild: None,
             journal: false,
