@@ -166,6 +166,26 @@ impl App {
         interaction_id: &str,
         invocation: &invocation::Invocation,
     ) -> Ran {
+        // Only a public or self `/roll` runs as a journal job (see `Ctx::new`); anything else,
+        // bad input included, runs as a writing job, which answers it.
+        let journalable = Command::parse(invocation).is_ok_and(|command| {
+            // A mode given is also checked as `Moded` (`Ctx::check_mode`: nothing to refuse for
+            // these two).
+            let command = match command {
+                Command::Moded(_, inner) => *inner,
+                command => command,
+            };
+            matches!(
+                command,
+                Command::Rolls(rolls::RollsCommand::Roll {
+                    mode: invocation::RollMode::Public | invocation::RollMode::SelfOnly,
+                    ..
+                })
+            )
+        });
+        if !journalable {
+            return Ran::NeedsWriter;
+        }
         let job = Job {
             deadline: Some(deadline),
             read_only: true,

@@ -601,3 +601,82 @@ fn a_journaled_roll_is_numbered_and_in_history_and_a_private_one_needs_the_write
     assert!(history.contains("#1"), "{history}");
     Ok(())
 }
+
+/// What of a roll's reply does not depend on its dice or number: where it goes and what it
+/// holds beside them.
+fn shape(reply: &Reply) -> String {
+    let titles: Vec<&str> = reply.embeds.iter().map(|e| e.title.as_str()).collect();
+    format!(
+        "{:?} | {} | copy {} to {:?} | caller copy {} | notice {:?} | buttons {} | embeds {titles:?}",
+        reply.visibility,
+        reply.content,
+        reply.gm_copy.is_some(),
+        reply.gm_channel,
+        reply.caller_copy.is_some(),
+        reply.notice,
+        reply.buttons.len(),
+    )
+}
+
+/// A journal job does not read the guild's settings (`Ctx::new`): a public or self `/roll`'s
+/// reply is shaped the same through the journal as written the usual way, whatever the
+/// settings (none; a GM role and channel; NPC numbers open) and whoever rolls.
+#[test]
+fn a_journaled_roll_goes_where_a_written_one_goes_whatever_the_settings() -> TestResult {
+    let role_gm = Caller {
+        roles: vec![77],
+        ..caller(12, "Cy", false)
+    };
+    let setups: [&[(&str, &str)]; 3] = [
+        &[],
+        &[("gm_role", "<@&77>"), ("gm_channel", "<#88>")],
+        &[("gm_role", "<@&77>"), ("gm_channel", "<#88>")],
+    ];
+    for (n, setup) in setups.iter().enumerate() {
+        let (_dir, app) = crate::app::temp_app(7);
+        assert!(app.store.start_journal(None)?);
+        if !setup.is_empty() {
+            run(&app, &gm(), &["gm", "setup"], setup);
+        }
+        if n == 2 {
+            let open = [("name", "npc_numbers_open"), ("value", "on")];
+            let set = run(&app, &gm(), &["gm", "rules"], &open);
+            assert!(set.all_text().contains("npc_numbers_open"), "{set:?}");
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        for who in [ann(), gm(), role_gm.clone()] {
+            for mode in ["public", "self"] {
+                let opts = [("expression", "2d6+1"), ("label", "leap"), ("mode", mode)];
+                let inv = Invocation::new(&["roll"], &opts);
+                let journaled = match app.run_journal_job(deadline, None, &who, "j1", &inv) {
+                    crate::app::Ran::Done(Ok(reply)) => reply,
+                    crate::app::Ran::NeedsWriter => {
+                        // No numbers leased yet: the folding thread's step, then again.
+                        app.store.fold_journal(std::time::Duration::ZERO);
+                        let again = app.run_journal_job(deadline, None, &who, "j2", &inv);
+                        let crate::app::Ran::Done(Ok(reply)) = again else {
+                            panic!(
+                                "journaled once leased: {again:?}, setup {n}, {} {mode}",
+                                who.name
+                            );
+                        };
+                        reply
+                    }
+                    other @ crate::app::Ran::Done(Err(_)) => panic!("{other:?}"),
+                };
+                let written = run(&app, &who, &["roll"], &opts);
+                assert_eq!(
+                    shape(&journaled),
+                    shape(&written),
+                    "setup {n}, {} rolling {mode}",
+                    who.name
+                );
+            }
+        }
+        // A private roll is not a journal job: it goes the usual way, settings read.
+        let private = Invocation::new(&["roll"], &[("expression", "1d6"), ("mode", "private")]);
+        let ran = app.run_journal_job(deadline, None, &ann(), "p", &private);
+        assert!(matches!(ran, crate::app::Ran::NeedsWriter), "{ran:?}");
+    }
+    Ok(())
+}
