@@ -1547,6 +1547,21 @@ impl Sqlite {
         Ok(true)
     }
 
+    /// A write of the journal's own (a fold, a lease), whatever job the calling thread runs: of
+    /// no one guild, allowed to write, waiting for the lock until `deadline` (else the writes'
+    /// own wait).
+    fn journal_write<T>(
+        &self,
+        deadline: Option<Instant>,
+        f: impl FnOnce(&Conn) -> Result<T>,
+    ) -> Result<T> {
+        let job = Job {
+            deadline,
+            ..Job::default()
+        };
+        with_job(job, || self.write(f))
+    }
+
     /// The journal, while it takes rolls.
     fn live_journal(&self) -> Option<&Arc<Journal>> {
         self.journal.get().filter(|j| j.takes_rolls())
@@ -1574,29 +1589,19 @@ impl Sqlite {
         if wanted.is_empty() {
             return;
         }
-        let holder = journal.holder().to_owned();
-        let job = Job {
-            deadline: None,
-            read_only: false,
-            guild: None,
-            journal: false,
-        };
+        let holder = journal.holder();
         // Published by the group's commit (`Writer::settle_folds`), or asked for again.
-        let leased = with_job(job, || {
-            self.write(|conn| {
-                let leased = wanted
-                    .iter()
-                    .map(|&guild| {
-                        journal::take_lease(conn, guild, &holder).map(|(f, l)| (guild, f, l))
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                // Staged last, once nothing of this write can fail (a failure rolls back its
-                // savepoint, and the group it is in may still commit).
-                for (guild, first, last) in leased {
-                    journal.stage_lease(guild, first, last);
-                }
-                Ok::<_, StoreError>(())
-            })
+        let leased = self.journal_write(None, |conn| {
+            let leased = wanted
+                .iter()
+                .map(|&guild| journal::take_lease(conn, guild, holder).map(|(f, l)| (guild, f, l)))
+                .collect::<Result<Vec<_>>>()?;
+            // Staged last, once nothing of this write can fail (a failure rolls back its
+            // savepoint, and the group it is in may still commit).
+            for (guild, first, last) in leased {
+                journal.stage_lease(guild, first, last);
+            }
+            Ok(())
         });
         if let Err(e) = leased {
             tracing::warn!(error = %e, "cannot lease roll ids for the journal");
@@ -1631,13 +1636,7 @@ impl Sqlite {
                     std::thread::sleep(Duration::from_micros(50));
                 }
             }
-            let job = Job {
-                deadline,
-                read_only: false,
-                guild: None,
-                journal: false,
-            };
-            if let Err(e) = with_job(job, || self.write(|_| Ok::<_, StoreError>(()))) {
+            if let Err(e) = self.journal_write(deadline, |_| Ok(())) {
                 tracing::warn!(error = %e, "cannot fold the roll journal");
                 return;
             }
@@ -1692,21 +1691,13 @@ impl Sqlite {
             );
             return;
         }
-        let holder = journal.holder().to_owned();
-        let job = Job {
-            deadline: Some(deadline),
-            read_only: false,
-            guild: None,
-            journal: false,
-        };
-        let released = with_job(job, || {
-            self.write(|conn| {
-                journal::release(conn, &holder)?;
-                // Inside the transaction that drops them: no write of this process takes an
-                // id from a lease that is gone.
-                journal.forget_leases();
-                Ok::<_, StoreError>(())
-            })
+        let holder = journal.holder();
+        let released = self.journal_write(Some(deadline), |conn| {
+            journal::release(conn, holder)?;
+            // Inside the transaction that drops them: no write of this process takes an id
+            // from a lease that is gone.
+            journal.forget_leases();
+            Ok(())
         });
         match released {
             Ok(()) => journal.remove_files(),
