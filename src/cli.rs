@@ -144,6 +144,27 @@ fn check_folder(db: &Path) -> anyhow::Result<()> {
     }
 }
 
+/// Issue 57: a backup names what is missing in one line before anything is opened, so a
+/// mistyped source creates no empty database (which SQLite's open would, then back up as if
+/// it were the real one) and a missing target folder is not SQLite's bare "Error code 14".
+fn check_backup(db: &Path, path: &Path) -> anyhow::Result<()> {
+    check_folder(db)?;
+    if !crate::store::is_postgres_url(&db.to_string_lossy()) && !db.is_file() {
+        anyhow::bail!(
+            "there is no database at {}: nothing was backed up and nothing was created (name it with --db or REFEREE_DB)",
+            db.display()
+        );
+    }
+    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(folder) if !folder.is_dir() => anyhow::bail!(
+            "the folder {} for the copy does not exist: nothing was written (create it with mkdir -p {})",
+            folder.display(),
+            folder.display()
+        ),
+        _ => Ok(()),
+    }
+}
+
 fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let mode = cli.mode.unwrap_or(Mode::Run);
     // Completions need neither logging nor a configuration.
@@ -189,7 +210,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Mode::Backup { db, force, path } => {
             let config = config()?;
             let db = db.unwrap_or(config.database.location());
-            check_folder(&db)?;
+            check_backup(&db, &path)?;
             if path.exists() && !force {
                 anyhow::bail!(
                     "{} exists already; nothing was written (--force overwrites it)",

@@ -101,11 +101,21 @@ pub enum EncounterCommand {
         unit: TimeUnit,
     },
     Show,
+    /// Ends the fight. `version`: pressed as the confirmation of a status message's End (the
+    /// encounter's version when End was pressed), which must still be current.
     End {
         keep: bool,
+        version: Option<i64>,
+    },
+    /// The status message's End button: asks the GM to confirm, naming the version it was
+    /// pressed at.
+    EndAsk {
+        version: i64,
     },
     /// The "Attack" button: the current figure's targets, as buttons.
-    AttackHelp,
+    AttackHelp {
+        version: i64,
+    },
     /// A target button of the "Attack" answer: `attacker` attacks `target` with the defaults.
     /// `shown` is when the button was made: the encounter's turn count and the attacker's
     /// attacks in that turn, so a second press of it attacks nothing (`None`: a button made
@@ -217,6 +227,7 @@ impl EncounterCommand {
                 let o = Opts::new(inv, &["keep"])?;
                 EncounterCommand::End {
                     keep: o.flag("keep")?,
+                    version: None,
                 }
             }
             other => {
@@ -276,11 +287,15 @@ impl EncounterCommand {
                 },
                 version,
             }),
-            "attack" => Ok(EncounterCommand::AttackHelp),
+            "attack" => Ok(EncounterCommand::AttackHelp { version }),
             "dying" => Ok(EncounterCommand::Dying {
                 figure: CharacterId(version),
             }),
-            "end" => Ok(EncounterCommand::End { keep: false }),
+            "end" => Ok(EncounterCommand::EndAsk { version }),
+            "end-yes" | "end-keep" => Ok(EncounterCommand::End {
+                keep: action == "end-keep",
+                version: Some(version),
+            }),
             _ => Err(stale()),
         })
     }
@@ -338,8 +353,9 @@ impl EncounterCommand {
                 count,
                 unit,
             } => timer(ctx, at, &figure, &what, (count, unit)),
-            EncounterCommand::End { keep } => end(ctx, at, keep),
-            EncounterCommand::AttackHelp => attack_help(ctx, at),
+            EncounterCommand::End { keep, version } => end(ctx, at, keep, version),
+            EncounterCommand::EndAsk { version } => end_ask(ctx, at, version),
+            EncounterCommand::AttackHelp { version } => attack_help(ctx, at, version),
             EncounterCommand::Strike {
                 attacker,
                 target,
@@ -1333,10 +1349,68 @@ fn status_of(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, R
     Ok(Some((l.row, reply)))
 }
 
-fn end(ctx: &Ctx<'_>, at: At, keep: bool) -> AppResult<Reply> {
+/// What a stale End (or its confirmation) is told: the fight it was pressed for is not this one
+/// as it stands.
+fn stale_end() -> AppError {
+    user(
+        "That End button is from an earlier status of this channel's fight (or from a fight that is over); nothing was ended. Press End on the current status message, or type /encounter end.",
+    )
+}
+
+/// The status message's End: to the GM alone, what ending does and two buttons to confirm
+/// (delete the NPC copies, or keep them), each naming the version End was pressed at.
+// Decision (issue 57): the button beside Next asks first, since ending cannot be undone and
+// deletes the NPC copies; a typed `/encounter end` is already deliberate and ends at once.
+fn end_ask(ctx: &Ctx<'_>, at: At, version: i64) -> AppResult<Reply> {
     ctx.gm()?;
-    let turns = ctx.app.store.write(|tx| -> AppResult<u64> {
-        let l = load_active(tx, at)?;
+    let l = ctx
+        .app
+        .store
+        .read(|conn| -> crate::store::Result<_> { Ok(load(conn, at)) })??
+        .filter(|l| !l.row.ended)
+        .ok_or_else(no_encounter)?;
+    if l.row.version != version {
+        return Err(stale_end());
+    }
+    let copies = ctx
+        .app
+        .store
+        .read(|conn| encounters::spawned(conn, at.guild, at.channel))?
+        .len();
+    let copies_text = match copies {
+        0 => "It made no NPC copies.".to_owned(),
+        n => format!(
+            "It made {}: \"End it\" deletes them, \"End, keep the copies\" keeps them as NPCs.",
+            crate::app::text::count(n as u64, "NPC copy", "NPC copies")
+        ),
+    };
+    Ok(Reply::ephemeral(format!(
+        "End the encounter after {}? It cannot be undone. {copies_text} Dismiss this message to keep fighting.",
+        crate::app::text::count(l.state.turns, "turn", "turns"),
+    ))
+    .with_button(super::reply::Button {
+        custom_id: format!("{BUTTON_PREFIX}end-yes:{version}"),
+        label: "End it".to_owned(),
+        disabled: false,
+    })
+    .with_button(super::reply::Button {
+        custom_id: format!("{BUTTON_PREFIX}end-keep:{version}"),
+        label: "End, keep the copies".to_owned(),
+        disabled: false,
+    }))
+}
+
+fn end(ctx: &Ctx<'_>, at: At, keep: bool, pressed: Option<i64>) -> AppResult<Reply> {
+    ctx.gm()?;
+    let (turns, events) = ctx.app.store.write(|tx| -> AppResult<(u64, Vec<String>)> {
+        let l = match load(tx, at)? {
+            Some(l) if !l.row.ended => l,
+            _ if pressed.is_some() => return Err(stale_end()),
+            _ => return Err(no_encounter()),
+        };
+        if pressed.is_some_and(|v| v != l.row.version) {
+            return Err(stale_end());
+        }
         if keep {
             encounters::clear_spawned(tx, at.guild, at.channel)?;
         } else {
@@ -1345,10 +1419,16 @@ fn end(ctx: &Ctx<'_>, at: At, keep: bool) -> AppResult<Reply> {
         if !encounters::end(tx, at.guild, at.channel, l.row.version)? {
             return Err(user("The encounter changed meanwhile; try again."));
         }
-        Ok(l.state.turns)
+        Ok((l.state.turns, l.state.events.clone()))
     })?;
+    // The fight's last events stay in the channel with its end (the roll log keeps every roll).
+    let log = if events.is_empty() {
+        String::new()
+    } else {
+        format!("\nLast in the fight:\n{}", events.join("\n"))
+    };
     Ok(Reply::public(format!(
-        "The encounter is over after {}{}.",
+        "The encounter is over after {}{}.{log}",
         crate::app::text::count(turns, "turn", "turns"),
         if keep { "; the NPC copies stay" } else { "" }
     )))
@@ -1363,14 +1443,17 @@ const MAX_TARGET_BUTTONS: usize = 20;
 /// anything more (a location, a range, a modifier).
 // Decision: buttons rather than a command line alone: the common case (hit that one with my
 // weapon) is one press, and the rarer options stay with the typed command, whose line is shown.
-fn attack_help(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
+fn attack_help(ctx: &Ctx<'_>, at: At, version: i64) -> AppResult<Reply> {
     let (system, state) = ctx
         .app
         .store
         .read(|conn| -> crate::store::Result<_> { Ok(load(conn, at)) })??
         .filter(|l| !l.row.ended)
+        .filter(|l| l.row.version == version)
         .map(|l| (l.row.system, l.state))
-        .ok_or_else(no_encounter)?;
+        .ok_or_else(|| {
+            user("That Attack button is from an earlier status of the fight (or from a fight that is over); press Attack on the current status message.")
+        })?;
     let f = state
         .current()
         .ok_or_else(|| user("Nobody has the turn yet: a GM presses Begin first."))?;

@@ -149,6 +149,18 @@ impl Reply {
         self
     }
 
+    /// Adds a line to the ephemeral follow-up the caller alone receives ([`Reply::caller_copy`]),
+    /// making one if the reply has none: what only the one who ran the command may learn (that
+    /// their luck has run out).
+    pub fn with_caller_note(mut self, note: &str) -> Self {
+        let copy = match self.caller_copy.take() {
+            Some(copy) => copy.with_note(note),
+            None => Reply::ephemeral(note),
+        };
+        self.caller_copy = Some(Box::new(copy));
+        self
+    }
+
     pub fn with_gm_copy(mut self, copy: Reply) -> Self {
         self.gm_copy = Some(Box::new(copy));
         self

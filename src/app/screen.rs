@@ -326,11 +326,18 @@ pub fn seal(reply: Reply, viewer: Viewer, who: &str) -> Reply {
             .filter(|b| !kept.contains(&b.custom_id.as_str()))
             .cloned()
             .collect();
+        // What the caller alone was to read already (a luck note) leads the GM's copy.
+        let before = full
+            .caller_copy
+            .as_deref()
+            .map(|c| format!("{}\n", c.content))
+            .unwrap_or_default();
         let copy = Reply {
-            content: heading(
-                "Behind the screen: the NPC numbers the channel did not see",
-                &full,
-            ),
+            content: before
+                + &heading(
+                    "Behind the screen: the NPC numbers the channel did not see",
+                    &full,
+                ),
             buttons,
             visibility: Visibility::Ephemeral,
             gm_copy: None,

@@ -27,6 +27,7 @@ pub const TABLES: &[&str] = &[
     "roll_request_characters",
     "outbox",
     "roll_id_leases",
+    "id_counters",
 ];
 
 /// One value of any column, owned (the copy does not know the columns' types).

@@ -10,9 +10,32 @@
 use super::characters::name_key;
 use super::guilds::System;
 use super::{
-    CharacterId, Conn, GuildId, Result, Row, StoreError, UserId, exec, next_id, now, params,
-    query_map, query_opt,
+    CharacterId, Conn, GuildId, Result, Row, StoreError, UserId, exec, next_above, next_id, now,
+    params, query_map, query_opt, query_row, raise_counter,
 };
+
+/// The counter (`id_counters`) of the versions a guild's encounters have reached.
+const VERSIONS: &str = "encounter_version";
+
+/// Deletes the channel's ended encounter, if any, once the guild's counter has noted the version
+/// it reached (so no later encounter starts at or below it).
+fn delete_ended(conn: &Conn, guild: GuildId, channel: u64) -> Result<()> {
+    let reached: Option<i64> = query_opt(
+        conn,
+        "SELECT version FROM encounters WHERE guild_id = ?1 AND channel_id = ?2 AND ended = 1",
+        params![guild, channel as i64],
+        |r| r.get(0),
+    )?;
+    if let Some(version) = reached {
+        raise_counter(conn, guild, VERSIONS, version)?;
+        exec(
+            conn,
+            "DELETE FROM encounters WHERE guild_id = ?1 AND channel_id = ?2 AND ended = 1",
+            params![guild, channel as i64],
+        )?;
+    }
+    Ok(())
+}
 
 /// One channel's encounter row.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,19 +116,36 @@ pub fn create(
     state_json: &str,
     by: UserId,
 ) -> Result<bool> {
-    exec(
+    delete_ended(conn, guild, channel)?;
+    if get(conn, guild, channel)?.is_some() {
+        return Ok(false);
+    }
+    // The first version is above every version any encounter of the guild has reached (those
+    // still here, and those deleted, which the counter remembers): a status button of an
+    // earlier fight never names this one's.
+    let reached: i64 = query_row(
         conn,
-        "DELETE FROM encounters WHERE guild_id = ?1 AND channel_id = ?2 AND ended = 1",
-        params![guild, channel as i64],
+        "SELECT COALESCE(MAX(version), 0) FROM encounters WHERE guild_id = ?1",
+        params![guild],
+        |r| r.get(0),
     )?;
+    let first = next_above(conn, guild, VERSIONS, reached)?;
     let t = now();
     let inserted = exec(
         conn,
         "INSERT INTO encounters (guild_id, channel_id, system, state_json, version, created_by,
                                  created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?6)
+         VALUES (?1, ?2, ?3, ?4, ?7, ?5, ?6, ?6)
          ON CONFLICT (guild_id, channel_id) DO NOTHING",
-        params![guild, channel as i64, system.as_str(), state_json, by, t],
+        params![
+            guild,
+            channel as i64,
+            system.as_str(),
+            state_json,
+            by,
+            t,
+            first
+        ],
     )?;
     Ok(inserted == 1)
 }
@@ -142,12 +182,7 @@ pub fn end(conn: &Conn, guild: GuildId, channel: u64, version: i64) -> Result<bo
 
 /// Forgets an ended encounter (its status message shows the end now).
 pub fn forget_ended(conn: &Conn, guild: GuildId, channel: u64) -> Result<()> {
-    exec(
-        conn,
-        "DELETE FROM encounters WHERE guild_id = ?1 AND channel_id = ?2 AND ended = 1",
-        params![guild, channel as i64],
-    )?;
-    Ok(())
+    delete_ended(conn, guild, channel)
 }
 
 /// Remembers the status message posted for the encounter and what it showed.

@@ -470,9 +470,46 @@ pub fn after_commit(f: impl FnOnce() + Send + 'static) {
     }
 }
 
-/// The next id of a per-guild table (`MAX(id) + 1` within the guild), inside a write transaction.
+/// The next id of a per-guild table, inside a write transaction: above the table's largest id
+/// in the guild and above every id the guild was ever handed of that table (`id_counters`), so
+/// an id of a deleted row is never handed out again (issue 57: a button naming a deleted NPC
+/// copy must not act on the next one made).
 pub(crate) fn next_id(conn: &Conn, table: &str, guild: GuildId) -> Result<i64> {
     // `table` is always a literal from this module, never user input.
-    let sql = format!("SELECT COALESCE(MAX(id), 0) + 1 FROM {table} WHERE guild_id = ?1");
-    query_row(conn, &sql, params![guild], |r| r.get(0))
+    let sql = format!("SELECT COALESCE(MAX(id), 0) FROM {table} WHERE guild_id = ?1");
+    let largest: i64 = query_row(conn, &sql, params![guild], |r| r.get(0))?;
+    next_above(conn, guild, table, largest)
+}
+
+/// Raises the guild's counter `name` to `value` if it is below (a number handed out elsewhere
+/// that the counter must stay above). Inside a write transaction.
+pub(crate) fn raise_counter(conn: &Conn, guild: GuildId, name: &str, value: i64) -> Result<()> {
+    exec(
+        conn,
+        "INSERT INTO id_counters (guild_id, name, last_id) VALUES (?1, ?2, ?3)
+         ON CONFLICT (guild_id, name) DO UPDATE SET last_id = CASE
+             WHEN id_counters.last_id > excluded.last_id THEN id_counters.last_id
+             ELSE excluded.last_id END",
+        params![guild, name, value],
+    )?;
+    Ok(())
+}
+
+/// The next number of the guild's counter `name`, above `floor` and above every number the
+/// counter handed out before; the counter then holds it. Inside a write transaction.
+pub(crate) fn next_above(conn: &Conn, guild: GuildId, name: &str, floor: i64) -> Result<i64> {
+    let last: Option<i64> = query_opt(
+        conn,
+        "SELECT last_id FROM id_counters WHERE guild_id = ?1 AND name = ?2",
+        params![guild, name],
+        |r| r.get(0),
+    )?;
+    let next = last.unwrap_or(0).max(floor) + 1;
+    exec(
+        conn,
+        "INSERT INTO id_counters (guild_id, name, last_id) VALUES (?1, ?2, ?3)
+         ON CONFLICT (guild_id, name) DO UPDATE SET last_id = excluded.last_id",
+        params![guild, name, next],
+    )?;
+    Ok(next)
 }

@@ -153,6 +153,78 @@ fn help_and_unknown_modes() {
     );
 }
 
+/// Issue 57 (item 8): a backup of a database that does not exist fails in one line and
+/// creates nothing (neither the source nor the copy); one into a folder that does not exist
+/// names the folder in one line, and writes nothing.
+#[test]
+fn a_backup_refuses_a_missing_source_or_target_folder_and_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("nothere.sqlite3");
+    let copy = dir.path().join("b2.sqlite3");
+    let out = referee()
+        .args([
+            "backup",
+            "--db",
+            db.to_str().unwrap(),
+            copy.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains("no database at") && err.contains("nothere.sqlite3"),
+        "{err}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).is_empty(),
+        "no success claimed"
+    );
+    let made: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(made.is_empty(), "nothing created: {made:?}");
+
+    // The source exists now; the copy's folder does not.
+    let out = referee()
+        .args(["migrate", "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let copy = dir.path().join("missing-folder").join("b2.sqlite3");
+    let out = referee()
+        .args([
+            "backup",
+            "--db",
+            db.to_str().unwrap(),
+            copy.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(err.contains("missing-folder does not exist"), "{err}");
+    assert!(!err.contains("Error code"), "no raw SQLite error: {err}");
+    assert!(!dir.path().join("missing-folder").exists());
+    // And the same source backs up once the folder is there.
+    std::fs::create_dir(dir.path().join("missing-folder")).unwrap();
+    let out = referee()
+        .args([
+            "backup",
+            "--db",
+            db.to_str().unwrap(),
+            copy.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(copy.is_file());
+}
+
 /// Issue 34: `--version`; `--help` for every mode starts nothing (no database is made, even
 /// with a token set); completions; a missing `--config` file and a missing database folder are
 /// one clear line each; `backup` does not overwrite without `--force`; piped logs carry no
@@ -214,6 +286,11 @@ fn the_command_line_behaves_as_clis_do() {
     assert!(err.contains("no-folder does not exist"), "{err}");
 
     let db = dir.path().join("b.sqlite3");
+    let made = referee()
+        .args(["migrate", "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(made.status.success());
     let copy = dir.path().join("copy.sqlite3");
     std::fs::write(&copy, "keep me").unwrap();
     let backup = |force: bool| {

@@ -115,6 +115,73 @@ fn in_turn(ctx: &Ctx<'_>, l: &Loaded, attacker: CharacterId) -> AppResult<()> {
     }
 }
 
+/// The timed effects that keep a figure from acting, by the name the tracker gives them
+/// (`/encounter timer … what:`, a fall's stun), with what the sources say of each.
+const BINDING: [(&str, &str); 6] = [
+    // thiz-rulebook.md, chapter 9 "Falls": "Stunned characters may take no actions"; the TFT
+    // house rules' HTH table stuns the defender too.
+    ("stunned", "a stunned figure may take no actions"),
+    ("unconscious", "an unconscious figure can do nothing"),
+    ("knocked out", "a figure knocked out can do nothing"),
+    ("asleep", "a sleeping figure can do nothing"),
+    // tft-rules-summary.md, "STAND UP": a figure must take a turn to stand up before attacking.
+    (
+        "knocked down",
+        "a figure knocked down must take a turn to stand up first",
+    ),
+    (
+        "prone",
+        "a figure lying down must take a turn to stand up first",
+    ),
+];
+
+/// Why `who` may not act now in this fight, if it may not (names escaped for Discord): a timed effect that binds it (with
+/// the turns or rounds left), or being down (out of the order: TFT's knocked down or out for the
+/// round, THIZ's out of the fight). `None` for a figure not in the fight.
+fn bound(l: &Loaded, who: CharacterId) -> Option<String> {
+    let f = l.state.figure(who)?;
+    for t in l.state.timed.iter().filter(|t| t.figure == who) {
+        let what = t.what.trim().to_lowercase();
+        if let Some((_, why)) = BINDING.iter().find(|(name, _)| *name == what) {
+            let unit = match t.unit {
+                TimeUnit::Turn => ("turn", "turns"),
+                TimeUnit::Round => ("round", "rounds"),
+            };
+            return Some(format!(
+                "{} is {} for {} more ({why}); the tracker counts it down",
+                escape(&f.name),
+                escape(&what),
+                crate::app::text::count(t.left, unit.0, unit.1)
+            ));
+        }
+    }
+    (f.down && l.state.begun()).then(|| {
+        format!(
+            "{} is down and out of this round's order, so does not act now",
+            escape(&f.name)
+        )
+    })
+}
+
+/// Refuses a player's action by a figure that may not act now ([`bound`]); a GM may rule
+/// otherwise, and the after-hook's line says so ([`bound_call`]).
+fn free_to_act(ctx: &Ctx<'_>, l: &Loaded, who: CharacterId) -> AppResult<()> {
+    if ctx.is_gm() {
+        return Ok(());
+    }
+    match bound(l, who) {
+        Some(why) => Err(user(format!(
+            "{why}. Nothing was rolled; a GM may rule otherwise."
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The line a GM's action by a figure that may not act carries (SPEC §3); names escaped.
+fn bound_call(l: &Loaded, who: CharacterId) -> Option<String> {
+    bound(l, who).map(|why| format!("GM's call: {why}, yet it acts."))
+}
+
 /// The encounter's side of a THIZ attack.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ThizTurn {
@@ -140,7 +207,10 @@ pub(crate) fn thiz_before(
         return Ok(ThizTurn::default());
     }
     in_turn(ctx, &l, attacker)?;
-    thiz_one_attack(&l, attacker, second)?;
+    free_to_act(ctx, &l, attacker)?;
+    if !ctx.is_gm() {
+        thiz_one_attack(&l, attacker, second)?;
+    }
     let t = l.state.figure(target);
     Ok(ThizTurn {
         defend: t.is_some_and(|t| t.declared == Some(Declared::Defend) && !t.defend_used),
@@ -150,11 +220,12 @@ pub(crate) fn thiz_before(
 
 /// THIZ allows one attack in a figure's turn (thiz-rulebook.md, "Determining Initiative and
 /// Initiative Passes": a turn permits a single action), and two-weapon fighting one more, the
-/// second weapon's ("Two-Weapon Fighting"). A second attack by the figure whose turn it is is
-/// refused, a GM's too (the GM moves the turn on instead); an attack out of turn (a free action,
-/// a waited-for trigger, a second weapon struck after the lowest initiative) counts nothing.
-// Decision: the GM is held to it as well: the tracker's turn is the one being played, and a GM
-// who means a free action or a waited-for trigger names a figure whose turn it is not.
+/// second weapon's ("Two-Weapon Fighting"). A player's second attack by the figure whose turn
+/// it is is refused; an attack out of turn (a free action, a waited-for trigger, a second
+/// weapon struck after the lowest initiative) counts nothing.
+// Decision (issue 57, SPEC §3 "a GM may override anything, and the reply says so"): a GM's
+// attack beyond the turn's one goes ahead, and its reply says it was the GM's call
+// ([`gm_call`]); earlier the GM was held to it too.
 fn thiz_one_attack(l: &Loaded, attacker: CharacterId, second: bool) -> AppResult<()> {
     let Some(f) = l.state.current().filter(|f| f.id == attacker) else {
         return Ok(());
@@ -182,21 +253,26 @@ pub(crate) fn thiz_after(
     ctx: &Ctx<'_>,
     conn: &Conn,
     (attacker, target): (CharacterId, CharacterId),
-    used_defend: bool,
+    (used_defend, second): (bool, bool),
     condition: Option<&str>,
 ) -> AppResult<Vec<String>> {
     let Some((at, mut l)) = here_as_stored(ctx, conn)? else {
         return Ok(Vec::new());
     };
     let mut changed = false;
+    let mut lines: Vec<String> = bound_call(&l, attacker).into_iter().collect();
     if l.row.system == System::Thiz
         && let Some(slot) = l.state.current_slot().filter(|s| s.figure == attacker)
         && let Some(a) = l.state.figure_mut(slot.figure)
     {
+        lines.extend(gm_call(
+            a,
+            if second { 2 } else { 1 },
+            "THIZ gives a turn one attack",
+        ));
         a.rolls_this_turn += 1;
         changed = true;
     }
-    let mut lines = Vec::new();
     let Some(f) = l.state.figure_mut(target) else {
         if changed {
             save(conn, at, &l)?;
@@ -254,6 +330,7 @@ pub(crate) fn tft_before(
         return Ok(TftTurn::default());
     }
     in_turn(ctx, &l, attacker)?;
+    free_to_act(ctx, &l, attacker)?;
     let mut turn = TftTurn::default();
     if let Some(t) = l.state.figure(target) {
         turn.guard = t
@@ -281,17 +358,55 @@ pub(crate) fn tft_before(
                 meta.multiplier
             )));
         }
-        if a.rolls_this_turn >= meta.actions {
-            return Err(user(too_many(a, meta.actions)));
-        }
+        one_action(ctx, &l, a, Some(meta.actions))?;
         turn.multiplier = (meta.multiplier > 0).then_some(meta.multiplier);
     } else if actions_given.is_some_and(|g| g > 0) && l.state.begun() {
         return Err(user(format!(
             "{} has not declared multiple actions this round: /encounter declare actions:2 (checked against the initiative sum) first.",
             escape(&a.name)
         )));
+    } else {
+        one_action(ctx, &l, a, None)?;
     }
     Ok(turn)
+}
+
+/// TFT gives a figure one action in its turn (tft-rules-summary.md, the turn sequence: each
+/// figure takes one action), more only as the multiple-actions variant's declared meta-option
+/// allows (tft-multiple-actions.txt). A player's action beyond `allowed` by the figure whose
+/// turn it is is refused; a GM's goes ahead, and its after-hook says so ([`gm_call`]). Before
+/// the fight begins, or for a figure whose turn it is not (a player was refused that already by
+/// [`in_turn`]), nothing is counted.
+fn one_action(ctx: &Ctx<'_>, l: &Loaded, a: &Figure, meta: Option<u32>) -> AppResult<()> {
+    if ctx.is_gm() || !l.state.begun() || l.state.current().is_none_or(|f| f.id != a.id) {
+        return Ok(());
+    }
+    match meta {
+        Some(actions) if a.rolls_this_turn >= actions => Err(user(too_many(a, actions))),
+        None if a.rolls_this_turn >= 1 => Err(user(format!(
+            "{} has already acted this turn, and TFT gives a figure one action a turn (more only with multiple actions declared: /encounter declare actions:2). /encounter next passes the turn.",
+            escape(&a.name)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The line a GM's action beyond what the figure's turn allows carries (SPEC §3: a GM may
+/// override anything, and the reply says so), read before the action is counted; `None` for
+/// one within the turn's allowance.
+fn gm_call(a: &Figure, allowed: u32, rule: &str) -> Option<String> {
+    (a.rolls_this_turn >= allowed).then(|| {
+        format!(
+            "GM's call: {} acts again this turn ({rule}; this is action {} of the turn).",
+            escape(&a.name),
+            a.rolls_this_turn + 1
+        )
+    })
+}
+
+/// What TFT allows a figure in its turn: its declared meta-option's actions, else one.
+fn tft_allowed(a: &Figure) -> u32 {
+    super::tft::meta_of(a).map_or(1, |m| m.actions)
 }
 
 fn too_many(a: &Figure, actions: u32) -> String {
@@ -330,16 +445,13 @@ fn declared_meta(
         return Ok(None);
     }
     in_turn(ctx, &l, who)?;
+    free_to_act(ctx, &l, who)?;
     let Some(a) = l.state.figure(who) else {
         return Ok(None);
     };
-    let Some(meta) = super::tft::meta_of(a) else {
-        return Ok(None);
-    };
-    if a.rolls_this_turn >= meta.actions {
-        return Err(user(too_many(a, meta.actions)));
-    }
-    Ok(Some(meta))
+    let meta = super::tft::meta_of(a);
+    one_action(ctx, &l, a, meta.map(|m| m.actions))?;
+    Ok(meta)
 }
 
 /// Before a TFT spell: the turn check, and a cast beyond the actions declared refused.
@@ -427,13 +539,21 @@ pub(crate) fn tft_cast_after(
     if l.row.system != System::Tft || !l.state.begun() {
         return Ok(Vec::new());
     }
+    let current = l.state.current().map(|f| f.id);
+    let mut lines: Vec<String> = bound_call(&l, caster).into_iter().collect();
     let Some(a) = l.state.figure_mut(caster) else {
         return Ok(Vec::new());
     };
+    if current == Some(caster) {
+        lines.extend(gm_call(
+            a,
+            tft_allowed(a),
+            "TFT gives a figure one action a turn",
+        ));
+    }
     a.rolls_this_turn += 1;
     a.hits_since = 0;
     let a = a.clone();
-    let mut lines = Vec::new();
     if let Some((spell, st)) = upkeep {
         l.state.set_upkeep(&a, spell, st);
         lines.push(kept_up_line(&a.name, spell, st, l.state.round));
@@ -563,7 +683,13 @@ pub(crate) fn tft_after(ctx: &Ctx<'_>, conn: &Conn, blow: &TftBlow) -> AppResult
     }
     let (attacker, target) = (blow.attacker, blow.target);
     let mut lines = Vec::new();
+    let current = l.state.current().map(|f| f.id).filter(|_| l.state.begun());
+    let bound_line = bound_call(&l, attacker);
+    let mut call = None;
     if let Some(a) = l.state.figure_mut(attacker) {
+        if current == Some(attacker) {
+            call = gm_call(a, tft_allowed(a), "TFT gives a figure one action a turn");
+        }
         a.rolls_this_turn += 1;
         a.hits_since = 0;
         let a = a.clone();
@@ -595,7 +721,11 @@ pub(crate) fn tft_after(ctx: &Ctx<'_>, conn: &Conn, blow: &TftBlow) -> AppResult
         l.state.event(line.clone());
     }
     save(conn, at, &l)?;
-    Ok(lines.iter().map(|l| escape(l)).collect())
+    Ok(bound_line
+        .into_iter()
+        .chain(call)
+        .chain(lines.iter().map(|l| escape(l)))
+        .collect())
 }
 
 /// TFT: the hits a figure took earlier this round in this channel's fight (0 outside one), for

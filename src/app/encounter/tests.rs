@@ -314,7 +314,7 @@ fn a_whole_thiz_fight_with_a_restart() {
     );
     // thiz-rulebook.md, "Determining Initiative and Initiative Passes": a turn is one action,
     // so a second attack in it is refused (changing nothing); the Defend was used by the first.
-    let again = t.refused(GM, &["attack"], &[("target", first.as_str())]);
+    let again = t.refused(ANN, &["attack"], &[("target", first.as_str())]);
     assert!(
         again.contains("Alys has already attacked this turn"),
         "{again}"
@@ -597,9 +597,10 @@ fn a_whole_tft_fight_with_multiple_actions_and_a_restart() {
             r.all_text()
         );
     }
+    // A player's third is refused; a GM's goes ahead, and says it was the GM's call (issue 57).
     assert!(
         t.refused(
-            GM,
+            ANN,
             &["tft", "attack"],
             &[("target", "Orc 1"), ("weapon", "hands")]
         )
@@ -612,6 +613,18 @@ fn a_whole_tft_fight_with_multiple_actions_and_a_restart() {
             &[("target", "Orc 2"), ("weapon", "hands"), ("actions", "2")]
         )
         .contains("does not match")
+    );
+    let call = t
+        .ok(
+            GM,
+            &["tft", "attack"],
+            &[("target", "Orc 1"), ("weapon", "hands")],
+        )
+        .all_text();
+    assert!(
+        call.contains("GM's call: Kara acts again this turn")
+            && call.contains("action 3 of the turn"),
+        "{call}"
     );
     let s = t.state();
     assert_eq!(s.figure(orc1).unwrap().hits_round, {
@@ -946,6 +959,7 @@ mod auto_timers;
 mod down;
 mod gm_view;
 mod hits;
+mod integrity;
 mod players;
 mod shown;
 mod timed;

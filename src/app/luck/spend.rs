@@ -332,14 +332,41 @@ fn points_text(n: i64) -> String {
     }
 }
 
-/// The one line a player reads about their luck.
+/// The one line everyone who sees a spend reads about it: that luck was spent. Whether any is
+/// left is the player's to know alone ([`told_the_player`]).
 fn luck_line(view: PlayerView) -> &'static str {
     match view {
-        PlayerView::Spent(_) => "Luck spent.",
-        PlayerView::RanOut(_) => "Luck spent, and with that your luck has run out.",
+        PlayerView::Spent(_) | PlayerView::RanOut(_) => "Luck spent.",
         PlayerView::NoLuckLeft => "You have no luck left, so nothing happened.",
     }
 }
+
+/// What the caller alone reads when the spend took a character's last point.
+fn ran_out_line(c: &Character) -> String {
+    format!("With that, {}'s luck has run out.", escape(&c.name))
+}
+
+/// A routed spend's reply, told what the spend left: when it took the last point, the caller
+/// alone hears so (thiz-rulebook.md, chapter 10 "Luck": the referee tells the *player*; issue
+/// 57 found it told to the channel), and no button that would spend the same character's luck
+/// again follows (`spends`: the prefixes of those buttons' ids).
+// Decision: the note goes to whoever spent (the player, or a GM spending for them), as an
+// ephemeral follow-up after the reply, whatever the roll's mode; the channel reads "Luck spent."
+// either way.
+fn told_the_player(mut reply: Reply, view: PlayerView, c: &Character, spends: &[&str]) -> Reply {
+    if !matches!(view, PlayerView::RanOut(_)) {
+        return reply;
+    }
+    let spends_again = |b: &Button| spends.iter().any(|p| b.custom_id.starts_with(p));
+    reply.buttons.retain(|b| !spends_again(b));
+    if let Some(copy) = reply.gm_copy.as_deref_mut() {
+        copy.buttons.retain(|b| !spends_again(b));
+    }
+    reply.with_caller_note(&ran_out_line(c))
+}
+
+/// The prefixes of the buttons that spend a character's luck on a rerolled check.
+const REROLL_BUTTONS: [&str; 1] = ["luck:reroll:"];
 
 /// The reply when nothing could be spent.
 fn not_spent(c: &Character, spent: &Spent) -> Reply {
@@ -407,6 +434,7 @@ fn reroll(
     if row.luck_used.is_some() {
         return Err(already_used(row.id));
     }
+
     let json = readable_json(ctx, conn, &row)?.ok_or_else(|| blind(row.id))?;
     // A check logged inside another record is rerolled as the check it is.
     let nested = |check: CheckRecord| -> AppResult<String> {
@@ -532,6 +560,7 @@ fn reroll_dying(
         full = full.with_button(dying_button(c.id));
     }
     let routed = ctx.route(mode, "a luck reroll", full);
+    let routed = told_the_player(routed, done.outcome.player, c, &REROLL_BUTTONS);
     Ok(routed.with_gm_lines(&done.gm_lines))
 }
 
@@ -546,6 +575,12 @@ fn spend_on_reroll(
     row: &RollRow,
     how: &str,
 ) -> AppResult<Result<Box<Done>, Reply>> {
+    // Checked last, once the roll is known to be one luck may reroll, so a refusal names the
+    // roll's own fault first.
+    if how == "reroll" {
+        let latest = rolls::latest_for_character(conn, ctx.caller.guild, c.id, &REROLLABLE)?;
+        still_latest(c, row, latest.as_ref().map(|r| r.id), "check")?;
+    }
     let purpose = Purpose {
         rule: LuckUse::Reroll,
         kind: LuckKind::SpentReroll,
@@ -615,6 +650,7 @@ fn reroll_check(
         ));
     }
     let routed = ctx.route(mode, "a luck reroll", full);
+    let routed = told_the_player(routed, done.outcome.player, c, &REROLL_BUTTONS);
     Ok(routed.with_gm_lines(&gm_lines))
 }
 
@@ -652,6 +688,13 @@ fn reroll_attack(
         luck_line(done.outcome.player)
     );
     let answer = replay.run(ctx, conn, dice, row.id, roll_mode(row.mode), &line)?;
+    // The payer's own buttons on the new attack: the attacker's reroll of the hit, or the
+    // target's of the Toughness check and the wound's lowering.
+    let spends: &[&str] = match which {
+        AttackReroll::Hit => &REROLL_BUTTONS,
+        AttackReroll::Toughness => &["luck:toughness:", "luck:wound:", "luck:lower:"],
+    };
+    let answer = told_the_player(answer, done.outcome.player, c, spends);
     Ok(answer.with_gm_lines(&done.gm_lines))
 }
 
@@ -683,6 +726,28 @@ fn find_rerollable(
                 ))
             })?;
         Ok((c, row))
+    }
+}
+
+/// Luck rerolls a roll only while it is the newest of its kind for the character: the check
+/// just made, not one from an earlier scene (thiz-rulebook.md, chapter 10 "Luck": luck turns
+/// the roll that was just made).
+// Decision (issue 57): no clock: a check stays rerollable until the character makes another
+// (a reroll is such a roll, and is itself rerollable while it is the newest); a button on an
+// older roll, or `roll:` naming one, is refused with the newer roll's number.
+fn still_latest(c: &Character, row: &RollRow, latest: Option<RollId>, what: &str) -> AppResult<()> {
+    match latest {
+        Some(newest) if newest == row.id => Ok(()),
+        Some(newest) => Err(user(format!(
+            "Roll #{} is no longer {}'s latest {what}: roll #{newest} came after it, and luck rerolls only the latest. Nothing was spent.",
+            row.id,
+            escape(&c.name)
+        ))),
+        None => Err(user(format!(
+            "Roll #{} is too far back in {}'s rolls; luck rerolls only the latest {what}. Nothing was spent.",
+            row.id,
+            escape(&c.name)
+        ))),
     }
 }
 
@@ -781,6 +846,18 @@ fn toughness(
     req: &Request<'_>,
 ) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
+    // The latest attack that called for a Toughness check of `c`'s.
+    let latest_on = |c: &Character| -> AppResult<Option<(RollRow, AttackRecord)>> {
+        for row in rolls::recent(conn, guild, None, None, WOUND_LOOKBACK)? {
+            if let Some(rec) = attack_record(ctx, conn, &row)?
+                && rec.target_id == c.id
+                && rec.toughness.is_some()
+            {
+                return Ok(Some((row, rec)));
+            }
+        }
+        Ok(None)
+    };
     let (c, row, record) = if let Some(id) = req.roll {
         let row = rolls::get(conn, guild, id)?.ok_or_else(|| no_roll(id))?;
         if !ATTACK_COMMANDS.contains(&row.command.as_str()) {
@@ -791,19 +868,14 @@ fn toughness(
         let record = attack_record(ctx, conn, &row)?.ok_or_else(|| blind(id))?;
         let c = character_by_id(ctx, conn, &row, record.target_id)?;
         same_character(ctx, conn, req.character, &c, id, "hit")?;
+        if row.luck_used.is_none() {
+            let latest = latest_on(&c)?.map(|(r, _)| r.id);
+            still_latest(&c, &row, latest, "Toughness check against a hit")?;
+        }
         (c, row, record)
     } else {
         let c = whose(ctx, conn, req)?;
-        let mut found = None;
-        for row in rolls::recent(conn, guild, None, None, WOUND_LOOKBACK)? {
-            if let Some(rec) = attack_record(ctx, conn, &row)?
-                && rec.target_id == c.id
-                && rec.toughness.is_some()
-            {
-                found = Some((row, rec));
-                break;
-            }
-        }
+        let found = latest_on(&c)?;
         let (row, record) = found.ok_or_else(|| {
             user(format!(
                 "No recent attack called for a Toughness check of {}'s; name one with roll:…",
@@ -972,13 +1044,14 @@ fn wound(
     tc.record_wounds(conn, &sheet_from_rows(&new_rows)?, DamageKind::Lethal)?;
     let mut reply =
         Reply::public("").with_embed(wound_embed(&c, location, from, to, done.outcome.player));
-    if to.is_some() && !matches!(done.outcome.player, PlayerView::RanOut(_)) {
+    if to.is_some() {
         reply = reply.with_button(Button {
             custom_id: lower_again_id(c.id, location, ctx.interaction_id),
             label: "Spend luck: lower again".into(),
             disabled: false,
         });
     }
+    let reply = told_the_player(reply, done.outcome.player, &c, &["luck:lower:"]);
     Ok(reply.with_gm_lines(&done.gm_lines))
 }
 
@@ -1064,6 +1137,7 @@ fn quirk_spend(
         fields: Vec::new(),
         footer: None,
     });
+    let reply = told_the_player(reply, done.outcome.player, &c, &[]);
     Ok(reply.with_gm_lines(&done.gm_lines))
 }
 
@@ -1101,5 +1175,6 @@ fn stunt(
         fields: Vec::new(),
         footer: None,
     });
+    let reply = told_the_player(reply, done.outcome.player, &c, &[]);
     Ok(reply.with_gm_lines(&done.gm_lines))
 }

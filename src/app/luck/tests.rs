@@ -484,6 +484,85 @@ fn reroll_button_is_for_the_owner_and_works_once() {
     assert!(player_text(&stale).contains("no roll #999"), "{stale:?}");
 }
 
+/// Issue 57 (thiz-rulebook.md, chapter 10 "Luck": the referee tells the *player* when luck
+/// runs out): a reroll that takes the last point reads "Luck spent." in the channel, the
+/// caller alone hears it ran out, and the new roll carries no reroll button. With a point
+/// left, the same reroll keeps its button and says nothing of the total.
+#[test]
+fn a_reroll_that_takes_the_last_point_tells_the_player_alone_and_offers_no_button() {
+    for (points, ran_out) in [(2, false), (1, true)] {
+        let w = world();
+        w.set_luck("Vexa", points);
+        let roll = w.log_check("Vexa", Mode::Public);
+        let id = format!("luck:reroll:{}", roll.0);
+        let r = w.run(ANN, false, "z1", &["button"], &[("id", &id)]);
+        assert_eq!(r.visibility, Visibility::Public, "{r:?}");
+        let channel = r.channel_text();
+        assert!(channel.contains("Luck spent."), "{channel}");
+        assert!(!channel.contains("run out"), "{channel}");
+        let has_button = r
+            .buttons
+            .iter()
+            .any(|b| b.custom_id.starts_with("luck:reroll:"));
+        assert_eq!(has_button, !ran_out, "{points} point(s): {:?}", r.buttons);
+        let note = r.caller_copy.as_deref().map(|c| c.content.clone());
+        assert_eq!(
+            note.is_some_and(|n| n.contains("Vexa's luck has run out")),
+            ran_out,
+            "{r:?}"
+        );
+        assert_eq!(w.luck("Vexa"), Some(points - 1));
+    }
+}
+
+/// Issue 57: luck rerolls only the character's latest check. Once a newer one is logged, the
+/// older roll's button (or `roll:` naming it) is refused with the newer roll's number and
+/// spends nothing; the newest is rerolled as before.
+#[test]
+fn luck_rerolls_only_the_latest_check_of_the_character() {
+    let w = world();
+    w.set_luck("Vexa", 3);
+    let old = w.log_check("Vexa", Mode::Public);
+    let new = w.log_check("Vexa", Mode::Public);
+    // Someone else's later roll does not make Vexa's older.
+    let bruno = w.log_check("Bruno", Mode::Public);
+    assert!(bruno.0 > new.0);
+    let stale = w.run(
+        ANN,
+        false,
+        "l1",
+        &["button"],
+        &[("id", &format!("luck:reroll:{}", old.0))],
+    );
+    let text = player_text(&stale);
+    assert!(
+        text.contains(&format!("roll #{} came after it", new.0))
+            && text.contains("only the latest"),
+        "{text}"
+    );
+    assert_eq!(stale.visibility, Visibility::Ephemeral);
+    assert_eq!(w.luck("Vexa"), Some(3));
+    assert!(w.roll(old).luck_used.is_none());
+    let named = w.run(
+        ANN,
+        false,
+        "l2",
+        &["luck", "spend"],
+        &spend("reroll", &[("roll", &old.0.to_string())]),
+    );
+    assert!(player_text(&named).contains("only the latest"), "{named:?}");
+    assert_eq!(w.luck("Vexa"), Some(3));
+    let latest = w.run(
+        ANN,
+        false,
+        "l3",
+        &["button"],
+        &[("id", &format!("luck:reroll:{}", new.0))],
+    );
+    assert!(player_text(&latest).contains("rerolled"), "{latest:?}");
+    assert_eq!(w.luck("Vexa"), Some(2));
+}
+
 // ---- Wound -------------------------------------------------------------------------------------
 
 /// thiz-rulebook.md, chapter 10 "Luck": each point lowers a wound one colour, so points can be
@@ -603,7 +682,15 @@ fn wound_lowers_one_colour_per_point_on_any_wound() {
         text.contains("The Yellow wound on the Right Leg is now Green"),
         "{text}"
     );
-    assert!(text.contains("your luck has run out"), "{text}");
+    // Issue 57: the channel reads only "Luck spent."; the caller alone hears it ran out.
+    assert!(
+        !last.channel_text().contains("run out"),
+        "{}",
+        last.channel_text()
+    );
+    let mine = last.caller_copy.as_deref().expect("the caller's note");
+    assert_eq!(mine.visibility, crate::app::reply::Visibility::Ephemeral);
+    assert!(mine.content.contains("Vexa's luck has run out"), "{mine:?}");
     assert!(last.buttons.is_empty());
     assert_eq!(w.luck("Vexa"), Some(0));
 }
@@ -660,7 +747,12 @@ fn stunts_spend_at_most_the_total_and_say_only_how_it_went() {
     );
     let text = player_text(&reply);
     assert!(text.contains("pushes their luck"), "{text}");
-    assert!(text.contains("your luck has run out"), "{text}");
+    assert!(text.contains("Vexa's luck has run out"), "{text}");
+    assert!(
+        !reply.channel_text().contains("run out"),
+        "told to the player alone: {}",
+        reply.channel_text()
+    );
     assert!(!text.chars().any(|c| c.is_ascii_digit()), "{text}");
     assert!(
         gm_text(&reply).contains("3 named, rolled at rating 2"),

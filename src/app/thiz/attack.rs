@@ -228,7 +228,12 @@ fn refuse(e: impl std::fmt::Display) -> AppError {
 /// The attacker's side of the rating, in words: "Weapon Skill (Sword) 3 + weapon 4 + Strength 1".
 /// The attack rating's sum. The attacker's part (skill, weapon, Strength, sight) and the
 /// target's (Speed, sight, armour) are each the GM's when that side is an NPC, and so is the sum.
-fn attack_text(skill: &str, a: &AdjustedAttack, npcs: Npcs) -> String {
+///
+/// The modifier shown is the attacker's (typed, and its wound penalty: the GM's when the
+/// attacker is an NPC); a Defending target's bonus (`defend`, counted in `a.modifier`) is shown
+/// on the target's side, the GM's when the target is an NPC — issue 57 found an NPC's weapon
+/// skill readable as the modifier's difference from the one typed.
+fn attack_text(skill: &str, a: &AdjustedAttack, defend: i32, npcs: Npcs) -> String {
     let mut mine = skill.to_owned();
     if a.weapon_bonus != 0 {
         let _ = write!(mine, " · weapon {}", signed(a.weapon_bonus));
@@ -243,10 +248,18 @@ fn attack_text(skill: &str, a: &AdjustedAttack, npcs: Npcs) -> String {
     if a.prone != 0 {
         let _ = write!(s, " · prone target {}", signed(a.prone));
     }
-    if a.modifier != 0 {
-        let _ = write!(s, " · modifier {}", signed(a.modifier));
+    let modifier = a.modifier + defend;
+    if modifier != 0 {
+        let _ = write!(
+            s,
+            " · modifier {}",
+            screen::npc(npcs.attacker, signed(modifier))
+        );
     }
     let mut theirs = format!("(Speed {}", a.defence);
+    if defend != 0 {
+        let _ = write!(theirs, " · defending {}", signed(defend));
+    }
     if a.target_sight != 0 {
         let _ = write!(theirs, " · sight {}", signed(a.target_sight));
     }
@@ -433,6 +446,7 @@ fn plan(
         strength: clamp_input(att.learned(&strength_id).unwrap_or(0)),
         defence: clamp_input(speed + tgt.wounds.effects().speed_check()),
         modifier: clamp_input(a.modifier + wound_penalty),
+        defend: 0,
         missile,
         aimed: aimed.map(|l| l.name().to_owned()),
         chest_assumed,
@@ -726,7 +740,8 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
         // The encounter's turn and the target's declared Defend and Prone.
         let turn = hooks::thiz_before(ctx, tx, att.character.id, tgt.character.id, a.second)?;
         let (a, defend) = &thiz_args(a, &turn, &tgt)?;
-        let (plan, weapon) = plan(ctx, tx, &att, &tgt, a)?;
+        let (mut plan, weapon) = plan(ctx, tx, &att, &tgt, a)?;
+        plan.defend = *defend;
         let mut rec = blank_record(&att.character, &tgt.character, weapon, plan.clone());
         let mut sheet = tgt.wounds.clone();
         {
@@ -757,14 +772,14 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
             ctx,
             tx,
             (att.character.id, tgt.character.id),
-            *defend > 0,
+            (*defend > 0, a.second),
             rec.condition.as_deref(),
         )?;
         if *defend > 0 {
             lines.insert(
                 0,
                 format!(
-                    "{} defends: {} (counted in the modifier).",
+                    "{} defends: {} (counted on its side of the attack).",
                     escape(&tgt.character.name),
                     screen::npc(npcs.target, format!("+{defend} to Speed"))
                 ),
@@ -1047,7 +1062,7 @@ fn fields(
     {
         fields.push(Field {
             name: "Attack".to_owned(),
-            value: attack_text(&p.skill_text, &adjusted, npcs),
+            value: attack_text(&p.skill_text, &adjusted, p.defend, npcs),
             inline: false,
         });
     }
@@ -1558,10 +1573,25 @@ mod tests {
                 .contains("Bran: luck rerolls the Toughness check"),
             "{e:?}"
         );
+        // Issue 57: the channel reads "Luck spent."; Bran's player alone hears it ran out,
+        // and no button to spend Bran's luck again follows.
+        assert!(e.description.contains("Luck spent."), "{e:?}");
+        assert!(!again.channel_text().contains("run out"), "{again:?}");
         assert!(
-            e.description
-                .contains("Luck spent, and with that your luck has run out."),
-            "{e:?}"
+            again
+                .caller_copy
+                .as_deref()
+                .is_some_and(|c| c.content.contains("Bran's luck has run out")),
+            "{again:?}"
+        );
+        assert!(
+            again
+                .buttons
+                .iter()
+                .all(|b| !b.custom_id.starts_with("luck:toughness:")
+                    && !b.custom_id.starts_with("luck:wound:")),
+            "{:?}",
+            again.buttons
         );
         let wound = e.fields.iter().find(|f| f.name == "Wound").unwrap();
         assert_eq!(wound.value, "none: shrugged off");

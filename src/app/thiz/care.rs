@@ -700,7 +700,8 @@ mod tests {
             stale
                 .content
                 .contains("condition has changed since roll #2")
-                || stale.content.contains("already used"),
+                || stale.content.contains("already used")
+                || stale.content.contains("luck rerolls only the latest"),
             "{stale:?}"
         );
     }

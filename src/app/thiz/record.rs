@@ -264,8 +264,12 @@ pub struct AttackPlan {
     pub strength: i32,
     /// The target's Speed with its wound penalties.
     pub defence: i32,
-    /// The typed modifier plus the attacker's wound penalty.
+    /// The typed modifier plus the attacker's wound penalty, less a Defending target's bonus.
     pub modifier: i32,
+    /// A Defending target's bonus (its weapon skill), counted in `modifier` above; kept apart
+    /// so the reply shows it as the target's number, not as part of the attacker's modifier.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub defend: i32,
     pub missile: bool,
     /// The location aimed at (melee, or a called shot); `None` for a missile's random location.
     pub aimed: Option<String>,
@@ -603,6 +607,12 @@ pub fn wound_lines(sheet: &WoundSheet) -> Vec<String> {
         }
     }
     parts
+}
+
+/// Whether a number is zero (a field left out of the record when it is).
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &i32) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]

@@ -106,7 +106,14 @@ fn a_crossbow_reloads_for_its_turns_by_adj_dx_and_refuses_to_shoot_meanwhile() {
                 &["tft", "attack"],
                 &[("target", "Troll 1"), ("weapon", crossbow)],
             );
-            assert!(refusal.contains("still reloading"), "{case}: {refusal}");
+            // In the shot's own turn the figure has acted already (issue 57: one action a
+            // turn), which is refused first; in the turns after, the reload.
+            let why = if waited == 0 {
+                "has already acted this turn"
+            } else {
+                "still reloading"
+            };
+            assert!(refusal.contains(why), "{case}: {refusal}");
             let said = to_karas_turn(&t);
             let over = said.contains(&format!("Kara: {what} is over."));
             assert_eq!(over, waited == turns - 1, "{case}, turn {waited}: {said}");

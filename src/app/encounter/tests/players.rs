@@ -372,7 +372,7 @@ fn a_spell_among_several_actions_costs_iq_and_dice_and_counts_as_an_action() {
     );
     assert!(
         t.refused(
-            GM,
+            ANN,
             &["tft", "attack"],
             &[("target", "Orc 1"), ("weapon", "hands")]
         )

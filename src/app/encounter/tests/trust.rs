@@ -67,11 +67,6 @@ fn a_thiz_figure_attacks_once_a_turn_and_a_second_weapon_once_more() {
         "{again}"
     );
     assert!(again.contains("pair:… second:true"), "{again}");
-    // A GM is held to the rule too: the turn is moved on instead.
-    assert!(
-        t.refused(GM, &["attack"], &sword)
-            .contains("already attacked")
-    );
     let second = [
         ("target", "Brute 1"),
         ("weapon", "Dagger"),
@@ -83,6 +78,12 @@ fn a_thiz_figure_attacks_once_a_turn_and_a_second_weapon_once_more() {
     assert!(
         third.contains("both attacks of two-weapon fighting"),
         "{third}"
+    );
+    // Issue 57 (SPEC §3): a GM may override the turn's allowance, and the reply says so.
+    let call = t.ok(GM, &["attack"], &sword).all_text();
+    assert!(
+        call.contains("GM's call: Alys acts again this turn (THIZ gives a turn one attack; this is action 3 of the turn)"),
+        "{call}"
     );
     play_to(&t, "Alys");
     t.ok(ANN, &["attack"], &sword);
