@@ -531,6 +531,11 @@ pub(crate) fn temp_app(seed: u64) -> (tempfile::TempDir, App) {
         .write(|tx| {
             let mut s = crate::store::guilds::get(tx, GuildId(1))?;
             s.gm_channel_id = Some(TEST_GM_CHANNEL);
+            // The rules' tests have one player's character strike another's outside a fight;
+            // the guard against it (off by default) has its own tests on tables without this
+            // switch (`encounter::tests::integrity`).
+            s.rules
+                .insert(crate::app::house::PLAYERS_STRIKE_ANYWHERE.to_owned(), true);
             crate::store::guilds::put(tx, GuildId(1), &s)
         })
         .expect("the test guild's settings");

@@ -1425,6 +1425,7 @@ fn end(ctx: &Ctx<'_>, at: At, keep: bool, pressed: Option<i64>) -> AppResult<Rep
     let log = if events.is_empty() {
         String::new()
     } else {
+        let events: Vec<String> = events.iter().map(|e| escape(e)).collect();
         format!("\nLast in the fight:\n{}", events.join("\n"))
     };
     Ok(Reply::public(format!(

@@ -16,7 +16,7 @@ pub struct HouseRule {
 }
 
 /// The house-rule switches a GM can turn on and off, with their defaults.
-pub const HOUSE_RULES: [HouseRule; 4] = [
+pub const HOUSE_RULES: [HouseRule; 5] = [
     HouseRule {
         name: "tft_house_rules",
         default: true,
@@ -33,6 +33,11 @@ pub const HOUSE_RULES: [HouseRule; 4] = [
         about: "extend the to-hit table past four dice",
     },
     HouseRule {
+        name: PLAYERS_STRIKE_ANYWHERE,
+        default: false,
+        about: "let a player attack another player's character outside an encounter both are in (off: refused; a GM may roll it)",
+    },
+    HouseRule {
         name: NPC_NUMBERS_OPEN,
         default: false,
         about: "play open: show the players every NPC number (ratings, skills, ST, DX, adjDX) in rolls for or against NPCs",
@@ -42,6 +47,11 @@ pub const HOUSE_RULES: [HouseRule; 4] = [
 /// The switch of a table that plays open: NPC numbers shown to everyone (off: the GM's alone,
 /// see [`super::screen`]).
 pub const NPC_NUMBERS_OPEN: &str = "npc_numbers_open";
+
+/// The switch of a table where players may attack each other's characters anywhere (off, the
+/// default: only inside an encounter of the channel both are in; see
+/// `encounter::hooks::may_strike`).
+pub const PLAYERS_STRIKE_ANYWHERE: &str = "players_strike_anywhere";
 
 /// Whether a house rule is on in this guild (its default when never set). Unknown names are off.
 pub fn house_rule(settings: &GuildSettings, name: &str) -> bool {

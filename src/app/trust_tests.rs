@@ -34,7 +34,17 @@ impl T {
         let (dir, app) = if gm_channel {
             temp_app(5)
         } else {
-            temp_app_without_gm_channel(5)
+            let (dir, app) = temp_app_without_gm_channel(5);
+            // Vexa strikes Bran outside a fight here, as on `temp_app`'s table.
+            app.store
+                .write(|tx| {
+                    let mut s = crate::store::guilds::get(tx, crate::store::GuildId(1))?;
+                    s.rules
+                        .insert(crate::app::house::PLAYERS_STRIKE_ANYWHERE.to_owned(), true);
+                    crate::store::guilds::put(tx, crate::store::GuildId(1), &s)
+                })
+                .unwrap();
+            (dir, app)
         };
         T { _dir: dir, app }
     }

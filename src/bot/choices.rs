@@ -241,6 +241,8 @@ pub enum HouseRule {
     FourDiceSpecials,
     #[name = "tft_generalize_beyond_four"]
     GeneralizeBeyondFour,
+    #[name = "players_strike_anywhere"]
+    PlayersStrikeAnywhere,
     #[name = "npc_numbers_open"]
     NpcNumbersOpen,
 }

@@ -203,7 +203,10 @@ fn a_backup_refuses_a_missing_source_or_target_folder_and_creates_nothing() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
-    assert!(err.contains("missing-folder does not exist"), "{err}");
+    assert!(
+        err.contains("missing-folder for the copy does not exist"),
+        "{err}"
+    );
     assert!(!err.contains("Error code"), "no raw SQLite error: {err}");
     assert!(!dir.path().join("missing-folder").exists());
     // And the same source backs up once the folder is there.

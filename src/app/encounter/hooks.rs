@@ -98,6 +98,38 @@ pub(crate) fn target(ctx: &Ctx<'_>, conn: &Conn, name: &str) -> AppResult<Charac
     characters::by_id(conn, at.guild, f.id)?.ok_or(refusal)
 }
 
+/// Refuses a player's attack (a blow, a bash, a missile spell) on another player's character
+/// unless both are figures of this channel's encounter: a player acts on their own figure, and
+/// on another's only in a fight the table is playing (SPEC §3), unless the table's switch
+/// `players_strike_anywhere` allows it. A GM may roll anything; an NPC target is reached by a
+/// player only inside an encounter already ([`target`]).
+// Decision (issue 57: a player attacked another's character four times outside any fight, with
+// no GM and no word to its player): refused, with the reason; a GM rolls it if the table wants.
+pub(crate) fn may_strike(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    attacker: &Character,
+    target: &Character,
+) -> AppResult<()> {
+    if ctx.is_gm() || target.npc || target.owner_id == ctx.caller.user {
+        return Ok(());
+    }
+    let settings = crate::store::guilds::get(conn, ctx.caller.guild)?;
+    if crate::app::house::house_rule(&settings, crate::app::house::PLAYERS_STRIKE_ANYWHERE) {
+        return Ok(());
+    }
+    if let Some((_, l)) = here(ctx, conn)?
+        && l.state.figure(attacker.id).is_some()
+        && l.state.figure(target.id).is_some()
+    {
+        return Ok(());
+    }
+    Err(user(format!(
+        "{} is another player's character: a player strikes another's only in an encounter of this channel that both are in (or a GM rolls it; /gm rules players_strike_anywhere lifts this). Nothing was rolled.",
+        escape(&target.name)
+    )))
+}
+
 /// Refuses a player's attack out of turn: the attacker is in the fight and it is someone
 /// else's turn (a GM may resolve anything, a free action or a waited-for trigger).
 fn in_turn(ctx: &Ctx<'_>, l: &Loaded, attacker: CharacterId) -> AppResult<()> {

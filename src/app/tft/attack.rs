@@ -226,6 +226,7 @@ impl Attack {
             let attacker = ctx.acting_character(tx, Some(&self.attacker))?;
             // In an encounter, a player may name one of its NPCs (whose numbers stay hidden).
             let target = hooks::target(ctx, tx, &self.target)?;
+            hooks::may_strike(ctx, tx, &attacker, &target)?;
             let a_sheet = tft_sheet(&attacker)?;
             let t_sheet = tft_sheet(&target)?;
             state::ready_to_attack(tx, guild, &attacker, &a_sheet)?;

@@ -36,6 +36,7 @@ impl Bash {
         let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
             let attacker = ctx.acting_character(tx, Some(&self.attacker))?;
             let target = ctx.find_character(tx, &self.target)?;
+            crate::app::encounter::hooks::may_strike(ctx, tx, &attacker, &target)?;
             let a_sheet = tft_sheet(&attacker)?;
             let t_sheet = tft_sheet(&target)?;
             if a_sheet.shield.as_deref().is_none_or(|s| s.trim().is_empty()) {

@@ -204,6 +204,9 @@ impl Cast {
                 ))
             })?;
             let target = self.missile_target(ctx, tx, kind)?;
+            if let Some((t, _)) = &target {
+                crate::app::encounter::hooks::may_strike(ctx, tx, &caster, t)?;
+            }
             if let Some((t, _)) = target.as_ref().filter(|_| !house_rules) {
                 // The target's fine armor would stop as only the house rules say: refused
                 // before any die is rolled, as `/tft attack` does.
@@ -448,9 +451,10 @@ fn paid_text(npc: bool, paid: u32, left: i32, left_after: i32, falls: bool) -> S
     )
 }
 
-/// The damage a missile spell did, as `/tft attack` shows a blow's: the dice and the hits for
-/// everyone, the damage before armor, the armor's stops and the ST left the target's (an NPC's
-/// the GM's, so a player reads the hits their spell did and nothing of the NPC's sheet).
+/// The damage a missile spell did, as `/tft attack` shows a blow's: the dice for everyone, the
+/// hits for everyone but against an NPC (then only whether it got through), the damage before
+/// armor, the armor's stops and the ST left the target's (an NPC's the GM's, so a player reads
+/// nothing of the NPC's sheet, nor a number from which its armour follows).
 fn damage_fields(s: &Struck) -> Vec<Field> {
     let d = &s.res.damage;
     let a = &s.res.applied;
@@ -464,12 +468,27 @@ fn damage_fields(s: &Struck) -> Vec<Field> {
         field("Stops", screen::npc(s.npc, d.stopped.to_string()), true),
         field(
             "Hits",
-            format!(
-                "**{} hit{}** to {}",
-                d.hits,
-                if d.hits == 1 { "" } else { "s" },
-                escape(&s.name)
-            ),
+            // Against an NPC the hits are the GM's: beside the dice they would give its armour
+            // away (issue 57; `/tft attack` shows a blow's the same way).
+            if s.npc {
+                format!(
+                    "{} to {} {}",
+                    if d.hits > 0 {
+                        "the spell gets through"
+                    } else {
+                        "none: stopped"
+                    },
+                    escape(&s.name),
+                    screen::npc(true, format!("({} hits)", d.hits))
+                )
+            } else {
+                format!(
+                    "**{} hit{}** to {}",
+                    d.hits,
+                    if d.hits == 1 { "" } else { "s" },
+                    escape(&s.name)
+                )
+            },
             true,
         ),
         field(

@@ -732,6 +732,7 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
                 escape(&attacker.name)
             )));
         }
+        hooks::may_strike(ctx, tx, &attacker, &target)?;
         let npcs = Npcs::of(&attacker, &target);
         let att = ThizChar::load(tx, attacker, "/attack")?;
         let tgt = ThizChar::load(tx, target, "/attack")?;

@@ -642,9 +642,22 @@ fn exactly_once(fake: &FakeDiscord, answered: &[Answered]) {
         let deleted = fake.count_requests(0, |r| {
             r.method == "DELETE" && r.route().ends_with(&format!("/{token}/messages/@original"))
         });
+        // The caller's own note after a message (issue 57: a spend that took the last luck
+        // point tells its player so, ephemerally) is a follow-up beside the answer, not a
+        // second answer.
+        let notes = fake
+            .requests()
+            .iter()
+            .filter(|r| r.status == 200 && r.is_followup_of(token))
+            .filter(|r| {
+                r.json.as_ref().is_some_and(|body| {
+                    body["flags"] == 64 && message_text(body).contains("luck has run out")
+                })
+            })
+            .count();
         let want = match a.kind() {
             // A message, suggestions: the response was the answer.
-            4 | 8 => (0, 0, 0),
+            4 | 8 => (0, notes, 0),
             // Thinking: an ephemeral answer edited in, or a public one followed up.
             5 if followups == 1 => (0, 1, 1),
             5 => (1, 0, 0),

@@ -340,3 +340,70 @@ fn a_defend_shows_the_channel_no_npc_number_and_no_modifier_that_carries_one() {
     let gm = r.gm_copy.as_deref().expect("the GM's copy").all_text();
     assert!(gm.contains("defending +7"), "{gm}");
 }
+
+/// Issue 57, item 5: outside an encounter both are in, a player's attack on another player's
+/// character is refused and rolls nothing (THIZ `/attack`, TFT `/tft attack`); inside one it is
+/// played; a GM may always roll it; a table that turns `players_strike_anywhere` on allows it.
+#[test]
+fn a_player_strikes_another_players_character_only_in_a_fight_both_are_in() {
+    let t = thiz_table(63);
+    let rolls = |t: &Table| {
+        t.app
+            .store
+            .read(|c| crate::store::rolls::recent(c, G, None, None, 100))
+            .unwrap()
+            .len()
+    };
+    let swing = [("attacker", "Alys"), ("target", "Bren")];
+    let before = rolls(&t);
+    let refusal = t.refused(ANN, &["attack"], &swing);
+    assert!(
+        refusal.contains("Bren is another player's character")
+            && refusal.contains("Nothing was rolled"),
+        "{refusal}"
+    );
+    assert_eq!(rolls(&t), before);
+    // Alys strikes her own side only where it is played: in a fight with Bren in it.
+    t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
+    t.ok(ANN, &["encounter", "add"], &[("character", "Alys")]);
+    assert!(
+        t.refused(ANN, &["attack"], &swing)
+            .contains("another player's")
+    );
+    t.ok(BOB, &["encounter", "add"], &[("character", "Bren")]);
+    assert!(t.run(ANN, &["attack"], &swing).is_ok());
+    t.ok(GM, &["encounter", "end"], &[]);
+    // A GM rolls it anywhere; the table's switch lets players.
+    assert!(t.run(GM, &["attack"], &swing).is_ok());
+    t.ok(
+        GM,
+        &["gm", "rules"],
+        &[("name", "players_strike_anywhere"), ("value", "on")],
+    );
+    assert!(t.run(ANN, &["attack"], &swing).is_ok());
+
+    // TFT alike.
+    let t = tft_table(64);
+    let sheet = Sheet::Tft(TftSheet {
+        st: 12,
+        dx: 12,
+        iq: 10,
+        ..TftSheet::default()
+    })
+    .to_json();
+    t.character("Carol", System::Tft, BOB, false, &sheet);
+    let blow = [
+        ("attacker", "Kara"),
+        ("target", "Carol"),
+        ("weapon", "hands"),
+    ];
+    let before = rolls(&t);
+    assert!(
+        t.run(ANN, &["tft", "attack"], &blow)
+            .expect_err("refused")
+            .content
+            .contains("Carol is another player's character")
+    );
+    assert_eq!(rolls(&t), before);
+    assert!(t.run(GM, &["tft", "attack"], &blow).is_ok());
+}

@@ -244,6 +244,21 @@ fn a_player_attacks_a_tft_npc_without_seeing_its_st_or_armor() {
     );
     let seen = player_view(&r);
     assert!(seen.contains("Kara attacks Orc 1"), "{seen}");
+    // Issue 57: the hits beside the blow's total would give the armour away: a player reads
+    // only whether the blow got through, with no number.
+    if let Some(hits) = r
+        .embeds
+        .iter()
+        .flat_map(|e| &e.fields)
+        .find(|f| f.name == "Hits")
+    {
+        assert!(
+            !hits.value.chars().any(|c| c.is_ascii_digit()),
+            "{}",
+            hits.value
+        );
+        assert!(hits.value.contains("the blow"), "{}", hits.value);
+    }
     assert!(!seen.contains("ST 27"), "{seen}");
     assert!(!seen.contains("Stops"), "{seen}");
     assert!(!seen.contains("Before armor"), "{seen}");

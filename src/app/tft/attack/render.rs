@@ -325,7 +325,20 @@ fn damage_fields(
         true,
     ));
     fields.push(field("Stops", screen::npc(target_npc, stops), true));
-    fields.push(field("Hits", roll.hits.to_string(), true));
+    // Decision (issue 57): against an NPC a player reads whether the blow got through, not the
+    // hits: with the blow's own total beside them, the hits would give its armour away (12
+    // rolled, 10 hits: armour 2). The GM's copy has the number.
+    let hits = if target_npc {
+        let words = if roll.hits > 0 {
+            "the blow gets through"
+        } else {
+            "none: the blow is stopped"
+        };
+        format!("{words} {}", screen::npc(true, format!("({})", roll.hits)))
+    } else {
+        roll.hits.to_string()
+    };
+    fields.push(field("Hits", hits, true));
     fields.push(field(
         "Target",
         target_text(d, target_st, hits_before, target_npc),
