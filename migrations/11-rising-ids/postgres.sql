@@ -19,3 +19,12 @@ INSERT INTO id_counters (guild_id, name, last_id)
     SELECT guild_id, 'roll_requests', MAX(id) FROM roll_requests GROUP BY guild_id;
 INSERT INTO id_counters (guild_id, name, last_id)
     SELECT guild_id, 'encounter_version', MAX(version) FROM encounters GROUP BY guild_id;
+
+-- A GM's approval of a character's sheet (issue 57): see up.sql.
+CREATE TABLE character_approvals (
+    guild_id BIGINT NOT NULL,
+    character_id BIGINT NOT NULL,
+    approved_by BIGINT NOT NULL,
+    approved_at BIGINT NOT NULL,
+    PRIMARY KEY (guild_id, character_id)
+);

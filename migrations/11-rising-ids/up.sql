@@ -19,3 +19,14 @@ INSERT INTO id_counters (guild_id, name, last_id)
     SELECT guild_id, 'roll_requests', MAX(id) FROM roll_requests GROUP BY guild_id;
 INSERT INTO id_counters (guild_id, name, last_id)
     SELECT guild_id, 'encounter_version', MAX(version) FROM encounters GROUP BY guild_id;
+
+-- A GM's approval of a character's sheet (issue 57): once approved, and while the guild's
+-- switch `sheets_lock_when_approved` is on (the default), the player changes its attributes,
+-- traits and skills only through the advancement commands; a GM changes anything.
+CREATE TABLE character_approvals (
+    guild_id INTEGER NOT NULL,
+    character_id INTEGER NOT NULL,
+    approved_by INTEGER NOT NULL,
+    approved_at INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, character_id)
+);

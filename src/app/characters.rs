@@ -70,6 +70,8 @@ pub enum CharacterCommand {
     ConfirmDelete { id: CharacterId, keep: bool },
     /// `restore name` (GM): a deleted character back, as it was.
     Restore { name: String },
+    /// `approve name [undo]` (GM): the sheet is approved (or no longer).
+    Approve { name: String, undo: bool },
     /// `export [name]`.
     Export { name: Option<String> },
     /// `import file` (the file's JSON text).
@@ -155,6 +157,13 @@ impl CharacterCommand {
             "restore" => CharacterCommand::Restore {
                 name: required_name(&Opts::new(inv, &["name"])?)?,
             },
+            "approve" => {
+                let o = Opts::new(inv, &["name", "undo"])?;
+                CharacterCommand::Approve {
+                    name: required_name(&o)?,
+                    undo: o.flag("undo")?,
+                }
+            }
             "export" => CharacterCommand::Export {
                 name: name_opt(&Opts::new(inv, &["name"])?),
             },
@@ -166,7 +175,7 @@ impl CharacterCommand {
             }
             _ => {
                 return Err(user(
-                    "/character takes create, show, list, set, skill, gear, validate, delete, restore, export or import.",
+                    "/character takes create, show, list, set, skill, gear, validate, delete, restore, approve, export or import.",
                 ));
             }
         })
@@ -207,6 +216,7 @@ impl CharacterCommand {
             CharacterCommand::Delete { name } => edit::delete(ctx, &name),
             CharacterCommand::ConfirmDelete { id, keep } => edit::confirm_delete(ctx, id, keep),
             CharacterCommand::Restore { name } => edit::restore(ctx, &name),
+            CharacterCommand::Approve { name, undo } => edit::approve(ctx, &name, undo),
             CharacterCommand::Export { name } => transfer::export(ctx, name.as_deref()),
             CharacterCommand::Import { file } => transfer::import(ctx, &file),
         }

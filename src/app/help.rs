@@ -122,7 +122,7 @@ pub const WHO: &[(&str, &str)] = &[
     ("luck roll|show|award|set|log", "GM"),
     ("character create|show|list|validate", "anyone (an NPC: GM)"),
     ("character set|skill|gear|delete|export|import", "owner, GM"),
-    ("character restore", "GM"),
+    ("character restore|approve", "GM"),
     ("wound add|heal", "GM"),
     ("wound rest|dying", "owner, GM"),
     ("wound firstaid|surgery", "the healer's owner, GM"),

@@ -16,7 +16,7 @@ pub struct HouseRule {
 }
 
 /// The house-rule switches a GM can turn on and off, with their defaults.
-pub const HOUSE_RULES: [HouseRule; 5] = [
+pub const HOUSE_RULES: [HouseRule; 6] = [
     HouseRule {
         name: "tft_house_rules",
         default: true,
@@ -38,6 +38,11 @@ pub const HOUSE_RULES: [HouseRule; 5] = [
         about: "let a player attack another player's character outside an encounter both are in (off: refused; a GM may roll it)",
     },
     HouseRule {
+        name: SHEETS_LOCK_WHEN_APPROVED,
+        default: true,
+        about: "once a GM approves a sheet (/character approve), its player changes attributes, traits and skills only through /advance; a GM changes anything",
+    },
+    HouseRule {
         name: NPC_NUMBERS_OPEN,
         default: false,
         about: "play open: show the players every NPC number (ratings, skills, ST, DX, adjDX) in rolls for or against NPCs",
@@ -52,6 +57,10 @@ pub const NPC_NUMBERS_OPEN: &str = "npc_numbers_open";
 /// default: only inside an encounter of the channel both are in; see
 /// `encounter::hooks::may_strike`).
 pub const PLAYERS_STRIKE_ANYWHERE: &str = "players_strike_anywhere";
+
+/// The switch that holds an approved sheet (see `characters::edit::approve`): on by default,
+/// so a server that never set it locks a sheet as soon as a GM approves one.
+pub const SHEETS_LOCK_WHEN_APPROVED: &str = "sheets_lock_when_approved";
 
 /// Whether a house rule is on in this guild (its default when never set). Unknown names are off.
 pub fn house_rule(settings: &GuildSettings, name: &str) -> bool {

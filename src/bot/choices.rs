@@ -243,6 +243,8 @@ pub enum HouseRule {
     GeneralizeBeyondFour,
     #[name = "players_strike_anywhere"]
     PlayersStrikeAnywhere,
+    #[name = "sheets_lock_when_approved"]
+    SheetsLockWhenApproved,
     #[name = "npc_numbers_open"]
     NpcNumbersOpen,
 }

@@ -462,6 +462,41 @@ pub fn set_tft_damage(
     Ok(())
 }
 
+/// Records a GM's approval of a character's sheet (or takes it back: `by` = `None`).
+pub fn set_approval(
+    conn: &Conn,
+    guild: GuildId,
+    id: CharacterId,
+    by: Option<UserId>,
+) -> Result<()> {
+    match by {
+        Some(by) => exec(
+            conn,
+            "INSERT INTO character_approvals (guild_id, character_id, approved_by, approved_at)
+             VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (guild_id, character_id) DO UPDATE
+             SET approved_by = excluded.approved_by, approved_at = excluded.approved_at",
+            params![guild, id, by, now()],
+        )?,
+        None => exec(
+            conn,
+            "DELETE FROM character_approvals WHERE guild_id = ?1 AND character_id = ?2",
+            params![guild, id],
+        )?,
+    };
+    Ok(())
+}
+
+/// Who approved the character's sheet, if a GM did.
+pub fn approved_by(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<Option<UserId>> {
+    query_opt(
+        conn,
+        "SELECT approved_by FROM character_approvals WHERE guild_id = ?1 AND character_id = ?2",
+        params![guild, id],
+        |r| r.get(0),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,7 @@ pub const TABLES: &[&str] = &[
     "outbox",
     "roll_id_leases",
     "id_counters",
+    "character_approvals",
 ];
 
 /// One value of any column, owned (the copy does not know the columns' types).

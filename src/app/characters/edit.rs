@@ -15,7 +15,7 @@ use crate::rules::thiz::Location;
 use crate::rules::thiz::combat::{MissileKind, missile_attack_bonus};
 use crate::rules::thiz::luck::roll_starting_luck;
 use crate::rules::thiz::skills::SkillId;
-use crate::store::characters::{self, NewCharacter};
+use crate::store::characters::{self, Character, NewCharacter};
 use crate::store::guilds::System;
 use crate::store::secrets::{self, LedgerEntry, LuckKind};
 use crate::store::{CharacterId, Conn};
@@ -152,6 +152,10 @@ pub(super) fn set(ctx: &Ctx<'_>, name: &str, field: &str, value: &str) -> AppRes
     let house_rules = crate::app::tft::shared::house_rules(ctx);
     let (who, shown) = ctx.app.store.write(|tx| -> AppResult<_> {
         let c = ctx.acting_character(tx, Some(name))?;
+        let key = fields::field_key(field);
+        if LOCKED_FIELDS.contains(&key.as_str()) {
+            held(ctx, tx, &c, &key)?;
+        }
         let mut sheet = Sheet::of(&c)?;
         fields::apply(&mut sheet, field, value).map_err(|e| unchanged(&e))?;
         if let Sheet::Tft(s) = &sheet
@@ -162,12 +166,101 @@ pub(super) fn set(ctx: &Ctx<'_>, name: &str, field: &str, value: &str) -> AppRes
         characters::set_sheet(tx, guild, c.id, &sheet.to_json())?;
         Ok((c.name, fields::describe(&sheet, field)))
     })?;
-    Ok(Reply::ephemeral(format!(
+    let said = format!(
         "{}: {} is now {}.",
         escape(&who),
         escape(&fields::field_key(field)),
         escape(&shown)
+    );
+    Ok(told_the_gm(ctx, Reply::ephemeral(said.clone()), &said))
+}
+
+/// The fields of an approved sheet its player no longer sets (while the guild's switch
+/// `sheets_lock_when_approved` is on): what the creation rules and the points count, which
+/// advancement changes. A player still sets the descriptive ones (homeland, parents, notes)
+/// and what a figure wears (TFT armor and shield).
+pub(super) const LOCKED_FIELDS: [&str; 14] = [
+    "parent_skill",
+    "weaknesses",
+    "quirks",
+    "missing_limb",
+    "handedness",
+    "sessions",
+    "st",
+    "dx",
+    "iq",
+    "sp",
+    "ma",
+    "talents",
+    "spells",
+    "xp",
+];
+
+/// Refuses a player's change of `what` on an approved sheet while the guild holds approved
+/// sheets (issue 57: a player raised ST and DX to 14/14 after play had begun, and nothing
+/// asked). A GM changes anything.
+fn held(ctx: &Ctx<'_>, tx: &Conn, c: &Character, what: &str) -> AppResult<()> {
+    if ctx.is_gm() || characters::approved_by(tx, ctx.caller.guild, c.id)?.is_none() {
+        return Ok(());
+    }
+    let settings = crate::store::guilds::get(tx, ctx.caller.guild)?;
+    if !crate::app::house::house_rule(&settings, crate::app::house::SHEETS_LOCK_WHEN_APPROVED) {
+        return Ok(());
+    }
+    Err(user(format!(
+        "{}'s sheet was approved by a GM, so its {} changes through advancement now (/advance spend for THIZ skills), or a GM changes it. Nothing was changed.",
+        escape(&c.name),
+        escape(what)
     )))
+}
+
+/// A player's change to a sheet, told to the GM channel too (issue 57: the GM hears of every
+/// change a player makes); a GM's own is not copied. Without a GM channel the copy has nowhere
+/// to go, and the reply claims none (`App` drops a player's copy then).
+fn told_the_gm(ctx: &Ctx<'_>, reply: Reply, said: &str) -> Reply {
+    if ctx.is_gm() {
+        return reply;
+    }
+    reply.with_gm_copy(Reply::public(format!(
+        "Sheet change by {}: {said}",
+        escape(&ctx.caller.name)
+    )))
+}
+
+/// `/character approve name [undo]` (GM): approves the sheet (or takes the approval back).
+/// While the guild's switch `sheets_lock_when_approved` is on, an approved sheet's attributes,
+/// traits and skills change by its player only through advancement ([`held`]).
+// Decision (issue 57): approval is a GM's command per character, not a date or a first roll,
+// since a table decides when play has begun; the switch is on by default, so a server that
+// never set it holds every sheet a GM has approved, and none before.
+pub(super) fn approve(ctx: &Ctx<'_>, name: &str, undo: bool) -> AppResult<Reply> {
+    ctx.gm()?;
+    let guild = ctx.caller.guild;
+    let c = ctx.app.store.write(|tx| -> AppResult<_> {
+        let c = ctx.acting_character(tx, Some(name))?;
+        let by = (!undo).then_some(ctx.caller.user);
+        characters::set_approval(tx, guild, c.id, by)?;
+        Ok(c)
+    })?;
+    let held = {
+        let settings = ctx
+            .app
+            .store
+            .read(|conn| crate::store::guilds::get(conn, guild))?;
+        crate::app::house::house_rule(&settings, crate::app::house::SHEETS_LOCK_WHEN_APPROVED)
+    };
+    let name = escape(&c.name);
+    Ok(Reply::public(match (undo, held) {
+        (true, _) => format!(
+            "{name}'s sheet is no longer approved: its player may change it again with /character set and /character skill."
+        ),
+        (false, true) => format!(
+            "{name}'s sheet is approved: from now on its player changes its attributes, traits and skills only through advancement (/advance), and a GM changes anything."
+        ),
+        (false, false) => format!(
+            "{name}'s sheet is approved. The server does not hold approved sheets (/gm rules sheets_lock_when_approved is off), so its player may still change it."
+        ),
+    }))
 }
 
 /// `/character skill name skill rating`: THIZ, owner or GM; 0 removes the skill.
@@ -194,14 +287,16 @@ pub(super) fn skill(ctx: &Ctx<'_>, name: &str, skill: &SkillId, rating: i64) -> 
                 "a sheet holds at most {MAX_SKILLS} skills"
             )));
         }
+        held(ctx, tx, &c, "skills")?;
         characters::set_skill(tx, guild, c.id, &skill_name, rating)?;
         Ok(c.name)
     })?;
-    Ok(Reply::ephemeral(if rating == 0 {
+    let said = if rating == 0 {
         format!("{}: {} removed.", escape(&who), escape(&skill_name))
     } else {
         format!("{}: {} is now {rating}.", escape(&who), escape(&skill_name))
-    }))
+    };
+    Ok(told_the_gm(ctx, Reply::ephemeral(said.clone()), &said))
 }
 
 /// With the house rules off: refuses the house rules' armor or shield just written to `field`.
@@ -400,7 +495,7 @@ pub(super) fn item_row(
 /// `/character gear name action item …`: owner or GM.
 pub(super) fn gear(ctx: &Ctx<'_>, name: &str, change: &GearChange) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
-    ctx.app.store.write(|tx| -> AppResult<Reply> {
+    let reply = ctx.app.store.write(|tx| -> AppResult<Reply> {
         let c = ctx.acting_character(tx, Some(name))?;
         let who = escape(&c.name);
         match change {
@@ -437,7 +532,9 @@ pub(super) fn gear(ctx: &Ctx<'_>, name: &str, change: &GearChange) -> AppResult<
                 )))
             }
         }
-    })
+    })?;
+    let said = reply.content.clone();
+    Ok(told_the_gm(ctx, reply, &said))
 }
 
 /// `/character delete name`: owner or GM. Asks first, with a button: the delete itself is

@@ -1489,3 +1489,92 @@ fn the_documented_example_imports() {
     let problems = w.ok(&ann(), &["validate"], &[]).all_text();
     assert!(!problems.contains("parent"), "{problems}");
 }
+
+/// Issue 57, item 5: a GM approves a sheet; while the guild holds approved sheets (the default),
+/// its player's change of an attribute, a trait or a skill is refused and changes nothing, at
+/// both sides of the lock (approved or not, switch on or off); descriptive fields and gear stay
+/// the player's; a GM changes anything; every change a player makes is copied for the GM
+/// channel, a GM's own is not.
+#[test]
+fn an_approved_sheet_holds_its_numbers_against_its_player() {
+    let w = world();
+    w.ok(&ann(), &["create"], &[("name", "Carol"), ("system", "tft")]);
+    w.ok(&ann(), &["create"], &[("name", "Gala"), ("system", "thiz")]);
+    // Before approval: the player sets ST, and the GM channel hears of it.
+    let set = w.ok(
+        &ann(),
+        &["set"],
+        &[("name", "Carol"), ("field", "st"), ("value", "12")],
+    );
+    let copy = set.gm_copy.as_deref().expect("a copy for the GM channel");
+    assert!(
+        copy.content.contains("Sheet change by Ann") && copy.content.contains("st is now 12"),
+        "{copy:?}"
+    );
+    // Only a GM approves.
+    let refused = w.run(&ann(), &["approve"], &[("name", "Carol")]);
+    assert!(refused.content.contains("GM"), "{refused:?}");
+    w.ok(&gm(), &["approve"], &[("name", "Carol")]);
+    w.ok(&gm(), &["approve"], &[("name", "Gala")]);
+    for (name, path, opts) in [
+        ("Carol", "set", vec![("field", "st"), ("value", "14")]),
+        ("Carol", "set", vec![("field", "DX"), ("value", "14")]),
+        (
+            "Carol",
+            "set",
+            vec![("field", "talents"), ("value", "Sword")],
+        ),
+        (
+            "Gala",
+            "set",
+            vec![("field", "quirks"), ("value", "Berserk")],
+        ),
+        (
+            "Gala",
+            "skill",
+            vec![("skill", "Swimming"), ("rating", "5")],
+        ),
+    ] {
+        let mut o = vec![("name", name)];
+        o.extend(opts);
+        let before = w.snapshot();
+        let r = w.run(&ann(), &[path], &o);
+        assert!(
+            r.content.contains("was approved by a GM") && r.content.contains("Nothing was changed"),
+            "{o:?}: {r:?}"
+        );
+        assert_eq!(r.visibility, Visibility::Ephemeral);
+        assert_eq!(w.snapshot(), before, "{o:?}");
+    }
+    // Descriptive fields and gear stay the player's.
+    w.ok(
+        &ann(),
+        &["set"],
+        &[("name", "Carol"), ("field", "notes"), ("value", "Tall")],
+    );
+    // A GM changes anything, with no copy of their own change.
+    let by_gm = w.ok(
+        &gm(),
+        &["set"],
+        &[("name", "Carol"), ("field", "st"), ("value", "13")],
+    );
+    assert!(by_gm.gm_copy.is_none(), "{by_gm:?}");
+    // The switch off: the player sets it again; the approval taken back: likewise.
+    w.ok(&gm(), &["approve"], &[("name", "Gala"), ("undo", "true")]);
+    w.ok(
+        &ann(),
+        &["skill"],
+        &[("name", "Gala"), ("skill", "Swimming"), ("rating", "5")],
+    );
+    let rules = Command::parse(&Invocation::new(
+        &["gm", "rules"],
+        &[("name", "sheets_lock_when_approved"), ("value", "off")],
+    ))
+    .unwrap();
+    w.app.handle(&gm(), "r", rules);
+    w.ok(
+        &ann(),
+        &["set"],
+        &[("name", "Carol"), ("field", "st"), ("value", "14")],
+    );
+}

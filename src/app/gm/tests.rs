@@ -263,7 +263,7 @@ fn rules_list_show_and_set() {
         "{unknown:?}"
     );
     assert!(unknown.content.contains(
-        "tft_house_rules, tft_four_dice_specials, tft_generalize_beyond_four, players_strike_anywhere, npc_numbers_open"
+        "tft_house_rules, tft_four_dice_specials, tft_generalize_beyond_four, players_strike_anywhere, sheets_lock_when_approved, npc_numbers_open"
     ));
     let bad = w.run(
         &admin(),

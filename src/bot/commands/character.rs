@@ -1,4 +1,4 @@
-//! `/character create|show|list|set|skill|gear|validate|delete|restore|export|import`.
+//! `/character create|show|list|set|skill|gear|validate|delete|restore|approve|export|import`.
 //!
 //! Besides the wrappers, owns reading an imported sheet file: its size and type are checked
 //! before it is downloaded, and its text must be UTF-8. Must never read or change a sheet itself.
@@ -31,6 +31,7 @@ const DOWNLOAD_LIMIT: Duration = Duration::from_secs(2);
         "character_validate",
         "character_delete",
         "character_restore",
+        "character_approve",
         "character_export",
         "character_import"
     ),
@@ -203,6 +204,23 @@ pub async fn character_restore(
         ctx,
         &["character", "restore"],
         Args::new().opt("name", name),
+    )
+    .await
+}
+
+/// Approve a sheet: its player then changes it only through advancement (GM)
+#[poise::command(slash_command, rename = "approve")]
+pub async fn character_approve(
+    ctx: Context<'_>,
+    #[description = "The character whose sheet is approved"]
+    #[autocomplete = "autocomplete::character"]
+    name: String,
+    #[description = "Take the approval back"] undo: Option<bool>,
+) -> Result<(), Error> {
+    invoke(
+        ctx,
+        &["character", "approve"],
+        Args::new().opt("name", name).opt("undo", undo),
     )
     .await
 }

@@ -69,6 +69,8 @@ fn luck_rerolls_an_attack_and_lowers_a_wound_twice() {
     s.run(&bob, "/character create name:Brom system:thiz");
     s.run(&gm, "/luck set character:Gala points:3");
     s.run(&gm, "/luck set character:Brom points:3");
+    // Gala strikes Brom outside a fight: the table allows it (issue 57: off by default).
+    s.run(&gm, "/gm rules name:players_strike_anywhere value:on");
 
     let attack = s.run(&ann, "/attack attacker:Gala target:Brom location:head");
     let ids = attack.custom_ids();
@@ -160,29 +162,109 @@ fn the_dying_button_rolls_the_owners_dying_check() {
 /// after the first `since`. The bot brings the status message up to date after a command's
 /// answer has gone out, so this waits for it (10 s at most).
 fn status_attack_button(s: &super::Session, since: usize) -> String {
-    let prefix = format!("/channels/{}/messages", super::CHANNEL_ID);
-    let attack_of = |r: &crate::fake::Request| {
-        if !((r.method == "POST" || r.method == "PATCH") && r.route().starts_with(&prefix)) {
+    status_button(s, since, "enc:attack:")
+}
+
+/// The status message's latest button whose id starts with `prefix` (see
+/// [`status_attack_button`]).
+fn status_button(s: &super::Session, since: usize, prefix: &str) -> String {
+    let route = format!("/channels/{}/messages", super::CHANNEL_ID);
+    let button_of = |r: &crate::fake::Request| {
+        if !((r.method == "POST" || r.method == "PATCH") && r.route().starts_with(&route)) {
             return None;
         }
         r.json
             .as_ref()
             .map(custom_ids)
-            .and_then(|ids| ids.into_iter().find(|id| id.starts_with("enc:attack:")))
+            .and_then(|ids| ids.into_iter().find(|id| id.starts_with(prefix)))
     };
     s.fake.wait_for_from(
         since,
-        "the status message carries an Attack button",
+        &format!("the status message carries a {prefix} button"),
         Duration::from_secs(10),
-        |r| attack_of(r).is_some(),
+        |r| button_of(r).is_some(),
     );
     s.fake
         .requests()
         .iter()
         .skip(since)
         .rev()
-        .find_map(attack_of)
-        .expect("the status message carries an Attack button")
+        .find_map(button_of)
+        .expect("the status message carries the button")
+}
+
+/// Issue 57, through Discord: the status message's End asks the GM alone first (nothing ends);
+/// a player's press is refused; once the fight has moved on, the confirmation is refused as
+/// stale and the fight goes on; End pressed again and confirmed ends it, and says so.
+#[test]
+fn the_status_messages_end_asks_first_and_a_stale_confirmation_ends_nothing() {
+    let s = Session::start();
+    let ann = s.player(10);
+    let gm = s.gm(1);
+    s.run(&ann, "/character create name:Gala system:thiz");
+    s.run(&gm, "/character create name:Grimlok system:thiz npc:true");
+    s.run(&gm, "/encounter start system:thiz surprise:none");
+    s.run(&ann, "/encounter add character:Gala");
+    let since = s.fake.requests().len();
+    let added = s.run(&gm, "/encounter add npc:Grimlok");
+    let end = status_button(&s, since, "enc:end:");
+    let carrier = added.message();
+    let refused = s.press(&ann, &carrier, &end);
+    assert!(refused.ephemeral(), "{}", refused.callback_body());
+    let asked = s.press(&gm, &carrier, &end);
+    assert!(asked.ephemeral(), "{}", asked.callback_body());
+    assert!(
+        asked.text().contains("cannot be undone"),
+        "{}",
+        asked.text()
+    );
+    let yes = asked
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("enc:end-yes:"))
+        .expect("an End it button");
+    assert!(
+        asked
+            .custom_ids()
+            .iter()
+            .any(|id| id.starts_with("enc:end-keep:")),
+        "{}",
+        asked.callback_body()
+    );
+    assert!(
+        !s.run(&gm, "/encounter show")
+            .text()
+            .contains("Encounter over"),
+        "asking ends nothing"
+    );
+    // The fight moves on: the confirmation is stale.
+    let since = s.fake.requests().len();
+    s.run(&gm, "/encounter next");
+    let stale = s.press(&gm, &asked.message(), &yes);
+    assert!(stale.ephemeral(), "{}", stale.callback_body());
+    assert!(stale.text().contains("earlier status"), "{}", stale.text());
+    let shown = s.run(&gm, "/encounter show").text();
+    assert!(shown.contains("Initiative Pass 1"), "still on: {shown}");
+    // Asked again from the current status, and confirmed.
+    let end = status_button(&s, since, "enc:end:");
+    let asked = s.press(&gm, &carrier, &end);
+    let yes = asked
+        .custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with("enc:end-yes:"))
+        .expect("an End it button");
+    let ended = s.press(&gm, &asked.message(), &yes);
+    let said = if ended.kind() == 4 {
+        ended.text()
+    } else {
+        super::message_text(ended.followup(0).body())
+    };
+    assert!(said.contains("The encounter is over"), "{said}");
+    let shown = s.run(&gm, "/encounter show").text();
+    assert!(
+        shown.contains("no encounter") || shown.contains("Encounter over"),
+        "ended: {shown}"
+    );
 }
 
 /// Issue 31, through Discord: the GM presses Attack on the encounter's status message for an

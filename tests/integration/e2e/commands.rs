@@ -33,6 +33,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "character export",
             "character delete",
             "character restore",
+            "character approve",
             "character import",
             "gm setup",
         ],
@@ -43,6 +44,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "character create",
             "character skill",
             "attack",
+            "gm rules",
             "wound add",
             "wound heal",
             "wound rest",
@@ -542,6 +544,22 @@ fn character_sheets_from_create_to_import() {
         "{text}"
     );
 
+    // Issue 57: a GM approves Bram's sheet; then his player's ST is held (refused, changing
+    // nothing) while his notes are not; the GM takes the approval back and ST is his again.
+    let gm = s.gm(1);
+    let text = x.text(&gm, "/character approve name:Bram");
+    assert!(text.contains("Bram's sheet is approved"), "{text}");
+    assert_refusal(
+        &x.run(&bram, "/character set name:Bram field:st value:14"),
+        "ST of an approved sheet",
+    );
+    let text = x.text(&bram, "/character set name:Bram field:notes value:Tall");
+    assert!(text.contains("notes is now Tall"), "{text}");
+    let text = x.text(&gm, "/character approve name:Bram undo:true");
+    assert!(text.contains("no longer approved"), "{text}");
+    let text = x.text(&bram, "/character set name:Bram field:st value:14");
+    assert!(text.contains("st is now 14"), "{text}");
+
     let listed = x.run(&alys, "/character list");
     let text = listed.text();
     assert!(text.contains("Alys · THIZ (yours)"), "{text}");
@@ -656,6 +674,12 @@ fn thiz_attacks_and_wounds() {
     x.text(&alys, "/character create name:Alys system:thiz");
     x.text(&bram, "/character create name:Bram system:thiz");
     x.text(&bram, "/character skill name:Bram skill:Toughness rating:3");
+    // Alys strikes Bram outside a fight: refused, until the table allows it (issue 57).
+    super::commands::assert_refusal(
+        &x.run(&alys, "/attack attacker:Alys target:Bram"),
+        "a player's attack on another's character outside a fight",
+    );
+    x.text(&gm, "/gm rules name:players_strike_anywhere value:on");
 
     let attack = x.run(&alys, "/attack attacker:Alys target:Bram");
     assert!(!attack.ephemeral(), "an attack is public");
