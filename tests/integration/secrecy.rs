@@ -781,7 +781,13 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
             &[("name", name), ("system", system), ("npc", "true")],
         );
     }
-    for (skill, rating) in [("Speed", "13"), ("Perception", "1"), ("Toughness", "19")] {
+    // Issue 57: its weapon skill, 11, is what a declared Defend adds to its Speed.
+    for (skill, rating) in [
+        ("Speed", "13"),
+        ("Perception", "1"),
+        ("Toughness", "19"),
+        ("Weapon Skill (Club)", "11"),
+    ] {
         gm(
             &["character", "skill"],
             &[("name", "Grimlok"), ("skill", skill), ("rating", rating)],
@@ -817,8 +823,33 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
     );
     let leaks = std::cell::RefCell::new(Vec::new());
     let gm_saw = std::cell::RefCell::new(String::new());
+    // Issue 57: numbers a player could work an NPC's out of. The attack's modifier shows only
+    // what Alys's player typed (-2, or nothing by the buttons): with the Defend counted in it,
+    // it read -13 (or -11); and no "Hits" field against an NPC carries a number (beside the
+    // damage rolled it gives the armour away).
+    let derived = |text: &str, r: &Reply| -> Vec<String> {
+        let mut found = Vec::new();
+        for part in text.split("· modifier ").skip(1) {
+            let n: String = part
+                .chars()
+                .take_while(|c| *c == '-' || *c == '+' || c.is_ascii_digit())
+                .collect();
+            if n != "-2" {
+                found.push(format!("modifier {n}"));
+            }
+        }
+        for f in r.embeds.iter().flat_map(|e| &e.fields) {
+            if f.name == "Hits" && f.value.chars().any(|c| c.is_ascii_digit()) {
+                found.push(format!("Hits: {}", f.value));
+            }
+        }
+        found
+    };
     let check = |what: &str, r: &Reply, numbers: &[&str]| {
         let text = r.caller_text();
+        for d in derived(&text, r) {
+            leaks.borrow_mut().push(format!("{d} in {what}: {text}"));
+        }
         for s in numbers
             .iter()
             .chain(SENTINELS.iter().filter(|s| **s != NPC))
@@ -853,17 +884,34 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
             .reply
     };
     let mut alys_turns = 0;
+    let mut defends = 0;
     for _ in 0..12 {
         run(THIZ_CH, &w.gm, &["encounter", "next"], &[]);
         let s = status(THIZ_CH);
         check("the THIZ status", &s, &THIZ_NUMBERS);
+        if s.all_text().contains("**Turn: Grimlok 1**") {
+            // Grimlok defends against the next attack: its weapon skill adds to its Speed.
+            let declared = run(
+                THIZ_CH,
+                &w.gm,
+                &["encounter", "declare"],
+                &[("option", "defend")],
+            );
+            check("the GM's Defend", &declared, &THIZ_NUMBERS);
+            defends += 1;
+        }
         if !s.all_text().contains("**Turn: Alys**") {
             continue;
         }
         // THIZ gives a turn one attack: typed on one of Alys's turns, by the buttons on the next.
         alys_turns += 1;
         if alys_turns % 2 == 1 {
-            let r = run(THIZ_CH, &w.alys, &["attack"], &[("target", "Grimlok 1")]);
+            let r = run(
+                THIZ_CH,
+                &w.alys,
+                &["attack"],
+                &[("target", "Grimlok 1"), ("modifier", "-2")],
+            );
             check("/attack target:Grimlok 1", &r, &THIZ_NUMBERS);
             continue;
         }
@@ -904,6 +952,9 @@ fn a_player_attacking_encounter_npcs_never_sees_their_numbers() {
         saw.contains("Speed 13") && saw.contains("armour 7"),
         "{saw}"
     );
+    // The Defend was in play, and the GM's copies read it: the scan for it can fail.
+    assert!(defends >= 1, "Grimlok defended");
+    assert!(saw.contains("defending +11"), "{saw}");
     // TFT: Tor (DX 16) against Skarn 1 (DX 5) acts first each round.
     run(TFT_CH, &w.gm, &["encounter", "start"], &[("system", "tft")]);
     run(

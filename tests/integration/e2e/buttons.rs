@@ -70,7 +70,7 @@ fn luck_rerolls_an_attack_and_lowers_a_wound_twice() {
     s.run(&gm, "/luck set character:Gala points:3");
     s.run(&gm, "/luck set character:Brom points:3");
     // Gala strikes Brom outside a fight: the table allows it (issue 57: off by default).
-    s.run(&gm, "/gm rules name:players_strike_anywhere value:on");
+    s.run(&gm, "/gm rules name:players_strike_anywhere value:true");
 
     let attack = s.run(&ann, "/attack attacker:Gala target:Brom location:head");
     let ids = attack.custom_ids();
@@ -162,12 +162,13 @@ fn the_dying_button_rolls_the_owners_dying_check() {
 /// after the first `since`. The bot brings the status message up to date after a command's
 /// answer has gone out, so this waits for it (10 s at most).
 fn status_attack_button(s: &super::Session, since: usize) -> String {
-    status_button(s, since, "enc:attack:")
+    status_button(s, since, "enc:attack:", "")
 }
 
-/// The status message's latest button whose id starts with `prefix` (see
-/// [`status_attack_button`]).
-fn status_button(s: &super::Session, since: usize, prefix: &str) -> String {
+/// The status message's latest button whose id starts with `prefix`, on a post or edit that
+/// reads `showing` (the change the button must follow: an earlier command's edit may still
+/// arrive after `since`); see [`status_attack_button`].
+fn status_button(s: &super::Session, since: usize, prefix: &str, showing: &str) -> String {
     let route = format!("/channels/{}/messages", super::CHANNEL_ID);
     let button_of = |r: &crate::fake::Request| {
         if !((r.method == "POST" || r.method == "PATCH") && r.route().starts_with(&route)) {
@@ -175,6 +176,7 @@ fn status_button(s: &super::Session, since: usize, prefix: &str) -> String {
         }
         r.json
             .as_ref()
+            .filter(|body| super::message_text(body).contains(showing))
             .map(custom_ids)
             .and_then(|ids| ids.into_iter().find(|id| id.starts_with(prefix)))
     };
@@ -207,7 +209,7 @@ fn the_status_messages_end_asks_first_and_a_stale_confirmation_ends_nothing() {
     s.run(&ann, "/encounter add character:Gala");
     let since = s.fake.requests().len();
     let added = s.run(&gm, "/encounter add npc:Grimlok");
-    let end = status_button(&s, since, "enc:end:");
+    let end = status_button(&s, since, "enc:end:", "Grimlok 1");
     let carrier = added.message();
     let refused = s.press(&ann, &carrier, &end);
     assert!(refused.ephemeral(), "{}", refused.callback_body());
@@ -246,7 +248,7 @@ fn the_status_messages_end_asks_first_and_a_stale_confirmation_ends_nothing() {
     let shown = s.run(&gm, "/encounter show").text();
     assert!(shown.contains("Initiative Pass 1"), "still on: {shown}");
     // Asked again from the current status, and confirmed.
-    let end = status_button(&s, since, "enc:end:");
+    let end = status_button(&s, since, "enc:end:", "Initiative Pass 1");
     let asked = s.press(&gm, &carrier, &end);
     let yes = asked
         .custom_ids()

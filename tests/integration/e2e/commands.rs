@@ -679,7 +679,7 @@ fn thiz_attacks_and_wounds() {
         &x.run(&alys, "/attack attacker:Alys target:Bram"),
         "a player's attack on another's character outside a fight",
     );
-    x.text(&gm, "/gm rules name:players_strike_anywhere value:on");
+    x.text(&gm, "/gm rules name:players_strike_anywhere value:true");
 
     let attack = x.run(&alys, "/attack attacker:Alys target:Bram");
     assert!(!attack.ephemeral(), "an attack is public");
