@@ -4,10 +4,15 @@
 //! without serenity), then the builders copy it field by field. Colours come from the reply's
 //! [`Tone`](crate::app::reply::Tone) (THIZ levels: black, red, yellow, green; grey for failure).
 //! Every message goes out with no mentions allowed (SPEC §3).
+//!
+//! These builders are the only renderer of a reply: `run` and `serve` send what they build, and
+//! `referee console --json` prints the same builders serialized ([`response_data`] and its
+//! siblings), so what one checks in the console is what Discord gets. They hand the console
+//! plain JSON, never a serenity type.
 
 use poise::serenity_prelude as serenity;
 
-use crate::app::reply::{Embed, Field, Reply, Visibility};
+use crate::app::reply::{Embed, Field, Reply, ReplyFile, Visibility};
 
 /// The answer to any internal failure (the details are logged, never shown).
 pub const SOMETHING_WENT_WRONG: &str =
@@ -179,15 +184,19 @@ pub fn create_reply(reply: &Reply) -> poise::CreateReply {
         b = b.components(components(&r));
     }
     if let Some(file) = &r.file {
-        b = b.attachment(serenity::CreateAttachment::bytes(
-            file.content.as_bytes(),
-            file.name.as_str(),
-        ));
+        b = b.attachment(attachment(file));
     }
     b
 }
 
-/// The initial response to a component interaction, as a new message.
+fn attachment(file: &ReplyFile) -> serenity::CreateAttachment {
+    serenity::CreateAttachment::bytes(file.content.as_bytes(), file.name.as_str())
+}
+
+/// The answer to an interaction as a new message (the `data` of a type 4 callback), with its
+/// file: what `run` answers a command or a press with, what `serve` puts in its HTTP answer (a
+/// reply with a file, which JSON cannot carry, is deferred there and edited in), and what the
+/// console prints ([`response_data`]).
 pub fn interaction_message(reply: &Reply) -> serenity::CreateInteractionResponseMessage {
     let r = fit(reply);
     let mut b = serenity::CreateInteractionResponseMessage::new()
@@ -197,6 +206,9 @@ pub fn interaction_message(reply: &Reply) -> serenity::CreateInteractionResponse
         .allowed_mentions(no_mentions());
     if !r.buttons.is_empty() {
         b = b.components(components(&r));
+    }
+    if let Some(file) = &r.file {
+        b = b.add_file(attachment(file));
     }
     b
 }
@@ -212,7 +224,8 @@ pub fn updated_message(reply: &Reply) -> serenity::CreateInteractionResponseMess
         .allowed_mentions(no_mentions())
 }
 
-/// A follow-up message to an interaction (the result of pressing a luck button).
+/// A follow-up message to an interaction, with its file: an answer whose callback may not have
+/// arrived, a GM's copy of the NPC numbers, a notice to the channel.
 pub fn followup(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
     let r = fit(reply);
     let mut b = serenity::CreateInteractionResponseFollowup::new()
@@ -222,6 +235,9 @@ pub fn followup(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
         .allowed_mentions(no_mentions());
     if !r.buttons.is_empty() {
         b = b.components(components(&r));
+    }
+    if let Some(file) = &r.file {
+        b = b.add_file(attachment(file));
     }
     b
 }
@@ -236,15 +252,11 @@ pub fn edit_response(reply: &Reply) -> serenity::EditInteractionResponse {
         .allowed_mentions(no_mentions())
         .components(components(&r));
     if let Some(file) = &r.file {
-        b = b.new_attachment(serenity::CreateAttachment::bytes(
-            file.content.as_bytes(),
-            file.name.as_str(),
-        ));
+        b = b.new_attachment(attachment(file));
     }
     b
 }
 
-/// A message posted to a channel (the GM channel's copy).
 /// The reply as the new body of a message the bot posted earlier (the encounter's status):
 /// content, embeds and buttons replaced; an empty button list clears them.
 pub fn edit_message(reply: &Reply) -> serenity::EditMessage {
@@ -256,6 +268,7 @@ pub fn edit_message(reply: &Reply) -> serenity::EditMessage {
         .components(components(&r))
 }
 
+/// A message posted to a channel: the GM channel's copy, the encounter's status.
 pub fn create_message(reply: &Reply) -> serenity::CreateMessage {
     let r = fit(reply);
     let mut b = serenity::CreateMessage::new()
@@ -266,6 +279,36 @@ pub fn create_message(reply: &Reply) -> serenity::CreateMessage {
         b = b.components(components(&r));
     }
     b
+}
+
+/// A builder as the JSON it goes out as. serenity's builders are plain data, so this cannot
+/// fail; if it ever did, that is logged and the console shows `null`.
+fn json(builder: &impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(builder).unwrap_or_else(|e| {
+        tracing::error!(error = %e, "a rendered reply does not serialize");
+        serde_json::Value::Null
+    })
+}
+
+/// [`interaction_message`] as JSON: the `data` of the callback `run` and `serve` answer with.
+pub fn response_data(reply: &Reply) -> serde_json::Value {
+    json(&interaction_message(reply))
+}
+
+/// [`updated_message`] as JSON: the message a button press rewrites (a type 7 callback's `data`).
+pub fn update_data(reply: &Reply) -> serde_json::Value {
+    json(&updated_message(reply))
+}
+
+/// [`followup`] as JSON: the body of a follow-up message.
+pub fn followup_data(reply: &Reply) -> serde_json::Value {
+    json(&followup(reply))
+}
+
+/// [`create_message`] as JSON: the body of a message posted to a channel (the outbox adds its
+/// nonce when it delivers a GM copy).
+pub fn message_data(reply: &Reply) -> serde_json::Value {
+    json(&create_message(reply))
 }
 
 /// The components of `message` with every button disabled: a luck button is used once.
