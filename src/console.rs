@@ -1,8 +1,12 @@
 //! `referee console`: slash commands typed as text on standard input, replies printed.
 //!
 //! Owns reading a typed line (`/check rating:4 modifier:-2`, values with spaces in double quotes)
-//! into an [`Invocation`], and printing reply models. Calls only `app`; never decides what a
-//! command does or who may run it. The line parser is pure so it can be tested on its own.
+//! into an [`Invocation`], and printing reply models. Calls `app` to run a command; never decides
+//! what a command does or who may run it. The line parser is pure so it can be tested on its own.
+//!
+//! `--json` prints what the bot would send, rendered by the bot's own pure builders
+//! (`bot::render`'s `*_data`, which hand back plain JSON, no serenity type): fit to Discord's
+//! limits, buttons in rows of five, the same flags and mentions. `bot` never imports the console.
 
 use std::fmt;
 use std::fmt::Write as _;
@@ -13,6 +17,7 @@ use std::sync::Arc;
 pub use crate::app::invocation::Invocation;
 use crate::app::reply::{Reply, Visibility};
 use crate::app::{App, Caller, Command, Dice};
+use crate::bot::render;
 use crate::rules::dice::expr::Limits;
 use crate::store::{GuildId, Store, UserId};
 
@@ -134,7 +139,7 @@ impl Session {
         if options.json {
             let mut json = to_json(&reply, options.gm);
             if let Some(status) = &status {
-                json["status_message"] = status.to_discord_data();
+                json["status_message"] = render::message_data(status);
             }
             let _ = writeln!(out, "{json}");
         } else {
@@ -193,29 +198,41 @@ fn read_files(mut inv: Invocation) -> Result<Invocation, String> {
     Ok(inv)
 }
 
-/// One JSON object: Discord's interaction-response `data` plus `visibility` and `gm_copy` (and
-/// `update`, the new text of the message whose button was pressed, when a press changes it).
+/// The keys [`to_json`] adds to the interaction-response `data`: where the copies go.
+pub const ROUTING_KEYS: [&str; 6] = [
+    "visibility",
+    "gm_copy",
+    "update",
+    "caller_copy",
+    "notice",
+    "status_message",
+];
+
+/// One JSON object: Discord's interaction-response `data`, exactly as `run` and `serve` send it
+/// (`bot::render::response_data`), plus the routing: `visibility` and `gm_copy` (the body posted
+/// to the GM channel), and when present `update` (the new text of the message whose button was
+/// pressed), `caller_copy` and `notice` (follow-ups), each rendered as the bot sends it there.
 /// The GM copy's content is shown only to a console run as GM (`--gm`); a player learns only
 /// that a copy went to the GM, as in Discord.
 pub fn to_json(reply: &Reply, gm: bool) -> serde_json::Value {
-    let mut data = reply.to_discord_data();
+    let mut data = render::response_data(reply);
     data["visibility"] = serde_json::json!(reply.visibility);
     data["gm_copy"] = match &reply.gm_copy {
         None => serde_json::Value::Null,
-        Some(copy) if gm => copy.to_discord_data(),
+        Some(copy) if gm => render::message_data(copy),
         Some(_) => serde_json::json!("sent to the GM channel"),
     };
     // A roll request's press also rewrites the request message, which everyone sees.
     if let Some(message) = &reply.update {
-        data["update"] = message.to_discord_data();
+        data["update"] = render::update_data(message);
     }
     // What a GM alone receives after the reply (an NPC's numbers the channel did not see).
     if let Some(copy) = &reply.caller_copy {
-        data["caller_copy"] = copy.to_discord_data();
+        data["caller_copy"] = render::followup_data(copy);
     }
     // A message posted for the whole channel after the reply.
     if let Some(notice) = &reply.notice {
-        data["notice"] = notice.to_discord_data();
+        data["notice"] = render::followup_data(notice);
     }
     data
 }

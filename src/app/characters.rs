@@ -26,6 +26,7 @@ mod lifecycle_tests;
 mod tests;
 
 use super::invocation::{Invocation, Opts};
+use super::layout::MAX_PAGE;
 use super::reply::Reply;
 use super::text::escape;
 use super::{AppResult, Ctx, user};
@@ -44,10 +45,11 @@ pub enum CharacterCommand {
         system: Option<System>,
         npc: bool,
     },
-    /// `show [name]`: the public sheet, posted in the channel.
-    Show { name: Option<String> },
-    /// `list`: the characters the caller may see.
-    List,
+    /// `show [name] [page]`: the public sheet, posted in the channel; `page` of a sheet too long
+    /// for one message.
+    Show { name: Option<String>, page: usize },
+    /// `list [page]`: the characters the caller may see.
+    List { page: usize },
     /// `set name field value`.
     Set {
         name: String,
@@ -86,6 +88,11 @@ fn name_opt(o: &Opts<'_>) -> Option<String> {
     o.text("name").map(|s| s.trim().to_owned())
 }
 
+/// The `page` option of a list too long for one message (1, the first, when left out).
+fn page(o: &Opts<'_>) -> AppResult<usize> {
+    Ok(o.int("page", 1, MAX_PAGE)?.unwrap_or(1) as usize)
+}
+
 fn required_name(o: &Opts<'_>) -> AppResult<String> {
     Ok(o.required("name")?.trim().to_owned())
 }
@@ -122,13 +129,16 @@ impl CharacterCommand {
                     npc: o.flag("npc")?,
                 }
             }
-            "show" => CharacterCommand::Show {
-                name: name_opt(&Opts::new(inv, &["name"])?),
-            },
-            "list" => {
-                Opts::new(inv, &[])?;
-                CharacterCommand::List
+            "show" => {
+                let o = Opts::new(inv, &["name", "page"])?;
+                CharacterCommand::Show {
+                    name: name_opt(&o),
+                    page: page(&o)?,
+                }
             }
+            "list" => CharacterCommand::List {
+                page: page(&Opts::new(inv, &["page"])?)?,
+            },
             "set" => {
                 let o = Opts::new(inv, &["name", "field", "value"])?;
                 CharacterCommand::Set {
@@ -203,8 +213,8 @@ impl CharacterCommand {
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         match self {
             CharacterCommand::Create { name, system, npc } => edit::create(ctx, &name, system, npc),
-            CharacterCommand::Show { name } => view::show(ctx, name.as_deref()),
-            CharacterCommand::List => view::list(ctx),
+            CharacterCommand::Show { name, page } => view::show(ctx, name.as_deref(), page),
+            CharacterCommand::List { page } => view::list(ctx, page),
             CharacterCommand::Set { name, field, value } => edit::set(ctx, &name, &field, &value),
             CharacterCommand::Skill {
                 name,

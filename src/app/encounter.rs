@@ -29,6 +29,7 @@ use self::loaded::{At, Facts, Loaded, load, save};
 use self::state::{Declared, Figure, State, Surprise, Team, TimeUnit, Undo};
 use self::status::{BUTTON_PREFIX, Looks};
 use super::invocation::{Invocation, Opts};
+use super::layout::MAX_PAGE;
 use super::reply::Reply;
 use super::text::escape;
 use super::{App, AppError, AppResult, Ctx, user};
@@ -100,7 +101,10 @@ pub enum EncounterCommand {
         count: u32,
         unit: TimeUnit,
     },
-    Show,
+    /// The status (a GM's with the numbers); `page` of a status too long for one message.
+    Show {
+        page: usize,
+    },
     /// Ends the fight. `version`: pressed as the confirmation of a status message's End (the
     /// encounter's version when End was pressed), which must still be current.
     End {
@@ -198,10 +202,11 @@ impl EncounterCommand {
                     position: o.required_int("position", 1, MAX_POSITION)? as u32,
                 }
             }
-            "show" => {
-                Opts::new(inv, &[])?;
-                EncounterCommand::Show
-            }
+            "show" => EncounterCommand::Show {
+                page: Opts::new(inv, &["page"])?
+                    .int("page", 1, MAX_PAGE)?
+                    .map_or(1, |p| p as usize),
+            },
             "timer" => {
                 let o = Opts::new(inv, &["figure", "what", "count", "per"])?;
                 let what = o.required("what")?.trim().to_owned();
@@ -223,13 +228,10 @@ impl EncounterCommand {
                     unit,
                 }
             }
-            "end" => {
-                let o = Opts::new(inv, &["keep"])?;
-                EncounterCommand::End {
-                    keep: o.flag("keep")?,
-                    version: None,
-                }
-            }
+            "end" => EncounterCommand::End {
+                keep: Opts::new(inv, &["keep"])?.flag("keep")?,
+                version: None,
+            },
             other => {
                 return Err(user(format!(
                     "/encounter has no {}: it takes start, add, remove, next, undo, declare, act, move, show, timer or end.",
@@ -346,7 +348,7 @@ impl EncounterCommand {
             ),
             EncounterCommand::Act { figure } => act(ctx, at, &figure),
             EncounterCommand::Move { figure, position } => move_to(ctx, at, &figure, position),
-            EncounterCommand::Show => show(ctx, at),
+            EncounterCommand::Show { page } => show(ctx, at, page),
             EncounterCommand::Timer {
                 figure,
                 what,
@@ -1305,21 +1307,27 @@ fn move_to(ctx: &Ctx<'_>, at: At, name: &str, position: u32) -> AppResult<Reply>
     Ok(Reply::public(line))
 }
 
-fn show(ctx: &Ctx<'_>, at: At) -> AppResult<Reply> {
+fn show(ctx: &Ctx<'_>, at: At, page: usize) -> AppResult<Reply> {
     let gm = ctx.is_gm();
-    let reply = ctx
+    let pages = ctx
         .app
         .store
-        .read(|conn| -> crate::store::Result<_> { Ok(status_of(conn, at, gm)) })?;
-    let mut reply = reply?.ok_or_else(no_encounter)?.1;
+        .read(|conn| -> crate::store::Result<_> { Ok(status_pages(conn, at, gm)) })?;
+    let pages = pages?.ok_or_else(no_encounter)?.1;
+    let mut reply = super::layout::pick(pages, page, "The status").map_err(user)?;
     reply.buttons.clear();
     reply.visibility = super::reply::Visibility::Ephemeral;
     Ok(reply)
 }
 
 /// The status of the channel's encounter as the players (or, with `gm`, the GM) see it, with
-/// the row it was read from.
+/// the row it was read from: its first page, the one the channel's message shows.
 fn status_of(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, Reply)>> {
+    Ok(status_pages(conn, at, gm)?.map(|(row, mut pages)| (row, pages.swap_remove(0))))
+}
+
+/// [`status_of`], every page.
+fn status_pages(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, Vec<Reply>)>> {
     let Some(l) = load(conn, at)? else {
         return Ok(None);
     };
@@ -1345,8 +1353,8 @@ fn status_of(conn: &Conn, at: At, gm: bool) -> AppResult<Option<(EncounterRow, R
         gm,
         undo: l.undo.as_ref().is_some_and(|u| u.version == l.row.version),
     };
-    let reply = status::render(l.row.system, &l.state, l.row.version, l.row.ended, &view);
-    Ok(Some((l.row, reply)))
+    let pages = status::render_pages(l.row.system, &l.state, l.row.version, l.row.ended, &view);
+    Ok(Some((l.row, pages)))
 }
 
 /// What a stale End (or its confirmation) is told: the fight it was pressed for is not this one

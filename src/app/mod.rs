@@ -25,6 +25,7 @@
 //!   text.rs        escaping, limits      sheet.rs    the public sheet, per system
 //!   weapons.rs     the default weapon    suggest.rs  autocomplete
 //!   outbox.rs      the GM channel copies help.rs     /help
+//!   layout.rs      Discord's limits: a list over fields, an embed over pages
 //!   the families: each a dispatcher over its use cases, and a leaf they all share
 //!   thiz/          /check /attack /wound /maneuver /hazard /magic /move /advance; shared.rs
 //!   tft/           /tft /tftkit /tftref /odds tft; shared.rs (a TFT sheet's numbers, switches)
@@ -55,6 +56,7 @@ pub mod gm;
 pub mod help;
 pub mod house;
 pub mod invocation;
+pub mod layout;
 pub mod luck;
 pub mod outbox;
 pub mod perm;

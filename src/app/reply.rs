@@ -282,75 +282,9 @@ impl Tone {
     }
 }
 
-impl Reply {
-    /// The reply as the `data` of a Discord interaction response (content, embeds, components,
-    /// flags, allowed_mentions), without Discord types: the console prints it and tests check its
-    /// shape. Mentions are always disabled; ephemeral replies carry flag 64.
-    pub fn to_discord_data(&self) -> serde_json::Value {
-        use serde_json::json;
-        let embeds: Vec<_> = self
-            .embeds
-            .iter()
-            .map(|e| {
-                let mut v = json!({
-                    "title": e.title,
-                    "description": e.description,
-                    "fields": e.fields.iter().map(|f| json!({
-                        "name": f.name, "value": f.value, "inline": f.inline
-                    })).collect::<Vec<_>>(),
-                });
-                if let Some(tone) = e.tone {
-                    v["color"] = json!(tone.color());
-                }
-                if let Some(footer) = &e.footer {
-                    v["footer"] = json!({ "text": footer });
-                }
-                v
-            })
-            .collect();
-        let mut data = json!({
-            "content": self.content,
-            "embeds": embeds,
-            "allowed_mentions": { "parse": [] },
-        });
-        if !self.buttons.is_empty() {
-            data["components"] = json!([{
-                "type": 1,
-                "components": self.buttons.iter().map(|b| json!({
-                    "type": 2, "style": 1, "label": b.label,
-                    "custom_id": b.custom_id, "disabled": b.disabled
-                })).collect::<Vec<_>>(),
-            }]);
-        }
-        if self.visibility == Visibility::Ephemeral {
-            data["flags"] = json!(64);
-        }
-        data
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn discord_data_has_flags_mentions_and_components() {
-        let r = Reply::ephemeral("hi").with_button(Button {
-            custom_id: "luck:reroll:3".into(),
-            label: "Spend luck: reroll".into(),
-            disabled: false,
-        });
-        let d = r.to_discord_data();
-        assert_eq!(d["flags"], 64);
-        assert_eq!(d["allowed_mentions"]["parse"], serde_json::json!([]));
-        assert_eq!(
-            d["components"][0]["components"][0]["custom_id"],
-            "luck:reroll:3"
-        );
-        let d = Reply::public("x").to_discord_data();
-        assert!(d.get("flags").is_none());
-        assert!(d.get("components").is_none());
-    }
 
     #[test]
     fn all_text_reaches_every_part() {

@@ -46,6 +46,8 @@ pub enum RollsCommand {
     History {
         character: Option<String>,
         count: u32,
+        /// The page, when the rolls are too long for one message (1, the first).
+        page: usize,
     },
 }
 
@@ -75,13 +77,16 @@ impl RollsCommand {
                 })
             }
             ["history"] => {
-                let o = Opts::new(inv, &["character", "count"])?;
+                let o = Opts::new(inv, &["character", "count", "page"])?;
                 let count = o
                     .int("count", 1, i64::from(MAX_HISTORY))?
                     .map_or(DEFAULT_HISTORY, |c| c as u32);
                 Ok(Self::History {
                     character: o.text("character").map(|c| c.trim().to_owned()),
                     count,
+                    page: o
+                        .int("page", 1, crate::app::layout::MAX_PAGE)?
+                        .map_or(1, |p| p as usize),
                 })
             }
             _ => Err(user(format!(
@@ -100,9 +105,11 @@ impl RollsCommand {
             } => roll(ctx, &expression, mode, &label),
             Self::GmRoll { expression, label } => gm_roll(ctx, &expression, &label),
             Self::Reveal { roll } => reveal(ctx, roll),
-            Self::History { character, count } => {
-                history::history(ctx, character.as_deref(), count)
-            }
+            Self::History {
+                character,
+                count,
+                page,
+            } => history::history(ctx, character.as_deref(), count, page),
         }
     }
 }

@@ -39,6 +39,17 @@ pub fn truncate(text: &str, max: usize) -> String {
     out
 }
 
+/// An option as a player types it, its value escaped: `name:Vexa`, in double quotes when the
+/// value has a space (`name:"Gala of Iondren"`), as the console reads it too.
+pub fn typed_option(option: &str, value: &str) -> String {
+    let value = escape(value);
+    if value.contains(char::is_whitespace) {
+        format!("{option}:\"{value}\"")
+    } else {
+        format!("{option}:{value}")
+    }
+}
+
 /// A signed number as players write modifiers: "+2", "-1", "0".
 pub fn signed(n: i32) -> String {
     if n > 0 {

@@ -214,35 +214,16 @@ pub async fn extras(http: &serenity::Http, token: &str, reply: &Reply, arrived: 
         (&reply.notice, "a private roll's notice to the channel"),
     ] {
         if let Some(message) = extra.as_deref()
-            && !Box::pin(followup(http, token, &followup_message(message), arrived)).await
+            && !Box::pin(followup(http, token, &render::followup(message), arrived)).await
         {
             tracing::warn!("{what} could not be sent");
         }
     }
 }
 
-/// A reply as a follow-up message, with its file.
-pub fn followup_message(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
-    let mut message = render::followup(reply);
-    if let Some(file) = &reply.file {
-        message = message.add_file(serenity::CreateAttachment::bytes(
-            file.content.as_bytes(),
-            file.name.as_str(),
-        ));
-    }
-    message
-}
-
 /// A reply as the initial response (a new message), with its file.
 pub fn response_message(reply: &Reply) -> serenity::CreateInteractionResponse {
-    let mut message = render::interaction_message(reply);
-    if let Some(file) = &reply.file {
-        message = message.add_file(serenity::CreateAttachment::bytes(
-            file.content.as_bytes(),
-            file.name.as_str(),
-        ));
-    }
-    serenity::CreateInteractionResponse::Message(message)
+    serenity::CreateInteractionResponse::Message(render::interaction_message(reply))
 }
 
 /// Answers an interaction with `reply`: the callback, retried; if that is not sure to have
@@ -299,7 +280,7 @@ async fn unsure(
         return true;
     }
     tracing::warn!(%why, "the interaction callback did not go through; sending the answer as a follow-up");
-    followup(http, token, &followup_message(reply), arrived).await
+    followup(http, token, &render::followup(reply), arrived).await
 }
 
 /// Whether the interaction's original response exists (its callback arrived after all):

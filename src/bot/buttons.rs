@@ -93,13 +93,8 @@ pub async fn pressed(
                     return Ok(());
                 }
             }
-            let answered = answer::followup(
-                &ctx.http,
-                &press.token,
-                &answer::followup_message(&reply),
-                arrived,
-            )
-            .await;
+            let answered =
+                answer::followup(&ctx.http, &press.token, &render::followup(&reply), arrived).await;
             data.count(BUTTON, answered_as(kind, answered), arrived);
             if answered && (reply.caller_copy.is_some() || reply.notice.is_some()) {
                 answer::extras(&ctx.http, &press.token, &reply, arrived).await;

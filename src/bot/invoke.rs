@@ -266,7 +266,7 @@ async fn tell_gm(
 ) {
     let guild = caller.guild;
     if let Some(notice) = gm_notice(data, caller).await
-        && !answer::followup(http, token, &answer::followup_message(&notice), arrived).await
+        && !answer::followup(http, token, &render::followup(&notice), arrived).await
     {
         tracing::warn!(%guild, "the GM could not be told of failed GM channel copies");
     }

@@ -4,39 +4,26 @@
 //! without serenity), then the builders copy it field by field. Colours come from the reply's
 //! [`Tone`](crate::app::reply::Tone) (THIZ levels: black, red, yellow, green; grey for failure).
 //! Every message goes out with no mentions allowed (SPEC §3).
+//!
+//! These builders are the only renderer of a reply: `run` and `serve` send what they build, and
+//! `referee console --json` prints the same builders serialized ([`response_data`] and its
+//! siblings), so what one checks in the console is what Discord gets. They hand the console
+//! plain JSON, never a serenity type.
 
 use poise::serenity_prelude as serenity;
 
-use crate::app::reply::{Embed, Field, Reply, Visibility};
+use crate::app::layout;
+use crate::app::reply::{Embed, Field, Reply, ReplyFile, Visibility};
 
 /// The answer to any internal failure (the details are logged, never shown).
 pub const SOMETHING_WENT_WRONG: &str =
     "Something went wrong. The error was logged; please try again.";
 
-/// Characters of message content.
-pub const CONTENT_MAX: usize = 2000;
-/// Embeds on one message.
-pub const EMBEDS_MAX: usize = 10;
-/// Characters of an embed title.
-pub const TITLE_MAX: usize = 256;
-/// Characters of an embed description.
-pub const DESCRIPTION_MAX: usize = 4096;
-/// Fields of one embed.
-pub const FIELDS_MAX: usize = 25;
-/// Characters of a field name.
-pub const FIELD_NAME_MAX: usize = 256;
-/// Characters of a field value.
-pub const FIELD_VALUE_MAX: usize = 1024;
-/// Characters of an embed footer.
-pub const FOOTER_MAX: usize = 2048;
-/// Characters of all embeds of one message together.
-pub const EMBEDS_TOTAL_MAX: usize = 6000;
-/// Buttons in one action row, and rows on one message.
-pub const BUTTONS_PER_ROW: usize = 5;
-pub const ROWS_MAX: usize = 5;
-/// Characters of a button label, and of a custom id.
-pub const LABEL_MAX: usize = 80;
-pub const CUSTOM_ID_MAX: usize = 100;
+// Discord's limits, kept beside the reply model (a use case pages a list by them).
+pub use crate::app::layout::{
+    BUTTONS_PER_ROW, CONTENT_MAX, CUSTOM_ID_MAX, DESCRIPTION_MAX, EMBEDS_MAX, EMBEDS_TOTAL_MAX,
+    FIELD_NAME_MAX, FIELD_VALUE_MAX, FIELDS_MAX, FOOTER_MAX, LABEL_MAX, ROWS_MAX, TITLE_MAX,
+};
 
 /// What Discord shows for an empty field name or value (both must be non-empty).
 const BLANK: &str = "\u{200b}";
@@ -51,35 +38,36 @@ pub fn cut(text: &str, max: usize) -> String {
     out
 }
 
-fn embed_len(e: &Embed) -> usize {
-    e.title.chars().count()
-        + e.description.chars().count()
-        + e.fields
-            .iter()
-            .map(|f| f.name.chars().count() + f.value.chars().count())
-            .sum::<usize>()
-        + e.footer.as_ref().map_or(0, |f| f.chars().count())
+/// "3 more fields not shown": the field that stands for what [`fit`] left out of an embed.
+fn left_out_field(count: usize) -> Field {
+    Field {
+        name: "More".into(),
+        value: format!("{count} more fields not shown"),
+        inline: false,
+    }
 }
 
-/// The reply cut to Discord's limits: long texts end in "…", extra fields, embeds and buttons
-/// are dropped (a last field says how many fields were left out), empty field texts become a
-/// blank Discord accepts, and a reply with nothing to show gets a dash.
+/// The reply cut to Discord's limits, the last resort behind `app::layout` (which pages the
+/// lists that can grow, so that nothing is lost): a field value over its limit is split at line
+/// boundaries into numbered fields ("Equipment (1/2)"), never cut mid-line; long texts end in
+/// "…"; fields past 25, and past the 6,000 characters the embeds share (the last embed's last
+/// fields first, then whole embeds), are left out, and a last field or a line of the content
+/// says how many; extra buttons are dropped; empty field texts become a blank Discord accepts,
+/// and a reply with nothing to show gets a dash.
 pub fn fit(reply: &Reply) -> Reply {
     let mut out = reply.clone();
-    out.content = cut(&out.content, CONTENT_MAX);
     out.embeds.truncate(EMBEDS_MAX);
+    // Fields each embed had to leave out.
+    let mut left_out: Vec<usize> = Vec::with_capacity(out.embeds.len());
     for e in &mut out.embeds {
         e.title = cut(&e.title, TITLE_MAX);
         e.description = cut(&e.description, DESCRIPTION_MAX);
         e.footer = e.footer.as_ref().map(|f| cut(f, FOOTER_MAX));
+        e.fields = e.fields.iter().flat_map(layout::split_field).collect();
+        let mut dropped = 0;
         if e.fields.len() > FIELDS_MAX {
-            let left_out = e.fields.len() - (FIELDS_MAX - 1);
+            dropped = e.fields.len() - (FIELDS_MAX - 1);
             e.fields.truncate(FIELDS_MAX - 1);
-            e.fields.push(Field {
-                name: "More".into(),
-                value: format!("{left_out} more fields not shown"),
-                inline: false,
-            });
         }
         for f in &mut e.fields {
             f.name = if f.name.trim().is_empty() {
@@ -93,11 +81,58 @@ pub fn fit(reply: &Reply) -> Reply {
                 cut(&f.value, FIELD_VALUE_MAX)
             };
         }
+        left_out.push(dropped);
     }
-    // Whole embeds beyond the shared budget are dropped, last first.
-    while out.embeds.iter().map(embed_len).sum::<usize>() > EMBEDS_TOTAL_MAX {
-        out.embeds.pop();
+    // Over the shared budget: the last embed's fields go, last first, then the embed itself.
+    let total = |embeds: &[Embed], left_out: &[usize]| -> usize {
+        embeds
+            .iter()
+            .zip(left_out)
+            .map(|(e, &n)| {
+                layout::embed_chars(e)
+                    + if n > 0 {
+                        let f = left_out_field(n);
+                        f.name.chars().count() + f.value.chars().count()
+                    } else {
+                        0
+                    }
+            })
+            .sum()
+    };
+    let mut embeds_left_out = 0;
+    while total(&out.embeds, &left_out) > EMBEDS_TOTAL_MAX {
+        let (Some(last), Some(dropped)) = (out.embeds.last_mut(), left_out.last_mut()) else {
+            break;
+        };
+        if last.fields.pop().is_some() {
+            *dropped += 1;
+        } else {
+            out.embeds.pop();
+            left_out.pop();
+            embeds_left_out += 1;
+        }
     }
+    for (e, &n) in out.embeds.iter_mut().zip(&left_out) {
+        if n > 0 {
+            e.fields.push(left_out_field(n));
+        }
+    }
+    out.content = if embeds_left_out > 0 {
+        // Decision: an embed left out is said in the content, which has its own budget, so the
+        // note costs no field; the content is cut first to make room for it.
+        let note = format!(
+            "({embeds_left_out} more embeds did not fit in one message and are not shown.)"
+        );
+        let room = CONTENT_MAX - note.chars().count() - 1;
+        let content = cut(&out.content, room);
+        if content.is_empty() {
+            note
+        } else {
+            format!("{content}\n{note}")
+        }
+    } else {
+        cut(&out.content, CONTENT_MAX)
+    };
     out.buttons.truncate(BUTTONS_PER_ROW * ROWS_MAX);
     for b in &mut out.buttons {
         b.label = cut(&b.label, LABEL_MAX);
@@ -179,15 +214,19 @@ pub fn create_reply(reply: &Reply) -> poise::CreateReply {
         b = b.components(components(&r));
     }
     if let Some(file) = &r.file {
-        b = b.attachment(serenity::CreateAttachment::bytes(
-            file.content.as_bytes(),
-            file.name.as_str(),
-        ));
+        b = b.attachment(attachment(file));
     }
     b
 }
 
-/// The initial response to a component interaction, as a new message.
+fn attachment(file: &ReplyFile) -> serenity::CreateAttachment {
+    serenity::CreateAttachment::bytes(file.content.as_bytes(), file.name.as_str())
+}
+
+/// The answer to an interaction as a new message (the `data` of a type 4 callback), with its
+/// file: what `run` answers a command or a press with, what `serve` puts in its HTTP answer (a
+/// reply with a file, which JSON cannot carry, is deferred there and edited in), and what the
+/// console prints ([`response_data`]).
 pub fn interaction_message(reply: &Reply) -> serenity::CreateInteractionResponseMessage {
     let r = fit(reply);
     let mut b = serenity::CreateInteractionResponseMessage::new()
@@ -197,6 +236,9 @@ pub fn interaction_message(reply: &Reply) -> serenity::CreateInteractionResponse
         .allowed_mentions(no_mentions());
     if !r.buttons.is_empty() {
         b = b.components(components(&r));
+    }
+    if let Some(file) = &r.file {
+        b = b.add_file(attachment(file));
     }
     b
 }
@@ -212,7 +254,8 @@ pub fn updated_message(reply: &Reply) -> serenity::CreateInteractionResponseMess
         .allowed_mentions(no_mentions())
 }
 
-/// A follow-up message to an interaction (the result of pressing a luck button).
+/// A follow-up message to an interaction, with its file: an answer whose callback may not have
+/// arrived, a GM's copy of the NPC numbers, a notice to the channel.
 pub fn followup(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
     let r = fit(reply);
     let mut b = serenity::CreateInteractionResponseFollowup::new()
@@ -222,6 +265,9 @@ pub fn followup(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
         .allowed_mentions(no_mentions());
     if !r.buttons.is_empty() {
         b = b.components(components(&r));
+    }
+    if let Some(file) = &r.file {
+        b = b.add_file(attachment(file));
     }
     b
 }
@@ -236,15 +282,11 @@ pub fn edit_response(reply: &Reply) -> serenity::EditInteractionResponse {
         .allowed_mentions(no_mentions())
         .components(components(&r));
     if let Some(file) = &r.file {
-        b = b.new_attachment(serenity::CreateAttachment::bytes(
-            file.content.as_bytes(),
-            file.name.as_str(),
-        ));
+        b = b.new_attachment(attachment(file));
     }
     b
 }
 
-/// A message posted to a channel (the GM channel's copy).
 /// The reply as the new body of a message the bot posted earlier (the encounter's status):
 /// content, embeds and buttons replaced; an empty button list clears them.
 pub fn edit_message(reply: &Reply) -> serenity::EditMessage {
@@ -256,6 +298,7 @@ pub fn edit_message(reply: &Reply) -> serenity::EditMessage {
         .components(components(&r))
 }
 
+/// A message posted to a channel: the GM channel's copy, the encounter's status.
 pub fn create_message(reply: &Reply) -> serenity::CreateMessage {
     let r = fit(reply);
     let mut b = serenity::CreateMessage::new()
@@ -266,6 +309,36 @@ pub fn create_message(reply: &Reply) -> serenity::CreateMessage {
         b = b.components(components(&r));
     }
     b
+}
+
+/// A builder as the JSON it goes out as. serenity's builders are plain data, so this cannot
+/// fail; if it ever did, that is logged and the console shows `null`.
+fn json(builder: &impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(builder).unwrap_or_else(|e| {
+        tracing::error!(error = %e, "a rendered reply does not serialize");
+        serde_json::Value::Null
+    })
+}
+
+/// [`interaction_message`] as JSON: the `data` of the callback `run` and `serve` answer with.
+pub fn response_data(reply: &Reply) -> serde_json::Value {
+    json(&interaction_message(reply))
+}
+
+/// [`updated_message`] as JSON: the message a button press rewrites (a type 7 callback's `data`).
+pub fn update_data(reply: &Reply) -> serde_json::Value {
+    json(&updated_message(reply))
+}
+
+/// [`followup`] as JSON: the body of a follow-up message.
+pub fn followup_data(reply: &Reply) -> serde_json::Value {
+    json(&followup(reply))
+}
+
+/// [`create_message`] as JSON: the body of a message posted to a channel (the outbox adds its
+/// nonce when it delivers a GM copy).
+pub fn message_data(reply: &Reply) -> serde_json::Value {
+    json(&create_message(reply))
 }
 
 /// The components of `message` with every button disabled: a luck button is used once.
@@ -359,21 +432,65 @@ mod tests {
                 assert_eq!(all.contains('…'), cut_expected, "max {max} len {len}");
             }
         }
+    }
+
+    // Issue 57, item 6: a field value past its limit is split, never cut.
+    #[test]
+    fn a_field_of_the_limit_is_kept_whole_and_one_past_it_split() {
         let at =
             fit(&Reply::public("")
                 .with_embed(embed_of(vec![field("n", &"v".repeat(FIELD_VALUE_MAX))])));
-        assert_eq!(
-            at.embeds[0].fields[0].value.chars().count(),
-            FIELD_VALUE_MAX
-        );
-        assert!(!at.embeds[0].fields[0].value.ends_with('…'));
+        assert_eq!(at.embeds[0].fields.len(), 1);
+        assert_eq!(at.embeds[0].fields[0].value, "v".repeat(FIELD_VALUE_MAX));
         let over = fit(&Reply::public("")
             .with_embed(embed_of(vec![field("n", &"v".repeat(FIELD_VALUE_MAX + 1))])));
+        let parts: Vec<(&str, usize)> = over.embeds[0]
+            .fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.value.chars().count()))
+            .collect();
+        assert_eq!(parts, [("n (1/2)", FIELD_VALUE_MAX), ("n (2/2)", 1)]);
+        // A list is split between its lines: 48 lines of 20 and one of 17, 1,025 characters.
+        let mut list: Vec<String> = (0..48).map(|i| format!("{i:>20}")).collect();
+        list.push("x".repeat(17));
+        let value = list.join("\n");
+        assert_eq!(value.chars().count(), FIELD_VALUE_MAX + 1);
+        let over = fit(&Reply::public("").with_embed(embed_of(vec![field("Gear", &value)])));
+        let fields = &over.embeds[0].fields;
+        assert_eq!(fields.len(), 2);
+        assert_eq!(fields[0].name, "Gear (1/2)");
+        assert_eq!(fields[0].value, list[..48].join("\n"));
+        assert_eq!(fields[1].value, list[48]);
+    }
+
+    #[test]
+    fn what_the_shared_budget_leaves_out_is_said() {
+        // 5,012 characters, then 5 fields of 402: the second keeps what fits beside the first
+        // (988 characters, a note of 27 among them) and says what it lost.
+        let of = |len: usize| {
+            embed_of(
+                (0..5)
+                    .map(|i| field(&format!("f{i}"), &"v".repeat(len)))
+                    .collect(),
+            )
+        };
+        let out = fit(&Reply::public("").with_embed(of(1000)).with_embed(of(400)));
+        assert_eq!(out.embeds.len(), 2);
+        let second = &out.embeds[1].fields;
+        assert_eq!(second.len(), 2 + 1, "two fields fit beside the first embed");
+        assert_eq!(second[2].value, "3 more fields not shown");
+        assert!(out.embeds.iter().map(layout::embed_chars).sum::<usize>() <= EMBEDS_TOTAL_MAX);
+        // An embed with no field left to drop is left out whole, and the content says so.
+        let huge = || Embed {
+            description: "d".repeat(DESCRIPTION_MAX),
+            ..embed_of(vec![])
+        };
+        let out = fit(&Reply::public("hi").with_embed(huge()).with_embed(huge()));
+        assert_eq!(out.embeds.len(), 1);
         assert_eq!(
-            over.embeds[0].fields[0].value.chars().count(),
-            FIELD_VALUE_MAX
+            out.content,
+            "hi\n(1 more embeds did not fit in one message and are not shown.)"
         );
-        assert!(over.embeds[0].fields[0].value.ends_with('…'));
     }
 
     #[test]
@@ -407,7 +524,7 @@ mod tests {
         for _ in 0..6 {
             r = r.with_embed(big());
         }
-        assert_eq!(embed_len(&big()), 999);
+        assert_eq!(layout::embed_chars(&big()), 999);
         assert_eq!(fit(&r).embeds.len(), 6);
         let r = r.with_embed(big());
         assert_eq!(

@@ -91,6 +91,68 @@ fn json_mode_prints_one_object_per_command_in_discords_shape() {
     assert!(bad[2]["content"].as_str().unwrap().contains("/dance"));
 }
 
+/// Issue 57, item 9: `--json` prints the payload the bot sends, not a look-alike: `/help`'s 8
+/// buttons in rows of at most 5, and every body (the answer, the GM copy, the encounter's status)
+/// valid against Discord's OpenAPI schema for the route the bot sends it on. (Replies past the
+/// length limits are compared with the bot's own bodies in `bot::serve::body`'s tests.)
+#[test]
+fn json_mode_prints_what_discord_gets() {
+    use crate::fake::openapi::{self, BodyRoute};
+    use serde_json::{Value, json};
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("j.sqlite3");
+    let db = db.to_str().unwrap();
+    let lines = console(
+        &["--json", "--gm", "--seed", "3", "--db", db],
+        "/help\n/roll expression:4d6kh3\n/character create name:Vexa system:thiz\n\
+         /encounter start surprise:none\n/encounter add character:Vexa\n",
+    );
+    assert_eq!(lines.len(), 5, "{lines:#?}");
+    let bodies: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let help = &bodies[0];
+    let rows: Vec<usize> = help["components"]
+        .as_array()
+        .expect("/help has buttons")
+        .iter()
+        .map(|r| r["components"].as_array().unwrap().len())
+        .collect();
+    assert!(rows.iter().sum::<usize>() > 5, "{rows:?}");
+    assert!(rows.iter().all(|&n| (1..=5).contains(&n)), "{rows:?}");
+    assert!(
+        bodies
+            .iter()
+            .any(|b| b.get("status_message").is_some_and(Value::is_object)),
+        "an encounter's status is printed"
+    );
+    let Some(validators) = openapi::validators() else {
+        return;
+    };
+    for body in &bodies {
+        let mut data = body.clone();
+        let routed: Vec<(String, Value)> = referee::console::ROUTING_KEYS
+            .iter()
+            .filter_map(|k| Some(((*k).to_owned(), data.as_object_mut()?.remove(*k)?)))
+            .collect();
+        assert!(data["content"].as_str().unwrap().chars().count() <= 2000);
+        let mut checks = vec![(BodyRoute::Callback, json!({"type": 4, "data": data}))];
+        for (key, value) in routed.into_iter().filter(|(_, v)| v.is_object()) {
+            checks.push(match key.as_str() {
+                "gm_copy" | "status_message" => (BodyRoute::ChannelMessage, value),
+                "update" => (BodyRoute::Callback, json!({"type": 7, "data": value})),
+                _ => (BodyRoute::WebhookExecute, value),
+            });
+        }
+        for (route, check) in checks {
+            let errors = validators.errors(route, &check);
+            assert!(errors.is_empty(), "{route:?} {check}: {errors:#?}");
+        }
+    }
+}
+
 #[test]
 fn migrate_then_backup_make_a_sound_copy() {
     let dir = tempfile::tempdir().unwrap();

@@ -519,7 +519,7 @@ fn list_marks_the_callers_characters() {
     let list = w.ok(&ann(), &["list"], &[]);
     assert_eq!(list.visibility, Visibility::Ephemeral);
     assert_eq!(list.embeds[0].description, "Joe · TFT\nVexa · THIZ (yours)");
-    w.refused(&ann(), &["list"], &[("name", "x")], "takes no options");
+    w.refused(&ann(), &["list"], &[("name", "x")], "accepts page");
 }
 
 #[test]
@@ -1577,4 +1577,65 @@ fn an_approved_sheet_holds_its_numbers_against_its_player() {
         &["set"],
         &[("name", "Carol"), ("field", "st"), ("value", "14")],
     );
+}
+
+/// Issue 57, item 6: a sheet with the most items (60, names of 100 characters) is longer than
+/// one message. Its equipment is spread over fields of whole lines, and over pages: the first
+/// says "and N more" and how to ask for the rest, and the pages, as Discord gets them (after
+/// `bot::render::fit`), list every item once.
+#[test]
+fn a_full_sheets_equipment_is_paged_never_cut() {
+    use crate::app::layout::MORE;
+    let w = world();
+    w.create(&ann(), "Gala of Iondren", "thiz");
+    let items: Vec<String> = (0..super::edit::MAX_ITEMS)
+        .map(|i| format!("Item {i:02} {}", "x".repeat(92)))
+        .collect();
+    for item in &items {
+        w.gear(
+            &ann(),
+            "Gala of Iondren",
+            &[("action", "add"), ("item", item)],
+        );
+    }
+    let page = |n: &str| {
+        let r = w.ok(
+            &bob(),
+            &["show"],
+            &[("name", "Gala of Iondren"), ("page", n)],
+        );
+        assert_eq!(crate::bot::render::fit(&r), r, "page {n} fits as it is");
+        r
+    };
+    let first = page("1");
+    let more = first.embeds[0].fields.last().unwrap();
+    assert_eq!(more.name, MORE);
+    assert!(more.value.starts_with("and "), "{}", more.value);
+    assert!(more.value.contains("Equipment"), "{}", more.value);
+    assert!(
+        more.value
+            .ends_with("on page 2 of 2: /character show name:\"Gala of Iondren\" page:2"),
+        "{}",
+        more.value
+    );
+    let second = page("2");
+    assert!(second.embeds[0].fields.iter().all(|f| f.name != MORE));
+    let listed: Vec<String> = [&first, &second]
+        .iter()
+        .flat_map(|r| &r.embeds[0].fields)
+        .filter(|f| f.name.starts_with("Equipment"))
+        .flat_map(|f| f.value.lines())
+        .map(|l| l.trim_end_matches(" (item)").to_owned())
+        .collect();
+    assert_eq!(listed, items, "every item, whole, in order");
+    w.refused(
+        &bob(),
+        &["show"],
+        &[("name", "Gala of Iondren"), ("page", "3")],
+        "The sheet has 2 pages",
+    );
+    // A sheet that fits is one page, as before.
+    w.create(&bob(), "Joe", "thiz");
+    let joe = w.ok(&bob(), &["show"], &[("name", "Joe")]);
+    assert_eq!(joe.embeds[0].title, "Joe");
 }

@@ -2,11 +2,12 @@
 //! and every breach of the creation or point rules. Reads only public tables.
 
 use super::fields;
+use crate::app::layout::{line_fields, list_embed, paged, pick};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::sheet::{ItemStats, Sheet, TftSheet, ThizSheet};
 use crate::app::text::{escape, signed, truncate};
 use crate::app::thiz::record;
-use crate::app::{AppResult, Ctx};
+use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::character::{
     self as tft_char, Attributes, Encumbrance, SheetPoints, Talent,
 };
@@ -17,9 +18,6 @@ use crate::rules::thiz::traits::{Quirk, Weakness};
 use crate::store::characters::{self, Character, Item, SkillRow, WoundRow};
 use crate::store::guilds::System;
 use crate::store::{Conn, GuildId};
-
-/// Discord's limit on an embed field's value.
-const FIELD_MAX: usize = 1024;
 
 /// A character with every public part of its sheet.
 pub(super) struct Loaded {
@@ -215,12 +213,14 @@ fn tft_problems(s: &TftSheet, npc: bool) -> Vec<String> {
     found.iter().map(ToString::to_string).collect()
 }
 
+/// A field of the sheet, its value whole: a list longer than a field (60 items, 100 skills)
+/// is spread over fields and pages by [`paged`], never cut.
 fn field(name: &str, value: impl AsRef<str>, inline: bool) -> Field {
     let value = value.as_ref();
     let value = if value.trim().is_empty() {
         "—".to_owned()
     } else {
-        truncate(value, FIELD_MAX)
+        value.to_owned()
     };
     Field {
         name: name.to_owned(),
@@ -490,8 +490,12 @@ pub(super) fn sheet_embed(l: &Loaded, problems: Option<usize>) -> AppResult<Embe
     })
 }
 
-/// `/character show [name]`.
-pub(super) fn show(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
+/// `/character show [name] [page]`.
+// Decision (issue 57): a sheet too long for one message (up to 60 items and 100 skills) is paged
+// rather than cut: its lists go over several fields, whole lines each, and past one message's
+// 6,000 characters the first page ends with "and N more (Equipment 20) … /character show
+// name:… page:2", so every item can be read.
+pub(super) fn show(ctx: &Ctx<'_>, name: Option<&str>, page: usize) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
     let loaded = ctx.app.store.read(|conn| {
         let found = match name {
@@ -503,7 +507,11 @@ pub(super) fn show(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
     let problems = ctx
         .can_act(&loaded.character)
         .then(|| problems(&loaded, tft_house_rules(ctx)).len());
-    let reply = Reply::public("").with_embed(sheet_embed(&loaded, problems)?);
+    let shown = crate::app::text::typed_option("name", &loaded.character.name);
+    let pages = paged(&sheet_embed(&loaded, problems)?, |p| {
+        format!("/character show {shown} page:{p}")
+    });
+    let reply = Reply::public("").with_embed(pick(pages, page, "The sheet").map_err(user)?);
     // An NPC is a GM's secret: its sheet goes to the GM alone, never to the channel.
     Ok(if loaded.character.npc {
         Reply {
@@ -515,8 +523,9 @@ pub(super) fn show(ctx: &Ctx<'_>, name: Option<&str>) -> AppResult<Reply> {
     })
 }
 
-/// `/character list`: ephemeral, since it marks the caller's own characters.
-pub(super) fn list(ctx: &Ctx<'_>) -> AppResult<Reply> {
+/// `/character list [page]`: ephemeral, since it marks the caller's own characters. A list too
+/// long for one message is paged, as a sheet is.
+pub(super) fn list(ctx: &Ctx<'_>, page: usize) -> AppResult<Reply> {
     let (all, deleted) = ctx.app.store.read(|conn| {
         let deleted = if ctx.is_gm() {
             characters::deleted(conn, ctx.caller.guild)?
@@ -563,26 +572,23 @@ pub(super) fn list(ctx: &Ctx<'_>) -> AppResult<Reply> {
             "No characters here yet. Make one with /character create name:… system:thiz (or tft).",
         ));
     }
-    let fields = if kept.is_empty() {
-        Vec::new()
-    } else {
-        vec![crate::app::reply::Field {
-            name: "Deleted (a GM can /character restore them)".into(),
-            value: truncate(&kept.join("\n"), 1024),
-            inline: false,
-        }]
-    };
-    Ok(Reply::ephemeral("").with_embed(Embed {
+    let embed = Embed {
         title: "Characters".into(),
-        description: if lines.is_empty() {
-            "None here now.".to_owned()
-        } else {
-            truncate(&lines.join("\n"), 4096)
-        },
+        description: String::new(),
         tone: Some(Tone::Info),
-        fields,
+        fields: line_fields("Deleted (a GM can /character restore them)", &kept, false),
         footer: Some(format!("{} in all", lines.len())),
-    }))
+    };
+    let embed = if lines.is_empty() {
+        Embed {
+            description: "None here now.".to_owned(),
+            ..embed
+        }
+    } else {
+        list_embed(embed, &lines, "Characters (continued)")
+    };
+    let pages = paged(&embed, |p| format!("/character list page:{p}"));
+    Ok(Reply::ephemeral("").with_embed(pick(pages, page, "The list").map_err(user)?))
 }
 
 /// Whether the guild plays TFT with the house rules (`/gm rules tft_house_rules`).

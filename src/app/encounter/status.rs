@@ -2,13 +2,16 @@
 //! order, whose turn, declared options, visible state), and the GM's view of the same with the
 //! numbers behind it. Players' text carries no number read from an NPC's sheet.
 //!
+//! Every figure is always there: the order and the GM's numbers are laid out by `app::layout`,
+//! over several fields and, past one message, over pages (`/encounter show page:2`), never cut.
+//!
 //! Seam: `/tft attack` (`app::tft`) puts the same dying button on a figure it leaves dying
 //! ([`tft_dying_button`]).
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use super::state::{Figure, State, Team};
+use crate::app::layout::{line_fields, list_embed, paged};
 use crate::app::reply::{Button, Embed, Field, Reply, Tone};
 use crate::app::text::escape;
 use crate::store::CharacterId;
@@ -155,10 +158,7 @@ fn order_lines(system: System, state: &State, ended: bool, view: &View) -> Vec<S
 
 /// The timed effects under way, visible at the table (a stunned figure, a spell kept up): names
 /// and counts only.
-fn timed_field(system: System, state: &State) -> Option<Field> {
-    if state.timed.is_empty() && state.lapsed.is_empty() {
-        return None;
-    }
+fn timed_fields(system: System, state: &State) -> Vec<Field> {
     let thiz = system == System::Thiz;
     let lines: Vec<String> = state
         .timed
@@ -183,31 +183,38 @@ fn timed_field(system: System, state: &State) -> Option<Field> {
             )
         }))
         .collect();
-    Some(Field {
-        name: "Timed".to_owned(),
-        value: lines.join("\n"),
-        inline: false,
-    })
+    line_fields("Timed", &lines, false)
 }
 
-/// The status as a reply: public (the channel's message) or the GM's view (`view.gm`).
+/// The status as a reply: public (the channel's message) or the GM's view (`view.gm`); the first
+/// of its [`render_pages`].
 pub fn render(system: System, state: &State, version: i64, ended: bool, view: &View) -> Reply {
+    render_pages(system, state, version, ended, view).swap_remove(0)
+}
+
+/// The status as one reply per page: one page unless it is too long for one message (a crowded
+/// fight, and the GM's numbers above all); each page but the last says what is left and
+/// `/encounter show page:N`. The buttons are on the first page.
+pub fn render_pages(
+    system: System,
+    state: &State,
+    version: i64,
+    ended: bool,
+    view: &View,
+) -> Vec<Reply> {
     let (looks, gm) = (&view.looks, view.gm);
-    let mut description = String::new();
+    let mut order: Vec<String> = Vec::new();
     if let Some(f) = state.current().filter(|_| !ended) {
         if f.down {
-            let _ = writeln!(
-                description,
+            order.push(format!(
                 "**Turn: {} (down; Next moves on)**",
                 escape(&f.name)
-            );
+            ));
         } else {
-            let _ = writeln!(description, "**Turn: {}**", escape(&f.name));
+            order.push(format!("**Turn: {}**", escape(&f.name)));
         }
     }
-    for line in order_lines(system, state, ended, view) {
-        let _ = writeln!(description, "{line}");
-    }
+    order.extend(order_lines(system, state, ended, view));
     let out: Vec<String> = state
         .figures
         .iter()
@@ -217,15 +224,11 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
         .map(|f| format!("{}{}", escape(&f.name), tags(f, looks)))
         .collect();
     let mut fields = Vec::new();
-    if !ended && let Some(field) = timed_field(system, state) {
-        fields.push(field);
+    if !ended {
+        fields.extend(timed_fields(system, state));
     }
-    if !out.is_empty() && state.begun() {
-        fields.push(Field {
-            name: "Out of the order".to_owned(),
-            value: out.join("\n"),
-            inline: false,
-        });
+    if state.begun() {
+        fields.extend(line_fields("Out of the order", &out, false));
     }
     if let Some(r) = &state.tft {
         fields.push(Field {
@@ -243,28 +246,21 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
             inline: false,
         });
     }
-    if gm && let Some(field) = gm_numbers(system, state, &view.sheets) {
-        fields.push(field);
+    if gm {
+        fields.extend(line_fields(
+            "GM: the numbers",
+            &gm_numbers(system, state, &view.sheets),
+            false,
+        ));
     }
-    if !state.events.is_empty() {
-        fields.push(Field {
-            name: "Lately".to_owned(),
-            value: state
-                .events
-                .iter()
-                .map(|e| escape(e))
-                .collect::<Vec<_>>()
-                .join("\n"),
-            inline: false,
-        });
+    let lately: Vec<String> = state.events.iter().map(|e| escape(e)).collect();
+    fields.extend(line_fields("Lately", &lately, false));
+    if order.is_empty() {
+        order.push("Nobody yet: a GM adds figures with /encounter add.".to_owned());
     }
     let embed = Embed {
         title: title(system, state, ended),
-        description: if description.is_empty() {
-            "Nobody yet: a GM adds figures with /encounter add.".to_owned()
-        } else {
-            description
-        },
+        description: String::new(),
         tone: Some(if ended { Tone::Grey } else { Tone::Info }),
         fields,
         // Each system's attack command: `/attack` refuses TFT figures (issue 32).
@@ -278,18 +274,25 @@ pub fn render(system: System, state: &State, version: i64, ended: bool, view: &V
             )
         }),
     };
-    let mut reply = if gm {
-        Reply::ephemeral("")
-    } else {
-        Reply::public("")
-    }
-    .with_embed(embed);
+    // A fight of many figures (up to 64) may pass a description's 4,096 characters: the order
+    // carries on in fields.
+    let embed = list_embed(embed, &order, "Order (continued)");
+    let pages = paged(&embed, |page| format!("/encounter show page:{page}"));
+    let mut replies: Vec<Reply> = pages
+        .into_iter()
+        .map(|embed| {
+            if gm {
+                Reply::ephemeral("")
+            } else {
+                Reply::public("")
+            }
+            .with_embed(embed)
+        })
+        .collect();
     if !ended && !gm {
-        for b in buttons(system, state, version, view) {
-            reply = reply.with_button(b);
-        }
+        replies[0].buttons = buttons(system, state, version, view);
     }
-    reply
+    replies
 }
 
 /// The public status's buttons: Next (or Begin), Attack, End, Undo while it holds, TFT's
@@ -360,12 +363,12 @@ pub fn tft_dying_button(id: CharacterId) -> Button {
 
 /// The numbers behind the order, for the GM alone, a line a figure: how its initiative was
 /// made, what its sheet says (`sheets`: wounds or ST left, its condition by name), TFT's hits
-/// this round and since its last action, and its declared option.
-fn gm_numbers(
-    system: System,
-    state: &State,
-    sheets: &HashMap<CharacterId, String>,
-) -> Option<Field> {
+/// this round and since its last action, and its declared option. Then each side's
+/// preparedness roll.
+// Decision (issue 57): these lines go out as "GM: the numbers" fields, "(1/3)", "(2/3)"… of
+// whole lines (one field holds 1,024 characters, some 8 figures), and past one message's
+// 6,000 over pages, so that no figure is ever cut off the GM's screen.
+fn gm_numbers(system: System, state: &State, sheets: &HashMap<CharacterId, String>) -> Vec<String> {
     let numbers: Vec<String> = state
         .figures
         .iter()
@@ -394,7 +397,7 @@ fn gm_numbers(
             }
         })
         .collect();
-    let numbers: Vec<String> = numbers
+    numbers
         .into_iter()
         .chain(
             state
@@ -402,10 +405,5 @@ fn gm_numbers(
                 .iter()
                 .map(|(who, roll)| format!("{}: {roll}", escape(who))),
         )
-        .collect();
-    (!numbers.is_empty()).then(|| Field {
-        name: "GM: the numbers".to_owned(),
-        value: numbers.join("\n"),
-        inline: false,
-    })
+        .collect()
 }

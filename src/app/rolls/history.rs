@@ -9,9 +9,10 @@
 use std::collections::HashMap;
 
 use super::shown::Rolled;
+use crate::app::layout::{list_embed, paged, pick};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::{escape, truncate};
-use crate::app::{AppResult, Ctx};
+use crate::app::{AppResult, Ctx, user};
 use crate::store::characters::{self, Character};
 use crate::store::rolls::{self, Mode, RollRow};
 use crate::store::secrets::GmProof;
@@ -26,7 +27,16 @@ pub(super) const GM_ROLL: &str = "gm roll";
 /// read separately, so none of those is ever missed).
 const SCAN: u32 = 500;
 
-pub(super) fn history(ctx: &Ctx<'_>, character: Option<&str>, count: u32) -> AppResult<Reply> {
+/// `/history [character] [count] [page]`.
+// Decision (issue 57): 25 rolls with long names, labels and results can pass one message; the
+// lines are never cut: the description holds what it can, fields the rest, and past one message
+// the first page ends with "and N more … /history count:25 page:2".
+pub(super) fn history(
+    ctx: &Ctx<'_>,
+    character: Option<&str>,
+    count: u32,
+    page: usize,
+) -> AppResult<Reply> {
     let gm = if ctx.is_gm() { Some(ctx.gm()?) } else { None };
     // Every roll answered before this, the roll journal's too (`store::journal`).
     ctx.app.store.settle_journal();
@@ -34,15 +44,9 @@ pub(super) fn history(ctx: &Ctx<'_>, character: Option<&str>, count: u32) -> App
         .app
         .store
         .read(|conn| Ok(collect(ctx, conn, character, count, gm)))??;
-    let description = if lines.is_empty() {
-        "No rolls to show yet.".to_owned()
-    } else {
-        // Discord allows 4096 characters; 25 lines rarely come near, but a long label might.
-        truncate(&lines.join("\n"), 4000)
-    };
-    Ok(Reply::ephemeral("").with_embed(Embed {
+    let embed = Embed {
         title,
-        description,
+        description: "No rolls to show yet.".to_owned(),
         tone: Some(Tone::Info),
         fields: Vec::new(),
         footer: Some(if gm.is_some() {
@@ -50,7 +54,19 @@ pub(super) fn history(ctx: &Ctx<'_>, character: Option<&str>, count: u32) -> App
         } else {
             "Your rolls and the public ones".to_owned()
         }),
-    }))
+    };
+    let embed = if lines.is_empty() {
+        embed
+    } else {
+        list_embed(embed, &lines, "Earlier rolls")
+    };
+    let asked = character.map_or(String::new(), |c| {
+        format!(" {}", crate::app::text::typed_option("character", c))
+    });
+    let pages = paged(&embed, |p| {
+        format!("/history{asked} count:{count} page:{p}")
+    });
+    Ok(Reply::ephemeral("").with_embed(pick(pages, page, "The list").map_err(user)?))
 }
 
 fn collect(

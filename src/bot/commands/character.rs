@@ -68,14 +68,27 @@ pub async fn character_show(
     #[description = "Whose sheet (default: your latest character)"]
     #[autocomplete = "autocomplete::character"]
     name: Option<String>,
+    // app::layout::MAX_PAGE.
+    #[description = "Which page, when the sheet is too long for one message (default 1)"]
+    #[min = 1]
+    #[max = 1000]
+    page: Option<i64>,
 ) -> Result<(), Error> {
-    invoke(ctx, &["character", "show"], Args::new().opt("name", name)).await
+    let args = Args::new().opt("name", name).opt("page", page);
+    invoke(ctx, &["character", "show"], args).await
 }
 
 /// List the characters you may see
 #[poise::command(slash_command, rename = "list")]
-pub async fn character_list(ctx: Context<'_>) -> Result<(), Error> {
-    invoke(ctx, &["character", "list"], Args::new()).await
+pub async fn character_list(
+    ctx: Context<'_>,
+    // app::layout::MAX_PAGE.
+    #[description = "Which page, when the list is too long for one message (default 1)"]
+    #[min = 1]
+    #[max = 1000]
+    page: Option<i64>,
+) -> Result<(), Error> {
+    invoke(ctx, &["character", "list"], Args::new().opt("page", page)).await
 }
 
 /// Change one field of a sheet, like st, dx or notes

@@ -186,8 +186,15 @@ pub async fn encounter_move(
 
 /// The encounter's order (a GM also sees the numbers)
 #[poise::command(slash_command, rename = "show")]
-pub async fn encounter_show(ctx: Context<'_>) -> Result<(), Error> {
-    invoke(ctx, &["encounter", "show"], Args::new()).await
+pub async fn encounter_show(
+    ctx: Context<'_>,
+    // app::layout::MAX_PAGE.
+    #[description = "Which page, when the status is too long for one message (default 1)"]
+    #[min = 1]
+    #[max = 1000]
+    page: Option<i64>,
+) -> Result<(), Error> {
+    invoke(ctx, &["encounter", "show"], Args::new().opt("page", page)).await
 }
 
 /// What a timed effect counts.

@@ -15,7 +15,15 @@ pub async fn history(
     #[min = 1]
     #[max = 25]
     count: Option<i64>,
+    // app::layout::MAX_PAGE.
+    #[description = "Which page, when the rolls are too long for one message (default 1)"]
+    #[min = 1]
+    #[max = 1000]
+    page: Option<i64>,
 ) -> Result<(), Error> {
-    let args = Args::new().opt("character", character).opt("count", count);
+    let args = Args::new()
+        .opt("character", character)
+        .opt("count", count)
+        .opt("page", page);
     invoke(ctx, &["history"], args).await
 }

@@ -70,6 +70,98 @@ mod tests {
         serde_json::from_slice(body).expect("JSON")
     }
 
+    /// Replies past Discord's limits: /help's 8 buttons, content over 2,000 characters, an
+    /// embed of 30 fields, and one carrying every copy the console routes.
+    fn replies_past_the_limits() -> Vec<Reply> {
+        use crate::app::reply::{Button, Embed, Field};
+        let button = |i: usize| Button {
+            custom_id: format!("help:{i}"),
+            label: format!("Topic {i}"),
+            disabled: false,
+        };
+        let mut help = Reply::ephemeral("Pick a topic");
+        for i in 0..8 {
+            help = help.with_button(button(i));
+        }
+        let thirty = Reply::public("").with_embed(Embed {
+            title: "Thirty".into(),
+            fields: (0..30)
+                .map(|i| Field {
+                    name: format!("f{i}"),
+                    value: "v".repeat(100),
+                    inline: true,
+                })
+                .collect(),
+            ..Embed::default()
+        });
+        let routed = Reply::public("x".repeat(2_500))
+            .with_gm_copy(Reply::public("g".repeat(2_100)))
+            .with_update(help.clone())
+            .with_file("vexa.json", "{}");
+        let routed = Reply {
+            caller_copy: Some(Box::new(thirty.clone())),
+            notice: Some(Box::new(help.clone())),
+            ..routed
+        };
+        vec![help, Reply::public("y".repeat(2_001)), thirty, routed]
+    }
+
+    /// Issue 57, item 9: `referee console --json` prints exactly what `run` and `serve` send
+    /// (the same builders' output, compared as JSON), within Discord's limits.
+    #[test]
+    fn the_console_prints_what_run_and_serve_send() {
+        for reply in replies_past_the_limits() {
+            let mut console = crate::console::to_json(&reply, true);
+            let routing: Vec<(&str, Value)> = crate::console::ROUTING_KEYS
+                .iter()
+                .filter_map(|k| Some((*k, console.as_object_mut()?.remove(*k)?)))
+                .collect();
+            let run = serde_json::to_value(crate::bot::answer::response_message(&reply)).unwrap();
+            assert_eq!(run["type"], 4);
+            assert_eq!(console, run["data"], "run");
+            // serve defers a reply with a file and edits it in; any other goes in the answer.
+            if reply.file.is_none() {
+                assert_eq!(console, parsed(&message(&reply))["data"], "serve");
+            }
+            for (key, value) in routing {
+                let sent = match key {
+                    "visibility" => json!(reply.visibility),
+                    "gm_copy" => reply
+                        .gm_copy
+                        .as_deref()
+                        .map_or(Value::Null, |c| json!(render::create_message(c))),
+                    "update" => json!(render::updated_message(reply.update.as_deref().unwrap())),
+                    "caller_copy" => json!(render::followup(reply.caller_copy.as_deref().unwrap())),
+                    "notice" => json!(render::followup(reply.notice.as_deref().unwrap())),
+                    other => panic!("{other} is not routed by to_json"),
+                };
+                assert_eq!(value, sent, "{key}");
+            }
+            for body in [&console, &run["data"]] {
+                assert!(body["content"].as_str().unwrap().chars().count() <= render::CONTENT_MAX);
+                for row in body["components"].as_array().into_iter().flatten() {
+                    let buttons = row["components"].as_array().unwrap().len();
+                    assert!((1..=render::BUTTONS_PER_ROW).contains(&buttons), "{row}");
+                }
+                for embed in body["embeds"].as_array().unwrap() {
+                    let fields = embed["fields"].as_array().map_or(0, Vec::len);
+                    assert!(fields <= render::FIELDS_MAX, "{fields} fields");
+                }
+                assert_eq!(body["allowed_mentions"]["parse"], json!([]));
+            }
+        }
+        // /help's 8 buttons: two rows, 5 and 3, flagged ephemeral.
+        let help = crate::console::to_json(&replies_past_the_limits()[0], false);
+        let rows: Vec<usize> = help["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["components"].as_array().unwrap().len())
+            .collect();
+        assert_eq!(rows, [5, 3]);
+        assert_eq!(help["flags"], 64);
+    }
+
     #[test]
     fn each_body_has_its_callback_type_and_no_mentions() {
         assert_eq!(parsed(&pong()), json!({"type": 1}));

@@ -23,7 +23,7 @@ use super::rest::{self, First};
 use super::schema::{Found, Given, Registered, Stale};
 use crate::app::invocation::Invocation;
 use crate::app::{Caller, Reply};
-use crate::bot::answer::{ANSWER_WITHIN, followup_message};
+use crate::bot::answer::ANSWER_WITHIN;
 use crate::bot::buttons;
 use crate::bot::inflight::InflightGuard;
 use crate::bot::invoke::{
@@ -347,7 +347,7 @@ impl CommandJob {
             rest::extras(http, token, &reply, arrived).await;
             if let Some(caller) = notice_for
                 && let Some(notice) = gm_notice(data, caller).await
-                && !rest::followup(http, token, &followup_message(&notice), arrived).await
+                && !rest::followup(http, token, &render::followup(&notice), arrived).await
             {
                 tracing::warn!(%guild, "the GM could not be told of failed GM channel copies");
             }
@@ -420,7 +420,7 @@ impl ButtonJob {
         let (answered, reply, sync) = match buttons::Answer::of(&press.data.custom_id, outcome) {
             buttons::Answer::Message { reply, status } => {
                 let answered = first.send(body::message(&reply)).is_ok()
-                    || rest::followup(http, token, &followup_message(&reply), arrived).await;
+                    || rest::followup(http, token, &render::followup(&reply), arrived).await;
                 (answered, status.then_some(reply), status)
             }
             buttons::Answer::Turn(page) => {
@@ -444,7 +444,7 @@ impl ButtonJob {
                     }
                 }
                 let answered =
-                    rest::followup(http, token, &followup_message(&reply), arrived).await;
+                    rest::followup(http, token, &render::followup(&reply), arrived).await;
                 (answered, Some(reply), true)
             }
         };

@@ -18,7 +18,7 @@ use tokio::sync::oneshot;
 use super::body;
 use crate::app::Reply;
 use crate::app::reply::Visibility;
-use crate::bot::answer::{self, Sent, TOKEN_LIFE, backoff, classify};
+use crate::bot::answer::{Sent, TOKEN_LIFE, backoff, classify};
 use crate::bot::render;
 
 /// How long after an answer the interaction's webhook may still be unknown to Discord.
@@ -74,7 +74,7 @@ pub async fn late(http: &serenity::Http, token: &str, reply: &Reply, arrived: In
     if reply.visibility == Visibility::Ephemeral {
         return edit_original(http, token, &render::edit_response(reply), arrived).await;
     }
-    let sent = followup(http, token, &answer::followup_message(reply), arrived).await;
+    let sent = followup(http, token, &render::followup(reply), arrived).await;
     if sent {
         delete_original(http, token).await;
     }
@@ -90,13 +90,7 @@ pub async fn extras(http: &serenity::Http, token: &str, reply: &Reply, arrived: 
         (&reply.notice, "a private roll's notice to the channel"),
     ] {
         if let Some(message) = extra.as_deref()
-            && !Box::pin(followup(
-                http,
-                token,
-                &answer::followup_message(message),
-                arrived,
-            ))
-            .await
+            && !Box::pin(followup(http, token, &render::followup(message), arrived)).await
         {
             tracing::warn!("{what} could not be sent");
         }

@@ -1288,6 +1288,64 @@ fn roll_requests_are_answered_by_each_player() {
     x.ran_exactly("roll requests");
 }
 
+/// Issue 57, item 6, through Discord: at 25 figures the GM's `/encounter show` carries every
+/// figure in what the bot sends, its numbers over "GM: the numbers (1/n)" fields of whole lines
+/// within Discord's 1,024 characters; and the channel's status message names every figure.
+#[test]
+fn the_gms_screen_at_twenty_five_figures_names_every_figure() {
+    let s = Session::start();
+    let gm = s.gm(1);
+    s.run(&gm, "/character create name:Goblin system:thiz npc:true");
+    s.run(&gm, "/character skill name:Goblin skill:Speed rating:12");
+    s.run(&gm, "/encounter start system:thiz surprise:none");
+    s.run(&gm, "/encounter add npc:Goblin count:20");
+    s.run(&gm, "/encounter add npc:Goblin count:5");
+    let from = s.fake.requests().len();
+    s.run(&gm, "/encounter next");
+    let names: Vec<String> = (1..=25).map(|i| format!("Goblin {i}")).collect();
+    let shown = s.run(&gm, "/encounter show");
+    assert!(shown.ephemeral(), "{}", shown.callback_body());
+    let fields = shown.data()["embeds"][0]["fields"]
+        .as_array()
+        .expect("the GM's screen has fields")
+        .clone();
+    let numbers: Vec<&Value> = fields
+        .iter()
+        .filter(|f| f["name"].as_str().unwrap().starts_with("GM: the numbers"))
+        .collect();
+    assert!(numbers.len() >= 2, "{fields:#?}");
+    let mut numbered: Vec<String> = Vec::new();
+    for f in &numbers {
+        let value = f["value"].as_str().unwrap();
+        assert!(
+            value.chars().count() <= 1024 && !value.ends_with('…'),
+            "{value}"
+        );
+        numbered.extend(
+            value
+                .lines()
+                .filter_map(|l| l.split_once(": ").map(|(name, _)| name.to_owned())),
+        );
+    }
+    numbered.sort_by_key(|n| number_after(n, "Goblin "));
+    assert_eq!(numbered, names, "every figure on the GM's screen, once");
+    let status = s.fake.wait_for_from(
+        from,
+        "the status at Initiative Pass 1",
+        crate::fake::TIMEOUT,
+        |r| {
+            (r.method == "POST" || r.method == "PATCH")
+                && r.route()
+                    .starts_with(&format!("/channels/{}/messages", super::CHANNEL_ID))
+                && message_text(r.body()).contains("Initiative Pass 1")
+        },
+    );
+    let text = message_text(status.body());
+    for name in &names {
+        assert!(text.contains(&format!(" {name} [")), "{name} not in {text}");
+    }
+}
+
 /// The encounter tracker through Discord: the status message is posted once, then edited in
 /// place (PATCH, validated against the OpenAPI spec) as the buttons and commands move the fight
 /// on; a stale "next" press changes nothing.

@@ -221,3 +221,129 @@ fn the_order_reads_fine_armor_as_printed_armor_without_the_house_rules() {
         assert_eq!(facts.adj_dx, adj_dx, "house rules {house}");
     }
 }
+
+/// A THIZ fight of `figures` (at least 3): Alys, Bren, then Goblins and Hobgoblins, begun, so
+/// every figure has its initiative's line; returns every figure's name.
+fn crowded(seed: u64, figures: usize) -> (Table, Vec<String>) {
+    let t = thiz_table(seed);
+    let hob = t.character("Hobgoblin", System::Thiz, GM, true, "{}");
+    t.skill(hob, "Speed", 9);
+    t.skill(hob, "Perception", 8);
+    t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
+    t.ok(ANN, &["encounter", "add"], &[("character", "Alys")]);
+    t.ok(BOB, &["encounter", "add"], &[("character", "Bren")]);
+    let mut left = figures - 2;
+    for npc in ["Goblin", "Hobgoblin"].into_iter().cycle() {
+        if left == 0 {
+            break;
+        }
+        let count = left.min(20);
+        t.ok(
+            GM,
+            &["encounter", "add"],
+            &[("npc", npc), ("count", &count.to_string())],
+        );
+        left -= count;
+    }
+    t.ok(GM, &["encounter", "next"], &[]);
+    let names: Vec<String> = t.state().figures.iter().map(|f| f.name.clone()).collect();
+    assert_eq!(names.len(), figures);
+    (t, names)
+}
+
+/// The figures named at the start of the "GM: the numbers" lines of `replies`.
+fn numbered(replies: &[Reply]) -> Vec<String> {
+    replies
+        .iter()
+        .flat_map(|r| &r.embeds)
+        .flat_map(|e| &e.fields)
+        .filter(|f| f.name.starts_with("GM: the numbers"))
+        .flat_map(|f| f.value.lines())
+        .filter_map(|l| l.split_once(": ").map(|(name, _)| name.to_owned()))
+        .collect()
+}
+
+/// Issue 57, item 6: at 25 figures the GM's numbers (some 100 characters a figure) pass a field's
+/// 1,024; they are split over fields of whole lines, and what Discord gets (after
+/// `bot::render::fit`) still names every figure, in the numbers and in the order.
+#[test]
+fn the_gms_screen_names_every_figure_of_twenty_five() {
+    let (t, names) = crowded(66, 25);
+    let r = t.ok(GM, &["encounter", "show"], &[]);
+    let sent = crate::bot::render::fit(&r);
+    assert_eq!(sent, r, "it fits as it is: nothing for fit to cut");
+    let fields = &sent.embeds[0].fields;
+    let parts: Vec<&str> = fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .filter(|n| n.starts_with("GM: the numbers"))
+        .collect();
+    assert!(parts.len() >= 2, "{parts:?}");
+    assert_eq!(parts[0], format!("GM: the numbers (1/{})", parts.len()));
+    for f in fields {
+        assert!(f.value.chars().count() <= crate::bot::render::FIELD_VALUE_MAX);
+        assert!(!f.value.ends_with('…'), "{}", f.value);
+    }
+    assert!(
+        crate::app::layout::embed_chars(&sent.embeds[0]) <= crate::bot::render::EMBEDS_TOTAL_MAX
+    );
+    assert_eq!(
+        numbered(std::slice::from_ref(&sent)),
+        names,
+        "every figure, in order"
+    );
+    let order = &sent.embeds[0].description;
+    for name in &names {
+        assert!(
+            order.contains(&format!(" {name} [")),
+            "{name} not in the order"
+        );
+    }
+    // Players see every figure too, and none of the numbers.
+    let player = t.ok(ANN, &["encounter", "show"], &[]);
+    assert!(numbered(std::slice::from_ref(&player)).is_empty());
+    assert_eq!(crate::bot::render::fit(&player), player);
+}
+
+/// Past one message (64 figures, the most a fight holds), the GM's screen is paged: each page
+/// within Discord's limits says what is left and how to ask for it, and the pages together
+/// name every figure; a page past the last is refused.
+#[test]
+fn a_gms_screen_past_one_message_is_paged_and_loses_no_figure() {
+    let (t, names) = crowded(67, super::super::state::MAX_FIGURES);
+    let first = t.ok(GM, &["encounter", "show"], &[]);
+    let title = &first.embeds[0].title;
+    let n: usize = title
+        .rsplit_once(" of ")
+        .and_then(|(_, n)| n.trim_end_matches(')').parse().ok())
+        .unwrap_or_else(|| panic!("a paged title: {title}"));
+    assert!(n >= 2, "{title}");
+    let mut pages = vec![first];
+    for page in 2..=n {
+        pages.push(t.ok(GM, &["encounter", "show"], &[("page", &page.to_string())]));
+    }
+    for (i, page) in pages.iter().enumerate() {
+        assert_eq!(crate::bot::render::fit(page), *page, "page {} fits", i + 1);
+        let more = page.embeds[0].fields.last().unwrap();
+        if i + 1 < n {
+            assert_eq!(more.name, crate::app::layout::MORE);
+            assert!(
+                more.value
+                    .ends_with(&format!("/encounter show page:{}", i + 2)),
+                "{}",
+                more.value
+            );
+        }
+    }
+    assert_eq!(numbered(&pages), names, "every figure, in order, once");
+    let past = t.refused(
+        GM,
+        &["encounter", "show"],
+        &[("page", &(n + 1).to_string())],
+    );
+    assert!(past.contains(&format!("{n} pages")), "{past}");
+    // The channel's message is the first page, with the buttons and no numbers.
+    let status = t.app.encounter_status(G, CH).unwrap().unwrap().reply;
+    assert!(!status.buttons.is_empty());
+    assert!(numbered(&[status]).is_empty());
+}
