@@ -486,6 +486,13 @@ fn declared_meta(
     Ok(meta)
 }
 
+/// Before a TFT action of a fight that is not an attack roll (a shield bash or rush, an attempt
+/// to enter hand-to-hand): the turn check, an effect that binds the figure, and one action a
+/// turn (more only as declared). Outside a TFT fight under way: nothing.
+pub(crate) fn tft_act_before(ctx: &Ctx<'_>, conn: &Conn, who: CharacterId) -> AppResult<()> {
+    declared_meta(ctx, conn, who, true).map(|_| ())
+}
+
 /// Before a TFT spell: the turn check, and a cast beyond the actions declared refused.
 pub(crate) fn tft_cast_before(
     ctx: &Ctx<'_>,

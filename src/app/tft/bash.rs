@@ -37,6 +37,8 @@ impl Bash {
             let attacker = ctx.acting_character(tx, Some(&self.attacker))?;
             let target = ctx.find_character(tx, &self.target)?;
             crate::app::encounter::hooks::may_strike(ctx, tx, &attacker, &target)?;
+            // A bash or rush is the figure's action in a fight (tft-house-rules-combat.txt).
+            crate::app::encounter::hooks::tft_act_before(ctx, tx, attacker.id)?;
             let a_sheet = tft_sheet(&attacker)?;
             let t_sheet = tft_sheet(&target)?;
             if a_sheet.shield.as_deref().is_none_or(|s| s.trim().is_empty()) {
@@ -78,9 +80,12 @@ impl Bash {
                 }),
             )?;
             let title = format!("{} {verb} {}", escape(&attacker.name), escape(&target.name));
+            let lines = crate::app::encounter::hooks::tft_cast_after(ctx, tx, attacker.id, None)?;
+            let reply =
+                Reply::public("").with_embed(render(title, &target.name, t_sheet.st, &bash));
             Ok((
                 format!("a shield bash on {}", escape(&target.name)),
-                Reply::public("").with_embed(render(title, &target.name, t_sheet.st, &bash)),
+                crate::app::encounter::hooks::with_lines(reply, self.mode, &lines),
             ))
         })?;
         Ok(ctx.route(self.mode, &what, full))

@@ -122,6 +122,9 @@ impl Hth {
         let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
             let c = ctx.acting_character(tx, self.character.as_deref())?;
             tft_sheet(&c)?;
+            // Entering is the figure's turn in a fight: refused after its action (the strike
+            // that may follow at once is that action, counted by `/tft attack`).
+            crate::app::encounter::hooks::tft_act_before(ctx, tx, c.id)?;
             let entry = injury::hth_entry(&mut ctx.dice(), &self.modifiers).map_err(user)?;
             let total = entry.total + self.modifier;
             let result = injury::hth_result(total);

@@ -236,6 +236,15 @@ fn a_tft_figure_acts_once_a_turn_unless_it_declared_more() {
         );
         assert_eq!(t.row(), before);
     }
+    // Nor may she try to close to hand-to-hand after it.
+    let hth = t
+        .run(ANN, &["tft", "hth"], &[("character", "Kara")])
+        .expect_err("an HTH entry after the attack");
+    assert!(
+        hth.content.contains("Kara has already acted this turn"),
+        "{}",
+        hth.content
+    );
     // A GM may override, and the reply says so.
     let call = run(GM, "Orc 2").expect("the GM's call").all_text();
     assert!(
