@@ -273,9 +273,52 @@ fn thiz_one_attack(l: &Loaded, attacker: CharacterId, second: bool) -> AppResult
         )
     } else {
         format!(
-            "{name} has already attacked this turn, and THIZ gives a turn one action. A second weapon's attack is pair:… second:true; otherwise /encounter next passes the turn."
+            "{name} has already acted this turn (an attack, a maneuver or a casting), and THIZ gives a turn one action. A second weapon's attack is pair:… second:true; otherwise /encounter next passes the turn."
         )
     }))
+}
+
+/// Before a THIZ action that is not an attack (a maneuver, a casting's check) in this channel's
+/// THIZ fight: the turn check, an effect that binds the figure, and a player's second action in
+/// the figure's turn refused (thiz-rulebook.md, "Determining Initiative and Initiative Passes":
+/// a turn permits a single action).
+pub(crate) fn thiz_act_before(ctx: &Ctx<'_>, conn: &Conn, who: CharacterId) -> AppResult<()> {
+    let Some((_, l)) = here(ctx, conn)? else {
+        return Ok(());
+    };
+    if l.row.system != System::Thiz {
+        return Ok(());
+    }
+    in_turn(ctx, &l, who)?;
+    free_to_act(ctx, &l, who)?;
+    if !ctx.is_gm() {
+        thiz_one_attack(&l, who, false)?;
+    }
+    Ok(())
+}
+
+/// After a THIZ action that is not an attack: the figure has acted in its turn; the lines for
+/// the reply (a GM's call beyond the turn's action, or for a figure that may not act).
+pub(crate) fn thiz_act_after(
+    ctx: &Ctx<'_>,
+    conn: &Conn,
+    who: CharacterId,
+) -> AppResult<Vec<String>> {
+    let Some((at, mut l)) = here_as_stored(ctx, conn)? else {
+        return Ok(Vec::new());
+    };
+    if l.row.system != System::Thiz {
+        return Ok(Vec::new());
+    }
+    let mut lines: Vec<String> = bound_call(&l, who).into_iter().collect();
+    if let Some(slot) = l.state.current_slot().filter(|s| s.figure == who)
+        && let Some(a) = l.state.figure_mut(slot.figure)
+    {
+        lines.extend(gm_call(a, 1, "THIZ gives a turn one action"));
+        a.rolls_this_turn += 1;
+        save(conn, at, &l)?;
+    }
+    Ok(lines)
 }
 
 /// After a THIZ attack: the attacker has attacked in its turn, Defend is used up, and a target

@@ -316,7 +316,7 @@ fn a_whole_thiz_fight_with_a_restart() {
     // so a second attack in it is refused (changing nothing); the Defend was used by the first.
     let again = t.refused(ANN, &["attack"], &[("target", first.as_str())]);
     assert!(
-        again.contains("Alys has already attacked this turn"),
+        again.contains("Alys has already acted this turn"),
         "{again}"
     );
     let goblin = t.state().figure(t.id(&first).unwrap()).cloned().unwrap();

@@ -259,17 +259,30 @@ fn weapon_rating(c: &ThizChar, weapon: Option<&str>) -> AppResult<(i32, i32, Str
 pub(super) fn run(ctx: &Ctx<'_>, a: &ManeuverArgs) -> AppResult<Reply> {
     ctx.app.store.write(|tx| {
         let actor = ctx.acting_character(tx, Some(&a.actor))?;
+        // In an encounter, a player may name one of its NPCs, as with /attack (its numbers stay
+        // the GM's: `check_text` marks them); another player's character only in a fight both
+        // are in (`may_strike`).
         let target = a
             .target
             .as_deref()
-            .map(|t| ctx.find_character(tx, t))
+            .map(|t| crate::app::encounter::hooks::target(ctx, tx, t))
             .transpose()?;
+        if let Some(t) = &target
+            && a.kind != Kind::Escape
+        {
+            crate::app::encounter::hooks::may_strike(ctx, tx, &actor, t)?;
+        }
         if target.as_ref().is_some_and(|t| t.id == actor.id) {
             return Err(user(format!(
                 "{} cannot {} themselves; name someone else.",
                 escape(&actor.name),
                 a.kind.name()
             )));
+        }
+        // In a fight, a maneuver is the figure's action (listening is not).
+        let acts = a.kind != Kind::Listen;
+        if acts {
+            crate::app::encounter::hooks::thiz_act_before(ctx, tx, actor.id)?;
         }
         let command = format!("/maneuver {}", a.kind.name());
         let act = ThizChar::load(tx, actor, &command)?;
@@ -346,6 +359,12 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &ManeuverArgs) -> AppResult<Reply> {
         });
         let what = format!("a {}", a.kind.name());
         let gm_lines = unlucky_lines(&act, a.kind, check.roll);
+        let turn = if acts {
+            crate::app::encounter::hooks::thiz_act_after(ctx, tx, act.character.id)?
+        } else {
+            Vec::new()
+        };
+        let full = crate::app::encounter::hooks::with_lines(full, a.mode, &turn);
         Ok(ctx.route(a.mode, &what, full).with_gm_lines(&gm_lines))
     })
 }

@@ -416,3 +416,47 @@ fn a_player_strikes_another_players_character_only_in_a_fight_both_are_in() {
     assert_eq!(rolls(&t), before);
     assert!(t.run(GM, &["tft", "attack"], &blow).is_ok());
 }
+
+/// thiz-rulebook.md, "Determining Initiative and Initiative Passes" (a turn permits a single
+/// action) and chapter 9 "Falls" (stunned: no actions): a maneuver in a THIZ fight is the turn's
+/// action, so an attack after a trip is refused for a player, and a stunned figure's trip is
+/// refused; a GM's goes ahead as the GM's call. Listening is not an action.
+#[test]
+fn a_thiz_maneuver_is_the_turns_action_and_a_stunned_figure_makes_none() {
+    let t = thiz_table(65);
+    t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
+    t.ok(ANN, &["encounter", "add"], &[("character", "Alys")]);
+    t.ok(GM, &["encounter", "add"], &[("npc", "Goblin")]);
+    t.ok(GM, &["encounter", "next"], &[]);
+    turn_of(&t, "Alys");
+    let trip = [("attacker", "Alys"), ("target", "Goblin 1")];
+    t.ok(ANN, &["maneuver", "listen"], &[("character", "Alys")]);
+    t.ok(ANN, &["maneuver", "trip"], &trip);
+    let refusal = t.refused(ANN, &["attack"], &[("target", "Goblin 1")]);
+    assert!(
+        refusal.contains("Alys has already acted this turn"),
+        "{refusal}"
+    );
+    assert!(
+        t.refused(ANN, &["maneuver", "trip"], &trip)
+            .contains("already acted")
+    );
+    let call = t.ok(GM, &["maneuver", "trip"], &trip).all_text();
+    assert!(
+        call.contains("GM's call: Alys acts again this turn"),
+        "{call}"
+    );
+    // Stunned on her next turn: no maneuver.
+    t.ok(GM, &["encounter", "next"], &[]);
+    turn_of(&t, "Alys");
+    t.ok(
+        GM,
+        &["encounter", "timer"],
+        &[("figure", "Alys"), ("what", "stunned"), ("count", "1")],
+    );
+    let stunned = t.refused(ANN, &["maneuver", "trip"], &trip);
+    assert!(
+        stunned.contains("Alys is stunned for 1 turn more"),
+        "{stunned}"
+    );
+}

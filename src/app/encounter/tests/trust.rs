@@ -63,7 +63,7 @@ fn a_thiz_figure_attacks_once_a_turn_and_a_second_weapon_once_more() {
     t.ok(ANN, &["attack"], &sword);
     let again = t.refused(ANN, &["attack"], &sword);
     assert!(
-        again.contains("Alys has already attacked this turn"),
+        again.contains("Alys has already acted this turn"),
         "{again}"
     );
     assert!(again.contains("pair:… second:true"), "{again}");
