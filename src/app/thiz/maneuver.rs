@@ -255,23 +255,33 @@ fn weapon_rating(c: &ThizChar, weapon: Option<&str>) -> AppResult<(i32, i32, Str
     }
 }
 
+/// The maneuver's target: in an encounter, a player may name one of its NPCs, as with /attack
+/// (its numbers stay the GM's: `check_text` marks them); another player's character only in a
+/// fight both are in (`may_strike`; escaping a hold is no blow).
+fn target_of(
+    ctx: &Ctx<'_>,
+    tx: &Conn,
+    a: &ManeuverArgs,
+    actor: &Character,
+) -> AppResult<Option<Character>> {
+    let target = a
+        .target
+        .as_deref()
+        .map(|t| crate::app::encounter::hooks::target(ctx, tx, t))
+        .transpose()?;
+    if let Some(t) = &target
+        && a.kind != Kind::Escape
+    {
+        crate::app::encounter::hooks::may_strike(ctx, tx, actor, t)?;
+    }
+    Ok(target)
+}
+
 /// Runs `/maneuver …`.
 pub(super) fn run(ctx: &Ctx<'_>, a: &ManeuverArgs) -> AppResult<Reply> {
     ctx.app.store.write(|tx| {
         let actor = ctx.acting_character(tx, Some(&a.actor))?;
-        // In an encounter, a player may name one of its NPCs, as with /attack (its numbers stay
-        // the GM's: `check_text` marks them); another player's character only in a fight both
-        // are in (`may_strike`).
-        let target = a
-            .target
-            .as_deref()
-            .map(|t| crate::app::encounter::hooks::target(ctx, tx, t))
-            .transpose()?;
-        if let Some(t) = &target
-            && a.kind != Kind::Escape
-        {
-            crate::app::encounter::hooks::may_strike(ctx, tx, &actor, t)?;
-        }
+        let target = target_of(ctx, tx, a, &actor)?;
         if target.as_ref().is_some_and(|t| t.id == actor.id) {
             return Err(user(format!(
                 "{} cannot {} themselves; name someone else.",
