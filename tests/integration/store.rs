@@ -1047,3 +1047,65 @@ fn a_database_from_before_migration_8_keeps_its_rows() {
     assert_eq!(orphans, 0);
     assert!(refused, "a bad mode was taken after the migration");
 }
+
+/// Issue 57, on both backends: a per-guild id is never handed out again once its row is gone
+/// (a button naming a deleted NPC copy must not act on the next character made), each guild
+/// counts its own, and a new encounter's versions start above every version an earlier one in
+/// the guild reached, in any channel, deleted or not.
+#[test]
+fn ids_and_encounter_versions_only_rise() {
+    for TestStore { store, name, .. } in testdb::backends() {
+        let (g, other) = (GuildId(57), GuildId(58));
+        let first = make_character(&store, g, "Orc 1");
+        let second = make_character(&store, g, "Orc 2");
+        store
+            .write(|tx| {
+                characters::delete(tx, g, second)?;
+                characters::delete(tx, g, first)
+            })
+            .unwrap();
+        let third = make_character(&store, g, "Orc 1");
+        assert!(third > second, "{name}: {third:?} after {second:?}");
+        assert_eq!(
+            make_character(&store, other, "Orc 1"),
+            CharacterId(1),
+            "{name}: another guild counts its own"
+        );
+        let version = |ch: u64| {
+            store
+                .read(|c| referee::store::encounters::get(c, g, ch))
+                .unwrap()
+                .map(|r| r.version)
+        };
+        let create = |ch: u64| {
+            store
+                .write(|tx| {
+                    referee::store::encounters::create(tx, g, ch, System::Thiz, "{}", UserId(1))
+                })
+                .unwrap()
+        };
+        assert!(create(1));
+        let v1 = version(1).unwrap();
+        let v2 = store
+            .write(|tx| referee::store::encounters::save(tx, g, 1, v1, "{}"))
+            .unwrap()
+            .unwrap();
+        assert!(
+            store
+                .write(|tx| referee::store::encounters::end(tx, g, 1, v2))
+                .unwrap()
+        );
+        store
+            .write(|tx| referee::store::encounters::forget_ended(tx, g, 1))
+            .unwrap();
+        assert!(create(1), "{name}");
+        let again = version(1).unwrap();
+        assert!(
+            again > v2 + 1,
+            "{name}: {again} after the ended one's {}",
+            v2 + 1
+        );
+        assert!(create(2));
+        assert!(version(2).unwrap() > again, "{name}: another channel's too");
+    }
+}

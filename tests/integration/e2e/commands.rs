@@ -59,6 +59,7 @@ const GROUPS: &[(&str, &[&str])] = &[
         &[
             "character create",
             "character gear",
+            "gm rules",
             "maneuver grapple",
             "maneuver escape",
             "maneuver trip",
@@ -618,6 +619,15 @@ fn thiz_maneuvers() {
     x.text(
         &bram,
         "/character gear name:Bram action:add item:Dagger kind:weapon attack_bonus:1",
+    );
+    // Issue 57: outside a fight, refused until the table allows players to strike each other.
+    assert_refusal(
+        &x.run(&alys, "/maneuver grapple attacker:Alys target:Bram"),
+        "a grapple of another player's character outside a fight",
+    );
+    x.text(
+        &s.gm(1),
+        "/gm rules name:players_strike_anywhere value:true",
     );
     for (line, title) in [
         (

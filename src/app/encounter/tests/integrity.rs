@@ -2,18 +2,8 @@
 //! things are never reused, End asks first), one action a turn in TFT as in THIZ, effects that
 //! bind, and a Defend that reads as the target's number, never the attacker's modifier.
 
+use super::players::turn_of;
 use super::*;
-
-/// Presses "next" as the GM until `name` has the turn.
-fn turn_of(t: &Table, name: &str) {
-    for _ in 0..60 {
-        if t.state().current().is_some_and(|f| f.name == name) {
-            return;
-        }
-        t.ok(GM, &["encounter", "next"], &[]);
-    }
-    panic!("{name} never got the turn");
-}
 
 /// The buttons the status message carries now.
 fn status_buttons(t: &Table) -> Vec<String> {

@@ -16,7 +16,7 @@ fn gm_view(r: &Reply) -> String {
 }
 
 /// Presses "next" as the GM until `name` has the turn.
-fn turn_of(t: &Table, name: &str) {
+pub(super) fn turn_of(t: &Table, name: &str) {
     for _ in 0..40 {
         if t.state().current().is_some_and(|f| f.name == name) {
             return;
