@@ -536,6 +536,41 @@ pub(crate) fn tft_act_before(ctx: &Ctx<'_>, conn: &Conn, who: CharacterId) -> Ap
     declared_meta(ctx, conn, who, true).map(|_| ())
 }
 
+/// A TFT figure stood up (`/tft stand`, which takes its turn): a "knocked down" or "prone"
+/// effect the tracker was counting for it ends with it, and the stand is the turn's action. The
+/// lines for the reply.
+pub(crate) fn tft_stood_up(ctx: &Ctx<'_>, conn: &Conn, who: CharacterId) -> AppResult<Vec<String>> {
+    let Some((at, mut l)) = here_as_stored(ctx, conn)? else {
+        return Ok(Vec::new());
+    };
+    if l.row.system != System::Tft {
+        return Ok(Vec::new());
+    }
+    let Some(f) = l.state.figure(who).cloned() else {
+        return Ok(Vec::new());
+    };
+    let mut lines = Vec::new();
+    for what in ["knocked down", "prone"] {
+        let on = l
+            .state
+            .timed
+            .iter()
+            .any(|t| t.figure == who && t.what.trim().to_lowercase() == what);
+        if on {
+            l.state.set_timed(&f, what, 0, TimeUnit::Turn);
+            lines.push(format!("{}: {what} is over.", escape(&f.name)));
+        }
+    }
+    if l.state.begun()
+        && l.state.current().is_some_and(|c| c.id == who)
+        && let Some(a) = l.state.figure_mut(who)
+    {
+        a.rolls_this_turn += 1;
+    }
+    save(conn, at, &l)?;
+    Ok(lines)
+}
+
 /// Before a TFT spell: the turn check, and a cast beyond the actions declared refused.
 pub(crate) fn tft_cast_before(
     ctx: &Ctx<'_>,

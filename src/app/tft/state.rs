@@ -449,7 +449,28 @@ impl Stand {
             let left = st_left_of(tx, guild, &c, &sheet)?;
             match injury::unable_to_attack(left, sheet.knocked_down, sheet.dead) {
                 Some(Unable::KnockedDown) => {}
-                None => return Err(user(format!("{name} is not knocked down."))),
+                // Down only by the tracker's count (a GM's `/encounter timer … what:"knocked
+                // down"`): standing ends that.
+                None => {
+                    let lines = crate::app::encounter::hooks::tft_stood_up(ctx, tx, c.id)?;
+                    if lines.is_empty() {
+                        return Err(user(format!("{name} is not knocked down.")));
+                    }
+                    let (hits, fatigue) = characters::tft_damage(tx, guild, c.id)?;
+                    return Ok(reply_about(
+                        &c,
+                        state_embed(
+                            format!("{name} stands up"),
+                            format!(
+                                "Standing takes this turn; the figure may attack from the next.\n{}",
+                                lines.join("\n")
+                            ),
+                            &c,
+                            &sheet,
+                            (hits, fatigue),
+                        ),
+                    ));
+                }
                 Some(Unable::Dead) => return Err(user(format!("{name} is dead."))),
                 Some(Unable::Dying | Unable::Unconscious) => {
                     return Err(user(format!(
@@ -463,15 +484,14 @@ impl Stand {
             };
             save_sheet(tx, guild, &c, &sheet, &after)?;
             let (hits, fatigue) = characters::tft_damage(tx, guild, c.id)?;
+            let mut said = "Standing takes this turn; the figure may attack from the next.".to_owned();
+            for line in crate::app::encounter::hooks::tft_stood_up(ctx, tx, c.id)? {
+                said.push('\n');
+                said.push_str(&line);
+            }
             Ok(reply_about(
                 &c,
-                state_embed(
-                    format!("{name} stands up"),
-                    "Standing takes this turn; the figure may attack from the next.".to_owned(),
-                    &c,
-                    &after,
-                    (hits, fatigue),
-                ),
+                state_embed(format!("{name} stands up"), said, &c, &after, (hits, fatigue)),
             ))
         })
     }
