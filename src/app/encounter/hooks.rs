@@ -50,15 +50,17 @@ fn here_as_stored(ctx: &Ctx<'_>, conn: &Conn) -> AppResult<Option<(At, Loaded)>>
 }
 
 /// The attacker's name: the one given, or the figure whose turn it is in this channel's
-/// encounter.
+/// encounter, or, outside a fight under way, the caller's own character of the command's system.
 pub(crate) fn attacker_name(ctx: &Ctx<'_>, conn: &Conn, given: &str) -> AppResult<String> {
     if !given.trim().is_empty() {
         return Ok(given.to_owned());
     }
     let current = here(ctx, conn)?.and_then(|(_, l)| l.state.current().cloned());
-    let f = current.ok_or_else(|| {
-        user("Name the attacker with attacker:… (it defaults to whoever's turn it is in this channel's encounter).")
-    })?;
+    // Outside a fight under way, the caller's own character of the command's system, as `/help`
+    // and the README say (issue 59: the first attack a newcomer tried was refused here).
+    let Some(f) = current else {
+        return Ok(ctx.acting_character(conn, None)?.name);
+    };
     // The figure whose turn it is may be another player's, or the GM's: say so, rather than
     // failing on a name the caller cannot use.
     if !super::may_act(ctx, &f) {

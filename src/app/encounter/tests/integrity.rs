@@ -389,6 +389,18 @@ fn a_player_strikes_another_players_character_only_in_a_fight_both_are_in() {
         &[("name", "players_strike_anywhere"), ("value", "on")],
     );
     assert!(t.run(ANN, &["attack"], &swing).is_ok());
+    // Issue 59: outside a fight, the attacker left out is the caller's own character of the
+    // command's system (it was refused with "Name the attacker").
+    let own = t.ok(ANN, &["attack"], &[("target", "Bren")]).all_text();
+    assert!(own.contains("Alys attacks Bren"), "{own}");
+    let none = t
+        .run(ANN, &["tft", "attack"], &[("target", "Bren")])
+        .expect_err("Ann has no TFT character");
+    assert!(
+        none.content.contains("no TFT character"),
+        "{}",
+        none.content
+    );
 
     // TFT alike.
     let t = tft_table(64);
