@@ -3,6 +3,8 @@
 //! Every reply here holds hidden values, so each one checks `ctx.gm()` first and answers the GM
 //! ephemerally.
 
+use std::fmt::Write as _;
+
 use serde_json::json;
 
 use crate::app::invocation::RollMode;
@@ -48,6 +50,11 @@ pub(super) fn run(ctx: &Ctx<'_>, action: GmLuck, character: &str) -> AppResult<R
         };
         Ok(match action {
             GmLuck::Roll => {
+                // What the roll replaces, said to the GM (issue 59: it was replaced silently).
+                let replaced = match secrets::luck(tx, gm, c.id)? {
+                    Some(before) => format!(" It replaces the {} {name} had.", points_text(before)),
+                    None => String::new(),
+                };
                 let points = roll_starting_luck(&mut ctx.dice()).reveal_to_gm();
                 secrets::set_luck(
                     tx,
@@ -65,7 +72,7 @@ pub(super) fn run(ctx: &Ctx<'_>, action: GmLuck, character: &str) -> AppResult<R
                     &json!({ "d10": points }),
                 )?;
                 Reply::ephemeral(format!(
-                    "Rolled 1d10 in secret for {name}'s luck: {points}. {name} now has {}.",
+                    "Rolled 1d10 in secret for {name}'s luck: {points}. {name} now has {}.{replaced}",
                     points_text(i64::from(points))
                 ))
             }
@@ -152,6 +159,9 @@ fn ledger_line(row: &LedgerRow) -> String {
         // Reasons are the app's own words, never user text.
         line.push_str(&truncate(&row.reason, 80));
     }
+    // Who made the change (issue 59): a mention, shown as the member's name and pinging nobody
+    // (every reply allows no mentions).
+    let _ = write!(line, " · by <@{}>", row.actor.0);
     line
 }
 
@@ -194,8 +204,14 @@ mod tests {
             roll: Some(RollId(3)),
             at: 0,
         };
-        assert_eq!(ledger_line(&row(-1, 4)), "-1 → 4 · spent: reroll · roll #3");
-        assert_eq!(ledger_line(&row(2, 6)), "+2 → 6 · spent: reroll · roll #3");
+        assert_eq!(
+            ledger_line(&row(-1, 4)),
+            "-1 → 4 · spent: reroll · roll #3 · by <@1>"
+        );
+        assert_eq!(
+            ledger_line(&row(2, 6)),
+            "+2 → 6 · spent: reroll · roll #3 · by <@1>"
+        );
         let rows: Vec<_> = (0..30).map(|i| row(1, i)).collect();
         let reply = ledger_reply("Vexa", &rows);
         assert!(reply.embeds[0].title.contains("last 25 of 30"));

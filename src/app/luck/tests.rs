@@ -1115,3 +1115,28 @@ fn a_rerolled_pocket_picking_keeps_its_special_result() {
     );
     assert!(text.contains("the mark notices it"), "{text}");
 }
+
+/// Issue 59 (luck that explains itself): a GM's `/luck roll` on a character that has luck says
+/// what it replaced (and nothing of the kind when there was none); the log names who made each
+/// change.
+#[test]
+fn luck_roll_says_what_it_replaced_and_the_log_names_who() {
+    let w = world();
+    let first = w.run(GM, true, "r0", &["luck", "roll"], &[("character", "Bruno")]);
+    assert!(!first.content.contains("replaces"), "{first:?}");
+    w.set_luck("Vexa", 4);
+    let rolled = w.run(GM, true, "r1", &["luck", "roll"], &[("character", "Vexa")]);
+    assert_eq!(rolled.visibility, Visibility::Ephemeral);
+    assert!(
+        rolled
+            .content
+            .contains("It replaces the 4 luck points Vexa had."),
+        "{rolled:?}"
+    );
+    let log = w.run(GM, true, "r2", &["luck", "log"], &[("character", "Vexa")]);
+    let text = log.all_text();
+    assert!(
+        text.contains("rolled") && text.contains(&format!("by <@{GM}>")),
+        "{text}"
+    );
+}
