@@ -70,8 +70,12 @@ pub enum CharacterCommand {
     Delete { name: String },
     /// The delete confirmation's buttons: delete, or keep.
     ConfirmDelete { id: CharacterId, keep: bool },
-    /// `restore name` (GM): a deleted character back, as it was.
-    Restore { name: String },
+    /// `restore name [new_name]` (GM): a deleted character back, as it was (under a new name
+    /// when its own is taken again).
+    Restore {
+        name: String,
+        new_name: Option<String>,
+    },
     /// `approve name [undo]` (GM): the sheet is approved (or no longer).
     Approve { name: String, undo: bool },
     /// `export [name]`.
@@ -164,9 +168,16 @@ impl CharacterCommand {
             "delete" => CharacterCommand::Delete {
                 name: required_name(&Opts::new(inv, &["name"])?)?,
             },
-            "restore" => CharacterCommand::Restore {
-                name: required_name(&Opts::new(inv, &["name"])?)?,
-            },
+            "restore" => {
+                let o = Opts::new(inv, &["name", "new_name"])?;
+                CharacterCommand::Restore {
+                    name: required_name(&o)?,
+                    new_name: o
+                        .text("new_name")
+                        .map(|n| fields::character_name(n).map_err(user))
+                        .transpose()?,
+                }
+            }
             "approve" => {
                 let o = Opts::new(inv, &["name", "undo"])?;
                 CharacterCommand::Approve {
@@ -225,7 +236,9 @@ impl CharacterCommand {
             CharacterCommand::Validate { name } => view::validate(ctx, name.as_deref()),
             CharacterCommand::Delete { name } => edit::delete(ctx, &name),
             CharacterCommand::ConfirmDelete { id, keep } => edit::confirm_delete(ctx, id, keep),
-            CharacterCommand::Restore { name } => edit::restore(ctx, &name),
+            CharacterCommand::Restore { name, new_name } => {
+                edit::restore(ctx, &name, new_name.as_deref())
+            }
             CharacterCommand::Approve { name, undo } => edit::approve(ctx, &name, undo),
             CharacterCommand::Export { name } => transfer::export(ctx, name.as_deref()),
             CharacterCommand::Import { file } => transfer::import(ctx, &file),

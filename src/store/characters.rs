@@ -241,10 +241,15 @@ pub fn deleted(conn: &Conn, guild: GuildId) -> Result<Vec<Deleted>> {
         .collect()
 }
 
-/// Brings a deleted character back under its name: `Ok(false)` when a character of that name
-/// is here now (or it is no longer kept).
-pub fn restore(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<bool> {
-    let Some(name) = query_opt(
+/// Brings a deleted character back under its name (or `as_name`, a name the caller checked):
+/// `Ok(false)` when a character of that name is here now (or it is no longer kept).
+pub fn restore(
+    conn: &Conn,
+    guild: GuildId,
+    id: CharacterId,
+    as_name: Option<&str>,
+) -> Result<bool> {
+    let Some(old) = query_opt(
         conn,
         "SELECT name FROM characters WHERE guild_id = ?1 AND id = ?2 AND deleted_at >= ?3",
         params![guild, id, now() - KEPT_FOR_SECS],
@@ -253,6 +258,7 @@ pub fn restore(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<bool> {
     else {
         return Ok(false);
     };
+    let name = as_name.map_or(old, |n| n.trim().to_owned());
     let key = name_key(&name);
     if query_opt(
         conn,
@@ -266,9 +272,10 @@ pub fn restore(conn: &Conn, guild: GuildId, id: CharacterId) -> Result<bool> {
     }
     Ok(exec(
         conn,
-        "UPDATE characters SET deleted_at = NULL, deleted_by = NULL, name_key = ?3, updated_at = ?4
+        "UPDATE characters SET deleted_at = NULL, deleted_by = NULL, name = ?5, name_key = ?3,
+                               updated_at = ?4
          WHERE guild_id = ?1 AND id = ?2 AND deleted_at IS NOT NULL",
-        params![guild, id, key, now()],
+        params![guild, id, key, now(), name],
     )? == 1)
 }
 
@@ -531,12 +538,12 @@ mod tests {
                     assert_eq!((kept[0].character.id, kept[0].deleted_by), (ada, UserId(3)));
                     // The name is free; while it is taken the old Ada cannot come back.
                     let other = create(tx, guild, &new("ADA"))?.expect("the name is free");
-                    assert!(!restore(tx, guild, ada)?);
+                    assert!(!restore(tx, guild, ada, None)?);
                     assert!(delete(tx, guild, other)?);
-                    assert!(restore(tx, guild, ada)?);
+                    assert!(restore(tx, guild, ada, None)?);
                     assert_eq!(by_name(tx, guild, "Ada")?.map(|c| c.id), Some(ada));
                     assert!(deleted(tx, guild)?.is_empty());
-                    assert!(!restore(tx, guild, ada)?, "not deleted now");
+                    assert!(!restore(tx, guild, ada, None)?, "not deleted now");
                     // Past the keeping time: not listed, not restorable, purged by the next delete.
                     assert!(soft_delete(tx, guild, ada, UserId(3))?);
                     exec(
@@ -545,7 +552,7 @@ mod tests {
                         params![guild, ada, KEPT_FOR_SECS + 1],
                     )?;
                     assert!(deleted(tx, guild)?.is_empty());
-                    assert!(!restore(tx, guild, ada)?);
+                    assert!(!restore(tx, guild, ada, None)?);
                     let bo = create(tx, guild, &new("Bo"))?.expect("fresh");
                     assert!(soft_delete(tx, guild, bo, owner)?);
                     let rows: i64 = query_row(

@@ -673,7 +673,7 @@ fn mark(ctx: &Ctx<'_>, tx: &Conn, id: CharacterId, kind: LuckKind, reason: &str)
 
 /// `/character restore name`: a GM brings a deleted character back, as it was when deleted (its
 /// luck included), under its own name if that is still free and looks like no other.
-pub(super) fn restore(ctx: &Ctx<'_>, name: &str) -> AppResult<Reply> {
+pub(super) fn restore(ctx: &Ctx<'_>, name: &str, new_name: Option<&str>) -> AppResult<Reply> {
     ctx.gm()?;
     let guild = ctx.caller.guild;
     let key = characters::name_key(name);
@@ -688,22 +688,36 @@ pub(super) fn restore(ctx: &Ctx<'_>, name: &str) -> AppResult<Reply> {
                 escape(name.trim())
             )));
         };
-        let c = d.character;
-        name_free(tx, guild, &c.name, None).map_err(|e| {
-            user(format!(
-                "{} cannot come back under its name: {}",
-                escape(&c.name),
-                e.to_string().trim_start_matches("Nothing changed: ")
-            ))
+        let mut c = d.character;
+        // Issue 59: a name taken again since is no dead end; new_name brings it back as another.
+        let as_name = new_name.unwrap_or(&c.name).to_owned();
+        name_free(tx, guild, &as_name, None).map_err(|e| {
+            let why = e.to_string();
+            let why = why.trim_start_matches("Nothing changed: ");
+            user(if new_name.is_some() {
+                format!("{} cannot come back as {}: {why}", escape(&c.name), escape(&as_name))
+            } else {
+                format!(
+                    "{} cannot come back under its name: {why} Name another with new_name:….",
+                    escape(&c.name)
+                )
+            })
         })?;
-        if !characters::restore(tx, guild, c.id)? {
-            return Err(name_taken(&c.name));
+        if !characters::restore(tx, guild, c.id, new_name)? {
+            return Err(name_taken(&as_name));
         }
         mark(ctx, tx, c.id, LuckKind::Restored, "/character restore: back as it was when deleted")?;
-        Ok(c)
+        let was = std::mem::replace(&mut c.name, as_name);
+        Ok((c, was))
     })?;
+    let (c, was) = c;
+    let renamed = if was == c.name {
+        String::new()
+    } else {
+        format!(" (it was {})", escape(&was))
+    };
     Ok(Reply::ephemeral(format!(
-        "Restored {} to <@{}>, as it was when deleted: sheet, notes and luck. It is not back in any fight; /encounter add puts it in one.",
+        "Restored {}{renamed} to <@{}>, as it was when deleted: sheet, notes and luck. It is not back in any fight; /encounter add puts it in one.",
         escape(&c.name),
         c.owner_id.0
     )))

@@ -161,7 +161,32 @@ fn luck_cannot_be_laundered_through_export_delete_and_import() {
     // The original cannot come back over the imported one; the reason names the fix.
     let refused = w.run(&gm(), &["character", "restore"], &[("name", "Gala")]);
     assert!(refused.content.contains("already taken"), "{refused:?}");
+    assert!(refused.content.contains("new_name"), "{refused:?}");
     assert_eq!(refused.visibility, Visibility::Ephemeral);
+    // Issue 59: nor under a new name that is taken or looks like one here; a free one brings
+    // it back, as it was, under that name. Then it is deleted again for the rest of the story.
+    for taken in ["GALA", "Gаla"] {
+        let r = w.run(
+            &gm(),
+            &["character", "restore"],
+            &[("name", "Gala"), ("new_name", taken)],
+        );
+        assert!(r.content.contains("cannot come back as"), "{taken}: {r:?}");
+    }
+    let renamed = w.run(
+        &gm(),
+        &["character", "restore"],
+        &[("name", "Gala"), ("new_name", "Gala the Elder")],
+    );
+    assert!(
+        renamed
+            .content
+            .contains("Restored Gala the Elder (it was Gala)"),
+        "{renamed:?}"
+    );
+    assert_eq!(w.id("Gala the Elder"), Some(gala));
+    assert_eq!(w.id("Gala"), Some(again));
+    w.delete(&ann(), "Gala the Elder");
     // Two kept under one name: the newest deletion comes back.
     w.delete(&ann(), "Gala");
     let restored = w.run(&gm(), &["character", "restore"], &[("name", "gala")]);

@@ -212,11 +212,14 @@ pub async fn character_restore(
     #[description = "The deleted character's name (/character list shows a GM the deleted ones)"]
     #[autocomplete = "autocomplete::deleted_character"]
     name: String,
+    #[description = "Bring it back under this name (when its own is taken again)"] new_name: Option<
+        String,
+    >,
 ) -> Result<(), Error> {
     invoke(
         ctx,
         &["character", "restore"],
-        Args::new().opt("name", name),
+        Args::new().opt("name", name).opt("new_name", new_name),
     )
     .await
 }
