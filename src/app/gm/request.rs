@@ -374,17 +374,39 @@ fn close_button(request: i64) -> Button {
 
 /// Everyone in the encounter running in `channel`: the characters a `characters:everyone`
 /// request asks (NPCs are dropped later, with the other checks of who may be asked).
+/// Empty when the channel has none: then the request asks the server's players ([`players`]).
 pub fn encounter_characters(ctx: &Ctx<'_>, channel: Option<u64>) -> AppResult<Vec<CharacterId>> {
-    let figures = match channel {
-        Some(channel) => crate::app::encounter::loaded::figures_in_channel(ctx, channel)?,
-        None => Vec::new(),
-    };
-    if figures.is_empty() {
-        return Err(user(
-            "There is no encounter in this channel; name the characters instead, like characters:\"Gala, Brom\".",
-        ));
+    match channel {
+        Some(channel) => crate::app::encounter::loaded::figures_in_channel(ctx, channel),
+        None => Ok(Vec::new()),
     }
-    Ok(figures)
+}
+
+/// `characters:everyone` outside an encounter: each player's character of the request's system
+/// in this server, the one they used last (a player with three is asked once), most recently
+/// used players' first, at most [`MAX_CHARACTERS`].
+// Decision (issue 59: "everyone roll Perception" was refused outside a fight, the most common
+// request): the server's players, since the bot has no view of who reads a channel (it asks
+// for no member intent); the reply names everyone asked, so the GM sees who was.
+fn players(ctx: &Ctx<'_>, conn: &Conn, kind: Kind) -> AppResult<Vec<Character>> {
+    let guild = ctx.caller.guild;
+    let mut owners: Vec<crate::store::UserId> = Vec::new();
+    for c in characters::all(conn, guild)? {
+        if !c.npc && c.system == kind.system() && !owners.contains(&c.owner_id) {
+            owners.push(c.owner_id);
+        }
+    }
+    let mut out: Vec<Character> = Vec::new();
+    for owner in owners {
+        if let Some(c) = characters::owned_by(conn, guild, owner)?
+            .into_iter()
+            .find(|c| c.system == kind.system())
+        {
+            out.push(c);
+        }
+    }
+    out.truncate(MAX_CHARACTERS);
+    Ok(out)
 }
 
 /// Autocomplete of `characters` (a comma-separated list): the player characters whose names
@@ -470,17 +492,20 @@ pub fn request(ctx: &Ctx<'_>, a: &RequestArgs) -> AppResult<Reply> {
     ctx.app.store.write(|tx| {
         let asked = match &a.asked {
             Asked::Named(names) => named(ctx, tx, names, a.spec.kind)?,
-            Asked::Everyone => encounter(
-                ctx,
-                tx,
-                from_encounter.as_deref().unwrap_or_default(),
-                a.spec.kind,
-            )?,
+            Asked::Everyone => match from_encounter.as_deref().unwrap_or_default() {
+                [] => players(ctx, tx, a.spec.kind)?,
+                ids => encounter(ctx, tx, ids, a.spec.kind)?,
+            },
         };
         if asked.is_empty() {
-            return Err(user(
-                "Nobody to ask: the encounter has no player characters of this system.",
-            ));
+            let whose = if from_encounter.as_ref().is_some_and(|f| !f.is_empty()) {
+                "the encounter has"
+            } else {
+                "this server has"
+            };
+            return Err(user(format!(
+                "Nobody to ask: {whose} no player characters of this system."
+            )));
         }
         let ids: Vec<CharacterId> = asked.iter().map(|c| c.id).collect();
         let options_json = serde_json::to_string(&a.spec.options).map_err(anyhow::Error::from)?;

@@ -109,7 +109,7 @@ pub async fn gm_request(
     ctx: Context<'_>,
     // One option with a comma-separated list: any number of names (up to 20) without twenty
     // options, and the same text the console types.
-    #[description = "Who rolls: names separated by commas, or everyone (in this channel's encounter)"]
+    #[description = "Who rolls: names separated by commas, or everyone (this channel's encounter, else every player)"]
     #[autocomplete = "autocomplete::characters"]
     characters: String,
     #[description = "THIZ: the skill to check"]

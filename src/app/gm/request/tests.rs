@@ -444,7 +444,7 @@ type Case<'a> = (&'a Caller, &'a [(&'a str, &'a str)], &'a str);
 fn bad_requests_are_refused_and_change_nothing() {
     let w = World::new();
     let req = &["gm", "request"][..];
-    let cases: [Case<'_>; 11] = [
+    let cases: [Case<'_>; 10] = [
         (
             &ann(),
             &[("characters", "Gala"), ("skill", "Swimming")],
@@ -494,11 +494,6 @@ fn bad_requests_are_refused_and_change_nothing() {
             &gm(),
             &[("characters", " , "), ("rating", "3")],
             "separated by commas",
-        ),
-        (
-            &gm(),
-            &[("characters", "everyone"), ("rating", "3")],
-            "There is no encounter in this channel",
         ),
     ];
     for (who, options, expected) in cases {
@@ -590,7 +585,7 @@ fn the_characters_list_autocompletes_its_last_name() {
 
 #[test]
 #[allow(clippy::result_large_err)] // `run_in` answers as `App::run` does
-fn everyone_asks_the_player_characters_of_the_encounter_in_this_channel() {
+fn everyone_asks_the_encounters_player_characters_or_else_the_servers_players() {
     let w = World::new();
     let channel = 42;
     let run_in = |who: &Caller, path: &[&str], options: &[(&str, &str)]| {
@@ -623,14 +618,26 @@ fn everyone_asks_the_player_characters_of_the_encounter_in_this_channel() {
     for absent in ["Brom", "Tor", "Grut"] {
         assert!(!text.contains(absent), "{absent} is not asked: {text}");
     }
-    // Another channel has no encounter.
-    let elsewhere = w.refused(
-        &gm(),
-        &["gm", "request"],
-        &[("characters", "everyone"), ("skill", "Swimming")],
-    );
-    assert!(
-        elsewhere.contains("no encounter in this channel"),
-        "{elsewhere}"
-    );
+    // Issue 59: another channel has no encounter, so everyone is the server's players with a
+    // character of the request's system: Gala's and Brom's (THIZ), not Tor (TFT) nor Grut (an
+    // NPC).
+    let elsewhere = w
+        .app
+        .run_in(
+            Some(7),
+            &gm(),
+            "everywhere",
+            &Invocation::new(
+                &["gm", "request"],
+                &[("characters", "everyone"), ("skill", "Swimming")],
+            ),
+        )
+        .unwrap_or_else(|r| panic!("{}", r.all_text()));
+    let text = elsewhere.all_text();
+    for asked in ["Roll for Gala", "Roll for Brom"] {
+        assert!(text.contains(asked), "{asked}: {text}");
+    }
+    for absent in ["Tor", "Grut"] {
+        assert!(!text.contains(absent), "{absent} is not asked: {text}");
+    }
 }
