@@ -13,7 +13,7 @@ pub async fn attack(
     #[description = "Who is attacked"]
     #[autocomplete = "autocomplete::target"]
     target: String,
-    #[description = "Who attacks (default: whose turn it is in this channel's encounter)"]
+    #[description = "Who attacks (default: whose turn it is in this channel's encounter, else your character)"]
     #[autocomplete = "autocomplete::character"]
     attacker: Option<String>,
     #[description = "The weapon used (bare-handed if left out)"]
