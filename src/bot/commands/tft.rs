@@ -67,7 +67,7 @@ pub async fn tft_attack(
     #[description = "Who is attacked"]
     #[autocomplete = "autocomplete::target"]
     target: String,
-    #[description = "Who attacks (default: whose turn it is, else your TFT character)"]
+    #[description = "Who attacks (default: whose turn it is)"]
     #[autocomplete = "autocomplete::character"]
     attacker: Option<String>,
     #[description = "The weapon used (default: the attacker's first)"]
