@@ -222,26 +222,32 @@ fn help_and_unknown_modes() {
 fn a_backup_refuses_a_missing_source_or_target_folder_and_creates_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("nothere.sqlite3");
-    let copy = dir.path().join("b2.sqlite3");
-    let out = referee()
-        .args([
-            "backup",
-            "--db",
-            db.to_str().unwrap(),
-            copy.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    let backup = |copy: &std::path::Path| {
+        referee()
+            .args([
+                "backup",
+                "--db",
+                db.to_str().unwrap(),
+                copy.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap()
+    };
+    // One line on standard error, exit 1, nothing claimed on standard output.
+    let refused = |out: &std::process::Output| -> String {
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            String::from_utf8_lossy(&out.stdout).is_empty(),
+            "no success claimed"
+        );
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+        err
+    };
+    let err = refused(&backup(&dir.path().join("b2.sqlite3")));
     assert!(
         err.contains("no database at") && err.contains("nothere.sqlite3"),
         "{err}"
-    );
-    assert!(
-        String::from_utf8_lossy(&out.stdout).is_empty(),
-        "no success claimed"
     );
     let made: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(made.is_empty(), "nothing created: {made:?}");
@@ -253,18 +259,7 @@ fn a_backup_refuses_a_missing_source_or_target_folder_and_creates_nothing() {
         .unwrap();
     assert!(out.status.success());
     let copy = dir.path().join("missing-folder").join("b2.sqlite3");
-    let out = referee()
-        .args([
-            "backup",
-            "--db",
-            db.to_str().unwrap(),
-            copy.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    let err = refused(&backup(&copy));
     assert!(
         err.contains("missing-folder for the copy does not exist"),
         "{err}"
@@ -273,15 +268,7 @@ fn a_backup_refuses_a_missing_source_or_target_folder_and_creates_nothing() {
     assert!(!dir.path().join("missing-folder").exists());
     // And the same source backs up once the folder is there.
     std::fs::create_dir(dir.path().join("missing-folder")).unwrap();
-    let out = referee()
-        .args([
-            "backup",
-            "--db",
-            db.to_str().unwrap(),
-            copy.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let out = backup(&copy);
     assert!(
         out.status.success(),
         "{}",

@@ -335,6 +335,8 @@ fn cast(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
     let skill_name = id.to_string();
     ctx.app.store.write(|tx| {
         let c = ctx.acting_character(tx, character.as_deref())?;
+        // In a fight, each casting check takes the caster's turn (it builds up turn by turn).
+        crate::app::encounter::hooks::thiz_act_before(ctx, tx, c.id)?;
         let tc = ThizChar::load(tx, c, "/magic cast")?;
         let who = escape(&tc.character.name);
         let rating = clamp_input(tc.base(&id)?.rating.0);
@@ -501,6 +503,8 @@ fn cast(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
         let title = format!("{who} casts with {}", escape(&skill_name));
         let tone = if step.cast { tone(required) } else { Tone::Grey };
         let full = embed_reply(title, &lines, tone, fields);
+        let turn = crate::app::encounter::hooks::thiz_act_after(ctx, tx, tc.character.id)?;
+        let full = crate::app::encounter::hooks::with_lines(full, mode, &turn);
         let what = format!("a casting by {who}");
         Ok(ctx.route(mode, &what, full).with_gm_lines(&gm_lines))
     })

@@ -430,8 +430,9 @@ fn a_player_strikes_another_players_character_only_in_a_fight_both_are_in() {
 
 /// thiz-rulebook.md, "Determining Initiative and Initiative Passes" (a turn permits a single
 /// action) and chapter 9 "Falls" (stunned: no actions): a maneuver in a THIZ fight is the turn's
-/// action, so an attack after a trip is refused for a player, and a stunned figure's trip is
-/// refused; a GM's goes ahead as the GM's call. Listening is not an action.
+/// action, so an attack (or a casting check) after a trip is refused for a player, and a stunned
+/// figure's trip or casting is refused; a GM's goes ahead as the GM's call. Listening is not an
+/// action; a casting check is.
 #[test]
 fn a_thiz_maneuver_is_the_turns_action_and_a_stunned_figure_makes_none() {
     let t = thiz_table(65);
@@ -452,6 +453,17 @@ fn a_thiz_maneuver_is_the_turns_action_and_a_stunned_figure_makes_none() {
         t.refused(ANN, &["maneuver", "trip"], &trip)
             .contains("already acted")
     );
+    // A casting check is a turn's action too.
+    t.skill(t.id("Alys").unwrap(), "Elementalism", 4);
+    let cast = [
+        ("skill", "elementalism"),
+        ("level", "red"),
+        ("character", "Alys"),
+    ];
+    assert!(
+        t.refused(ANN, &["magic", "cast"], &cast)
+            .contains("already acted")
+    );
     let call = t.ok(GM, &["maneuver", "trip"], &trip).all_text();
     assert!(
         call.contains("GM's call: Alys acts again this turn"),
@@ -470,4 +482,16 @@ fn a_thiz_maneuver_is_the_turns_action_and_a_stunned_figure_makes_none() {
         stunned.contains("Alys is stunned for 1 turn more"),
         "{stunned}"
     );
+    assert!(
+        t.refused(ANN, &["magic", "cast"], &cast)
+            .contains("stunned")
+    );
+    // Taken off, she casts (the check counts as her action).
+    t.ok(
+        GM,
+        &["encounter", "timer"],
+        &[("figure", "Alys"), ("what", "stunned"), ("count", "0")],
+    );
+    t.ok(ANN, &["magic", "cast"], &cast);
+    assert_eq!(t.state().current().unwrap().rolls_this_turn, 1);
 }
