@@ -62,6 +62,11 @@ pub enum CharacterCommand {
         skill: SkillId,
         rating: i64,
     },
+    /// `skill name skills:"Speed 4, Stealth 3"`: several at once.
+    Skills {
+        name: String,
+        list: Vec<(SkillId, i64)>,
+    },
     /// `gear name action item …`.
     Gear { name: String, change: GearChange },
     /// `validate [name]`.
@@ -95,6 +100,72 @@ fn name_opt(o: &Opts<'_>) -> Option<String> {
 /// The `page` option of a list too long for one message (1, the first, when left out).
 fn page(o: &Opts<'_>) -> AppResult<usize> {
     Ok(o.int("page", 1, MAX_PAGE)?.unwrap_or(1) as usize)
+}
+
+/// `/character skill name skill rating`, or `name skills:"Speed 4, Stealth 3"`.
+fn parse_skill(inv: &Invocation) -> AppResult<CharacterCommand> {
+    let o = Opts::new(inv, &["name", "skill", "rating", "skills"])?;
+    let name = required_name(&o)?;
+    Ok(match o.text("skills") {
+        Some(line) if o.text("skill").is_none() && o.text("rating").is_none() => {
+            CharacterCommand::Skills {
+                name,
+                list: skill_line(line)?,
+            }
+        }
+        Some(_) => {
+            return Err(user(
+                "Give either skill:… with rating:…, or skills:\"Speed 4, Stealth 3\" for several; not both.",
+            ));
+        }
+        None => CharacterCommand::Skill {
+            name,
+            skill: fields::skill(o.required("skill")?).map_err(user)?,
+            rating: o.required_int("rating", 0, 30)?,
+        },
+    })
+}
+
+/// The most skills one `skills:` line sets.
+const MAX_SKILL_LINE: usize = 25;
+
+/// `skills:"Speed 4, Stealth 3, Weapon Skill (Sword) 2"`: each entry a skill and its rating
+/// (0 to 30, the last word), comma-separated (issue 59: a sheet in one line, not one command a
+/// skill). Refused whole at the first entry that does not read, naming it.
+fn skill_line(line: &str) -> AppResult<Vec<(SkillId, i64)>> {
+    let entries: Vec<&str> = line
+        .split(',')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect();
+    if entries.is_empty() || entries.len() > MAX_SKILL_LINE {
+        return Err(user(format!(
+            "skills lists 1 to {MAX_SKILL_LINE} skills with their ratings, comma-separated, like skills:\"Speed 4, Stealth 3\"."
+        )));
+    }
+    let mut out: Vec<(SkillId, i64)> = Vec::new();
+    for entry in entries {
+        let bad = || {
+            user(format!(
+                "\"{}\" is not a skill and a rating from 0 to 30, like Stealth 3; nothing was changed.",
+                escape(&crate::app::text::truncate(entry, 60))
+            ))
+        };
+        let (skill, rating) = entry.rsplit_once(char::is_whitespace).ok_or_else(bad)?;
+        let rating: i64 = rating.parse().map_err(|_| bad())?;
+        if !(0..=30).contains(&rating) {
+            return Err(bad());
+        }
+        let skill = fields::skill(skill.trim()).map_err(user)?;
+        if out.iter().any(|(s, _)| *s == skill) {
+            return Err(user(format!(
+                "{} is named twice in skills; nothing was changed.",
+                escape(&skill.to_string())
+            )));
+        }
+        out.push((skill, rating));
+    }
+    Ok(out)
 }
 
 fn required_name(o: &Opts<'_>) -> AppResult<String> {
@@ -151,16 +222,7 @@ impl CharacterCommand {
                     value: o.required("value")?.to_owned(),
                 }
             }
-            "skill" => {
-                let o = Opts::new(inv, &["name", "skill", "rating"])?;
-                let name = required_name(&o)?;
-                let skill = fields::skill(o.required("skill")?).map_err(user)?;
-                CharacterCommand::Skill {
-                    name,
-                    skill,
-                    rating: o.required_int("rating", 0, 30)?,
-                }
-            }
+            "skill" => parse_skill(inv)?,
             "gear" => parse_gear(inv)?,
             "validate" => CharacterCommand::Validate {
                 name: name_opt(&Opts::new(inv, &["name"])?),
@@ -232,6 +294,7 @@ impl CharacterCommand {
                 skill,
                 rating,
             } => edit::skill(ctx, &name, &skill, rating),
+            CharacterCommand::Skills { name, list } => edit::skills(ctx, &name, &list),
             CharacterCommand::Gear { name, change } => edit::gear(ctx, &name, &change),
             CharacterCommand::Validate { name } => view::validate(ctx, name.as_deref()),
             CharacterCommand::Delete { name } => edit::delete(ctx, &name),

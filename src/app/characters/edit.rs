@@ -265,37 +265,53 @@ pub(super) fn approve(ctx: &Ctx<'_>, name: &str, undo: bool) -> AppResult<Reply>
 
 /// `/character skill name skill rating`: THIZ, owner or GM; 0 removes the skill.
 pub(super) fn skill(ctx: &Ctx<'_>, name: &str, skill: &SkillId, rating: i64) -> AppResult<Reply> {
+    skills(ctx, name, &[(skill.clone(), rating)])
+}
+
+/// `/character skill name skill rating`, or `skills:"Speed 4, Stealth 3"`: THIZ, owner or GM;
+/// 0 removes a skill. Several in one line are written together or not at all (the first that
+/// cannot be, the reason).
+pub(super) fn skills(ctx: &Ctx<'_>, name: &str, list: &[(SkillId, i64)]) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
-    let skill_name = skill.to_string();
     let who = ctx.app.store.write(|tx| -> AppResult<_> {
         let c = ctx.acting_character(tx, Some(name))?;
         Sheet::of(&c)?.thiz()?;
-        let skills = characters::skills(tx, guild, c.id)?;
-        let has = skills.iter().any(|s| {
-            SkillId::parse(&s.skill).is_ok_and(|id| &id == skill)
-                || characters::name_key(&s.skill) == characters::name_key(&skill_name)
-        });
-        if rating == 0 && !has {
-            return Err(user(format!(
-                "{} has no {}; nothing to remove.",
-                escape(&c.name),
-                escape(&skill_name)
-            )));
-        }
-        if !has && skills.len() >= MAX_SKILLS {
-            return Err(unchanged(&format!(
-                "a sheet holds at most {MAX_SKILLS} skills"
-            )));
-        }
         held(ctx, tx, &c, "skills")?;
-        characters::set_skill(tx, guild, c.id, &skill_name, rating)?;
+        for (skill, rating) in list {
+            let skill_name = skill.to_string();
+            let skills = characters::skills(tx, guild, c.id)?;
+            let has = skills.iter().any(|s| {
+                SkillId::parse(&s.skill).is_ok_and(|id| &id == skill)
+                    || characters::name_key(&s.skill) == characters::name_key(&skill_name)
+            });
+            if *rating == 0 && !has {
+                return Err(user(format!(
+                    "{} has no {}; nothing to remove, and nothing was changed.",
+                    escape(&c.name),
+                    escape(&skill_name)
+                )));
+            }
+            if !has && skills.len() >= MAX_SKILLS {
+                return Err(unchanged(&format!(
+                    "a sheet holds at most {MAX_SKILLS} skills"
+                )));
+            }
+            characters::set_skill(tx, guild, c.id, &skill_name, *rating)?;
+        }
         Ok(c.name)
     })?;
-    let said = if rating == 0 {
-        format!("{}: {} removed.", escape(&who), escape(&skill_name))
-    } else {
-        format!("{}: {} is now {rating}.", escape(&who), escape(&skill_name))
-    };
+    let said: Vec<String> = list
+        .iter()
+        .map(|(skill, rating)| {
+            let skill_name = escape(&skill.to_string());
+            if *rating == 0 {
+                format!("{skill_name} removed")
+            } else {
+                format!("{skill_name} is now {rating}")
+            }
+        })
+        .collect();
+    let said = format!("{}: {}.", escape(&who), said.join("; "));
     Ok(told_the_gm(ctx, Reply::ephemeral(said.clone()), &said))
 }
 

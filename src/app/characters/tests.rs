@@ -1639,3 +1639,51 @@ fn a_full_sheets_equipment_is_paged_never_cut() {
     let joe = w.ok(&bob(), &["show"], &[("name", "Joe")]);
     assert_eq!(joe.embeds[0].title, "Joe");
 }
+
+/// Issue 59 (fewer steps): `/character skill skills:"…"` sets several skills in one line,
+/// together or not at all: an entry that does not read, a rating past 30, a skill named twice,
+/// or skill:/rating: beside it, is refused and changes nothing.
+#[test]
+fn several_skills_are_set_in_one_line_or_none_are() {
+    let w = world();
+    w.ok(&ann(), &["create"], &[("name", "Gala"), ("system", "thiz")]);
+    let set = w.ok(
+        &ann(),
+        &["skill"],
+        &[
+            ("name", "Gala"),
+            ("skills", "Speed 4, Stealth 3, Weapon Skill (Sword) 2"),
+        ],
+    );
+    assert!(
+        set.content
+            .contains("Gala: Speed is now 4; Stealth is now 3; Weapon Skill \\(Sword\\) is now 2."),
+        "{set:?}"
+    );
+    let shown = w.ok(&ann(), &["show"], &[("name", "Gala")]).all_text();
+    assert!(
+        shown.contains("Speed 4") && shown.contains("Stealth 3"),
+        "{shown}"
+    );
+    for (options, why) in [
+        (
+            vec![("skills", "Speed 5, Stealth")],
+            "is not a skill and a rating",
+        ),
+        (vec![("skills", "Speed 5, Stealth 31")], "from 0 to 30"),
+        (vec![("skills", "Speed 5, Flapping 2")], "Flapping"),
+        (vec![("skills", "Speed 5, speed 6")], "named twice"),
+        (
+            vec![("skills", "Speed 5"), ("skill", "Speed"), ("rating", "5")],
+            "not both",
+        ),
+    ] {
+        let mut o = vec![("name", "Gala")];
+        o.extend(options);
+        let before = w.snapshot();
+        let r = w.run(&ann(), &["skill"], &o);
+        assert!(r.content.contains(why), "{o:?}: {r:?}");
+        assert_eq!(r.visibility, Visibility::Ephemeral);
+        assert_eq!(w.snapshot(), before, "{o:?}");
+    }
+}

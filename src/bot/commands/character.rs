@@ -119,16 +119,18 @@ pub async fn character_skill(
     name: String,
     #[description = "The skill"]
     #[autocomplete = "autocomplete::skill"]
-    skill: String,
+    skill: Option<String>,
     #[description = "Its rating (0 to 30)"]
     #[min = 0]
     #[max = 30]
-    rating: i64,
+    rating: Option<i64>,
+    #[description = "Several at once instead, like \"Speed 4, Stealth 3\""] skills: Option<String>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("name", name)
         .opt("skill", skill)
-        .opt("rating", rating);
+        .opt("rating", rating)
+        .opt("skills", skills);
     invoke(ctx, &["character", "skill"], args).await
 }
 
