@@ -200,11 +200,13 @@ pub(super) const LOCKED_FIELDS: [&str; 14] = [
 /// sheets (issue 57: a player raised ST and DX to 14/14 after play had begun, and nothing
 /// asked). A GM changes anything.
 fn held(ctx: &Ctx<'_>, tx: &Conn, c: &Character, what: &str) -> AppResult<()> {
-    if ctx.is_gm() || characters::approved_by(tx, ctx.caller.guild, c.id)?.is_none() {
-        return Ok(());
-    }
-    let settings = crate::store::guilds::get(tx, ctx.caller.guild)?;
-    if !crate::app::house::house_rule(&settings, crate::app::house::SHEETS_LOCK_WHEN_APPROVED) {
+    if ctx.is_gm()
+        || !crate::app::house::house_rule(
+            &ctx.settings,
+            crate::app::house::SHEETS_LOCK_WHEN_APPROVED,
+        )
+        || characters::approved_by(tx, ctx.caller.guild, c.id)?.is_none()
+    {
         return Ok(());
     }
     Err(user(format!(
@@ -242,13 +244,8 @@ pub(super) fn approve(ctx: &Ctx<'_>, name: &str, undo: bool) -> AppResult<Reply>
         characters::set_approval(tx, guild, c.id, by)?;
         Ok(c)
     })?;
-    let held = {
-        let settings = ctx
-            .app
-            .store
-            .read(|conn| crate::store::guilds::get(conn, guild))?;
-        crate::app::house::house_rule(&settings, crate::app::house::SHEETS_LOCK_WHEN_APPROVED)
-    };
+    let held =
+        crate::app::house::house_rule(&ctx.settings, crate::app::house::SHEETS_LOCK_WHEN_APPROVED);
     let name = escape(&c.name);
     Ok(Reply::public(match (undo, held) {
         (true, _) => format!(

@@ -116,8 +116,7 @@ pub(crate) fn may_strike(
     if ctx.is_gm() || target.npc || target.owner_id == ctx.caller.user {
         return Ok(());
     }
-    let settings = crate::store::guilds::get(conn, ctx.caller.guild)?;
-    if crate::app::house::house_rule(&settings, crate::app::house::PLAYERS_STRIKE_ANYWHERE) {
+    if crate::app::house::house_rule(&ctx.settings, crate::app::house::PLAYERS_STRIKE_ANYWHERE) {
         return Ok(());
     }
     if let Some((_, l)) = here(ctx, conn)?
@@ -563,13 +562,19 @@ pub(crate) fn tft_stood_up(ctx: &Ctx<'_>, conn: &Conn, who: CharacterId) -> AppR
             lines.push(format!("{}: {what} is over.", escape(&f.name)));
         }
     }
+    let mut changed = !lines.is_empty();
     if l.state.begun()
         && l.state.current().is_some_and(|c| c.id == who)
         && let Some(a) = l.state.figure_mut(who)
     {
         a.rolls_this_turn += 1;
+        changed = true;
     }
-    save(conn, at, &l)?;
+    // Saved only when something changed: a save moves the version on, and with it every
+    // button of the status message.
+    if changed {
+        save(conn, at, &l)?;
+    }
     Ok(lines)
 }
 

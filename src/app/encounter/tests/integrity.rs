@@ -64,22 +64,6 @@ fn fight(t: &Table, system: System) -> (CharacterId, CharacterId) {
     (first, second)
 }
 
-fn tft_table(seed: u64) -> Table {
-    let t = Table::new(seed);
-    let sheet = |st: i32, dx: i32| {
-        Sheet::Tft(TftSheet {
-            st,
-            dx,
-            iq: 10,
-            ..TftSheet::default()
-        })
-        .to_json()
-    };
-    t.character("Kara", System::Tft, ANN, false, &sheet(16, 16));
-    t.character("Orc", System::Tft, GM, true, &sheet(12, 7));
-    t
-}
-
 /// The replay the issue asks for: every button an ended fight showed (the status message's
 /// next, undo, end and its confirmations, attack help, the target buttons, the dying checks of
 /// both systems for its NPC copies), pressed by the GM in a new fight of the same channel, is
