@@ -29,6 +29,7 @@ pub const TABLES: &[&str] = &[
     "roll_id_leases",
     "id_counters",
     "character_approvals",
+    "roll_aliases",
 ];
 
 /// One value of any column, owned (the copy does not know the columns' types).

@@ -75,6 +75,7 @@
 //! columns.
 
 pub mod advancement;
+pub mod aliases;
 pub mod characters;
 pub mod conditions;
 pub mod copy;
