@@ -9,7 +9,7 @@ use super::context::Ctx;
 use super::error::{AppResult, user};
 use super::invocation::{Invocation, RollMode};
 use super::reply::Reply;
-use super::{characters, encounter, gm, help, luck, rolls, tft, thiz};
+use super::{aliases, characters, encounter, gm, help, luck, rolls, tft, thiz};
 use crate::store::guilds::System;
 
 /// Every command, by the module that runs it.
@@ -32,6 +32,8 @@ pub enum Command {
     Help(help::HelpCommand),
     /// `/encounter …`, and the status message's buttons.
     Encounter(encounter::EncounterCommand),
+    /// `/alias …`: saved rolls.
+    Aliases(aliases::AliasCommand),
     /// A command given a roll mode: the mode is checked against the guild's GM channel before
     /// the command runs ([`Ctx::check_mode`]).
     Moded(RollMode, Box<Command>),
@@ -110,6 +112,7 @@ impl Command {
             })?),
             ["help"] => Command::Help(help::HelpCommand::parse(inv)?),
             ["encounter", ..] => Command::Encounter(encounter::EncounterCommand::parse(inv)?),
+            ["alias", ..] => Command::Aliases(aliases::AliasCommand::parse(inv)?),
             ["odds"] => {
                 return Err(user(
                     "/odds needs a system: /odds thiz rating:4, or /odds tft target:12 dice:3",
@@ -155,6 +158,7 @@ impl Command {
             Command::Gm(c) => c.run(ctx),
             Command::Help(c) => c.run(ctx),
             Command::Encounter(c) => c.run(ctx),
+            Command::Aliases(c) => c.run(ctx),
             Command::Moded(mode, c) => {
                 ctx.check_mode(mode)?;
                 c.run(ctx)

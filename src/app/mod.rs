@@ -35,6 +35,7 @@
 //!   luck/          /luck and its buttons; button.rs (spend kinds, button ids)
 //!   gm/            /gm; request.rs (/gm request, /gm check)
 //!   rolls/         /roll /gm roll /reveal /history
+//!   aliases/       /alias (saved rolls); tail.rs (a saved roll's text and what is typed after it)
 //! ```
 //!
 //! A family imports the rooms above its line, the store, the rules and its own modules; another
@@ -43,10 +44,12 @@
 //! - `encounter::loaded` (characters, gm), `encounter::state` and `encounter::status` (tft).
 //! - `thiz::record` (characters, encounter, luck), `thiz::stats` and `thiz::care` (encounter,
 //!   luck), `thiz::attack` and `thiz::special` (luck), `thiz::shared` (gm).
-//! - `tft::shared` (characters, encounter); `luck::button` (thiz); `characters::fields` (thiz).
+//! - `tft::shared` (characters, encounter); `luck::button` (thiz); `characters::fields` (thiz,
+//!   aliases); `aliases` (rolls: `/roll attack+2` rolls a saved roll).
 //! - A family that runs another family's command (the encounter's buttons, a roll request) goes
 //!   through the dispatcher, which lends itself: [`Ctx::run_command`], `gm::request::Accepts`.
 
+pub mod aliases;
 pub mod characters;
 pub mod command;
 pub mod context;
@@ -271,6 +274,7 @@ pub fn reads_only(invocation: &invocation::Invocation) -> bool {
             | ["tftref", ..]
             | ["character", "show" | "list" | "export" | "validate"]
             | ["luck", "show" | "log"]
+            | ["alias", "list" | "show"]
     )
 }
 

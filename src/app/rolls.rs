@@ -16,7 +16,7 @@ mod tests;
 use super::invocation::{Invocation, Opts, RollMode};
 use super::reply::{Embed, Field, Reply, Tone};
 use super::text::{escape, truncate};
-use super::{AppError, AppResult, Ctx, user};
+use super::{AppError, AppResult, Ctx, aliases, user};
 use crate::rules::dice::expr::{self, DiceError, Expr, Limits};
 use crate::store::RollId;
 use crate::store::rolls::{self, Mode, NewRoll};
@@ -150,6 +150,9 @@ fn parse_expression(expression: &str, limits: &Limits) -> AppResult<Expr> {
 
 /// `/roll`: rolls, logs, and routes by mode.
 fn roll(ctx: &Ctx<'_>, expression: &str, mode: RollMode, label: &str) -> AppResult<Reply> {
+    // A saved roll's name (`/alias`) rolls its expression; the heading names it (`noted` below).
+    let alias = aliases::expand(ctx, expression)?;
+    let expression = aliases::text(alias.as_ref(), expression);
     let limits = ctx.app.limits();
     let expr = parse_expression(expression, limits)?;
     let result = expr
@@ -167,7 +170,10 @@ fn roll(ctx: &Ctx<'_>, expression: &str, mode: RollMode, label: &str) -> AppResu
     let embed = result_embed(
         &rolled,
         label,
-        &format!("{who} rolled `{}`", rolled.expression),
+        &aliases::noted(
+            alias.as_ref(),
+            &format!("{who} rolled `{}`", rolled.expression),
+        ),
         id,
     );
     let what = format!("`{}`", rolled.expression);
@@ -229,6 +235,9 @@ fn result_embed(rolled: &Rolled, label: &str, heading: &str, id: RollId) -> Embe
 /// `/gm roll`: a secret roll. The channel sees the commitment; the GM copy has the result.
 fn gm_roll(ctx: &Ctx<'_>, expression: &str, label: &str) -> AppResult<Reply> {
     ctx.gm()?;
+    // A saved roll's name (`/alias`): the GM's copy names it (`noted` below), the channel never.
+    let alias = aliases::expand(ctx, expression)?;
+    let expression = aliases::text(alias.as_ref(), expression);
     let limits = ctx.app.limits();
     let expr = parse_expression(expression, limits)?;
     // One guard for the roll and the nonce: asking `ctx.dice()` twice at once would deadlock
@@ -293,7 +302,7 @@ fn gm_roll(ctx: &Ctx<'_>, expression: &str, label: &str) -> AppResult<Reply> {
     let copy = Reply::public(heading).with_embed(result_embed(
         &rolled,
         label,
-        &format!("`{}`", rolled.expression),
+        &aliases::noted(alias.as_ref(), &format!("`{}`", rolled.expression)),
         id,
     ));
     Ok(Reply::public("").with_embed(public).with_gm_copy(copy))

@@ -1,5 +1,5 @@
-//! Autocomplete: the values offered while a character, skill, weapon or location option is typed
-//! (SPEC §2), limited to what the caller may see.
+//! Autocomplete: the values offered while a character, skill, weapon, location, saved roll or
+//! dice expression option is typed (SPEC §2), limited to what the caller may see.
 //!
 //! Owns which values are offered and in what order. Every value offered is one the command it
 //! completes accepts for that option, so choosing a suggestion is never refused for it. Visibility
@@ -20,6 +20,10 @@
 //!   so those are all it is offered; a Weapon Skill without the weapon would be refused.
 //! - TFT weapons: the attacker's carried table weapons, then every table row that has damage
 //!   dice (the molotail and bola have none, and `/tft attack` refuses them), then "hands".
+//! - A dice expression: the saved rolls the caller may roll, their own first, then what they
+//!   rolled lately with `/roll` or `/gm roll` as the log shows it, looked for among the guild's
+//!   latest [`RECENT_SCAN`] rolls only (a keystroke's read stays bounded however long the log).
+//!   Blind and unrevealed secret rolls are not offered: their result is hidden in the log.
 
 use std::collections::HashSet;
 
@@ -30,6 +34,7 @@ use crate::rules::thiz::Location;
 use crate::rules::thiz::skills::{Category, Instancing, SkillKind};
 use crate::store::characters::{self, Character};
 use crate::store::guilds::System;
+use crate::store::{aliases, rolls};
 
 /// Discord's limit on autocomplete choices.
 pub const MAX_SUGGESTIONS: usize = 25;
@@ -45,6 +50,11 @@ pub enum Suggest {
     Skill,
     Weapon,
     Location,
+    /// A saved roll's name (`/alias show|delete`): the caller's own, then the server's.
+    Alias,
+    /// A dice expression (`/roll`, `/gm roll`): the saved rolls' names, then the expressions
+    /// the caller rolled lately.
+    Expression,
 }
 
 /// The other options already typed in the same command, which narrow a suggestion.
@@ -91,8 +101,55 @@ impl App {
             Suggest::Deleted => deleted_characters(&ctx()?),
             Suggest::Skill => skills(&ctx()?, context),
             Suggest::Weapon => weapons(&ctx()?, context),
+            Suggest::Alias => {
+                let ctx = ctx()?;
+                // A player deletes only their own; a GM the server's too (with server:true).
+                let deleting = matches!(context.command, ["alias", "delete"]) && !ctx.is_gm();
+                let (saved, _) = saved_rolls(&ctx, false)?;
+                Ok(saved
+                    .into_iter()
+                    .filter(|a| !deleting || a.owner != aliases::Owner::Server)
+                    .map(|a| a.name)
+                    .collect())
+            }
+            Suggest::Expression => {
+                let (saved, recent) = saved_rolls(&ctx()?, true)?;
+                Ok(saved.into_iter().map(|a| a.name).chain(recent).collect())
+            }
         }
     }
+}
+
+/// The commands whose logged expressions `/roll` takes again, as `rolls` logs them (the
+/// suggestion tests roll each and find it offered).
+const ROLL_COMMANDS: [&str; 2] = ["roll", "gm roll"];
+/// How many of the guild's latest rolls are looked through for the caller's expressions, and
+/// the most of those offered.
+const RECENT_SCAN: u32 = 500;
+const RECENT_MAX: u32 = 25;
+
+/// The saved rolls the caller may roll (their own, then the server's) and, with `recent`, the
+/// expressions of their latest rolls, newest first, read in one go. A recent expression is the
+/// roll as the log shows it (`1d20+7`), which `/roll` reads again.
+fn saved_rolls(ctx: &Ctx<'_>, recent: bool) -> AppResult<(Vec<aliases::AliasRow>, Vec<String>)> {
+    let (guild, user) = (ctx.caller.guild, ctx.caller.user);
+    let (saved, shown) = ctx.app.store.read(|c| {
+        let saved = aliases::visible(c, guild, user)?;
+        let shown = if recent {
+            rolls::recent_shown(c, guild, user, ROLL_COMMANDS, RECENT_SCAN, RECENT_MAX)?
+        } else {
+            Vec::new()
+        };
+        Ok((saved, shown))
+    })?;
+    let expressions = shown
+        .iter()
+        .filter_map(|json| {
+            let value: serde_json::Value = serde_json::from_str(json).ok()?;
+            value.get("expression")?.as_str().map(str::to_owned)
+        })
+        .collect();
+    Ok((saved, expressions))
 }
 
 /// The guild's characters the caller may see, the caller's own first.

@@ -201,7 +201,10 @@ mod tests {
                     assert_eq!(count(tx, guild, Owner::Server)?, 2);
                     assert_eq!(count(tx, other, Owner::Server)?, 0);
                     let row = get(tx, guild, ann, "attack")?.expect("kept");
-                    assert_eq!((row.expression.as_str(), row.updated_by), ("1d20+6", UserId(5)));
+                    assert_eq!(
+                        (row.expression.as_str(), row.updated_by),
+                        ("1d20+6", UserId(5))
+                    );
                     assert!(row.updated_at > 0);
                     assert!(get(tx, other, ann, "attack")?.is_none(), "guilds apart");
                     assert!(delete(tx, guild, ann, "attack")?);

@@ -244,3 +244,28 @@ pub fn reveal(conn: &Conn, gm: GmProof, id: RollId) -> Result<bool> {
     }
     Ok(changed == 1)
 }
+
+/// The shown results (`public_json`) of `user`'s rolls of `commands`, newest first, at most
+/// `limit`, looked for among the guild's latest `scan` rolls only: autocomplete reads this on
+/// every keystroke, so the work is bounded however long the log and however seldom the user
+/// rolls. Hidden results (blind, unrevealed secret) are not among them.
+pub fn recent_shown(
+    conn: &Conn,
+    guild: GuildId,
+    user: UserId,
+    commands: [&str; 2],
+    scan: u32,
+    limit: u32,
+) -> Result<Vec<String>> {
+    let rows = query_map(
+        conn,
+        "SELECT public_json FROM (
+             SELECT id, user_id, command, public_json FROM rolls
+             WHERE guild_id = ?1 ORDER BY id DESC LIMIT ?2) AS latest
+         WHERE user_id = ?3 AND command IN (?4, ?5) AND public_json IS NOT NULL
+         ORDER BY id DESC LIMIT ?6",
+        params![guild, scan, user, commands[0], commands[1], limit],
+        |r| r.get(0),
+    )?;
+    Ok(rows)
+}

@@ -425,12 +425,15 @@ impl Step {
             Suggest::Weapon,
             Suggest::Location,
             Suggest::Deleted,
-        ][usize::from(what) % 5];
+            Suggest::Alias,
+            Suggest::Expression,
+        ][usize::from(what) % 7];
         let pool = match what {
-            Suggest::Character | Suggest::Deleted => CHARACTERS,
+            Suggest::Character | Suggest::Deleted | Suggest::Alias => CHARACTERS,
             Suggest::Skill => SKILLS,
             Suggest::Weapon => WEAPONS,
             Suggest::Location => LOCATIONS,
+            Suggest::Expression => DICE,
         };
         let mut typed = self.pooled(pool, usize::from(typed));
         // Often only the start of it, as typed while the menu is open.

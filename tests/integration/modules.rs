@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 /// The use-case families of `app`: none imports another but through a seam.
-const FAMILIES: [&str; 7] = [
+const FAMILIES: [&str; 8] = [
     "thiz",
     "tft",
     "encounter",
@@ -23,6 +23,7 @@ const FAMILIES: [&str; 7] = [
     "luck",
     "gm",
     "rolls",
+    "aliases",
 ];
 
 /// The seams between families, "family -> module in `app`: why". The module says so too, in a
@@ -49,6 +50,8 @@ const SEAMS: &[&str] = &[
     "encounter -> tft::shared: a TFT figure's order and ST come from its sheet",
     "thiz -> luck::button: a THIZ roll carries luck's reroll button",
     "thiz -> characters::fields: weaknesses are read as /character stored them",
+    "aliases -> characters::fields: a saved roll's name is checked and keyed as a character's is",
+    "rolls -> aliases: /roll and /gm roll roll a saved roll by its name",
 ];
 
 /// A module's path in the crate ("app::thiz::record"; the root is "").

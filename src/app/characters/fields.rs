@@ -6,7 +6,8 @@
 //! is accepted the other. Never touches storage.
 //!
 //! Seam: `thiz` reads the weaknesses on a sheet with [`parse_weakness`], as `/character` stored
-//! them.
+//! them; `aliases` checks a saved roll's name with [`checked_name`] and keys it with
+//! [`confusable_key`], as a character's name is.
 
 use crate::app::sheet::{Sheet, TftSheet, ThizSheet};
 use crate::app::text::escape;
@@ -63,7 +64,32 @@ pub fn is_clear(raw: &str) -> bool {
 /// word as `gm::request::EVERYONE`, which a test holds equal).
 pub const RESERVED_NAMES: [&str; 1] = ["everyone"];
 
-/// A character's name, in the one form the guild stores and compares.
+/// A character's name, in the one form the guild stores and compares: a [`checked_name`], with
+/// no comma (names are listed with commas) and not a keyword of a list (`everyone`).
+///
+/// Names that look alike though written differently are refused where a name is taken (see
+/// [`confusable_key`]), since that needs the other names.
+pub fn character_name(raw: &str) -> Result<String, String> {
+    let name = checked_name(raw, "character")?;
+    if name.contains(',') {
+        return Err(
+            "a character's name cannot hold a comma, since lists of names are separated by commas \
+             (/gm request characters:\"Ann, Brom\"); write it without, like \"Ann the Bold\""
+                .into(),
+        );
+    }
+    if let Some(word) = RESERVED_NAMES.iter().find(|w| name.eq_ignore_ascii_case(w)) {
+        return Err(format!(
+            "\"{word}\" cannot be a character's name: lists of characters read it as a keyword \
+             (/gm request characters:{word} asks everyone in the encounter)"
+        ));
+    }
+    Ok(name)
+}
+
+/// A name a player gives something the guild keeps (a character, a saved roll), in the one form
+/// the guild stores and compares; `noun` names the thing in the reasons ("a character's name
+/// can be at most 64 characters").
 ///
 /// - Unicode's compatibility form (NFKC): full-width "Ｚｏｅ" is stored as "Zoe", a ligature as
 ///   its letters; runs of whitespace become one space.
@@ -73,11 +99,7 @@ pub const RESERVED_NAMES: [&str; 1] = ["everyone"];
 ///   paragraph separators), and letters and marks must be allowed in identifiers by Unicode's
 ///   general security profile (UTS 39, Identifier_Status), which leaves out the invisible
 ///   letters and marks a category alone lets through.
-/// - No comma (names are listed with commas) and not a keyword of a list (`everyone`).
-///
-/// Names that look alike though written differently are refused where a name is taken (see
-/// [`confusable_key`]), since that needs the other names.
-pub fn character_name(raw: &str) -> Result<String, String> {
+pub fn checked_name(raw: &str, noun: &str) -> Result<String, String> {
     use unicode_normalization::UnicodeNormalization as _;
     use unicode_properties::{GeneralCategoryGroup as G, UnicodeGeneralCategory as _};
     use unicode_security::GeneralSecurityProfile as _;
@@ -86,11 +108,13 @@ pub fn character_name(raw: &str) -> Result<String, String> {
     let name = nfkc.split_whitespace().collect::<Vec<_>>().join(" ");
     let len = name.chars().count();
     if len == 0 {
-        return Err("a character needs a name of 1 to 64 characters".into());
+        return Err(format!(
+            "a {noun} needs a name of 1 to {MAX_NAME_CHARS} characters"
+        ));
     }
     if len > MAX_NAME_CHARS {
         return Err(format!(
-            "a character's name can be at most {MAX_NAME_CHARS} characters; that one has {len}"
+            "a {noun}'s name can be at most {MAX_NAME_CHARS} characters; that one has {len}"
         ));
     }
     for c in name.chars() {
@@ -102,26 +126,15 @@ pub fn character_name(raw: &str) -> Result<String, String> {
         };
         if !allowed {
             return Err(format!(
-                "a character's name cannot hold invisible, control or formatting characters, \
+                "a {noun}'s name cannot hold invisible, control or formatting characters, \
                  and this one holds U+{:04X}; type the name with letters, digits, spaces and punctuation",
                 u32::from(c)
             ));
         }
     }
-    if name.contains(',') {
-        return Err(
-            "a character's name cannot hold a comma, since lists of names are separated by commas \
-             (/gm request characters:\"Ann, Brom\"); write it without, like \"Ann the Bold\""
-                .into(),
-        );
-    }
     if !name.chars().any(char::is_alphanumeric) {
-        return Err("a character's name needs at least one letter or digit".into());
-    }
-    if let Some(word) = RESERVED_NAMES.iter().find(|w| name.eq_ignore_ascii_case(w)) {
         return Err(format!(
-            "\"{word}\" cannot be a character's name: lists of characters read it as a keyword \
-             (/gm request characters:{word} asks everyone in the encounter)"
+            "a {noun}'s name needs at least one letter or digit"
         ));
     }
     Ok(name)

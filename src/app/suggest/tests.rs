@@ -503,3 +503,105 @@ fn locations_are_accepted_by_attack_and_wound() {
         }
     }
 }
+
+// ---- saved rolls and expressions ---------------------------------------------------------------
+
+impl World {
+    fn alias(&self, caller: &Caller, name: &str, expression: &str, server: bool) {
+        let server = if server { "true" } else { "false" };
+        self.ok(
+            caller,
+            &["alias", "set"],
+            &[
+                ("name", name),
+                ("expression", expression),
+                ("server", server),
+            ],
+        );
+    }
+
+    fn suggest_in(
+        &self,
+        caller: &Caller,
+        what: Suggest,
+        typed: &str,
+        command: &[&str],
+    ) -> Vec<String> {
+        let context = SuggestContext {
+            character: None,
+            command,
+        };
+        self.app.suggest(caller, what, typed, &context)
+    }
+}
+
+/// `/roll expression:` offers the caller's saved rolls, the server's, then what the caller
+/// rolled lately, newest first; never another player's saved rolls or rolls, nor a blind
+/// roll's; and `/roll` accepts every one of them.
+#[test]
+fn an_expression_offers_saved_rolls_then_recent_rolls_and_roll_accepts_each() {
+    let w = world();
+    w.alias(&ann(), "attack", "1d20+5", false);
+    w.alias(&gm(), "init", "1d20", true);
+    w.alias(&bob(), "bobs roll", "1d4", false);
+    for (who, expression, mode) in [
+        (ann(), "2d6+1", "public"),
+        (ann(), "4d6kh3", "self"),
+        (ann(), "1d8+100", "blind"),
+        (bob(), "3d10", "public"),
+        (ann(), "1d12", "private"),
+    ] {
+        let reply = w.run(
+            &who,
+            &["roll"],
+            &[("expression", expression), ("mode", mode)],
+        );
+        assert!(reply.all_text().contains("rolled"), "{}", reply.all_text());
+    }
+    let offered = w.suggest_in(&ann(), Suggest::Expression, "", &["roll"]);
+    assert_eq!(offered, ["attack", "init", "1d12", "4d6kh3", "2d6+1"]);
+    assert_eq!(
+        w.suggest_in(&ann(), Suggest::Expression, "D6", &["roll"]),
+        ["4d6kh3", "2d6+1"]
+    );
+    for value in &offered {
+        let reply = w.run(
+            &ann(),
+            &["roll"],
+            &[("expression", value), ("mode", "self")],
+        );
+        accepted(&reply, value);
+    }
+    // Another guild's saved rolls and rolls never appear.
+    let stranger = member(OTHER_GUILD, 10, "Ann elsewhere");
+    assert!(
+        w.suggest_in(&stranger, Suggest::Expression, "", &["roll"])
+            .is_empty()
+    );
+}
+
+/// `/alias show` offers the caller's saved rolls and the server's; `/alias delete` a player's
+/// own only (they may delete no other), and a GM the server's too.
+#[test]
+fn saved_roll_names_are_offered_to_those_who_may_use_them() {
+    let w = world();
+    w.alias(&ann(), "attack", "1d20+5", false);
+    w.alias(&gm(), "init", "1d20", true);
+    w.alias(&bob(), "bobs roll", "1d4", false);
+    let show = ["alias", "show"];
+    let delete = ["alias", "delete"];
+    assert_eq!(
+        w.suggest_in(&ann(), Suggest::Alias, "", &show),
+        ["attack", "init"]
+    );
+    assert_eq!(
+        w.suggest_in(&ann(), Suggest::Alias, "", &delete),
+        ["attack"]
+    );
+    assert_eq!(w.suggest_in(&gm(), Suggest::Alias, "", &delete), ["init"]);
+    assert_eq!(w.suggest_in(&ann(), Suggest::Alias, "IN", &show), ["init"]);
+    for name in w.suggest_in(&ann(), Suggest::Alias, "", &show) {
+        let reply = w.run(&ann(), &["alias", "show"], &[("name", &name)]);
+        assert!(reply.content.contains("rolls it"), "{}", reply.content);
+    }
+}
