@@ -103,6 +103,11 @@ pub fn leaves() -> Vec<(String, &'static CommandDoc)> {
 /// holds this to the registered commands: each one here exactly once.
 pub const WHO: &[(&str, &str)] = &[
     ("roll", "anyone"),
+    ("alias list|show", "anyone"),
+    (
+        "alias set|delete",
+        "anyone for their own; a GM for the server's (server:true)",
+    ),
     ("check", "player, GM"),
     ("attack", "player, GM"),
     (
@@ -174,8 +179,8 @@ pub const FAMILIES: &[Family] = &[
     Family {
         key: "dice",
         label: "Dice",
-        about: "Rolls anyone can make, exact odds, the roll log, and this help.",
-        commands: &["roll", "odds", "history", "help"],
+        about: "Rolls anyone can make, saved rolls, exact odds, the roll log, and this help.",
+        commands: &["roll", "alias", "odds", "history", "help"],
     },
     Family {
         key: "characters",
@@ -226,7 +231,8 @@ const START_TEXT: &str = "\
 1. Make a character: `/character create name:Gala system:thiz` (or `system:tft`), then \
 `/character set` and `/character skill`. `/character show` shows your sheet.
 2. Roll: `/roll expression:2d6+1`; a THIZ check `/check skill:Stealth`; a TFT save \
-`/tft save attribute:dx dice:3`.
+`/tft save attribute:dx dice:3`. Save a roll you make often: \
+`/alias set name:attack expression:1d20+5`, then `/roll expression:attack+2`.
 3. Fight: `/attack target:Goblin` in THIZ, `/tft attack target:Goblin` in TFT. Your own \
 character is used unless you name one.
 4. Luck is the GM's secret: you never see the number, but `/luck spend` (or the button under a \

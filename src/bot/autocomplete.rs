@@ -1,4 +1,4 @@
-//! Autocomplete for character, skill, weapon and location options. The suggestions come from
+//! Autocomplete for character, skill, weapon, location, saved roll and dice expression options. The suggestions come from
 //! `app` (`App::suggest`), which limits them to what the caller may see; this file only reads the
 //! command path and the character already typed from the interaction.
 
@@ -29,6 +29,10 @@ pub enum Kind {
     TftAdjust,
     /// `/character set value:`.
     SheetValue,
+    /// A saved roll's name (`/alias show|delete name:`).
+    Alias,
+    /// A dice expression (`/roll`, `/gm roll`): saved rolls, then the caller's recent rolls.
+    Expression,
 }
 
 /// Character names the caller may see.
@@ -69,6 +73,16 @@ pub async fn weapon(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocomple
 /// Hit locations.
 pub async fn location(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
     from_poise(ctx, Kind::Location, typed).await
+}
+
+/// A saved roll's name: the caller's own, then the server's.
+pub async fn alias(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    from_poise(ctx, Kind::Alias, typed).await
+}
+
+/// A dice expression: the saved rolls the caller may roll, then what they rolled lately.
+pub async fn expression(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    from_poise(ctx, Kind::Expression, typed).await
 }
 
 /// `/tft attack adjust:`: the named circumstances, the list typed so far kept.
@@ -138,6 +152,8 @@ pub async fn complete(
                 Kind::Skill => Suggest::Skill,
                 Kind::Weapon => Suggest::Weapon,
                 Kind::Location => Suggest::Location,
+                Kind::Alias => Suggest::Alias,
+                Kind::Expression => Suggest::Expression,
                 _ => Suggest::Character,
             };
             let (path, character) = path_and_character(&interaction.data);

@@ -93,7 +93,9 @@ pub async fn gm_note(
 #[poise::command(slash_command, rename = "roll")]
 pub async fn gm_roll(
     ctx: Context<'_>,
-    #[description = "The dice, like 2d6+1 or 1d8+4"] expression: String,
+    #[description = "The dice, like 2d6+1 or 1d8+4, or a saved roll's name"]
+    #[autocomplete = "autocomplete::expression"]
+    expression: String,
     #[description = "What the roll is for"] label: Option<String>,
 ) -> Result<(), Error> {
     let args = Args::new()

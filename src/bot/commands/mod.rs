@@ -7,6 +7,7 @@
 //! decide anything a command does: that is `app`'s.
 
 mod advance;
+mod alias;
 mod attack;
 mod character;
 mod check;
@@ -37,6 +38,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
     vec![
         // Player
         roll::roll(),
+        alias::alias(),
         check::check(),
         attack::attack(),
         maneuver::maneuver(),

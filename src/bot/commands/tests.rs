@@ -485,8 +485,14 @@ fn character_skill_weapon_and_location_options_autocomplete() {
                 "value" => leaf.path() == "character set",
                 // The NPC sheet an encounter copies.
                 "npc" => leaf.path() == "encounter add",
-                // A new character's name is not one to pick from.
-                "name" => leaf.path[0] == "character" && leaf.path() != "character create",
+                // A new character's name is not one to pick from; a saved roll's is, to show
+                // or delete it.
+                "name" => {
+                    (leaf.path[0] == "character" && leaf.path() != "character create")
+                        || matches!(leaf.path().as_str(), "alias show" | "alias delete")
+                }
+                // Saved rolls and recent rolls, where a roll is typed.
+                "expression" => matches!(leaf.path().as_str(), "roll" | "gm roll"),
                 _ => false,
             };
             assert_eq!(

@@ -12,6 +12,8 @@ pub fn kind(path: &[String], option: &str) -> Option<Kind> {
     let path: Vec<&str> = path.iter().map(String::as_str).collect();
     Some(match (path.as_slice(), option) {
         (["character", "restore"], "name") => Kind::Deleted,
+        (["alias", "show" | "delete"], "name") => Kind::Alias,
+        (["roll"] | ["gm", "roll"], "expression") => Kind::Expression,
         (["attack"] | ["tft", "attack"], "target") => Kind::Target,
         (
             _,
@@ -44,6 +46,8 @@ mod tests {
             Kind::Location => "location",
             Kind::TftAdjust => "tft_adjust",
             Kind::SheetValue => "sheet_value",
+            Kind::Alias => "alias",
+            Kind::Expression => "expression",
         }
     }
 
@@ -131,6 +135,8 @@ mod tests {
             kind(&path(&["luck", "award"]), "target"),
             Some(Kind::Character)
         );
-        assert_eq!(kind(&path(&["roll"]), "expression"), None);
+        assert_eq!(kind(&path(&["roll"]), "expression"), Some(Kind::Expression));
+        assert_eq!(kind(&path(&["alias", "delete"]), "name"), Some(Kind::Alias));
+        assert_eq!(kind(&path(&["alias", "set"]), "expression"), None);
     }
 }

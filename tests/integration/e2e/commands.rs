@@ -180,6 +180,18 @@ const GROUPS: &[(&str, &[&str])] = &[
         &["gm setup", "character create", "gm request", "gm check"],
     ),
     (
+        "saved rolls",
+        &[
+            "gm setup",
+            "alias set",
+            "alias list",
+            "alias show",
+            "alias delete",
+            "roll",
+            "gm roll",
+        ],
+    ),
+    (
         "encounter",
         &[
             "character create",
@@ -1214,6 +1226,90 @@ fn gm_tools_secret_rolls_and_reveal() {
     assert!(text.contains("GM channel: none"), "{text}");
     assert!(!text.contains(&GM_CHANNEL_ID.to_string()), "{text}");
     x.ran_exactly("gm");
+}
+
+/// The values an autocomplete answer offers (each choice types its own name).
+fn offered(choices: &[Value]) -> Vec<String> {
+    choices
+        .iter()
+        .map(|c| {
+            assert_eq!(c["name"], c["value"], "a suggestion types the value itself");
+            c["name"].as_str().expect("a name").to_owned()
+        })
+        .collect()
+}
+
+/// Saved rolls through Discord: a player's and the server's, `/roll attack+2` rolling the saved
+/// expression with the tail, the expression and name menus, a player refused the server's, a
+/// secret roll that names its saved roll to the GM channel alone, and a deleted one gone.
+#[test]
+fn saved_rolls_are_set_rolled_offered_listed_and_deleted() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let (alys, gm) = (s.player(10), s.gm(1));
+    x.text(&gm, &format!("/gm setup gm_channel:{GM_CHANNEL_ID}"));
+
+    let set = x.run(&alys, "/alias set name:attack expression:1d20+5");
+    assert!(set.ephemeral(), "a player's saved rolls are theirs");
+    assert!(set.text().contains("Saved attack"), "{}", set.text());
+    let text = x.text(&gm, "/alias set name:init expression:1d20+2 server:true");
+    assert!(text.contains("for the whole server"), "{text}");
+
+    let reply = x.run(&alys, "/roll expression:attack+2");
+    assert!(!reply.ephemeral(), "a public roll");
+    let text = reply.text();
+    assert!(text.contains("attack → `1d20+5+2`"), "{text}");
+    let (dice, total) = dice_and_total(&text);
+    assert_eq!(dice.len(), 1, "{text}");
+    assert_eq!(total, dice[0] + 7, "{text}");
+
+    let names = offered(&s.autocomplete(&alys, "/roll expression:AT", "expression"));
+    assert_eq!(names, ["attack"]);
+    let names = offered(&s.autocomplete(&alys, "/roll expression:in", "expression"));
+    assert_eq!(names, ["init"]);
+    let recent = offered(&s.autocomplete(&alys, "/roll expression:1d20", "expression"));
+    assert_eq!(recent, ["1d20+5+2"], "the roll just made, as logged");
+    let names = offered(&s.autocomplete(&alys, "/alias show name:i", "name"));
+    assert_eq!(names, ["init"]);
+    let names = offered(&s.autocomplete(&alys, "/alias delete name:i", "name"));
+    assert!(
+        names.is_empty(),
+        "a player deletes none of the server's: {names:?}"
+    );
+
+    let text = x.text(&alys, "/alias list");
+    assert!(
+        text.contains("**attack**: `1d20+5`") && text.contains("**init**: `1d20+2`"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/alias show name:init");
+    assert!(text.contains("init (the server's): `1d20+2`"), "{text}");
+
+    let line = "/alias set name:init expression:1d20+20 server:true";
+    assert_refusal(&x.run(&alys, line), line);
+    let line = "/alias set name:d20 expression:1d20";
+    let refused = x.run(&alys, line);
+    assert_refusal(&refused, line);
+    assert!(
+        refused.text().contains("reads as dice"),
+        "{}",
+        refused.text()
+    );
+
+    let secret = x.run(&gm, "/gm roll expression:init+1");
+    let public = secret.text();
+    assert!(
+        !public.contains("init") && !public.contains("1d20"),
+        "the channel sees the commitment only: {public}"
+    );
+    let copy = message_text(secret.channel_message(GM_CHANNEL_ID).body());
+    assert!(copy.contains("init → `1d20+2+1`"), "{copy}");
+
+    let text = x.text(&alys, "/alias delete name:attack");
+    assert!(text.contains("Deleted attack"), "{text}");
+    let line = "/roll expression:attack";
+    assert_refusal(&x.run(&alys, line), line);
+    x.ran_exactly("saved rolls");
 }
 
 /// A blind roll request answered through Discord by a second user: a refused press by the wrong
