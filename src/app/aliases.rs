@@ -10,7 +10,9 @@
 //! every set and delete.
 //!
 //! Seam: `rolls` (`/roll`, `/gm roll`) rolls a saved roll by its name through [`expand`] and
-//! [`noted`], at the top of each roll and nowhere else.
+//! [`noted`], at the top of each roll and nowhere else; `gm` (a roll request's `expression`)
+//! asks [`may_name`] whether dice it cannot read may be a saved roll's name, which each press's
+//! `/roll` then expands for the presser.
 
 mod tail;
 #[cfg(test)]
@@ -129,8 +131,7 @@ impl Expanded {
 /// `/roll 2d6` reads nothing. A saved roll followed by anything but arithmetic and a `! comment`
 /// is refused, saying what may follow.
 pub fn expand(ctx: &Ctx<'_>, typed: &str) -> AppResult<Option<Expanded>> {
-    let word = first_word(typed);
-    if !word.starts_with(char::is_alphabetic) || reads_as_dice(word) {
+    if !may_name(typed) {
         return Ok(None);
     }
     let (guild, caller) = (ctx.caller.guild, ctx.caller.user);
@@ -159,6 +160,13 @@ pub fn expand(ctx: &Ctx<'_>, typed: &str) -> AppResult<Option<Expanded>> {
         server: row.owner == Owner::Server,
         text: tail.applied_to(&row.expression),
     }))
+}
+
+/// Whether `typed` may start with a saved roll's name: its first word begins with a letter and
+/// does not read as dice (no name does: [`checked_name`]).
+pub fn may_name(typed: &str) -> bool {
+    let word = first_word(typed);
+    word.starts_with(char::is_alphabetic) && !reads_as_dice(word)
 }
 
 /// What to roll: the saved roll's text when one was named, else what was typed.

@@ -52,6 +52,7 @@ const SEAMS: &[&str] = &[
     "thiz -> characters::fields: weaknesses are read as /character stored them",
     "aliases -> characters::fields: a saved roll's name is checked and keyed as a character's is",
     "rolls -> aliases: /roll and /gm roll roll a saved roll by its name",
+    "gm -> aliases: a roll request's expression may be each presser's saved roll",
 ];
 
 /// A module's path in the crate ("app::thiz::record"; the root is "").

@@ -24,7 +24,8 @@
 //! lends itself: its parser to refuse a request at once ([`Accepts`]), its runner to roll it
 //! ([`Ctx::run_command`]). Who is in the channel's encounter (`characters:everyone`) is asked of
 //! [`crate::app::encounter`]; the input limits of a check are THIZ's
-//! ([`crate::app::thiz::shared`]).
+//! ([`crate::app::thiz::shared`]). Whether a request's dice may be a saved roll's name is asked of
+//! [`crate::app::aliases`] (each press rolls `/roll`, which expands it for the presser).
 
 use std::fmt::Write as _;
 
@@ -56,11 +57,12 @@ const MAX_SAVE_NUMBER: i64 = 100;
 /// `/check` or `/tft save` it will run, and is refused at once if that command would be.
 pub type Accepts = fn(&Invocation) -> AppResult<()>;
 
-/// What is rolled: a THIZ check or a TFT save.
+/// What is rolled: a THIZ check, a TFT save, or dice (`/roll`, a saved roll's name too).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Check,
     Save,
+    Roll,
 }
 
 impl Kind {
@@ -68,6 +70,7 @@ impl Kind {
         match self {
             Kind::Check => "check",
             Kind::Save => "tft save",
+            Kind::Roll => "roll",
         }
     }
 
@@ -75,21 +78,30 @@ impl Kind {
         match command {
             "check" => Some(Kind::Check),
             "tft save" => Some(Kind::Save),
+            "roll" => Some(Kind::Roll),
             _ => None,
         }
     }
 
-    fn system(self) -> System {
+    /// The system of the characters asked; `None`: dice, which any character rolls.
+    fn system(self) -> Option<System> {
         match self {
-            Kind::Check => System::Thiz,
-            Kind::Save => System::Tft,
+            Kind::Check => Some(System::Thiz),
+            Kind::Save => Some(System::Tft),
+            Kind::Roll => None,
         }
+    }
+
+    /// Whether a character of `system` is asked for this roll.
+    fn fits(self, system: System) -> bool {
+        self.system().is_none_or(|s| s == system)
     }
 
     fn path(self) -> &'static [&'static str] {
         match self {
             Kind::Check => &["check"],
             Kind::Save => &["tft", "save"],
+            Kind::Roll => &["roll"],
         }
     }
 }
@@ -98,14 +110,15 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RollSpec {
     kind: Kind,
-    /// The options of `/check` or `/tft save`, but `character` and `mode`.
+    /// The options of `/check`, `/tft save` or `/roll`, but `character` and `mode`.
     options: Vec<(String, String)>,
     /// What is asked for, escaped for display: "a Stealth check, modifier -2".
     what: String,
 }
 
 impl RollSpec {
-    /// Reads `skill`, `rating` (THIZ) or `attribute` and `dice` (TFT), `modifier` and `label`.
+    /// Reads `skill`, `rating` (THIZ) or `attribute` and `dice` (TFT), `modifier` and `label`;
+    /// or `expression` (dice, or a saved roll's name) and `label`.
     fn parse(o: &Opts<'_>, command: &str) -> AppResult<Self> {
         let skill = o.text("skill").map(str::trim);
         let rating = o.int("rating", -INPUT_LIMIT, INPUT_LIMIT)?;
@@ -114,12 +127,19 @@ impl RollSpec {
         let modifier = o
             .int("modifier", -INPUT_LIMIT, INPUT_LIMIT)?
             .filter(|m| *m != 0);
-        let label = o.text("label").map(str::trim).unwrap_or_default();
-        let len = label.chars().count();
-        if len > MAX_LABEL {
-            return Err(user(format!(
-                "label can be at most {MAX_LABEL} characters; yours has {len}."
-            )));
+        let label = label(o)?;
+        if let Some(expression) = o.text("expression").map(str::trim) {
+            if skill.is_some() || rating.is_some() || attribute.is_some() || dice.is_some() {
+                return Err(user(format!(
+                    "{command} takes one of skill, rating, attribute or expression, not several."
+                )));
+            }
+            if modifier.is_some() {
+                return Err(user(format!(
+                    "{command}: with expression, put the modifier in it, like expression:1d20+2."
+                )));
+            }
+            return Ok(Self::dice(expression, label));
         }
         if dice.is_some() && attribute.is_none() {
             return Err(user(format!(
@@ -169,7 +189,7 @@ impl RollSpec {
             }
             (None, None, None) => {
                 return Err(user(format!(
-                    "{command} needs what to roll: skill:… or rating:… (a THIZ check), or attribute:… dice:… (a TFT save)."
+                    "{command} needs what to roll: skill:… or rating:… (a THIZ check), attribute:… dice:… (a TFT save), or expression:… (dice, or a saved roll's name)."
                 )));
             }
             _ => {
@@ -184,7 +204,7 @@ impl RollSpec {
         }
         if !label.is_empty() {
             // `/tft save` has no label: a save's label is shown on the request only.
-            if kind == Kind::Check {
+            if kind != Kind::Save {
                 options.push(("label".to_owned(), label.to_owned()));
             }
             let _ = write!(what, " ({})", escape(label));
@@ -196,10 +216,36 @@ impl RollSpec {
         })
     }
 
-    /// The `/check` or `/tft save` this spec runs for `character` in `mode`.
+    /// A request for dice: `/roll expression` for each presser.
+    fn dice(expression: &str, label: &str) -> Self {
+        let mut options = vec![("expression".to_owned(), expression.to_owned())];
+        let mut what = format!("a roll of `{}`", expression.replace('`', "'"));
+        if !label.is_empty() {
+            options.push(("label".to_owned(), label.to_owned()));
+            let _ = write!(what, " ({})", escape(label));
+        }
+        Self {
+            kind: Kind::Roll,
+            options,
+            what,
+        }
+    }
+
+    /// The `/check`, `/tft save` or `/roll` this spec runs for `character` in `mode`.
+    // Decision: `/roll` knows no character: the roll is labelled with the character's name
+    // (before the request's label), so the channel and the log say whose roll it was; a saved
+    // roll's name is the presser's own saved roll, else the server's (`aliases::expand`).
     fn invocation(&self, character: &str, mode: RollMode) -> Invocation {
         let mut options = self.options.clone();
-        options.push(("character".to_owned(), character.to_owned()));
+        if self.kind == Kind::Roll {
+            let label = match options.iter().position(|(k, _)| k == "label") {
+                Some(at) => format!("{character} · {}", options.remove(at).1),
+                None => character.to_owned(),
+            };
+            options.push(("label".to_owned(), truncate(&label, MAX_LABEL)));
+        } else {
+            options.push(("character".to_owned(), character.to_owned()));
+        }
         options.push((
             "mode".to_owned(),
             RollMode::NAMES[mode_index(mode)].to_owned(),
@@ -214,6 +260,18 @@ impl RollSpec {
     fn validate(&self, mode: RollMode, accepts: Accepts) -> AppResult<()> {
         accepts(&self.invocation("someone", mode))
     }
+}
+
+/// The `label` option, trimmed (empty when absent), at most [`MAX_LABEL`] characters.
+fn label<'a>(o: &Opts<'a>) -> AppResult<&'a str> {
+    let label = o.text("label").map(str::trim).unwrap_or_default();
+    let len = label.chars().count();
+    if len > MAX_LABEL {
+        return Err(user(format!(
+            "label can be at most {MAX_LABEL} characters; yours has {len}."
+        )));
+    }
+    Ok(label)
 }
 
 fn mode_index(mode: RollMode) -> usize {
@@ -257,6 +315,7 @@ impl RequestArgs {
                 "rating",
                 "attribute",
                 "dice",
+                "expression",
                 "modifier",
                 "mode",
                 "label",
@@ -392,7 +451,7 @@ fn players(ctx: &Ctx<'_>, conn: &Conn, kind: Kind) -> AppResult<Vec<Character>> 
     let guild = ctx.caller.guild;
     let mut owners: Vec<crate::store::UserId> = Vec::new();
     for c in characters::all(conn, guild)? {
-        if !c.npc && c.system == kind.system() && !owners.contains(&c.owner_id) {
+        if !c.npc && kind.fits(c.system) && !owners.contains(&c.owner_id) {
             owners.push(c.owner_id);
         }
     }
@@ -400,7 +459,7 @@ fn players(ctx: &Ctx<'_>, conn: &Conn, kind: Kind) -> AppResult<Vec<Character>> 
     for owner in owners {
         if let Some(c) = characters::owned_by(conn, guild, owner)?
             .into_iter()
-            .find(|c| c.system == kind.system())
+            .find(|c| kind.fits(c.system))
         {
             out.push(c);
         }
@@ -471,6 +530,9 @@ pub fn suggest_characters(app: &App, caller: &Caller, typed: &str) -> Vec<String
 /// `/gm request`: stores the request and posts it, one button per character asked.
 pub fn request(ctx: &Ctx<'_>, a: &RequestArgs) -> AppResult<Reply> {
     ctx.gm()?;
+    if a.spec.kind == Kind::Roll {
+        checked_dice(ctx, &a.spec)?;
+    }
     // The players will roll, and their private or blind rolls need a GM channel (see
     // `Ctx::check_mode`): refused now, when the GM asks, rather than at every press.
     if ctx.gm_channel().is_none() {
@@ -503,8 +565,13 @@ pub fn request(ctx: &Ctx<'_>, a: &RequestArgs) -> AppResult<Reply> {
             } else {
                 "this server has"
             };
+            let of = if a.spec.kind.system().is_some() {
+                " of this system"
+            } else {
+                ""
+            };
             return Err(user(format!(
-                "Nobody to ask: {whose} no player characters of this system."
+                "Nobody to ask: {whose} no player characters{of}."
             )));
         }
         let ids: Vec<CharacterId> = asked.iter().map(|c| c.id).collect();
@@ -523,6 +590,24 @@ pub fn request(ctx: &Ctx<'_>, a: &RequestArgs) -> AppResult<Reply> {
         )?;
         message(tx, ctx, id)
     })
+}
+
+/// Refuses a request's `expression` that no presser could roll: one that is neither dice
+/// `/roll` reads nor the name of a saved roll (each presser's own, else the server's, given
+/// meaning at the press; a press without one is refused then, and the button stays).
+fn checked_dice(ctx: &Ctx<'_>, spec: &RollSpec) -> AppResult<()> {
+    let expression = spec
+        .options
+        .iter()
+        .find(|(k, _)| k == "expression")
+        .map_or("", |(_, v)| v.as_str());
+    match crate::rules::dice::expr::parse(expression, ctx.app.limits()) {
+        Ok(_) => Ok(()),
+        Err(_) if crate::app::aliases::may_name(expression) => Ok(()),
+        Err(e) => Err(user(format!(
+            "Can't ask for that roll: {e}. Ask for dice /roll reads, like expression:1d20+2, or a saved roll's name."
+        ))),
+    }
 }
 
 /// The characters named, each one the caller may see, a player's (never an NPC), of the
@@ -556,7 +641,7 @@ fn encounter(
     for id in ids {
         if let Some(c) = characters::by_id(conn, ctx.caller.guild, *id)?
             && !c.npc
-            && c.system == kind.system()
+            && kind.fits(c.system)
             && !out.iter().any(|o| o.id == c.id)
         {
             out.push(c);
@@ -569,10 +654,12 @@ fn encounter(
 }
 
 fn check_system(c: &Character, kind: Kind) -> AppResult<()> {
-    if c.system == kind.system() {
+    if kind.fits(c.system) {
         return Ok(());
     }
     Err(user(match kind {
+        // Any character rolls dice: `fits` said so.
+        Kind::Roll => return Ok(()),
         Kind::Check => format!(
             "{} is a TFT character: ask TFT characters for a save (attribute:… dice:…), THIZ ones for a check.",
             escape(&c.name)

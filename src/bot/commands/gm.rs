@@ -104,7 +104,7 @@ pub async fn gm_roll(
     invoke(ctx, &["gm", "roll"], args).await
 }
 
-/// GM: ask characters for a check or a save; each player rolls with a button
+/// GM: ask characters for a check, a save or dice; each player rolls with a button
 #[poise::command(slash_command, rename = "request")]
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn gm_request(
@@ -126,6 +126,8 @@ pub async fn gm_request(
     #[min = 1]
     #[max = 12]
     dice: Option<i64>,
+    #[description = "Or any dice, or a saved roll's name (each player's own, else the server's)"]
+    expression: Option<String>,
     #[description = "Added to the rating or the attribute (-40 to 40)"]
     #[min = -40]
     #[max = 40]
@@ -139,6 +141,7 @@ pub async fn gm_request(
         .opt("rating", rating)
         .opt("attribute", attribute)
         .opt("dice", dice)
+        .opt("expression", expression)
         .opt("modifier", modifier)
         .choice("mode", mode)
         .opt("label", label);

@@ -525,14 +525,23 @@ mod tests {
         assert_eq!(focus.path, ["character", "show"]);
         assert_eq!(focus.option.name, "name");
         assert_eq!(focus.typed, "Ga");
-        // /roll expression has no autocomplete: nothing to offer.
+        // /roll label has no autocomplete: nothing to offer.
         let none = r
+            .focus(&command(
+                "roll",
+                json!([{ "name": "label", "type": 3, "value": "st", "focused": true }]),
+            ))
+            .expect("fits");
+        assert_eq!(none, None);
+        // /roll expression has (saved rolls, recent rolls).
+        let some = r
             .focus(&command(
                 "roll",
                 json!([{ "name": "expression", "type": 3, "value": "1d", "focused": true }]),
             ))
-            .expect("fits");
-        assert_eq!(none, None);
+            .expect("fits")
+            .expect("focused");
+        assert_eq!(some.option.name, "expression");
         assert!(r.focus(&command("teleport", json!([]))).is_err());
     }
 

@@ -189,6 +189,8 @@ const GROUPS: &[(&str, &[&str])] = &[
             "alias delete",
             "roll",
             "gm roll",
+            "character create",
+            "gm request",
         ],
     ),
     (
@@ -1241,7 +1243,8 @@ fn offered(choices: &[Value]) -> Vec<String> {
 
 /// Saved rolls through Discord: a player's and the server's, `/roll attack+2` rolling the saved
 /// expression with the tail, the expression and name menus, a player refused the server's, a
-/// secret roll that names its saved roll to the GM channel alone, and a deleted one gone.
+/// secret roll that names its saved roll to the GM channel alone, a roll request's press rolling
+/// the presser's own, and a deleted one gone.
 #[test]
 fn saved_rolls_are_set_rolled_offered_listed_and_deleted() {
     let s = Session::start();
@@ -1304,6 +1307,23 @@ fn saved_rolls_are_set_rolled_offered_listed_and_deleted() {
     );
     let copy = message_text(secret.channel_message(GM_CHANNEL_ID).body());
     assert!(copy.contains("init → `1d20+2+1`"), "{copy}");
+
+    // A roll request for dice: Alys's press rolls her own saved roll.
+    x.text(&alys, "/character create name:Gala system:thiz");
+    let request = x.run(&gm, "/gm request characters:Gala expression:attack+1");
+    assert!(
+        request
+            .text()
+            .contains("Roll request: a roll of `attack+1`"),
+        "{}",
+        request.text()
+    );
+    let button = request.custom_ids()[0].clone();
+    let press = s.press(&alys, &request.message(), &button);
+    assert_eq!(press.kind(), 7, "the press rewrites the request");
+    assert!(press.text().contains("Rolled: Gala"), "{}", press.text());
+    let text = message_text(press.followup(0).body());
+    assert!(text.contains("attack → `1d20+5+1`"), "{text}");
 
     let text = x.text(&alys, "/alias delete name:attack");
     assert!(text.contains("Deleted attack"), "{text}");

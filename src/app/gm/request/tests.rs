@@ -641,3 +641,130 @@ fn everyone_asks_the_encounters_player_characters_or_else_the_servers_players() 
         assert!(!text.contains(absent), "{absent} is not asked: {text}");
     }
 }
+
+/// `/gm request expression:init+1`: each presser rolls `/roll` with their own saved roll `init`,
+/// else the server's, labelled with the character's name; the request tracks it as any other.
+#[test]
+fn a_dice_request_rolls_each_pressers_saved_roll() {
+    let w = World::new();
+    w.ok(
+        &ann(),
+        &["alias", "set"],
+        &[("name", "init"), ("expression", "1d20+3")],
+    );
+    w.ok(
+        &gm(),
+        &["alias", "set"],
+        &[("name", "init"), ("expression", "1d20"), ("server", "true")],
+    );
+    // Any character is asked for dice, whatever its system: Tor is TFT's.
+    let r = w.ok(
+        &gm(),
+        &["gm", "request"],
+        &[
+            ("characters", "Gala, Brom, Tor"),
+            ("expression", "init+1"),
+            ("label", "initiative"),
+        ],
+    );
+    assert_eq!(
+        r.embeds[0].title,
+        "Roll request: a roll of `init+1` (initiative)"
+    );
+    let gala = w.press(&ann(), &format!("req:1:{}", w.gala)).unwrap();
+    assert_eq!(gala.embeds[0].title, "Gala · initiative");
+    assert!(
+        gala.embeds[0]
+            .description
+            .starts_with("init → `1d20+3+1`\nAnn rolled"),
+        "Ann's own: {:?}",
+        gala.embeds[0]
+    );
+    let brom = w.press(&bob(), &format!("req:1:{}", w.brom)).unwrap();
+    assert!(
+        brom.embeds[0].description.starts_with("init → `1d20+1`"),
+        "Bob has none: the server's: {:?}",
+        brom.embeds[0]
+    );
+    let shown = brom.update.as_deref().unwrap();
+    assert_eq!(field(shown, "Rolled"), "Gala, Brom");
+    assert_eq!(field(shown, "Waiting for"), "Tor");
+    // Plain dice, with no label: the character's name is the roll's.
+    w.ok(
+        &gm(),
+        &["gm", "request"],
+        &[("characters", "Gala"), ("expression", "2d6")],
+    );
+    let r = w.press(&ann(), &format!("req:2:{}", w.gala)).unwrap();
+    assert_eq!(r.embeds[0].title, "Gala");
+}
+
+/// A saved roll nobody pressing has is refused at the press, which is then free again; dice no
+/// one can read, or a dice request with a check's options, are refused at once.
+#[test]
+fn a_dice_request_is_refused_as_roll_would_refuse_it() {
+    let w = World::new();
+    w.ok(
+        &gm(),
+        &["gm", "request"],
+        &[("characters", "Gala"), ("expression", "loot")],
+    );
+    let id = format!("req:1:{}", w.gala);
+    let text = w.refused(&ann(), &["button"], &[("id", &id)]);
+    assert!(text.contains("Can't roll that"), "{text}");
+    assert_eq!(w.entries(1)[0].rolled_by, None, "the claim is released");
+    w.ok(
+        &ann(),
+        &["alias", "set"],
+        &[("name", "loot"), ("expression", "1d6")],
+    );
+    assert!(w.press(&ann(), &id).is_ok(), "with a saved roll, it rolls");
+
+    let req = &["gm", "request"][..];
+    let cases: [Case<'_>; 5] = [
+        (
+            &gm(),
+            &[("characters", "Gala"), ("expression", "1d20+")],
+            "Can't ask for that roll",
+        ),
+        (
+            &gm(),
+            &[("characters", "Gala"), ("expression", "3d6x")],
+            "Can't ask for that roll",
+        ),
+        (
+            &gm(),
+            &[
+                ("characters", "Gala"),
+                ("expression", "1d20"),
+                ("skill", "Swimming"),
+            ],
+            "not several",
+        ),
+        (
+            &gm(),
+            &[
+                ("characters", "Gala"),
+                ("expression", "1d20"),
+                ("modifier", "2"),
+            ],
+            "put the modifier in it",
+        ),
+        (
+            &ann(),
+            &[("characters", "Gala"), ("expression", "1d20")],
+            "only a GM can do that",
+        ),
+    ];
+    for (who, options, expected) in cases {
+        let text = w.refused(who, req, options);
+        assert!(text.contains(expected), "{options:?}: {text}");
+    }
+    // /gm check rolls a sheet: it takes no expression.
+    let text = w.refused(
+        &gm(),
+        &["gm", "check"],
+        &[("character", "Gala"), ("expression", "1d20")],
+    );
+    assert!(text.contains("has no option \"expression\""), "{text}");
+}
