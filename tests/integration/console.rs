@@ -393,6 +393,30 @@ fn quit_ends_the_console() {
     assert!(!text.contains("2d8"), "ran past /quit: {text}");
 }
 
+/// The console knows `/alias`: a saved roll set in one session is rolled by name in the next
+/// (the same database), by its owner only.
+#[test]
+fn saved_rolls_are_kept_between_console_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite3");
+    let db = db.to_str().unwrap();
+    let text = console(
+        &["--db", db, "--user", "10"],
+        "/alias set name:attack expression:1d20+5\n/alias list\n",
+    )
+    .join("\n");
+    assert!(text.contains("Saved attack"), "{text}");
+    assert!(text.contains("Yours (1 of 50)"), "{text}");
+    let text = console(
+        &["--db", db, "--user", "10", "--seed", "2"],
+        "/roll expression:attack+2\n",
+    )
+    .join("\n");
+    assert!(text.contains("attack → `1d20+5+2`"), "{text}");
+    let text = console(&["--db", db, "--user", "11"], "/roll expression:attack\n").join("\n");
+    assert!(text.contains("Can't roll that"), "another user's: {text}");
+}
+
 /// Two console processes spending one character's luck at once on one database file: exactly
 /// the total is spent, never more (SPEC §4; WAL with `BEGIN IMMEDIATE` across processes).
 #[test]

@@ -343,6 +343,12 @@ fn autocomplete_lines() -> Vec<(String, &'static str)> {
         v.push((format!("/tft attack attacker:Tor target:{typed}"), "target"));
         v.push((format!("/history character:{typed}"), "character"));
         v.push((format!("/gm hidden character:{typed} key:x"), "character"));
+        // A player's expression menu offers their own rolls and saved rolls, never the GM's.
+        v.push((format!("/roll expression:{typed}"), "expression"));
+        v.push((format!("/alias show name:{typed}"), "name"));
+    }
+    for typed in ["1", "4242", "d"] {
+        v.push((format!("/roll expression:{typed}"), "expression"));
     }
     v.push((format!("/check character:{NPC} skill:S"), "skill"));
     v
