@@ -189,7 +189,8 @@ fn code(text: &str) -> String {
 
 /// A saved roll's name as stored: a character's name ([`fields::checked_name`]) that begins
 /// with a letter, holds none of [`SYNTAX`] and does not read as dice (its first word, or the
-/// whole name to the dice parser: a word the dice language knows stays the language's).
+/// whole name to the dice parser, alone or before a roll: a word the dice language knows stays
+/// the language's).
 pub fn checked_name(raw: &str, limits: &Limits) -> Result<String, String> {
     let name = fields::checked_name(raw, "saved roll")?;
     if !name.starts_with(char::is_alphabetic) {
@@ -207,6 +208,14 @@ pub fn checked_name(raw: &str, limits: &Limits) -> Result<String, String> {
     if reads_as_dice(first_word(&name)) || expr::parse(&name, limits).is_ok() {
         return Err(format!(
             "{} reads as dice, and /roll {} must stay that roll; pick a word, like attack",
+            escape(&name),
+            escape(&name)
+        ));
+    }
+    // A word the dice language reads before a roll (a flag such as `s` in `s 4d6`).
+    if expr::parse(&format!("{name} 1d6"), limits).is_ok() {
+        return Err(format!(
+            "{} is a word of the dice language (/roll {} 1d6 reads it); pick another, like attack",
             escape(&name),
             escape(&name)
         ));

@@ -121,13 +121,48 @@ impl Tail {
     }
 }
 
-/// Where the `! comment` of `roll` (one roll, no `;`) begins: a `!` at the start or after
-/// whitespace. A `!` right after a die (`3d6!`) is an explosion, not a comment.
+/// Where the `! comment` of `roll` (one roll, no `;`) begins: a `!` outside brackets that
+/// neither explodes dice nor compares (`!=`). A `!` right after dice (`3d6!`, `4d6kh3!`) is an
+/// explosion; after anything else (a space, a number, a bracket) it starts a comment.
 fn comment_at(roll: &str) -> Option<usize> {
-    let mut previous: Option<char> = None;
+    let mut depth = 0u32;
     for (i, c) in roll.char_indices() {
-        if c == '!' && previous.is_none_or(char::is_whitespace) {
-            return Some(i);
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '!' if depth == 0 && !roll[i + 1..].starts_with('=') && !after_dice(&roll[..i]) => {
+                return Some(i);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `before` ends with dice, so that a `!` right after it explodes them: a die's sides or
+/// an operation on them (`3d6`, `d%`, `4dF`, `4d6kh3`), not a number of its own (`+5`).
+fn after_dice(before: &str) -> bool {
+    let rest = before.trim_end_matches(|c: char| c.is_ascii_digit());
+    rest.chars()
+        .next_back()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '%')
+}
+
+/// Where the first comparison at the top level of `dice` begins (`>=` of `1d20+5>=15`), if
+/// any: `==`, `!=`, `<`, `<=`, `>`, `>=`, but not a `<` or `>` right after an operation's
+/// letter, which picks faces (`4d6r<3`).
+fn compare_at(dice: &str) -> Option<usize> {
+    let mut depth = 0u32;
+    let mut previous = None;
+    for (i, c) in dice.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '=' | '!' if depth == 0 && dice[i + 1..].starts_with('=') => return Some(i),
+            '<' | '>' if depth == 0 && !previous.is_some_and(|p: char| p.is_ascii_alphabetic()) => {
+                return Some(i);
+            }
+            _ => {}
         }
         previous = Some(c);
     }
@@ -153,15 +188,19 @@ fn rolls_of(text: &str) -> Vec<&str> {
     out
 }
 
-/// One roll of a `;` list, cut in three: what goes before the dice (whitespace, a repeat count
-/// `6 `, a `(Label) `), the dice themselves, and what follows them (whitespace and a comment).
+/// One roll of a `;` list, cut in three: what goes before the dice (whitespace, the flags `s `
+/// and `ul `, a repeat count `6 `, a `(Label) `), the dice themselves, and what follows them
+/// (whitespace and a comment).
 fn cut(roll: &str) -> (&str, &str, &str) {
     let mut at = 0;
     loop {
         let rest = &roll[at..];
         let ws = rest.len() - rest.trim_start().len();
         let word = &rest[ws..];
-        let Some(taken) = repeat_len(word).or_else(|| label_len(word)) else {
+        let taken = flag_len(word)
+            .or_else(|| repeat_len(word))
+            .or_else(|| label_len(word));
+        let Some(taken) = taken else {
             at += ws;
             break;
         };
@@ -180,6 +219,18 @@ fn starts_a_roll(text: &str) -> bool {
         .chars()
         .next()
         .is_some_and(|c| !OPERATORS.contains(&c) && !matches!(c, '!' | ')' | ';'))
+}
+
+/// The length of a leading flag (`s ` of `s 4d6`, `ul `): the word, whitespace, then a roll.
+fn flag_len(text: &str) -> Option<usize> {
+    let letters = text.len()
+        - text
+            .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+            .len();
+    let word = &text[..letters];
+    let after = &text[letters..];
+    let flag = word.eq_ignore_ascii_case("s") || word.eq_ignore_ascii_case("ul");
+    (flag && after.starts_with(char::is_whitespace) && starts_a_roll(after)).then_some(letters)
 }
 
 /// The length of a leading repeat count (`6 ` of `6 4d6`): digits, whitespace, then a roll.
@@ -233,7 +284,9 @@ fn has_sum(dice: &str) -> bool {
 /// the dice of each of its rolls, every label, repeat count and comment kept where it was:
 /// `1d20+5 ! Attack` with `+2` is `1d20+5+2 ! Attack`. A `*` or `/` tail brackets a sum first
 /// (`(1d20+5)*2`), so it multiplies the whole roll, as `+` adds to the whole roll.
-// Decision: a saved roll of several rolls (`1d20+5; 2d6+3`) gets the tail on each of them
+// Decision: a roll that compares (`1d20+5 >= 15`, a hit against a target) gets the tail on its
+// left side, the roll, never on the target. A saved roll of several rolls (`1d20+5; 2d6+3`) gets
+// the tail on each of them
 // (`attack+2` is then `1d20+5+2; 2d6+3+2`): it is what a player asks for by adding to the name of
 // one saved roll, rather than guessing which roll they meant. A repeat (`6 4d6`) has the tail on
 // its dice (`6 4d6+2`), so each of the six rolls gets it. A `;` inside a comment is read as the
@@ -248,13 +301,17 @@ pub fn apply_tail(expression: &str, tail: &str) -> String {
         .into_iter()
         .map(|roll| {
             let (before, dice, after) = cut(roll);
-            if dice.is_empty() {
+            // A comparison's left side is the roll: `1d20+5>=15` with `+2` is `1d20+5+2>=15`.
+            let (left, compared) = dice.split_at(compare_at(dice).unwrap_or(dice.len()));
+            let value = left.trim_end();
+            if value.is_empty() {
                 return roll.to_owned();
             }
-            if multiplies && has_sum(dice) {
-                format!("{before}({dice}){tail}{after}")
+            let space = &left[value.len()..];
+            if multiplies && has_sum(value) {
+                format!("{before}({value}){tail}{space}{compared}{after}")
             } else {
-                format!("{before}{dice}{tail}{after}")
+                format!("{before}{value}{tail}{space}{compared}{after}")
             }
         })
         .collect::<Vec<_>>()
@@ -383,6 +440,19 @@ mod tests {
             ("1d6;", "+1", "1d6+1;"),
             ("12", "+1", "12+1"),
             ("2 +3", "+1", "2 +3+1"),
+            ("s 4d6", "+1", "s 4d6+1"),
+            ("ul 2d6+1", "*2", "ul (2d6+1)*2"),
+            ("S (Stats) 6 4d6kh3", "+1", "S (Stats) 6 4d6kh3+1"),
+            ("1d20+5 >= 15", "+2", "1d20+5+2 >= 15"),
+            ("1d20+5>=15 ! hit?", "*2", "(1d20+5)*2>=15 ! hit?"),
+            ("1d20 != 1", "+1", "1d20+1 != 1"),
+            ("4d6r<3", "+1", "4d6r<3+1"),
+            ("10d10t7 > 3", "-1", "10d10t7-1 > 3"),
+            ("1d20[fire!]+5", "+1", "1d20[fire!]+5+1"),
+            ("(Big hit!) 1d20", "+1", "(Big hit!) 1d20+1"),
+            ("1d20+5! Attack", "+2", "1d20+5+2! Attack"),
+            ("3d6! ! boom", "+1", "3d6!+1 ! boom"),
+            ("d%!", "+1", "d%!+1"),
         ];
         for (expression, tail, want) in table {
             assert_eq!(
