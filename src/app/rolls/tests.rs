@@ -88,7 +88,7 @@ fn seeded_rolls_have_exact_totals() -> TestResult {
         .iter()
         .map(|e| {
             let expr = expr::parse(e, &Limits::default()).unwrap();
-            expr.roll(&mut dice, &Limits::default()).unwrap().total
+            expr.roll(&mut dice, &Limits::default()).unwrap().rolls[0].sets[0].value()
         })
         .collect();
     assert_eq!(again, totals);
@@ -108,7 +108,9 @@ fn a_roll_shows_each_die_the_total_and_its_number() -> TestResult {
     let embed = &reply.embeds[0];
     assert_eq!(embed.title, r"\*\*\@everyone\*\* stats");
     assert!(
-        embed.description.starts_with("Ann rolled `4d6kh3`\n["),
+        embed
+            .description
+            .starts_with("Ann rolled `4D6KH3`\n4d6kh3 ("),
         "{embed:?}"
     );
     assert_eq!(
@@ -116,7 +118,8 @@ fn a_roll_shows_each_die_the_total_and_its_number() -> TestResult {
         2,
         "one die struck through"
     );
-    assert_eq!(embed.footer.as_deref(), Some("Roll #1"));
+    let footer = embed.footer.as_deref().unwrap_or_default();
+    assert!(footer.starts_with("Roll #1 · "), "{footer}");
     let row = app
         .store
         .read(|c| rolls::get(c, GUILD, RollId(1)))?
@@ -190,7 +193,7 @@ fn every_bad_roll_is_a_user_error_and_logs_nothing() -> TestResult {
         (vec![("expression", "2d1001")], "at most 1000 sides"),
         (vec![("expression", "0d6")], "at least 1 die"),
         (vec![("expression", "4d6kh5")], "keep at most"),
-        (vec![("expression", "2d6r6")], "reroll every die"),
+        (vec![("expression", "2d6r6")], "reroll every face"),
         (vec![("expression", "2d6!!")], "appears twice"),
         (vec![("expression", "1d6+2000000")], "at most 1000000"),
         (vec![("expression", &many_terms)], "at most 20 dice groups"),
@@ -297,7 +300,7 @@ fn a_revealed_string_hashes_to_the_commitment() -> TestResult {
     assert_eq!(reveal.visibility, Visibility::Public);
     let hashed = hashed_string(&reveal);
     assert!(
-        hashed.starts_with("referee-commit-v1|expr=3d6+444444;dice=+["),
+        hashed.starts_with("referee-commit-v1|expr=3d6 + 444444;dice=3d6("),
         "{hashed}"
     );
     assert!(hashed.ends_with(&format!("|{nonce}")), "{hashed}");
@@ -584,7 +587,8 @@ fn a_journaled_roll_is_numbered_and_in_history_and_a_private_one_needs_the_write
     else {
         panic!("a public roll is answered through the journal");
     };
-    assert_eq!(reply.embeds[0].footer.as_deref(), Some("Roll #1"));
+    let footer = reply.embeds[0].footer.as_deref().unwrap_or_default();
+    assert!(footer.starts_with("Roll #1 · "), "{footer}");
     let private = Invocation::new(&["roll"], &[("expression", "1d6"), ("mode", "private")]);
     let ran = app.run_journal_job(deadline, None, &gm(), "i2", &private);
     assert!(
