@@ -8,6 +8,7 @@
 
 mod commit;
 mod history;
+mod odds;
 mod sha256;
 mod shown;
 #[cfg(test)]
@@ -42,6 +43,12 @@ pub enum RollsCommand {
     GmRoll { expression: String, label: String },
     /// Reveal a secret roll, with what it takes to check its commitment.
     Reveal { roll: RollId },
+    /// `/odds dice`: the exact distribution of an expression, with a chart.
+    Odds {
+        expression: String,
+        /// A total to give the chance of reaching (P(= at), P(≥ at), P(≤ at)).
+        at: Option<i64>,
+    },
     /// The roll log, filtered by what the caller may see.
     History {
         character: Option<String>,
@@ -68,6 +75,13 @@ impl RollsCommand {
                 Ok(Self::GmRoll {
                     expression: o.required("expression")?.to_owned(),
                     label: label(o.text("label"))?,
+                })
+            }
+            ["odds", "dice"] => {
+                let o = Opts::new(inv, &["expression", "at"])?;
+                Ok(Self::Odds {
+                    expression: o.required("expression")?.to_owned(),
+                    at: o.int("at", -1_000_000, 1_000_000)?,
                 })
             }
             ["reveal"] => {
@@ -105,6 +119,7 @@ impl RollsCommand {
             } => roll(ctx, &expression, mode, &label),
             Self::GmRoll { expression, label } => gm_roll(ctx, &expression, &label),
             Self::Reveal { roll } => reveal(ctx, roll),
+            Self::Odds { expression, at } => odds::odds(ctx, &expression, at),
             Self::History {
                 character,
                 count,
