@@ -3,6 +3,8 @@
 //! Owns choosing which totals the table lists (all of them when few, the quantiles when many)
 //! and the wording of what was cut off at the explosion cap. Nothing is rolled or logged.
 
+use std::fmt::Write as _;
+
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::dice::expr::{self, Distribution};
@@ -140,18 +142,20 @@ fn table(dist: &Distribution) -> String {
         "total", "exactly", "or more", "or less"
     );
     for x in &rows {
-        out.push_str(&format!(
-            "{x:>8}  {:>8}  {:>8}  {:>8}\n",
+        let _ = writeln!(
+            out,
+            "{x:>8}  {:>8}  {:>8}  {:>8}",
             percent(dist.eq(*x)),
             percent(dist.ge(*x)),
             percent(dist.le(*x))
-        ));
+        );
     }
     if rows.len() < dist.points().len() {
-        out.push_str(&format!(
-            "({} totals in all; these are the lowest, the highest and the quantiles)\n",
+        let _ = writeln!(
+            out,
+            "({} totals in all; these are the lowest, the highest and the quantiles)",
             dist.points().len()
-        ));
+        );
     }
     out
 }

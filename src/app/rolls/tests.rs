@@ -684,3 +684,77 @@ fn a_journaled_roll_goes_where_a_written_one_goes_whatever_the_settings() -> Tes
     }
     Ok(())
 }
+
+#[test]
+fn the_largest_rolls_fit_discord_and_keep_every_total() {
+    let (_dir, app) = crate::app::temp_app(3);
+    // 100 dice of 1000 sides, with a label long enough to crowd the heading.
+    let reply = run(
+        &app,
+        &ann(),
+        &["roll"],
+        &[("expression", "(Fireball of doom) 100d1000mi2 ! all of them")],
+    );
+    let e = &reply.embeds[0];
+    assert!(
+        e.description.chars().count() <= 4096,
+        "{}",
+        e.description.len()
+    );
+    assert!(e.fields.iter().any(|f| f.name == "Total"), "{e:?}");
+    // Twenty sets of five: each total on its own line, whatever had to be shortened.
+    let reply = run(&app, &ann(), &["roll"], &[("expression", "20 5d1000!")]);
+    let e = &reply.embeds[0];
+    assert!(e.description.chars().count() <= 4096);
+    for n in 1..=20 {
+        assert!(
+            e.description.contains(&format!("\n{n}. ")),
+            "set {n}: {}",
+            e.description
+        );
+    }
+    assert_eq!(
+        e.description.matches(" = **").count(),
+        20,
+        "{}",
+        e.description
+    );
+    // A message that cannot fit is cut inside the dice and says so, never inside a total.
+    let lines: Vec<String> = (0..4)
+        .map(|i| format!("{} = **{i}**", "~~9~~, ".repeat(400)))
+        .collect();
+    let text = shorten("heading", &lines);
+    assert!(text.chars().count() <= 4096);
+    assert_eq!(text.matches("… (shortened) = **").count(), 4, "{text}");
+    assert_eq!(
+        text.matches("~~").count() % 2,
+        0,
+        "no strike-through left open"
+    );
+}
+
+#[test]
+fn every_reply_says_how_the_roll_was_read() {
+    let (_dir, app) = crate::app::temp_app(3);
+    for (typed, read) in [
+        ("4d6 k3", Some("4d6kh3")),
+        ("dndstats", Some("6 4d6kh3")),
+        ("+d20+5", Some("2d20kh1 + 5")),
+        ("2d6+1", None),
+        ("2D6 + 1", None),
+    ] {
+        let reply = run(&app, &ann(), &["roll"], &[("expression", typed)]);
+        let d = &reply.embeds[0].description;
+        match read {
+            Some(read) => assert!(d.contains(&format!("(read as `{read}`)")), "{typed}: {d}"),
+            None => assert!(!d.contains("read as"), "{typed}: {d}"),
+        }
+    }
+    // Successes are counted as successes.
+    let reply = run(&app, &ann(), &["roll"], &[("expression", "6d10 t7")]);
+    let total = &reply.embeds[0].fields[0].value;
+    assert!(
+        total.ends_with("successes") || total.ends_with("success"),
+        "{total}"
+    );
+}

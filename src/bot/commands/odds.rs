@@ -65,8 +65,8 @@ pub async fn odds_dice(
     ctx: Context<'_>,
     #[description = "The dice, like 4d6kh3, 2d20kh1+5, 6d10 t7 or 3d6!"] expression: String,
     #[description = "A total to give the chance of: exactly, or more, or less"]
-    #[min = -1000000]
-    #[max = 1000000]
+    #[min = -1_000_000]
+    #[max = 1_000_000]
     at: Option<i64>,
 ) -> Result<(), Error> {
     let args = Args::new().opt("expression", expression).opt("at", at);

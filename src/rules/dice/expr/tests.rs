@@ -539,8 +539,66 @@ fn a_biased_roller_would_fail_the_same_check() {
     assert!(chi_square(&observed, &expected) > 100.0);
 }
 
+/// A die source that counts what it is asked for: the work of a roll, without a clock.
+struct Counting(SeededDice, u64);
+
+impl crate::rules::dice::DieSource for Counting {
+    fn roll(&mut self, sides: u32) -> u32 {
+        self.1 += 1;
+        self.0.roll(sides)
+    }
+}
+
+/// The most dice a message that parsed may make the roller throw: every die once, once more for
+/// each reroll-once on it, the shared cap on explosions and rerolls-until, and one `ra` per group.
+fn most_rolls(expr: &Expr, limits: &Limits) -> u64 {
+    fn ops(node: &Node) -> u64 {
+        match node {
+            Node::Number(_) => 0,
+            Node::Dice(d) => {
+                let once = d
+                    .ops
+                    .iter()
+                    .filter(|op| matches!(op, Op::Reroll(Reroll::Once, _)))
+                    .count() as u64;
+                u64::from(d.count) * once + 1
+            }
+            Node::Set(items, _) => items.iter().map(ops).sum(),
+            Node::Paren(i) | Node::Neg(i) | Node::Annotated(i, _) => ops(i),
+            Node::Binary(a, _, b) => ops(a) + ops(b),
+        }
+    }
+    let extra: u64 = expr
+        .rolls()
+        .iter()
+        .map(|r| u64::from(r.repeat) * ops(&r.node))
+        .sum();
+    expr.dice_count() + extra + u64::from(limits.max_explosions)
+}
+
+#[test]
+fn the_costliest_rolls_stay_within_their_bound() {
+    for input in [
+        "100d2!",
+        "100d1000rr<1000",
+        "20 5d2!",
+        "100d2ie2",
+        "4 24d2!; 4d2!",
+        "100d6r1r2r3",
+    ] {
+        let expr = ok(input);
+        let mut dice = Counting(SeededDice::new(1), 0);
+        let _ = expr.roll(&mut dice, &limits()).unwrap();
+        let bound = most_rolls(&expr, &limits());
+        assert!(dice.1 <= bound, "`{input}`: {} rolls over {bound}", dice.1);
+        assert!(bound <= 10_000, "`{input}`: a bound of {bound}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
-// Properties: no input panics; what parses prints back as itself; rolls stay in the support.
+// Properties: no input panics; what parses prints back as itself; rolls stay in the support;
+// the dice thrown stay within the bound the limits set (the fuzz target, run in CI by
+// `cargo test`: 2,000 generated messages a run, plus every string proptest tries).
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
@@ -561,8 +619,10 @@ proptest! {
             let again = parse(&printed, &limits());
             prop_assert!(again.is_ok(), "`{}` printed as `{}`: {:?}", input, printed, again);
             prop_assert_eq!(again.unwrap().to_string(), printed.clone());
-            let mut dice = SeededDice::new(seed);
-            if let Ok(outcome) = expr.roll(&mut dice, &limits()) {
+            let mut dice = Counting(SeededDice::new(seed), 0);
+            let rolled = expr.roll(&mut dice, &limits());
+            prop_assert!(dice.1 <= most_rolls(&expr, &limits()));
+            if let Ok(outcome) = rolled {
                 for (roll, rolled) in expr.rolls().iter().zip(&outcome.rolls) {
                     if let Ok(d) = distribution_within(roll, &limits(), 200_000) {
                         for set in &rolled.sets {
