@@ -15,7 +15,8 @@ const MAX_ROWS: usize = 30;
 /// Answers `/odds dice expression [at]` (anyone).
 pub(super) fn odds(ctx: &Ctx<'_>, expression: &str, at: Option<i64>) -> AppResult<Reply> {
     let limits = ctx.app.limits();
-    let parsed = super::parse_expression(expression, limits)?;
+    let parsed =
+        expr::parse(expression, limits).map_err(|e| user(format!("Can't work that out: {e}.")))?;
     let [roll] = parsed.rolls() else {
         return Err(user(
             "/odds dice works out one roll at a time; leave out the ; and ask for each roll.",

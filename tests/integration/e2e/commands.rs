@@ -411,7 +411,7 @@ fn dice_odds_help_and_history() {
     // The dice language as players of Avrae and Dice Maiden type it, and its exact odds.
     let text = x.text(
         &alys,
-        "/roll expression:(Axe) 1d20+5 ! at the troll; 6 4d6 k3",
+        "/roll expression:\"(Axe) 1d20+5 ! at the troll; 6 4d6 k3\"",
     );
     assert!(text.contains("read as `1d20 + 5; 6 4d6kh3`"), "{text}");
     assert!(
@@ -422,7 +422,7 @@ fn dice_odds_help_and_history() {
     let text = x.text(&alys, "/odds dice expression:2d6 at:7");
     assert!(text.contains("Odds of `2d6`"), "{text}");
     assert!(text.contains("16.67%") && text.contains("58.33%"), "{text}");
-    let refused = x.run(&alys, "/odds dice expression:1d20;2d6");
+    let refused = x.run(&alys, "/odds dice expression:\"1d20; 2d6\"");
     assert!(refused.ephemeral(), "a refusal is for the asker only");
 
     // /help opens on the start page; its buttons turn the same message to each family's page,
@@ -452,12 +452,13 @@ fn dice_odds_help_and_history() {
     }
     let text = x.text(&alys, "/help command:roll");
     assert!(text.contains("/roll expression [mode] [label]"), "{text}");
+    assert!(text.contains("**Keep/drop**"), "the dice page: {text}");
     let text = x.text(&alys, "/help command:\"tft attack\"");
     assert!(text.contains("adjust (optional)"), "{text}");
 
     let text = x.text(&alys, "/history");
     assert!(
-        text.contains("roll · public · “stats”: `3d6+2` → **")
+        text.contains("roll · public · “stats”: `3d6 + 2` → **")
             && text.contains(&format!("**{total}**")),
         "the log has the roll and its total: {text}"
     );

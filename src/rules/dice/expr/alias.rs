@@ -17,7 +17,6 @@
 //!
 //! Fate dice (`3df`) are dice of their own (`Sides::Fate`), not an alias. Never rolls.
 
-use super::parse::{Input, number};
 use super::tree::{BinOp, Dice, Node, Op, Selector, Sides};
 use super::{DiceError, Limits};
 
@@ -89,12 +88,18 @@ pub(super) fn atom(input: &mut Input<'_>, limits: &Limits) -> Result<Option<Node
     found
 }
 
+type Input<'i> = &'i str;
+
+/// A count at the start of `input`, consumed; `None` without digits or past 9 digits (no alias
+/// takes a count that large, and the parser reads such a number itself, with its error).
 fn small(input: &mut Input<'_>) -> Option<u64> {
-    if input.starts_with(|c: char| c.is_ascii_digit()) {
-        number(input).ok()
-    } else {
-        None
+    let digits = input.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 9 {
+        return None;
     }
+    let value = input[..digits].parse().ok()?;
+    *input = &input[digits..];
+    Some(value)
 }
 
 fn eat(input: &mut Input<'_>, word: &str) -> bool {
