@@ -656,6 +656,13 @@ fn dice_op(input: &mut Input<'_>, dice: &Dice) -> PResult<Option<Op>> {
             || lower.starts_with('p')
         {
             (1, Rank::Lowest, Op::Drop)
+        } else if lower.starts_with("irg") || lower.starts_with("rg") {
+            // Dice Maiden's reroll of high faces: `rg5` once, `irg5` until below 5.
+            if lower.starts_with('i') {
+                (3, Rank::AtLeast, |s| Op::Reroll(Reroll::Until, s))
+            } else {
+                (2, Rank::AtLeast, |s| Op::Reroll(Reroll::Once, s))
+            }
         } else if lower.starts_with("ro")
             || lower.starts_with("rr")
             || lower.starts_with("ra")

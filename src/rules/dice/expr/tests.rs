@@ -74,6 +74,8 @@ fn everyday_rolls_of_both_references_read_as_expected() {
         ("3d10 e8", "3d10e8"),
         ("4d6 ir2", "4d6rr<3"),
         ("4d10 tl3", "4d10tl3"),
+        ("4d6 rg5", "4d6ro>4"),
+        ("4d6 irg5", "4d6rr>4"),
         // d20's operators and selectors.
         ("1d20rr<2", "1d20rr<2"),
         ("2d6ro<3", "2d6r2"),
@@ -166,6 +168,8 @@ fn scripted_totals_for_each_operation() {
         ("4d6 ir2", &[2, 1, 5, 3, 4, 6], &[18]),
         ("2d6ra6", &[6, 3, 4], &[13]),
         ("2d6ra6", &[5, 3], &[8]),
+        ("2d6 rg5", &[6, 2, 4], &[6]),
+        ("1d6 irg5", &[6, 5, 3], &[3]),
         // Explosions: until they stop, on a threshold, on a selector.
         ("3d6!", &[6, 6, 2, 3, 4], &[21]),
         ("3d6 e6", &[6, 1, 2, 3], &[12]),
