@@ -633,15 +633,7 @@ fn contribution_of_value(dice: &Dice, value: i64) -> i64 {
         return 0;
     }
     if dice.counts_successes() {
-        let mut s = 0i64;
-        for op in &dice.ops {
-            match op {
-                Op::Success(sel) if sel.matches(value) => s += 1,
-                Op::Failure(sel) if sel.matches(value) => s -= 1,
-                _ => {}
-            }
-        }
-        s.clamp(-1, 1)
+        i64::from(super::roll::success(dice, value))
     } else {
         value
     }

@@ -284,7 +284,7 @@ fn plain(face: i64, extra: bool) -> DieOutcome {
 }
 
 /// +1, -1 or 0 for a die worth `value` under the `t`/`f` operations of `spec`.
-fn success(spec: &Dice, value: i64) -> i8 {
+pub(super) fn success(spec: &Dice, value: i64) -> i8 {
     let mut s = 0;
     for op in &spec.ops {
         match op {
