@@ -178,6 +178,8 @@ pub struct DiceConfig {
     pub max_terms: u32,
     pub max_explosions: u32,
     pub max_length: usize,
+    pub max_repeats: u32,
+    pub max_rolls: u32,
 }
 
 impl Default for DiceConfig {
@@ -188,6 +190,8 @@ impl Default for DiceConfig {
             max_terms: 20,
             max_explosions: 100,
             max_length: 200,
+            max_repeats: 20,
+            max_rolls: 4,
         }
     }
 }
@@ -201,6 +205,8 @@ impl DiceConfig {
             max_terms: self.max_terms,
             max_explosions: self.max_explosions,
             max_length: self.max_length,
+            max_repeats: self.max_repeats,
+            max_rolls: self.max_rolls,
         }
     }
 }
@@ -348,6 +354,8 @@ mod tests {
             "max_terms",
             "max_explosions",
             "max_length",
+            "max_repeats",
+            "max_rolls",
             "[delivery]",
             "retry_first_ms",
             "retry_max_ms",

@@ -89,7 +89,7 @@ impl Command {
             return Ok(Command::Encounter(command?));
         }
         Ok(match path.as_slice() {
-            ["roll"] | ["gm", "roll"] | ["reveal"] | ["history"] => {
+            ["roll"] | ["gm", "roll"] | ["reveal"] | ["history"] | ["odds", "dice"] => {
                 Command::Rolls(rolls::RollsCommand::parse(inv)?)
             }
             ["check"]
@@ -115,7 +115,7 @@ impl Command {
             ["alias", ..] => Command::Aliases(aliases::AliasCommand::parse(inv)?),
             ["odds"] => {
                 return Err(user(
-                    "/odds needs a system: /odds thiz rating:4, or /odds tft target:12 dice:3",
+                    "/odds needs a system: /odds thiz rating:4, /odds tft target:12 dice:3, or /odds dice expression:4d6kh3",
                 ));
             }
             _ => {

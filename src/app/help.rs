@@ -122,7 +122,7 @@ pub const WHO: &[(&str, &str)] = &[
     ("tftkit gear", "anyone"),
     ("tftref study|ski", "player, GM"),
     ("tftref called|spell|mount|price|time", "anyone"),
-    ("odds thiz|tft", "anyone"),
+    ("odds thiz|tft|dice", "anyone"),
     ("luck spend", "the character's owner"),
     ("luck roll|show|award|set|log", "GM"),
     ("character create|show|list|validate", "anyone (an NPC: GM)"),
@@ -316,6 +316,12 @@ pub fn page(wanted: &str) -> AppResult<Reply> {
     if wanted == START {
         return Ok(start_page());
     }
+    if wanted == "dice" {
+        return Ok(with_buttons(
+            Reply::ephemeral("").with_embed(info("Dice: what /roll reads".into(), DICE.into())),
+            "",
+        ));
+    }
     if let Some(command) = catalogue().iter().find(|c| c.name == wanted) {
         return Ok(command_page(command));
     }
@@ -461,6 +467,21 @@ fn command_page(command: &CommandDoc) -> Reply {
     )
 }
 
+/// The dice language, for `/help command:roll` and `/help command:dice`.
+pub const DICE: &str = "\
+**Dice** `2d6` `d20` `d%` (d100) `4dF` (Fate: -, 0, +)
+**Arithmetic** `+ - * /` with parentheses: `(1d8+3)*2`; `/` rounds down; `1d20 >= 15` is 1 or 0
+**Keep/drop** `4d6kh3` or `4d6 k3` (highest 3) · `kl1` · `4d6 d1` or `dl1` (drop lowest) · `dh1` · `k>3` `p<3` (by value)
+**Rerolls** `2d6r1` (1s once) · `rr<3` or `ir2` (until above 2) · `rg5` `irg5` (5 or more) · `ra6` (a 6 adds one more die)
+**Explode** `3d6!` or `3d6 e` (on the highest face, again and again) · `e8` (8 or more) · cap 100
+**Min/max** `8d6mi2` `4d6ma5` (each die)
+**Successes** `6d10 t7` (7 or more) · `f1` (1s take one away) · `tl3` (3 or less)
+**Sets** `(1d4, 3, 2d6kl1)kh1` (the best of them)
+**Several** `6 4d6` (6 sets) · `1d20+5; 2d6+3` (up to 4 rolls)
+**Words** `(Attack) 1d20+5` label · `1d20+5 ! with the axe` comment · `1d6 [fire]` note · `s 4d6` total only
+**Aliases** `dndstats` `+d20` `-d20` `+d%` `-d%` `4cod` `4wod8` `sr6` `6yz` `3wh4+` `sp4` `dd34`
+Each reply says how it read your roll (`4d6 k3` → `4d6kh3`). `/odds dice` gives the exact odds of any roll, with a chart.";
+
 fn leaf_page(path: &str, doc: &CommandDoc) -> Reply {
     let options = synopsis(doc);
     let space = if options.is_empty() { "" } else { " " };
@@ -472,6 +493,10 @@ fn leaf_page(path: &str, doc: &CommandDoc) -> Reply {
     }
     if doc.options.is_empty() {
         text.push_str("\nIt takes no options.");
+    }
+    if path == "roll" {
+        text.push_str("\n\n");
+        text.push_str(DICE);
     }
     let fields = doc
         .options

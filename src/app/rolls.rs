@@ -8,6 +8,7 @@
 
 mod commit;
 mod history;
+mod odds;
 mod sha256;
 mod shown;
 #[cfg(test)]
@@ -42,6 +43,12 @@ pub enum RollsCommand {
     GmRoll { expression: String, label: String },
     /// Reveal a secret roll, with what it takes to check its commitment.
     Reveal { roll: RollId },
+    /// `/odds dice`: the exact distribution of an expression, with a chart.
+    Odds {
+        expression: String,
+        /// A total to give the chance of reaching (P(= at), P(≥ at), P(≤ at)).
+        at: Option<i64>,
+    },
     /// The roll log, filtered by what the caller may see.
     History {
         character: Option<String>,
@@ -68,6 +75,13 @@ impl RollsCommand {
                 Ok(Self::GmRoll {
                     expression: o.required("expression")?.to_owned(),
                     label: label(o.text("label"))?,
+                })
+            }
+            ["odds", "dice"] => {
+                let o = Opts::new(inv, &["expression", "at"])?;
+                Ok(Self::Odds {
+                    expression: o.required("expression")?.to_owned(),
+                    at: o.int("at", -1_000_000, 1_000_000)?,
                 })
             }
             ["reveal"] => {
@@ -105,6 +119,7 @@ impl RollsCommand {
             } => roll(ctx, &expression, mode, &label),
             Self::GmRoll { expression, label } => gm_roll(ctx, &expression, &label),
             Self::Reveal { roll } => reveal(ctx, roll),
+            Self::Odds { expression, at } => odds::odds(ctx, &expression, at),
             Self::History {
                 character,
                 count,
@@ -159,6 +174,7 @@ fn roll(ctx: &Ctx<'_>, expression: &str, mode: RollMode, label: &str) -> AppResu
         .roll(&mut ctx.dice(), limits)
         .map_err(|e| dice_error(&e))?;
     let rolled = Rolled::new(&expr, &result);
+    let rank = rank_note(&expr, &rolled, limits);
     let id = match journaled(ctx, mode, label, &rolled)? {
         Some(id) => id,
         None => ctx
@@ -167,15 +183,18 @@ fn roll(ctx: &Ctx<'_>, expression: &str, mode: RollMode, label: &str) -> AppResu
             .write(|tx| ctx.log_roll(tx, None, ROLL, mode, label, &rolled))?,
     };
     let who = escape(&ctx.caller.name);
-    let embed = result_embed(
+    let mut embed = result_embed(
         &rolled,
         label,
         &aliases::noted(
             alias.as_ref(),
-            &format!("{who} rolled `{}`", rolled.expression),
+            &format!("{who} rolled {}", typed_and_read(expression, &rolled)),
         ),
         id,
     );
+    if let Some(rank) = rank {
+        embed.footer = embed.footer.map(|f| format!("{f} · {rank}"));
+    }
     let what = format!("`{}`", rolled.expression);
     Ok(ctx.route(mode, &what, Reply::public("").with_embed(embed)))
 }
@@ -208,28 +227,160 @@ fn journaled(
     Ok(ctx.app.store.journal_roll(ctx.caller.guild, &roll)?)
 }
 
-/// The embed of a rolled expression: every die and the total.
+/// How the roll was typed and, when the canonical spelling differs, how it was read:
+/// ``"`4d6 k3` (read as `4d6kh3`)"``.
+fn typed_and_read(typed: &str, rolled: &Rolled) -> String {
+    let typed = typed.trim();
+    let squeeze = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let shown = truncate(&typed.replace('`', "'"), 200);
+    if squeeze(typed) == squeeze(&rolled.expression) {
+        format!("`{shown}`")
+    } else {
+        format!("`{shown}` (read as `{}`)", rolled.expression)
+    }
+}
+
+/// Where a lone roll's total falls among all its possible totals ("better than 83% of rolls"),
+/// when its exact odds are cheap to work out; `None` otherwise.
+fn rank_note(expr: &Expr, rolled: &Rolled, limits: &Limits) -> Option<String> {
+    let [roll] = expr.rolls() else { return None };
+    if roll.repeat != 1 || roll.node.dice_count() == 0 {
+        return None;
+    }
+    let odds = expr::distribution_within(roll, limits, RANK_BUDGET).ok()?;
+    if odds.eq(rolled.total) >= 1.0 {
+        return None;
+    }
+    if rolled.total <= odds.low {
+        return Some("the lowest total it can roll".to_owned());
+    }
+    if rolled.total >= odds.high() && odds.cap.is_none() && odds.beyond == 0.0 {
+        return Some("the highest total it can roll".to_owned());
+    }
+    // Whole percents, never "100%" for a total that some rolls beat.
+    let below = (odds.le(rolled.total - 1) * 100.0).floor().max(0.0);
+    Some(format!("better than {below}% of rolls"))
+}
+
+/// The most steps the rank under a `/roll` may take: common rolls need a few hundred.
+const RANK_BUDGET: u64 = 20_000;
+
+/// The longest a roll's lines may get in the embed, in characters (Discord allows 4096).
+const DESCRIPTION_LIMIT: usize = 3900;
+
+/// The embed of a rolled message: each roll's dice, each repeat's total on its own line, the
+/// label and comment, successes counted as successes.
 fn result_embed(rolled: &Rolled, label: &str, heading: &str, id: RollId) -> Embed {
     let mut footer = format!("Roll #{id}");
     if rolled.capped {
-        footer.push_str(" · the explosion limit stopped some dice from exploding further");
+        footer.push_str(
+            " · the cap on extra rolls stopped some dice from exploding or rerolling further",
+        );
     }
+    let body = body_lines(rolled);
+    let single = rolled.totals().len() == 1;
+    let successes = rolled.lines.first().is_some_and(|l| l.successes);
+    let total = if successes {
+        let n = rolled.total;
+        format!(
+            "**{n}** {}",
+            if n.abs() == 1 { "success" } else { "successes" }
+        )
+    } else {
+        format!("**{}**", rolled.total)
+    };
     Embed {
         title: if label.is_empty() {
             "Dice roll".to_owned()
         } else {
             escape(label)
         },
-        // Discord allows 4096 characters here; the dice limits keep a roll well below that.
-        description: truncate(&format!("{heading}\n{}", rolled.dice_line()), 4000),
+        description: shorten(heading, &body),
         tone: Some(Tone::Info),
-        fields: vec![Field {
-            name: "Total".into(),
-            value: format!("**{}**", rolled.total),
-            inline: true,
-        }],
+        fields: if single {
+            vec![Field {
+                name: "Total".into(),
+                value: total,
+                inline: true,
+            }]
+        } else {
+            Vec::new()
+        },
         footer: Some(footer),
     }
+}
+
+/// The lines under the heading: for each roll its label, each set's dice and total, its comment.
+fn body_lines(rolled: &Rolled) -> Vec<String> {
+    if rolled.lines.is_empty() {
+        return vec![rolled.dice_line()];
+    }
+    let many = rolled.lines.len() > 1;
+    let mut out = Vec::new();
+    for line in &rolled.lines {
+        let unit = |n: i64| match (line.successes, n.abs() == 1) {
+            (false, _) => format!("**{n}**"),
+            (true, true) => format!("**{n}** success"),
+            (true, false) => format!("**{n}** successes"),
+        };
+        if let Some(label) = &line.label {
+            out.push(format!("**{}**", escape(label)));
+        }
+        if let Some(alias) = &line.alias {
+            out.push(format!("`{}` is `{}`", escape(alias), line.expression));
+        }
+        let repeated = line.sets.len() > 1;
+        for (i, set) in line.sets.iter().enumerate() {
+            let dice = if line.simple {
+                String::new()
+            } else {
+                format!("{} = ", set.shown)
+            };
+            let text = match (repeated, many) {
+                (true, _) => format!("{}. {dice}{}", i + 1, unit(set.total)),
+                (false, true) => format!("{dice}{}", unit(set.total)),
+                (false, false) if line.simple => continue,
+                (false, false) => set.shown.clone(),
+            };
+            out.push(text);
+        }
+        if let Some(comment) = &line.comment {
+            out.push(format!("*{}*", escape(comment)));
+        }
+    }
+    out
+}
+
+/// The heading and the lines within [`DESCRIPTION_LIMIT`]: a line too long is cut short and
+/// says so (its total stays: totals are on their own, or in the Total field).
+fn shorten(heading: &str, lines: &[String]) -> String {
+    let mut out = heading.to_owned();
+    let per_line = DESCRIPTION_LIMIT.saturating_sub(heading.chars().count()) / lines.len().max(1);
+    for line in lines {
+        out.push('\n');
+        if line.chars().count() > per_line {
+            // Keep the total that ends the line (` = **12**`), cut the dice before it.
+            let (dice, total) = line.rsplit_once(" = ").unwrap_or((line.as_str(), ""));
+            let room = per_line.saturating_sub(total.chars().count() + 20);
+            let cut: String = dice.chars().take(room).collect();
+            // A cut inside `~~…~~` or `**…**` would break the rest of the message.
+            let cut = cut.replace("~~", "").replace("**", "");
+            out.push_str(&cut);
+            out.push_str("… (shortened)");
+            if !total.is_empty() {
+                out.push_str(" = ");
+                out.push_str(total);
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    truncate(&out, DESCRIPTION_LIMIT + 100)
 }
 
 /// `/gm roll`: a secret roll. The channel sees the commitment; the GM copy has the result.
@@ -302,7 +453,7 @@ fn gm_roll(ctx: &Ctx<'_>, expression: &str, label: &str) -> AppResult<Reply> {
     let copy = Reply::public(heading).with_embed(result_embed(
         &rolled,
         label,
-        &aliases::noted(alias.as_ref(), &format!("`{}`", rolled.expression)),
+        &aliases::noted(alias.as_ref(), &typed_and_read(expression, &rolled)),
         id,
     ));
     Ok(Reply::public("").with_embed(public).with_gm_copy(copy))
@@ -352,7 +503,10 @@ fn reveal(ctx: &Ctx<'_>, id: RollId) -> AppResult<Reply> {
     let mut embed = result_embed(
         &rolled,
         &row.label,
-        &format!("Secret roll #{id} revealed: `{}`", rolled.expression),
+        &format!(
+            "Secret roll #{id} revealed: `{}`",
+            rolled.expression.replace('`', "'")
+        ),
         id,
     );
     embed.tone = Some(Tone::Green);

@@ -132,6 +132,10 @@ fn names_are_checked_as_character_names_are_and_never_read_as_dice() {
         ("hit!", "cannot hold !"),
         ("(Fire)", "begins with a letter"),
         ("a(b)", "cannot hold"),
+        ("dndstats", "reads as dice"),
+        ("sr6", "reads as dice"),
+        ("s", "word of the dice language"),
+        ("UL", "word of the dice language"),
         ("   ", "1 to 64"),
         ("Zo\u{200B}e", "U+200B"),
         ("...", "letter or digit"),
@@ -140,7 +144,9 @@ fn names_are_checked_as_character_names_are_and_never_read_as_dice() {
         let e = checked_name(raw, &limits).expect_err(raw);
         assert!(e.contains(part), "{raw:?}: {e}");
         assert!(
-            e.contains("saved roll") || e.contains("reads as dice"),
+            ["saved roll", "reads as dice", "dice language"]
+                .iter()
+                .any(|w| e.contains(w)),
             "{e}"
         );
     }
@@ -234,6 +240,38 @@ fn attack_plus_two_rolls_the_saved_expression_with_the_tail() {
             saved.description,
             format!("attack → `{direct}`\n{}", plain.description),
             "{typed}"
+        );
+    }
+}
+
+/// The issue's own example, in the dice language's words: a comment stays at the end, a label
+/// in front, and each roll of several gets the tail.
+#[test]
+fn a_saved_roll_keeps_its_comment_label_and_rolls() {
+    let (_dir, with) = crate::app::temp_app(13);
+    let (_dir2, without) = crate::app::temp_app(13);
+    set(&with, &ann(), "attack", "1d20+5 ! Attack");
+    set(&with, &ann(), "volley", "(Arrows) 1d20+4; 1d8+2 ! damage");
+    set(&with, &ann(), "hit", "1d20+5 >= 15");
+    for (typed, direct) in [
+        ("attack+2", "1d20+5+2 ! Attack"),
+        ("attack * 2", "(1d20+5)*2 ! Attack"),
+        ("attack-1 ! vs the troll", "1d20+5-1 ! vs the troll"),
+        ("volley+1", "(Arrows) 1d20+4+1; 1d8+2+1 ! damage"),
+        ("hit+2", "1d20+5+2 >= 15"),
+    ] {
+        let saved = run(&with, &ann(), &["roll"], &[("expression", typed)]);
+        let plain = run(&without, &ann(), &["roll"], &[("expression", direct)]);
+        assert!(!saved.embeds.is_empty(), "{typed}: {}", saved.content);
+        let (saved, plain) = (&saved.embeds[0], &plain.embeds[0]);
+        assert_eq!(saved.fields, plain.fields, "{typed}: the same roll");
+        assert!(
+            saved.description.starts_with(&format!(
+                "{} → `{direct}`\n",
+                typed.split(['+', '-', ' ', '*']).next().unwrap_or_default()
+            )),
+            "{typed}: {}",
+            saved.description
         );
     }
 }

@@ -197,7 +197,7 @@ fn summary(command: &str, json: &str) -> String {
     if (command == ROLL || command == GM_ROLL)
         && let Ok(rolled) = serde_json::from_str::<Rolled>(json)
     {
-        return format!("`{}` → **{}**", rolled.expression, rolled.total);
+        return rolled.summary();
     }
     let value: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
     if let Some(text) = value.get("summary").and_then(serde_json::Value::as_str) {

@@ -7,21 +7,61 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::dice::expr::{DieResult, Expr, RollResult, Sign, TermOutcome};
+use crate::app::text::escape;
+use crate::rules::dice::expr::{DieOutcome, Expr, Outcome, Sides, ValueOutcome};
 
-/// A rolled expression, as logged.
+/// A rolled message, as logged.
+///
+/// Rolls logged before the dice language grew (`terms`, one sum) are still read and shown as
+/// they were; new rolls carry `lines`, one per roll of the message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rolled {
-    /// The normalized expression (`4d6kh3+2`).
+    /// The canonical spelling of the whole message (`4d6kh3 + 2`; rolls joined by `; `).
     pub expression: String,
+    /// The old shape: one signed term each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terms: Vec<RolledTerm>,
+    /// The first roll's first total (the only one, for most rolls).
     pub total: i64,
-    /// Whether the explosion cap stopped a die from exploding further.
+    /// Whether the cap on extra rolls stopped a die from exploding or rerolling further.
     #[serde(default)]
     pub capped: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<RolledLine>,
 }
 
-/// One signed term as logged.
+/// One roll of a message (`;`), with each of its repeats.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RolledLine {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// The system alias it was typed as (`dndstats`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alias: Option<String>,
+    /// The canonical spelling of this roll (repeat count not included).
+    pub expression: String,
+    /// Whether the total counts successes rather than summing.
+    #[serde(default)]
+    pub successes: bool,
+    /// `s`: only the total is shown.
+    #[serde(default)]
+    pub simple: bool,
+    pub sets: Vec<RolledSet>,
+}
+
+/// One repeat of a roll: how it fell and its total.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RolledSet {
+    /// For players (Discord markdown): `4d6kh3 (~~1~~, 3, 5, 6) + 2`.
+    pub shown: String,
+    /// Plain ASCII, for the commitment: `4d6kh3(~1,3,5,6)+2`.
+    pub plain: String,
+    pub total: i64,
+}
+
+/// One signed term as logged (rolls logged before the dice language grew).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum RolledTerm {
@@ -36,7 +76,7 @@ pub enum RolledTerm {
     },
 }
 
-/// One die as logged.
+/// One die as logged (rolls logged before the dice language grew).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RolledDie {
     /// The face that stands.
@@ -52,38 +92,77 @@ pub struct RolledDie {
 }
 
 impl Rolled {
-    /// The logged shape of `result`, rolled from `expr`.
-    pub fn new(expr: &Expr, result: &RollResult) -> Self {
-        let terms = result
-            .terms
+    /// The logged shape of `outcome`, rolled from `expr`.
+    pub fn new(expr: &Expr, outcome: &Outcome) -> Self {
+        let lines: Vec<RolledLine> = expr
+            .rolls()
             .iter()
-            .map(|t| {
-                let minus = t.sign == Sign::Minus;
-                match &t.outcome {
-                    TermOutcome::Constant(value) => RolledTerm::Number {
-                        minus,
-                        value: *value,
-                    },
-                    TermOutcome::Dice { term, dice } => RolledTerm::Dice {
-                        minus,
-                        sides: term.sides,
-                        dice: dice.iter().map(RolledDie::from).collect(),
-                    },
-                }
+            .zip(&outcome.rolls)
+            .map(|(roll, rolled)| RolledLine {
+                label: roll.label.clone(),
+                comment: roll.comment.clone(),
+                alias: roll.alias.clone(),
+                expression: roll.node.to_string(),
+                successes: rolled.sets.first().is_some_and(counts_successes),
+                simple: roll.simple,
+                sets: rolled
+                    .sets
+                    .iter()
+                    .map(|set| RolledSet {
+                        shown: render(set, true),
+                        plain: render(set, false),
+                        total: set.value(),
+                    })
+                    .collect(),
             })
             .collect();
+        let total = lines
+            .first()
+            .and_then(|l| l.sets.first())
+            .map_or(0, |s| s.total);
         Self {
             expression: expr.to_string(),
-            terms,
-            total: result.total,
-            capped: result.explosions_capped,
+            terms: Vec::new(),
+            total,
+            capped: outcome.capped,
+            lines,
         }
     }
 
-    /// Every die for players: dropped dice struck through (`~~2~~`), a face that exploded marked
-    /// `!` and followed by its extra rolls (`6!+6!+2`), a reroll shown old→new (`1→4`); terms
-    /// joined by their signs, dice groups in brackets: `[~~1~~, 3, 5, 6] + 2`.
+    /// Every total of the message, in order.
+    pub fn totals(&self) -> Vec<i64> {
+        if self.lines.is_empty() {
+            return vec![self.total];
+        }
+        self.lines
+            .iter()
+            .flat_map(|l| l.sets.iter().map(|s| s.total))
+            .collect()
+    }
+
+    /// One line for `/history`: the expression and its totals.
+    pub fn summary(&self) -> String {
+        let totals: Vec<String> = self.totals().iter().map(|t| format!("**{t}**")).collect();
+        let shown = if totals.len() > 6 {
+            format!("{}, … ({} totals)", totals[..6].join(", "), totals.len())
+        } else {
+            totals.join(", ")
+        };
+        format!("`{}` → {shown}", self.expression)
+    }
+
+    /// Every die for players. Rolls logged in the old shape keep their old line: dropped dice
+    /// struck through (`~~2~~`), a face that exploded marked `!` and followed by its extra rolls
+    /// (`6!+6!+2`), a reroll shown old→new (`1→4`): `[~~1~~, 3, 5, 6] + 2`. New rolls show each
+    /// roll's first set (see [`RolledSet::shown`]).
     pub fn dice_line(&self) -> String {
+        if let Some(line) = self.lines.first() {
+            return line
+                .sets
+                .first()
+                .map(|s| s.shown.clone())
+                .unwrap_or_default();
+        }
         let mut out = String::new();
         for (i, term) in self.terms.iter().enumerate() {
             let (minus, body) = match term {
@@ -105,15 +184,39 @@ impl Rolled {
     }
 
     /// The canonical text of the result, which a secret roll's commitment covers (with the
-    /// nonce; see `commit`). Plain ASCII, no spaces, in this exact form:
+    /// nonce; see `commit`). Plain text, in this exact form:
     ///
-    /// `expr=<expression>;dice=<terms>;total=<total>` where `<expression>` is the normalized
-    /// expression, `<total>` the signed decimal total, and `<terms>` each term in order, each
-    /// starting with its sign (`+` or `-`): a number in decimal, or a dice group as `[` the dice
-    /// joined by `,` `]`. A die is written: `<old>>` if it was rerolled from `<old>`, then its
-    /// face, then `!<n>` for each explosion roll `<n>`, all prefixed by `~` when it was dropped.
-    /// Example: `expr=4d6kh3+2;dice=+[~1,3,5,6!2]+2;total=18`.
+    /// `expr=<expression>;dice=<dice>;total=<total>` where `<expression>` is the canonical
+    /// expression and `<total>` the first signed decimal total. For rolls in the current shape
+    /// `<dice>` is each roll's sets' plain breakdowns (see [`RolledSet::plain`]) each followed by
+    /// `=` and its total, sets joined by `/`, rolls by `|`. Example:
+    /// `expr=4d6kh3 + 2;dice=4d6kh3(~1,3,5,6)+2=16;total=16`.
+    ///
+    /// Rolls logged in the old shape keep the old form: each term starting with its sign, a
+    /// number in decimal or a dice group as `[` the dice joined by `,` `]`; a die is `<old>>` if
+    /// it was rerolled from `<old>`, then its face, then `!<n>` for each explosion roll, all
+    /// prefixed by `~` when it was dropped: `expr=4d6kh3+2;dice=+[~1,3,5,6!2]+2;total=18`.
     pub fn canonical(&self) -> String {
+        if !self.lines.is_empty() {
+            let dice: Vec<String> = self
+                .lines
+                .iter()
+                .map(|l| {
+                    let sets: Vec<String> = l
+                        .sets
+                        .iter()
+                        .map(|s| format!("{}={}", s.plain, s.total))
+                        .collect();
+                    sets.join("/")
+                })
+                .collect();
+            return format!(
+                "expr={};dice={};total={}",
+                self.expression,
+                dice.join("|"),
+                self.total
+            );
+        }
         let mut dice = String::new();
         for term in &self.terms {
             let minus = match term {
@@ -134,15 +237,114 @@ impl Rolled {
     }
 }
 
-impl From<&DieResult> for RolledDie {
-    fn from(d: &DieResult) -> Self {
-        Self {
-            face: d.face,
-            rerolled_from: d.rerolled_from,
-            explosions: d.explosions.clone(),
-            kept: d.kept,
+/// Whether a rolled value is a count of successes (its dice count `t`/`f`).
+fn counts_successes(v: &ValueOutcome) -> bool {
+    match v {
+        ValueOutcome::Number(_) => false,
+        ValueOutcome::Dice { spec, .. } => spec.counts_successes(),
+        ValueOutcome::Set { items, .. } => items.iter().any(counts_successes),
+        ValueOutcome::Paren(inner)
+        | ValueOutcome::Neg(inner)
+        | ValueOutcome::Annotated(inner, _) => counts_successes(inner),
+        ValueOutcome::Binary(a, _, b, _) => counts_successes(a) || counts_successes(b),
+    }
+}
+
+/// A rolled value as text: for players (`markdown`) or plain for the commitment.
+fn render(v: &ValueOutcome, markdown: bool) -> String {
+    match v {
+        ValueOutcome::Number(n) => n.to_string(),
+        ValueOutcome::Dice { spec, dice, .. } => {
+            let each: Vec<String> = dice.iter().map(|d| die(d, spec.sides, markdown)).collect();
+            if markdown {
+                format!("{spec} ({})", each.join(", "))
+            } else {
+                format!("{spec}({})", each.join(","))
+            }
+        }
+        ValueOutcome::Set { items, kept, .. } => {
+            let each: Vec<String> = items
+                .iter()
+                .zip(kept)
+                .map(|(item, k)| {
+                    let text = render(item, markdown);
+                    match (k, markdown) {
+                        (true, _) => text,
+                        (false, true) => format!("~~{text}~~"),
+                        (false, false) => format!("~{text}"),
+                    }
+                })
+                .collect();
+            format!("({})", each.join(if markdown { ", " } else { "," }))
+        }
+        ValueOutcome::Paren(inner) => format!("({})", render(inner, markdown)),
+        ValueOutcome::Neg(inner) => format!("-{}", render(inner, markdown)),
+        ValueOutcome::Binary(a, op, b, _) => {
+            let (a, b) = (render(a, markdown), render(b, markdown));
+            if markdown {
+                format!("{a} {} {b}", op.symbol())
+            } else {
+                format!("{a}{}{b}", op.symbol())
+            }
+        }
+        ValueOutcome::Annotated(inner, note) => {
+            if markdown {
+                format!("{} [{}]", render(inner, markdown), escape(note))
+            } else {
+                format!("{}[{note}]", render(inner, markdown))
+            }
         }
     }
+}
+
+/// A Fate die's face: `+`, `0` or `-`.
+fn fate(value: i64) -> String {
+    match value {
+        1 => "+".to_owned(),
+        -1 => "-".to_owned(),
+        _ => "0".to_owned(),
+    }
+}
+
+/// One die: rerolls `1→4`, a minimum or maximum `1→2`, an explosion `6!`, a success in bold
+/// (`**8**`), a failure marked `✗`, a die the cap stopped marked `(cap)`, a dropped die struck
+/// through. Plain: `1>4`, `1=2`, `6!`, `8s`, `1f`, `6^`, `~3`.
+fn die(d: &DieOutcome, sides: Sides, markdown: bool) -> String {
+    let face = |v: i64| match sides {
+        Sides::Fate => fate(v),
+        Sides::Number(_) => v.to_string(),
+    };
+    let mut s = String::new();
+    for old in &d.rerolled {
+        s.push_str(&face(*old));
+        s.push_str(if markdown { "→" } else { ">" });
+    }
+    s.push_str(&face(d.face));
+    if d.value != d.face {
+        s.push_str(if markdown { "→" } else { "=" });
+        s.push_str(&face(d.value));
+    }
+    if d.exploded {
+        s.push('!');
+    }
+    if d.capped {
+        s.push_str(if markdown { " (cap)" } else { "^" });
+    }
+    match (d.success, markdown) {
+        (1, true) => s = format!("**{s}**"),
+        (-1, true) => s.push('✗'),
+        (1, false) => s.push('s'),
+        (-1, false) => s.push('f'),
+        _ => {}
+    }
+    if !d.kept {
+        s = if markdown {
+            format!("~~{s}~~")
+        } else {
+            format!("~{s}")
+        };
+    }
+    s
 }
 
 impl RolledDie {
@@ -202,29 +404,71 @@ mod tests {
     fn keep_highest_strikes_the_dropped_die() {
         let r = rolled("4d6kh3+2", &[1, 3, 5, 6]);
         assert_eq!(r.total, 16);
-        assert_eq!(r.dice_line(), "[~~1~~, 3, 5, 6] + 2");
-        assert_eq!(r.canonical(), "expr=4d6kh3+2;dice=+[~1,3,5,6]+2;total=16");
+        assert_eq!(r.dice_line(), "4d6kh3 (~~1~~, 3, 5, 6) + 2");
+        assert_eq!(
+            r.canonical(),
+            "expr=4d6kh3 + 2;dice=4d6kh3(~1,3,5,6)+2=16;total=16"
+        );
     }
 
     #[test]
-    fn explosions_and_rerolls_are_marked() {
-        let r = rolled("2d6!", &[6, 6, 2, 3]);
-        assert_eq!(r.total, 17);
-        assert_eq!(r.dice_line(), "[6!+6!+2, 3]");
-        assert_eq!(r.canonical(), "expr=2d6!;dice=+[6!6!2,3];total=17");
-
-        let r = rolled("2d6r1 - 1", &[1, 4, 5]);
-        assert_eq!(r.total, 8);
-        assert_eq!(r.dice_line(), "[1→4, 5] - 1");
-        assert_eq!(r.canonical(), "expr=2d6r1-1;dice=+[1>4,5]-1;total=8");
+    fn each_die_shows_what_happened_to_it() {
+        // (typed, faces, shown, plain)
+        let cases: &[(&str, &[u32], &str, &str)] = &[
+            (
+                "2d6!",
+                &[6, 6, 2, 3],
+                "2d6! (6!, 6!, 2, 3)",
+                "2d6!(6!,6!,2,3)",
+            ),
+            (
+                "2d6r1 - 1",
+                &[1, 4, 5],
+                "2d6r1 (1→4, 5) - 1",
+                "2d6r1(1>4,5)-1",
+            ),
+            ("-1d6+10", &[6], "-1d6 (6) + 10", "-1d6(6)+10"),
+            ("2d6mi3", &[1, 5], "2d6mi3 (1→3, 5)", "2d6mi3(1=3,5)"),
+            (
+                "4d10t8f1",
+                &[9, 1, 5, 8],
+                "4d10t8f1 (**9**, 1✗, 5, **8**)",
+                "4d10t8f1(9s,1f,5,8s)",
+            ),
+            ("3dF", &[1, 2, 3], "3dF (-, 0, +)", "3dF(-,0,+)"),
+            (
+                "(1d4, 3)kh1 [best]",
+                &[2],
+                "(~~1d4 (2)~~, 3) [best]",
+                "(~1d4(2),3)[best]",
+            ),
+        ];
+        for (typed, faces, shown, plain) in cases {
+            let r = rolled(typed, faces);
+            assert_eq!(r.lines[0].sets[0].shown, *shown, "`{typed}`");
+            assert_eq!(r.lines[0].sets[0].plain, *plain, "`{typed}`");
+        }
     }
 
     #[test]
-    fn a_leading_minus_and_a_six_that_did_not_explode() {
-        let r = rolled("-1d6+10", &[6]);
-        assert_eq!(r.total, 4);
-        assert_eq!(r.dice_line(), "-[6] + 10");
-        assert_eq!(r.canonical(), "expr=-1d6+10;dice=-[6]+10;total=4");
+    fn repeats_and_several_rolls_keep_every_total() {
+        let r = rolled("(Stats) 3 1d6 ! each; 1d20", &[1, 2, 3, 17]);
+        assert_eq!(r.totals(), vec![1, 2, 3, 17]);
+        assert_eq!(r.lines[0].label.as_deref(), Some("Stats"));
+        assert_eq!(r.lines[0].comment.as_deref(), Some("each"));
+        assert_eq!(r.summary(), "`3 1d6; 1d20` → **1**, **2**, **3**, **17**");
+        assert!(r.lines[1].sets[0].plain.starts_with("1d20(17)"));
+        let r = rolled("5d10t8", &[8, 9, 1, 2, 3]);
+        assert!(r.lines[0].successes);
+    }
+
+    #[test]
+    fn rolls_logged_in_the_old_shape_still_read() {
+        let old = r#"{"expression":"4d6kh3+2","terms":[{"kind":"dice","minus":false,"sides":6,"dice":[{"face":1,"kept":false},{"face":3,"kept":true},{"face":5,"kept":true},{"face":6,"kept":true,"explosions":[2]}]},{"kind":"number","minus":false,"value":2}],"total":18}"#;
+        let r: Rolled = serde_json::from_str(old).unwrap();
+        assert_eq!(r.dice_line(), "[~~1~~, 3, 5, 6!+2] + 2");
+        assert_eq!(r.canonical(), "expr=4d6kh3+2;dice=+[~1,3,5,6!2]+2;total=18");
+        assert_eq!(r.totals(), vec![18]);
     }
 
     #[test]

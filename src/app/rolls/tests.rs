@@ -88,7 +88,7 @@ fn seeded_rolls_have_exact_totals() -> TestResult {
         .iter()
         .map(|e| {
             let expr = expr::parse(e, &Limits::default()).unwrap();
-            expr.roll(&mut dice, &Limits::default()).unwrap().total
+            expr.roll(&mut dice, &Limits::default()).unwrap().rolls[0].sets[0].value()
         })
         .collect();
     assert_eq!(again, totals);
@@ -108,7 +108,9 @@ fn a_roll_shows_each_die_the_total_and_its_number() -> TestResult {
     let embed = &reply.embeds[0];
     assert_eq!(embed.title, r"\*\*\@everyone\*\* stats");
     assert!(
-        embed.description.starts_with("Ann rolled `4d6kh3`\n["),
+        embed
+            .description
+            .starts_with("Ann rolled `4D6KH3`\n4d6kh3 ("),
         "{embed:?}"
     );
     assert_eq!(
@@ -116,7 +118,8 @@ fn a_roll_shows_each_die_the_total_and_its_number() -> TestResult {
         2,
         "one die struck through"
     );
-    assert_eq!(embed.footer.as_deref(), Some("Roll #1"));
+    let footer = embed.footer.as_deref().unwrap_or_default();
+    assert!(footer.starts_with("Roll #1 · "), "{footer}");
     let row = app
         .store
         .read(|c| rolls::get(c, GUILD, RollId(1)))?
@@ -190,7 +193,7 @@ fn every_bad_roll_is_a_user_error_and_logs_nothing() -> TestResult {
         (vec![("expression", "2d1001")], "at most 1000 sides"),
         (vec![("expression", "0d6")], "at least 1 die"),
         (vec![("expression", "4d6kh5")], "keep at most"),
-        (vec![("expression", "2d6r6")], "reroll every die"),
+        (vec![("expression", "2d6r6")], "reroll every face"),
         (vec![("expression", "2d6!!")], "appears twice"),
         (vec![("expression", "1d6+2000000")], "at most 1000000"),
         (vec![("expression", &many_terms)], "at most 20 dice groups"),
@@ -297,7 +300,7 @@ fn a_revealed_string_hashes_to_the_commitment() -> TestResult {
     assert_eq!(reveal.visibility, Visibility::Public);
     let hashed = hashed_string(&reveal);
     assert!(
-        hashed.starts_with("referee-commit-v1|expr=3d6+444444;dice=+["),
+        hashed.starts_with("referee-commit-v1|expr=3d6 + 444444;dice=3d6("),
         "{hashed}"
     );
     assert!(hashed.ends_with(&format!("|{nonce}")), "{hashed}");
@@ -584,7 +587,8 @@ fn a_journaled_roll_is_numbered_and_in_history_and_a_private_one_needs_the_write
     else {
         panic!("a public roll is answered through the journal");
     };
-    assert_eq!(reply.embeds[0].footer.as_deref(), Some("Roll #1"));
+    let footer = reply.embeds[0].footer.as_deref().unwrap_or_default();
+    assert!(footer.starts_with("Roll #1 · "), "{footer}");
     let private = Invocation::new(&["roll"], &[("expression", "1d6"), ("mode", "private")]);
     let ran = app.run_journal_job(deadline, None, &gm(), "i2", &private);
     assert!(
@@ -679,4 +683,78 @@ fn a_journaled_roll_goes_where_a_written_one_goes_whatever_the_settings() -> Tes
         assert!(matches!(ran, crate::app::Ran::NeedsWriter), "{ran:?}");
     }
     Ok(())
+}
+
+#[test]
+fn the_largest_rolls_fit_discord_and_keep_every_total() {
+    let (_dir, app) = crate::app::temp_app(3);
+    // 100 dice of 1000 sides, with a label long enough to crowd the heading.
+    let reply = run(
+        &app,
+        &ann(),
+        &["roll"],
+        &[("expression", "(Fireball of doom) 100d1000mi2 ! all of them")],
+    );
+    let e = &reply.embeds[0];
+    assert!(
+        e.description.chars().count() <= 4096,
+        "{}",
+        e.description.len()
+    );
+    assert!(e.fields.iter().any(|f| f.name == "Total"), "{e:?}");
+    // Twenty sets of five: each total on its own line, whatever had to be shortened.
+    let reply = run(&app, &ann(), &["roll"], &[("expression", "20 5d1000!")]);
+    let e = &reply.embeds[0];
+    assert!(e.description.chars().count() <= 4096);
+    for n in 1..=20 {
+        assert!(
+            e.description.contains(&format!("\n{n}. ")),
+            "set {n}: {}",
+            e.description
+        );
+    }
+    assert_eq!(
+        e.description.matches(" = **").count(),
+        20,
+        "{}",
+        e.description
+    );
+    // A message that cannot fit is cut inside the dice and says so, never inside a total.
+    let lines: Vec<String> = (0..4)
+        .map(|i| format!("{} = **{i}**", "~~9~~, ".repeat(400)))
+        .collect();
+    let text = shorten("heading", &lines);
+    assert!(text.chars().count() <= 4096);
+    assert_eq!(text.matches("… (shortened) = **").count(), 4, "{text}");
+    assert_eq!(
+        text.matches("~~").count() % 2,
+        0,
+        "no strike-through left open"
+    );
+}
+
+#[test]
+fn every_reply_says_how_the_roll_was_read() {
+    let (_dir, app) = crate::app::temp_app(3);
+    for (typed, read) in [
+        ("4d6 k3", Some("4d6kh3")),
+        ("dndstats", Some("6 4d6kh3")),
+        ("+d20+5", Some("2d20kh1 + 5")),
+        ("2d6+1", None),
+        ("2D6 + 1", None),
+    ] {
+        let reply = run(&app, &ann(), &["roll"], &[("expression", typed)]);
+        let d = &reply.embeds[0].description;
+        match read {
+            Some(read) => assert!(d.contains(&format!("(read as `{read}`)")), "{typed}: {d}"),
+            None => assert!(!d.contains("read as"), "{typed}: {d}"),
+        }
+    }
+    // Successes are counted as successes.
+    let reply = run(&app, &ann(), &["roll"], &[("expression", "6d10 t7")]);
+    let total = &reply.embeds[0].fields[0].value;
+    assert!(
+        total.ends_with("successes") || total.ends_with("success"),
+        "{total}"
+    );
 }

@@ -558,11 +558,26 @@ fn an_expression_offers_saved_rolls_then_recent_rolls_and_roll_accepts_each() {
         );
         assert!(reply.all_text().contains("rolled"), "{}", reply.all_text());
     }
+    // A recent roll is offered as the log spells it ("read as").
+    let read = |e: &str| {
+        crate::rules::dice::expr::parse(e, &crate::rules::dice::expr::Limits::default())
+            .unwrap()
+            .to_string()
+    };
     let offered = w.suggest_in(&ann(), Suggest::Expression, "", &["roll"]);
-    assert_eq!(offered, ["attack", "init", "1d12", "4d6kh3", "2d6+1"]);
+    assert_eq!(
+        offered,
+        [
+            "attack",
+            "init",
+            &read("1d12"),
+            &read("4d6kh3"),
+            &read("2d6+1")
+        ]
+    );
     assert_eq!(
         w.suggest_in(&ann(), Suggest::Expression, "D6", &["roll"]),
-        ["4d6kh3", "2d6+1"]
+        [read("4d6kh3"), read("2d6+1")]
     );
     for value in &offered {
         let reply = w.run(

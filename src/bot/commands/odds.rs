@@ -1,4 +1,4 @@
-//! `/odds thiz|tft`.
+//! `/odds thiz|tft|dice`.
 
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
@@ -7,7 +7,7 @@ use crate::bot::{Context, Error};
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("odds_thiz", "odds_tft"),
+    subcommands("odds_thiz", "odds_tft", "odds_dice"),
     subcommand_required
 )]
 // poise wants an async fn, even for a parent Discord never calls.
@@ -57,4 +57,18 @@ pub async fn odds_tft(
         .opt("save", save)
         .opt("miss", miss);
     invoke(ctx, &["odds", "tft"], args).await
+}
+
+/// Exact odds of any dice roll: every total, with a chart
+#[poise::command(slash_command, rename = "dice")]
+pub async fn odds_dice(
+    ctx: Context<'_>,
+    #[description = "The dice, like 4d6kh3, 2d20kh1+5, 6d10 t7 or 3d6!"] expression: String,
+    #[description = "A total to give the chance of: exactly, or more, or less"]
+    #[min = -1_000_000]
+    #[max = 1_000_000]
+    at: Option<i64>,
+) -> Result<(), Error> {
+    let args = Args::new().opt("expression", expression).opt("at", at);
+    invoke(ctx, &["odds", "dice"], args).await
 }

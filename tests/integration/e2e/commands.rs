@@ -18,7 +18,15 @@ use crate::fake::payload::Caller;
 const GROUPS: &[(&str, &[&str])] = &[
     (
         "dice",
-        &["roll", "check", "odds thiz", "odds tft", "help", "history"],
+        &[
+            "roll",
+            "check",
+            "odds thiz",
+            "odds tft",
+            "odds dice",
+            "help",
+            "history",
+        ],
     ),
     (
         "characters",
@@ -355,11 +363,11 @@ fn every_registered_command_has_an_end_to_end_test() {
     assert!(registered.len() > 30, "{registered:?}");
 }
 
-/// The dice, the total and its parts: "[3, 5] + 1" and "Total: **9**".
+/// The dice, the total and its parts: "3d6 (3, 5, 2) + 1" and "Total: **11**".
 fn dice_and_total(text: &str) -> (Vec<i64>, i64) {
     let list = text
-        .split_once('[')
-        .and_then(|(_, rest)| rest.split_once(']'))
+        .split_once("d6 (")
+        .and_then(|(_, rest)| rest.split_once(')'))
         .unwrap_or_else(|| panic!("no dice list in {text}"))
         .0;
     let dice = list
@@ -414,6 +422,23 @@ fn dice_odds_help_and_history() {
     assert!(text.contains("3 dice against adjDX 12"), "{text}");
     assert!(text.contains("Hits **74.07%**"), "{text}");
 
+    // The dice language as players of Avrae and Dice Maiden type it, and its exact odds.
+    let text = x.text(
+        &alys,
+        "/roll expression:\"(Axe) 1d20+5 ! at the troll; 6 4d6 k3\"",
+    );
+    assert!(text.contains("read as `1d20 + 5; 6 4d6kh3`"), "{text}");
+    assert!(
+        text.contains("**Axe**") && text.contains("*at the troll*"),
+        "{text}"
+    );
+    assert!(text.contains("6. 4d6kh3 ("), "six sets, one a line: {text}");
+    let text = x.text(&alys, "/odds dice expression:2d6 at:7");
+    assert!(text.contains("Odds of `2d6`"), "{text}");
+    assert!(text.contains("16.67%") && text.contains("58.33%"), "{text}");
+    let refused = x.run(&alys, "/odds dice expression:\"1d20; 2d6\"");
+    assert!(refused.ephemeral(), "a refusal is for the asker only");
+
     // /help opens on the start page; its buttons turn the same message to each family's page,
     // and between them the pages name every registered command.
     let help = x.run(&alys, "/help");
@@ -441,12 +466,13 @@ fn dice_odds_help_and_history() {
     }
     let text = x.text(&alys, "/help command:roll");
     assert!(text.contains("/roll expression [mode] [label]"), "{text}");
+    assert!(text.contains("**Keep/drop**"), "the dice page: {text}");
     let text = x.text(&alys, "/help command:\"tft attack\"");
     assert!(text.contains("adjust (optional)"), "{text}");
 
     let text = x.text(&alys, "/history");
     assert!(
-        text.contains("roll · public · “stats”: `3d6+2` → **")
+        text.contains("roll · public · “stats”: `3d6 + 2` → **")
             && text.contains(&format!("**{total}**")),
         "the log has the roll and its total: {text}"
     );
@@ -1271,7 +1297,12 @@ fn saved_rolls_are_set_rolled_offered_listed_and_deleted() {
     let names = offered(&s.autocomplete(&alys, "/roll expression:in", "expression"));
     assert_eq!(names, ["init"]);
     let recent = offered(&s.autocomplete(&alys, "/roll expression:1d20", "expression"));
-    assert_eq!(recent, ["1d20+5+2"], "the roll just made, as logged");
+    let squeezed: Vec<String> = recent.iter().map(|r| r.replace(' ', "")).collect();
+    assert_eq!(
+        squeezed,
+        ["1d20+5+2"],
+        "the roll just made, as logged: {recent:?}"
+    );
     let names = offered(&s.autocomplete(&alys, "/alias show name:i", "name"));
     assert_eq!(names, ["init"]);
     let names = offered(&s.autocomplete(&alys, "/alias delete name:i", "name"));

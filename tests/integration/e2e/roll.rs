@@ -5,11 +5,11 @@ use serde_json::Value;
 
 use super::{GM_CHANNEL_ID, Session, message_text};
 
-/// The dice and total of a `/roll` reply: "rolled `2d6+1`\n[3, 5] + 1" and "Total: **9**".
+/// The dice and total of a `/roll` reply: "rolled `2d6+1`\n2d6 (3, 5) + 1" and "Total: **9**".
 fn dice_and_total(text: &str) -> (Vec<i64>, i64) {
     let list = text
-        .split_once('[')
-        .and_then(|(_, rest)| rest.split_once(']'))
+        .split_once("d6 (")
+        .and_then(|(_, rest)| rest.split_once(')'))
         .unwrap_or_else(|| panic!("no dice list in {text}"))
         .0;
     let dice = list

@@ -1,184 +1,353 @@
-//! Rolling a parsed [`Expr`]: every die, what happened to it, and the total.
+//! Rolling the tree: every die, what happened to it, and each value.
 //!
-//! Owns the meaning of the modifiers at the table (reroll, explode, keep/drop) and the explosion
-//! cap. Dice come only from the [`DieSource`] passed in; the result is plain data for the `bot`
-//! layer to show, never a formatted message.
+//! Owns the meaning of the operations at the table and the cap on extra rolls. Dice come only
+//! from the [`DieSource`] passed in; the result is plain data for the `app` layer to show, never
+//! a formatted message.
 
-use super::{DiceError, DiceTerm, Expr, Keep, KeepRule, Limits, Sign, TermKind};
+use super::tree::{BinOp, Dice, Expr, Node, Op, Reroll, Selector, SetOp};
+use super::{DiceError, Limits};
 use crate::rules::dice::DieSource;
 
-/// Everything rolled for one expression.
+/// Everything rolled for one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RollResult {
-    /// One entry per term, in the order typed.
-    pub terms: Vec<TermResult>,
-    /// The sum of the signed term values.
-    pub total: i64,
-    /// Whether the explosion cap stopped a die from exploding further.
-    pub explosions_capped: bool,
-}
-
-/// One term as rolled.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TermResult {
-    pub sign: Sign,
-    pub outcome: TermOutcome,
-    /// What the term adds to the total, sign applied.
-    pub value: i64,
-}
-
-/// A dice group with each die, or a plain number.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TermOutcome {
-    Dice {
-        term: DiceTerm,
-        dice: Vec<DieResult>,
-    },
-    Constant(u32),
-}
-
-/// One die of a group, with its history.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DieResult {
-    /// The face that stands (after a reroll, if there was one).
-    pub face: u32,
-    /// The face that was rerolled away (`r`), if any.
-    pub rerolled_from: Option<u32>,
-    /// The extra rolls this die exploded into (`!`), in order; each but the last is a highest face.
-    pub explosions: Vec<u32>,
-    /// Whether the die counts toward its group's sum (keep/drop).
-    pub kept: bool,
-    /// Whether the explosion cap stopped this die while it was still showing its highest face.
+pub struct Outcome {
+    /// One entry per roll of the message (`;`), in order.
+    pub rolls: Vec<RollOutcome>,
+    /// Whether the cap on extra rolls stopped a die from exploding or rerolling further.
     pub capped: bool,
 }
 
-impl DieResult {
-    /// The die's worth: its face plus every explosion roll.
-    pub fn value(&self) -> i64 {
-        i64::from(self.face) + self.explosions.iter().map(|&f| i64::from(f)).sum::<i64>()
-    }
+/// One roll, once per repeat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollOutcome {
+    pub sets: Vec<ValueOutcome>,
+}
 
-    /// Whether the die exploded at least once.
-    pub fn exploded(&self) -> bool {
-        !self.explosions.is_empty()
+/// A rolled value, shaped as the tree it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueOutcome {
+    Number(i64),
+    Dice {
+        spec: Dice,
+        dice: Vec<DieOutcome>,
+        value: i64,
+    },
+    Set {
+        items: Vec<ValueOutcome>,
+        kept: Vec<bool>,
+        value: i64,
+    },
+    Paren(Box<ValueOutcome>),
+    Neg(Box<ValueOutcome>),
+    Binary(Box<ValueOutcome>, BinOp, Box<ValueOutcome>, i64),
+    Annotated(Box<ValueOutcome>, String),
+}
+
+impl ValueOutcome {
+    /// What this part is worth.
+    pub fn value(&self) -> i64 {
+        match self {
+            Self::Number(v) => *v,
+            Self::Dice { value, .. } | Self::Set { value, .. } | Self::Binary(.., value) => *value,
+            Self::Paren(inner) | Self::Annotated(inner, _) => inner.value(),
+            Self::Neg(inner) => inner.value().saturating_neg(),
+        }
     }
 }
 
+/// One die with its history.
+// Each flag is a separate fact about the die, shown on its own.
+#[allow(clippy::struct_excessive_bools)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DieOutcome {
+    /// Faces rerolled away, in order (`1→4`: `[1]`).
+    pub rerolled: Vec<i64>,
+    /// The face that stands.
+    pub face: i64,
+    /// What it counts after a minimum or maximum (`mi2`: a 1 counts 2).
+    pub value: i64,
+    pub kept: bool,
+    /// It matched the explosion and the next die was rolled for it.
+    pub exploded: bool,
+    /// It was added by an explosion or by `ra`.
+    pub extra: bool,
+    /// +1 a success, -1 a failure, 0 neither (`t`/`f`).
+    pub success: i8,
+    /// The cap on extra rolls stopped it.
+    pub capped: bool,
+}
+
 impl Expr {
-    /// Rolls the expression with `dice`.
+    /// Rolls every roll of the message with `dice`.
     ///
-    /// Fails only if the expression breaks `limits` (possible when it was parsed with looser
-    /// ones). The explosion cap does not fail a roll: see the decision below.
-    pub fn roll(
-        &self,
-        dice: &mut impl DieSource,
-        limits: &Limits,
-    ) -> Result<RollResult, DiceError> {
-        self.check(limits)?;
-        let mut explosions_left = limits.max_explosions;
-        let mut terms = Vec::with_capacity(self.terms.len());
-        let mut total: i64 = 0;
-        for term in &self.terms {
-            let (outcome, amount) = match term.kind {
-                TermKind::Constant(c) => (TermOutcome::Constant(c), i64::from(c)),
-                TermKind::Dice(group) => {
-                    let rolled = roll_group(&group, dice, &mut explosions_left);
-                    let sum = rolled.iter().filter(|d| d.kept).map(DieResult::value).sum();
-                    (
-                        TermOutcome::Dice {
-                            term: group,
-                            dice: rolled,
-                        },
-                        sum,
-                    )
-                }
-            };
-            let value = term.sign.apply(amount);
-            total = total.saturating_add(value);
-            terms.push(TermResult {
-                sign: term.sign,
-                outcome,
-                value,
-            });
+    /// Fails only on division by zero or a total past what an `i64` holds. The cap on extra
+    /// rolls does not fail a roll: see the decision below.
+    pub fn roll(&self, dice: &mut impl DieSource, limits: &Limits) -> Result<Outcome, DiceError> {
+        let mut roller = Roller {
+            source: dice,
+            extra_left: limits.max_explosions,
+            capped: false,
+        };
+        let mut rolls = Vec::with_capacity(self.rolls.len());
+        for roll in &self.rolls {
+            let mut sets = Vec::with_capacity(roll.repeat as usize);
+            for _ in 0..roll.repeat {
+                sets.push(roller.value(&roll.node)?);
+            }
+            rolls.push(RollOutcome { sets });
         }
-        let explosions_capped = terms.iter().any(|t| match &t.outcome {
-            TermOutcome::Dice { dice, .. } => dice.iter().any(|d| d.capped),
-            TermOutcome::Constant(_) => false,
-        });
-        Ok(RollResult {
-            terms,
-            total,
-            explosions_capped,
+        Ok(Outcome {
+            rolls,
+            capped: roller.capped,
         })
     }
 }
 
-fn roll_group(
-    group: &DiceTerm,
-    source: &mut impl DieSource,
-    explosions_left: &mut u32,
-) -> Vec<DieResult> {
-    let mut dice: Vec<DieResult> = (0..group.count)
-        .map(|_| roll_die(group, source, explosions_left))
-        .collect();
-    if let Some(keep) = group.keep {
-        mark_kept(&mut dice, keep);
-    }
-    dice
+// Decision: operations apply in stages, whatever order they are typed in (as Dice Maiden says
+// of its own): 1. each die on its own, in the order written: rerolls (`r`/`ro` once, `rr`/`ir`
+// until), explosions, minimum and maximum; 2. `ra`, for the first die that matches; 3. keep and
+// drop, in the order written, among the dice still counted; 4. the sum of the kept dice, or
+// with `t`/`f` their successes less their failures.
+// Decision: an explosion adds a die of its own, shown right after the die that exploded (as both
+// references do), so keep/drop and success counting see it; the added die can explode again.
+// Decision: explosions and rerolls-until share one cap for the whole message (the configured
+// `max_explosions`, Dice Maiden's 100); past it a die stands as it is, marked, and the reply
+// says so, rather than the roll failing.
+struct Roller<'s, S: DieSource> {
+    source: &'s mut S,
+    extra_left: u32,
+    capped: bool,
 }
 
-// Decision: `r` rerolls a low die ONCE and the new face stands, even if it is low again; a
-// bounded choice (no loop to cap), and the common table reading of "reroll 1s".
-// Decision: explosions compound on the die that exploded (its value is the sum of its rolls), so
-// keep/drop and the dice count see the same dice the player asked for; the extra rolls are
-// neither rerolled nor counted as dice.
-// Decision: when the explosion cap (`max_explosions`, across the whole roll) is reached, dice
-// stop exploding and are marked `capped` rather than failing the roll: a player who rolls
-// 100d2! should still get a result, and the flag lets the bot say it was cut short.
-fn roll_die(group: &DiceTerm, source: &mut impl DieSource, explosions_left: &mut u32) -> DieResult {
-    let first = source.roll(group.sides);
-    let (face, rerolled_from) = match group.reroll {
-        Some(low) if first <= low => (source.roll(group.sides), Some(first)),
-        _ => (first, None),
-    };
-    let mut die = DieResult {
-        face,
-        rerolled_from,
-        explosions: Vec::new(),
-        kept: true,
-        capped: false,
-    };
-    if group.explode {
-        let mut last = face;
-        while last == group.sides {
-            if *explosions_left == 0 {
-                die.capped = true;
-                break;
+impl<S: DieSource> Roller<'_, S> {
+    fn value(&mut self, node: &Node) -> Result<ValueOutcome, DiceError> {
+        Ok(match node {
+            Node::Number(v) => ValueOutcome::Number(*v),
+            Node::Dice(spec) => self.dice(spec),
+            Node::Set(items, ops) => {
+                let items = items
+                    .iter()
+                    .map(|item| self.value(item))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let values: Vec<i64> = items.iter().map(ValueOutcome::value).collect();
+                let mut kept = vec![true; items.len()];
+                for op in ops {
+                    match op {
+                        SetOp::Keep(sel) => select(&values, &mut kept, *sel, true),
+                        SetOp::Drop(sel) => select(&values, &mut kept, *sel, false),
+                    }
+                }
+                let value = sum_kept(&values, &kept)?;
+                ValueOutcome::Set { items, kept, value }
             }
-            *explosions_left -= 1;
-            last = source.roll(group.sides);
-            die.explosions.push(last);
+            Node::Paren(inner) => ValueOutcome::Paren(Box::new(self.value(inner)?)),
+            Node::Neg(inner) => {
+                let inner = self.value(inner)?;
+                inner.value().checked_neg().ok_or(DiceError::Overflow)?;
+                ValueOutcome::Neg(Box::new(inner))
+            }
+            Node::Annotated(inner, text) => {
+                ValueOutcome::Annotated(Box::new(self.value(inner)?), text.clone())
+            }
+            Node::Binary(a, op, b) => {
+                let a = self.value(a)?;
+                let b = self.value(b)?;
+                let value = apply(*op, a.value(), b.value())?;
+                ValueOutcome::Binary(Box::new(a), *op, Box::new(b), value)
+            }
+        })
+    }
+
+    fn face(&mut self, spec: &Dice) -> i64 {
+        spec.sides.value(self.source.roll(spec.sides.faces()))
+    }
+
+    /// One more roll within the cap, or `false` when the cap is reached.
+    fn take_extra(&mut self) -> bool {
+        if self.extra_left == 0 {
+            self.capped = true;
+            return false;
+        }
+        self.extra_left -= 1;
+        true
+    }
+
+    fn dice(&mut self, spec: &Dice) -> ValueOutcome {
+        let mut dice = Vec::with_capacity(spec.count as usize);
+        for _ in 0..spec.count {
+            self.one_die(spec, &mut dice, false);
+        }
+        // Stage 2: `ra`.
+        for op in &spec.ops {
+            if let Op::Reroll(Reroll::Add, sel) = op
+                && let Some(at) = dice.iter().position(|d| !d.extra && sel.matches(d.value))
+            {
+                let face = self.face(spec);
+                dice.insert(at + 1, plain(face, true));
+            }
+        }
+        // Stage 3: keep and drop.
+        for op in &spec.ops {
+            let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
+            let mut kept: Vec<bool> = dice.iter().map(|d| d.kept).collect();
+            match op {
+                Op::Keep(sel) => select(&values, &mut kept, *sel, true),
+                Op::Drop(sel) => select(&values, &mut kept, *sel, false),
+                _ => continue,
+            }
+            for (die, k) in dice.iter_mut().zip(kept) {
+                die.kept = k;
+            }
+        }
+        // Stage 4: successes or the sum.
+        let counts = spec.counts_successes();
+        let mut value: i64 = 0;
+        for die in &mut dice {
+            if counts {
+                die.success = success(spec, die.value);
+            }
+            if die.kept {
+                value += if counts {
+                    i64::from(die.success)
+                } else {
+                    die.value
+                };
+            }
+        }
+        ValueOutcome::Dice {
+            spec: spec.clone(),
+            dice,
+            value,
         }
     }
-    die
+
+    /// Rolls one die through stage 1 and pushes it, then any dice it explodes into.
+    fn one_die(&mut self, spec: &Dice, dice: &mut Vec<DieOutcome>, extra: bool) {
+        let mut current = plain(self.face(spec), extra);
+        let mut explode = None;
+        for op in &spec.ops {
+            match *op {
+                // Rerolls are for the dice asked for, not for those an explosion added.
+                Op::Reroll(Reroll::Once, sel) if !extra && sel.matches(current.face) => {
+                    current.rerolled.push(current.face);
+                    current.face = self.face(spec);
+                }
+                Op::Reroll(Reroll::Until, sel) if !extra => {
+                    while sel.matches(current.face) {
+                        if !self.take_extra() {
+                            current.capped = true;
+                            break;
+                        }
+                        current.rerolled.push(current.face);
+                        current.face = self.face(spec);
+                    }
+                }
+                Op::Explode(sel) => explode = explode.or(Some(sel)),
+                _ => {}
+            }
+        }
+        current.value = clamp(spec, current.face);
+        let chain = explode.is_some_and(|sel| sel.matches(current.face));
+        if chain && !self.take_extra() {
+            current.capped = true;
+            dice.push(current);
+            return;
+        }
+        current.exploded = chain;
+        dice.push(current);
+        if chain {
+            self.one_die(spec, dice, true);
+        }
+    }
 }
 
-/// Marks the dice that do not count. Ties go to the die rolled first.
-fn mark_kept(dice: &mut [DieResult], keep: Keep) {
-    let counted = keep.counted(dice.len() as u32) as usize;
-    // Keeping the lowest n is dropping the highest (len - n), and the reverse.
-    let highest_first = matches!(keep.rule, KeepRule::KeepHighest | KeepRule::DropLowest);
-    let mut order: Vec<usize> = (0..dice.len()).collect();
-    // A stable sort keeps equal dice in the order rolled.
-    order.sort_by(|&a, &b| {
-        let by_value = dice[a].value().cmp(&dice[b].value());
-        if highest_first {
-            by_value.reverse()
-        } else {
-            by_value
-        }
-    });
-    for &i in order.iter().skip(counted) {
-        dice[i].kept = false;
+/// What a standing face counts under `mi`/`ma`, in the order written.
+pub(super) fn clamp(spec: &Dice, face: i64) -> i64 {
+    spec.ops.iter().fold(face, |v, op| match *op {
+        Op::Min(m) => v.max(m),
+        Op::Max(m) => v.min(m),
+        _ => v,
+    })
+}
+
+fn plain(face: i64, extra: bool) -> DieOutcome {
+    DieOutcome {
+        rerolled: Vec::new(),
+        face,
+        value: face,
+        kept: true,
+        exploded: false,
+        extra,
+        success: 0,
+        capped: false,
     }
+}
+
+/// +1, -1 or 0 for a die worth `value` under the `t`/`f` operations of `spec`.
+pub(super) fn success(spec: &Dice, value: i64) -> i8 {
+    let mut s = 0;
+    for op in &spec.ops {
+        match op {
+            Op::Success(sel) if sel.matches(value) => s += 1,
+            Op::Failure(sel) if sel.matches(value) => s -= 1,
+            _ => {}
+        }
+    }
+    s.clamp(-1, 1)
+}
+
+/// Keeps (or drops) what `sel` picks among the entries still kept. Ties go to the one first:
+/// of two equal dice, the one rolled first is kept.
+pub(super) fn select(values: &[i64], kept: &mut [bool], sel: Selector, keep: bool) {
+    let live: Vec<usize> = (0..values.len()).filter(|&i| kept[i]).collect();
+    let (keep, sel) = match (keep, sel) {
+        // Dropping the lowest n is keeping the highest (live - n), and the reverse.
+        (false, Selector::Lowest(n)) => (
+            true,
+            Selector::Highest((live.len() as u32).saturating_sub(n)),
+        ),
+        (false, Selector::Highest(n)) => (
+            true,
+            Selector::Lowest((live.len() as u32).saturating_sub(n)),
+        ),
+        other => other,
+    };
+    let picked: Vec<usize> = match sel {
+        Selector::AtLeast(_) | Selector::AtMost(_) => live
+            .iter()
+            .copied()
+            .filter(|&i| sel.matches(values[i]))
+            .collect(),
+        Selector::Highest(n) | Selector::Lowest(n) => {
+            let mut order = live.clone();
+            // A stable sort keeps equal values in the order rolled.
+            if matches!(sel, Selector::Highest(_)) {
+                order.sort_by(|&a, &b| values[b].cmp(&values[a]));
+            } else {
+                order.sort_by(|&a, &b| values[a].cmp(&values[b]));
+            }
+            order.truncate(n as usize);
+            order
+        }
+    };
+    for i in live {
+        let is_picked = picked.contains(&i);
+        kept[i] = if keep { is_picked } else { !is_picked };
+    }
+}
+
+fn sum_kept(values: &[i64], kept: &[bool]) -> Result<i64, DiceError> {
+    values
+        .iter()
+        .zip(kept)
+        .filter(|(_, k)| **k)
+        .try_fold(0i64, |sum, (v, _)| sum.checked_add(*v))
+        .ok_or(DiceError::Overflow)
+}
+
+fn apply(op: BinOp, a: i64, b: i64) -> Result<i64, DiceError> {
+    if matches!(op, BinOp::Div | BinOp::Rem) && b == 0 {
+        return Err(DiceError::DivisionByZero);
+    }
+    op.apply(a, b).ok_or(DiceError::Overflow)
 }

@@ -1,9 +1,11 @@
-//! Tests of the dice-expression language: exact scripted rolls for every feature, both sides of
-//! every limit, the message of every kind of malformed input, properties (no panics, round trips)
-//! and a chi-square check of the roller's faces.
+//! Tests of the dice language: how each spelling of both references is read ("read as"), exact
+//! scripted rolls for every operation, both sides of every bound, the refusals, properties (no
+//! panics, round trips, rolled totals inside the computed support) and exact distributions
+//! against enumeration, plus a fixed-seed chi-square of rolled frequencies.
 //!
-//! The source for all of these is the task brief for `/roll` and SPEC.md ("/roll": "Shows each
-//! die. Limits (dice, sides, terms, explosions, length) come from config and give a clear error").
+//! Sources: Avrae's d20 README ("Dice Syntax": operators k p rr ro ra e mi ma, selectors h l < >,
+//! sets, arithmetic) and Dice Maiden's roll_syntax.md ("Core Modifiers", "Advanced Features",
+//! the aliases); the decisions where they differ are in `parse.rs`.
 
 use proptest::prelude::*;
 
@@ -29,7 +31,7 @@ fn err(input: &str) -> DiceError {
 }
 
 /// Rolls `input` with exactly `faces`, checking every scripted face was used.
-fn roll_scripted(input: &str, faces: &[u32]) -> RollResult {
+fn roll_scripted(input: &str, faces: &[u32]) -> Outcome {
     let mut dice = ScriptedDice::new(faces.iter().copied());
     let result = ok(input)
         .roll(&mut dice, &limits())
@@ -38,704 +40,603 @@ fn roll_scripted(input: &str, faces: &[u32]) -> RollResult {
     result
 }
 
-fn dice_of(result: &RollResult, term: usize) -> &[DieResult] {
-    match &result.terms[term].outcome {
-        TermOutcome::Dice { dice, .. } => dice,
-        TermOutcome::Constant(c) => panic!("term {term} is the number {c}, not dice"),
-    }
+fn totals(outcome: &Outcome) -> Vec<i64> {
+    outcome
+        .rolls
+        .iter()
+        .flat_map(|r| r.sets.iter().map(ValueOutcome::value))
+        .collect()
 }
 
-// ---------------------------------------------------------------------------------------------
-// Exact totals for each feature, with scripted dice.
-
 #[test]
-fn scripted_totals_for_each_feature() {
-    let cases: &[(&str, &[u32], i64)] = &[
-        // Plain sums, constants and subtraction.
-        ("2d6+1", &[3, 4], 8),
-        ("1d20-2+1d4", &[15, 3], 16),
-        ("-1d4+3", &[2], 1),
-        ("10 - 3", &[], 7),
-        ("5", &[], 5),
-        ("1d6-1d6", &[2, 5], -3),
-        // `dM` is one die; `d%` is d100; `D` in capitals.
-        ("d20", &[17], 17),
-        ("d%", &[57], 57),
-        ("3d%", &[100, 1, 50], 151),
-        ("D20+1", &[20], 21),
-        // Keep and drop on the faces 1, 5, 3, 6.
-        ("4d6kh3", &[1, 5, 3, 6], 14),
-        ("4d6k3", &[1, 5, 3, 6], 14),
-        ("4d6kl3", &[1, 5, 3, 6], 9),
-        ("4d6dh1", &[1, 5, 3, 6], 9),
-        ("4d6dl1", &[1, 5, 3, 6], 14),
-        ("4d6KH1+2", &[1, 5, 3, 6], 8),
-        // Exploding: the 6 rolls again and adds its 2.
-        ("3d6!", &[6, 2, 4, 1], 13),
-        ("1d6!", &[6, 6, 6, 1], 19),
-        // Reroll once: the first die's 1 is rerolled into another 1, which stands.
-        ("2d6r1", &[1, 1, 5], 6),
-        ("2d6r2", &[2, 5, 3], 8),
-        ("2d6r2", &[4, 3], 7),
-        // Reroll then explode: the 1 becomes a 6, which explodes into a 3.
-        ("1d6r1!", &[1, 6, 3], 9),
-        // Explosions stay with their die for keep: 6+6+1 = 13 is the highest die.
-        ("4d6!kh1", &[6, 6, 1, 2, 3, 4], 13),
-        ("4d6!dh1", &[6, 6, 1, 2, 3, 4], 9),
+fn everyday_rolls_of_both_references_read_as_expected() {
+    // (typed, read as)
+    let cases = [
+        // The old spellings, unchanged in meaning.
+        ("2d6+1", "2d6 + 1"),
+        ("d%", "1d100"),
+        ("4d6kh3", "4d6kh3"),
+        ("3d6!", "3d6!"),
+        ("2d6r1", "2d6r1"),
+        ("4d6dl1", "4d6dl1"),
+        ("-1d4+3", "-1d4 + 3"),
+        // Arithmetic with precedence and parentheses (d20).
+        ("1 + 3 * 6", "1 + 3 * 6"),
+        ("(1d8+3)*2", "(1d8 + 3) * 2"),
+        ("1d20 // 2", "1d20 / 2"),
+        ("1d20 >= 10", "1d20 >= 10"),
+        // Dice Maiden's spaced modifiers.
+        ("4d6 k3", "4d6kh3"),
+        ("4d6 d1", "4d6dl1"),
+        ("6d10 t7", "6d10t7"),
+        ("5d10 t8 f1", "5d10t8f1"),
+        ("3d6 e6", "3d6!"),
+        ("3d10 e8", "3d10e8"),
+        ("4d6 ir2", "4d6rr<3"),
+        ("4d10 tl3", "4d10tl3"),
+        ("4d6 rg5", "4d6ro>4"),
+        ("4d6 irg5", "4d6rr>4"),
+        // d20's operators and selectors.
+        ("1d20rr<2", "1d20rr<2"),
+        ("2d6ro<3", "2d6r2"),
+        ("8d6mi2", "8d6mi2"),
+        ("4d6ma5", "4d6ma5"),
+        ("4d6pl1", "4d6dl1"),
+        ("4d6k>3", "4d6k>3"),
+        ("4d6ra6", "4d6ra6"),
+        ("4d6ra<2", "4d6ra<2"),
+        ("(1d4, 2+2, 3d6kl1)kh1", "(1d4, 2 + 2, 3d6kl1)kh1"),
+        ("(3d6,)", "(3d6,)"),
+        ("1d6 [fire] + 1d4 [cold]", "1d6 [fire] + 1d4 [cold]"),
+        // Fate dice and the aliases.
+        ("3df", "3dF"),
+        ("4dF+1", "4dF + 1"),
+        ("dndstats", "6 4d6kh3"),
+        ("+d20", "2d20kh1"),
+        ("-d20+5", "2d20kl1 + 5"),
+        ("+d%", "2d10kl1 * 10 + 1d10 - 10"),
+        ("-d%", "2d10kh1 * 10 + 1d10 - 10"),
+        ("dd34", "(1d3 * 10 + 1d4)"),
+        ("4cod", "4d10t8!"),
+        ("4cod8", "4d10t8e8"),
+        ("4wod8", "4d10f1t8"),
+        ("sr6", "6d6t5"),
+        ("6yz", "6d6t6"),
+        ("3wh4+", "3d6t4"),
+        ("sp4", "4d10t8!"),
+        ("sp4t6", "4d10t6!"),
+        // Repeats, several rolls, labels, comments, flags.
+        ("6 4d6", "6 4d6"),
+        ("6 4d6 k3", "6 4d6kh3"),
+        ("1d20; 2d6", "1d20; 2d6"),
+        ("1d20+5 ! Attack", "1d20 + 5"),
+        ("(Attack) 1d20 + 5", "1d20 + 5"),
+        ("s 4d6", "4d6"),
+        ("ul 4d6", "4d6"),
     ];
-    for &(input, faces, total) in cases {
-        assert_eq!(
-            roll_scripted(input, faces).total,
-            total,
-            "`{input}` {faces:?}"
-        );
+    for (typed, read) in cases {
+        assert_eq!(ok(typed).to_string(), read, "`{typed}`");
+        // The canonical spelling reads back as itself.
+        assert_eq!(ok(read).to_string(), read, "`{read}` round trip");
     }
 }
 
 #[test]
-fn every_die_is_shown_with_its_history() {
-    let result = roll_scripted("4d6r1!kh3+2", &[1, 6, 2, 3, 1, 4, 5]);
-    let dice = dice_of(&result, 0);
-    assert_eq!(dice.len(), 4);
-    // First die: 1 rerolled into a 6, which exploded into a 2.
-    assert_eq!(dice[0].rerolled_from, Some(1));
-    assert_eq!((dice[0].face, dice[0].explosions.as_slice()), (6, &[2][..]));
-    assert!(dice[0].exploded());
-    assert_eq!(dice[0].value(), 8);
-    // Second die: a plain 3. Third: 1 rerolled into 4. Fourth: a plain 5.
-    assert_eq!((dice[1].face, dice[1].rerolled_from), (3, None));
-    assert_eq!((dice[2].face, dice[2].rerolled_from), (4, Some(1)));
-    assert_eq!(dice[3].face, 5);
-    let kept: Vec<bool> = dice.iter().map(|d| d.kept).collect();
-    assert_eq!(kept, [true, false, true, true]);
-    assert_eq!(result.terms[0].value, 17);
-    assert_eq!(result.terms[1].outcome, TermOutcome::Constant(2));
-    assert_eq!(result.terms[1].value, 2);
-    assert_eq!(result.total, 19);
-    assert!(!result.explosions_capped);
-}
-
-#[test]
-fn subtracted_terms_carry_their_sign() {
-    let result = roll_scripted("1d20-1d4-2", &[10, 3]);
-    let values: Vec<i64> = result.terms.iter().map(|t| t.value).collect();
-    assert_eq!(values, [10, -3, -2]);
-    assert_eq!(result.terms[1].sign, Sign::Minus);
-    assert_eq!(result.total, 5);
-}
-
-#[test]
-fn ties_in_keep_and_drop_go_to_the_die_rolled_first() {
-    let result = roll_scripted("3d6kh1", &[4, 4, 2]);
-    let kept: Vec<bool> = dice_of(&result, 0).iter().map(|d| d.kept).collect();
-    assert_eq!(kept, [true, false, false]);
-    let result = roll_scripted("3d6dl1", &[2, 5, 2]);
-    let kept: Vec<bool> = dice_of(&result, 0).iter().map(|d| d.kept).collect();
-    assert_eq!(kept, [true, true, false]);
-    assert_eq!(result.total, 7);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Limits: both sides of each.
-
-#[test]
-fn default_limits_match_the_config_defaults() {
-    let d = crate::config::DiceConfig::default();
-    let l = Limits::default();
-    assert_eq!(
-        (
-            l.max_dice,
-            l.max_sides,
-            l.max_terms,
-            l.max_explosions,
-            l.max_length
-        ),
-        (
-            d.max_dice,
-            d.max_sides,
-            d.max_terms,
-            d.max_explosions,
-            d.max_length
-        )
-    );
-    assert_eq!(
-        (
-            l.max_dice,
-            l.max_sides,
-            l.max_terms,
-            l.max_explosions,
-            l.max_length
-        ),
-        (100, 1000, 20, 100, 200)
-    );
-}
-
-#[test]
-fn limits_on_both_sides() {
-    let twenty_terms = ["1"; 20].join("+");
-    let twenty_one_terms = ["1"; 21].join("+");
-    let length_200 = format!("1d6{}", " ".repeat(197));
-    let length_201 = format!("1d6{}", " ".repeat(198));
-    let cases: Vec<(String, Option<DiceError>)> = vec![
-        ("100d6".into(), None),
-        (
-            "101d6".into(),
-            Some(DiceError::TooManyDice {
-                limit: 100,
-                asked: 101,
-            }),
-        ),
-        // The dice limit is for the whole roll, not each group.
-        ("50d6+50d8".into(), None),
-        (
-            "50d6+51d8".into(),
-            Some(DiceError::TooManyDice {
-                limit: 100,
-                asked: 101,
-            }),
-        ),
-        ("1d1000".into(), None),
-        (
-            "1d1001".into(),
-            Some(DiceError::TooManySides {
-                limit: 1000,
-                asked: 1001,
-            }),
-        ),
-        ("1d2".into(), None),
-        ("1d1".into(), Some(DiceError::TooFewSides { asked: 1 })),
-        (twenty_terms, None),
-        (
-            twenty_one_terms,
-            Some(DiceError::TooManyTerms {
-                limit: 20,
-                asked: 21,
-            }),
-        ),
-        (length_200, None),
-        (
-            length_201,
-            Some(DiceError::TooLong {
-                limit: 200,
-                asked: 201,
-            }),
-        ),
-        ("1000000".into(), None),
-        (
-            "1000001".into(),
-            Some(DiceError::ConstantTooBig {
-                limit: 1_000_000,
-                asked: 1_000_001,
-            }),
-        ),
-        ("4d6kh4".into(), None),
-        (
-            "4d6kh5".into(),
-            Some(DiceError::KeepTooMany {
-                rule: KeepRule::KeepHighest,
-                asked: 5,
-                count: 4,
-            }),
-        ),
-        ("4d6dl3".into(), None),
-        (
-            "4d6dl4".into(),
-            Some(DiceError::DropTooMany {
-                rule: KeepRule::DropLowest,
-                asked: 4,
-                count: 4,
-            }),
-        ),
-        ("2d6r5".into(), None),
-        (
-            "2d6r6".into(),
-            Some(DiceError::RerollEverything { asked: 6, sides: 6 }),
-        ),
-        ("1d2!".into(), None),
-    ];
-    for (input, expected) in cases {
-        assert_eq!(parse(&input, &limits()).err(), expected, "`{input}`");
-    }
-}
-
-#[test]
-fn length_counts_characters_not_bytes() {
-    // 200 characters, 399 bytes: "1" and 199 two-byte letters would be too long in bytes only,
-    // so the error must come from the grammar, not the length check.
-    let input = format!("1{}", "é".repeat(199));
-    assert!(matches!(err(&input), DiceError::Syntax { .. }));
-    let input = format!("1{}", "é".repeat(200));
-    assert_eq!(
-        err(&input),
-        DiceError::TooLong {
-            limit: 200,
-            asked: 201
-        }
-    );
-}
-
-#[test]
-fn explosion_cap_on_both_sides() {
-    let tight = Limits {
-        max_explosions: 3,
-        ..Limits::default()
+fn labels_comments_and_repeats_are_kept() {
+    let e = ok("(Attack) 1d20+5 ! with the axe; 2 1d8+3 ! damage");
+    let [a, b] = e.rolls() else {
+        panic!("two rolls")
     };
-    let expr = ok("1d6!");
-    // Three explosions, the last stops on a 2: within the cap.
-    let mut dice = ScriptedDice::new([6, 6, 6, 2]);
-    let result = expr.roll(&mut dice, &tight).unwrap();
-    assert_eq!(result.total, 20);
-    assert!(!result.explosions_capped);
-    assert!(!dice_of(&result, 0)[0].capped);
-    // The third explosion shows a 6 again: the cap stops it there, and says so.
-    let mut dice = ScriptedDice::new([6, 6, 6, 6, 1]);
-    let result = expr.roll(&mut dice, &tight).unwrap();
-    assert_eq!(result.total, 24);
-    assert!(result.explosions_capped);
-    assert!(dice_of(&result, 0)[0].capped);
-    assert_eq!(dice.remaining(), 1, "no die is rolled past the cap");
+    assert_eq!(a.label.as_deref(), Some("Attack"));
+    assert_eq!(a.comment.as_deref(), Some("with the axe"));
+    assert_eq!(a.repeat, 1);
+    assert_eq!(b.repeat, 2);
+    assert_eq!(b.comment.as_deref(), Some("damage"));
+    assert!(ok("s 4d6").rolls()[0].simple);
+    assert_eq!(ok("dndstats").rolls()[0].alias.as_deref(), Some("dndstats"));
+    assert_eq!(ok("dndstats").rolls()[0].repeat, 6);
 }
 
 #[test]
-fn explosion_cap_is_shared_by_the_whole_roll() {
+fn scripted_totals_for_each_operation() {
+    let cases: &[(&str, &[u32], &[i64])] = &[
+        ("2d6+1", &[3, 4], &[8]),
+        ("1d20-2+1d4", &[15, 3], &[16]),
+        ("-1d4+3", &[2], &[1]),
+        ("10 - 3", &[], &[7]),
+        ("1 + 3 * 6", &[], &[19]),
+        ("(1 + 3) * 6", &[], &[24]),
+        ("7 / 2", &[], &[3]),
+        ("-7 // 2", &[], &[-4]),
+        ("7 % 3", &[], &[1]),
+        ("2 - 3 - 4", &[], &[-5]),
+        ("1d20 >= 10", &[12], &[1]),
+        ("1d20 >= 10", &[9], &[0]),
+        ("(1d8+3)*2", &[5], &[16]),
+        // Keep and drop; ties keep the die rolled first.
+        ("4d6kh3", &[1, 3, 5, 6], &[14]),
+        ("4d6 k3", &[1, 3, 5, 6], &[14]),
+        ("4d6kl1", &[4, 2, 2, 6], &[2]),
+        ("4d6 d1", &[1, 3, 5, 6], &[14]),
+        ("4d6dh1", &[1, 3, 5, 6], &[9]),
+        ("4d6k>3", &[1, 3, 5, 6], &[11]),
+        ("4d6p<3", &[1, 3, 5, 2], &[8]),
+        // Rerolls: once, until, and add.
+        ("2d6r1", &[1, 4, 5], &[9]),
+        ("2d6r1", &[1, 1, 5], &[6]),
+        ("1d20rr<3", &[1, 2, 1, 17], &[17]),
+        ("4d6 ir2", &[2, 1, 5, 3, 4, 6], &[18]),
+        ("2d6ra6", &[6, 3, 4], &[13]),
+        ("2d6ra6", &[5, 3], &[8]),
+        ("2d6 rg5", &[6, 2, 4], &[6]),
+        ("1d6 irg5", &[6, 5, 3], &[3]),
+        // Explosions: until they stop, on a threshold, on a selector.
+        ("3d6!", &[6, 6, 2, 3, 4], &[21]),
+        ("3d6 e6", &[6, 1, 2, 3], &[12]),
+        ("2d10 e8", &[9, 8, 3, 2], &[22]),
+        ("1d6e>4", &[5, 6, 1], &[12]),
+        // Minimum and maximum per die.
+        ("3d6mi2", &[1, 4, 1], &[8]),
+        ("3d6ma4", &[6, 2, 5], &[10]),
+        // Successes and failures counted.
+        ("6d10 t7", &[7, 6, 10, 1, 9, 3], &[3]),
+        ("5d10 t8 f1", &[8, 1, 1, 10, 5], &[0]),
+        ("4d10 tl3", &[1, 3, 4, 10], &[2]),
+        ("4cod", &[10, 8, 3, 7, 2], &[2]),
+        ("4wod8", &[8, 1, 9, 4], &[1]),
+        // Fate dice: faces 1, 2, 3 of the source are -, 0, +.
+        ("4dF", &[1, 2, 3, 3], &[1]),
+        ("3df+1", &[1, 1, 1], &[-2]),
+        // Sets.
+        ("(1d4, 2+2, 3d6kl1)kh1", &[2, 5, 6, 1], &[4]),
+        ("(1d4, 3)", &[2], &[5]),
+        ("(1d6, 1d6, 1d6)p<3", &[1, 5, 2], &[5]),
+        // Aliases.
+        ("+d20", &[4, 17], &[17]),
+        ("-d20", &[4, 17], &[4]),
+        ("+d%", &[3, 7, 5], &[25]),
+        ("dd34", &[2, 4], &[24]),
+        // Repeats and several rolls.
+        ("3 1d6", &[1, 2, 3], &[1, 2, 3]),
+        ("1d20; 2d6", &[11, 3, 4], &[11, 7]),
+        ("dndstats", &[1; 24], &[3, 3, 3, 3, 3, 3]),
+    ];
+    for (input, faces, want) in cases {
+        let result = roll_scripted(input, faces);
+        assert_eq!(&totals(&result), want, "`{input}` with {faces:?}");
+    }
+}
+
+#[test]
+fn every_die_keeps_its_history() {
+    let r = roll_scripted("2d6r1!kh1", &[1, 6, 2, 5]);
+    let ValueOutcome::Dice { dice, .. } = &r.rolls[0].sets[0] else {
+        panic!("dice")
+    };
+    assert_eq!(dice[0].rerolled, vec![1]);
+    assert_eq!(dice[0].face, 6);
+    assert!(dice[0].exploded);
+    assert!(dice[1].extra);
+    assert_eq!(dice[1].face, 2);
+    assert!(!dice[1].kept);
+    assert_eq!(r.rolls[0].sets[0].value(), 6);
+    let r = roll_scripted("3d6mi2", &[1, 4, 1]);
+    let ValueOutcome::Dice { dice, .. } = &r.rolls[0].sets[0] else {
+        panic!("dice")
+    };
+    assert_eq!((dice[0].face, dice[0].value), (1, 2));
+    let r = roll_scripted("5d10t8f1", &[8, 1, 5, 1, 1]);
+    let ValueOutcome::Dice { dice, .. } = &r.rolls[0].sets[0] else {
+        panic!("dice")
+    };
+    let marks: Vec<i8> = dice.iter().map(|d| d.success).collect();
+    assert_eq!(marks, vec![1, -1, 0, -1, -1]);
+}
+
+#[test]
+fn bounds_on_both_sides() {
+    let l = limits();
+    let twenty = ["1"; 20].join("+");
+    let twenty_one = ["1"; 21].join("+");
+    let ok_cases = [
+        "100d6".to_owned(),
+        "1d1000".to_owned(),
+        "20 5d6".to_owned(),
+        "1d6;1d6;1d6;1d6".to_owned(),
+        twenty,
+        "1000000".to_owned(),
+        "4d6kh4".to_owned(),
+        "4d6dl3".to_owned(),
+        "1d20rr<20".to_owned(),
+        "1d6e2".to_owned(),
+    ];
+    for input in &ok_cases {
+        assert!(parse(input, &l).is_ok(), "`{input}` should parse");
+    }
+    let refused: Vec<(String, &str)> = vec![
+        ("101d6".into(), "at most 100 dice"),
+        ("1d1001".into(), "at most 1000 sides"),
+        ("21 5d6".into(), "repeated at most 20 times"),
+        ("21 1d6".into(), "repeated at most 20 times"),
+        ("11 10d6".into(), "at most 100 dice per message"),
+        ("0 1d6".into(), "at least 1 roll"),
+        ("1d6;1d6;1d6;1d6;1d6".into(), "at most 4 rolls"),
+        (twenty_one, "at most 20 dice groups"),
+        ("1000001".into(), "at most 1000000"),
+        ("4d6kh5".into(), "keep at most all 4"),
+        ("4d6dl4".into(), "drop at most 3"),
+        ("4d6kh0".into(), "does nothing useful"),
+        ("1d20rr<21".into(), "could never stop"),
+        ("1d6r6".into(), "could never stop"),
+        ("1d6e1".into(), "could never stop"),
+        ("1d6e7".into(), "matches no face"),
+        ("1d6r0".into(), "matches no face"),
+        ("1d6mi7".into(), "from 1 to 6"),
+        ("1d6/0".into(), "division by zero"),
+        ("1d1".into(), "at least 2 sides"),
+        ("0d6".into(), "at least 1 die"),
+        ("1.5".into(), "decimal point"),
+        ("()".into(), "empty set"),
+        ("(1d4, 2)kh3".into(), "keep at most all 2"),
+        ("1d6rh1".into(), "highest or lowest"),
+        ("0cod".into(), "at least 1 die"),
+        ("4wod11".into(), "from 2 to 10"),
+        (
+            format!("{}1{}", "(".repeat(17), ")".repeat(17)),
+            "nest at most 16",
+        ),
+        ("1d6 ".repeat(60), "at most 200 characters"),
+    ];
+    for (input, want) in &refused {
+        let e = err(input).to_string();
+        assert!(e.contains(want), "`{input}`: {e:?} should say {want:?}");
+    }
+    // Sixteen deep is fine.
+    assert!(parse(&format!("{}1{}", "(".repeat(16), ")".repeat(16)), &l).is_ok());
+}
+
+#[test]
+fn syntax_errors_say_where_and_what_would_fit() {
+    let cases = [
+        ("2d", 3, "a number of sides"),
+        ("2d6 +", 6, "dice or a number"),
+        ("1d20 fire", 6, "an operator"),
+        ("(1d6", 5, "closing parenthesis"),
+        ("4d6kh", 6, "a number after the letters"),
+        ("1d6 [fire", 10, "] to close"),
+    ];
+    for (input, position, want) in cases {
+        match err(input) {
+            DiceError::Syntax {
+                position: at,
+                expected,
+                ..
+            } => {
+                assert_eq!(at, position, "`{input}`");
+                assert!(expected.to_string().contains(want), "`{input}`: {expected}");
+            }
+            other => panic!("`{input}`: {other}"),
+        }
+    }
+}
+
+#[test]
+fn a_divisor_that_rolls_zero_is_refused_when_rolled() {
+    let mut dice = ScriptedDice::new([1]);
+    let e = ok("6 / (1d2 - 1)").roll(&mut dice, &limits()).unwrap_err();
+    assert_eq!(e, DiceError::DivisionByZero);
+}
+
+#[test]
+fn the_cap_on_extra_rolls_is_shared_and_marks_the_die() {
     let tight = Limits {
         max_explosions: 2,
-        ..Limits::default()
+        ..limits()
     };
-    // Two explosions go to the first group; the second group's 4 cannot explode.
-    let mut dice = ScriptedDice::new([4, 4, 1, 4]);
-    let result = ok("1d4!+1d4!").roll(&mut dice, &tight).unwrap();
-    assert_eq!(result.total, 13);
-    assert!(result.explosions_capped);
-    assert!(!dice_of(&result, 0)[0].capped);
-    assert!(dice_of(&result, 1)[0].capped);
-}
-
-#[test]
-fn default_explosion_cap_stops_a_long_run() {
-    // 100 explosions allowed: 1 + 100 rolls of 2 on a d2, and the die is marked capped.
-    let mut dice = ScriptedDice::new(std::iter::repeat_n(2, 101));
-    let result = ok("1d2!").roll(&mut dice, &limits()).unwrap();
-    assert_eq!(result.total, 202);
-    assert!(result.explosions_capped);
-    let mut dice = ScriptedDice::new(std::iter::repeat_n(2, 100).chain([1]));
-    let result = ok("1d2!").roll(&mut dice, &limits()).unwrap();
-    assert_eq!(result.total, 201);
-    assert!(!result.explosions_capped);
-}
-
-#[test]
-fn rolling_under_tighter_limits_than_parsing_is_refused() {
-    let expr = ok("50d6");
-    let tight = Limits {
-        max_dice: 10,
-        ..Limits::default()
-    };
-    assert_eq!(
-        expr.roll(&mut SeededDice::new(1), &tight),
-        Err(DiceError::TooManyDice {
-            limit: 10,
-            asked: 50
-        })
-    );
-}
-
-#[test]
-fn custom_limits_are_used_by_the_parser() {
-    let tight = Limits {
-        max_dice: 3,
-        max_sides: 10,
-        max_terms: 2,
-        max_explosions: 0,
-        max_length: 8,
-    };
-    assert!(parse("3d10+1", &tight).is_ok());
-    assert!(matches!(
-        parse("4d6", &tight),
-        Err(DiceError::TooManyDice { .. })
-    ));
-    assert!(matches!(
-        parse("1d12", &tight),
-        Err(DiceError::TooManySides { .. })
-    ));
-    assert!(matches!(
-        parse("1+1+1", &tight),
-        Err(DiceError::TooManyTerms { .. })
-    ));
-    assert!(matches!(
-        parse("1d6 + 1  ", &tight),
-        Err(DiceError::TooLong { .. })
-    ));
+    let expr = parse("2d6!", &tight).unwrap();
+    let mut dice = ScriptedDice::new([6, 6, 6, 4]);
+    let r = expr.roll(&mut dice, &tight).unwrap();
+    assert!(r.capped);
+    assert_eq!(r.rolls[0].sets[0].value(), 22);
+    let mut dice = ScriptedDice::new([6, 6, 2, 4]);
+    assert!(!expr.roll(&mut dice, &tight).unwrap().capped);
 }
 
 // ---------------------------------------------------------------------------------------------
-// Malformed input: each message, as a player reads it.
+// Exact distributions.
 
-fn assert_messages(cases: &[(&str, &str)]) {
-    for &(input, message) in cases {
-        let shown: String = input.chars().take(40).collect();
-        assert_eq!(err(input).to_string(), message, "`{shown}`");
+fn odds(input: &str) -> Distribution {
+    distribution(&ok(input).rolls()[0], &limits())
+        .unwrap_or_else(|e| panic!("`{input}` should have odds: {e}"))
+}
+
+/// The distribution by brute force over every face of every die (no explosions).
+fn enumerate(input: &str) -> BTreeMapish {
+    let expr = ok(input);
+    let sides: Vec<u32> = faces_of(&expr.rolls()[0].node);
+    let mut counts = BTreeMapish::new();
+    let total: u64 = sides.iter().map(|&s| u64::from(s)).product();
+    for mut n in 0..total {
+        let faces: Vec<u32> = sides
+            .iter()
+            .map(|&s| {
+                let f = (n % u64::from(s)) as u32 + 1;
+                n /= u64::from(s);
+                f
+            })
+            .collect();
+        let mut dice = ScriptedDice::new(faces);
+        let v = expr.roll(&mut dice, &limits()).unwrap().rolls[0].sets[0].value();
+        *counts.entry(v).or_insert(0.0) += 1.0 / total as f64;
     }
-}
-
-#[test]
-fn syntax_error_messages_say_where_and_what_would_fit() {
-    assert_messages(&[
-        (
-            "2d",
-            "could not read `2d` at position 3: expected a number of sides, like 2d6 (or d% for d100)",
-        ),
-        (
-            "",
-            "could not read `` at position 1: expected dice or a number, like 2d6, d20 or 3",
-        ),
-        (
-            "2d6+",
-            "could not read `2d6+` at position 5: expected dice or a number, like 2d6, d20 or 3",
-        ),
-        (
-            "2d6x",
-            "could not read `2d6x` at position 4: expected +, -, the end, or one of kh3, kl1, dh1, dl1, r1, ! after the dice",
-        ),
-        (
-            "3x",
-            "could not read `3x` at position 2: expected +, - or the end (or d right after a number, as in 2d6)",
-        ),
-        (
-            "2 d6",
-            "could not read `2 d6` at position 3: expected +, - or the end (or d right after a number, as in 2d6)",
-        ),
-        (
-            "4d6k",
-            "could not read `4d6k` at position 5: expected how many dice to keep or drop, like 4d6kh3",
-        ),
-        (
-            "4d6dx1",
-            "could not read `4d6dx1` at position 5: expected h or l after d, like 4d6dl1 (drop the lowest)",
-        ),
-        (
-            "2d6r",
-            "could not read `2d6r` at position 5: expected the highest face to reroll, like 2d6r1",
-        ),
-        (
-            "--1",
-            "could not read `--1` at position 2: expected dice or a number, like 2d6, d20 or 3",
-        ),
-        (
-            "+1",
-            "could not read `+1` at position 1: expected dice or a number, like 2d6, d20 or 3",
-        ),
-        (
-            "1+é",
-            "could not read `1+é` at position 3: expected dice or a number, like 2d6, d20 or 3",
-        ),
-    ]);
-}
-
-#[test]
-fn refusal_messages_state_the_limit_and_the_request() {
-    let too_long_number = format!("{}d6", "9".repeat(25));
-    let huge = "1".repeat(1_000_000);
-    assert_messages(&[
-        (
-            "99999999999d6",
-            "at most 100 dice per roll; you asked for 99999999999",
-        ),
-        (
-            "1000000d6",
-            "at most 100 dice per roll; you asked for 1000000",
-        ),
-        (
-            "0d6",
-            "a dice group needs at least 1 die; you asked for 0d6",
-        ),
-        ("d1", "dice need at least 2 sides; you asked for d1"),
-        ("3d1!", "dice need at least 2 sides; you asked for d1"),
-        ("1d0", "dice need at least 2 sides; you asked for d0"),
-        ("1d5000", "at most 1000 sides per die; you asked for d5000"),
-        (
-            "5000000",
-            "numbers in a roll can be at most 1000000; you wrote 5000000",
-        ),
-        (
-            "4d6kh5",
-            "`kh5` on 4 dice: you can keep at most all 4 of them",
-        ),
-        ("4d6dl4", "`dl4` on 4 dice: you can drop at most 3 of them"),
-        (
-            "4d6kh0",
-            "`kh0` does nothing useful; keep or drop at least 1 die",
-        ),
-        (
-            "2d6r6",
-            "`r6` on a d6 would reroll every die; use a value below 6",
-        ),
-        ("2d6r0", "`r0` rerolls nothing; use r1 or more"),
-        (
-            "3d6!!",
-            "`!` appears twice in one dice group (position 5); use it once",
-        ),
-        (
-            "4d6kh3kl1",
-            "`keep/drop` appears twice in one dice group (position 7); use it once",
-        ),
-        (
-            "2d6r1r2",
-            "`r` appears twice in one dice group (position 6); use it once",
-        ),
-        (
-            &too_long_number,
-            "the number at position 1 has 25 digits; that is far too big",
-        ),
-        (
-            &huge,
-            "a roll can be at most 200 characters long; yours has 1000000",
-        ),
-    ]);
-}
-
-#[test]
-fn too_many_terms_is_refused_at_the_first_extra_term() {
-    let input = ["1d6"; 30].join("+");
-    assert_eq!(
-        err(&input),
-        DiceError::TooManyTerms {
-            limit: 20,
-            asked: 21
-        }
-    );
-    assert_eq!(
-        err(&input).to_string(),
-        "at most 20 dice groups and numbers per roll; yours has at least 21"
-    );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Display, min and max.
-
-#[test]
-fn display_normalizes() {
-    let cases = [
-        ("4d6kh3+2", "4d6kh3+2"),
-        ("  D20 + 4D6K3 - 2 ", "1d20+4d6kh3-2"),
-        ("d%", "1d100"),
-        ("-d4", "-1d4"),
-        ("3d6KL2!R1", "3d6r1!kl2"),
-        ("2d6dH1", "2d6dh1"),
-        ("7", "7"),
-    ];
-    for (input, normal) in cases {
-        assert_eq!(ok(input).to_string(), normal, "`{input}`");
-    }
-}
-
-#[test]
-fn min_and_max() {
-    let cases: &[(&str, Option<i64>, Option<i64>)] = &[
-        ("2d6+1", Some(3), Some(13)),
-        ("4d6kh3", Some(3), Some(18)),
-        ("4d6dl1", Some(3), Some(18)),
-        ("1d20-1d4", Some(-3), Some(19)),
-        ("d%-10", Some(-9), Some(90)),
-        ("2d6r1", Some(2), Some(12)),
-        ("3d6!", Some(3), None),
-        ("5-1d6!", None, Some(4)),
-    ];
-    for &(input, min, max) in cases {
-        let expr = ok(input);
-        assert_eq!((expr.min(), expr.max()), (min, max), "`{input}`");
-    }
-}
-
-#[test]
-fn accessors_describe_the_terms() {
-    let expr = ok("4d6r1!kh3-2");
-    assert_eq!(expr.dice_count(), 4);
-    assert_eq!(
-        expr.terms(),
-        &[
-            Term {
-                sign: Sign::Plus,
-                kind: TermKind::Dice(DiceTerm {
-                    count: 4,
-                    sides: 6,
-                    reroll: Some(1),
-                    explode: true,
-                    keep: Some(Keep {
-                        rule: KeepRule::KeepHighest,
-                        count: 3
-                    }),
-                }),
-            },
-            Term {
-                sign: Sign::Minus,
-                kind: TermKind::Constant(2),
-            },
-        ]
-    );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Properties.
-
-/// A valid dice group, built from arbitrary numbers bent into range.
-fn dice_term() -> impl Strategy<Value = DiceTerm> {
-    (
-        1u32..=10,
-        2u32..=1000,
-        any::<bool>(),
-        any::<u32>(),
-        0u8..5,
-        any::<u32>(),
-    )
-        .prop_map(|(count, sides, explode, reroll, keep_kind, keep_n)| {
-            let reroll = (reroll % 3 == 0).then(|| 1 + reroll % (sides - 1));
-            let keep = match keep_kind {
-                0 => None,
-                1 | 2 => Some(Keep {
-                    rule: if keep_kind == 1 {
-                        KeepRule::KeepHighest
-                    } else {
-                        KeepRule::KeepLowest
-                    },
-                    count: 1 + keep_n % count,
-                }),
-                _ if count < 2 => None,
-                _ => Some(Keep {
-                    rule: if keep_kind == 3 {
-                        KeepRule::DropHighest
-                    } else {
-                        KeepRule::DropLowest
-                    },
-                    count: 1 + keep_n % (count - 1),
-                }),
-            };
-            DiceTerm {
-                count,
-                sides,
-                reroll,
-                explode,
-                keep,
-            }
-        })
-}
-
-fn valid_expr() -> impl Strategy<Value = Expr> {
-    let term = (
-        any::<bool>(),
-        prop_oneof![
-            dice_term().prop_map(TermKind::Dice),
-            (0..=MAX_CONSTANT).prop_map(TermKind::Constant),
-        ],
-    )
-        .prop_map(|(minus, kind)| Term {
-            sign: if minus { Sign::Minus } else { Sign::Plus },
-            kind,
-        });
-    // At most 8 groups of at most 10 dice: within the default 100 dice and 20 terms.
-    prop::collection::vec(term, 1..=8).prop_map(|terms| Expr { terms })
-}
-
-/// The same expression as a player might type it: spaces around operators, capitals, `d%`.
-fn untidy(normal: &str, upper: bool) -> String {
-    let spaced = normal.replace('+', " + ").replace('-', " - ");
-    // `d100` becomes `d%`, but not the start of `d1000`.
-    let mut percent = String::with_capacity(spaced.len());
-    let mut rest = spaced.as_str();
-    while let Some(at) = rest.find("d100") {
-        let after = &rest[at + 4..];
-        if after.starts_with(|c: char| c.is_ascii_digit()) {
-            percent.push_str(&rest[..at + 4]);
-        } else {
-            percent.push_str(&rest[..at]);
-            percent.push_str("d%");
-        }
-        rest = after;
-    }
-    percent.push_str(rest);
-    let spaced = percent;
-    if upper { spaced.to_uppercase() } else { spaced }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
-
-    #[test]
-    fn parser_never_panics_on_any_string(input in any::<String>()) {
-        let _ = parse(&input, &Limits::default());
-    }
-
-    #[test]
-    fn parser_never_panics_on_dice_alphabet(input in "[0-9dDkhlr!%+\\- ]{0,60}") {
-        if let Ok(expr) = parse(&input, &Limits::default()) {
-            // Whatever parses rolls, within its bounds, and prints back to itself.
-            let result = expr.roll(&mut SeededDice::new(7), &Limits::default()).unwrap();
-            if let Some(min) = expr.min() {
-                prop_assert!(result.total >= min, "{input}: {} < {min}", result.total);
-            }
-            if let Some(max) = expr.max() {
-                prop_assert!(result.total <= max, "{input}: {} > {max}", result.total);
-            }
-            prop_assert_eq!(parse(&expr.to_string(), &Limits::default()), Ok(expr));
-        }
-    }
-
-    #[test]
-    fn display_round_trips(expr in valid_expr(), upper in any::<bool>()) {
-        let normal = expr.to_string();
-        prop_assert_eq!(parse(&normal, &Limits::default()), Ok(expr.clone()));
-        let typed = untidy(&normal, upper);
-        prop_assert_eq!(parse(&typed, &Limits::default()), Ok(expr));
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Uniformity of the faces, through the expression roller.
-
-/// Pearson's chi-square statistic of `counts` against a uniform expectation.
-fn chi_square(counts: &[u64]) -> f64 {
-    let n: u64 = counts.iter().sum();
-    let expected = n as f64 / counts.len() as f64;
     counts
+}
+
+type BTreeMapish = std::collections::BTreeMap<i64, f64>;
+
+fn faces_of(node: &Node) -> Vec<u32> {
+    match node {
+        Node::Number(_) => Vec::new(),
+        Node::Dice(d) => vec![d.sides.faces(); d.count as usize],
+        Node::Set(items, _) => items.iter().flat_map(faces_of).collect(),
+        Node::Paren(i) | Node::Neg(i) | Node::Annotated(i, _) => faces_of(i),
+        Node::Binary(a, _, b) => faces_of(a).into_iter().chain(faces_of(b)).collect(),
+    }
+}
+
+#[test]
+fn distributions_match_enumeration() {
+    for input in [
+        "2d6+1",
+        "3d6",
+        "4d6kh3",
+        "4d6dl1",
+        "3d6kl1",
+        "5d4dh2",
+        "3d6k>3",
+        "4d6mi2",
+        "4d6ma3kh2",
+        "6d6t5",
+        "5d10t8f1",
+        "4dF",
+        "(1d8+3)*2",
+        "1d20 >= 11",
+        "1d6 * 1d6",
+        "1d20 / 3 - 1d4 % 3",
+        "(1d4, 3, 2d6kl1)kh1",
+        "(1d6, 1d6, 1d6)kh2",
+        "2d20kh1 + 5",
+        "-1d4 + 1d6",
+        "dd34",
+        "+d%",
+        "4d6kh3t4",
+    ] {
+        let d = odds(input);
+        let want = enumerate(input);
+        for (&x, &p) in &want {
+            assert!(
+                (d.eq(x) - p).abs() < 1e-12,
+                "`{input}` at {x}: {} vs {p}",
+                d.eq(x)
+            );
+        }
+        assert!(
+            (d.total() - 1.0).abs() < 1e-9,
+            "`{input}` sums to {}",
+            d.total()
+        );
+        assert_eq!(d.points().len(), want.len(), "`{input}` support");
+    }
+}
+
+#[test]
+fn rerolls_have_exact_odds() {
+    // 1d6r1: a 1 is rolled again once. P(1) = 1/36, P(k>1) = 1/6 + 1/36.
+    let d = odds("1d6r1");
+    assert!((d.eq(1) - 1.0 / 36.0).abs() < 1e-12);
+    assert!((d.eq(4) - 7.0 / 36.0).abs() < 1e-12);
+    // 1d6rr<3: until it is 3 or more: uniform on 3..=6.
+    let d = odds("1d6rr<3");
+    assert!(d.eq(2).abs() < f64::EPSILON);
+    assert!((d.eq(3) - 0.25).abs() < 1e-12);
+    // 4d6 ir2 keeps no 1 or 2.
+    assert!((odds("4d6 ir2").le(11)).abs() < 1e-12);
+}
+
+#[test]
+fn explosions_are_followed_to_the_cap_with_the_rest_stated() {
+    // 1d6!: P(6 + k) = 1/36 for k in 1..=5; P(12 + k) = 1/216.
+    let d = odds("1d6!");
+    assert!((d.eq(5) - 1.0 / 6.0).abs() < 1e-12);
+    assert!(d.eq(6).abs() < f64::EPSILON);
+    assert!((d.eq(7) - 1.0 / 36.0).abs() < 1e-12);
+    assert!((d.eq(13) - 1.0 / 216.0).abs() < 1e-12);
+    assert!(
+        (d.mean() - 4.2).abs() < 1e-9,
+        "mean of an exploding d6 is 4.2"
+    );
+    assert!(d.cap.is_none());
+    // A cap of 2: a chain stops after two explosions; what it cut off is stated.
+    let tight = Limits {
+        max_explosions: 2,
+        ..limits()
+    };
+    let d = distribution(&parse("1d6!", &tight).unwrap().rolls()[0], &tight).unwrap();
+    assert_eq!(d.cap, Some(2));
+    assert!((d.beyond - 1.0 / 216.0).abs() < 1e-12);
+    assert!((d.total() - 1.0).abs() < 1e-12);
+    // Success pools: 1d10t8e10 (a 10 counts and rolls again).
+    let d = odds("1d10t8e10");
+    assert!((d.eq(0) - 0.7).abs() < 1e-12);
+    assert!((d.eq(1) - (0.2 + 0.1 * 0.7)).abs() < 1e-12);
+}
+
+#[test]
+fn odds_too_costly_or_not_worked_out_are_refused_with_the_reason() {
+    for (input, want) in [
+        ("100d1000kh50", "too long"),
+        ("4d6ra6", "not worked out"),
+        ("4d6!kh3", "not worked out"),
+        ("6 / (1d2 - 1)", "divide by zero"),
+    ] {
+        let e = distribution(&ok(input).rolls()[0], &limits()).unwrap_err();
+        assert!(e.to_string().contains(want), "`{input}`: {e}");
+    }
+    // The largest plain sum allowed is worked out.
+    let d = odds("100d1000");
+    assert!((d.total() - 1.0).abs() < 1e-6);
+    assert!((d.mean() - 50_050.0).abs() < 1e-3);
+}
+
+fn chi_square(observed: &[u64], expected: &[f64]) -> f64 {
+    observed
         .iter()
-        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .zip(expected)
+        .filter(|(_, e)| **e > 0.0)
+        .map(|(&o, &e)| (o as f64 - e).powi(2) / e)
         .sum()
 }
 
-fn face_counts(input: &str, sides: usize, rolls: usize, seed: u64) -> Vec<u64> {
-    let expr = ok(input);
-    let mut dice = SeededDice::new(seed);
-    let mut counts = vec![0u64; sides];
-    for _ in 0..rolls {
-        let total = expr.roll(&mut dice, &limits()).unwrap().total;
-        assert!(
-            (1..=sides as i64).contains(&total),
-            "`{input}` gave {total}"
-        );
-        counts[total as usize - 1] += 1;
+#[test]
+fn rolled_frequencies_match_the_distribution() {
+    // Fixed seeds: the same counts every run, so the test cannot flake. The bound is the 99.9%
+    // point of chi-square for the degrees of freedom at hand, far above what a fair roller gives.
+    for (input, seed, bound) in [
+        ("4d6kh3", 7, 45.3),   // 15 totals: 14 degrees of freedom
+        ("2d6r1", 11, 29.6),   // 11 totals: 10
+        ("5d10t8f1", 3, 26.1), // -5..=5 but few likely: 8 or so
+        ("1d6!", 5, 60.0),
+    ] {
+        let expr = ok(input);
+        let d = odds(input);
+        let mut dice = SeededDice::new(seed);
+        let rolls = 20_000;
+        let mut counts = vec![0u64; d.p.len()];
+        for _ in 0..rolls {
+            let v = expr.roll(&mut dice, &limits()).unwrap().rolls[0].sets[0].value();
+            let i = usize::try_from(v - d.low).expect("a rolled total below the support");
+            assert!(d.p[i] > 0.0, "`{input}` rolled {v}, which has no chance");
+            counts[i] += 1;
+        }
+        // Bins with a small expectation are merged into their neighbour.
+        let expected: Vec<f64> = d.p.iter().map(|p| p * f64::from(rolls)).collect();
+        let (mut obs, mut exp, mut o, mut e) = (Vec::new(), Vec::new(), 0u64, 0.0);
+        for (c, x) in counts.iter().zip(&expected) {
+            o += c;
+            e += x;
+            if e >= 5.0 {
+                obs.push(o);
+                exp.push(e);
+                (o, e) = (0, 0.0);
+            }
+        }
+        let stat = chi_square(&obs, &exp);
+        assert!(stat < bound, "`{input}`: chi-square {stat:.1} over {bound}");
     }
-    counts
 }
 
 #[test]
-fn d6_faces_are_uniform() {
-    // Chi-square table, 5 degrees of freedom, p = 0.001: critical value 20.515.
-    let stat = chi_square(&face_counts("1d6", 6, 60_000, 2024));
-    assert!(stat < 20.515, "chi-square {stat} for 1d6");
+fn a_biased_roller_would_fail_the_same_check() {
+    // The same statistic on a d6 that never shows 6 is far past the bound.
+    let observed = [4000, 4000, 4000, 4000, 4000, 0];
+    let expected = [20000.0 / 6.0; 6];
+    assert!(chi_square(&observed, &expected) > 100.0);
 }
 
-#[test]
-fn d100_and_d_percent_faces_are_uniform() {
-    // Chi-square table, 99 degrees of freedom, p = 0.001: critical value 148.230.
-    for input in ["1d100", "d%"] {
-        let stat = chi_square(&face_counts(input, 100, 60_000, 99));
-        assert!(stat < 148.230, "chi-square {stat} for {input}");
+/// A die source that counts what it is asked for: the work of a roll, without a clock.
+struct Counting(SeededDice, u64);
+
+impl crate::rules::dice::DieSource for Counting {
+    fn roll(&mut self, sides: u32) -> u32 {
+        self.1 += 1;
+        self.0.roll(sides)
     }
 }
 
+/// The most dice a message that parsed may make the roller throw: every die once, once more for
+/// each reroll-once on it, the shared cap on explosions and rerolls-until, and one `ra` per group.
+fn most_rolls(expr: &Expr, limits: &Limits) -> u64 {
+    fn ops(node: &Node) -> u64 {
+        match node {
+            Node::Number(_) => 0,
+            Node::Dice(d) => {
+                let once = d
+                    .ops
+                    .iter()
+                    .filter(|op| matches!(op, Op::Reroll(Reroll::Once, _)))
+                    .count() as u64;
+                u64::from(d.count) * once + 1
+            }
+            Node::Set(items, _) => items.iter().map(ops).sum(),
+            Node::Paren(i) | Node::Neg(i) | Node::Annotated(i, _) => ops(i),
+            Node::Binary(a, _, b) => ops(a) + ops(b),
+        }
+    }
+    let extra: u64 = expr
+        .rolls()
+        .iter()
+        .map(|r| u64::from(r.repeat) * ops(&r.node))
+        .sum();
+    expr.dice_count() + extra + u64::from(limits.max_explosions)
+}
+
 #[test]
-fn chi_square_catches_a_biased_die() {
-    // The check can fail: a d6 that never shows 6 is far over the critical value.
-    let counts = [12_000, 12_000, 12_000, 12_000, 12_000, 0];
-    assert!(chi_square(&counts) > 20.515);
+fn the_costliest_rolls_stay_within_their_bound() {
+    for input in [
+        "100d2!",
+        "100d1000rr<1000",
+        "20 5d2!",
+        "100d2ie2",
+        "4 24d2!; 4d2!",
+        "100d6r1r2r3",
+    ] {
+        let expr = ok(input);
+        let mut dice = Counting(SeededDice::new(1), 0);
+        let _ = expr.roll(&mut dice, &limits()).unwrap();
+        let bound = most_rolls(&expr, &limits());
+        assert!(dice.1 <= bound, "`{input}`: {} rolls over {bound}", dice.1);
+        assert!(bound <= 10_000, "`{input}`: a bound of {bound}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties: no input panics; what parses prints back as itself; rolls stay in the support;
+// the dice thrown stay within the bound the limits set (the fuzz target, run in CI by
+// `cargo test`: 2,000 generated messages a run, plus every string proptest tries).
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn parser_never_panics_on_any_string(input in any::<String>()) {
+        let _ = parse(&input, &limits());
+    }
+
+    #[test]
+    fn nothing_in_the_dice_alphabet_panics_or_overruns(
+        input in "[0-9dDkhlprteifmaFsu!%+*/<>=(),;\\[\\] -]{0,60}",
+        seed in any::<u64>(),
+    ) {
+        if let Ok(expr) = parse(&input, &limits()) {
+            prop_assert!(expr.dice_count() <= 100);
+            let printed = expr.to_string();
+            let again = parse(&printed, &limits());
+            prop_assert!(again.is_ok(), "`{}` printed as `{}`: {:?}", input, printed, again);
+            prop_assert_eq!(again.unwrap().to_string(), printed.clone());
+            let mut dice = Counting(SeededDice::new(seed), 0);
+            let rolled = expr.roll(&mut dice, &limits());
+            prop_assert!(dice.1 <= most_rolls(&expr, &limits()));
+            if let Ok(outcome) = rolled {
+                for (roll, rolled) in expr.rolls().iter().zip(&outcome.rolls) {
+                    if let Ok(d) = distribution_within(roll, &limits(), 200_000) {
+                        for set in &rolled.sets {
+                            let v = set.value();
+                            let capped = outcome.capped || d.cap.is_some();
+                            prop_assert!(capped || d.eq(v) > 0.0, "`{}` rolled {} outside its odds", printed, v);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
