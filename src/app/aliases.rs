@@ -228,6 +228,12 @@ fn owner(ctx: &Ctx<'_>, server: bool) -> AppResult<Owner> {
     if server {
         ctx.gm()?;
         Ok(Owner::Server)
+    } else if ctx.caller.user.0 == 0 {
+        // The store keeps the server's under user 0, which Discord never hands out; only a
+        // console started with `--user 0` could claim it.
+        Err(user(
+            "User 0 keeps no saved rolls of its own; start the console with another --user.",
+        ))
     } else {
         Ok(Owner::Player(ctx.caller.user))
     }

@@ -480,6 +480,9 @@ fn bad_input_is_refused_and_changes_nothing() {
     assert_refused(&app, &reply, "1 page", &before);
     let reply = run(&app, &ann(), &["alias"], &[]);
     assert_refused(&app, &reply, "There is no command /alias", &before);
+    // User 0 is where the server's are kept: no one sets theirs there.
+    let reply = set(&app, &caller(0, "Nobody", false), "mine", "1d4");
+    assert_refused(&app, &reply, "User 0 keeps no saved rolls", &before);
 
     // What follows a saved roll's name must be arithmetic: refused, nothing rolled.
     let rolls = logged(&app);
