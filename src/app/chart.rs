@@ -465,12 +465,18 @@ fn encode(width: u32, height: u32, rgb: &[u8]) -> Vec<u8> {
     let ink = palette.iter().position(|&c| c == INK).unwrap_or(0) as u8;
     let row_bytes = (width as usize).div_ceil(2);
     let mut packed = vec![0u8; row_bytes * height as usize];
+    // Runs of one colour are long (paper, bars), so the last colour's index is kept.
+    let mut last = (
+        PAPER,
+        palette.iter().position(|&c| c == PAPER).unwrap_or(0) as u8,
+    );
     for (i, pixel) in rgb.chunks_exact(3).enumerate() {
         let colour = u32::from_be_bytes([0, pixel[0], pixel[1], pixel[2]]);
-        let index = palette
-            .iter()
-            .position(|&c| c == colour)
-            .map_or(ink, |i| i as u8);
+        if colour != last.0 {
+            let index = palette.iter().position(|&c| c == colour);
+            last = (colour, index.map_or(ink, |i| i as u8));
+        }
+        let index = last.1;
         let (row, column) = (i / width as usize, i % width as usize);
         let byte = &mut packed[row * row_bytes + column / 2];
         *byte |= if column % 2 == 0 { index << 4 } else { index };
@@ -487,7 +493,7 @@ fn encode(width: u32, height: u32, rgb: &[u8]) -> Vec<u8> {
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Four);
     encoder.set_palette(entries);
-    encoder.set_compression(png::Compression::High);
+    encoder.set_compression(png::Compression::Balanced);
     let written = encoder.write_header().and_then(|mut writer| {
         writer.write_image_data(&packed)?;
         writer.finish()
