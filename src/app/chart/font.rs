@@ -103,6 +103,21 @@ const GLYPHS: &[(char, &str)] = &[
     ('·', "..... ..... ..... .##.. .##.. ..... ....."),
     ('×', "..... #...# .#.#. ..#.. .#.#. #...# ....."),
     ('…', "..... ..... ..... ..... ..... ..... #.#.#"),
+    // What a dice expression in a title may hold (`/odds dice`: "Odds of `4d6kh3`").
+    ('`', ".#... ..#.. ..... ..... ..... ..... ....."),
+    ('"', ".#.#. .#.#. ..... ..... ..... ..... ....."),
+    (';', "..... .##.. .##.. ..... .##.. .##.. ..#.. .#..."),
+    ('[', ".###. .#... .#... .#... .#... .#... .###."),
+    (']', ".###. ...#. ...#. ...#. ...#. ...#. .###."),
+    ('{', "...#. ..#.. ..#.. .#... ..#.. ..#.. ...#."),
+    ('}', ".#... ..#.. ..#.. ...#. ..#.. ..#.. .#..."),
+    ('|', "..#.. ..#.. ..#.. ..#.. ..#.. ..#.. ..#.."),
+    ('~', "..... ..... .#... #.#.# ...#. ..... ....."),
+    ('^', "..#.. .#.#. #...# ..... ..... ..... ....."),
+    ('&', ".##.. #..#. #.#.. .#... #.#.# #..#. .##.#"),
+    ('@', ".###. #...# #.### #.#.# #.### #.... .####"),
+    ('$', "..#.. .#### #.#.. .###. ..#.# ####. ..#.."),
+    ('\\', "#.... #.... .#... ..#.. ...#. ....# ....#"),
 ];
 
 /// The glyph drawn for `c`: its own, a look-alike's (a Unicode minus is a hyphen), or `?`.
@@ -176,19 +191,16 @@ mod tests {
             }
             // Only the letters with tails (and the comma, the underscore) reach below the line.
             if rows.len() > CAP_HEIGHT as usize {
-                assert!("gjpqy,_".contains(*c), "{c:?} has a tail");
+                assert!("gjpqy,;_".contains(*c), "{c:?} has a tail");
             }
             assert!(
                 GLYPHS[i + 1..].iter().all(|(other, _)| other != c),
                 "{c:?} twice"
             );
         }
-        // What the charts write: digits, every letter, percentages, signs, comparisons.
-        for c in ('0'..='9')
-            .chain('A'..='Z')
-            .chain('a'..='z')
-            .chain("%-+.,:()<>≥≤ ".chars())
-        {
+        // What the charts write: every printable ASCII character (digits, letters, percentages,
+        // signs, what players type in a dice expression) and the few others a title holds.
+        for c in (' '..='~').chain("≥≤·×…".chars()) {
             assert!(GLYPHS.iter().any(|(g, _)| *g == c), "{c:?} has no glyph");
         }
     }
