@@ -57,7 +57,7 @@ const INK: u32 = 0x0031_3338;
 /// Grid lines behind the bars.
 const GRID: u32 = 0x00E3_E5E8;
 /// The bars of a distribution.
-const DISTRIBUTION_TONE: Tone = Tone::Info;
+pub const DISTRIBUTION_TONE: Tone = Tone::Info;
 
 /// Every colour a chart uses; the PNG's palette.
 fn palette() -> [u32; 9] {

@@ -444,7 +444,12 @@ fn dice_odds_help_and_history() {
         "{text}"
     );
     assert!(text.contains("6. 4d6kh3 ("), "six sets, one a line: {text}");
-    let text = x.text(&alys, "/odds dice expression:2d6 at:7");
+    let odds = x.run(&alys, "/odds dice expression:2d6 at:7");
+    let files = &odds.callback.files;
+    assert_eq!(files.len(), 1, "one chart");
+    assert_eq!(files[0].filename.as_deref(), Some("odds.png"));
+    assert!(files[0].bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let text = odds.text();
     assert!(text.contains("Odds of `2d6`"), "{text}");
     assert!(text.contains("16.67%") && text.contains("58.33%"), "{text}");
     let refused = x.run(&alys, "/odds dice expression:\"1d20; 2d6\"");
