@@ -301,6 +301,10 @@ fn render_text(reply: &Reply, out: &mut String) {
     for b in &reply.buttons {
         let _ = writeln!(out, "[{}] (/button id:{})", b.label, b.custom_id);
     }
+    // A file's bytes are not for a terminal (a chart is a PNG); its name and size say it came.
+    if let Some(file) = &reply.file {
+        let _ = writeln!(out, "[attached {}, {}]", file.name, file.size_text());
+    }
 }
 
 /// Why a typed line is not a command.
@@ -435,6 +439,23 @@ mod tests {
         let json = to_json(&reply, false);
         assert_eq!(json["update"]["content"], "Rolled: Gala");
         assert!(to_json(&Reply::public("x"), false).get("update").is_none());
+    }
+
+    #[test]
+    fn an_attached_picture_is_named_with_its_size_not_printed() {
+        let png = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]
+            .into_iter()
+            .chain(std::iter::repeat_n(0xFF, 12_292))
+            .collect();
+        let reply = Reply::public("").with_binary_file("odds.png", png);
+        let text = to_text(&reply, false);
+        assert_eq!(text, "[attached odds.png, 12.3 KB]\n\n");
+        let export = Reply::ephemeral("The sheet.").with_file("gala.json", "{}");
+        assert!(
+            to_text(&export, false).contains("[attached gala.json, 2 B]"),
+            "{}",
+            to_text(&export, false)
+        );
     }
 
     #[test]

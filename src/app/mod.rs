@@ -25,6 +25,7 @@
 //!   text.rs        escaping, limits      sheet.rs    the public sheet, per system
 //!   weapons.rs     the default weapon    suggest.rs  autocomplete
 //!   outbox.rs      the GM channel copies help.rs     /help
+//!   chart.rs       odds as PNG charts (plotters, its own pixel font; no system fonts)
 //!   layout.rs      Discord's limits: a list over fields, an embed over pages
 //!   the families: each a dispatcher over its use cases, and a leaf they all share
 //!   thiz/          /check /attack /wound /maneuver /hazard /magic /move /advance; shared.rs
@@ -51,6 +52,7 @@
 
 pub mod aliases;
 pub mod characters;
+pub mod chart;
 pub mod command;
 pub mod context;
 pub mod encounter;

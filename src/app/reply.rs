@@ -56,11 +56,98 @@ pub struct Button {
     pub disabled: bool,
 }
 
-/// A file sent with a reply (a character export), as text.
+/// A file sent with a reply: a character export (text) or an odds chart (a PNG picture).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplyFile {
     pub name: String,
-    pub content: String,
+    /// The file's bytes. A reply is stored as JSON (the GM channel's outbox), where these are
+    /// written as a string when they are UTF-8 text, as every file was before charts, and
+    /// otherwise as `{"base64": "…"}` (see [`file_bytes`]).
+    #[serde(with = "file_bytes")]
+    pub content: Vec<u8>,
+}
+
+impl ReplyFile {
+    /// A text file (a character export).
+    pub fn text(name: impl Into<String>, content: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            content: content.into().into_bytes(),
+        }
+    }
+
+    /// A file of any bytes (a PNG chart).
+    pub fn binary(name: impl Into<String>, content: Vec<u8>) -> Self {
+        Self {
+            name: name.into(),
+            content,
+        }
+    }
+
+    /// The file's text, when it is UTF-8 text; `None` for a picture.
+    pub fn as_text(&self) -> Option<&str> {
+        std::str::from_utf8(&self.content).ok()
+    }
+
+    /// The file with its text passed through `f` (a picture is left as it is): how the GM's
+    /// screen hides or reveals what a file says.
+    pub fn map_text(self, f: impl FnOnce(&str) -> String) -> Self {
+        match String::from_utf8(self.content) {
+            Ok(text) => Self {
+                content: f(&text).into_bytes(),
+                name: self.name,
+            },
+            Err(e) => Self {
+                content: e.into_bytes(),
+                name: self.name,
+            },
+        }
+    }
+
+    /// Its size for people: "812 B", "12.3 KB", "1.5 MB" (1 KB = 1,000 bytes, as Discord counts).
+    pub fn size_text(&self) -> String {
+        let n = self.content.len();
+        if n < 1000 {
+            format!("{n} B")
+        } else if n < 1_000_000 {
+            format!("{:.1} KB", n as f64 / 1e3)
+        } else {
+            format!("{:.1} MB", n as f64 / 1e6)
+        }
+    }
+}
+
+/// How [`ReplyFile::content`] is written in JSON: UTF-8 text as a plain string (so replies stored
+/// before files could hold pictures still read back, and stored exports stay readable), any other
+/// bytes as `{"base64": "…"}`, a third more than the bytes themselves (hex would double them).
+mod file_bytes {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        Text(String),
+        Binary { base64: String },
+    }
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => s.serialize_str(text),
+            Err(_) => Stored::Binary {
+                base64: STANDARD.encode(bytes),
+            }
+            .serialize(s),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        match Stored::deserialize(d)? {
+            Stored::Text(text) => Ok(text.into_bytes()),
+            Stored::Binary { base64 } => STANDARD.decode(base64).map_err(serde::de::Error::custom),
+        }
+    }
 }
 
 /// A reply to one command.
@@ -126,11 +213,15 @@ impl Reply {
         self
     }
 
+    /// Attaches a text file (a character export).
     pub fn with_file(mut self, name: impl Into<String>, content: impl Into<String>) -> Self {
-        self.file = Some(ReplyFile {
-            name: name.into(),
-            content: content.into(),
-        });
+        self.file = Some(ReplyFile::text(name, content));
+        self
+    }
+
+    /// Attaches a file of any bytes (a PNG chart), beside whatever the reply says.
+    pub fn with_binary_file(mut self, name: impl Into<String>, content: Vec<u8>) -> Self {
+        self.file = Some(ReplyFile::binary(name, content));
         self
     }
 
@@ -249,8 +340,11 @@ impl Reply {
         if let Some(file) = &self.file {
             out.push('\n');
             out.push_str(&file.name);
-            out.push('\n');
-            out.push_str(&file.content);
+            // A picture has no text to scan; what a chart draws, its reply's embed says.
+            if let Some(text) = file.as_text() {
+                out.push('\n');
+                out.push_str(text);
+            }
         }
         if let Some(copy) = &self.gm_copy {
             out.push('\n');
@@ -305,13 +399,62 @@ mod tests {
                 label: "l".into(),
                 disabled: false,
             })
-            .with_gm_copy(Reply::ephemeral("g"));
+            .with_gm_copy(Reply::ephemeral("g"))
+            .with_file("x.json", "{}");
         let text = reply.all_text();
-        for part in ["c", "t", "d", "n", "v", "f", "id", "l", "g"] {
+        for part in ["c", "t", "d", "n", "v", "f", "id", "l", "g", "x.json", "{}"] {
             assert!(
                 text.lines().any(|l| l == part),
                 "{part} missing from {text:?}"
             );
         }
+        // A picture is named; its bytes are no text to scan.
+        let chart = Reply::public("c").with_binary_file("odds.png", vec![0x89, b'4', b'2']);
+        assert_eq!(chart.all_text(), "c\nodds.png");
+    }
+
+    #[test]
+    fn a_text_file_is_stored_as_its_text_and_a_picture_as_base64() {
+        let text = Reply::public("").with_file("gala.json", "{\"a\":1}");
+        let json = serde_json::to_value(&text).unwrap();
+        assert_eq!(json["file"]["content"], "{\"a\":1}");
+        let back: Reply = serde_json::from_value(json).unwrap();
+        assert_eq!(back, text);
+
+        let bytes = vec![0x89, b'P', b'N', b'G', 0, 255, 10];
+        let picture = Reply::public("").with_binary_file("odds.png", bytes.clone());
+        let json = serde_json::to_value(&picture).unwrap();
+        assert_eq!(json["file"]["content"]["base64"], "iVBORwD/Cg==");
+        let back: Reply = serde_json::from_value(json).unwrap();
+        assert_eq!(back.file.map(|f| f.content), Some(bytes));
+
+        // A reply stored before files held bytes reads back as before.
+        let old = serde_json::json!({
+            "content": "", "embeds": [], "buttons": [], "visibility": "public",
+            "gm_copy": null, "gm_channel": null, "update": null,
+            "file": {"name": "gala.json", "content": "{}"},
+        });
+        let old: Reply = serde_json::from_value(old).unwrap();
+        assert_eq!(old.file.as_ref().and_then(ReplyFile::as_text), Some("{}"));
+        let bad = serde_json::json!({"name": "x.png", "content": {"base64": "*"}});
+        assert!(serde_json::from_value::<ReplyFile>(bad).is_err());
+    }
+
+    #[test]
+    fn a_files_size_reads_in_bytes_kilobytes_or_megabytes() {
+        let size = |n: usize| ReplyFile::binary("f", vec![0; n]).size_text();
+        assert_eq!(size(0), "0 B");
+        assert_eq!(size(999), "999 B");
+        assert_eq!(size(1000), "1.0 KB");
+        assert_eq!(size(12_345), "12.3 KB");
+        assert_eq!(size(2_500_000), "2.5 MB");
+    }
+
+    #[test]
+    fn the_screen_changes_a_files_text_and_leaves_a_picture_alone() {
+        let text = ReplyFile::text("a.txt", "secret").map_text(str::to_uppercase);
+        assert_eq!(text.as_text(), Some("SECRET"));
+        let picture = ReplyFile::binary("a.png", vec![0x89, 0xFF]).map_text(|_| String::new());
+        assert_eq!(picture.content, vec![0x89, 0xFF]);
     }
 }

@@ -16,7 +16,7 @@
 //! This module owns the wrappers and the sorting, and imports nothing but the reply model: no
 //! use case, no store.
 
-use super::reply::{Button, Embed, Field, Reply, Visibility};
+use super::reply::{Button, Embed, Field, Reply, ReplyFile, Visibility};
 
 /// Starts text that only the GM may read (a private-use character). A player who types one in a
 /// name only hides more of a reply, never less: an open span runs to the end of its text, and
@@ -111,8 +111,8 @@ impl Reply {
         for b in &self.buttons {
             f(&b.label);
         }
-        if let Some(file) = &self.file {
-            f(&file.content);
+        if let Some(text) = self.file.as_ref().and_then(ReplyFile::as_text) {
+            f(text);
         }
         for r in [&self.gm_copy, &self.update, &self.caller_copy, &self.notice]
             .into_iter()
@@ -154,10 +154,7 @@ pub fn reveal(reply: Reply) -> Reply {
                 ..b
             })
             .collect(),
-        file: reply.file.map(|mut f| {
-            f.content = revealed(&f.content);
-            f
-        }),
+        file: reply.file.map(|f| f.map_text(revealed)),
         gm_copy: reply.gm_copy.map(|c| Box::new(reveal(*c))),
         update: reply.update.map(|c| Box::new(reveal(*c))),
         caller_copy: reply.caller_copy.map(|c| Box::new(reveal(*c))),
@@ -202,10 +199,7 @@ fn screen(reply: &Reply) -> Reply {
             .filter(|b| !marked(&b.label))
             .cloned()
             .collect(),
-        file: reply.file.clone().map(|mut f| {
-            f.content = hidden(&f.content);
-            f
-        }),
+        file: reply.file.clone().map(|f| f.map_text(hidden)),
         gm_copy: None,
         update: reply.update.as_deref().map(|u| Box::new(screen(u))),
         caller_copy: None,

@@ -220,7 +220,7 @@ pub fn create_reply(reply: &Reply) -> poise::CreateReply {
 }
 
 fn attachment(file: &ReplyFile) -> serenity::CreateAttachment {
-    serenity::CreateAttachment::bytes(file.content.as_bytes(), file.name.as_str())
+    serenity::CreateAttachment::bytes(file.content.as_slice(), file.name.as_str())
 }
 
 /// The answer to an interaction as a new message (the `data` of a type 4 callback), with its

@@ -94,7 +94,7 @@ impl World {
 
     fn export(&self, caller: &Caller, name: &str) -> Option<String> {
         let r = self.run(caller, &["character", "export"], &[("name", name)]);
-        r.file.map(|f| f.content)
+        r.file.and_then(|f| String::from_utf8(f.content).ok())
     }
 }
 

@@ -1174,7 +1174,7 @@ fn exports_attach_the_whole_file_under_a_safe_name() {
     let reply = w.ok(&ann(), &["export"], &[]);
     let file = reply.file.as_ref().expect("an export attaches its file");
     assert_eq!(file.name, "Vexa_____x_.referee.json");
-    let attached: serde_json::Value = serde_json::from_str(&file.content).unwrap();
+    let attached: serde_json::Value = serde_json::from_slice(&file.content).unwrap();
     assert_eq!(attached, exported_json(&reply));
 }
 

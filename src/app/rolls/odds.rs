@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use crate::app::chart;
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::dice::expr::{self, Distribution};
@@ -71,15 +72,17 @@ pub(super) fn odds(ctx: &Ctx<'_>, expression: &str, at: Option<i64>) -> AppResul
             inline: true,
         });
     }
-    Ok(Reply::public("").with_embed(Embed {
+    let png = chart::distribution_png(&format!("Odds of {read}"), &dist.points());
+    let reply = Reply::public("").with_embed(Embed {
         title: format!("Odds of `{read}`"),
         description,
         tone: Some(Tone::Info),
         fields,
         footer: Some(
-            "Exact: worked out over every way the dice can fall, not simulated.".to_owned(),
+            "Exact: worked out over every way the dice can fall, not simulated. The chart shows every total.".to_owned(),
         ),
-    }))
+    });
+    Ok(chart::attached(reply, png))
 }
 
 fn roll_counts_successes(node: &expr::Node) -> bool {
@@ -222,6 +225,25 @@ mod tests {
         assert_eq!(field("Exactly 7").as_deref(), Some("16.67%"));
         assert_eq!(field("7 or more").as_deref(), Some("58.33%"));
         assert_eq!(field("7 or less").as_deref(), Some("58.33%"));
+    }
+
+    #[test]
+    fn the_chart_has_a_bar_for_every_total_as_tall_as_its_chance() {
+        use crate::app::chart::picture::Picture;
+        let reply = odds_of("2d6", None).unwrap();
+        let file = reply.file.as_ref().expect("a chart");
+        assert_eq!(file.name, chart::CHART_FILE);
+        let picture = Picture::decode(&file.content);
+        assert_eq!((picture.width, picture.height), chart::DISTRIBUTION_SIZE);
+        let bar = chart::DISTRIBUTION_TONE.color();
+        let runs = picture.column_runs(bar);
+        assert_eq!(runs.len(), 11, "a bar for each total 2..=12");
+        let height = |i: usize| picture.count_in_column(u32::midpoint(runs[i].0, runs[i].1), bar);
+        // 7 (6 in 36) is the tallest; 2 and 12 (1 in 36) a sixth of it, within a pixel or two.
+        assert!((0..11).all(|i| height(i) <= height(5)));
+        let ratio = height(0) as f64 / height(5) as f64;
+        assert!((ratio - 1.0 / 6.0).abs() < 0.02, "{ratio}");
+        assert_eq!(height(0), height(10));
     }
 
     #[test]

@@ -7,7 +7,7 @@ mod encounter;
 mod house;
 mod render;
 
-pub(super) use render::{breakdown, outcome_name, table_text};
+pub(super) use render::{breakdown, outcome_name, outcome_tone, table_text};
 
 use serde_json::json;
 

@@ -4,14 +4,14 @@
 
 use serde_json::json;
 
-use super::odds::miss_name;
+use super::odds::{miss_name, miss_tone};
 use super::shared::{faces, field, gear_dx, tft_sheet};
 use crate::app::invocation::{Invocation, Opts, RollMode};
-use crate::app::reply::{Embed, Reply, Tone};
+use crate::app::reply::{Embed, Reply};
 use crate::app::text::{escape, signed};
 use crate::app::{AppResult, Ctx};
 use crate::rules::tft::Multiplier;
-use crate::rules::tft::attack::{MissOutcome, roll_to_miss};
+use crate::rules::tft::attack::roll_to_miss;
 
 /// The largest modifier either way, and the most earlier rolls (as `/tft attack`).
 const MAX_MODIFIER: i64 = 40;
@@ -83,10 +83,7 @@ impl Miss {
                 Some(Multiplier::Double) => "The figure in the way takes the shot, double damage.",
                 Some(Multiplier::Triple) => "The figure in the way takes the shot, triple damage.",
             };
-            let tone = match roll.outcome {
-                MissOutcome::AutomaticMiss | MissOutcome::Missed => Tone::Green,
-                _ => Tone::Red,
-            };
+            let tone = miss_tone(roll.outcome);
             let embed = Embed {
                 title: escape(&label),
                 description: format!("**{}**. {effect}", miss_name(roll.outcome)),

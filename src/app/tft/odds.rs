@@ -1,10 +1,11 @@
 //! `/odds tft target dice [save] [miss]`: the exact chance of every outcome of an attack (or, with
 //! `save:true`, a saving roll; with `miss:true`, a roll to miss a figure in the line of fire), by
-//! enumeration. Rolls nothing, so nothing is logged.
+//! enumeration, in an embed and as a chart beside it. Rolls nothing, so nothing is logged.
 
-use super::attack::table_text;
-use super::save::{bands_text, result_name};
+use super::attack::{outcome_tone, table_text};
+use super::save::{bands_text, result_name, result_tone};
 use super::shared::{field, table_settings};
+use crate::app::chart;
 use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::{AppResult, Ctx, user};
@@ -52,17 +53,29 @@ impl Odds {
     }
 
     pub fn run(self, ctx: &Ctx<'_>) -> Reply {
-        let embed = if self.save {
+        let (embed, outcomes) = if self.save {
             self.save_embed()
         } else if self.miss {
             self.miss_embed()
         } else {
             self.attack_embed(ctx)
         };
-        Reply::public("").with_embed(embed)
+        let reply = Reply::public("");
+        if outcomes.is_empty() {
+            return reply.with_embed(embed);
+        }
+        // The chart draws the outcomes as the embed lists them, each in its colour.
+        let total: u64 = outcomes.iter().map(|&(_, ways, _)| ways).sum();
+        let bars: Vec<(&str, f64, Tone)> = outcomes
+            .iter()
+            .map(|&(name, ways, tone)| (name, ways as f64 / total.max(1) as f64, tone))
+            .collect();
+        let png = chart::outcomes_png(&embed.title, &bars);
+        chart::attached(reply.with_embed(embed), png)
     }
 
-    fn attack_embed(&self, ctx: &Ctx<'_>) -> Embed {
+    /// The attack's odds, and its outcomes as (name, ways, colour) for the chart.
+    fn attack_embed(&self, ctx: &Ctx<'_>) -> (Embed, Outcomes) {
         let (settings, _) = table_settings(ctx);
         // The dice count was checked when parsing, so the odds always exist.
         let Ok(odds) = hit_odds(self.dice, self.target, CriticalRange::NORMAL, settings) else {
@@ -70,41 +83,40 @@ impl Odds {
                 "attack odds are for {MIN_ATTACK_DICE} to {MAX_ATTACK_DICE} dice"
             ));
         };
-        let fields: Vec<Field> = AttackOutcome::ALL
+        let outcomes: Outcomes = AttackOutcome::ALL
             .iter()
             .map(|&o| {
-                field(
-                    super::attack::outcome_name(o),
-                    percent(odds.count(o), odds.outcomes),
-                    true,
-                )
+                let name = super::attack::outcome_name(o);
+                (name, odds.count(o), outcome_tone(o))
             })
             .collect();
-        Embed {
+        let embed = Embed {
             title: format!("Odds: {} dice against adjDX {}", self.dice, self.target),
             description: format!("Hits **{}** of the time.", percent_of(odds.hit_percent())),
             tone: Some(Tone::Info),
-            fields,
+            fields: fields(&outcomes, odds.outcomes),
             footer: Some(format!("Read on {}.", table_text(&odds.table))),
-        }
+        };
+        (embed, outcomes)
     }
 
-    fn save_embed(&self) -> Embed {
+    /// The saving roll's odds, and its outcomes for the chart.
+    fn save_embed(&self) -> (Embed, Outcomes) {
         let Ok(odds) = save_odds(self.dice, self.target) else {
             return error_embed(&format!(
                 "saving roll odds are for {MIN_SAVE_DICE} to {MAX_SAVE_DICE} dice"
             ));
         };
-        let fields: Vec<Field> = SaveResult::ALL
+        let outcomes: Outcomes = SaveResult::ALL
             .iter()
-            .map(|&r| field(result_name(r), percent(odds.count(r), odds.outcomes), true))
+            .map(|&r| (result_name(r), odds.count(r), result_tone(r)))
             .collect();
         let mut footer = bands_text(self.dice);
         // rules/README.md states the bands of 3 and 4 dice; the rest follow its formula.
         if !matches!(self.dice, 3 | 4) {
             footer.push_str(" (The automatic bands for this many dice are an interpretation.)");
         }
-        Embed {
+        let embed = Embed {
             title: format!(
                 "Odds: saving roll, {} dice against {}",
                 self.dice, self.target
@@ -114,20 +126,22 @@ impl Odds {
                 percent_of(odds.success_percent())
             ),
             tone: Some(Tone::Info),
-            fields,
+            fields: fields(&outcomes, odds.outcomes),
             footer: Some(footer),
-        }
+        };
+        (embed, outcomes)
     }
 }
 
 impl Odds {
-    fn miss_embed(&self) -> Embed {
+    /// The roll to miss's odds, and its outcomes for the chart.
+    fn miss_embed(&self) -> (Embed, Outcomes) {
         let counts = miss_odds(self.target);
-        let outcomes: u64 = counts.iter().sum();
-        let fields: Vec<Field> = MissOutcome::ALL
+        let total: u64 = counts.iter().sum();
+        let outcomes: Outcomes = MissOutcome::ALL
             .iter()
             .zip(counts)
-            .map(|(&o, ways)| field(miss_name(o), percent(ways, outcomes), true))
+            .map(|(&o, ways)| (miss_name(o), ways, miss_tone(o)))
             .collect();
         let missed: u64 = MissOutcome::ALL
             .iter()
@@ -135,21 +149,42 @@ impl Odds {
             .filter(|(o, _)| o.multiplier().is_none())
             .map(|(_, ways)| ways)
             .sum();
-        Embed {
+        let embed = Embed {
             title: format!(
                 "Odds: rolling to miss, 3 dice against adjDX {}",
                 self.target
             ),
             description: format!(
                 "The shot misses the figure in the way **{}** of the time.",
-                percent(missed, outcomes)
+                percent(missed, total)
             ),
             tone: Some(Tone::Info),
-            fields,
+            fields: fields(&outcomes, total),
             footer: Some(
                 "3 always misses; 14 always hits; 15-16 double, 17-18 triple damage.".to_owned(),
             ),
-        }
+        };
+        (embed, outcomes)
+    }
+}
+
+/// Every outcome of a roll as (name, ways of rolling it, colour), in the order shown.
+type Outcomes = Vec<(&'static str, u64, Tone)>;
+
+/// One inline field per outcome: its name and its chance.
+fn fields(outcomes: &Outcomes, total: u64) -> Vec<Field> {
+    outcomes
+        .iter()
+        .map(|&(name, ways, _)| field(name, percent(ways, total), true))
+        .collect()
+}
+
+/// The colour of a roll to miss's outcome: green where the figure in the way is spared, red
+/// where the shot strikes it.
+pub(super) fn miss_tone(o: MissOutcome) -> Tone {
+    match o {
+        MissOutcome::AutomaticMiss | MissOutcome::Missed => Tone::Green,
+        _ => Tone::Red,
     }
 }
 
@@ -165,13 +200,16 @@ pub(super) fn miss_name(o: MissOutcome) -> &'static str {
     }
 }
 
-fn error_embed(text: &str) -> Embed {
-    Embed {
+/// Odds that could not be read (the dice were checked when parsing, so never): no outcomes, so
+/// no chart.
+fn error_embed(text: &str) -> (Embed, Outcomes) {
+    let embed = Embed {
         title: "No odds".to_owned(),
         description: text.to_owned(),
         tone: Some(Tone::Error),
         ..Embed::default()
-    }
+    };
+    (embed, Vec::new())
 }
 
 /// A count over all rolls as a percentage: exact at the ends, "<0.01%" for a sliver.

@@ -785,6 +785,47 @@ fn attack_odds_name_every_outcome() {
 }
 
 #[test]
+fn every_kind_of_tft_odds_comes_with_a_chart_of_its_outcomes() {
+    use crate::app::chart::picture::Picture;
+    let w = world();
+    let chart = |opts: &[(&str, &str)]| {
+        let r = w.run(ANN, &["odds", "tft"], opts);
+        let file = r.file.as_ref().expect("a chart beside the embed");
+        assert_eq!(file.name, "odds.png");
+        assert!(r.embeds[0].fields.len() >= 4, "the embed keeps its fields");
+        Picture::decode(&file.content)
+    };
+    let length = |p: &Picture, tone: Tone| {
+        p.bounds(tone.color())
+            .map_or(0, |(left, _, right, _)| right - left + 1)
+    };
+    // 3 dice against 12: the longest green bar (a hit, 150/216) and the longest grey one (a
+    // miss, 46/216) keep the odds' proportion, within the pixels of rounding.
+    let attack = chart(&[("target", "12"), ("dice", "3")]);
+    assert_eq!(attack.width, 800);
+    let (green, grey) = (length(&attack, Tone::Green), length(&attack, Tone::Grey));
+    let want = f64::from(grey) * 150.0 / 46.0;
+    assert!(
+        (f64::from(green) - want).abs() <= 3.0 && grey > 50,
+        "{green} {grey}"
+    );
+    assert!(
+        length(&attack, Tone::Red) > 0,
+        "drop and break have slivers"
+    );
+    // A save's four outcomes, the roll to miss's six: one row each.
+    let save = chart(&[("target", "10"), ("dice", "3"), ("save", "true")]);
+    let miss = chart(&[("target", "13"), ("dice", "3"), ("miss", "true")]);
+    assert!(save.height < attack.height && attack.height > miss.height);
+    assert!(save.height < miss.height);
+    // Rolling to miss at 13: missing the figure in the way (green) is likelier than striking it.
+    assert!(length(&miss, Tone::Green) > length(&miss, Tone::Red));
+    // A refusal has no chart.
+    let r = w.run(ANN, &["odds", "tft"], &[("target", "10"), ("dice", "21")]);
+    assert!(r.file.is_none());
+}
+
+#[test]
 fn save_odds_and_their_limits() {
     let w = world();
     let r = w.run(

@@ -1,12 +1,15 @@
-//! `/odds thiz`: the exact chance of each level at a rating, by enumerating the d100.
+//! `/odds thiz`: the exact chance of each level at a rating, by enumerating the d100, in an
+//! embed and as a chart beside it.
 
+use super::shared::tone;
+use crate::app::chart;
 use crate::app::reply::{Embed, Field, Reply, Tone};
 use crate::app::text::signed;
 use crate::app::{AppResult, user};
 use crate::rules::thiz::Rating;
 use crate::rules::thiz::chart::{MAX_ROW, MIN_ROW};
 use crate::rules::thiz::check::CheckInput;
-use crate::rules::thiz::odds::check_odds;
+use crate::rules::thiz::odds::{FACES, check_odds};
 
 /// Answers `/odds thiz rating [modifier]` (anyone; nothing is rolled or logged).
 pub(super) fn run(rating: i32, modifier: i32) -> AppResult<Reply> {
@@ -44,13 +47,21 @@ pub(super) fn run(rating: i32, modifier: i32) -> AppResult<Reply> {
             inline: true,
         })
         .collect();
-    Ok(Reply::public("").with_embed(Embed {
+    // The chart draws the levels as the embed lists them, best first, each in its colour.
+    let bars: Vec<(&str, f64, Tone)> = odds
+        .best_first()
+        .iter()
+        .map(|&(level, n)| (level.name(), f64::from(n) / f64::from(FACES), tone(level)))
+        .collect();
+    let png = chart::outcomes_png(&title, &bars);
+    let reply = Reply::public("").with_embed(Embed {
         title,
         description: format!("Any success: {}%", odds.successes()),
         tone: Some(Tone::Info),
         fields,
         footer: Some("Exact: every face of the d100 counted.".to_owned()),
-    }))
+    });
+    Ok(chart::attached(reply, png))
 }
 
 #[cfg(test)]
@@ -142,6 +153,58 @@ mod tests {
         };
         assert_eq!(fields("31"), fields("30"));
         assert_ne!(fields("30"), fields("25"));
+    }
+
+    #[test]
+    fn the_odds_come_with_a_chart_whose_bars_measure_each_level() {
+        use crate::app::chart::picture::Picture;
+        use crate::rules::thiz::Rating;
+        use crate::rules::thiz::check::CheckInput;
+        use crate::rules::thiz::odds::check_odds;
+
+        let kit = Kit::new(1);
+        let reply = kit.run(&kit.player(), &["odds", "thiz"], &[("rating", "0")]);
+        let file = reply.file.as_ref().expect("a chart beside the embed");
+        assert_eq!(file.name, "odds.png");
+        assert!(file.as_text().is_none(), "a picture, not text");
+        assert!(file.content.len() < 60_000, "{} bytes", file.content.len());
+        let picture = Picture::decode(&file.content);
+        let odds = check_odds(&CheckInput {
+            base: Rating(0),
+            ..CheckInput::default()
+        })
+        .unwrap();
+        // Each level's bar, in its colour, is as long as its share of the d100, within 2 pixels
+        // of the likeliest level's bar scaled down; a level that cannot happen has no bar.
+        let length = |level| {
+            picture
+                .bounds(super::tone(level).color())
+                .map_or(0, |(left, _, right, _)| right - left + 1)
+        };
+        let (likeliest, most) = odds
+            .best_first()
+            .into_iter()
+            .max_by_key(|&(_, n)| n)
+            .unwrap();
+        let longest = length(likeliest);
+        assert!(longest > 100, "{longest} px");
+        for (level, n) in odds.best_first() {
+            let want = f64::from(n) / f64::from(most) * f64::from(longest);
+            let got = f64::from(length(level));
+            assert!(
+                (got - want).abs() <= 2.0,
+                "{level:?}: {got} px, want {want}"
+            );
+            assert!(
+                length(level) <= longest,
+                "{level:?} longer than {likeliest:?}"
+            );
+        }
+        // The text stays in the embed for anyone who cannot see the picture.
+        assert_eq!(reply.embeds[0].fields.len(), 5);
+        // A refusal has no chart.
+        let refused = kit.run(&kit.player(), &["odds", "thiz"], &[("rating", "41")]);
+        assert!(refused.file.is_none());
     }
 
     #[test]

@@ -381,6 +381,26 @@ fn dice_and_total(text: &str) -> (Vec<i64>, i64) {
     (dice, number_after(text, "Total: **"))
 }
 
+/// An odds reply's chart: one PNG file in the multipart body, named in the message's
+/// attachments, beside the embed that keeps the numbers in words.
+fn assert_odds_chart(files: &[crate::fake::File], data: &Value) {
+    assert_eq!(files.len(), 1, "one chart: {data}");
+    let chart = &files[0];
+    assert_eq!(chart.filename.as_deref(), Some("odds.png"));
+    assert!(
+        chart.bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+        "a PNG: {:?}",
+        &chart.bytes[..chart.bytes.len().min(8)]
+    );
+    assert!(chart.bytes.len() < 60_000, "{} bytes", chart.bytes.len());
+    assert_eq!(data["attachments"][0]["filename"], "odds.png", "{data}");
+    assert!(
+        data["embeds"][0]["fields"]
+            .as_array()
+            .is_some_and(|f| f.len() >= 5)
+    );
+}
+
 #[test]
 fn dice_odds_help_and_history() {
     let s = Session::start();
@@ -408,7 +428,10 @@ fn dice_odds_help_and_history() {
         "a THIZ level: {text}"
     );
 
-    let text = x.text(&alys, "/odds thiz rating:4");
+    let odds = x.run(&alys, "/odds thiz rating:4");
+    assert_eq!(odds.kind(), 4, "{}", odds.callback_body());
+    assert_odds_chart(&odds.callback.files, odds.data());
+    let text = odds.text();
     for level in ["Black", "Red", "Yellow", "Green", "Failure"] {
         assert!(
             text.contains(&format!("{level}: ")),
@@ -418,7 +441,9 @@ fn dice_odds_help_and_history() {
     assert!(text.contains("rating 4"), "{text}");
     assert!(text.contains("Any success: 66%"), "{text}");
 
-    let text = x.text(&alys, "/odds tft target:12 dice:3");
+    let odds = x.run(&alys, "/odds tft target:12 dice:3");
+    assert_odds_chart(&odds.callback.files, odds.data());
+    let text = odds.text();
     assert!(text.contains("3 dice against adjDX 12"), "{text}");
     assert!(text.contains("Hits **74.07%**"), "{text}");
 
@@ -433,7 +458,12 @@ fn dice_odds_help_and_history() {
         "{text}"
     );
     assert!(text.contains("6. 4d6kh3 ("), "six sets, one a line: {text}");
-    let text = x.text(&alys, "/odds dice expression:2d6 at:7");
+    let odds = x.run(&alys, "/odds dice expression:2d6 at:7");
+    let files = &odds.callback.files;
+    assert_eq!(files.len(), 1, "one chart");
+    assert_eq!(files[0].filename.as_deref(), Some("odds.png"));
+    assert!(files[0].bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let text = odds.text();
     assert!(text.contains("Odds of `2d6`"), "{text}");
     assert!(text.contains("16.67%") && text.contains("58.33%"), "{text}");
     let refused = x.run(&alys, "/odds dice expression:\"1d20; 2d6\"");

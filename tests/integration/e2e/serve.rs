@@ -276,6 +276,7 @@ fn three_workers_answer_every_signed_interaction_once_and_survive_a_kill() {
     });
 
     characters_and_buttons(&mut client, &registration, &alice);
+    odds_chart_is_edited_in(&mut client, &alice);
     assert_eq!(
         fake.count_requests(0, is_registration),
         1,
@@ -531,6 +532,33 @@ fn characters_and_buttons(client: &mut Client<'_>, registration: &[Value], alice
             "{rewritten}"
         );
     }
+}
+
+/// `/odds thiz` on a worker that answers in time: its chart is a file, which an HTTP response
+/// cannot carry, so the response defers (public, as the odds are) and the answer, embed and PNG,
+/// is edited in over REST as a multipart body.
+fn odds_chart_is_edited_in(client: &mut Client<'_>, alice: &Caller) {
+    let thiz = vec![subcommand("thiz", vec![payload::integer("rating", 4)])];
+    let asked = client.send_to(1, payload::command(alice, "odds", thiz, Value::Null));
+    assert_eq!(asked.kind(), 5, "deferred for its file: {}", asked.response);
+    assert_eq!(
+        asked.response["data"]["flags"].as_u64().unwrap_or(0) & 64,
+        0
+    );
+    let token = asked.built.token.clone();
+    let edit = client.fake.wait_for("the odds edited in", TIMEOUT, |r| {
+        r.status == 200
+            && r.method == "PATCH"
+            && r.route().ends_with(&format!("/{token}/messages/@original"))
+    });
+    assert!(
+        message_text(edit.body()).contains("Any success: 66%"),
+        "{}",
+        edit.body()
+    );
+    assert_eq!(edit.files.len(), 1, "{}", edit.body());
+    assert_eq!(edit.files[0].filename.as_deref(), Some("odds.png"));
+    assert!(edit.files[0].bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
 }
 
 /// A delete asked and kept on a worker that answers in the response: the press rewrites its

@@ -220,6 +220,28 @@ fn multipart_bodies_give_their_payload_json_and_files() {
     assert_eq!(files[0].bytes, b"{\"a\":\r\n1}");
 }
 
+#[test]
+fn a_binary_file_in_a_multipart_body_keeps_every_byte() {
+    // A PNG's bytes: not UTF-8, with line breaks, dashes and zeros of their own.
+    let png: Vec<u8> = [
+        0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1A, b'\n', 0, 0xFF, b'-', b'-',
+    ]
+    .into_iter()
+    .chain((0..=255).chain([b'\r', b'\n']))
+    .collect();
+    let mut body =
+        b"--XyZ\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"odds.png\"\r\n\
+        Content-Type: image/png\r\n\r\n"
+            .to_vec();
+    body.extend_from_slice(&png);
+    body.extend_from_slice(b"\r\n--XyZ\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n{}\r\n--XyZ--\r\n");
+    let (json, files) = super::rest::decode_body("multipart/form-data; boundary=XyZ", &body);
+    assert_eq!(json, Some(json!({})));
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].content_type.as_deref(), Some("image/png"));
+    assert_eq!(files[0].bytes, png);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rest_routes_answer_serenitys_client_and_record_every_request() {
     let fake = FakeDiscord::start();

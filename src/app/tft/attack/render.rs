@@ -56,7 +56,7 @@ pub(in crate::app::tft) fn outcome_name(o: AttackOutcome) -> &'static str {
 /// The result of a bare-handed 17 or 18 (tft-rules-summary.md, "ROLLING TO HIT").
 pub(in crate::app::tft) const SELF_DAMAGE: &str = "Miss, 1d damage to self";
 
-pub(super) fn outcome_tone(o: AttackOutcome) -> Tone {
+pub(in crate::app::tft) fn outcome_tone(o: AttackOutcome) -> Tone {
     match o {
         AttackOutcome::Triple | AttackOutcome::Double => Tone::Black,
         AttackOutcome::AutomaticHit | AttackOutcome::Hit => Tone::Green,
