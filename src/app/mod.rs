@@ -46,7 +46,8 @@
 //! - `thiz::record` (characters, encounter, luck), `thiz::stats` and `thiz::care` (encounter,
 //!   luck), `thiz::attack` and `thiz::special` (luck), `thiz::shared` (gm).
 //! - `tft::shared` (characters, encounter); `luck::button` (thiz); `characters::fields` (thiz,
-//!   aliases); `aliases` (rolls: `/roll attack+2` rolls a saved roll).
+//!   aliases); `aliases` (rolls: `/roll attack+2` rolls a saved roll; gm: a roll request's
+//!   dice may be each presser's saved roll).
 //! - A family that runs another family's command (the encounter's buttons, a roll request) goes
 //!   through the dispatcher, which lends itself: [`Ctx::run_command`], `gm::request::Accepts`.
 
