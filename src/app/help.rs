@@ -471,11 +471,11 @@ fn command_page(command: &CommandDoc) -> Reply {
 pub const DICE: &str = "\
 **Dice** `2d6` `d20` `d%` (d100) `4dF` (Fate: -, 0, +)
 **Arithmetic** `+ - * /` with parentheses: `(1d8+3)*2`; `/` rounds down; `1d20 >= 15` is 1 or 0
-**Keep/drop** `4d6kh3` or `4d6 k3` (highest 3) · `kl1` · `4d6 d1` or `dl1` (drop lowest) · `dh1` · `k>3` `p<3` (by value)
+**Keep/drop** `4d6kh3` or `4d6 k3` (highest 3) · `kl1` · `km2` (middle) · `4d6 d1` or `dl1` (drop lowest) · `dh1` · `k>3` `p<3` (by value)
 **Rerolls** `2d6r1` (1s once) · `rr<3` or `ir2` (until above 2) · `rg5` `irg5` (5 or more) · `ra6` (a 6 adds one more die)
 **Explode** `3d6!` or `3d6 e` (on the highest face, again and again) · `e8` (8 or more) · cap 100
 **Min/max** `8d6mi2` `4d6ma5` (each die)
-**Successes** `6d10 t7` (7 or more) · `f1` (1s take one away) · `tl3` (3 or less)
+**Successes** `6d10 t7` (7 or more) · `f1` (1s take one away) · `tl3` (3 or less) · `ds10` (10s count two)
 **Sets** `(1d4, 3, 2d6kl1)kh1` (the best of them)
 **Several** `6 4d6` (6 sets) · `1d20+5; 2d6+3` (up to 4 rolls)
 **Words** `(Attack) 1d20+5` label · `1d20+5 ! with the axe` comment · `1d6 [fire]` note · `s 4d6` total only

@@ -307,8 +307,8 @@ fn fate(value: i64) -> String {
 }
 
 /// One die: rerolls `1→4`, a minimum or maximum `1→2`, an explosion `6!`, a success in bold
-/// (`**8**`), a failure marked `✗`, a die the cap stopped marked `(cap)`, a dropped die struck
-/// through. Plain: `1>4`, `1=2`, `6!`, `8s`, `1f`, `6^`, `~3`.
+/// (`**8**`, a double `**10**×2`), a failure marked `✗`, a die the cap stopped marked `(cap)`, a dropped die struck
+/// through. Plain: `1>4`, `1=2`, `6!`, `8s`, `10ss`, `1f`, `6^`, `~3`.
 fn die(d: &DieOutcome, sides: Sides, markdown: bool) -> String {
     let face = |v: i64| match sides {
         Sides::Fate => fate(v),
@@ -332,6 +332,8 @@ fn die(d: &DieOutcome, sides: Sides, markdown: bool) -> String {
     }
     match (d.success, markdown) {
         (1, true) => s = format!("**{s}**"),
+        (2, true) => s = format!("**{s}**×2"),
+        (2, false) => s.push_str("ss"),
         (-1, true) => s.push('✗'),
         (1, false) => s.push('s'),
         (-1, false) => s.push('f'),

@@ -162,6 +162,8 @@ pub enum DiceError {
     DivisionByZero,
     #[error("a number in the roll grew past what can be counted")]
     Overflow,
+    #[error("`{op}`: the middle can only be kept, as in km2; drop from an end with dl1 or dh1")]
+    DropMiddle { op: String },
     #[error("`{op}` appears twice on the same dice; once is enough")]
     RepeatedOp { op: String },
     #[error("no exact odds for this roll: {why}")]

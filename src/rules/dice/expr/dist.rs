@@ -546,11 +546,18 @@ impl Calc {
         sel: Selector,
     ) -> Result<Dist, DiceError> {
         let n = dice.count as usize;
-        let (kept, highest) = match (keep, sel) {
-            (true, Selector::Highest(k)) => (k as usize, true),
-            (true, Selector::Lowest(k)) => (k as usize, false),
-            (false, Selector::Lowest(k)) => (n - k as usize, true),
-            (false, Selector::Highest(k)) => (n - k as usize, false),
+        // The kept dice are places start..start + kept of the dice in order, best first (or
+        // worst first when `highest` is false).
+        let (start, kept, highest) = match (keep, sel) {
+            (true, Selector::Highest(k)) => (0, k as usize, true),
+            (true, Selector::Lowest(k)) => (0, k as usize, false),
+            (false, Selector::Lowest(k)) => (0, n - k as usize, true),
+            (false, Selector::Highest(k)) => (0, n - k as usize, false),
+            // As the roller: (n - k) / 2 dropped below, the rest above.
+            (true, Selector::Middle(k)) => {
+                let k = k as usize;
+                (n - k - (n - k) / 2, k, true)
+            }
             _ => return Err(no_odds("that keep/drop is not worked out")),
         };
         // The chance of each value a die can count (after minimum/maximum), best first.
@@ -587,7 +594,8 @@ impl Calc {
                     }
                     let mut pc = 1.0;
                     for c in 0..=(n - j) {
-                        let take = c.min(kept.saturating_sub(j));
+                        // How many of places j..j + c fall in start..start + kept.
+                        let take = (j + c).min(start + kept).saturating_sub(j.max(start));
                         let s2 = s as i64 + take as i64 * worth[idx];
                         next[j + c][s2 as usize] += q * binom[n - j][c] * pc;
                         pc *= p;

@@ -596,6 +596,7 @@ fn set_ops(input: &mut Input<'_>, items: usize) -> PResult<Vec<SetOp>> {
 enum Rank {
     Highest,
     Lowest,
+    Middle,
     AtLeast,
     AtMost,
 }
@@ -605,6 +606,7 @@ fn selector(input: &mut Input<'_>, bare: Rank) -> PResult<Selector> {
     let kind = match input.bytes().next() {
         Some(b'h' | b'H') => Some(Rank::Highest),
         Some(b'l' | b'L') => Some(Rank::Lowest),
+        Some(b'm' | b'M') => Some(Rank::Middle),
         Some(b'<') => Some(Rank::AtMost),
         Some(b'>') => Some(Rank::AtLeast),
         _ => None,
@@ -622,6 +624,7 @@ fn selector(input: &mut Input<'_>, bare: Rank) -> PResult<Selector> {
     Ok(match kind.unwrap_or(bare) {
         Rank::Highest => Selector::Highest(n as u32),
         Rank::Lowest => Selector::Lowest(n as u32),
+        Rank::Middle => Selector::Middle(n as u32),
         Rank::AtLeast if strict => Selector::AtLeast(n + 1),
         Rank::AtMost if strict => Selector::AtMost(n - 1),
         Rank::AtLeast => Selector::AtLeast(n),
@@ -701,6 +704,9 @@ fn dice_op(input: &mut Input<'_>, dice: &Dice) -> PResult<Option<Op>> {
             let typed = &save.trim_start()[..save.trim_start().len() - input.len()];
             check_op(input, typed, op, dice)?;
             return Ok(Some(op));
+        } else if lower.starts_with("ds") {
+            // Dice Maiden's double successes: `t7ds10`, a 10 counts two.
+            (2, Rank::AtLeast, Op::Double)
         } else if lower.starts_with("tl") {
             (2, Rank::AtMost, Op::Success)
         } else if lower.starts_with('t') {
@@ -754,7 +760,11 @@ fn check_op(input: &Input<'_>, typed: &str, op: Op, dice: &Dice) -> PResult<()> 
             dice.count,
             "dice",
         ),
-        Op::Reroll(_, sel) | Op::Explode(sel) | Op::Success(sel) | Op::Failure(sel)
+        Op::Reroll(_, sel)
+        | Op::Explode(sel)
+        | Op::Success(sel)
+        | Op::Failure(sel)
+        | Op::Double(sel)
             if sel.by_rank() =>
         {
             refused(DiceError::RankNotAllowed {
@@ -798,10 +808,13 @@ fn check_rank(
     what: &str,
 ) -> PResult<()> {
     let n = match sel {
-        Selector::Highest(n) | Selector::Lowest(n) => n,
+        Selector::Highest(n) | Selector::Lowest(n) | Selector::Middle(n) => n,
         Selector::AtLeast(_) | Selector::AtMost(_) => return Ok(()),
     };
     let op = typed.trim().to_ascii_lowercase();
+    if !keep && matches!(sel, Selector::Middle(_)) {
+        return refuse(input, Err(DiceError::DropMiddle { op }));
+    }
     let count_text = format!("{count} {what}");
     if n == 0 {
         return refuse(input, Err(DiceError::KeepZero { op }));

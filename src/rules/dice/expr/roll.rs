@@ -71,7 +71,7 @@ pub struct DieOutcome {
     pub exploded: bool,
     /// It was added by an explosion or by `ra`.
     pub extra: bool,
-    /// +1 a success, -1 a failure, 0 neither (`t`/`f`).
+    /// +1 a success, +2 a double success (`ds`), -1 a failure, 0 neither (`t`/`f`).
     pub success: i8,
     /// The cap on extra rolls stopped it.
     pub capped: bool,
@@ -290,10 +290,11 @@ pub(super) fn success(spec: &Dice, value: i64) -> i8 {
         match op {
             Op::Success(sel) if sel.matches(value) => s += 1,
             Op::Failure(sel) if sel.matches(value) => s -= 1,
+            Op::Double(sel) if sel.matches(value) => s += 1,
             _ => {}
         }
     }
-    s.clamp(-1, 1)
+    s.clamp(-1, 2)
 }
 
 /// Keeps (or drops) what `sel` picks among the entries still kept. Ties go to the one first:
@@ -318,6 +319,12 @@ pub(super) fn select(values: &[i64], kept: &mut [bool], sel: Selector, keep: boo
             .copied()
             .filter(|&i| sel.matches(values[i]))
             .collect(),
+        Selector::Middle(n) => {
+            let mut order = live.clone();
+            order.sort_by(|&a, &b| values[a].cmp(&values[b]));
+            let below = (live.len().saturating_sub(n as usize)) / 2;
+            order.into_iter().skip(below).take(n as usize).collect()
+        }
         Selector::Highest(n) | Selector::Lowest(n) => {
             let mut order = live.clone();
             // A stable sort keeps equal values in the order rolled.

@@ -75,6 +75,9 @@ fn everyday_rolls_of_both_references_read_as_expected() {
         ("4d6 ir2", "4d6rr<3"),
         ("4d10 tl3", "4d10tl3"),
         ("4d6 rg5", "4d6ro>4"),
+        ("5d6 km3", "5d6km3"),
+        ("4d10 t7 ds10", "4d10t7ds10"),
+        ("(1d6, 1d8, 1d10)km1", "(1d6, 1d8, 1d10)km1"),
         ("4d6 irg5", "4d6rr>4"),
         // d20's operators and selectors.
         ("1d20rr<2", "1d20rr<2"),
@@ -169,6 +172,13 @@ fn scripted_totals_for_each_operation() {
         ("2d6ra6", &[6, 3, 4], &[13]),
         ("2d6ra6", &[5, 3], &[8]),
         ("2d6 rg5", &[6, 2, 4], &[6]),
+        // Keep the middle: as many dropped below as above, one more above when uneven.
+        ("5d6km3", &[1, 6, 3, 5, 2], &[10]),
+        ("4d6km2", &[1, 6, 3, 5], &[8]),
+        ("4d6km1", &[1, 6, 3, 5], &[3]),
+        // Double successes.
+        ("4d10t7ds10", &[10, 7, 3, 10], &[5]),
+        ("2d10t7ds10f1", &[10, 1], &[1]),
         ("1d6 irg5", &[6, 5, 3], &[3]),
         // Explosions: until they stop, on a threshold, on a selector.
         ("3d6!", &[6, 6, 2, 3, 4], &[21]),
@@ -279,6 +289,8 @@ fn bounds_on_both_sides() {
         ("()".into(), "empty set"),
         ("(1d4, 2)kh3".into(), "keep at most all 2"),
         ("1d6rh1".into(), "highest or lowest"),
+        ("4d6pm2".into(), "the middle can only be kept"),
+        ("4d6km5".into(), "keep at most all 4"),
         ("0cod".into(), "at least 1 die"),
         ("4wod11".into(), "from 2 to 10"),
         (
@@ -410,6 +422,11 @@ fn distributions_match_enumeration() {
         "dd34",
         "+d%",
         "4d6kh3t4",
+        "5d6km3",
+        "4d6km2",
+        "6d4km1",
+        "3d10t7ds10",
+        "(1d6, 1d6, 1d6)km1",
     ] {
         let d = odds(input);
         let want = enumerate(input);

@@ -166,7 +166,7 @@ impl Dice {
     pub fn counts_successes(&self) -> bool {
         self.ops
             .iter()
-            .any(|op| matches!(op, Op::Success(_) | Op::Failure(_)))
+            .any(|op| matches!(op, Op::Success(_) | Op::Failure(_) | Op::Double(_)))
     }
 }
 
@@ -177,6 +177,8 @@ pub enum Selector {
     Highest(u32),
     /// The lowest n.
     Lowest(u32),
+    /// The middle n: as many dropped below as above (one more above when it cannot be even).
+    Middle(u32),
     /// Every value at or above v.
     AtLeast(i64),
     /// Every value at or below v.
@@ -189,13 +191,13 @@ impl Selector {
         match self {
             Self::AtLeast(v) => value >= v,
             Self::AtMost(v) => value <= v,
-            Self::Highest(_) | Self::Lowest(_) => false,
+            Self::Highest(_) | Self::Lowest(_) | Self::Middle(_) => false,
         }
     }
 
     /// Whether the selector picks by rank (highest/lowest n) rather than by value.
     pub const fn by_rank(self) -> bool {
-        matches!(self, Self::Highest(_) | Self::Lowest(_))
+        matches!(self, Self::Highest(_) | Self::Lowest(_) | Self::Middle(_))
     }
 }
 
@@ -204,6 +206,7 @@ impl fmt::Display for Selector {
         match self {
             Self::Highest(n) => write!(f, "h{n}"),
             Self::Lowest(n) => write!(f, "l{n}"),
+            Self::Middle(n) => write!(f, "m{n}"),
             Self::AtLeast(v) => write!(f, ">{}", v - 1),
             Self::AtMost(v) => write!(f, "<{}", v + 1),
         }
@@ -237,6 +240,8 @@ pub enum Op {
     Success(Selector),
     /// `f1`: a die at or below takes one success away.
     Failure(Selector),
+    /// `ds10` (with `t`): a die at or above counts one success more.
+    Double(Selector),
 }
 
 impl Op {
@@ -264,6 +269,8 @@ impl Op {
             Self::Success(AtLeast(v)) => write!(f, "t{v}"),
             Self::Success(AtMost(v)) => write!(f, "tl{v}"),
             Self::Success(s) => write!(f, "t{s}"),
+            Self::Double(AtLeast(v)) => write!(f, "ds{v}"),
+            Self::Double(s) => write!(f, "ds{s}"),
             Self::Failure(AtMost(v)) => write!(f, "f{v}"),
             Self::Failure(s) => write!(f, "f{s}"),
         }
