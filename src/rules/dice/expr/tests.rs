@@ -646,6 +646,9 @@ proptest! {
             if let Ok(outcome) = rolled {
                 for (roll, rolled) in expr.rolls().iter().zip(&outcome.rolls) {
                     if let Ok(d) = distribution_within(roll, &limits(), 200_000) {
+                        // Every distribution sums to 1 (a chain cut at the cap or below 1e-15 stands
+                        // where it was cut), within the rounding of the sums.
+                        prop_assert!((d.total() - 1.0).abs() < 1e-9, "`{}` sums to {}", printed, d.total());
                         for set in &rolled.sets {
                             let v = set.value();
                             let capped = outcome.capped || d.cap.is_some();
