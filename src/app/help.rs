@@ -471,7 +471,7 @@ fn command_page(command: &CommandDoc) -> Reply {
 pub const DICE: &str = "\
 **Dice** `2d6` `d20` `d%` (d100) `4dF` (Fate: -, 0, +)
 **Arithmetic** `+ - * /` with parentheses: `(1d8+3)*2`; `/` rounds down; `1d20 >= 15` is 1 or 0
-**Keep/drop** `4d6kh3` or `4d6 k3` (highest 3) · `kl1` · `km2` (middle) · `4d6 d1` or `dl1` (drop lowest) · `dh1` · `k>3` `p<3` (by value)
+**Keep/drop** `4d6kh3` or `4d6 k3` (highest 3) · `kl1` · `km2` (middle) · `1d20 adv1` `dis1` (a die more, the worst/best dropped before explosions) · `4d6 d1` or `dl1` (drop lowest) · `dh1` · `k>3` `p<3` (by value)
 **Rerolls** `2d6r1` (1s once) · `rr<3` or `ir2` (until above 2) · `rg5` `irg5` (5 or more) · `ra6` (a 6 adds one more die)
 **Explode** `3d6!` or `3d6 e` (on the highest face, again and again) · `e8` (8 or more) · cap 100
 **Min/max** `8d6mi2` `4d6ma5` (each die)

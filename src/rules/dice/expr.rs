@@ -164,6 +164,8 @@ pub enum DiceError {
     Overflow,
     #[error("`{op}`: the middle can only be kept, as in km2; drop from an end with dl1 or dh1")]
     DropMiddle { op: String },
+    #[error("advantage or disadvantage (adv, dis) can be given once on the same dice")]
+    ExtraTwice,
     #[error("`{op}` appears twice on the same dice; once is enough")]
     RepeatedOp { op: String },
     #[error("no exact odds for this roll: {why}")]

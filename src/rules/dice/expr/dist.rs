@@ -356,6 +356,22 @@ impl Calc {
             })
             .collect();
         let faces = self.faces(dice);
+        let extra = dice.extra();
+        if extra > 0 {
+            let explodes = dice.ops.iter().any(|op| matches!(op, Op::Explode(_)));
+            let keeps = dice
+                .ops
+                .iter()
+                .any(|op| matches!(op, Op::Keep(_) | Op::Drop(_)));
+            if explodes || keeps {
+                return Err(no_odds(
+                    "the odds of advantage or disadvantage with explosions or another keep/drop are not worked out",
+                ));
+            }
+            let best = !dice.ops.iter().any(|op| matches!(op, Op::Disadvantage(_)));
+            let n = (dice.count + extra) as usize;
+            return self.window(dice, &faces, n, (0, dice.count as usize, best));
+        }
         if ranked.is_empty() {
             if dice.ops.is_empty() {
                 return self.uniform_sum(dice);
@@ -546,9 +562,7 @@ impl Calc {
         sel: Selector,
     ) -> Result<Dist, DiceError> {
         let n = dice.count as usize;
-        // The kept dice are places start..start + kept of the dice in order, best first (or
-        // worst first when `highest` is false).
-        let (start, kept, highest) = match (keep, sel) {
+        let window = match (keep, sel) {
             (true, Selector::Highest(k)) => (0, k as usize, true),
             (true, Selector::Lowest(k)) => (0, k as usize, false),
             (false, Selector::Lowest(k)) => (0, n - k as usize, true),
@@ -560,6 +574,18 @@ impl Calc {
             }
             _ => return Err(no_odds("that keep/drop is not worked out")),
         };
+        self.window(dice, faces, n, window)
+    }
+
+    /// The sum (or successes) of the dice at places `start..start + kept` of `n` dice sorted
+    /// best first (worst first when `highest` is false), counted by how many show each value.
+    fn window(
+        &mut self,
+        dice: &Dice,
+        faces: &[(i64, f64)],
+        n: usize,
+        (start, kept, highest): (usize, usize, bool),
+    ) -> Result<Dist, DiceError> {
         // The chance of each value a die can count (after minimum/maximum), best first.
         let mut by_value: BTreeMap<i64, f64> = BTreeMap::new();
         for &(face, p) in faces {

@@ -475,6 +475,13 @@ impl Reader<'_> {
                     }),
                 )?;
             }
+            if let Op::Advantage(n) | Op::Disadvantage(n) = op {
+                if dice.extra() > 0 {
+                    refuse(input, Err(DiceError::ExtraTwice))?;
+                }
+                self.dice = self.dice.saturating_add(u64::from(n));
+                refuse(input, check_dice_total(self.dice, self.limits))?;
+            }
             // The list of operations is bounded by the length of the input.
             dice.ops.push(op);
         }
@@ -650,6 +657,9 @@ fn dice_op(input: &mut Input<'_>, dice: &Dice) -> PResult<Option<Op>> {
         .collect();
     let digit_at = |i: usize| lower[i.min(lower.len())..].starts_with(|c: char| c.is_ascii_digit());
     // (letters, what a bare number means, how to build the op)
+    if lower == "adv" || lower == "dis" {
+        return extra_dice(input, lower == "adv").map(Some);
+    }
     let (letters, bare, make): (usize, Rank, fn(Selector) -> Op) =
         if lower.starts_with("kh") || lower.starts_with("kl") || lower.starts_with('k') {
             (1, Rank::Highest, Op::Keep)
@@ -724,6 +734,33 @@ fn dice_op(input: &mut Input<'_>, dice: &Dice) -> PResult<Option<Op>> {
     let typed = &start[..start.len() - input.len()];
     check_op(input, typed, op, dice)?;
     Ok(Some(op))
+}
+
+/// `adv` or `dis` (after its letters were seen), with an optional count.
+fn extra_dice(input: &mut Input<'_>, advantage: bool) -> PResult<Op> {
+    // Dice Maiden's `adv1`/`dis1`: more dice, the worst (best) dropped before explosions.
+    let typed_start = *input;
+    *input = &input[3..];
+    let n = if input.starts_with(|c: char| c.is_ascii_digit()) {
+        value_number(input)?
+    } else {
+        1
+    };
+    let typed = &typed_start[..typed_start.len() - input.len()];
+    if n == 0 {
+        refuse(
+            input,
+            Err(DiceError::KeepZero {
+                op: typed.to_ascii_lowercase(),
+            }),
+        )?;
+    }
+    let n = n as u32;
+    Ok(if advantage {
+        Op::Advantage(n)
+    } else {
+        Op::Disadvantage(n)
+    })
 }
 
 /// A plain number (for `mi`/`ma`).

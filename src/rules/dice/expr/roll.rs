@@ -174,8 +174,37 @@ impl<S: DieSource> Roller<'_, S> {
 
     fn dice(&mut self, spec: &Dice) -> ValueOutcome {
         let mut dice = Vec::with_capacity(spec.count as usize);
-        for _ in 0..spec.count {
-            self.one_die(spec, &mut dice, false);
+        // Stage 0: advantage or disadvantage rolls more dice and drops some before explosions.
+        // Without it each die explodes as soon as it is rolled (the order dice are drawn in).
+        let extra = spec.extra();
+        if extra == 0 {
+            for _ in 0..spec.count {
+                let rolled = self.base_die(spec);
+                self.push_exploding(spec, &mut dice, rolled);
+            }
+        }
+        let mut base: Vec<DieOutcome> = if extra == 0 {
+            Vec::new()
+        } else {
+            (0..spec.count + extra)
+                .map(|_| self.base_die(spec))
+                .collect()
+        };
+        if extra > 0 {
+            let values: Vec<i64> = base.iter().map(|d| d.value).collect();
+            let mut kept = vec![true; base.len()];
+            let worst = if spec.ops.iter().any(|op| matches!(op, Op::Disadvantage(_))) {
+                Selector::Highest(extra)
+            } else {
+                Selector::Lowest(extra)
+            };
+            select(&values, &mut kept, worst, false);
+            for (die, k) in base.iter_mut().zip(kept) {
+                die.kept = k;
+            }
+        }
+        for die in base.drain(..) {
+            self.push_exploding(spec, &mut dice, die);
         }
         // Stage 2: `ra`.
         for op in &spec.ops {
@@ -221,18 +250,16 @@ impl<S: DieSource> Roller<'_, S> {
         }
     }
 
-    /// Rolls one die through stage 1 and pushes it, then any dice it explodes into.
-    fn one_die(&mut self, spec: &Dice, dice: &mut Vec<DieOutcome>, extra: bool) {
-        let mut current = plain(self.face(spec), extra);
-        let mut explode = None;
+    /// One of the dice asked for through stage 1's rerolls, its value after minimum/maximum.
+    fn base_die(&mut self, spec: &Dice) -> DieOutcome {
+        let mut current = plain(self.face(spec), false);
         for op in &spec.ops {
             match *op {
-                // Rerolls are for the dice asked for, not for those an explosion added.
-                Op::Reroll(Reroll::Once, sel) if !extra && sel.matches(current.face) => {
+                Op::Reroll(Reroll::Once, sel) if sel.matches(current.face) => {
                     current.rerolled.push(current.face);
                     current.face = self.face(spec);
                 }
-                Op::Reroll(Reroll::Until, sel) if !extra => {
+                Op::Reroll(Reroll::Until, sel) => {
                     while sel.matches(current.face) {
                         if !self.take_extra() {
                             current.capped = true;
@@ -242,21 +269,35 @@ impl<S: DieSource> Roller<'_, S> {
                         current.face = self.face(spec);
                     }
                 }
-                Op::Explode(sel) => explode = explode.or(Some(sel)),
                 _ => {}
             }
         }
         current.value = clamp(spec, current.face);
-        let chain = explode.is_some_and(|sel| sel.matches(current.face));
-        if chain && !self.take_extra() {
-            current.capped = true;
+        current
+    }
+
+    /// Pushes a die, then the dice it explodes into (rolled plain: no rerolls). A die dropped
+    /// by advantage or disadvantage never explodes.
+    fn push_exploding(&mut self, spec: &Dice, dice: &mut Vec<DieOutcome>, mut current: DieOutcome) {
+        let explode = spec.ops.iter().find_map(|op| match op {
+            Op::Explode(sel) => Some(*sel),
+            _ => None,
+        });
+        loop {
+            let chain = current.kept && explode.is_some_and(|sel| sel.matches(current.face));
+            if chain && !self.take_extra() {
+                current.capped = true;
+                dice.push(current);
+                return;
+            }
+            current.exploded = chain;
             dice.push(current);
-            return;
-        }
-        current.exploded = chain;
-        dice.push(current);
-        if chain {
-            self.one_die(spec, dice, true);
+            if !chain {
+                return;
+            }
+            let face = self.face(spec);
+            current = plain(face, true);
+            current.value = clamp(spec, face);
         }
     }
 }

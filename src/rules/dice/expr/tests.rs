@@ -76,6 +76,8 @@ fn everyday_rolls_of_both_references_read_as_expected() {
         ("4d10 tl3", "4d10tl3"),
         ("4d6 rg5", "4d6ro>4"),
         ("5d6 km3", "5d6km3"),
+        ("1d20 adv1", "1d20adv1"),
+        ("2d6 dis", "2d6dis1"),
         ("4d10 t7 ds10", "4d10t7ds10"),
         ("(1d6, 1d8, 1d10)km1", "(1d6, 1d8, 1d10)km1"),
         ("4d6 irg5", "4d6rr>4"),
@@ -176,6 +178,12 @@ fn scripted_totals_for_each_operation() {
         ("5d6km3", &[1, 6, 3, 5, 2], &[10]),
         ("4d6km2", &[1, 6, 3, 5], &[8]),
         ("4d6km1", &[1, 6, 3, 5], &[3]),
+        // Advantage and disadvantage: more dice, the worst (best) dropped before explosions.
+        ("1d20 adv1", &[4, 17], &[17]),
+        ("1d20dis1", &[4, 17], &[4]),
+        ("2d6adv1!", &[6, 1, 3, 2], &[11]),
+        ("2d6dis1!", &[6, 1, 3], &[4]),
+        ("3d10adv1t7", &[7, 2, 9, 8], &[3]),
         // Double successes.
         ("4d10t7ds10", &[10, 7, 3, 10], &[5]),
         ("2d10t7ds10f1", &[10, 1], &[1]),
@@ -290,6 +298,9 @@ fn bounds_on_both_sides() {
         ("(1d4, 2)kh3".into(), "keep at most all 2"),
         ("1d6rh1".into(), "highest or lowest"),
         ("4d6pm2".into(), "the middle can only be kept"),
+        ("99d6adv2".into(), "at most 100 dice"),
+        ("1d20adv1dis1".into(), "can be given once"),
+        ("1d20adv0".into(), "does nothing useful"),
         ("4d6km5".into(), "keep at most all 4"),
         ("0cod".into(), "at least 1 die"),
         ("4wod11".into(), "from 2 to 10"),
@@ -389,7 +400,7 @@ type BTreeMapish = std::collections::BTreeMap<i64, f64>;
 fn faces_of(node: &Node) -> Vec<u32> {
     match node {
         Node::Number(_) => Vec::new(),
-        Node::Dice(d) => vec![d.sides.faces(); d.count as usize],
+        Node::Dice(d) => vec![d.sides.faces(); (d.count + d.extra()) as usize],
         Node::Set(items, _) => items.iter().flat_map(faces_of).collect(),
         Node::Paren(i) | Node::Neg(i) | Node::Annotated(i, _) => faces_of(i),
         Node::Binary(a, _, b) => faces_of(a).into_iter().chain(faces_of(b)).collect(),
@@ -423,6 +434,9 @@ fn distributions_match_enumeration() {
         "+d%",
         "4d6kh3t4",
         "5d6km3",
+        "1d20adv1",
+        "3d6dis2",
+        "4d6adv1t5",
         "4d6km2",
         "6d4km1",
         "3d10t7ds10",
@@ -631,7 +645,7 @@ proptest! {
 
     #[test]
     fn nothing_in_the_dice_alphabet_panics_or_overruns(
-        input in "[0-9dDkhlprteifmaFsu!%+*/<>=(),;\\[\\] -]{0,60}",
+        input in "[0-9dDkhlprteifmaFsuv!%+*/<>=(),;\\[\\] -]{0,60}",
         seed in any::<u64>(),
     ) {
         if let Ok(expr) = parse(&input, &limits()) {

@@ -162,6 +162,17 @@ pub struct Dice {
 }
 
 impl Dice {
+    /// Dice rolled beyond `count` by advantage or disadvantage (and dropped before explosions).
+    pub fn extra(&self) -> u32 {
+        self.ops
+            .iter()
+            .map(|op| match op {
+                Op::Advantage(n) | Op::Disadvantage(n) => *n,
+                _ => 0,
+            })
+            .sum()
+    }
+
     /// Whether the dice are counted as successes rather than summed.
     pub fn counts_successes(&self) -> bool {
         self.ops
@@ -242,6 +253,10 @@ pub enum Op {
     Failure(Selector),
     /// `ds10` (with `t`): a die at or above counts one success more.
     Double(Selector),
+    /// `adv1`: one more die rolled, the lowest dropped before anything explodes.
+    Advantage(u32),
+    /// `dis1`: one more die rolled, the highest dropped before anything explodes.
+    Disadvantage(u32),
 }
 
 impl Op {
@@ -269,6 +284,8 @@ impl Op {
             Self::Success(AtLeast(v)) => write!(f, "t{v}"),
             Self::Success(AtMost(v)) => write!(f, "tl{v}"),
             Self::Success(s) => write!(f, "t{s}"),
+            Self::Advantage(n) => write!(f, "adv{n}"),
+            Self::Disadvantage(n) => write!(f, "dis{n}"),
             Self::Double(AtLeast(v)) => write!(f, "ds{v}"),
             Self::Double(s) => write!(f, "ds{s}"),
             Self::Failure(AtMost(v)) => write!(f, "f{v}"),
@@ -384,7 +401,7 @@ impl Node {
     pub fn dice_count(&self) -> u64 {
         match self {
             Self::Number(_) => 0,
-            Self::Dice(d) => u64::from(d.count),
+            Self::Dice(d) => u64::from(d.count) + u64::from(d.extra()),
             Self::Set(items, _) => items.iter().map(Self::dice_count).sum(),
             Self::Paren(inner) | Self::Neg(inner) | Self::Annotated(inner, _) => inner.dice_count(),
             Self::Binary(a, _, b) => a.dice_count() + b.dice_count(),
