@@ -77,6 +77,8 @@ pub mod thiz;
 pub mod weapons;
 
 #[cfg(test)]
+pub(crate) mod testkit;
+#[cfg(test)]
 mod trust_tests;
 
 use std::time::Instant;

@@ -3,39 +3,10 @@
 
 use super::*;
 use crate::app::reply::Visibility;
-use crate::app::{App, Caller, Command};
+use crate::app::testkit::{GUILD, ann, bo, caller, gm, run};
+use crate::app::{App, Caller};
+use crate::store::UserId;
 use crate::store::rolls;
-use crate::store::{GuildId, UserId};
-
-const GUILD: GuildId = GuildId(1);
-
-fn caller(user: u64, name: &str, gm: bool) -> Caller {
-    Caller {
-        guild: GUILD,
-        user: UserId(user),
-        name: name.into(),
-        roles: vec![],
-        manage_server: gm,
-    }
-}
-
-fn ann() -> Caller {
-    caller(10, "Ann", false)
-}
-fn bo() -> Caller {
-    caller(11, "Bo", false)
-}
-fn gm() -> Caller {
-    caller(1, "Referee", true)
-}
-
-/// Runs a command as the bot would: a refused parse is answered like any user error.
-fn run(app: &App, who: &Caller, path: &[&str], opts: &[(&str, &str)]) -> Reply {
-    match Command::parse(&Invocation::new(path, opts)) {
-        Ok(command) => app.handle(who, "i1", command),
-        Err(e) => Reply::ephemeral(e.to_string()),
-    }
-}
 
 fn set(app: &App, who: &Caller, name: &str, expression: &str) -> Reply {
     run(

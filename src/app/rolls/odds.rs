@@ -167,10 +167,8 @@ fn table(dist: &Distribution) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::invocation::Invocation;
     use crate::app::reply::Visibility;
-    use crate::app::{Caller, Command};
-    use crate::store::{GuildId, UserId};
+    use crate::app::testkit::{ann, run};
 
     /// The reply, or the text of a refusal (which must be ephemeral).
     fn odds_of(expression: &str, at: Option<&str>) -> Result<Reply, String> {
@@ -179,17 +177,7 @@ mod tests {
         if let Some(at) = at {
             opts.push(("at", at));
         }
-        let caller = Caller {
-            guild: GuildId(1),
-            user: UserId(10),
-            name: "Ann".into(),
-            roles: vec![],
-            manage_server: false,
-        };
-        let reply = match Command::parse(&Invocation::new(&["odds", "dice"], &opts)) {
-            Ok(command) => app.handle(&caller, "i1", command),
-            Err(e) => Reply::ephemeral(e.to_string()),
-        };
+        let reply = run(&app, &ann(), &["odds", "dice"], &opts);
         if reply.visibility == Visibility::Ephemeral {
             Err(reply.all_text())
         } else {

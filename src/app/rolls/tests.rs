@@ -6,44 +6,15 @@
 use super::sha256;
 use super::*;
 use crate::app::reply::Visibility;
-use crate::app::{App, Caller, Command};
+use crate::app::testkit::{GUILD, ann, bo, caller, gm, run};
+use crate::app::{App, Caller};
 use crate::rules::dice::SeededDice;
+use crate::store::UserId;
 use crate::store::characters::{self, NewCharacter};
 use crate::store::guilds::System;
 use crate::store::secrets::GmProof;
-use crate::store::{GuildId, UserId};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-const GUILD: GuildId = GuildId(1);
-
-fn caller(user: u64, name: &str, gm: bool) -> Caller {
-    Caller {
-        guild: GUILD,
-        user: UserId(user),
-        name: name.into(),
-        roles: vec![],
-        manage_server: gm,
-    }
-}
-
-fn ann() -> Caller {
-    caller(10, "Ann", false)
-}
-fn bo() -> Caller {
-    caller(11, "Bo", false)
-}
-fn gm() -> Caller {
-    caller(1, "Referee", true)
-}
-
-/// Runs a command as the bot would: a refused parse is answered like any user error.
-fn run(app: &App, who: &Caller, path: &[&str], opts: &[(&str, &str)]) -> Reply {
-    match Command::parse(&Invocation::new(path, opts)) {
-        Ok(command) => app.handle(who, "i1", command),
-        Err(e) => Reply::ephemeral(e.to_string()),
-    }
-}
 
 fn logged(app: &App) -> usize {
     app.store
