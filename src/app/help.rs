@@ -475,11 +475,12 @@ pub const DICE: &str = "\
 **Rerolls** `2d6r1` (1s once) · `rr<3` or `ir2` (until above 2) · `rg5` `irg5` (5 or more) · `ra6` (a 6 adds one more die)
 **Explode** `3d6!` or `3d6 e` (on the highest face, again and again) · `e8` (8 or more) · cap 100
 **Min/max** `8d6mi2` `4d6ma5` (each die)
-**Successes** `6d10 t7` (7 or more) · `f1` (1s take one away) · `tl3` (3 or less) · `ds10` (10s count two)
+**Successes** `6d10 t7` (7 or more) · `f1` (1s take one away) · `tl3` (3 or less) · `ds10` (10s count two) · `c` (with f1: each 10 cancels a 1) · `b1` (count botches)
+**Implode** `4d6 i1` (each 1 subtracts a fresh die, once)
 **Sets** `(1d4, 3, 2d6kl1)kh1` (the best of them)
 **Several** `6 4d6` (6 sets) · `1d20+5; 2d6+3` (up to 4 rolls)
-**Words** `(Attack) 1d20+5` label · `1d20+5 ! with the axe` comment · `1d6 [fire]` note · `s 4d6` total only
-**Aliases** `dndstats` `+d20` `-d20` `+d%` `-d%` `4cod` `4wod8` `sr6` `6yz` `3wh4+` `sp4` `dd34`
+**Words** `(Attack) 1d20+5` label · `1d20+5 ! with the axe` comment · `1d6 [fire]` note · `s 4d6` total only · `nr 4d6` dice only · `p 1d20` only you see it
+**Aliases** `dndstats` `+d20` `-d20` `+d%` `-d%` `4cod` `4codr` `4wod8` `4wod8c` `sr6` `6yz` `3wh4+` `sp4` `dd34`
 Each reply says how it read your roll (`4d6 k3` → `4d6kh3`). `/odds dice` gives the exact odds of any roll, with a chart.";
 
 fn leaf_page(path: &str, doc: &CommandDoc) -> Reply {

@@ -22,7 +22,7 @@ use crate::rules::dice::expr::{self, DiceError, Expr, Limits};
 use crate::store::RollId;
 use crate::store::rolls::{self, Mode, NewRoll};
 use history::{GM_ROLL, ROLL};
-use shown::Rolled;
+use shown::{Rolled, RolledSet};
 
 /// The longest label a roll may carry, in characters.
 pub const MAX_LABEL: usize = 100;
@@ -173,8 +173,16 @@ fn roll(ctx: &Ctx<'_>, expression: &str, mode: RollMode, label: &str) -> AppResu
     let result = expr
         .roll(&mut ctx.dice(), limits)
         .map_err(|e| dice_error(&e))?;
-    let rolled = Rolled::new(&expr, &result);
+    let mut rolled = Rolled::new(&expr, &result);
+    rolled.saved = alias.as_ref().map(|a| a.name.clone());
     let rank = rank_note(&expr, &rolled, limits);
+    // `p` (Dice Maiden's private roll): only the roller sees it, as mode self.
+    let flagged_private = expr.private() && mode == RollMode::Public;
+    let mode = if flagged_private {
+        RollMode::SelfOnly
+    } else {
+        mode
+    };
     let id = match journaled(ctx, mode, label, &rolled)? {
         Some(id) => id,
         None => ctx
@@ -196,7 +204,12 @@ fn roll(ctx: &Ctx<'_>, expression: &str, mode: RollMode, label: &str) -> AppResu
         embed.footer = embed.footer.map(|f| format!("{f} · {rank}"));
     }
     let what = format!("`{}`", rolled.expression);
-    Ok(ctx.route(mode, &what, Reply::public("").with_embed(embed)))
+    let reply = ctx.route(mode, &what, Reply::public("").with_embed(embed));
+    Ok(if flagged_private {
+        reply.with_note("`p`: only you see this roll (as mode self); GMs find it with /history.")
+    } else {
+        reply
+    })
 }
 
 /// A public or self `/roll` in a journal job: logged through the store's roll journal, its id
@@ -249,7 +262,7 @@ fn typed_and_read(typed: &str, rolled: &Rolled) -> String {
 /// when its exact odds are cheap to work out; `None` otherwise.
 fn rank_note(expr: &Expr, rolled: &Rolled, limits: &Limits) -> Option<String> {
     let [roll] = expr.rolls() else { return None };
-    if roll.repeat != 1 || roll.node.dice_count() == 0 {
+    if roll.repeat != 1 || roll.node.dice_count() == 0 || roll.no_total {
         return None;
     }
     let odds = expr::distribution_within(roll, limits, RANK_BUDGET).ok()?;
@@ -283,9 +296,10 @@ fn result_embed(rolled: &Rolled, label: &str, heading: &str, id: RollId) -> Embe
         );
     }
     let body = body_lines(rolled);
-    let single = rolled.totals().len() == 1;
-    let successes = rolled.lines.first().is_some_and(|l| l.successes);
-    let total = if successes {
+    let first = rolled.lines.first();
+    let single = rolled.totals().len() == 1 && !first.is_some_and(|l| l.no_total);
+    let successes = first.is_some_and(|l| l.successes);
+    let mut total = if successes {
         let n = rolled.total;
         format!(
             "**{n}** {}",
@@ -294,6 +308,9 @@ fn result_embed(rolled: &Rolled, label: &str, heading: &str, id: RollId) -> Embe
     } else {
         format!("**{}**", rolled.total)
     };
+    if let Some(b) = first.and_then(|l| l.sets.first()).and_then(|s| s.botches) {
+        total = format!("{total} · {}", botch_count(b));
+    }
     Embed {
         title: if label.is_empty() {
             "Dice roll".to_owned()
@@ -323,10 +340,17 @@ fn body_lines(rolled: &Rolled) -> Vec<String> {
     let many = rolled.lines.len() > 1;
     let mut out = Vec::new();
     for line in &rolled.lines {
-        let unit = |n: i64| match (line.successes, n.abs() == 1) {
-            (false, _) => format!("**{n}**"),
-            (true, true) => format!("**{n}** success"),
-            (true, false) => format!("**{n}** successes"),
+        let unit = |set: &RolledSet| {
+            let n = set.total;
+            let mut text = match (line.successes, n.abs() == 1) {
+                (false, _) => format!("**{n}**"),
+                (true, true) => format!("**{n}** success"),
+                (true, false) => format!("**{n}** successes"),
+            };
+            if let Some(b) = set.botches {
+                text = format!("{text}, {}", botch_count(b));
+            }
+            text
         };
         if let Some(label) = &line.label {
             out.push(format!("**{}**", escape(label)));
@@ -342,8 +366,11 @@ fn body_lines(rolled: &Rolled) -> Vec<String> {
                 format!("{} = ", set.shown)
             };
             let text = match (repeated, many) {
-                (true, _) => format!("{}. {dice}{}", i + 1, unit(set.total)),
-                (false, true) => format!("{dice}{}", unit(set.total)),
+                // `nr`: the dice without their total.
+                (true, _) if line.no_total => format!("{}. {}", i + 1, set.shown),
+                (false, _) if line.no_total => set.shown.clone(),
+                (true, _) => format!("{}. {dice}{}", i + 1, unit(set)),
+                (false, true) => format!("{dice}{}", unit(set)),
                 (false, false) if line.simple => continue,
                 (false, false) => set.shown.clone(),
             };
@@ -354,6 +381,15 @@ fn body_lines(rolled: &Rolled) -> Vec<String> {
         }
     }
     out
+}
+
+/// "1 botch", "2 botches".
+fn botch_count(n: u32) -> String {
+    if n == 1 {
+        "1 botch".to_owned()
+    } else {
+        format!("{n} botches")
+    }
 }
 
 /// The heading and the lines within [`DESCRIPTION_LIMIT`]: a line too long is cut short and

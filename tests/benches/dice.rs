@@ -13,6 +13,8 @@ fn main() {
 /// Everyday rolls of both references.
 const COMMON: &[&str] = &[
     "4d6kh3+2",
+    "4d6 i1",
+    "4wod8c",
     "1d20+5 ! Attack",
     "(1d8+3)*2",
     "6 4d6 k3",
@@ -58,6 +60,19 @@ fn refuse_one_megabyte(bencher: divan::Bencher) {
 
 #[divan::bench(args = ["2d6+1", "4d6kh3", "1d20+5", "3d6!", "5d10t8f1", "4dF"])]
 fn odds_common(bencher: divan::Bencher, input: &str) {
+    let limits = Limits::default();
+    let expr = parse(input, &limits).unwrap();
+    bencher.bench_local(|| distribution(black_box(&expr.rolls()[0]), &limits).map(|d| d.p.len()));
+}
+
+/// Dice that depend on each other, counted as every way the pool can fall (`pool.rs`): keep with
+/// explosions, `ra`, two keeps, World of Darkness's cancel, and the costliest such pool the
+/// budget lets through (or refuses: both are answers).
+#[divan::bench(
+    args = ["4d6!kh3", "4d6ra6", "10d10kh5kl2", "4wod8c", "10d10f1t8c", "3d10f1t8c!", "20d6kh10kl5"],
+    sample_count = 10
+)]
+fn odds_pool(bencher: divan::Bencher, input: &str) {
     let limits = Limits::default();
     let expr = parse(input, &limits).unwrap();
     bencher.bench_local(|| distribution(black_box(&expr.rolls()[0]), &limits).map(|d| d.p.len()));

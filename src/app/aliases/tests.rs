@@ -213,6 +213,11 @@ fn attack_plus_two_rolls_the_saved_expression_with_the_tail() {
             "{typed}"
         );
     }
+    // The roll log keeps which saved roll was rolled: /history names it, and only that roll.
+    let history = run(&with, &ann(), &["history"], &[]).all_text();
+    assert_eq!(history.matches("attack: `1d20 + 5").count(), 3, "{history}");
+    let history = run(&without, &ann(), &["history"], &[]).all_text();
+    assert!(!history.contains("attack:"), "{history}");
 }
 
 /// The issue's own example, in the dice language's words: a comment stays at the end, a label

@@ -247,12 +247,15 @@ mod tests {
     fn refusals_say_why() {
         for (input, want) in [
             ("1d20; 2d6", "one roll at a time"),
-            ("4d6ra6", "not worked out"),
             ("2d", "a number of sides"),
             ("100d1000kh50", "too long"),
         ] {
             let e = odds_of(input, None).unwrap_err();
             assert!(e.contains(want), "`{input}`: {e}");
+        }
+        // Dice that depend on each other are worked out too.
+        for input in ["4d6ra6", "3d6!kh2", "4wod8c", "4d6 i1"] {
+            assert!(odds_of(input, None).is_ok(), "`{input}`");
         }
     }
 

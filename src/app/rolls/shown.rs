@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::app::text::escape;
-use crate::rules::dice::expr::{DieOutcome, Expr, Outcome, Sides, ValueOutcome};
+use crate::rules::dice::expr::{DieOutcome, Expr, Op, Outcome, Sides, ValueOutcome};
 
 /// A rolled message, as logged.
 ///
@@ -28,6 +28,9 @@ pub struct Rolled {
     pub capped: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<RolledLine>,
+    /// The saved roll (`/alias`) it was rolled as, by name; not part of the commitment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved: Option<String>,
 }
 
 /// One roll of a message (`;`), with each of its repeats.
@@ -48,6 +51,9 @@ pub struct RolledLine {
     /// `s`: only the total is shown.
     #[serde(default)]
     pub simple: bool,
+    /// `nr`: only the dice are shown.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_total: bool,
     pub sets: Vec<RolledSet>,
 }
 
@@ -59,6 +65,9 @@ pub struct RolledSet {
     /// Plain ASCII, for the commitment: `4d6kh3(~1,3,5,6)+2`.
     pub plain: String,
     pub total: i64,
+    /// Dice counted as botches (`b1`), when the roll counts them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub botches: Option<u32>,
 }
 
 /// One signed term as logged (rolls logged before the dice language grew).
@@ -105,6 +114,7 @@ impl Rolled {
                 expression: roll.node.to_string(),
                 successes: rolled.sets.first().is_some_and(counts_successes),
                 simple: roll.simple,
+                no_total: roll.no_total,
                 sets: rolled
                     .sets
                     .iter()
@@ -112,6 +122,7 @@ impl Rolled {
                         shown: render(set, true),
                         plain: render(set, false),
                         total: set.value(),
+                        botches: botches(set),
                     })
                     .collect(),
             })
@@ -126,6 +137,7 @@ impl Rolled {
             total,
             capped: outcome.capped,
             lines,
+            saved: None,
         }
     }
 
@@ -148,7 +160,10 @@ impl Rolled {
         } else {
             totals.join(", ")
         };
-        format!("`{}` → {shown}", self.expression)
+        match &self.saved {
+            Some(name) => format!("{}: `{}` → {shown}", escape(name), self.expression),
+            None => format!("`{}` → {shown}", self.expression),
+        }
     }
 
     /// Every die for players. Rolls logged in the old shape keep their old line: dropped dice
@@ -250,6 +265,26 @@ fn counts_successes(v: &ValueOutcome) -> bool {
     }
 }
 
+/// How many dice were counted as botches, when any dice count them (`b1`).
+fn botches(v: &ValueOutcome) -> Option<u32> {
+    match v {
+        ValueOutcome::Number(_) => None,
+        ValueOutcome::Dice { spec, dice, .. } => spec
+            .ops
+            .iter()
+            .any(|op| matches!(op, Op::Botch(_)))
+            .then(|| dice.iter().filter(|d| d.botch).count() as u32),
+        ValueOutcome::Set { items, .. } => items.iter().filter_map(botches).reduce(|a, b| a + b),
+        ValueOutcome::Paren(inner)
+        | ValueOutcome::Neg(inner)
+        | ValueOutcome::Annotated(inner, _) => botches(inner),
+        ValueOutcome::Binary(left, _, right, _) => match (botches(left), botches(right)) {
+            (None, None) => None,
+            (one, other) => Some(one.unwrap_or(0) + other.unwrap_or(0)),
+        },
+    }
+}
+
 /// A rolled value as text: for players (`markdown`) or plain for the commitment.
 fn render(v: &ValueOutcome, markdown: bool) -> String {
     match v {
@@ -307,13 +342,19 @@ fn fate(value: i64) -> String {
 }
 
 /// One die: rerolls `1→4`, a minimum or maximum `1→2`, an explosion `6!`, a success in bold
-/// (`**8**`, a double `**10**×2`), a failure marked `✗`, a die the cap stopped marked `(cap)`, a dropped die struck
-/// through. Plain: `1>4`, `1=2`, `6!`, `8s`, `10ss`, `1f`, `6^`, `~3`.
+/// (`**8**`, a double `**10**×2`), a failure marked `✗` (`1✗ cancelled` when a highest face
+/// cancelled it), a botch `1 botch`, a die the cap stopped marked `(cap)`, a dropped die struck
+/// through, a die an implosion subtracts `−(4)`. Plain: `1>4`, `1=2`, `6!`, `8s`, `10ss`, `1f`,
+/// `1fc`, `1b`, `6^`, `~3`, `-(4)`.
 fn die(d: &DieOutcome, sides: Sides, markdown: bool) -> String {
     let face = |v: i64| match sides {
         Sides::Fate => fate(v),
         Sides::Number(_) => v.to_string(),
     };
+    if d.subtracted {
+        let minus = if markdown { "−" } else { "-" };
+        return format!("{minus}({})", face(d.face));
+    }
     let mut s = String::new();
     for old in &d.rerolled {
         s.push_str(&face(*old));
@@ -338,6 +379,12 @@ fn die(d: &DieOutcome, sides: Sides, markdown: bool) -> String {
         (1, false) => s.push('s'),
         (-1, false) => s.push('f'),
         _ => {}
+    }
+    if d.cancelled {
+        s.push_str(if markdown { "✗ cancelled" } else { "fc" });
+    }
+    if d.botch {
+        s.push_str(if markdown { " botch" } else { "b" });
     }
     if !d.kept {
         s = if markdown {

@@ -729,3 +729,79 @@ fn every_reply_says_how_the_roll_was_read() {
         "{total}"
     );
 }
+
+#[test]
+fn dice_maidens_flags_and_marks_show_what_happened() -> TestResult {
+    let (_dir, app) = crate::app::temp_app(5);
+    // `p`: only the roller sees it, as mode self, and the reply says so; it is still logged.
+    let private = run(&app, &ann(), &["roll"], &[("expression", "p 1d20")]);
+    assert_eq!(private.visibility, Visibility::Ephemeral);
+    assert!(private.gm_copy.is_none());
+    assert!(private.all_text().contains("`p`: only you see this roll"));
+    let row = app
+        .store
+        .read(|c| rolls::get(c, GUILD, RollId(1)))?
+        .unwrap();
+    assert_eq!(row.mode, Mode::SelfOnly);
+    // A mode typed as an option wins over nothing: `p` with mode private stays private.
+    let chosen = run(
+        &app,
+        &ann(),
+        &["roll"],
+        &[("expression", "p 1d20"), ("mode", "private")],
+    );
+    assert!(chosen.gm_copy.is_some() && !chosen.all_text().contains("`p`:"));
+    // Without `p`, public as before.
+    let public = run(&app, &ann(), &["roll"], &[("expression", "1d20")]);
+    assert_eq!(public.visibility, Visibility::Public);
+
+    // `nr`: the dice without a total, and no rank under it.
+    let bare = run(&app, &ann(), &["roll"], &[("expression", "nr 4d6")]);
+    let embed = &bare.embeds[0];
+    assert!(embed.fields.iter().all(|f| f.name != "Total"), "{embed:?}");
+    assert!(embed.description.contains("4d6 ("), "{embed:?}");
+    assert!(
+        !embed
+            .footer
+            .as_deref()
+            .unwrap_or("")
+            .contains("better than")
+    );
+
+    // Botches beside the total; an imploded die shown subtracted; a cancelled 1 marked.
+    let shown = |expression: &str| {
+        let reply = run(&app, &ann(), &["roll"], &[("expression", expression)]);
+        (
+            reply.embeds[0].description.clone(),
+            reply.embeds[0]
+                .fields
+                .iter()
+                .map(|f| f.value.clone())
+                .collect::<String>(),
+        )
+    };
+    for _ in 0..30 {
+        let (description, total) = shown("6d10 b1");
+        let ones = description.matches(" botch").count();
+        if ones > 0 {
+            let want = if ones == 1 {
+                "1 botch".to_owned()
+            } else {
+                format!("{ones} botches")
+            };
+            assert!(total.ends_with(&want), "{total} / {description}");
+            break;
+        }
+        assert!(total.ends_with("0 botches"), "{total}");
+    }
+    for _ in 0..30 {
+        let (description, _) = shown("4d6 i1");
+        if description.contains("1, −(") {
+            break;
+        }
+        assert!(!description.contains('−'), "{description}");
+    }
+    let (description, _) = shown("3 4d10 f1 t8 c");
+    assert!(description.contains("successes") || description.contains("success"));
+    Ok(())
+}

@@ -16,7 +16,7 @@
 //! ```text
 //! message   = roll { ";" roll }
 //! roll      = ws { flag ws } [ "(" label ")" ws ] [ repeat ws ] value [ ws "!" comment ]
-//! flag      = "s" | "ul"
+//! flag      = "s" | "nr" | "p" | "ul"
 //! value     = compare
 //! compare   = sum { ("==" | "!=" | ">=" | "<=" | ">" | "<") sum }
 //! sum       = product { ("+" | "-") product }
@@ -30,7 +30,11 @@
 //!           | ("e" | "ie") [selector] | "!"      explode
 //!           | ("mi" | "ma") number               minimum / maximum per die
 //!           | ("t" | "tl" | "f") selector        successes / failures
-//! selector  = ["h" | "l" | "<" | ">"] number
+//!           | "ds" selector                      double successes
+//!           | ("i" | "b") [selector]             implode / count botches
+//!           | "c"                                highest faces cancel failures
+//!           | ("adv" | "dis") [number]           advantage / disadvantage
+//! selector  = ["h" | "l" | "m" | "<" | ">"] number
 //! ```
 //!
 //! Letters are case-insensitive. The decisions on spellings the references read differently are
@@ -39,6 +43,7 @@
 mod alias;
 mod dist;
 mod parse;
+mod pool;
 mod roll;
 #[cfg(test)]
 mod tests;
@@ -172,6 +177,8 @@ pub enum DiceError {
     NoOdds { why: String },
     #[error("`{alias}` {why}")]
     BadAlias { alias: String, why: String },
+    #[error("`{op}` {why}")]
+    NeedsOther { op: String, why: &'static str },
 }
 
 /// What the parser would have accepted where it stopped.

@@ -8,7 +8,8 @@
 //! | `+d20` / `-d20` (start of a roll) | `2d20kh1` / `2d20kl1` | advantage / disadvantage |
 //! | `+d%` / `-d%` (start of a roll) | `2d10kl1 * 10 + 1d10 - 10` / `2d10kh1 …` | percentile with a better / worse tens die |
 //! | `4cod`, `4cod8`, `4cod9` | `4d10t8e10` (`e8`, `e9`) | Chronicles of Darkness (10-, 8-, 9-again) |
-//! | `4wod8` | `4d10f1t8` | World of Darkness, difficulty 8 |
+//! | `4codr` | `4d10t8e10r7` | Chronicles of Darkness, rote quality |
+//! | `4wod8`, `4wod8c` | `4d10f1t8` (`c`: each 10 cancels a 1) | World of Darkness, difficulty 8 |
 //! | `sr6` | `6d6t5` | Shadowrun 6th edition |
 //! | `6yz` | `6d6t6` | Year Zero |
 //! | `3wh4+` | `3d6t4` | Warhammer, hits on 4+ |
@@ -17,7 +18,7 @@
 //!
 //! Fate dice (`3df`) are dice of their own (`Sides::Fate`), not an alias. Never rolls.
 
-use super::tree::{BinOp, Dice, Node, Op, Selector, Sides};
+use super::tree::{BinOp, Dice, Node, Op, Reroll, Selector, Sides};
 use super::{DiceError, Limits};
 
 /// A whole-roll alias at the start of a roll: its name, how many times it repeats, its value.
@@ -221,32 +222,42 @@ fn counted(
     let typed = |rest: &Input<'_>| start[..start.len() - rest.len()].to_owned();
     if eat(input, "cod") {
         let again = small(input).unwrap_or(10);
+        // `4codr`: the rote quality, a failed die rolled again once.
+        let rote = eat(input, "r");
         if !ends(input) {
             return Ok(None);
         }
         let t = typed(input);
         let again = face(&t, again, 10)?;
         let n = pool(&t, n, limits)?;
-        let ops = vec![
+        let mut ops = vec![
             Op::Success(Selector::AtLeast(8)),
             Op::Explode(Selector::AtLeast(again)),
         ];
+        if rote {
+            ops.insert(0, Op::Reroll(Reroll::Once, Selector::AtMost(7)));
+        }
         return Ok(Some(dice(n, 10, ops)));
     }
     if eat(input, "wod") {
         let Some(difficulty) = small(input) else {
             return Ok(None);
         };
+        // `4wod8c`: each 10 cancels a 1.
+        let cancel = eat(input, "c");
         if !ends(input) {
             return Ok(None);
         }
         let t = typed(input);
         let difficulty = face(&t, difficulty, 10)?;
         let n = pool(&t, n, limits)?;
-        let ops = vec![
+        let mut ops = vec![
             Op::Failure(Selector::AtMost(1)),
             Op::Success(Selector::AtLeast(difficulty)),
         ];
+        if cancel {
+            ops.push(Op::Cancel);
+        }
         return Ok(Some(dice(n, 10, ops)));
     }
     if eat(input, "yz") && ends(input) {

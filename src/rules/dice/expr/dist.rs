@@ -1,8 +1,10 @@
 //! The exact distribution of a roll's total: one more reader of the tree, never a simulation.
 //!
 //! Owns how each part of the tree combines: sums by convolution, keep/drop by order statistics,
-//! rerolls and explosions per die (explosions followed to the cap, the mass beyond it stated),
-//! successes counted per die, arithmetic by pairing outcomes. Every step is priced before it runs
+//! rerolls, explosions and implosions per die (explosions followed to the cap, the mass beyond
+//! it stated), successes counted per die, arithmetic by pairing outcomes; dice that depend on
+//! each other (keep with explosions, `ra`, `c`, two keeps) go to `pool`, which counts every
+//! way the group can fall. Every step is priced before it runs
 //! ([`WORK_BUDGET`]); a roll whose exact odds would cost more is refused with the reason rather
 //! than estimated. Never rolls, never formats.
 
@@ -124,6 +126,9 @@ fn no_odds(why: &str) -> DiceError {
     }
 }
 
+/// Faces with their chances.
+type Faces = Vec<(i64, f64)>;
+
 /// A dense distribution over `low..low + p.len()`.
 #[derive(Debug, Clone)]
 struct Dist {
@@ -185,9 +190,7 @@ impl Calc {
     fn spend(&mut self, steps: u64) -> Result<(), DiceError> {
         self.work = self.work.saturating_add(steps);
         if self.work > self.budget {
-            return Err(no_odds(
-                "working it out exactly would take too long; try fewer dice or fewer sides",
-            ));
+            return Err(super::pool::too_long());
         }
         Ok(())
     }
@@ -337,15 +340,12 @@ impl Calc {
     }
 
     fn dice(&mut self, dice: &Dice) -> Result<Dist, DiceError> {
-        if dice
-            .ops
-            .iter()
-            .any(|op| matches!(op, Op::Reroll(Reroll::Add, _)))
-        {
-            return Err(no_odds(
-                "the odds of `ra` (reroll and add) are not worked out",
-            ));
-        }
+        let has = |f: fn(&Op) -> bool| dice.ops.iter().any(f);
+        let explodes = has(|op| matches!(op, Op::Explode(_)));
+        let keeps = has(|op| matches!(op, Op::Keep(_) | Op::Drop(_)));
+        let implodes = has(|op| matches!(op, Op::Implode(_)));
+        // `ra` and `c` tie the dice of a group together: only the pool takes them.
+        let together = has(|op| matches!(op, Op::Reroll(Reroll::Add, _) | Op::Cancel));
         let ranked: Vec<(bool, Selector)> = dice
             .ops
             .iter()
@@ -355,46 +355,99 @@ impl Calc {
                 _ => None,
             })
             .collect();
+        let by_value = has(|op| matches!(op, Op::Keep(sel) | Op::Drop(sel) if !sel.by_rank()));
         let faces = self.faces(dice);
         let extra = dice.extra();
-        if extra > 0 {
-            let explodes = dice.ops.iter().any(|op| matches!(op, Op::Explode(_)));
-            let keeps = dice
-                .ops
-                .iter()
-                .any(|op| matches!(op, Op::Keep(_) | Op::Drop(_)));
-            if explodes || keeps {
-                return Err(no_odds(
-                    "the odds of advantage or disadvantage with explosions or another keep/drop are not worked out",
-                ));
+        if !together {
+            if extra > 0 && !explodes && !keeps && !implodes {
+                let best = !has(|op| matches!(op, Op::Disadvantage(_)));
+                let n = (dice.count + extra) as usize;
+                return self.window(dice, &faces, n, (0, dice.count as usize, best));
             }
-            let best = !dice.ops.iter().any(|op| matches!(op, Op::Disadvantage(_)));
-            let n = (dice.count + extra) as usize;
-            return self.window(dice, &faces, n, (0, dice.count as usize, best));
-        }
-        if ranked.is_empty() {
-            if dice.ops.is_empty() {
-                return self.uniform_sum(dice);
+            if extra == 0 && ranked.is_empty() {
+                if implodes {
+                    return self.imploding(dice, &faces);
+                }
+                if dice.ops.is_empty() {
+                    return self.uniform_sum(dice);
+                }
+                let one = self.chain(dice, &faces)?;
+                return self.times(&one, dice.count);
             }
-            let one = self.chain(dice, &faces)?;
-            return self.times(&one, dice.count);
+            if extra == 0 && ranked.len() == 1 && !explodes && !by_value && !implodes {
+                let (keep, sel) = ranked[0];
+                return self.order_statistics(dice, &faces, keep, sel);
+            }
         }
-        if ranked.len() > 1 || dice.ops.iter().any(|op| matches!(op, Op::Explode(_))) {
-            return Err(no_odds(
-                "the odds of more than one keep/drop, or of keep/drop with explosions, are not worked out",
-            ));
+        self.pooled(dice, &faces)
+    }
+
+    /// A fresh plain die, subtracted (what an implosion takes away).
+    fn minus_die(dice: &Dice) -> Dist {
+        let (low, high) = (dice.sides.low(), dice.sides.high());
+        let n = (high - low + 1) as usize;
+        Dist {
+            low,
+            p: vec![1.0 / n as f64; n],
         }
-        let by_value = dice
+        .neg()
+    }
+
+    /// `i` on dice that are summed without keep or drop: each die, with its chain, less a
+    /// fresh die when its face implodes.
+    fn imploding(&mut self, dice: &Dice, faces: &[(i64, f64)]) -> Result<Dist, DiceError> {
+        let sel = dice
             .ops
             .iter()
-            .any(|op| matches!(op, Op::Keep(sel) | Op::Drop(sel) if !sel.by_rank()));
-        if by_value {
-            return Err(no_odds(
-                "the odds of keeping by rank and by value together are not worked out",
-            ));
+            .find_map(|op| match op {
+                Op::Implode(sel) => Some(*sel),
+                _ => None,
+            })
+            .unwrap_or(Selector::AtMost(dice.sides.low()));
+        let (hit, quiet): (Faces, Faces) = faces.iter().partition(|(v, _)| sel.matches(*v));
+        let mut one: Option<Dist> = None;
+        if !quiet.is_empty() {
+            one = Some(self.chain(dice, &quiet)?);
         }
-        let (keep, sel) = ranked[0];
-        self.order_statistics(dice, &faces, keep, sel)
+        if !hit.is_empty() {
+            let chained = self.chain(dice, &hit)?;
+            let less = self.conv(&chained, &Self::minus_die(dice))?;
+            one = Some(match one {
+                Some(a) => self.add_into(&a, &less)?,
+                None => less,
+            });
+        }
+        let one = one.unwrap_or_else(|| Dist::point(0));
+        self.times(&one, dice.count)
+    }
+
+    /// Every way the group's pool can fall (see `pool`), less its implosions.
+    fn pooled(&mut self, dice: &Dice, faces: &[(i64, f64)]) -> Result<Dist, DiceError> {
+        let mut left = self.budget.saturating_sub(self.work);
+        let before = left;
+        let pooled = super::pool::pool(dice, faces, self.cap, &mut left)?;
+        self.work += before - left;
+        self.beyond += pooled.beyond;
+        self.capped |= pooled.capped;
+        let mut acc: Option<Dist> = None;
+        for (m, map) in pooled.by_implosions.iter().enumerate() {
+            if map.is_empty() {
+                continue;
+            }
+            Self::check_support(map)?;
+            let part = Dist::from_map(map);
+            let part = if m == 0 {
+                part
+            } else {
+                let less = self.times(&Self::minus_die(dice), m as u32)?;
+                self.conv(&part, &less)?
+            };
+            acc = Some(match acc {
+                Some(a) => self.add_into(&a, &part)?,
+                None => part,
+            });
+        }
+        Ok(acc.unwrap_or_else(|| Dist::point(0)))
     }
 
     /// The chance of each face after the rerolls, in order: `(face, chance)`.
@@ -405,6 +458,10 @@ impl Calc {
         let mut cur = base.clone();
         for op in &dice.ops {
             let Op::Reroll(how, sel) = op else { continue };
+            if *how == Reroll::Add {
+                // `ra` adds a die; the face it reads stands.
+                continue;
+            }
             let hit: f64 = cur
                 .iter()
                 .filter(|(v, _)| sel.matches(*v))

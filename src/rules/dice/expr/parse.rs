@@ -169,7 +169,7 @@ impl Reader<'_> {
 
     fn roll(&mut self, input: &mut Input<'_>) -> PResult<Roll> {
         space0.parse_next(input)?;
-        let simple = flags(input);
+        let flags = flags(input);
         let label = label(input)?;
         let repeat = self.repeat(input)?;
         let (alias, node) = match alias::whole_roll(input) {
@@ -187,11 +187,11 @@ impl Reader<'_> {
                 let first = node;
                 let node = self.binary_from(input, first, 0)?;
                 let repeat = repeat.max(repeat_of);
-                return Self::finish(input, label, repeat, node, Some(name.to_owned()), simple);
+                return Self::finish(input, label, repeat, node, Some(name.to_owned()), flags);
             }
             None => (None, self.binary(input, 0)?),
         };
-        Self::finish(input, label, repeat, node, alias, simple)
+        Self::finish(input, label, repeat, node, alias, flags)
     }
 
     fn finish(
@@ -200,7 +200,7 @@ impl Reader<'_> {
         repeat: u32,
         node: Node,
         alias: Option<String>,
-        simple: bool,
+        flags: Flags,
     ) -> PResult<Roll> {
         space0.parse_next(input)?;
         let comment = if input.starts_with('!') {
@@ -228,7 +228,9 @@ impl Reader<'_> {
             node,
             comment,
             alias,
-            simple,
+            simple: flags.simple,
+            no_total: flags.no_total,
+            private: flags.private,
         })
     }
 
@@ -485,6 +487,7 @@ impl Reader<'_> {
             // The list of operations is bounded by the length of the input.
             dice.ops.push(op);
         }
+        refuse(input, check_combination(&dice))?;
         Ok(dice)
     }
 }
@@ -498,20 +501,31 @@ fn node_last(node: &Node) -> &Node {
     }
 }
 
-/// Leading flags: `s` (the total only) and `ul` (accepted: dice are always shown unsorted).
-fn flags(input: &mut Input<'_>) -> bool {
-    let mut simple = false;
+/// The words before a roll that change how it is shown, not what is rolled.
+#[derive(Debug, Clone, Copy, Default)]
+struct Flags {
+    simple: bool,
+    no_total: bool,
+    private: bool,
+}
+
+/// Leading flags, in any order, each followed by a space: `s` (the total only), `nr` (the dice
+/// only), `p` (only the roller sees it) and `ul` (accepted: dice are always shown unsorted).
+fn flags(input: &mut Input<'_>) -> Flags {
+    let mut flags = Flags::default();
     loop {
         let word_len = input.bytes().take_while(u8::is_ascii_alphabetic).count();
-        let word = &input[..word_len];
+        let word = input[..word_len].to_ascii_lowercase();
         let spaced = input[word_len..].starts_with([' ', '\t']);
         if !spaced {
-            return simple;
+            return flags;
         }
-        if word.eq_ignore_ascii_case("s") {
-            simple = true;
-        } else if !word.eq_ignore_ascii_case("ul") {
-            return simple;
+        match word.as_str() {
+            "s" => flags.simple = true,
+            "nr" => flags.no_total = true,
+            "p" => flags.private = true,
+            "ul" => {}
+            _ => return flags,
         }
         *input = input[word_len..].trim_start_matches([' ', '\t']);
     }
@@ -660,6 +674,9 @@ fn dice_op(input: &mut Input<'_>, dice: &Dice) -> PResult<Option<Op>> {
     if lower == "adv" || lower == "dis" {
         return extra_dice(input, lower == "adv").map(Some);
     }
+    if let Some(op) = counted_op(input, &lower, dice)? {
+        return Ok(Some(op));
+    }
     let (letters, bare, make): (usize, Rank, fn(Selector) -> Op) =
         if lower.starts_with("kh") || lower.starts_with("kl") || lower.starts_with('k') {
             (1, Rank::Highest, Op::Keep)
@@ -736,6 +753,33 @@ fn dice_op(input: &mut Input<'_>, dice: &Dice) -> PResult<Option<Op>> {
     Ok(Some(op))
 }
 
+/// Dice Maiden's implode (`i1`), botches (`b1`) and cancel (`c`); `i` and `b` alone mean the
+/// lowest face. `None` (nothing read) for anything else, `ie`/`ir`/`irg` included.
+fn counted_op(input: &mut Input<'_>, lower: &str, dice: &Dice) -> PResult<Option<Op>> {
+    let next_digit = lower.chars().nth(1).is_some_and(|c| c.is_ascii_digit());
+    if lower.starts_with('c') && !next_digit {
+        *input = &input[1..];
+        return Ok(Some(Op::Cancel));
+    }
+    let make: fn(Selector) -> Op = if lower.starts_with('b') {
+        Op::Botch
+    } else if lower.starts_with('i') && !lower.starts_with("ie") && !lower.starts_with("ir") {
+        Op::Implode
+    } else {
+        return Ok(None);
+    };
+    let start = *input;
+    *input = &input[1..];
+    let sel = if input.starts_with(|c: char| c.is_ascii_digit() || c == '<' || c == '>') {
+        selector(input, Rank::AtMost)?
+    } else {
+        Selector::AtMost(dice.sides.low())
+    };
+    let op = make(sel);
+    check_op(input, &start[..start.len() - input.len()], op, dice)?;
+    Ok(Some(op))
+}
+
 /// `adv` or `dis` (after its letters were seen), with an optional count.
 fn extra_dice(input: &mut Input<'_>, advantage: bool) -> PResult<Op> {
     // Dice Maiden's `adv1`/`dis1`: more dice, the worst (best) dropped before explosions.
@@ -802,6 +846,8 @@ fn check_op(input: &Input<'_>, typed: &str, op: Op, dice: &Dice) -> PResult<()> 
         | Op::Success(sel)
         | Op::Failure(sel)
         | Op::Double(sel)
+        | Op::Implode(sel)
+        | Op::Botch(sel)
             if sel.by_rank() =>
         {
             refused(DiceError::RankNotAllowed {
@@ -825,6 +871,11 @@ fn check_op(input: &Input<'_>, typed: &str, op: Op, dice: &Dice) -> PResult<()> 
             sides,
             hint: "explode on a face the die can show, like e6 on a d6",
         }),
+        Op::Implode(sel) | Op::Botch(sel) if none(sel) => refused(DiceError::SelectsNothing {
+            op: op_text,
+            sides,
+            hint: "give a face the die can show, like i1 or b1",
+        }),
         Op::Min(v) | Op::Max(v) if v < low || v > high => refused(DiceError::OutsideFaces {
             op: op_text,
             sides,
@@ -833,6 +884,46 @@ fn check_op(input: &Input<'_>, typed: &str, op: Op, dice: &Dice) -> PResult<()> 
         }),
         _ => Ok(()),
     }
+}
+
+/// Refuses operations that need another one beside them, or that would do nothing with it.
+fn check_combination(dice: &Dice) -> Result<(), DiceError> {
+    let has = |f: fn(&Op) -> bool| dice.ops.iter().any(f);
+    let op = |o: Op| {
+        let shown = Dice {
+            ops: vec![o],
+            ..dice.clone()
+        }
+        .to_string();
+        shown
+            .split_once(['d', 'D'])
+            .map_or("", |(_, s)| s)
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == 'F')
+            .to_owned()
+    };
+    let implodes = dice
+        .ops
+        .iter()
+        .filter(|o| matches!(o, Op::Implode(_)))
+        .count();
+    if implodes > 1 {
+        return Err(DiceError::RepeatedOp { op: "i".into() });
+    }
+    if has(|o| matches!(o, Op::Cancel)) && !has(|o| matches!(o, Op::Failure(_))) {
+        return Err(DiceError::NeedsOther {
+            op: "c".into(),
+            why: "cancels failures, so it needs them counted: add f1, as in 4d10 f1 t8 c",
+        });
+    }
+    if let Some(implode) = dice.ops.iter().find(|o| matches!(o, Op::Implode(_)))
+        && dice.counts_successes()
+    {
+        return Err(DiceError::NeedsOther {
+            op: op(*implode),
+            why: "subtracts from a total, and these dice count successes; to make low dice cost a success use f1, as in 6d10 t7 f1",
+        });
+    }
+    Ok(())
 }
 
 /// Checks a keep or drop by rank against how many there are to keep or drop.

@@ -75,6 +75,13 @@ pub struct DieOutcome {
     pub success: i8,
     /// The cap on extra rolls stopped it.
     pub capped: bool,
+    /// A fresh die rolled by an implosion (`i1`): subtracted from the total, never kept,
+    /// dropped or counted as a success.
+    pub subtracted: bool,
+    /// Counted as a botch (`b1`).
+    pub botch: bool,
+    /// A failure cancelled by a die on the highest face (`c`).
+    pub cancelled: bool,
 }
 
 impl Expr {
@@ -105,9 +112,12 @@ impl Expr {
 
 // Decision: operations apply in stages, whatever order they are typed in (as Dice Maiden says
 // of its own): 1. each die on its own, in the order written: rerolls (`r`/`ro` once, `rr`/`ir`
-// until), explosions, minimum and maximum; 2. `ra`, for the first die that matches; 3. keep and
-// drop, in the order written, among the dice still counted; 4. the sum of the kept dice, or
-// with `t`/`f` their successes less their failures.
+// until), explosions, minimum and maximum; 2. `ra`, for the first die that matches, then `i`,
+// for every die the expression rolled whose face matches (a fresh die to subtract, rolled once:
+// it never explodes, implodes or enters the pool); 3. keep and drop, in the order written,
+// among the dice still counted; 4. the sum of the kept dice, or with `t`/`f` their successes
+// less their failures (with `c`, each kept highest face cancels one failure), less the
+// imploded dice; botches (`b`) are counted among the kept dice beside it.
 // Decision: an explosion adds a die of its own, shown right after the die that exploded (as both
 // references do), so keep/drop and success counting see it; the added die can explode again.
 // Decision: explosions and rerolls-until share one cap for the whole message (the configured
@@ -206,36 +216,58 @@ impl<S: DieSource> Roller<'_, S> {
         for die in base.drain(..) {
             self.push_exploding(spec, &mut dice, die);
         }
-        // Stage 2: `ra`.
+        // Stage 2: `ra`, then implosions, for the dice the expression rolled (not those an
+        // explosion added, nor those advantage dropped).
         for op in &spec.ops {
             if let Op::Reroll(Reroll::Add, sel) = op
-                && let Some(at) = dice.iter().position(|d| !d.extra && sel.matches(d.value))
+                && let Some(at) = dice
+                    .iter()
+                    .position(|d| !d.extra && d.kept && sel.matches(d.value))
             {
                 let face = self.face(spec);
-                dice.insert(at + 1, plain(face, true));
+                let mut added = plain(face, true);
+                added.value = clamp(spec, face);
+                dice.insert(at + 1, added);
             }
         }
-        // Stage 3: keep and drop.
+        self.implode(spec, &mut dice);
+        // Stage 3: keep and drop, among the dice in the pool.
+        let pool: Vec<usize> = (0..dice.len()).filter(|&i| !dice[i].subtracted).collect();
         for op in &spec.ops {
-            let values: Vec<i64> = dice.iter().map(|d| d.value).collect();
-            let mut kept: Vec<bool> = dice.iter().map(|d| d.kept).collect();
+            let values: Vec<i64> = pool.iter().map(|&i| dice[i].value).collect();
+            let mut kept: Vec<bool> = pool.iter().map(|&i| dice[i].kept).collect();
             match op {
                 Op::Keep(sel) => select(&values, &mut kept, *sel, true),
                 Op::Drop(sel) => select(&values, &mut kept, *sel, false),
                 _ => continue,
             }
-            for (die, k) in dice.iter_mut().zip(kept) {
-                die.kept = k;
+            for (&i, k) in pool.iter().zip(kept) {
+                dice[i].kept = k;
             }
         }
-        // Stage 4: successes or the sum.
+        // Stage 4: successes or the sum, less what implosions subtract; botches beside it.
         let counts = spec.counts_successes();
-        let mut value: i64 = 0;
+        let botch = spec.ops.iter().find_map(|op| match op {
+            Op::Botch(sel) => Some(*sel),
+            _ => None,
+        });
         for die in &mut dice {
+            if die.subtracted {
+                continue;
+            }
             if counts {
                 die.success = success(spec, die.value);
             }
-            if die.kept {
+            die.botch = die.kept && botch.is_some_and(|sel| sel.matches(die.value));
+        }
+        if spec.ops.contains(&Op::Cancel) {
+            cancel(spec, &mut dice);
+        }
+        let mut value: i64 = 0;
+        for die in &dice {
+            if die.subtracted {
+                value -= die.value;
+            } else if die.kept {
                 value += if counts {
                     i64::from(die.success)
                 } else {
@@ -247,6 +279,29 @@ impl<S: DieSource> Roller<'_, S> {
             spec: spec.clone(),
             dice,
             value,
+        }
+    }
+
+    /// Stage 2's implosions: a fresh die to subtract after each die the expression rolled
+    /// whose face matches.
+    fn implode(&mut self, spec: &Dice, dice: &mut Vec<DieOutcome>) {
+        let Some(sel) = spec.ops.iter().find_map(|op| match op {
+            Op::Implode(sel) => Some(*sel),
+            _ => None,
+        }) else {
+            return;
+        };
+        let mut at = 0;
+        while at < dice.len() {
+            let d = &dice[at];
+            if !d.extra && d.kept && sel.matches(d.face) {
+                let mut minus = plain(self.face(spec), true);
+                minus.subtracted = true;
+                minus.kept = false;
+                dice.insert(at + 1, minus);
+                at += 1;
+            }
+            at += 1;
         }
     }
 
@@ -321,6 +376,29 @@ fn plain(face: i64, extra: bool) -> DieOutcome {
         extra,
         success: 0,
         capped: false,
+        subtracted: false,
+        botch: false,
+        cancelled: false,
+    }
+}
+
+/// `c`: each kept die on the highest face cancels one kept failure, the first ones first; the
+/// highest faces keep their successes (as Dice Maiden's World of Darkness rolls).
+fn cancel(spec: &Dice, dice: &mut [DieOutcome]) {
+    let high = spec.sides.high();
+    let mut left = dice
+        .iter()
+        .filter(|d| d.kept && !d.subtracted && d.value == high)
+        .count();
+    for die in dice.iter_mut() {
+        if left == 0 {
+            break;
+        }
+        if die.kept && die.success == -1 {
+            die.success = 0;
+            die.cancelled = true;
+            left -= 1;
+        }
     }
 }
 

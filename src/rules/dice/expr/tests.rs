@@ -214,6 +214,24 @@ fn scripted_totals_for_each_operation() {
         ("-d20", &[4, 17], &[4]),
         ("+d%", &[3, 7, 5], &[25]),
         ("dd34", &[2, 4], &[24]),
+        // Implosions (Dice Maiden's roll_syntax.md, "Imploding Dice"): each die the expression
+        // rolled at or below the face subtracts one fresh die, never kept, dropped or exploded.
+        ("4d6 i1", &[1, 3, 5, 6, 4], &[11]),
+        ("4d6 i1", &[2, 3, 5, 6], &[16]),
+        ("4d6 i2", &[2, 1, 5, 6, 3, 1], &[10]),
+        ("4d6kh3 i1", &[1, 3, 5, 6, 2], &[12]),
+        ("1d10 i1 e10", &[1, 7], &[-6]),
+        ("1d10 e10 i1", &[10, 10, 3], &[23]),
+        ("1d10 i", &[1, 1], &[0]),
+        // Botches are counted beside the total, never in it; `c`: each 10 cancels a 1.
+        ("4d10 b1", &[1, 1, 5, 10], &[17]),
+        ("4d10 f1 t8 c", &[10, 1, 1, 9], &[1]),
+        ("4d10 f1 t8 c", &[9, 1, 1, 8], &[0]),
+        ("4d10 f1 t8 c", &[10, 10, 1, 2], &[2]),
+        ("4wod8c", &[10, 1, 4, 4], &[1]),
+        ("4wod8", &[10, 1, 4, 4], &[0]),
+        ("2codr", &[3, 9, 8], &[2]),
+        ("2codr", &[8, 9], &[2]),
         // Repeats and several rolls.
         ("3 1d6", &[1, 2, 3], &[1, 2, 3]),
         ("1d20; 2d6", &[11, 3, 4], &[11, 7]),
@@ -222,6 +240,78 @@ fn scripted_totals_for_each_operation() {
     for (input, faces, want) in cases {
         let result = roll_scripted(input, faces);
         assert_eq!(&totals(&result), want, "`{input}` with {faces:?}");
+    }
+}
+
+#[test]
+fn implosions_botches_cancels_and_flags_read_and_mark_each_die() {
+    // (typed, read as)
+    for (typed, read) in [
+        ("4d6 i1", "4d6i1"),
+        ("4d6 i", "4d6i1"),
+        ("4dF i", "4dFi<0"),
+        ("4dF f<0 t1", "4dFf<0t1"),
+        ("6d10 i<4", "6d10i3"),
+        ("4d10 b", "4d10b1"),
+        ("4d10 b2 t8", "4d10b2t8"),
+        ("4d10 f1 t8 c", "4d10f1t8c"),
+        ("4wod8c", "4d10f1t8c"),
+        ("4codr", "4d10r7t8!"),
+        ("p 1d20", "1d20"),
+        ("nr s ul 4d6", "4d6"),
+    ] {
+        assert_eq!(ok(typed).to_string(), read, "`{typed}`");
+    }
+    assert!(ok("p 1d20").private());
+    assert!(ok("1d20; p 1d6").private());
+    assert!(!ok("1d20").private());
+    assert!(ok("nr 4d6").rolls()[0].no_total);
+    assert!(!ok("4d6").rolls()[0].no_total);
+    // The imploded die follows the one that imploded; it is subtracted, never kept.
+    let r = roll_scripted("3d6kh2i1", &[1, 4, 5, 6]);
+    let ValueOutcome::Dice { dice, value, .. } = &r.rolls[0].sets[0] else {
+        panic!("dice")
+    };
+    assert_eq!(*value, 4 + 5 - 6);
+    assert!(dice[1].subtracted && !dice[1].kept && dice[1].face == 6);
+    assert!(
+        !dice[0].kept,
+        "the 1 is the lowest and is dropped, but still implodes"
+    );
+    // Botches among the kept dice only.
+    let r = roll_scripted("3d10kh2b1", &[1, 1, 9]);
+    let ValueOutcome::Dice { dice, .. } = &r.rolls[0].sets[0] else {
+        panic!("dice")
+    };
+    assert_eq!(dice.iter().filter(|d| d.botch).count(), 1);
+    // `c`: the first failure is cancelled, the 10 keeps its success.
+    let r = roll_scripted("3d10f1t8c", &[1, 10, 1]);
+    let ValueOutcome::Dice { dice, value, .. } = &r.rolls[0].sets[0] else {
+        panic!("dice")
+    };
+    assert_eq!(*value, 0);
+    assert!(dice[0].cancelled && !dice[2].cancelled && dice[1].success == 1);
+}
+
+#[test]
+fn implosion_botch_and_cancel_refusals_give_the_reason() {
+    for (input, want) in [
+        ("4d10 t8 c", "needs them counted"),
+        ("6d10 t7 i1", "use f1"),
+        ("4d6 i1 i2", "appears twice"),
+        ("1d6 i<1", "matches no face"),
+        ("1d6 b0", "matches no face"),
+    ] {
+        let e = err(input);
+        assert!(e.to_string().contains(want), "`{input}`: {e}");
+    }
+    // A rank after `i` or `b` is not read as one.
+    for input in ["4d6 ih1", "4d6 bl1"] {
+        err(input);
+    }
+    // Both sides: a face the die shows is accepted.
+    for input in ["1d6 i6", "1d6 i7", "1d6 b6", "1d6 i1", "4d10 f1 t8 c"] {
+        ok(input);
     }
 }
 
@@ -460,6 +550,120 @@ fn distributions_match_enumeration() {
     }
 }
 
+/// A die source that walks every sequence of faces in turn: each roll after the recorded
+/// ones starts at face 1, and [`Walker::next`] moves to the next sequence, odometer style.
+struct Walker {
+    path: Vec<(u32, u32)>,
+    at: usize,
+}
+
+impl crate::rules::dice::DieSource for Walker {
+    fn roll(&mut self, sides: u32) -> u32 {
+        if self.at == self.path.len() {
+            self.path.push((1, sides));
+        }
+        let (face, recorded) = self.path[self.at];
+        assert_eq!(recorded, sides, "the same path asked for other dice");
+        self.at += 1;
+        face
+    }
+}
+
+impl Walker {
+    /// The chance of the path just walked.
+    fn chance(&self) -> f64 {
+        self.path[..self.at]
+            .iter()
+            .map(|(_, s)| 1.0 / f64::from(*s))
+            .product()
+    }
+
+    /// Moves to the next path; `false` when every one was walked. Paths less likely than
+    /// `floor` are not followed further (their chance is left out of the sum).
+    fn next(&mut self, floor: f64) -> bool {
+        self.path.truncate(self.at);
+        self.at = 0;
+        loop {
+            let Some((face, sides)) = self.path.pop() else {
+                return false;
+            };
+            if face < sides {
+                self.path.push((face + 1, sides));
+                let p: f64 = self.path.iter().map(|(_, s)| 1.0 / f64::from(*s)).product();
+                if p >= floor {
+                    return true;
+                }
+            }
+        }
+    }
+}
+
+/// The distribution by walking every sequence of dice the roller can ask for, explosions,
+/// implosions and `ra` included (sequences below 1e-13 left out).
+fn walk_all(input: &str) -> BTreeMapish {
+    let expr = ok(input);
+    let mut walker = Walker {
+        path: Vec::new(),
+        at: 0,
+    };
+    let mut counts = BTreeMapish::new();
+    loop {
+        let v = expr.roll(&mut walker, &limits()).unwrap().rolls[0].sets[0].value();
+        *counts.entry(v).or_insert(0.0) += walker.chance();
+        if !walker.next(1e-13) {
+            return counts;
+        }
+    }
+}
+
+#[test]
+fn dice_that_depend_on_each_other_have_the_odds_of_every_way_they_fall() {
+    // Each against a walk of every sequence of dice the roller asks for. Chains in a pool are
+    // followed until 1e-9 is left (pool.rs), so the figures agree within that.
+    for input in [
+        "4d6i1",
+        "3d6i2!",
+        "3d6kh2i1",
+        "1d10i1e10",
+        "3d4!kh2",
+        "2d6!dl1",
+        "4d6ra6",
+        "3d6ra6kh2",
+        "2d4ra>2mi2",
+        "4d6kh3kl2",
+        "5d4kh4k>2",
+        "3d6adv1!",
+        "3d6adv1kh2",
+        "2d4dis1ra4",
+        "3d4mi2adv1!",
+        "4d10f1t8c",
+        "3d10f1t8c!",
+        "3d10f1t8cb1",
+        "3d6i1kh2!",
+    ] {
+        let d = odds(input);
+        let want = walk_all(input);
+        for (&x, &p) in &want {
+            assert!(
+                (d.eq(x) - p).abs() < 1e-8,
+                "`{input}` at {x}: {} vs {p}",
+                d.eq(x)
+            );
+        }
+        for (x, p) in d.points() {
+            assert!(
+                want.contains_key(&x) || p < 1e-8,
+                "`{input}`: {x} has {p} but cannot be rolled"
+            );
+        }
+        assert!(
+            (d.total() - 1.0).abs() < 1e-9,
+            "`{input}` sums to {}",
+            d.total()
+        );
+    }
+}
+
 #[test]
 fn rerolls_have_exact_odds() {
     // 1d6r1: a 1 is rolled again once. P(1) = 1/36, P(k>1) = 1/6 + 1/36.
@@ -506,13 +710,25 @@ fn explosions_are_followed_to_the_cap_with_the_rest_stated() {
 fn odds_too_costly_or_not_worked_out_are_refused_with_the_reason() {
     for (input, want) in [
         ("100d1000kh50", "too long"),
-        ("4d6ra6", "not worked out"),
-        ("4d6!kh3", "not worked out"),
+        ("100d6kh50kl10", "too long"),
         ("6 / (1d2 - 1)", "divide by zero"),
     ] {
         let e = distribution(&ok(input).rolls()[0], &limits()).unwrap_err();
         assert!(e.to_string().contains(want), "`{input}`: {e}");
     }
+    // What the pool takes: keep with explosions, `ra`, two keeps, `c`, within the budget.
+    for input in ["3d6!kh2", "4d6ra6", "10d10kh5kl2", "10d10f1t8c", "100d6i1"] {
+        let d = odds(input);
+        assert!(
+            (d.total() - 1.0).abs() < 1e-9,
+            "`{input}` sums to {}",
+            d.total()
+        );
+    }
+    // 3d6 keep the best two, exploding: better than without explosions, below two exploding
+    // dice and a third one's share.
+    let d = odds("3d6!kh2");
+    assert!(d.mean() > odds("3d6kh2").mean() && d.mean() < 3.0 * 4.2);
     // The largest plain sum allowed is worked out.
     let d = odds("100d1000");
     assert!((d.total() - 1.0).abs() < 1e-6);
@@ -596,7 +812,8 @@ fn most_rolls(expr: &Expr, limits: &Limits) -> u64 {
                     .iter()
                     .filter(|op| matches!(op, Op::Reroll(Reroll::Once, _)))
                     .count() as u64;
-                u64::from(d.count) * once + 1
+                let implodes = d.ops.iter().any(|op| matches!(op, Op::Implode(_)));
+                u64::from(d.count) * (once + u64::from(implodes)) + 1
             }
             Node::Set(items, _) => items.iter().map(ops).sum(),
             Node::Paren(i) | Node::Neg(i) | Node::Annotated(i, _) => ops(i),
@@ -645,7 +862,7 @@ proptest! {
 
     #[test]
     fn nothing_in_the_dice_alphabet_panics_or_overruns(
-        input in "[0-9dDkhlprteifmaFsuv!%+*/<>=(),;\\[\\] -]{0,60}",
+        input in "[0-9dDkhlprteifmaFsuvbcn!%+*/<>=(),;\\[\\] -]{0,60}",
         seed in any::<u64>(),
     ) {
         if let Ok(expr) = parse(&input, &limits()) {

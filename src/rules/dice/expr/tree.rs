@@ -27,6 +27,10 @@ pub struct Roll {
     pub alias: Option<String>,
     /// `s`: show the total only.
     pub simple: bool,
+    /// `nr`: show the dice, not the total.
+    pub no_total: bool,
+    /// `p`: only the roller sees it.
+    pub private: bool,
 }
 
 /// A value: a number, dice, a set, or arithmetic on them.
@@ -257,6 +261,13 @@ pub enum Op {
     Advantage(u32),
     /// `dis1`: one more die rolled, the highest dropped before anything explodes.
     Disadvantage(u32),
+    /// `i1`: each die rolled for the expression that shows a selected face subtracts one fresh
+    /// die from the total (once; the fresh die is not part of the pool).
+    Implode(Selector),
+    /// `b1`: selected dice among those kept are counted as botches, beside the total.
+    Botch(Selector),
+    /// `c` (with `f`): each die on the highest face cancels one failure.
+    Cancel,
 }
 
 impl Op {
@@ -264,6 +275,25 @@ impl Op {
     /// fits (`kh3`, `dl1`, `r1`, `!`, `t8`, `f1`), d20's selectors otherwise (`k>3`, `rr<3`).
     fn write(self, f: &mut fmt::Formatter<'_>, sides: Sides) -> fmt::Result {
         use Selector::{AtLeast, AtMost, Highest, Lowest};
+        // A bare number cannot be negative (`f-1` would read as `f` minus 1): Fate dice's
+        // faces below zero are written with the selector (`f<0`).
+        let negative = matches!(self.selector(), Some(AtLeast(v) | AtMost(v)) if v < 0);
+        if negative && let Some(sel) = self.selector() {
+            let letters = match self {
+                Self::Reroll(Reroll::Once, _) => "ro",
+                Self::Reroll(Reroll::Until, _) => "rr",
+                Self::Reroll(Reroll::Add, _) => "ra",
+                Self::Explode(_) => "e",
+                Self::Success(_) => "t",
+                Self::Failure(_) => "f",
+                Self::Double(_) => "ds",
+                Self::Implode(_) => "i",
+                Self::Botch(_) => "b",
+                Self::Keep(_) => "k",
+                _ => "p",
+            };
+            return write!(f, "{letters}{sel}");
+        }
         match self {
             Self::Keep(Highest(n)) => write!(f, "kh{n}"),
             Self::Keep(Lowest(n)) => write!(f, "kl{n}"),
@@ -290,6 +320,33 @@ impl Op {
             Self::Double(s) => write!(f, "ds{s}"),
             Self::Failure(AtMost(v)) => write!(f, "f{v}"),
             Self::Failure(s) => write!(f, "f{s}"),
+            Self::Implode(AtMost(v)) => write!(f, "i{v}"),
+            Self::Implode(s) => write!(f, "i{s}"),
+            Self::Botch(AtMost(v)) => write!(f, "b{v}"),
+            Self::Botch(s) => write!(f, "b{s}"),
+            Self::Cancel => f.write_str("c"),
+        }
+    }
+}
+
+impl Op {
+    /// The selector the operation acts with, if it has one.
+    pub const fn selector(self) -> Option<Selector> {
+        match self {
+            Self::Keep(s)
+            | Self::Drop(s)
+            | Self::Reroll(_, s)
+            | Self::Explode(s)
+            | Self::Success(s)
+            | Self::Failure(s)
+            | Self::Double(s)
+            | Self::Implode(s)
+            | Self::Botch(s) => Some(s),
+            Self::Min(_)
+            | Self::Max(_)
+            | Self::Advantage(_)
+            | Self::Disadvantage(_)
+            | Self::Cancel => None,
         }
     }
 }
@@ -385,6 +442,11 @@ impl Expr {
     /// The rolls of the message, in the order typed; never empty.
     pub fn rolls(&self) -> &[Roll] {
         &self.rolls
+    }
+
+    /// `p` on any roll: only the roller sees the message.
+    pub fn private(&self) -> bool {
+        self.rolls.iter().any(|r| r.private)
     }
 
     /// Dice rolled by the whole message before rerolls and explosions, repeats included.
