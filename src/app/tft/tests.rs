@@ -919,6 +919,36 @@ fn common_checks_pick_the_row_of_the_figures_talents() {
     let r = check("Vexa", &[("check", "notice"), ("case", "trap")]);
     assert_eq!(r.embeds[0].title, "Vexa: notice (trap): 3d against IQ");
     assert_eq!(w.rolls(), 3);
+    // Issue 60: a door and a run by their labels and short forms, the combinations included.
+    for (check_name, case, title) in [
+        (
+            "force-door",
+            "kick",
+            "force-door (by kicking): 5d against ST",
+        ),
+        (
+            "force-door",
+            "locked, with a crowbar",
+            "force-door (locked, with a crowbar): 4d against ST",
+        ),
+        ("run", "darkness", "run (darkness): 3d against DX"),
+        (
+            "run",
+            "both",
+            "run (broken ground in darkness): 4d against DX",
+        ),
+        (
+            "run",
+            "slippery floor",
+            "run (slippery floor): 3d against DX",
+        ),
+    ] {
+        let r = check("Vexa", &[("check", check_name), ("case", case)]);
+        assert_eq!(r.embeds[0].title, format!("Vexa: {title}"), "{r:?}");
+    }
+    let r = check("Vexa", &[("check", "run"), ("case", "broken")]);
+    assert_eq!(field(&r, "Target"), "DX 12, broken ground -2 = 10");
+    assert_eq!(w.rolls(), 9);
 }
 
 #[test]
