@@ -266,7 +266,7 @@ impl Attack {
             injury::reaction_thresholds(t_sheet.st).map_err(user)?;
             let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
             let struck = Target {
-                defence: self.defence(&target, &t_sheet)?,
+                defence: self.defence(&target, &t_sheet, ctx.is_gm())?,
                 st: t_sheet.st,
                 st_left: st_left(&t_sheet, hits_before, fatigue),
                 earlier_hits: turn.earlier_hits,
@@ -502,7 +502,8 @@ impl Attack {
     }
 
     /// The target's defence: its armor and shield, and this blow's parry and shield wall.
-    fn defence(&self, c: &Character, sheet: &TftSheet) -> AppResult<Defence> {
+    /// `gm`: the caller is a GM (who may read an NPC's talents).
+    fn defence(&self, c: &Character, sheet: &TftSheet, gm: bool) -> AppResult<Defence> {
         let talents: Vec<Talent> = sheet
             .talents
             .iter()
@@ -510,13 +511,32 @@ impl Attack {
             .collect();
         Ok(Defence {
             parry: self.parry,
-            shield_wall_neighbours: self.shield_wall,
+            shield_wall_neighbours: self.shield_wall_of(c, &talents, gm)?,
             toughness: Toughness::of_talents(&talents),
             natural: self.extras.natural,
             armor_wear: self.extras.armor_wear,
             pack_on_back: self.extras.pack,
             ..defence(c, sheet, self.facing)?
         })
+    }
+
+    /// The neighbours whose shields add to the target's in a shield wall.
+    /// tft-house-rules-combat.txt, "Shield Wall": only soldiers with Military Discipline form
+    /// one, so a target without the talent is refused one.
+    // Decision: a player who puts a GM's NPC in a wall it cannot form gets no refusal, which would
+    // tell them a talent on its sheet (SPEC §3); the wall just adds nothing, as the GM's copy of
+    // the stops shows.
+    fn shield_wall_of(&self, c: &Character, talents: &[Talent], gm: bool) -> AppResult<u32> {
+        if self.shield_wall == 0 || talents.contains(&Talent::MilitaryDiscipline) {
+            return Ok(self.shield_wall);
+        }
+        if c.npc && !gm {
+            return Ok(0);
+        }
+        Err(user(format!(
+            "{} lacks Military Discipline, the talent a shield wall asks for; leave shield_wall out.",
+            escape(&c.name)
+        )))
     }
 
     /// The attacker's ST for this blow. tft-multiple-actions.txt, "Action Segment": an attack
@@ -1177,6 +1197,42 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn only_military_discipline_forms_a_shield_wall() {
+        // tft-house-rules-combat.txt, "Shield Wall": soldiers with Military Discipline. Rows:
+        // neighbours, the target's talent, an NPC, a GM calling, and the neighbours counted.
+        type Row<'a> = (&'a str, &'a [Talent], bool, bool, Option<u32>);
+        let md = [Talent::MilitaryDiscipline];
+        let cases: [Row<'_>; 7] = [
+            ("0", &[], false, false, Some(0)),
+            ("1", &md, false, false, Some(1)),
+            ("2", &md, true, false, Some(2)),
+            ("1", &[], false, false, None),
+            ("1", &[], false, true, None),
+            ("1", &[], true, true, None),
+            // A player is not told an NPC's talents: its wall adds nothing.
+            ("1", &[], true, false, Some(0)),
+        ];
+        for (wall, talents, npc, gm, want) in cases {
+            let inv = Invocation::new(
+                &["tft", "attack"],
+                &[("attacker", "Ann"), ("target", "Bo"), ("shield_wall", wall)],
+            );
+            let attack = Attack::parse(&inv).unwrap();
+            let target = Character { npc, ..ann(12) };
+            let got = attack.shield_wall_of(&target, talents, gm);
+            match want {
+                Some(n) => assert_eq!(got.unwrap(), n, "{wall} {talents:?} {npc} {gm}"),
+                None => assert!(
+                    got.unwrap_err()
+                        .to_string()
+                        .contains("lacks Military Discipline"),
+                    "{wall} {talents:?} {npc} {gm}"
+                ),
             }
         }
     }

@@ -392,12 +392,21 @@ fn attacking_while_parrying_or_defending_costs_dx_or_is_refused() {
 #[test]
 fn parries_and_shield_walls_add_the_targets_stops() {
     // tft-house-rules-combat.txt, "Parrying" (a full parry stops 4) and "Shield Wall" (one stop
-    // per neighbour, at most the six hexes around).
+    // per neighbour, at most the six hexes around, for soldiers with Military Discipline).
     let w = world();
     let id = w.tft("Vexa", ANN, fighter(14, 30));
     w.give(id, "weapon", "broadsword", "{}");
     w.tft(
         "Brom",
+        BOB,
+        TftSheet {
+            shield: Some("small shield".into()),
+            talents: vec!["Military Discipline".into()],
+            ..fighter(60, 10)
+        },
+    );
+    w.tft(
+        "Pell",
         BOB,
         TftSheet {
             shield: Some("small shield".into()),
@@ -424,6 +433,19 @@ fn parries_and_shield_walls_add_the_targets_stops() {
     }
     let r = opts(("shield_wall", "7"));
     assert!(refusal(&r).starts_with("shield_wall:"), "{r:?}");
+    // Without the talent: refused, nothing rolled.
+    let before = w.rolls();
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Pell"),
+            ("shield_wall", "1"),
+        ],
+    );
+    assert!(refusal(&r).contains("lacks Military Discipline"), "{r:?}");
+    assert_eq!(w.rolls(), before);
 }
 
 #[test]
@@ -3296,6 +3318,7 @@ fn the_house_rules_switch_governs_the_attacks_house_rules() {
             TftSheet {
                 shield: Some("large".into()),
                 armor: Some("chainmail".into()),
+                talents: vec!["Military Discipline".into()],
                 ..fighter(60, 12)
             },
         );
