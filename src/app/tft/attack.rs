@@ -437,6 +437,12 @@ impl Attack {
     /// Master), "Good Bow Shots" and "Dagger Marksmanship". Decision: Fencing covers the
     /// swords-and-knives table, Axeplay the axes and maces, Pole Weapon Master the pole
     /// weapons; a sling's good shot takes the turn of waiting on the player's word.
+    ///
+    /// "Good Bow Shots" also: a bow's good shot is taken instead of the second shot, so the two
+    /// are never declared together; a sling's turn of waiting for its good shot is not waiting
+    /// for an opening and earns none of that option's bonuses.
+    // Decision: a sling's good shot with `wait` is refused rather than read as its one turn, so
+    // no waiting bonus or widening can ride on it; the player is told to leave `wait` out.
     fn technique(
         &self,
         chosen: &Chosen,
@@ -460,6 +466,11 @@ impl Attack {
                 )));
             }
         }
+        if self.extras.good_shot && self.extras.shooting_twice {
+            return Err(user(
+                "A good shot is taken instead of the second shot: adjust takes good-shot or shooting-twice, not both.",
+            ));
+        }
         if self.extras.good_shot {
             let Some(range_hexes) = self
                 .range
@@ -470,6 +481,11 @@ impl Attack {
                 ));
             };
             let sling = weapon.is_some_and(|w| w.name == "Sling");
+            if sling && self.wait.is_some() {
+                return Err(user(
+                    "A sling's good shot already waits its one turn, and that turn is not waiting for an opening: no waiting bonus. Leave wait out.",
+                ));
+            }
             let bow_ok = matches!(rate, Some(r @ FireRate::TwiceAt { .. }) if r.fast(plain.adj_dx, sheet.st))
                 && has_talent(sheet, Talent::MissileWeapons);
             if !(sling || bow_ok) {

@@ -2977,6 +2977,57 @@ fn missile_weapons_reads_the_long_range_table_and_masters_widen_criticals() {
 }
 
 #[test]
+fn a_good_shot_replaces_the_second_shot_and_a_slings_wait_earns_nothing() {
+    // tft-house-rules-combat.txt, "Good Bow Shots": a bow's good shot is taken instead of the
+    // second shot; a sling's good shot waits a turn that is not waiting for an opening.
+    let w = world();
+    let ann = w.tft(
+        "Vexa",
+        ANN,
+        TftSheet {
+            talents: vec!["Missile Weapons (3)".into()],
+            ..fighter(12, 30)
+        },
+    );
+    w.give(ann, "weapon", "longbow", "{}");
+    w.give(ann, "weapon", "sling", "{}");
+    w.tft("Brom", BOB, fighter(60, 12));
+    let shot = |weapon: &str, adjust: &str, wait: Option<&str>| {
+        let mut opts = vec![
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", weapon),
+            ("range", "10"),
+            ("adjust", adjust),
+        ];
+        if let Some(t) = wait {
+            opts.push(("wait", t));
+        }
+        w.run(ANN, &["tft", "attack"], &opts)
+    };
+    let r = shot("longbow", "good-shot, shooting-twice", None);
+    assert!(refusal(&r).contains("instead of the second shot"), "{r:?}");
+    let r = shot("sling", "good-shot", Some("1"));
+    assert!(refusal(&r).contains("not waiting for an opening"), "{r:?}");
+    let r = shot("sling", "good-shot, widen:1", Some("1"));
+    assert!(refusal(&r).contains("not waiting for an opening"), "{r:?}");
+    assert_eq!(w.rolls(), 0, "refusals roll nothing");
+    // Either alone is taken; a sling's good shot shows no waiting bonus.
+    let r = shot("sling", "good-shot", None);
+    assert!(field(&r, "Technique").starts_with("good shot at 10 hexes"));
+    assert!(!field(&r, "adjDX").contains("waited"), "{r:?}");
+    let r = shot("longbow", "shooting-twice", None);
+    assert!(
+        r.embeds[0].fields.iter().all(|f| f.name != "Technique"),
+        "{r:?}"
+    );
+    // A bow's good shot may still wait for an opening (the house rules' own example).
+    let r = shot("longbow", "good-shot", Some("1"));
+    assert!(field(&r, "adjDX").contains("waited 1 turn +1"), "{r:?}");
+    assert_eq!(w.rolls(), 3);
+}
+
+#[test]
 fn autocomplete_lists_are_accepted_values() {
     let t = crate::app::tft::talent_suggestions("Sword, acro");
     assert_eq!(t.first().map(String::as_str), Some("Sword, Acrobatics (1)"));
