@@ -633,7 +633,9 @@ impl Attack {
                 self.house_rules,
             )?);
         }
-        self.extra_adjustments(&mut out, c, sheet)?;
+        // tft-house-rules.txt, "Skiing": missile and thrown weapons take no penalty on skis.
+        let shot = missile || (self.range.is_some() && chosen.weapon.is_some_and(|w| w.thrown));
+        self.extra_adjustments(&mut out, c, sheet, shot)?;
         if let Some(target) = self.aimed(chosen) {
             out.push(Adjustment::Precise(target));
         }
@@ -652,28 +654,31 @@ impl Attack {
 }
 
 impl Attack {
-    /// The adjustments `adjust` names: a second attack (Two Weapons from the sheet), an aimed
-    /// blow's penalty, and the plain ones; skis and snowshoes need their talents.
+    /// The adjustments `adjust` names: a second attack (Two Weapons from the sheet), skis (the
+    /// Skiing talent from the sheet; `shot`: a missile or thrown weapon), and the plain ones;
+    /// snowshoes need their talent.
     fn extra_adjustments(
         &self,
         out: &mut Vec<Adjustment>,
         c: &Character,
         sheet: &TftSheet,
+        shot: bool,
     ) -> AppResult<()> {
         if self.extras.second_attack {
             out.push(Adjustment::SecondAttack {
                 two_weapons: has_talent(sheet, Talent::TwoWeapons),
             });
         }
+        if self.extras.skis {
+            out.push(Adjustment::OnSkis {
+                skiing: has_talent(sheet, Talent::Skiing) || has_talent(sheet, Talent::MasterSkier),
+                shot,
+            });
+        }
         for a in &self.extras.adjustments {
-            let needs = match a {
-                Adjustment::MeleeOnSkis => Some(Talent::Skiing),
-                Adjustment::SnowshoesVsFoeWithout => Some(Talent::Snowshoe),
-                _ => None,
-            };
-            if let Some(t) = needs.filter(|&t| !has_talent(sheet, t)) {
+            if *a == Adjustment::SnowshoesVsFoeWithout && !has_talent(sheet, Talent::Snowshoe) {
                 return Err(user(format!(
-                    "{} lacks the {t} talent that skis or snowshoes ask for.",
+                    "{} lacks the Snowshoe talent that fighting on snowshoes at +2 asks for.",
                     escape(&c.name)
                 )));
             }

@@ -2530,6 +2530,11 @@ fn ski_reads_the_skier_from_the_sheet() {
             "{who} {multiple}"
         );
         assert_eq!(field(&r, "A fall"), fall, "{who} {multiple}");
+        // "Skiing": combat at -2 DX, -4 and a 3d/adjDX roll each turn without the talent.
+        let combat = field(&r, "Combat");
+        assert_eq!(combat.starts_with("-4 DX"), who == "Una", "{combat}");
+        assert_eq!(combat.starts_with("-2 DX"), who != "Una", "{combat}");
+        assert_eq!(combat.contains("3d against adjDX every turn"), who == "Una");
     }
     let r = w.run(
         ANN,
@@ -2546,6 +2551,87 @@ fn ski_reads_the_skier_from_the_sheet() {
     let r = w.run(BOB, &["tftref", "ski"], &[("character", "Sven")]);
     assert!(refusal(&r).contains("Sven belongs to another player"));
     assert_eq!(w.rolls(), 0);
+}
+
+#[test]
+fn fighting_on_skis_costs_dx_for_blows_only() {
+    // tft-house-rules.txt, "Skiing": combat at -2 DX except for missile and thrown weapons;
+    // without the talent -4 DX (and a 3d/adjDX roll each turn to stay up), not refused.
+    let w = world();
+    let skier = |talents: &[&str]| TftSheet {
+        talents: talents.iter().map(|t| (*t).into()).collect(),
+        ..fighter(12, 14)
+    };
+    for (name, talents) in [("Sven", &["Skiing (1)"][..]), ("Una", &[][..])] {
+        let id = w.tft(name, ANN, skier(talents));
+        for weapon in ["broadsword", "longbow", "dagger"] {
+            w.give(id, "weapon", weapon, "{}");
+        }
+    }
+    w.tft("Brom", BOB, fighter(60, 12));
+    let rows: [(&str, &str, Option<&str>, &str, &str); 6] = [
+        ("Sven", "broadsword", None, "on skis -2", "**12**"),
+        (
+            "Una",
+            "broadsword",
+            None,
+            "on skis without Skiing",
+            "**10**",
+        ),
+        ("Sven", "dagger", None, "on skis -2", "**12**"),
+        (
+            "Sven",
+            "longbow",
+            Some("5"),
+            "no penalty for a shot",
+            "**14**",
+        ),
+        (
+            "Una",
+            "longbow",
+            Some("5"),
+            "no penalty for a shot",
+            "**14**",
+        ),
+        (
+            "Una",
+            "dagger",
+            Some("2"),
+            "no penalty for a shot",
+            "**13**",
+        ),
+    ];
+    for (who, weapon, range, says, adj_dx) in rows {
+        let mut opts = vec![
+            ("attacker", who),
+            ("target", "Brom"),
+            ("weapon", weapon),
+            ("adjust", "skis"),
+        ];
+        if let Some(r) = range {
+            opts.push(("range", r));
+        }
+        let r = w.run(ANN, &["tft", "attack"], &opts);
+        let line = field(&r, "adjDX");
+        assert!(
+            line.contains(says) && line.contains(adj_dx),
+            "{who} {weapon}: {line}"
+        );
+    }
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Una"),
+            ("target", "Brom"),
+            ("weapon", "broadsword"),
+            ("adjust", "skis"),
+        ],
+    );
+    assert!(
+        field(&r, "adjDX").contains("3d/adjDX each turn to stay up) -4"),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -2737,7 +2823,7 @@ fn adjust_refuses_bad_lists_and_changes_nothing() {
         ("flying", &[], "adjust has no \"flying\""),
         ("widen:1", &[], "give wait too"),
         ("widen:2", &[("wait", "1")], "at most 1"),
-        ("skis", &[], "lacks the Skiing talent"),
+        ("snowshoes", &[], "lacks the Snowshoe talent"),
         ("good-shot", &[], "give range and a missile weapon"),
         (
             "good-shot",
