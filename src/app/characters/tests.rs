@@ -499,6 +499,16 @@ fn show_tft_sheet_with_armor_and_hits() {
     );
     assert_eq!(field(&shown, "MA"), Some("6"), "chainmail holds MA at 6");
     assert_eq!(field(&shown, "adjDX"), Some("9"));
+    // Issue 60: fine plate's "-4 MA" is the table's plate step, not 4 off DX 12's MA 6
+    // (`rules::tft::gear::MaEffect`).
+    w.set(&ann(), "Joe", "armor", "fine plate");
+    let fine = w.ok(&ann(), &["show"], &[]);
+    assert_eq!(
+        field(&fine, "MA"),
+        Some("6"),
+        "fine plate leaves MA 6, not 2"
+    );
+    w.set(&ann(), "Joe", "armor", "chain");
     let talents = r"Sword, Shield, Acute Hearing \(3\)";
     assert_eq!(field(&shown, "Talents"), Some(talents));
     let worn = field(&shown, "Armor and shield").unwrap();

@@ -363,14 +363,11 @@ fn worn_encumbrance(
 ) -> Vec<Encumbrance> {
     let mut worn = Vec::new();
     if let Some(a) = armor {
-        let (ma_penalty, ma_limit) = match a.ma {
-            gear::MaEffect::SetTo(ma) => (0, Some(ma.max(0) as u32)),
-            gear::MaEffect::Minus(n) => (n, None),
-        };
+        // Every armor row caps MA (`gear::MaEffect`, which holds the decision on fine armor).
         worn.push(Encumbrance {
             dx_penalty: -a.dx,
-            ma_penalty,
-            ma_limit,
+            ma_penalty: 0,
+            ma_limit: Some(a.ma.limit().max(0) as u32),
         });
     }
     if let Some(sh) = shield {
