@@ -2172,7 +2172,27 @@ fn study_checks_iq_prerequisites_and_the_discounted_cost() {
             ("instructor", "true"),
         ],
     );
-    assert!(text.contains("**Cost**: 1 IQ point (listed 2"), "{text}");
+    assert!(
+        text.contains("**Cost**: 1 IQ point (listed 2; First Aid is known)"),
+        "{text}"
+    );
+    // Issue 60: without a listed cost, First Aid still makes it 1; without First Aid no cost
+    // is claimed.
+    let text = study(
+        &w,
+        ANN,
+        &[
+            ("talent", "Physicker"),
+            ("character", "Medi"),
+            ("instructor", "true"),
+        ],
+    );
+    assert!(
+        text.contains("**Cost**: 1 IQ point (First Aid is known)"),
+        "{text}"
+    );
+    let text = study(&w, ANN, &[("talent", "Physicker"), ("character", "Ida")]);
+    assert!(!text.contains("**Cost**"), "{text}");
     let text = study(
         &w,
         ANN,

@@ -27,8 +27,9 @@ pub use spells::{
     fits_summon, new_spell, spell_distance_adjustment, wall_of_fire_hits,
 };
 pub use talents::{
-    LearnCategory, MORE_TALENTS, StudyPlan, StudyProblem, TALENT_TABLE, Talent, TalentInfo,
-    check_study, discounted_cost, study_time_permille, talent_info, without_cost,
+    DISCOUNTED_COST, LearnCategory, MORE_TALENTS, StudyPlan, StudyProblem, TALENT_TABLE, Talent,
+    TalentInfo, check_study, discount_by, discounted_cost, study_time_permille, talent_info,
+    without_cost,
 };
 
 use std::fmt;
