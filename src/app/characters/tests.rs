@@ -463,6 +463,40 @@ fn show_posts_the_public_thiz_sheet_without_hidden_values() {
 }
 
 #[test]
+fn validate_flags_a_two_handed_weapon_carried_with_a_shield() {
+    // tft-rules-summary.md, "WEAPONS": a two-handed weapon (the table's mark) leaves no arm for a
+    // shield. Flagged only with both: a one-handed weapon and a shield, or a two-handed one
+    // alone, pass.
+    let w = world();
+    w.create(&ann(), "Joe", "tft");
+    for (f, v) in [("st", "16"), ("dx", "12"), ("iq", "8")] {
+        w.set(&ann(), "Joe", f, v);
+    }
+    let weapon = |item: &str, action: &str| {
+        w.gear(
+            &ann(),
+            "Joe",
+            &[("action", action), ("item", item), ("kind", "weapon")],
+        );
+    };
+    let flagged = |w: &World| {
+        w.ok(&ann(), &["validate"], &[("name", "Joe")])
+            .all_text()
+            .contains("two-handed, and the sheet lists a shield")
+    };
+    weapon("broadsword", "add");
+    w.set(&ann(), "Joe", "shield", "small");
+    assert!(!flagged(&w), "a one-handed weapon and a shield");
+    weapon("great sword", "add");
+    assert!(flagged(&w), "a two-handed weapon and a shield");
+    let text = w.ok(&ann(), &["validate"], &[("name", "Joe")]).all_text();
+    assert!(text.contains("Great Sword: two-handed"), "{text}");
+    assert!(!text.contains("Broadsword: two-handed"), "{text}");
+    w.set(&ann(), "Joe", "shield", "none");
+    assert!(!flagged(&w), "a two-handed weapon alone");
+}
+
+#[test]
 fn show_tft_sheet_with_armor_and_hits() {
     let w = world();
     w.create(&ann(), "Joe", "tft");
