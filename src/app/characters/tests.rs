@@ -463,6 +463,40 @@ fn show_posts_the_public_thiz_sheet_without_hidden_values() {
 }
 
 #[test]
+fn validate_flags_a_two_handed_weapon_carried_with_a_shield() {
+    // tft-rules-summary.md, "WEAPONS": a two-handed weapon (the table's mark) leaves no arm for a
+    // shield. Flagged only with both: a one-handed weapon and a shield, or a two-handed one
+    // alone, pass.
+    let w = world();
+    w.create(&ann(), "Joe", "tft");
+    for (f, v) in [("st", "16"), ("dx", "12"), ("iq", "8")] {
+        w.set(&ann(), "Joe", f, v);
+    }
+    let weapon = |item: &str, action: &str| {
+        w.gear(
+            &ann(),
+            "Joe",
+            &[("action", action), ("item", item), ("kind", "weapon")],
+        );
+    };
+    let flagged = |w: &World| {
+        w.ok(&ann(), &["validate"], &[("name", "Joe")])
+            .all_text()
+            .contains("two-handed, and the sheet lists a shield")
+    };
+    weapon("broadsword", "add");
+    w.set(&ann(), "Joe", "shield", "small");
+    assert!(!flagged(&w), "a one-handed weapon and a shield");
+    weapon("great sword", "add");
+    assert!(flagged(&w), "a two-handed weapon and a shield");
+    let text = w.ok(&ann(), &["validate"], &[("name", "Joe")]).all_text();
+    assert!(text.contains("Great Sword: two-handed"), "{text}");
+    assert!(!text.contains("Broadsword: two-handed"), "{text}");
+    w.set(&ann(), "Joe", "shield", "none");
+    assert!(!flagged(&w), "a two-handed weapon alone");
+}
+
+#[test]
 fn show_tft_sheet_with_armor_and_hits() {
     let w = world();
     w.create(&ann(), "Joe", "tft");
@@ -499,6 +533,16 @@ fn show_tft_sheet_with_armor_and_hits() {
     );
     assert_eq!(field(&shown, "MA"), Some("6"), "chainmail holds MA at 6");
     assert_eq!(field(&shown, "adjDX"), Some("9"));
+    // Issue 60: fine plate's "-4 MA" is the table's plate step, not 4 off DX 12's MA 6
+    // (`rules::tft::gear::MaEffect`).
+    w.set(&ann(), "Joe", "armor", "fine plate");
+    let fine = w.ok(&ann(), &["show"], &[]);
+    assert_eq!(
+        field(&fine, "MA"),
+        Some("6"),
+        "fine plate leaves MA 6, not 2"
+    );
+    w.set(&ann(), "Joe", "armor", "chain");
     let talents = r"Sword, Shield, Acute Hearing \(3\)";
     assert_eq!(field(&shown, "Talents"), Some(talents));
     let worn = field(&shown, "Armor and shield").unwrap();

@@ -110,8 +110,9 @@ pub(super) fn sheet_points(s: &TftSheet) -> SheetPoints {
 ///   at the start); talents still fit in its IQ (and SP), need their IQ and prerequisites, and
 ///   are not taken twice.
 /// - Every TFT figure: a carried weapon that needs more ST than the sheet has is flagged
-///   (tft-rules-summary.md, "WEAPONS": the ST column); an attack without `weapon:` passes it
-///   over (`app::weapons`).
+///   (tft-rules-summary.md, "WEAPONS": the ST column), and so is a two-handed one carried while
+///   the sheet lists a shield (the weapon table's two-handed mark: the shield arm is taken); an
+///   attack without `weapon:` passes either over (`app::weapons`).
 pub(super) fn problems(l: &Loaded, house_rules: bool) -> Vec<String> {
     let npc = l.character.npc;
     let mut found = match &l.sheet {
@@ -178,8 +179,28 @@ pub(super) fn problems(l: &Loaded, house_rules: bool) -> Vec<String> {
     };
     if let Sheet::Tft(s) = &l.sheet {
         found.extend(too_heavy(s, &l.items));
+        found.extend(two_hands_and_a_shield(s, &l.items));
     }
     found
+}
+
+/// The carried two-handed weapons of a TFT figure whose sheet also lists a shield.
+fn two_hands_and_a_shield(s: &TftSheet, items: &[Item]) -> Vec<String> {
+    let Some(shield) = s.shield.as_deref().filter(|sh| !sh.trim().is_empty()) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter(|i| i.kind.eq_ignore_ascii_case("weapon"))
+        .filter(|i| gear::weapon(&i.name).is_ok_and(|w| w.hands == gear::Hands::Two))
+        .map(|i| {
+            format!(
+                "{}: two-handed, and the sheet lists a shield ({}), so both cannot be used at once (attacks pass it over unless it is named); take one off with /character gear or /character set",
+                escape(&i.name),
+                escape(shield)
+            )
+        })
+        .collect()
 }
 
 /// The carried weapons a TFT figure lacks the ST to wield.
@@ -363,14 +384,11 @@ fn worn_encumbrance(
 ) -> Vec<Encumbrance> {
     let mut worn = Vec::new();
     if let Some(a) = armor {
-        let (ma_penalty, ma_limit) = match a.ma {
-            gear::MaEffect::SetTo(ma) => (0, Some(ma.max(0) as u32)),
-            gear::MaEffect::Minus(n) => (n, None),
-        };
+        // Every armor row caps MA (`gear::MaEffect`, which holds the decision on fine armor).
         worn.push(Encumbrance {
             dx_penalty: -a.dx,
-            ma_penalty,
-            ma_limit,
+            ma_penalty: 0,
+            ma_limit: Some(a.ma.limit().max(0) as u32),
         });
     }
     if let Some(sh) = shield {

@@ -266,7 +266,7 @@ impl Attack {
             injury::reaction_thresholds(t_sheet.st).map_err(user)?;
             let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
             let struck = Target {
-                defence: self.defence(&target, &t_sheet)?,
+                defence: self.defence(&target, &t_sheet, ctx.is_gm())?,
                 st: t_sheet.st,
                 st_left: st_left(&t_sheet, hits_before, fatigue),
                 earlier_hits: turn.earlier_hits,
@@ -437,6 +437,12 @@ impl Attack {
     /// Master), "Good Bow Shots" and "Dagger Marksmanship". Decision: Fencing covers the
     /// swords-and-knives table, Axeplay the axes and maces, Pole Weapon Master the pole
     /// weapons; a sling's good shot takes the turn of waiting on the player's word.
+    ///
+    /// "Good Bow Shots" also: a bow's good shot is taken instead of the second shot, so the two
+    /// are never declared together; a sling's turn of waiting for its good shot is not waiting
+    /// for an opening and earns none of that option's bonuses.
+    // Decision: a sling's good shot with `wait` is refused rather than read as its one turn, so
+    // no waiting bonus or widening can ride on it; the player is told to leave `wait` out.
     fn technique(
         &self,
         chosen: &Chosen,
@@ -460,6 +466,11 @@ impl Attack {
                 )));
             }
         }
+        if self.extras.good_shot && self.extras.shooting_twice {
+            return Err(user(
+                "A good shot is taken instead of the second shot: adjust takes good-shot or shooting-twice, not both.",
+            ));
+        }
         if self.extras.good_shot {
             let Some(range_hexes) = self
                 .range
@@ -470,6 +481,11 @@ impl Attack {
                 ));
             };
             let sling = weapon.is_some_and(|w| w.name == "Sling");
+            if sling && self.wait.is_some() {
+                return Err(user(
+                    "A sling's good shot already waits its one turn, and that turn is not waiting for an opening: no waiting bonus. Leave wait out.",
+                ));
+            }
             let bow_ok = matches!(rate, Some(r @ FireRate::TwiceAt { .. }) if r.fast(plain.adj_dx, sheet.st))
                 && has_talent(sheet, Talent::MissileWeapons);
             if !(sling || bow_ok) {
@@ -502,7 +518,8 @@ impl Attack {
     }
 
     /// The target's defence: its armor and shield, and this blow's parry and shield wall.
-    fn defence(&self, c: &Character, sheet: &TftSheet) -> AppResult<Defence> {
+    /// `gm`: the caller is a GM (who may read an NPC's talents).
+    fn defence(&self, c: &Character, sheet: &TftSheet, gm: bool) -> AppResult<Defence> {
         let talents: Vec<Talent> = sheet
             .talents
             .iter()
@@ -510,13 +527,32 @@ impl Attack {
             .collect();
         Ok(Defence {
             parry: self.parry,
-            shield_wall_neighbours: self.shield_wall,
+            shield_wall_neighbours: self.shield_wall_of(c, &talents, gm)?,
             toughness: Toughness::of_talents(&talents),
             natural: self.extras.natural,
             armor_wear: self.extras.armor_wear,
             pack_on_back: self.extras.pack,
             ..defence(c, sheet, self.facing)?
         })
+    }
+
+    /// The neighbours whose shields add to the target's in a shield wall.
+    /// tft-house-rules-combat.txt, "Shield Wall": only soldiers with Military Discipline form
+    /// one, so a target without the talent is refused one.
+    // Decision: a player who puts a GM's NPC in a wall it cannot form gets no refusal, which would
+    // tell them a talent on its sheet (SPEC §3); the wall just adds nothing, as the GM's copy of
+    // the stops shows.
+    fn shield_wall_of(&self, c: &Character, talents: &[Talent], gm: bool) -> AppResult<u32> {
+        if self.shield_wall == 0 || talents.contains(&Talent::MilitaryDiscipline) {
+            return Ok(self.shield_wall);
+        }
+        if c.npc && !gm {
+            return Ok(0);
+        }
+        Err(user(format!(
+            "{} lacks Military Discipline, the talent a shield wall asks for; leave shield_wall out.",
+            escape(&c.name)
+        )))
     }
 
     /// The attacker's ST for this blow. tft-multiple-actions.txt, "Action Segment": an attack
@@ -597,7 +633,9 @@ impl Attack {
                 self.house_rules,
             )?);
         }
-        self.extra_adjustments(&mut out, c, sheet)?;
+        // tft-house-rules.txt, "Skiing": missile and thrown weapons take no penalty on skis.
+        let shot = missile || (self.range.is_some() && chosen.weapon.is_some_and(|w| w.thrown));
+        self.extra_adjustments(&mut out, c, sheet, shot)?;
         if let Some(target) = self.aimed(chosen) {
             out.push(Adjustment::Precise(target));
         }
@@ -616,28 +654,31 @@ impl Attack {
 }
 
 impl Attack {
-    /// The adjustments `adjust` names: a second attack (Two Weapons from the sheet), an aimed
-    /// blow's penalty, and the plain ones; skis and snowshoes need their talents.
+    /// The adjustments `adjust` names: a second attack (Two Weapons from the sheet), skis (the
+    /// Skiing talent from the sheet; `shot`: a missile or thrown weapon), and the plain ones;
+    /// snowshoes need their talent.
     fn extra_adjustments(
         &self,
         out: &mut Vec<Adjustment>,
         c: &Character,
         sheet: &TftSheet,
+        shot: bool,
     ) -> AppResult<()> {
         if self.extras.second_attack {
             out.push(Adjustment::SecondAttack {
                 two_weapons: has_talent(sheet, Talent::TwoWeapons),
             });
         }
+        if self.extras.skis {
+            out.push(Adjustment::OnSkis {
+                skiing: has_talent(sheet, Talent::Skiing) || has_talent(sheet, Talent::MasterSkier),
+                shot,
+            });
+        }
         for a in &self.extras.adjustments {
-            let needs = match a {
-                Adjustment::MeleeOnSkis => Some(Talent::Skiing),
-                Adjustment::SnowshoesVsFoeWithout => Some(Talent::Snowshoe),
-                _ => None,
-            };
-            if let Some(t) = needs.filter(|&t| !has_talent(sheet, t)) {
+            if *a == Adjustment::SnowshoesVsFoeWithout && !has_talent(sheet, Talent::Snowshoe) {
                 return Err(user(format!(
-                    "{} lacks the {t} talent that skis or snowshoes ask for.",
+                    "{} lacks the Snowshoe talent that fighting on snowshoes at +2 asks for.",
                     escape(&c.name)
                 )));
             }
@@ -1177,6 +1218,42 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn only_military_discipline_forms_a_shield_wall() {
+        // tft-house-rules-combat.txt, "Shield Wall": soldiers with Military Discipline. Rows:
+        // neighbours, the target's talent, an NPC, a GM calling, and the neighbours counted.
+        type Row<'a> = (&'a str, &'a [Talent], bool, bool, Option<u32>);
+        let md = [Talent::MilitaryDiscipline];
+        let cases: [Row<'_>; 7] = [
+            ("0", &[], false, false, Some(0)),
+            ("1", &md, false, false, Some(1)),
+            ("2", &md, true, false, Some(2)),
+            ("1", &[], false, false, None),
+            ("1", &[], false, true, None),
+            ("1", &[], true, true, None),
+            // A player is not told an NPC's talents: its wall adds nothing.
+            ("1", &[], true, false, Some(0)),
+        ];
+        for (wall, talents, npc, gm, want) in cases {
+            let inv = Invocation::new(
+                &["tft", "attack"],
+                &[("attacker", "Ann"), ("target", "Bo"), ("shield_wall", wall)],
+            );
+            let attack = Attack::parse(&inv).unwrap();
+            let target = Character { npc, ..ann(12) };
+            let got = attack.shield_wall_of(&target, talents, gm);
+            match want {
+                Some(n) => assert_eq!(got.unwrap(), n, "{wall} {talents:?} {npc} {gm}"),
+                None => assert!(
+                    got.unwrap_err()
+                        .to_string()
+                        .contains("lacks Military Discipline"),
+                    "{wall} {talents:?} {npc} {gm}"
+                ),
             }
         }
     }

@@ -337,9 +337,15 @@ impl Cast {
                 }),
             )?;
             let mut fields = vec![
+                // Every die rolled: multiple actions add one (tft-multiple-actions.txt).
                 field(
                     "Roll",
-                    format!("3d: {} = {}", faces(&roll.faces), roll.total),
+                    format!(
+                        "{}d: {} = {}",
+                        roll.faces.len(),
+                        faces(&roll.faces),
+                        roll.total
+                    ),
                     true,
                 ),
                 field("Result", outcome_name(roll.outcome), true),

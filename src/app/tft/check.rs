@@ -234,16 +234,72 @@ fn situation(case: &str) -> &str {
     }
 }
 
+/// Words that name no situation ("with a crowbar" is "crowbar"), left out on both sides.
+const FILLER: [&str; 13] = [
+    "a", "an", "the", "with", "by", "and", "in", "on", "of", "at", "door", "run", "running",
+];
+
+/// Short forms a player may type, and the label words they stand for; an activity's own
+/// "both" is its summary row of that name (tft-rules-summary.md, "COMMON CHECKS").
+const SHORT_FORMS: [(Option<CheckActivity>, &str, &[&str]); 9] = [
+    (None, "kick", &["kicking"]),
+    (None, "kicked", &["kicking"]),
+    (None, "lock", &["locked"]),
+    (None, "dark", &["darkness"]),
+    (None, "slip", &["slippery"]),
+    (
+        Some(CheckActivity::Run),
+        "both",
+        &["broken", "ground", "darkness"],
+    ),
+    (
+        Some(CheckActivity::SpotAmbush),
+        "both",
+        &["naturalist", "alertness"],
+    ),
+    (
+        Some(CheckActivity::Notice),
+        "both",
+        &["alertness", "detect", "traps"],
+    ),
+    (None, "broken", &["broken", "ground"]),
+];
+
+/// The words of a label or of what a player typed, lower-cased, fillers left out and short
+/// forms spelled out ("kick the locked door" is {kicking, locked}).
+fn words(activity: CheckActivity, text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+    {
+        if FILLER.contains(&w.as_str()) {
+            continue;
+        }
+        let long = SHORT_FORMS
+            .iter()
+            .find(|(a, short, _)| a.is_none_or(|a| a == activity) && *short == w);
+        match long {
+            Some((_, _, long)) => out.extend(long.iter().map(|l| (*l).to_owned())),
+            None => out.push(w),
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Whether every word of `wanted` is a word of `label` ("trap" is not "traps").
-fn names(label: &str, wanted: &str) -> bool {
-    let words = |t: &str| -> Vec<String> {
-        t.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_ascii_lowercase)
-            .collect()
-    };
-    let have = words(label);
-    words(wanted).iter().all(|w| have.contains(w))
+fn names(activity: CheckActivity, label: &str, wanted: &str) -> bool {
+    let have = words(activity, label);
+    words(activity, wanted).iter().all(|w| have.contains(w))
+}
+
+/// Whether every word of `plain`'s label is one of `other`'s: `other` adds a circumstance to it
+/// ("darkness" to "broken ground in darkness", "locked" to "with a crowbar").
+fn within(activity: CheckActivity, plain: &str, other: &str) -> bool {
+    names(activity, other, plain)
 }
 
 /// Whether `better` replaces `plain` for a figure allowed both: the same situation, for more
@@ -258,16 +314,23 @@ fn replaces(better: &CommonCheck, plain: &CommonCheck) -> bool {
 }
 
 /// The row to roll among those the figure's talents allow, narrowed by `case` (words of the
-/// row's label). A row for more talents replaces the plainer row it extends ("wall" by "wall,
-/// with Climbing"); of the rows left, one whose label begins every other is the plain situation
-/// (the others add a circumstance to name).
+/// row's label, or their short forms: [`words`]). A row for more talents replaces the plainer row
+/// it extends ("wall" by "wall, with Climbing"); of the rows left, one whose words are all in
+/// every other's is the plain situation (the others add a circumstance to name: "darkness" is
+/// darkness alone, "broken ground in darkness" the summary's "Both").
 // Decision: the summary lists each talent's row beside the plain one; a figure with the talent
 // rolls the better row, unless the player names the plain one with case.
 fn pick_row<'a>(rows: &[&'a CommonCheck], case: Option<&str>) -> Result<&'a CommonCheck, String> {
+    let Some(activity) = rows.first().map(|r| r.activity) else {
+        return Err(
+            "no row of the common checks fits this figure's talents; the GM decides the roll"
+                .to_owned(),
+        );
+    };
     let named: Vec<&CommonCheck> = rows
         .iter()
         .copied()
-        .filter(|r| case.is_none_or(|w| names(r.case, w)))
+        .filter(|r| case.is_none_or(|w| names(activity, r.case, w)))
         .collect();
     let kept: Vec<&CommonCheck> = named
         .iter()
@@ -279,7 +342,7 @@ fn pick_row<'a>(rows: &[&'a CommonCheck], case: Option<&str>) -> Result<&'a Comm
     }
     if let Some(plain) = kept
         .iter()
-        .find(|r| kept.iter().all(|o| o.case.starts_with(r.case)))
+        .find(|r| kept.iter().all(|o| within(activity, r.case, o.case)))
     {
         return Ok(plain);
     }
@@ -290,12 +353,6 @@ fn pick_row<'a>(rows: &[&'a CommonCheck], case: Option<&str>) -> Result<&'a Comm
             .join(", ")
     };
     if kept.is_empty() {
-        if rows.is_empty() {
-            return Err(
-                "no row of the common checks fits this figure's talents; the GM decides the roll"
-                    .to_owned(),
-            );
-        }
         return Err(format!(
             "no case matches \"{}\"; case may be {}",
             escape(case.unwrap_or_default()),
@@ -359,6 +416,116 @@ mod tests {
             let got = pick_row(&rows(activity, talents), case).unwrap();
             assert_eq!(got.case, want, "{activity:?} {talents:?} {case:?}");
         }
+    }
+
+    #[test]
+    fn every_row_is_rolled_by_its_own_label() {
+        // tft-rules-summary.md, "COMMON CHECKS": each row, named as the bot lists it, is the row
+        // rolled by a figure with just the talents it asks for (one with more rolls the better
+        // row: `talent_rows_replace_the_plain_ones`).
+        for row in crate::rules::tft::saves::COMMON_CHECKS
+            .iter()
+            .chain(crate::rules::tft::saves::MORE_CHECKS.iter())
+        {
+            let rows = rows(row.activity, &talents_asked(row.talent));
+            let got = pick_row(&rows, Some(row.case)).unwrap();
+            assert_eq!(got.case, row.case);
+        }
+    }
+
+    #[test]
+    fn doors_and_running_take_short_forms_and_combinations() {
+        // tft-rules-summary.md, "COMMON CHECKS", Force Door (crowbar 3d/ST, kick 5d/ST, locked one
+        // die more) and Run (broken ground 3d/DX-2, darkness 3d/DX, both 4d/DX, slippery floor
+        // 3d/DX, moving 4d/DX).
+        use CheckActivity as A;
+        let cases: [(A, &str, &str, u32, i32); 19] = [
+            (A::ForceDoor, "crowbar", "with a crowbar", 3, 0),
+            (A::ForceDoor, "with a crowbar", "with a crowbar", 3, 0),
+            (A::ForceDoor, "kick", "by kicking", 5, 0),
+            (A::ForceDoor, "Kicking", "by kicking", 5, 0),
+            (
+                A::ForceDoor,
+                "locked crowbar",
+                "locked, with a crowbar",
+                4,
+                0,
+            ),
+            (
+                A::ForceDoor,
+                "crowbar, locked",
+                "locked, with a crowbar",
+                4,
+                0,
+            ),
+            (
+                A::ForceDoor,
+                "kick the locked door",
+                "locked, by kicking",
+                6,
+                0,
+            ),
+            (
+                A::ForceDoor,
+                "locked, by kicking",
+                "locked, by kicking",
+                6,
+                0,
+            ),
+            (A::Run, "broken ground", "broken ground", 3, -2),
+            (A::Run, "broken", "broken ground", 3, -2),
+            (A::Run, "darkness", "darkness", 3, 0),
+            (A::Run, "dark", "darkness", 3, 0),
+            (A::Run, "both", "broken ground in darkness", 4, 0),
+            (
+                A::Run,
+                "darkness and broken ground",
+                "broken ground in darkness",
+                4,
+                0,
+            ),
+            (
+                A::Run,
+                "broken ground in the dark",
+                "broken ground in darkness",
+                4,
+                0,
+            ),
+            (A::Run, "slippery floor", "slippery floor", 3, 0),
+            (A::Run, "slippery", "slippery floor", 3, 0),
+            (A::Run, "moving", "slippery moving floor", 4, 0),
+            (
+                A::Run,
+                "moving slippery floor",
+                "slippery moving floor",
+                4,
+                0,
+            ),
+        ];
+        for (activity, case, want, dice, modifier) in cases {
+            let got = pick_row(&rows(activity, &[]), Some(case)).unwrap();
+            assert_eq!(
+                (got.case, got.dice, got.modifier),
+                (want, dice, modifier),
+                "{case}"
+            );
+        }
+        // What names two rows still asks which.
+        for (activity, case) in [
+            (A::ForceDoor, "locked"),
+            (A::ForceDoor, "door"),
+            (A::Notice, "alertness"),
+            (A::Notice, "poison"),
+        ] {
+            let talents = [Talent::Alertness];
+            let err = pick_row(&rows(activity, &talents), Some(case)).unwrap_err();
+            assert!(
+                err.contains("name the situation with case"),
+                "{case}: {err}"
+            );
+        }
+        let err = pick_row(&rows(A::ForceDoor, &[]), Some("battering ram")).unwrap_err();
+        assert!(err.contains("no case matches"), "{err}");
     }
 
     #[test]

@@ -1,15 +1,17 @@
-//! `/tftref ski [character] [multiple] [jump]`: a skier's MA on level snow and uphill, and going
-//! downhill at a multiple of MA the roll to stay up, the damage of a fall and a Master Skier's
-//! jump. The skier's talent and MA come from the sheet. A look-up: nothing is rolled or written.
+//! `/tftref ski [character] [multiple] [jump]`: a skier's MA on level snow and uphill, its DX in
+//! combat on skis, and going downhill at a multiple of MA the roll to stay up, the damage of a
+//! fall and a Master Skier's jump. The skier's talent and MA come from the sheet. A look-up:
+//! nothing is rolled or written.
 
 use super::shared::{field, has_talent, tft_sheet};
 use crate::app::invocation::{Invocation, Opts};
 use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::escape;
+use crate::app::text::signed;
 use crate::app::{AppResult, Ctx};
 use crate::rules::tft::character::{
-    Skier, Talent, TalentRoll, base_ma, downhill_roll, level_snow_ma, ski_fall_damage,
-    ski_jump_roll, uphill_ma,
+    SKI_UNTRAINED_COMBAT_DICE, Skier, Talent, TalentRoll, base_ma, downhill_roll, level_snow_ma,
+    ski_combat_dx, ski_fall_damage, ski_jump_roll, uphill_ma,
 };
 
 /// The highest multiple of MA accepted.
@@ -56,6 +58,7 @@ impl Ski {
                 true,
             ),
             field("Uphill", format!("MA {}", uphill_ma(skier, ma)), true),
+            field("Combat", combat_text(skier), false),
         ];
         if let Some(m) = self.multiple {
             let roll = downhill_roll(skier, m).map_or_else(|| "none needed".to_owned(), roll_text);
@@ -83,6 +86,21 @@ impl Ski {
             fields,
             footer: None,
         }))
+    }
+}
+
+/// tft-house-rules.txt, "Skiing": the DX of a blow struck on skis, and the untrained skier's
+/// roll to stay up.
+fn combat_text(skier: Skier) -> String {
+    let dx = format!(
+        "{} DX hand to hand (none for missile or thrown weapons, or spells)",
+        signed(ski_combat_dx(skier))
+    );
+    match skier {
+        Skier::Untrained => {
+            format!("{dx}; {SKI_UNTRAINED_COMBAT_DICE}d against adjDX every turn to stay up")
+        }
+        Skier::Skiing | Skier::MasterSkier => dx,
     }
 }
 

@@ -8,8 +8,8 @@ use crate::app::reply::{Embed, Reply, Tone};
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::character::{
-    LearnCategory, StudyPlan, Talent, check_study, discounted_cost, study_time_permille,
-    talent_info,
+    DISCOUNTED_COST, LearnCategory, StudyPlan, Talent, check_study, discount_by, discounted_cost,
+    study_time_permille, talent_info,
 };
 
 /// The highest talent cost accepted.
@@ -87,14 +87,25 @@ impl Study {
         };
         let info = talent_info(self.talent);
         let mut lines = Vec::new();
-        if let Some(listed) = info.and_then(|i| i.cost).or(self.cost) {
-            let cost = discounted_cost(self.talent, listed, &known);
-            let points = if cost == 1 { "point" } else { "points" };
-            lines.push(if cost < listed {
-                format!("**Cost**: {cost} IQ {points} (listed {listed}; a related talent is known)")
-            } else {
-                format!("**Cost**: {cost} IQ {points}")
-            });
+        // tft-house-rules.txt, "New and Changed Skills": with First Aid, Physicker costs 1 (and
+        // Master Vet and Master Physicker 1 for one who knows the other), whatever the book lists,
+        // so the cost is known even where the bot's tables have no listed cost.
+        let by = discount_by(self.talent).filter(|t| known.contains(t));
+        match (info.and_then(|i| i.cost).or(self.cost), by) {
+            (Some(listed), _) => {
+                let cost = discounted_cost(self.talent, listed, &known);
+                let points = if cost == 1 { "point" } else { "points" };
+                lines.push(match by {
+                    Some(t) if cost < listed => {
+                        format!("**Cost**: {cost} IQ {points} (listed {listed}; {t} is known)")
+                    }
+                    _ => format!("**Cost**: {cost} IQ {points}"),
+                });
+            }
+            (None, Some(t)) => lines.push(format!(
+                "**Cost**: {DISCOUNTED_COST} IQ point ({t} is known)"
+            )),
+            (None, None) => {}
         }
         if let Some(category) = info.and_then(|i| i.category) {
             lines.push(format!(

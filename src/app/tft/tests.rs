@@ -392,12 +392,21 @@ fn attacking_while_parrying_or_defending_costs_dx_or_is_refused() {
 #[test]
 fn parries_and_shield_walls_add_the_targets_stops() {
     // tft-house-rules-combat.txt, "Parrying" (a full parry stops 4) and "Shield Wall" (one stop
-    // per neighbour, at most the six hexes around).
+    // per neighbour, at most the six hexes around, for soldiers with Military Discipline).
     let w = world();
     let id = w.tft("Vexa", ANN, fighter(14, 30));
     w.give(id, "weapon", "broadsword", "{}");
     w.tft(
         "Brom",
+        BOB,
+        TftSheet {
+            shield: Some("small shield".into()),
+            talents: vec!["Military Discipline".into()],
+            ..fighter(60, 10)
+        },
+    );
+    w.tft(
+        "Pell",
         BOB,
         TftSheet {
             shield: Some("small shield".into()),
@@ -424,6 +433,19 @@ fn parries_and_shield_walls_add_the_targets_stops() {
     }
     let r = opts(("shield_wall", "7"));
     assert!(refusal(&r).starts_with("shield_wall:"), "{r:?}");
+    // Without the talent: refused, nothing rolled.
+    let before = w.rolls();
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Vexa"),
+            ("target", "Pell"),
+            ("shield_wall", "1"),
+        ],
+    );
+    assert!(refusal(&r).contains("lacks Military Discipline"), "{r:?}");
+    assert_eq!(w.rolls(), before);
 }
 
 #[test]
@@ -919,6 +941,36 @@ fn common_checks_pick_the_row_of_the_figures_talents() {
     let r = check("Vexa", &[("check", "notice"), ("case", "trap")]);
     assert_eq!(r.embeds[0].title, "Vexa: notice (trap): 3d against IQ");
     assert_eq!(w.rolls(), 3);
+    // Issue 60: a door and a run by their labels and short forms, the combinations included.
+    for (check_name, case, title) in [
+        (
+            "force-door",
+            "kick",
+            "force-door (by kicking): 5d against ST",
+        ),
+        (
+            "force-door",
+            "locked, with a crowbar",
+            "force-door (locked, with a crowbar): 4d against ST",
+        ),
+        ("run", "darkness", "run (darkness): 3d against DX"),
+        (
+            "run",
+            "both",
+            "run (broken ground in darkness): 4d against DX",
+        ),
+        (
+            "run",
+            "slippery floor",
+            "run (slippery floor): 3d against DX",
+        ),
+    ] {
+        let r = check("Vexa", &[("check", check_name), ("case", case)]);
+        assert_eq!(r.embeds[0].title, format!("Vexa: {title}"), "{r:?}");
+    }
+    let r = check("Vexa", &[("check", "run"), ("case", "broken")]);
+    assert_eq!(field(&r, "Target"), "DX 12, broken ground -2 = 10");
+    assert_eq!(w.rolls(), 9);
 }
 
 #[test]
@@ -2120,7 +2172,27 @@ fn study_checks_iq_prerequisites_and_the_discounted_cost() {
             ("instructor", "true"),
         ],
     );
-    assert!(text.contains("**Cost**: 1 IQ point (listed 2"), "{text}");
+    assert!(
+        text.contains("**Cost**: 1 IQ point (listed 2; First Aid is known)"),
+        "{text}"
+    );
+    // Issue 60: without a listed cost, First Aid still makes it 1; without First Aid no cost
+    // is claimed.
+    let text = study(
+        &w,
+        ANN,
+        &[
+            ("talent", "Physicker"),
+            ("character", "Medi"),
+            ("instructor", "true"),
+        ],
+    );
+    assert!(
+        text.contains("**Cost**: 1 IQ point (First Aid is known)"),
+        "{text}"
+    );
+    let text = study(&w, ANN, &[("talent", "Physicker"), ("character", "Ida")]);
+    assert!(!text.contains("**Cost**"), "{text}");
     let text = study(
         &w,
         ANN,
@@ -2478,6 +2550,11 @@ fn ski_reads_the_skier_from_the_sheet() {
             "{who} {multiple}"
         );
         assert_eq!(field(&r, "A fall"), fall, "{who} {multiple}");
+        // "Skiing": combat at -2 DX, -4 and a 3d/adjDX roll each turn without the talent.
+        let combat = field(&r, "Combat");
+        assert_eq!(combat.starts_with("-4 DX"), who == "Una", "{combat}");
+        assert_eq!(combat.starts_with("-2 DX"), who != "Una", "{combat}");
+        assert_eq!(combat.contains("3d against adjDX every turn"), who == "Una");
     }
     let r = w.run(
         ANN,
@@ -2494,6 +2571,87 @@ fn ski_reads_the_skier_from_the_sheet() {
     let r = w.run(BOB, &["tftref", "ski"], &[("character", "Sven")]);
     assert!(refusal(&r).contains("Sven belongs to another player"));
     assert_eq!(w.rolls(), 0);
+}
+
+#[test]
+fn fighting_on_skis_costs_dx_for_blows_only() {
+    // tft-house-rules.txt, "Skiing": combat at -2 DX except for missile and thrown weapons;
+    // without the talent -4 DX (and a 3d/adjDX roll each turn to stay up), not refused.
+    let w = world();
+    let skier = |talents: &[&str]| TftSheet {
+        talents: talents.iter().map(|t| (*t).into()).collect(),
+        ..fighter(12, 14)
+    };
+    for (name, talents) in [("Sven", &["Skiing (1)"][..]), ("Una", &[][..])] {
+        let id = w.tft(name, ANN, skier(talents));
+        for weapon in ["broadsword", "longbow", "dagger"] {
+            w.give(id, "weapon", weapon, "{}");
+        }
+    }
+    w.tft("Brom", BOB, fighter(60, 12));
+    let rows: [(&str, &str, Option<&str>, &str, &str); 6] = [
+        ("Sven", "broadsword", None, "on skis -2", "**12**"),
+        (
+            "Una",
+            "broadsword",
+            None,
+            "on skis without Skiing",
+            "**10**",
+        ),
+        ("Sven", "dagger", None, "on skis -2", "**12**"),
+        (
+            "Sven",
+            "longbow",
+            Some("5"),
+            "no penalty for a shot",
+            "**14**",
+        ),
+        (
+            "Una",
+            "longbow",
+            Some("5"),
+            "no penalty for a shot",
+            "**14**",
+        ),
+        (
+            "Una",
+            "dagger",
+            Some("2"),
+            "no penalty for a shot",
+            "**13**",
+        ),
+    ];
+    for (who, weapon, range, says, adj_dx) in rows {
+        let mut opts = vec![
+            ("attacker", who),
+            ("target", "Brom"),
+            ("weapon", weapon),
+            ("adjust", "skis"),
+        ];
+        if let Some(r) = range {
+            opts.push(("range", r));
+        }
+        let r = w.run(ANN, &["tft", "attack"], &opts);
+        let line = field(&r, "adjDX");
+        assert!(
+            line.contains(says) && line.contains(adj_dx),
+            "{who} {weapon}: {line}"
+        );
+    }
+    let r = w.run(
+        ANN,
+        &["tft", "attack"],
+        &[
+            ("attacker", "Una"),
+            ("target", "Brom"),
+            ("weapon", "broadsword"),
+            ("adjust", "skis"),
+        ],
+    );
+    assert!(
+        field(&r, "adjDX").contains("3d/adjDX each turn to stay up) -4"),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -2685,7 +2843,7 @@ fn adjust_refuses_bad_lists_and_changes_nothing() {
         ("flying", &[], "adjust has no \"flying\""),
         ("widen:1", &[], "give wait too"),
         ("widen:2", &[("wait", "1")], "at most 1"),
-        ("skis", &[], "lacks the Skiing talent"),
+        ("snowshoes", &[], "lacks the Snowshoe talent"),
         ("good-shot", &[], "give range and a missile weapon"),
         (
             "good-shot",
@@ -2922,6 +3080,57 @@ fn missile_weapons_reads_the_long_range_table_and_masters_widen_criticals() {
         field(&r, "Technique").starts_with("weapon master: triple on 4"),
         "{r:?}"
     );
+}
+
+#[test]
+fn a_good_shot_replaces_the_second_shot_and_a_slings_wait_earns_nothing() {
+    // tft-house-rules-combat.txt, "Good Bow Shots": a bow's good shot is taken instead of the
+    // second shot; a sling's good shot waits a turn that is not waiting for an opening.
+    let w = world();
+    let ann = w.tft(
+        "Vexa",
+        ANN,
+        TftSheet {
+            talents: vec!["Missile Weapons (3)".into()],
+            ..fighter(12, 30)
+        },
+    );
+    w.give(ann, "weapon", "longbow", "{}");
+    w.give(ann, "weapon", "sling", "{}");
+    w.tft("Brom", BOB, fighter(60, 12));
+    let shot = |weapon: &str, adjust: &str, wait: Option<&str>| {
+        let mut opts = vec![
+            ("attacker", "Vexa"),
+            ("target", "Brom"),
+            ("weapon", weapon),
+            ("range", "10"),
+            ("adjust", adjust),
+        ];
+        if let Some(t) = wait {
+            opts.push(("wait", t));
+        }
+        w.run(ANN, &["tft", "attack"], &opts)
+    };
+    let r = shot("longbow", "good-shot, shooting-twice", None);
+    assert!(refusal(&r).contains("instead of the second shot"), "{r:?}");
+    let r = shot("sling", "good-shot", Some("1"));
+    assert!(refusal(&r).contains("not waiting for an opening"), "{r:?}");
+    let r = shot("sling", "good-shot, widen:1", Some("1"));
+    assert!(refusal(&r).contains("not waiting for an opening"), "{r:?}");
+    assert_eq!(w.rolls(), 0, "refusals roll nothing");
+    // Either alone is taken; a sling's good shot shows no waiting bonus.
+    let r = shot("sling", "good-shot", None);
+    assert!(field(&r, "Technique").starts_with("good shot at 10 hexes"));
+    assert!(!field(&r, "adjDX").contains("waited"), "{r:?}");
+    let r = shot("longbow", "shooting-twice", None);
+    assert!(
+        r.embeds[0].fields.iter().all(|f| f.name != "Technique"),
+        "{r:?}"
+    );
+    // A bow's good shot may still wait for an opening (the house rules' own example).
+    let r = shot("longbow", "good-shot", Some("1"));
+    assert!(field(&r, "adjDX").contains("waited 1 turn +1"), "{r:?}");
+    assert_eq!(w.rolls(), 3);
 }
 
 #[test]
@@ -3266,6 +3475,7 @@ fn the_house_rules_switch_governs_the_attacks_house_rules() {
             TftSheet {
                 shield: Some("large".into()),
                 armor: Some("chainmail".into()),
+                talents: vec!["Military Discipline".into()],
                 ..fighter(60, 12)
             },
         );

@@ -287,7 +287,10 @@ pub(super) fn dying(ctx: &Ctx<'_>, patient: &Patient, mode: Option<RollMode>) ->
             full = full.with_button(dying_button(tc.character.id));
         }
         // The dying check is a resolution check: luck may roll it again (chapter 10, "Luck").
-        full = full.with_button(crate::app::luck::button::reroll_button(roll_id));
+        // An NPC's luck is the GM's secret: its button goes to the GM alone ([`screen`]).
+        let mut reroll = crate::app::luck::button::reroll_button(roll_id);
+        reroll.label = screen::npc(tc.character.npc, reroll.label);
+        full = full.with_button(reroll);
         Ok(ctx
             .route(mode, &format!("a dying check for {who}"), full)
             .with_gm_lines(&unlucky(&tc, check.roll, "on a dying check")))

@@ -601,8 +601,11 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &HazardArgs) -> AppResult<Reply> {
         let what = format!("a {} for {}", name(&a.kind), run.who());
         let mut full = embed_reply(title, &run.lines, run.tone, run.fields);
         // The character's own check (staying afloat, resisting poison) takes luck (chapter 10).
+        // An NPC's luck is the GM's secret: its button goes to the GM alone ([`screen`]).
         if run.rec.check.is_some() {
-            full = full.with_button(crate::app::luck::button::reroll_button(roll_id));
+            let mut reroll = crate::app::luck::button::reroll_button(roll_id);
+            reroll.label = screen::npc(run.tc.character.npc, reroll.label);
+            full = full.with_button(reroll);
         }
         Ok(ctx.route(a.mode, &what, full).with_gm_lines(&run.gm_lines))
     })
@@ -1211,6 +1214,29 @@ pub(super) mod tests {
             assert_eq!(gm.contains("Unlucky: Vexa rolled"), flagged, "{reply:?}");
             assert!(!reply.caller_text().contains("Unlucky"));
         }
+    }
+
+    /// SPEC §3 (an NPC's luck is the GM's): a GM's public hazard check for an NPC offers the
+    /// luck button to the GM alone; a player's own check shows it in the channel.
+    #[test]
+    fn an_npcs_luck_button_after_a_hazard_is_the_gms_alone() {
+        let kit = Kit::new(1);
+        vexa(&kit);
+        kit.thiz("Ghoul", kit.gm_id(), true);
+        let water = [("water", "0"), ("situation", "sudden_fall")];
+        let gm = kit.run(
+            &kit.gm(),
+            &["hazard", "water"],
+            &[water[0], water[1], ("character", "Ghoul")],
+        );
+        assert_eq!(gm.visibility, Visibility::Public, "{gm:?}");
+        assert!(gm.buttons.is_empty(), "the channel sees no luck: {gm:?}");
+        let copy = gm.caller_copy.as_deref().expect("the GM's copy");
+        assert_eq!(copy.visibility, Visibility::Ephemeral);
+        assert_eq!(copy.buttons.len(), 1, "{copy:?}");
+        assert!(copy.buttons[0].custom_id.starts_with("luck:"), "{copy:?}");
+        let own = kit.run(&kit.player(), &["hazard", "water"], &water);
+        assert_eq!(own.buttons.len(), 1, "{own:?}");
     }
 
     /// A subcommand, its options and the refusal expected.

@@ -631,9 +631,10 @@ fn terror(
             }),
         )?;
         // A Terror check is a resolution check: luck may roll it again (chapter 10, "Luck").
-        let full = embed_reply(title, &lines, tone(level), fields).with_button(
-            crate::app::luck::button::reroll_button(roll_id),
-        );
+        // An NPC's luck is the GM's secret: its button goes to the GM alone ([`screen`]).
+        let mut reroll = crate::app::luck::button::reroll_button(roll_id);
+        reroll.label = screen::npc(tc.character.npc, reroll.label);
+        let full = embed_reply(title, &lines, tone(level), fields).with_button(reroll);
         let what = format!("a Terror check for {who}");
         Ok(ctx.route(mode, &what, full).with_gm_lines(&gm_lines))
     })

@@ -18,17 +18,18 @@ pub use mounts::{
     mount_load, mount_speed_damage_bonus, turn_cost,
 };
 pub use skills::{
-    MILITARY_DISCIPLINE_REACTION, SKI_COMBAT_DX, SKI_POLES_DX, Skier, TALENT_CHECKS, TalentCheck,
-    TalentRoll, WILLPOWER_IQ_BONUS, downhill_roll, level_snow_ma, ski_fall_damage, ski_jump_roll,
-    uphill_ma,
+    MILITARY_DISCIPLINE_REACTION, SKI_COMBAT_DX, SKI_POLES_DX, SKI_UNTRAINED_COMBAT_DICE,
+    SKI_UNTRAINED_COMBAT_DX, Skier, TALENT_CHECKS, TalentCheck, TalentRoll, WILLPOWER_IQ_BONUS,
+    downhill_roll, level_snow_ma, ski_combat_dx, ski_fall_damage, ski_jump_roll, uphill_ma,
 };
 pub use spells::{
     NEW_SPELLS, SUMMON_LIMITS, SpellInfo, SpellKind, SpellUpkeep, SummonLimit, WallOfFireHits,
     fits_summon, new_spell, spell_distance_adjustment, wall_of_fire_hits,
 };
 pub use talents::{
-    LearnCategory, MORE_TALENTS, StudyPlan, StudyProblem, TALENT_TABLE, Talent, TalentInfo,
-    check_study, discounted_cost, study_time_permille, talent_info, without_cost,
+    DISCOUNTED_COST, LearnCategory, MORE_TALENTS, StudyPlan, StudyProblem, TALENT_TABLE, Talent,
+    TalentInfo, check_study, discount_by, discounted_cost, study_time_permille, talent_info,
+    without_cost,
 };
 
 use std::fmt;

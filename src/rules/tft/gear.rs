@@ -196,12 +196,33 @@ impl ArmorKind {
     }
 }
 
-/// How armor changes movement: the printed table gives the MA a wearer ends with, the fine
-/// armor of the house rules a penalty.
+/// The MA tft-rules-summary.md's armor table is printed for: cloth armor's "10" changes nothing.
+pub const TABLE_MA: i32 = 10;
+
+/// How armor changes movement: the summary's table gives the MA a wearer ends with at most, the
+/// fine armor of the house rules a penalty from the table's [`TABLE_MA`].
+// Decision: tft-rules-summary.md's armor table prints the MA a wearer ends with (cloth 10,
+// leather 8, chainmail to plate 6), figures for an MA of 10, while its secondary attributes make
+// MA DX/2; tft-house-rules.txt, "Fine Armor", prints fine armor as "-2 MA" and "-4 MA", the very
+// steps down from 10 that leather and plate take. The penalty is read on the table's scale, as
+// the most MA the wearer keeps (fine chainmail 8, fine half-plate and fine plate 6), not taken
+// off a DX/2 MA: fine plate on DX 12 (MA 6) leaves MA 6, as plate does, not 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MaEffect {
+    /// The summary's column: the MA the wearer ends with at most.
     SetTo(i32),
-    Minus(i32),
+    /// The house rules' "-n MA", counted from [`TABLE_MA`].
+    BelowTable(i32),
+}
+
+impl MaEffect {
+    /// The most MA a wearer keeps.
+    pub fn limit(self) -> i32 {
+        match self {
+            Self::SetTo(ma) => ma,
+            Self::BelowTable(n) => TABLE_MA - n,
+        }
+    }
 }
 
 /// One body armor row.
@@ -518,12 +539,9 @@ impl Armor {
         }
     }
 
-    /// The MA a wearer with `base_ma` ends with.
+    /// The MA a wearer with `base_ma` ends with ([`MaEffect`]).
     pub fn ma_for(&self, base_ma: i32) -> i32 {
-        match self.ma {
-            MaEffect::SetTo(ma) => base_ma.min(ma),
-            MaEffect::Minus(n) => (base_ma - n).max(0),
-        }
+        base_ma.min(self.ma.limit()).max(0)
     }
 }
 

@@ -412,6 +412,17 @@ fn a_spell_with_enough_iq_takes_the_multiple_actions_dice() {
         r.all_text()
     );
     assert!(r.all_text().contains("on 4 dice"), "{}", r.all_text());
+    // Issue 60: the roll shows the four dice rolled, not three.
+    let roll = r.embeds[0]
+        .fields
+        .iter()
+        .find(|f| f.name == "Roll")
+        .map(|f| f.value.clone())
+        .unwrap_or_default();
+    assert!(roll.starts_with("4d: "), "{roll}");
+    let (dice, total) = roll["4d: ".len()..].split_once(" = ").unwrap();
+    assert_eq!(dice.split(" + ").count(), 4, "{roll}");
+    assert!(total.parse::<u32>().is_ok(), "{roll}");
 }
 
 #[test]

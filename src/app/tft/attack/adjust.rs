@@ -34,6 +34,8 @@ enum Kind {
     Count(Counted),
     GoodShot,
     ShootingTwice,
+    /// On skis (the penalty hangs on the Skiing talent and the weapon, read by the caller).
+    Skis,
     Halfling,
     ArmorWear(Wear),
     Pack,
@@ -64,7 +66,7 @@ const NAMES: &[(&str, Kind)] = &[
     ("half-hidden", Kind::Plain(Adjustment::AttackerHalfHidden)),
     ("wall-of-fire", Kind::Plain(Adjustment::WallOfFire)),
     ("snowshoes", Kind::Plain(Adjustment::SnowshoesVsFoeWithout)),
-    ("skis", Kind::Plain(Adjustment::MeleeOnSkis)),
+    ("skis", Kind::Skis),
     ("body-hex", Kind::Plain(Adjustment::SharingHexWithBody)),
     ("opportunity-fire", Kind::Plain(Adjustment::OpportunityFire)),
     ("target-shadow", Kind::Plain(Adjustment::TargetInShadow)),
@@ -119,6 +121,8 @@ pub struct Extras {
     pub widen: u32,
     pub good_shot: bool,
     pub shooting_twice: bool,
+    /// The attacker fights on skis.
+    pub skis: bool,
     pub halfling: bool,
     /// The target's natural armor (or Stone/Iron Flesh).
     pub natural: i32,
@@ -197,6 +201,7 @@ pub fn parse(text: &str) -> AppResult<Extras> {
             Kind::Count(Counted::Natural) => out.natural = count()? as i32,
             Kind::GoodShot => out.good_shot = true,
             Kind::ShootingTwice => out.shooting_twice = true,
+            Kind::Skis => out.skis = true,
             Kind::Halfling => out.halfling = true,
             Kind::ArmorWear(w) => out.armor_wear = w,
             Kind::Pack => out.pack = true,

@@ -117,6 +117,16 @@ fn adjustment_name(a: &Adjustment) -> String {
         Adjustment::ExtraAttackers(n) => format!("{n} more attacker{}", plural(n)),
         Adjustment::LargeTarget { spaces } => format!("target of {spaces} spaces"),
         Adjustment::Precise(t) => format!("aimed at {}", precise_name(t)),
+        Adjustment::OnSkis { skiing, shot } => {
+            let mut name = "on skis".to_owned();
+            if !skiing {
+                name.push_str(" without Skiing (3d/adjDX each turn to stay up)");
+            }
+            if shot {
+                name.push_str(", no penalty for a shot or throw");
+            }
+            name
+        }
         other => plain_name(other).map_or_else(|| format!("{other:?}"), str::to_owned),
     }
 }
@@ -206,7 +216,6 @@ fn plain_name(a: Adjustment) -> Option<&'static str> {
         Adjustment::AttackerHalfHidden => "half hidden",
         Adjustment::WallOfFire => "wall of fire",
         Adjustment::SnowshoesVsFoeWithout => "on snowshoes",
-        Adjustment::MeleeOnSkis => "on skis",
         Adjustment::SharingHexWithBody => "sharing a hex with a body",
         Adjustment::TargetInShadow => "target in shadow",
         Adjustment::TargetInvisible => "target invisible",

@@ -104,8 +104,14 @@ pub enum Adjustment {
     /// Snowshoe talent on snowshoes, against a foe without them in deep snow
     /// (tft-house-rules.txt, "Snowshoe").
     SnowshoesVsFoeWithout,
-    /// Fighting on skis with the Skiing talent, a melee attack (tft-house-rules.txt, "Skiing").
-    MeleeOnSkis,
+    /// Fighting on skis (tft-house-rules.txt, "Skiing"): -2 DX with the Skiing talent, -4
+    /// without; a missile or thrown weapon (and any spell) takes none.
+    OnSkis {
+        /// The attacker has the Skiing talent.
+        skiing: bool,
+        /// A missile shot or a throw, not a blow struck hand to hand.
+        shot: bool,
+    },
     /// Sharing a hex with a body.
     SharingHexWithBody,
     // --- Target's environment and status ---
@@ -200,7 +206,10 @@ impl Adjustment {
             | Self::AttackerInFire
             | Self::AttackerHalfHidden
             | Self::SharingHexWithBody
-            | Self::MeleeOnSkis
+            | Self::OnSkis {
+                skiing: true,
+                shot: false,
+            }
             | Self::ParryWithSecondWeaponAsShield
             | Self::DefendAndAttack(
                 DefendAndAttack::TwoWeapons | DefendAndAttack::AdvancedShieldSmall,
@@ -210,7 +219,11 @@ impl Adjustment {
             | Self::TargetInShadow
             | Self::TargetBlurred
             | Self::TargetHalfHiddenOrProne
-            | Self::WallOfFire => -4,
+            | Self::WallOfFire
+            | Self::OnSkis {
+                skiing: false,
+                shot: false,
+            } => -4,
             Self::SecondAttack { two_weapons: false }
             | Self::AttackerInShadow
             | Self::AttackerInDeepWater
@@ -266,7 +279,8 @@ impl Adjustment {
                 base + i32::from(advanced_shield)
             }
             Self::Other(n) => n,
-            Self::OpportunityFire
+            Self::OnSkis { shot: true, .. }
+            | Self::OpportunityFire
             | Self::TargetDefending
             | Self::TargetDodging
             | Self::Bladeturn
@@ -317,7 +331,7 @@ impl Adjustment {
             // tft-house-rules.txt, "Wall of Fire", "Snowshoe", "Skiing", "Bladeturn".
             Self::WallOfFire => "Wall of Fire",
             Self::SnowshoesVsFoeWithout => "Snowshoe",
-            Self::MeleeOnSkis => "Skiing",
+            Self::OnSkis { .. } => "Skiing",
             Self::Bladeturn => "Bladeturn",
             _ => return None,
         })
@@ -363,6 +377,21 @@ mod tests {
     use Adjustment as A;
 
     #[test]
+    fn skis_cost_blows_only() {
+        // tft-house-rules.txt, "Skiing": combat at -2 DX, -4 without the talent; none for a
+        // shot or a throw (`character::ski_combat_dx` holds the decision on the untrained).
+        for (skiing, shot, dx) in [
+            (true, false, -2),
+            (false, false, -4),
+            (true, true, 0),
+            (false, true, 0),
+        ] {
+            assert_eq!(A::OnSkis { skiing, shot }.dx(), dx, "{skiing} {shot}");
+            assert_eq!(A::OnSkis { skiing, shot }.extra_dice(), 0);
+        }
+    }
+
+    #[test]
     fn every_adjustment_has_its_number() {
         let cases: &[(A, i32, u32)] = &[
             // tft-rules-summary.md, "Attacker's Status".
@@ -402,7 +431,6 @@ mod tests {
             // tft-house-rules.txt, "Wall of Fire", "Snowshoe", "Skiing".
             (A::WallOfFire, -4, 0),
             (A::SnowshoesVsFoeWithout, 2, 0),
-            (A::MeleeOnSkis, -2, 0),
             // tft-house-rules.txt, "Two Weapons (modifications)": the shield-type parry.
             (A::ParryWithSecondWeaponAsShield, -2, 0),
             (A::ThrownRange { spaces: 0 }, 0, 0),
@@ -577,7 +605,10 @@ mod tests {
             A::ParryWithSecondWeaponAsShield,
             A::WallOfFire,
             A::SnowshoesVsFoeWithout,
-            A::MeleeOnSkis,
+            A::OnSkis {
+                skiing: false,
+                shot: false,
+            },
             A::Bladeturn,
         ];
         for a in house {

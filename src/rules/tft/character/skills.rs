@@ -26,6 +26,21 @@ pub enum Skier {
 pub const SKI_POLES_DX: i32 = 2;
 /// The DX penalty of fighting on skis (not for missile and thrown weapons or spells).
 pub const SKI_COMBAT_DX: i32 = -2;
+/// The same without the Skiing talent, who also roll [`SKI_UNTRAINED_COMBAT_DICE`] d against
+/// adjDX every combat turn to stay up.
+pub const SKI_UNTRAINED_COMBAT_DX: i32 = -4;
+/// Dice of the untrained skier's roll to stay up, every combat turn.
+pub const SKI_UNTRAINED_COMBAT_DICE: u32 = 3;
+
+/// The DX penalty of a blow struck on skis (tft-house-rules.txt, "Skiing").
+// Decision: the untrained skier's -4 stands in for the -2, with the same exceptions (missile
+// and thrown weapons, spells): the text gives the untrained their own numbers for the same rolls.
+pub fn ski_combat_dx(skier: Skier) -> i32 {
+    match skier {
+        Skier::Untrained => SKI_UNTRAINED_COMBAT_DX,
+        Skier::Skiing | Skier::MasterSkier => SKI_COMBAT_DX,
+    }
+}
 /// The Willpower bonus on IQ rolls against control, questioning, going berserk, leading.
 pub const WILLPOWER_IQ_BONUS: i32 = 2;
 /// A Military Discipline group's bonus on reaction rolls.
@@ -122,7 +137,7 @@ pub const TALENT_CHECKS: [(TalentCheck, u32); 6] = [
     (TalentCheck::SleightOfHand, 3),
     (TalentCheck::SeeThroughSleight, 5),
     (TalentCheck::SeeThroughSleightAlert, 4),
-    (TalentCheck::SkisUntrainedCombat, 3),
+    (TalentCheck::SkisUntrainedCombat, SKI_UNTRAINED_COMBAT_DICE),
 ];
 
 #[cfg(test)]
@@ -162,6 +177,14 @@ mod tests {
                 modifier: -4
             })
         );
+    }
+
+    #[test]
+    fn combat_on_skis_by_talent() {
+        // tft-house-rules.txt, "Skiing": combat at -2 DX; without the talent -4.
+        assert_eq!(ski_combat_dx(Skier::Untrained), -4);
+        assert_eq!(ski_combat_dx(Skier::Skiing), -2);
+        assert_eq!(ski_combat_dx(Skier::MasterSkier), -2);
     }
 
     #[test]

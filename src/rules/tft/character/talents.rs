@@ -416,18 +416,25 @@ pub fn talent_info(talent: Talent) -> Option<&'static TalentInfo> {
         .find(|i| i.talent == talent)
 }
 
-/// The cost of a talent once the discounts of "New and Changed Skills" apply: Physicker costs 1
-/// for someone with First Aid, and Master Vet and Master Physicker cost 1 for someone with the
-/// other one.
+/// What a talent costs for one who knows the talent of [`discount_by`].
+pub const DISCOUNTED_COST: u32 = 1;
+
+/// The talent whose knowledge brings `talent`'s cost down to [`DISCOUNTED_COST`], per "New and
+/// Changed Skills": First Aid for Physicker, and each of Master Vet and Master Physicker for the
+/// other.
+pub fn discount_by(talent: Talent) -> Option<Talent> {
+    match talent {
+        Talent::Physicker => Some(Talent::FirstAid),
+        Talent::MasterVet => Some(Talent::MasterPhysicker),
+        Talent::MasterPhysicker => Some(Talent::MasterVet),
+        _ => None,
+    }
+}
+
+/// The cost of a talent once the discounts of "New and Changed Skills" apply ([`discount_by`]).
 pub fn discounted_cost(talent: Talent, listed_cost: u32, known: &[Talent]) -> u32 {
-    let discount = match talent {
-        Talent::Physicker => known.contains(&Talent::FirstAid),
-        Talent::MasterVet => known.contains(&Talent::MasterPhysicker),
-        Talent::MasterPhysicker => known.contains(&Talent::MasterVet),
-        _ => false,
-    };
-    if discount {
-        listed_cost.min(1)
+    if discount_by(talent).is_some_and(|t| known.contains(&t)) {
+        listed_cost.min(DISCOUNTED_COST)
     } else {
         listed_cost
     }
@@ -759,5 +766,7 @@ mod tests {
             1
         );
         assert_eq!(discounted_cost(Talent::Sword, 2, &[Talent::FirstAid]), 2);
+        assert_eq!(discount_by(Talent::Physicker), Some(Talent::FirstAid));
+        assert_eq!(discount_by(Talent::FirstAid), None);
     }
 }

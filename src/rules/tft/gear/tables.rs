@@ -175,9 +175,9 @@ pub(super) const ARMORS: &[Armor] = &[
     Armor { kind: ArmorKind::HalfPlate, name: "Half-plate", stops: 4, dx: -4, ma: MaEffect::SetTo(6), cost: 300, enc_tenths: 200 },
     Armor { kind: ArmorKind::Plate, name: "Plate Armor", stops: 5, dx: -6, ma: MaEffect::SetTo(6), cost: 500, enc_tenths: 250 },
     // tft-house-rules.txt, "Fine Armor".
-    Armor { kind: ArmorKind::FineChainmail, name: "Fine Chainmail", stops: 3, dx: -2, ma: MaEffect::Minus(2), cost: 2000, enc_tenths: 120 },
-    Armor { kind: ArmorKind::FineHalfPlate, name: "Fine Half-Plate", stops: 5, dx: -4, ma: MaEffect::Minus(4), cost: 3500, enc_tenths: 200 },
-    Armor { kind: ArmorKind::FinePlate, name: "Fine Plate", stops: 6, dx: -4, ma: MaEffect::Minus(4), cost: 5000, enc_tenths: 250 },
+    Armor { kind: ArmorKind::FineChainmail, name: "Fine Chainmail", stops: 3, dx: -2, ma: MaEffect::BelowTable(2), cost: 2000, enc_tenths: 120 },
+    Armor { kind: ArmorKind::FineHalfPlate, name: "Fine Half-Plate", stops: 5, dx: -4, ma: MaEffect::BelowTable(4), cost: 3500, enc_tenths: 200 },
+    Armor { kind: ArmorKind::FinePlate, name: "Fine Plate", stops: 6, dx: -4, ma: MaEffect::BelowTable(4), cost: 5000, enc_tenths: 250 },
 ];
 
 /// Shields, printed rows then the house rules' metal small shield.

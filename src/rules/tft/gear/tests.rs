@@ -167,6 +167,30 @@ fn armor_rows() {
     assert!(armors().windows(2).take(4).all(|p| p[0].stops < p[1].stops));
     // A slow figure keeps its own MA under armor that "sets" a higher one.
     assert_eq!(armor("cloth").unwrap().ma_for(8), 8);
+    // Fine armor's "-2/-4 MA" is on the table's scale of 10: the most MA kept, never below what
+    // the plain armor of its kind leaves (`MaEffect`'s decision). DX 12 is MA 6.
+    for (name, base, ma) in [
+        ("fine plate", 12, 6),
+        ("fine plate", 7, 6),
+        ("fine plate", 6, 6),
+        ("fine plate", 5, 5),
+        ("fine half-plate", 6, 6),
+        ("fine chainmail", 12, 8),
+        ("fine chainmail", 9, 8),
+        ("fine chainmail", 8, 8),
+        ("fine chainmail", 7, 7),
+        ("fine chainmail", 6, 6),
+    ] {
+        assert_eq!(armor(name).unwrap().ma_for(base), ma, "{name} on MA {base}");
+    }
+    for (fine, plain) in [("fine plate", "plate"), ("fine chainmail", "chain")] {
+        for base in 0..=20 {
+            assert!(
+                armor(fine).unwrap().ma_for(base) >= armor(plain).unwrap().ma_for(base),
+                "{fine} on MA {base}"
+            );
+        }
+    }
     assert!(matches!(armor("mithril"), Err(GearError::UnknownArmor(_))));
 }
 
