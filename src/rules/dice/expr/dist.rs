@@ -358,6 +358,10 @@ impl Calc {
         let by_value = has(|op| matches!(op, Op::Keep(sel) | Op::Drop(sel) if !sel.by_rank()));
         let faces = self.faces(dice);
         let extra = dice.extra();
+        let adds = has(|op| matches!(op, Op::Reroll(Reroll::Add, _)));
+        if has(|op| *op == Op::Cancel) && !explodes && !keeps && !implodes && !adds && extra == 0 {
+            return self.cancelling(dice, &faces);
+        }
         if !together {
             if extra > 0 && !explodes && !keeps && !implodes {
                 let best = !has(|op| matches!(op, Op::Disadvantage(_)));
@@ -380,6 +384,57 @@ impl Calc {
             }
         }
         self.pooled(dice, &faces)
+    }
+
+    /// `c` on dice counted without keep, explosion or implosion: by how many dice show the
+    /// highest face (`h`) and how many fail (`f`), each such split by its multinomial chance,
+    /// the rest summed as usual; the total gains `min(h, f)`.
+    fn cancelling(&mut self, dice: &Dice, faces: &[(i64, f64)]) -> Result<Dist, DiceError> {
+        let high = dice.sides.high();
+        let (mut p_high, mut p_fail, mut s_high) = (0.0, 0.0, 0);
+        let mut rest: BTreeMap<i64, f64> = BTreeMap::new();
+        for &(face, p) in faces {
+            let value = clamp(dice, face);
+            let s = i64::from(super::roll::success(dice, value));
+            if value == high && s != -1 {
+                p_high += p;
+                s_high = s;
+            } else if s == -1 && value != high {
+                p_fail += p;
+            } else {
+                // A highest face that also fails cancels itself: it counts nothing.
+                let s = if value == high { 0 } else { s };
+                *rest.entry(s).or_insert(0.0) += p;
+            }
+        }
+        let n = dice.count as usize;
+        self.spend((n as u64 + 1).pow(3))?;
+        let one_rest = Dist::from_map(&rest);
+        let mut rest_sums = vec![Dist::point(0)];
+        for r in 1..=n {
+            let next = self.conv(&rest_sums[r - 1], &one_rest)?;
+            rest_sums.push(next);
+        }
+        let binom = binomials(n);
+        let mut map: BTreeMap<i64, f64> = BTreeMap::new();
+        for h in 0..=n {
+            for f in 0..=(n - h) {
+                let r = n - h - f;
+                let w = binom[n][h]
+                    * binom[n - h][f]
+                    * p_high.powi(h as i32)
+                    * p_fail.powi(f as i32);
+                if w == 0.0 {
+                    continue;
+                }
+                let shift = h as i64 * s_high - f as i64 + h.min(f) as i64;
+                for (x, q) in rest_sums[r].iter() {
+                    *map.entry(x + shift).or_insert(0.0) += w * q;
+                }
+            }
+        }
+        Self::check_support(&map)?;
+        Ok(Dist::from_map(&map))
     }
 
     /// A fresh plain die, subtracted (what an implosion takes away).
