@@ -39,22 +39,24 @@ pub use gear::{GearChange, GearNumbers, ItemKind, MAX_BONUS};
 /// A `/character` subcommand, with its options checked.
 #[derive(Debug, Clone)]
 pub enum CharacterCommand {
-    /// `create name [system] [npc]` (the server's default system when left out).
+    /// `create name [system] [npc] [fields] [skills]` (the server's default system when left
+    /// out; fields and skills as `/character set` and `/character skill` read them).
     Create {
         name: String,
         system: Option<System>,
         npc: bool,
+        pairs: Vec<(String, String)>,
+        skills: Vec<(SkillId, i64)>,
     },
     /// `show [name] [page]`: the public sheet, posted in the channel; `page` of a sheet too long
     /// for one message.
     Show { name: Option<String>, page: usize },
     /// `list [page]`: the characters the caller may see.
     List { page: usize },
-    /// `set name field value`.
+    /// `set name field value` and/or `fields:"st 12, dx 13"`: (field, value) in order.
     Set {
         name: String,
-        field: String,
-        value: String,
+        pairs: Vec<(String, String)>,
     },
     /// `skill name skill rating` (THIZ; 0 removes).
     Skill {
@@ -126,6 +128,95 @@ fn parse_skill(inv: &Invocation) -> AppResult<CharacterCommand> {
     })
 }
 
+/// `/character set field:` autocomplete: the sheet fields of both systems that hold `typed`,
+/// those starting with it first.
+pub fn field_suggestions(typed: &str) -> Vec<String> {
+    let typed = fields::field_key(typed);
+    let mut all: Vec<&str> = fields::THIZ_FIELDS
+        .iter()
+        .chain(fields::TFT_FIELDS.iter())
+        .copied()
+        .collect();
+    all.dedup();
+    let mut seen = std::collections::BTreeSet::new();
+    all.retain(|f| seen.insert(*f) && f.contains(typed.as_str()));
+    let (mut first, rest): (Vec<&str>, Vec<&str>) =
+        all.into_iter().partition(|f| f.starts_with(typed.as_str()));
+    first.extend(rest);
+    first.into_iter().map(str::to_owned).collect()
+}
+
+/// `/character set name field value`, or `fields:"st 12, dx 13, iq 7"` (also `st:12 dx:13`)
+/// for several at once, or both (the single field first).
+fn parse_set(inv: &Invocation) -> AppResult<CharacterCommand> {
+    let o = Opts::new(inv, &["name", "field", "value", "fields"])?;
+    let name = required_name(&o)?;
+    let mut pairs = Vec::new();
+    match (o.text("field"), o.text("value")) {
+        (Some(field), Some(value)) => pairs.push((field.trim().to_owned(), value.to_owned())),
+        (None, None) => {}
+        (Some(_), None) => return Err(user("field needs a value: give value:… with it.")),
+        (None, Some(_)) => return Err(user("value needs a field: give field:… with it.")),
+    }
+    if let Some(line) = o.text("fields") {
+        pairs.extend(field_line(line)?);
+    }
+    if pairs.is_empty() {
+        return Err(user(
+            "Give field:… and value:…, or several at once with fields:\"st 12, dx 13, iq 7\".",
+        ));
+    }
+    Ok(CharacterCommand::Set { name, pairs })
+}
+
+/// The most fields one `fields:` line sets.
+const MAX_FIELD_LINE: usize = 20;
+
+/// `fields:"st 12, dx 13, homeland Iron Hills"`: comma-separated, each a field and its value
+/// (`st 12`, `st: 12` or `st=12`); without commas, `st:12 dx:13 iq:7` (every word a `field:value`).
+/// A value cannot hold a comma here: `field:`/`value:` take any text. Refused whole, naming the
+/// entry that does not read.
+fn field_line(line: &str) -> AppResult<Vec<(String, String)>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let entries: Vec<&str> = if !line.contains(',') && words.iter().all(|w| w.contains([':', '=']))
+    {
+        words
+    } else {
+        line.split(',')
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .collect()
+    };
+    if entries.is_empty() || entries.len() > MAX_FIELD_LINE {
+        return Err(user(format!(
+            "fields lists 1 to {MAX_FIELD_LINE} fields with their values, comma-separated, like fields:\"st 12, dx 13, iq 7\"."
+        )));
+    }
+    entries
+        .iter()
+        .map(|entry| {
+            let cut = entry
+                .find([':', '=', ' '])
+                .filter(|&i| i > 0)
+                .ok_or_else(|| {
+                    user(format!(
+                        "\"{}\" in fields needs a field and a value, like st 12; nothing was changed.",
+                        escape(entry)
+                    ))
+                })?;
+            let (field, value) = entry.split_at(cut);
+            let value = value[1..].trim_start_matches([':', '=', ' ']).trim();
+            if value.is_empty() {
+                return Err(user(format!(
+                    "\"{}\" in fields has no value; nothing was changed.",
+                    escape(entry)
+                )));
+            }
+            Ok((field.trim().to_owned(), value.to_owned()))
+        })
+        .collect()
+}
+
 /// The most skills one `skills:` line sets.
 const MAX_SKILL_LINE: usize = 25;
 
@@ -185,7 +276,7 @@ impl CharacterCommand {
         let sub = inv.path.get(1).map(String::as_str).unwrap_or_default();
         Ok(match sub {
             "create" => {
-                let o = Opts::new(inv, &["name", "system", "npc"])?;
+                let o = Opts::new(inv, &["name", "system", "npc", "fields", "skills"])?;
                 let name = fields::character_name(o.required("name")?).map_err(user)?;
                 let system = o
                     .text("system")
@@ -202,6 +293,16 @@ impl CharacterCommand {
                     name,
                     system,
                     npc: o.flag("npc")?,
+                    pairs: o
+                        .text("fields")
+                        .map(field_line)
+                        .transpose()?
+                        .unwrap_or_default(),
+                    skills: o
+                        .text("skills")
+                        .map(skill_line)
+                        .transpose()?
+                        .unwrap_or_default(),
                 }
             }
             "show" => {
@@ -214,14 +315,7 @@ impl CharacterCommand {
             "list" => CharacterCommand::List {
                 page: page(&Opts::new(inv, &["page"])?)?,
             },
-            "set" => {
-                let o = Opts::new(inv, &["name", "field", "value"])?;
-                CharacterCommand::Set {
-                    name: required_name(&o)?,
-                    field: o.required("field")?.trim().to_owned(),
-                    value: o.required("value")?.to_owned(),
-                }
-            }
+            "set" => parse_set(inv)?,
             "skill" => parse_skill(inv)?,
             "gear" => parse_gear(inv)?,
             "validate" => CharacterCommand::Validate {
@@ -285,10 +379,16 @@ impl CharacterCommand {
 
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         match self {
-            CharacterCommand::Create { name, system, npc } => edit::create(ctx, &name, system, npc),
+            CharacterCommand::Create {
+                name,
+                system,
+                npc,
+                pairs,
+                skills,
+            } => edit::create(ctx, &name, system, npc, &edit::Filled { pairs, skills }),
             CharacterCommand::Show { name, page } => view::show(ctx, name.as_deref(), page),
             CharacterCommand::List { page } => view::list(ctx, page),
-            CharacterCommand::Set { name, field, value } => edit::set(ctx, &name, &field, &value),
+            CharacterCommand::Set { name, pairs } => edit::set(ctx, &name, &pairs),
             CharacterCommand::Skill {
                 name,
                 skill,

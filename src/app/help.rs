@@ -228,7 +228,8 @@ pub const BUTTON_PREFIX: &str = "help:";
 /// The start page: what a player and a GM do first.
 const START_TEXT: &str = "\
 **Playing**
-1. Make a character: `/character create name:Gala system:thiz` (or `system:tft`), then \
+1. Make a character: `/character create name:Gala system:thiz` (or `system:tft`; \
+`fields:\"st 12, dx 13\"` and `skills:\"Speed 4\"` fill it in at once), then \
 `/character set` and `/character skill`. `/character show` shows your sheet.
 2. Roll: `/roll expression:2d6+1`; a THIZ check `/check skill:Stealth`; a TFT save \
 `/tft save attribute:dx dice:3`. Save a roll you make often: \

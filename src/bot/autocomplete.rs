@@ -29,6 +29,8 @@ pub enum Kind {
     TftAdjust,
     /// `/character set value:`.
     SheetValue,
+    /// `/character set field:`.
+    SheetField,
     /// A saved roll's name (`/alias show|delete name:`).
     Alias,
     /// A dice expression (`/roll`, `/gm roll`): saved rolls, then the caller's recent rolls.
@@ -90,6 +92,11 @@ pub async fn tft_adjust(ctx: Context<'_>, typed: &str) -> serenity::CreateAutoco
     from_poise(ctx, Kind::TftAdjust, typed).await
 }
 
+/// `/character set field:`: the sheet fields of both systems.
+pub async fn sheet_field(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
+    from_poise(ctx, Kind::SheetField, typed).await
+}
+
 /// `/character set value:`: when the field is `talents`, the talents the TFT rules know, the
 /// list typed so far kept; for any other field nothing is offered (the value is free text).
 pub async fn sheet_value(ctx: Context<'_>, typed: &str) -> serenity::CreateAutocompleteResponse {
@@ -118,6 +125,7 @@ pub async fn complete(
     // Neither needs the store (nor the caller).
     match kind {
         Kind::TftAdjust => return choices(crate::app::tft::adjust_suggestions(typed)),
+        Kind::SheetField => return choices(crate::app::characters::field_suggestions(typed)),
         Kind::SheetValue => {
             return if option_text(&interaction.data, "field")
                 .is_some_and(|f| f.trim().eq_ignore_ascii_case("talents"))

@@ -72,11 +72,69 @@ pub(super) fn name_taken(name: &str) -> crate::app::AppError {
 
 /// `/character create name [system] [npc]`; without `system`, the server's default system
 /// (`/gm setup system:…`), and the reply says so.
+/// What `/character create` fills in beside the name: fields and skills, checked before the
+/// character is made, so a bad one makes nothing.
+pub(super) struct Filled {
+    pub pairs: Vec<(String, String)>,
+    pub skills: Vec<(SkillId, i64)>,
+}
+
+impl Filled {
+    /// A new sheet of `system` with the fields filled in, checked as `/character set` checks
+    /// them; the skills checked against the system.
+    fn sheet(&self, ctx: &Ctx<'_>, system: System) -> AppResult<Sheet> {
+        let mut sheet = Sheet::new(system);
+        let house_rules = crate::app::tft::shared::house_rules(ctx);
+        for (field, value) in &self.pairs {
+            let key = fields::field_key(field);
+            fields::apply(&mut sheet, field, value)
+                .map_err(|e| unchanged(&format!("{}: {e}", escape(&key))))?;
+            if let Sheet::Tft(s) = &sheet
+                && !house_rules
+            {
+                house_gear_set(s, &key)?;
+            }
+        }
+        if !self.skills.is_empty() && system != System::Thiz {
+            return Err(user(
+                "skills are THIZ's; a TFT figure takes talents: fields:\"talents Sword, Shield\". Nothing was made.",
+            ));
+        }
+        if self.skills.len() > MAX_SKILLS {
+            return Err(unchanged(&format!(
+                "a sheet holds at most {MAX_SKILLS} skills"
+            )));
+        }
+        Ok(sheet)
+    }
+
+    /// "\nFilled in: st 12, Speed 4." (empty when nothing was).
+    fn line(&self) -> String {
+        let mut filled_in: Vec<String> = self
+            .pairs
+            .iter()
+            .map(|(f, v)| format!("{} {}", escape(&fields::field_key(f)), escape(v.trim())))
+            .collect();
+        filled_in.extend(
+            self.skills
+                .iter()
+                .filter(|(_, r)| *r > 0)
+                .map(|(s, r)| format!("{} {r}", escape(&s.to_string()))),
+        );
+        if filled_in.is_empty() {
+            String::new()
+        } else {
+            format!("\nFilled in: {}.", filled_in.join(", "))
+        }
+    }
+}
+
 pub(super) fn create(
     ctx: &Ctx<'_>,
     name: &str,
     system: Option<System>,
     npc: bool,
+    filled: &Filled,
 ) -> AppResult<Reply> {
     let defaulted = system.is_none();
     let system = system.unwrap_or(ctx.settings.default_system);
@@ -86,7 +144,7 @@ pub(super) fn create(
         ));
     }
     let guild = ctx.caller.guild;
-    let sheet = Sheet::new(system).to_json();
+    let sheet = filled.sheet(ctx, system)?.to_json();
     ctx.app.store.write(|tx| -> AppResult<()> {
         let new = NewCharacter {
             name,
@@ -99,6 +157,11 @@ pub(super) fn create(
         let id = characters::create(tx, guild, &new)?.ok_or_else(|| name_taken(name))?;
         if system == System::Thiz {
             roll_secret_luck(ctx, tx, id, "/character create")?;
+        }
+        for (skill, rating) in &filled.skills {
+            if *rating > 0 {
+                characters::set_skill(tx, guild, id, &skill.to_string(), *rating)?;
+            }
         }
         Ok(())
     })?;
@@ -122,10 +185,11 @@ pub(super) fn create(
     } else {
         String::new()
     };
+    let filled_line = filled.line();
     let embed = Embed {
         title: format!("{shown} is ready"),
         description: format!(
-            "A new {system_name} {}{default}.\n{first_steps}",
+            "A new {system_name} {}{default}.{filled_line}\n{first_steps}",
             if npc {
                 "NPC, seen only by GMs"
             } else {
@@ -147,31 +211,44 @@ pub(super) fn create(
 /// `/character set name field value`: owner or GM. With the house rules off, the house rules'
 /// fine armor and metal small shield are refused (tft-house-rules.txt, "Fine Armor",
 /// "Shields").
-pub(super) fn set(ctx: &Ctx<'_>, name: &str, field: &str, value: &str) -> AppResult<Reply> {
+pub(super) fn set(ctx: &Ctx<'_>, name: &str, pairs: &[(String, String)]) -> AppResult<Reply> {
     let guild = ctx.caller.guild;
     let house_rules = crate::app::tft::shared::house_rules(ctx);
+    let many = pairs.len() > 1;
     let (who, shown) = ctx.app.store.write(|tx| -> AppResult<_> {
         let c = ctx.acting_character(tx, Some(name))?;
-        let key = fields::field_key(field);
-        if LOCKED_FIELDS.contains(&key.as_str()) {
-            held(ctx, tx, &c, &key)?;
-        }
         let mut sheet = Sheet::of(&c)?;
-        fields::apply(&mut sheet, field, value).map_err(|e| unchanged(&e))?;
-        if let Sheet::Tft(s) = &sheet
-            && !house_rules
-        {
-            house_gear_set(s, &fields::field_key(field))?;
+        let mut shown = Vec::with_capacity(pairs.len());
+        // Several fields are written together or not at all: the first that cannot be, the
+        // reason (and which one, when there are several).
+        for (field, value) in pairs {
+            let key = fields::field_key(field);
+            let which = |e: &str| {
+                if many {
+                    unchanged(&format!("{}: {e}", escape(&key)))
+                } else {
+                    unchanged(e)
+                }
+            };
+            if LOCKED_FIELDS.contains(&key.as_str()) {
+                held(ctx, tx, &c, &key)?;
+            }
+            fields::apply(&mut sheet, field, value).map_err(|e| which(&e))?;
+            if let Sheet::Tft(s) = &sheet
+                && !house_rules
+            {
+                house_gear_set(s, &key)?;
+            }
+            shown.push(format!(
+                "{} is now {}",
+                escape(&key),
+                escape(&fields::describe(&sheet, field))
+            ));
         }
         characters::set_sheet(tx, guild, c.id, &sheet.to_json())?;
-        Ok((c.name, fields::describe(&sheet, field)))
+        Ok((c.name, shown))
     })?;
-    let said = format!(
-        "{}: {} is now {}.",
-        escape(&who),
-        escape(&fields::field_key(field)),
-        escape(&shown)
-    );
+    let said = format!("{}: {}.", escape(&who), shown.join("; "));
     Ok(told_the_gm(ctx, Reply::ephemeral(said.clone()), &said))
 }
 

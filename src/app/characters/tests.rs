@@ -628,11 +628,8 @@ fn set_refuses_bad_input_and_other_players() {
             (&j("shield", "buckler"), "no shield called"),
             (&j("talents", "sword, juggling"), "no talent called"),
             (&j("talents", "acute hearing"), "with its cost"),
-            (
-                &[("name", "Joe"), ("field", "st")],
-                "needs the option value",
-            ),
-            (&v("homeland", "   "), "needs the option value"),
+            (&[("name", "Joe"), ("field", "st")], "field needs a value"),
+            (&v("homeland", "   "), "field needs a value"),
         ],
     );
     let other = v("homeland", "Nowhere");
@@ -1730,4 +1727,153 @@ fn several_skills_are_set_in_one_line_or_none_are() {
         assert_eq!(r.visibility, Visibility::Ephemeral);
         assert_eq!(w.snapshot(), before, "{o:?}");
     }
+}
+
+/// Issue 59: a sheet's attributes in one command, written together or not at all.
+#[test]
+fn several_fields_are_set_at_once_or_not_at_all() {
+    let w = world();
+    w.create(&ann(), "Joe", "TFT");
+    let attributes = |w: &World| {
+        field(&w.ok(&ann(), &["show"], &[("name", "joe")]), "Attributes").map(str::to_owned)
+    };
+    let said = w.ok(
+        &ann(),
+        &["set"],
+        &[("name", "Joe"), ("fields", "st 12, DX: 13, iq=7")],
+    );
+    assert!(
+        said.content
+            .contains("Joe: st is now 12; dx is now 13; iq is now 7."),
+        "{said:?}"
+    );
+    assert_eq!(
+        attributes(&w).as_deref(),
+        Some("ST 12 · DX 13 · IQ 7 · SP 0")
+    );
+    // Avrae's spelling, without commas; a single field beside them goes first.
+    w.ok(
+        &ann(),
+        &["set"],
+        &[
+            ("name", "Joe"),
+            ("field", "notes"),
+            ("value", "a, b"),
+            ("fields", "st:11 dx:12"),
+        ],
+    );
+    assert_eq!(
+        attributes(&w).as_deref(),
+        Some("ST 11 · DX 12 · IQ 7 · SP 0")
+    );
+    // A bad entry anywhere: nothing written, the entry named.
+    w.refuse_all(
+        &ann(),
+        &["set"],
+        &[
+            (
+                &[("name", "Joe"), ("fields", "st 14, dx lots, iq 9")],
+                "dx:",
+            ),
+            (
+                &[("name", "Joe"), ("fields", "st 14, colour red")],
+                "colour",
+            ),
+            (
+                &[("name", "Joe"), ("fields", "st 14, dx")],
+                "\"dx\" in fields needs a field and a value",
+            ),
+            (&[("name", "Joe"), ("fields", "st:")], "has no value"),
+            (
+                &[("name", "Joe"), ("fields", " , ")],
+                "fields lists 1 to 20",
+            ),
+            (&[("name", "Joe")], "Give field:… and value:…"),
+            (&[("name", "Joe"), ("field", "st")], "field needs a value"),
+            (&[("name", "Joe"), ("value", "12")], "value needs a field"),
+        ],
+    );
+    assert_eq!(
+        attributes(&w).as_deref(),
+        Some("ST 11 · DX 12 · IQ 7 · SP 0")
+    );
+    // Autocomplete of field names: those starting with what is typed first.
+    let offered = crate::app::characters::field_suggestions("d");
+    assert_eq!(offered.first().map(String::as_str), Some("dx"));
+    assert!(offered.contains(&"handedness".to_owned()));
+    assert!(crate::app::characters::field_suggestions("zz").is_empty());
+    assert_eq!(
+        crate::app::characters::field_suggestions("")
+            .iter()
+            .filter(|f| *f == "notes")
+            .count(),
+        1
+    );
+}
+
+/// Issue 59: `/character create` fills in fields and skills in the same step, or makes nothing.
+#[test]
+fn create_takes_fields_and_skills_or_makes_nothing() {
+    let w = world();
+    let made = w.ok(
+        &ann(),
+        &["create"],
+        &[
+            ("name", "Joe"),
+            ("system", "tft"),
+            ("fields", "st 12, dx 13, iq 7"),
+        ],
+    );
+    assert!(
+        made.all_text().contains("Filled in: st 12, dx 13, iq 7."),
+        "{made:?}"
+    );
+    let shown = w.ok(&ann(), &["show"], &[("name", "joe")]);
+    assert_eq!(
+        field(&shown, "Attributes"),
+        Some("ST 12 · DX 13 · IQ 7 · SP 0")
+    );
+    let made = w.ok(
+        &ann(),
+        &["create"],
+        &[
+            ("name", "Gala"),
+            ("system", "thiz"),
+            ("fields", "homeland Iron Hills"),
+            ("skills", "Speed 4, Stealth 3"),
+        ],
+    );
+    assert!(made.all_text().contains("Speed 4, Stealth 3"), "{made:?}");
+    let shown = w.ok(&ann(), &["show"], &[("name", "Gala")]).all_text();
+    assert!(
+        shown.contains("Iron Hills") && shown.contains("Stealth"),
+        "{shown}"
+    );
+    // A bad field or skill, or skills on a TFT figure: nothing is made.
+    w.refuse_all(
+        &ann(),
+        &["create"],
+        &[
+            (
+                &[
+                    ("name", "Pell"),
+                    ("system", "tft"),
+                    ("fields", "st 12, dx lots"),
+                ],
+                "dx:",
+            ),
+            (
+                &[("name", "Pell"), ("system", "tft"), ("skills", "Speed 4")],
+                "skills are THIZ's",
+            ),
+            (
+                &[
+                    ("name", "Pell"),
+                    ("system", "thiz"),
+                    ("skills", "Speed four"),
+                ],
+                "Speed",
+            ),
+        ],
+    );
 }

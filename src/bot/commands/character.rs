@@ -53,11 +53,17 @@ pub async fn character_create(
     #[description = "The game system of the sheet (default: the server's, /gm setup system:…)"]
     system: Option<System>,
     #[description = "A GM-owned character only GMs can see"] npc: Option<bool>,
+    #[description = "Fields to fill in now, like \"st 12, dx 13, iq 7\""] fields: Option<String>,
+    #[description = "THIZ skills to fill in now, like \"Speed 4, Stealth 3\""] skills: Option<
+        String,
+    >,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("name", name)
         .choice("system", system)
-        .opt("npc", npc);
+        .opt("npc", npc)
+        .opt("fields", fields)
+        .opt("skills", skills);
     invoke(ctx, &["character", "create"], args).await
 }
 
@@ -91,22 +97,26 @@ pub async fn character_list(
     invoke(ctx, &["character", "list"], Args::new().opt("page", page)).await
 }
 
-/// Change one field of a sheet, like st, dx or notes
+/// Change fields of a sheet, like st, dx or notes: one, or several with fields:"st 12, dx 13"
 #[poise::command(slash_command, rename = "set")]
 pub async fn character_set(
     ctx: Context<'_>,
     #[description = "Whose sheet"]
     #[autocomplete = "autocomplete::character"]
     name: String,
-    #[description = "The field to change"] field: String,
+    #[description = "The field to change"]
+    #[autocomplete = "autocomplete::sheet_field"]
+    field: Option<String>,
     #[description = "The new value"]
     #[autocomplete = "autocomplete::sheet_value"]
-    value: String,
+    value: Option<String>,
+    #[description = "Several at once instead, like \"st 12, dx 13, iq 7\""] fields: Option<String>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("name", name)
         .opt("field", field)
-        .opt("value", value);
+        .opt("value", value)
+        .opt("fields", fields);
     invoke(ctx, &["character", "set"], args).await
 }
 

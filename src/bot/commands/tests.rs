@@ -482,7 +482,7 @@ fn character_skill_weapon_and_location_options_autocomplete() {
                 "characters" => leaf.path() == "gm request",
                 // TFT attack circumstances, and a sheet value (talents for a TFT sheet).
                 "adjust" => leaf.path() == "tft attack",
-                "value" => leaf.path() == "character set",
+                "value" | "field" => leaf.path() == "character set",
                 // The NPC sheet an encounter copies.
                 "npc" => leaf.path() == "encounter add",
                 // A new character's name is not one to pick from; a saved roll's is, to show

@@ -14,6 +14,7 @@ pub fn kind(path: &[String], option: &str) -> Option<Kind> {
         (["character", "restore"], "name") => Kind::Deleted,
         (["alias", "show" | "delete"], "name") => Kind::Alias,
         (["roll"] | ["gm", "roll"], "expression") => Kind::Expression,
+        (["character", "set"], "field") => Kind::SheetField,
         (["attack"] | ["tft", "attack"], "target") => Kind::Target,
         (
             _,
@@ -46,6 +47,7 @@ mod tests {
             Kind::Location => "location",
             Kind::TftAdjust => "tft_adjust",
             Kind::SheetValue => "sheet_value",
+            Kind::SheetField => "sheet_field",
             Kind::Alias => "alias",
             Kind::Expression => "expression",
         }

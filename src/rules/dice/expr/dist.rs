@@ -420,10 +420,8 @@ impl Calc {
         for h in 0..=n {
             for f in 0..=(n - h) {
                 let r = n - h - f;
-                let w = binom[n][h]
-                    * binom[n - h][f]
-                    * p_high.powi(h as i32)
-                    * p_fail.powi(f as i32);
+                let w =
+                    binom[n][h] * binom[n - h][f] * p_high.powi(h as i32) * p_fail.powi(f as i32);
                 if w == 0.0 {
                     continue;
                 }
