@@ -518,6 +518,7 @@ fn gm_copy(full: &Reply, heading: &str) -> Reply {
         update: None,
         caller_copy: None,
         notice: None,
+        mention: None,
     }
 }
 

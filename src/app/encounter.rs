@@ -857,7 +857,7 @@ fn remove(ctx: &Ctx<'_>, at: At, name: &str) -> AppResult<Reply> {
 }
 
 fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
-    let line = ctx.app.store.write(|tx| -> AppResult<String> {
+    let (line, ping) = ctx.app.store.write(|tx| -> AppResult<(String, Option<crate::store::UserId>)> {
         let mut l = load_active(tx, at)?;
         if let Some(v) = pressed
             && v != l.row.version
@@ -911,9 +911,24 @@ fn next(ctx: &Ctx<'_>, at: At, pressed: Option<i64>) -> AppResult<Reply> {
         for t in over {
             let _ = write!(text, "\n{}", t.over_line(escape));
         }
-        Ok(text)
+        Ok((text, l.state.current().and_then(|f| turn_ping(ctx, f))))
     })?;
-    Ok(Reply::public(line))
+    let mut reply = Reply::public(line);
+    if let Some(user) = ping {
+        // The mention leads the line so that it shows in the notification; it pings that
+        // player alone (`Reply::mention`).
+        reply.content = format!("<@{}> {}", user.0, reply.content);
+        reply.mention = Some(user.0);
+    }
+    Ok(reply)
+}
+
+/// Whose turn it now is to be told: the player of a player's figure, while the server's
+/// `turn_pings` switch is on. Never for an NPC (its owner is a GM, who runs it), nor for the
+/// player who moved the turn on themselves.
+fn turn_ping(ctx: &Ctx<'_>, f: &state::Figure) -> Option<crate::store::UserId> {
+    let on = crate::app::house::house_rule(&ctx.settings, crate::app::house::TURN_PINGS);
+    (on && !f.npc && f.owner != ctx.caller.user).then_some(f.owner)
 }
 
 /// GM: takes back the last "next" (or Begin), putting the encounter back exactly as it was

@@ -16,7 +16,7 @@ pub struct HouseRule {
 }
 
 /// The house-rule switches a GM can turn on and off, with their defaults.
-pub const HOUSE_RULES: [HouseRule; 6] = [
+pub const HOUSE_RULES: [HouseRule; 7] = [
     HouseRule {
         name: "tft_house_rules",
         default: true,
@@ -47,7 +47,16 @@ pub const HOUSE_RULES: [HouseRule; 6] = [
         default: false,
         about: "play open: show the players every NPC number (ratings, skills, ST, DX, adjDX) in rolls for or against NPCs",
     },
+    HouseRule {
+        name: TURN_PINGS,
+        default: true,
+        about: "when a player's figure's turn comes in an encounter, mention that player once (no one else; NPC turns ping nobody)",
+    },
 ];
+
+/// The switch that pings a player when their figure's turn comes (on by default, as Avrae's
+/// tracker does; see `encounter::next`).
+pub const TURN_PINGS: &str = "turn_pings";
 
 /// The switch of a table that plays open: NPC numbers shown to everyone (off: the GM's alone,
 /// see [`super::screen`]).

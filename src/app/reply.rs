@@ -176,6 +176,10 @@ pub struct Reply {
     /// a player's figure tells its player so, with a button that shows them what it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notice: Option<Box<Reply>>,
+    /// The one user this message may ping (its content names them): a turn's player. Sent with
+    /// `allowed_mentions` listing that user alone; every other message pings nobody.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mention: Option<u64>,
 }
 
 impl Reply {
@@ -192,6 +196,7 @@ impl Reply {
             update: None,
             caller_copy: None,
             notice: None,
+            mention: None,
         }
     }
 

@@ -247,6 +247,8 @@ pub enum HouseRule {
     SheetsLockWhenApproved,
     #[name = "npc_numbers_open"]
     NpcNumbersOpen,
+    #[name = "turn_pings"]
+    TurnPings,
 }
 
 /// What a falling THIZ character lands on.

@@ -200,13 +200,22 @@ fn no_mentions() -> serenity::CreateAllowedMentions {
     serenity::CreateAllowedMentions::new()
 }
 
+/// Nobody, or the one user the reply names to ping (a turn's player): never roles, never
+/// everyone, never anyone a name in the text happens to spell.
+fn allowed(r: &Reply) -> serenity::CreateAllowedMentions {
+    match r.mention {
+        Some(user) => no_mentions().users([serenity::UserId::new(user.max(1))]),
+        None => no_mentions(),
+    }
+}
+
 /// The reply to a slash command.
 pub fn create_reply(reply: &Reply) -> poise::CreateReply {
     let r = fit(reply);
     let mut b = poise::CreateReply::default()
         .content(&r.content)
         .ephemeral(r.visibility == Visibility::Ephemeral)
-        .allowed_mentions(no_mentions());
+        .allowed_mentions(allowed(&r));
     for e in embeds(&r) {
         b = b.embed(e);
     }
@@ -233,7 +242,7 @@ pub fn interaction_message(reply: &Reply) -> serenity::CreateInteractionResponse
         .content(&r.content)
         .embeds(embeds(&r))
         .ephemeral(r.visibility == Visibility::Ephemeral)
-        .allowed_mentions(no_mentions());
+        .allowed_mentions(allowed(&r));
     if !r.buttons.is_empty() {
         b = b.components(components(&r));
     }
@@ -262,7 +271,7 @@ pub fn followup(reply: &Reply) -> serenity::CreateInteractionResponseFollowup {
         .content(&r.content)
         .embeds(embeds(&r))
         .ephemeral(r.visibility == Visibility::Ephemeral)
-        .allowed_mentions(no_mentions());
+        .allowed_mentions(allowed(&r));
     if !r.buttons.is_empty() {
         b = b.components(components(&r));
     }
@@ -304,7 +313,7 @@ pub fn create_message(reply: &Reply) -> serenity::CreateMessage {
     let mut b = serenity::CreateMessage::new()
         .content(&r.content)
         .embeds(embeds(&r))
-        .allowed_mentions(no_mentions());
+        .allowed_mentions(allowed(&r));
     if !r.buttons.is_empty() {
         b = b.components(components(&r));
     }

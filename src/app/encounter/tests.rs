@@ -179,6 +179,58 @@ fn thiz_table(seed: u64) -> Table {
     t
 }
 
+/// Issue 59: each "next" pings the player whose figure's turn comes, and only them: never for
+/// an NPC, never the player who moved the turn on, never while the server's switch is off.
+#[test]
+fn a_players_turn_pings_that_player_alone() {
+    let t = thiz_table(11);
+    t.ok(GM, &["encounter", "start"], &[("surprise", "none")]);
+    t.ok(ANN, &["encounter", "add"], &[("character", "Alys")]);
+    t.ok(BOB, &["encounter", "add"], &[("character", "Bren")]);
+    t.ok(GM, &["encounter", "add"], &[("npc", "Goblin")]);
+    let owner = |name: &str| match name {
+        "Alys" => Some(ANN),
+        "Bren" => Some(BOB),
+        _ => None,
+    };
+    let mut pinged = std::collections::BTreeSet::new();
+    let mut npc_turns = 0;
+    for _ in 0..12 {
+        let said = t.ok(GM, &["encounter", "next"], &[]);
+        let now = t.current();
+        if let Some(user) = owner(&now) {
+            assert_eq!(said.mention, Some(user), "{now}: {said:?}");
+            assert!(said.content.starts_with(&format!("<@{user}> ")), "{said:?}");
+            pinged.insert(user);
+        } else {
+            npc_turns += 1;
+            assert_eq!(said.mention, None, "an NPC's turn pings nobody: {said:?}");
+            assert!(!said.content.contains("<@"), "{said:?}");
+        }
+    }
+    assert_eq!(pinged.len(), 2, "both players were told their turn");
+    assert!(npc_turns > 0, "the goblin had turns");
+    // A player who ends their own turn into their own next one is not pinged by themselves.
+    let now = t.current();
+    if let Some(user) = owner(&now) {
+        let said = t.ok(user, &["encounter", "next"], &[]);
+        if t.current() == now {
+            assert_eq!(said.mention, None);
+        }
+    }
+    // The server's switch off: nobody is pinged.
+    t.ok(
+        GM,
+        &["gm", "rules"],
+        &[("name", "turn_pings"), ("value", "false")],
+    );
+    for _ in 0..6 {
+        let said = t.ok(GM, &["encounter", "next"], &[]);
+        assert_eq!(said.mention, None, "{said:?}");
+        assert!(!said.content.contains("<@"), "{said:?}");
+    }
+}
+
 /// The order of a THIZ pass: every figure able to act, in initiative order, a turn for every
 /// 10 points (thiz-rulebook.md, "Determining Initiative and Initiative Passes").
 fn assert_thiz_order(s: &State) {

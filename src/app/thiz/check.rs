@@ -411,6 +411,7 @@ fn flag_unlucky(ctx: &Ctx<'_>, mut reply: Reply, plan: &Plan, outcome: &CheckOut
             update: None,
             caller_copy: None,
             notice: None,
+            mention: None,
         },
     };
     match copy.embeds.first_mut() {

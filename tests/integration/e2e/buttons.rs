@@ -350,3 +350,52 @@ fn the_gms_attack_button_keeps_npc_numbers_behind_the_screen() {
     }
     assert!(wounded, "Gala was wounded and kept her own luck button");
 }
+
+/// Issue 59, through Discord: "next" into a player's figure's turn mentions that player, with
+/// `allowed_mentions` naming them alone (the fake holds every body to Discord's OpenAPI spec);
+/// an NPC's turn pings nobody; the GM's switch turns it off.
+#[test]
+fn a_players_turn_mentions_that_player_alone() {
+    let s = Session::start();
+    let ann = s.player(10);
+    let gm = s.gm(1);
+    s.run(&ann, "/character create name:Gala system:thiz");
+    s.run(&gm, "/character create name:Grimlok system:thiz npc:true");
+    s.run(&gm, "/encounter start system:thiz surprise:none");
+    s.run(&ann, "/encounter add character:Gala");
+    s.run(&gm, "/encounter add npc:Grimlok");
+    let (mut player_turns, mut npc_turns) = (0, 0);
+    for _ in 0..8 {
+        let next = s.run(&gm, "/encounter next");
+        let (content, allowed) = (next.content().to_owned(), &next.data()["allowed_mentions"]);
+        assert_eq!(allowed["parse"], serde_json::json!([]), "{allowed}");
+        if content.contains("Gala's turn") {
+            player_turns += 1;
+            assert!(content.starts_with("<@10> "), "{content}");
+            assert_eq!(allowed["users"], serde_json::json!(["10"]), "{allowed}");
+            assert!(
+                allowed
+                    .get("roles")
+                    .is_none_or(|r| r == &serde_json::json!([]))
+            );
+        } else {
+            npc_turns += 1;
+            assert!(!content.contains("<@"), "{content}");
+            assert!(
+                allowed
+                    .get("users")
+                    .is_none_or(|u| u == &serde_json::json!([])),
+                "{allowed}"
+            );
+        }
+    }
+    assert!(
+        player_turns > 0 && npc_turns > 0,
+        "{player_turns} {npc_turns}"
+    );
+    s.run(&gm, "/gm rules name:turn_pings value:false");
+    for _ in 0..4 {
+        let next = s.run(&gm, "/encounter next");
+        assert!(!next.content().contains("<@"), "{}", next.content());
+    }
+}
