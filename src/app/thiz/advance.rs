@@ -500,10 +500,14 @@ fn spend(
             let cost = raise_cost(from, to).map_err(|e| user(format!("{e}.")))?;
             (cost, Some(from), to)
         }
-        // Decision: a new Magic Skill costs months with a tutor, not points, so it is not sold here.
+        // Decision: a new Magic Skill costs its 5 points like any new skill (thiz-rulebook.md,
+        // chapter 7 "Learning New Magic Skills") but also a tutor of 7 and months of study, which
+        // this command cannot check; `/magic learn … finished:true` checks the tutor and charges
+        // the points, so the skill is sent there.
         None if id.is_magic() => {
             return Err(user(format!(
-                "{} is a Magic Skill: it is learnt from a tutor over months (/advance train study:magic_skill), not bought.",
+                "{} is a Magic Skill: it needs a tutor and months of study besides its {NEW_SKILL_COST} points; when the study is done, /magic learn skill:{} tutor_rating:N finished:true charges the points and writes it.",
+                escape(&name),
                 escape(&name)
             )));
         }
