@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::movement::{Planned, finish, has_quirk, load, pick};
 use super::shared::{INPUT_LIMIT, int, level_text, mode, tone};
+use super::situation::bar_reason;
 use super::stats::{ThizChar, describe_base};
 use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Tone};
@@ -494,6 +495,22 @@ fn spend(
     let tc = load(ctx, tx, character)?;
     let id = parse_skill(skill)?;
     let name = id.to_string();
+    // thiz-rulebook.md, chapter 3 "Phobia" and "Tin Ear" (and the other bars of
+    // `rules::thiz::bars`): a skill the sheet rules out cannot be learnt, nor raised, since it
+    // could never be tested.
+    if let Some(why) = bar_reason(&tc, &id) {
+        return Err(user(format!(
+            "{} cannot {} {}: it is ruled out by {}. No points were spent.",
+            escape(&tc.character.name),
+            if tc.learned(&id).is_some() {
+                "raise"
+            } else {
+                "learn"
+            },
+            escape(&name),
+            escape(&why)
+        )));
+    }
     let (cost, from, to) = match tc.learned(&id) {
         Some(from) => {
             let to = rating.unwrap_or(from.saturating_add(1));
@@ -780,6 +797,68 @@ mod tests {
         assert_eq!(got, [("Climbing".to_owned(), 1), ("Stealth".to_owned(), 5)]);
         let down = spend(&[("skill", "Stealth"), ("rating", "4")]);
         assert!(down.content.contains("only be raised"), "{down:?}");
+    }
+
+    /// thiz-rulebook.md, chapter 3 "Phobia" (a fear of heights precludes Climbing, of water
+    /// Swimming) and "Tin Ear" (no skill of the musical arts): `/advance spend` refuses them with
+    /// the reason and spends nothing, and still sells the skills next to them.
+    #[test]
+    fn spending_refuses_what_a_phobia_or_tin_ear_rules_out() {
+        let cases = [
+            ("Phobia (heights)", "Climbing", Some("a phobia of heights")),
+            ("Phobia (heights)", "Swimming", None),
+            ("Phobia (water)", "Swimming", Some("a phobia of water")),
+            ("Phobia (water)", "Climbing", None),
+            ("Tin Ear", "Artisan (Music)", Some("the Tin Ear weakness")),
+            ("Tin Ear", "Artisan (Goldsmithing)", None),
+        ];
+        for (weakness, skill, barred) in cases {
+            let kit = Kit::new(1);
+            let vexa = kit.thiz("Vexa", kit.player_id(), false);
+            kit.sheet(vexa, &format!(r#"{{"weaknesses": ["{weakness}"]}}"#));
+            kit.run(
+                &kit.gm(),
+                &["advance", "points"],
+                &[("character", "Vexa"), ("heavy", "1")],
+            );
+            let reply = kit.run(&kit.player(), &["advance", "spend"], &[("skill", skill)]);
+            if let Some(why) = barred {
+                assert_eq!(reply.visibility, Visibility::Ephemeral, "{skill}");
+                assert_eq!(
+                    reply.content,
+                    format!(
+                        "Vexa cannot learn {}: it is ruled out by {why}. No points were spent.",
+                        escape(skill)
+                    )
+                );
+                assert_eq!(points(&kit, vexa), 6, "{weakness} {skill}");
+                assert!(skills(&kit, vexa).is_empty(), "{weakness} {skill}");
+            } else {
+                assert_eq!(points(&kit, vexa), 1, "{weakness} {skill}: {reply:?}");
+                assert_eq!(skills(&kit, vexa), [(skill.to_owned(), 1)]);
+            }
+        }
+        // A barred skill already on the sheet is not raised either.
+        let kit = Kit::new(1);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.skill(vexa, "Climbing", 2);
+        kit.sheet(vexa, r#"{"weaknesses": ["Phobia (heights)"]}"#);
+        kit.run(
+            &kit.gm(),
+            &["advance", "points"],
+            &[("character", "Vexa"), ("light", "1")],
+        );
+        let reply = kit.run(
+            &kit.player(),
+            &["advance", "spend"],
+            &[("skill", "Climbing")],
+        );
+        assert!(
+            reply.content.starts_with("Vexa cannot raise Climbing"),
+            "{reply:?}"
+        );
+        assert_eq!(points(&kit, vexa), 2);
+        assert_eq!(skills(&kit, vexa), [("Climbing".to_owned(), 2)]);
     }
 
     #[test]

@@ -668,6 +668,14 @@ fn learn(
         };
         let terms = learn_magic_skill(tutor_rating, student)
             .map_err(|e| user(format!("{who} cannot learn {}: {e}.", escape(&skill_name))))?;
+        // thiz-rulebook.md, chapter 3 "Phobia": a fear of magic rules the Magic Skills out.
+        if let Some(why) = super::situation::bar_reason(&tc, &id) {
+            return Err(user(format!(
+                "{who} cannot learn {}: it is ruled out by {}.",
+                escape(&skill_name),
+                escape(&why)
+            )));
+        }
         let study = terms.study;
         let mut how = format!("{} days", study.base_days);
         if study.travel_extra_days > 0 {
@@ -1047,7 +1055,20 @@ mod tests {
             again.content.contains("already knows Druidism"),
             "{again:?}"
         );
-        kit.sheet(id, r#"{"quirks": ["Void-Touched"]}"#);
+        // Chapter 3 "Phobia": a fear of magic rules every Magic Skill out (bars::PHOBIAS).
+        kit.sheet(id, r#"{"weaknesses": ["Phobia (magic)"]}"#);
+        give_points(&kit, id, 5);
+        let afraid = learn(&[
+            ("skill", "Insight"),
+            ("tutor_rating", "9"),
+            ("finished", "true"),
+        ]);
+        assert_eq!(
+            afraid.content,
+            "Mira cannot learn Insight: it is ruled out by a phobia of magic."
+        );
+        assert_eq!((skills(&kit), points(&kit, id)), (2, 5));
+        kit.sheet(id, r#"{"weaknesses": [], "quirks": ["Void-Touched"]}"#);
         let void = learn(&[("skill", "Insight"), ("tutor_rating", "9")]);
         assert!(void.content.contains("Void-Touched"), "{void:?}");
         assert_eq!(kit.roll_count(), 0);

@@ -220,6 +220,19 @@ fn quirks(tc: &ThizChar) -> Vec<Quirk> {
 
 /// Why the sheet rules `skill` out, phrased for a refusal; `None` when it may be tested.
 pub fn barred(tc: &ThizChar, skill: &SkillId) -> Option<String> {
+    bar_reason(tc, skill).map(|why| {
+        format!(
+            "{} cannot test {}: it is ruled out by {}.",
+            escape(&tc.character.name),
+            escape(&skill.to_string()),
+            escape(&why)
+        )
+    })
+}
+
+/// What on the sheet rules `skill` out ("the Tin Ear weakness", "a phobia of heights"), unescaped;
+/// `None` when nothing does. The same reading `/check` and `/advance` refuse by.
+pub fn bar_reason(tc: &ThizChar, skill: &SkillId) -> Option<String> {
     let weaknesses: Vec<Weakness> = tc
         .sheet
         .weaknesses
@@ -245,14 +258,7 @@ pub fn barred(tc: &ThizChar, skill: &SkillId) -> Option<String> {
             .as_deref()
             .and_then(fields::parse_limb),
     };
-    skill_bar(&traits, skill).map(|why| {
-        format!(
-            "{} cannot test {}: it is ruled out by {}.",
-            escape(&tc.character.name),
-            escape(&skill.to_string()),
-            escape(&why)
-        )
-    })
+    skill_bar(&traits, skill)
 }
 
 /// "situation:city changes nothing for this check (it counts for …)".
