@@ -746,6 +746,8 @@ fn swimming(
     };
     // thiz-rulebook.md, "Open Water": armour on the sheet is swimming in armour, which calls
     // for the check whatever situation was typed.
+    // Decision: a shield alone is not armour worn (it is held, and can be let go), so it does not
+    // make the check due; its bonus still counts in the rating below, as "highest Armor Bonus".
     let worn: Option<String> = run
         .tc
         .items_of("armor")
