@@ -15,7 +15,7 @@ use crate::rules::tft::character::{SheetTalent, Talent, talent_info};
 use crate::rules::tft::gear;
 use crate::rules::thiz::Location;
 use crate::rules::thiz::skills::SkillId;
-use crate::rules::thiz::traits::{Limb, Quirk, Weakness};
+use crate::rules::thiz::traits::{Limb, Quirk, QuirkChoice, Weakness};
 
 /// Longest character name, in characters.
 pub const MAX_NAME_CHARS: usize = 64;
@@ -260,13 +260,46 @@ pub fn weakness_subject(stored: &str) -> Option<&str> {
     name_and_subject(stored).1.filter(|s| !s.is_empty())
 }
 
-/// A THIZ quirk as stored: its rulebook name.
+/// A THIZ quirk as stored: its rulebook name, with the subject chosen for it in brackets where
+/// chapter 4 has the player choose one ("Celestial Guidance (night)").
 pub fn quirk(entry: &str) -> Result<String, String> {
-    Quirk::from_name(entry)
-        .map(|q| q.name().to_owned())
-        .ok_or_else(|| {
-            format!("there is no quirk called \"{}\" (the names of the rulebook's chapter 4 are accepted)", escape(entry.trim()))
-        })
+    let (name, subj) = name_and_subject(entry);
+    let q = Quirk::from_name(name).ok_or_else(|| {
+        format!(
+            "there is no quirk called \"{}\" (the names of the rulebook's chapter 4 are accepted)",
+            escape(name)
+        )
+    })?;
+    let options = || {
+        q.choices()
+            .iter()
+            .map(|c| format!("{} ({})", q.name(), c.name()))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    match subj {
+        None => Ok(q.name().to_owned()),
+        Some(_) if q.choices().is_empty() => Err(format!(
+            "{} is taken without a choice in brackets; write it as {}",
+            q.name(),
+            q.name()
+        )),
+        Some(s) => QuirkChoice::parse(q, s)
+            .map(|c| format!("{} ({})", q.name(), c.name()))
+            .ok_or_else(|| {
+                format!(
+                    "{} is taken for one of its choices, not \"{}\": write {}",
+                    q.name(),
+                    escape(s),
+                    options()
+                )
+            }),
+    }
+}
+
+/// The quirk a stored entry names, its choice ignored.
+pub fn parse_quirk(stored: &str) -> Option<Quirk> {
+    Quirk::from_name(name_and_subject(stored).0)
 }
 
 /// A THIZ skill as a player types it.

@@ -840,6 +840,65 @@ fn validate_charges_quirks_what_chapter_4_prices() {
     );
 }
 
+/// thiz-rulebook.md, chapter 4 "Celestial Guidance" (day or night) and "Expert Tracker" (mundane
+/// animals, magical creatures or human beings): `/character set` records the choice in brackets,
+/// refuses any other subject and a subject on a quirk that takes none; validate asks for a
+/// missing choice.
+#[test]
+fn quirks_record_the_side_chosen_for_them() {
+    let w = world();
+    legal_vexa(&w);
+    w.skill(&ann(), "Vexa", "Appraise", "1");
+    w.skill(&ann(), "Vexa", "Navigation", "1");
+    w.skill(&ann(), "Vexa", "Tracking", "1");
+    let cases = [
+        (
+            "celestial guidance (Night)",
+            r"Celestial Guidance \(night\)",
+        ),
+        ("Celestial Guidance [day]", r"Celestial Guidance \(day\)"),
+        (
+            "Expert Tracker (humans)",
+            r"Expert Tracker \(human beings\)",
+        ),
+        (
+            "expert tracker: magical creatures",
+            r"Expert Tracker \(magical creatures\)",
+        ),
+    ];
+    for (typed, stored) in cases {
+        w.set(&ann(), "Vexa", "quirks", typed);
+        let shown = w.ok(&ann(), &["show"], &[("name", "Vexa")]);
+        assert_eq!(field(&shown, "Quirks"), Some(stored), "{typed}");
+    }
+    assert!(problems(&w).contains("no problems"), "{}", problems(&w));
+    for (typed, says) in [
+        (
+            "Celestial Guidance (dusk)",
+            "Celestial Guidance is taken for one of its choices, not",
+        ),
+        (
+            "Expert Tracker (night)",
+            "write Expert Tracker (mundane animals) or Expert Tracker (magical creatures) or Expert Tracker (human beings)",
+        ),
+        (
+            "Light Touch (rings)",
+            "Light Touch is taken without a choice in brackets",
+        ),
+    ] {
+        let bad = [("name", "Vexa"), ("field", "quirks"), ("value", typed)];
+        w.refused(&ann(), &["set"], &bad, says);
+    }
+    w.set(&ann(), "Vexa", "quirks", "Celestial Guidance");
+    let text = problems(&w);
+    assert!(
+        text.contains(
+            "Celestial Guidance is taken for one of day, night, and the sheet records none"
+        ),
+        "{text}"
+    );
+}
+
 #[test]
 fn validate_rules_out_what_phobia_and_tin_ear_forbid() {
     // thiz-rulebook.md, chapter 3 "Phobia" and "Tin Ear"; chapter 4 "Quirks" (a barred skill bars

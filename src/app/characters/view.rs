@@ -14,7 +14,7 @@ use crate::rules::tft::character::{
 use crate::rules::tft::gear;
 use crate::rules::thiz::creation::{self, Draft};
 use crate::rules::thiz::skills::{GeneralRatings, SkillId};
-use crate::rules::thiz::traits::{Quirk, Weakness};
+use crate::rules::thiz::traits::{Quirk, QuirkChoice, Weakness};
 use crate::store::characters::{self, Character, Item, SkillRow, WoundRow};
 use crate::store::guilds::System;
 use crate::store::{Conn, GuildId};
@@ -50,6 +50,29 @@ fn skill_ids(skills: &[SkillRow]) -> Vec<(SkillId, i32)> {
         .collect()
 }
 
+/// Chapter 4: Celestial Guidance and Expert Tracker are taken for a chosen time or kind of
+/// creature; one listed without its choice gives nothing until the choice is recorded.
+fn unchosen_quirks(sheet: &ThizSheet) -> Vec<String> {
+    sheet
+        .quirks
+        .iter()
+        .filter_map(|entry| {
+            let q = Quirk::from_entry(entry)?;
+            if q.choices().is_empty() || QuirkChoice::of_entry(entry).is_some() {
+                return None;
+            }
+            let names: Vec<&str> = q.choices().iter().map(|c| c.name()).collect();
+            Some(format!(
+                "{} is taken for one of {}, and the sheet records none: set it as \"{} ({})\" or the like",
+                q.name(),
+                names.join(", "),
+                q.name(),
+                names[0]
+            ))
+        })
+        .collect()
+}
+
 /// The THIZ creation draft a sheet stands for.
 pub(super) fn draft(sheet: &ThizSheet, skills: &[SkillRow]) -> Draft {
     Draft {
@@ -62,7 +85,7 @@ pub(super) fn draft(sheet: &ThizSheet, skills: &[SkillRow]) -> Draft {
         quirks: sheet
             .quirks
             .iter()
-            .filter_map(|q| Quirk::from_name(q))
+            .filter_map(|q| Quirk::from_entry(q))
             .collect(),
         parent_skill: sheet
             .parent_skill
@@ -121,10 +144,12 @@ pub(super) fn problems(l: &Loaded, house_rules: bool) -> Vec<String> {
             } else {
                 s.stage()
             };
-            creation::validate_at(&draft(s, &l.skills), stage)
+            let mut found: Vec<String> = creation::validate_at(&draft(s, &l.skills), stage)
                 .iter()
                 .map(ToString::to_string)
-                .collect()
+                .collect();
+            found.extend(unchosen_quirks(s));
+            found
         }
         Sheet::Tft(s) if house_rules => tft_problems(s, npc),
         // tft-house-rules.txt, "Skill Points": SP are the house rules'. Without them a sheet
