@@ -639,6 +639,59 @@ fn skill_sets_and_removes_ratings() {
     );
 }
 
+/// thiz-rulebook.md, chapter 2 "Psychokinesis" needs to know a weapon is thrown: `thrown:true`
+/// marks a THIZ weapon, is shown on the sheet, and is refused on other kinds and beside
+/// missile_kind (what a launcher shoots).
+#[test]
+fn gear_marks_a_thiz_weapon_thrown() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    w.gear(
+        &ann(),
+        "Vexa",
+        &[
+            ("action", "add"),
+            ("item", "Javelin"),
+            ("kind", "weapon"),
+            ("attack_bonus", "2"),
+            ("thrown", "true"),
+        ],
+    );
+    let items = w.items("Vexa");
+    let stats = serde_json::from_str::<ItemStats>(&items[0].stats_json).unwrap();
+    assert_eq!(
+        (stats.attack_bonus, stats.thrown, stats.missile),
+        (2, true, false)
+    );
+    let shown = w.ok(&ann(), &["show"], &[("name", "Vexa")]);
+    assert!(
+        field(&shown, "Equipment")
+            .unwrap()
+            .contains("Javelin (weapon, +2 attack, thrown)"),
+        "{shown:?}"
+    );
+    let g = |rest: Opts<'static>| [&[("name", "Vexa"), ("action", "add")][..], rest].concat();
+    w.refuse_all(
+        &ann(),
+        &["gear"],
+        &[
+            (
+                &g(&[("item", "Cap"), ("kind", "armor"), ("thrown", "true")]),
+                "thrown does not apply to armor",
+            ),
+            (
+                &g(&[
+                    ("item", "Sling"),
+                    ("kind", "weapon"),
+                    ("thrown", "true"),
+                    ("missile_kind", "low"),
+                ]),
+                "give thrown or missile_kind, not both",
+            ),
+        ],
+    );
+}
+
 #[test]
 fn gear_adds_and_removes_thiz_items() {
     let w = world();
@@ -1167,6 +1220,13 @@ fn export_then_import_round_trips_a_thiz_character() {
         ("attack_bonus", "1"),
     ];
     w.gear(&ann(), "Vexa", &sword);
+    let javelin = [
+        ("action", "add"),
+        ("item", "Javelin"),
+        ("kind", "weapon"),
+        ("thrown", "true"),
+    ];
+    w.gear(&ann(), "Vexa", &javelin);
     let id = w.character("Vexa").id;
     let wound = WoundRow {
         location: "Head".into(),
@@ -1187,6 +1247,8 @@ fn export_then_import_round_trips_a_thiz_character() {
     assert_eq!(json["system"], "thiz");
     assert_eq!(json["skills"][0]["skill"], "Weapon Skill (Sword)");
     assert_eq!(json["wounds"][0]["count"], 2);
+    assert_eq!(json["equipment"][1]["stats"]["thrown"], true);
+    assert!(json["equipment"][0]["stats"].get("thrown").is_none());
     assert!(json.get("hits").is_none() && json.get("npc").is_none());
     w.refused(
         &bob(),

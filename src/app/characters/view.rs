@@ -281,6 +281,9 @@ fn equipment_line(item: &Item) -> String {
     if stats.missile {
         notes.push("missile".to_owned());
     }
+    if stats.thrown {
+        notes.push("thrown".to_owned());
+    }
     if let Some(q) = &stats.quality {
         notes.push(quality_note(q));
     }

@@ -513,9 +513,8 @@ fn cast(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
 
 /// Psychokinesis: the momentum this check's level moves, and the thrown-weapon bonus the skill
 /// gives its practitioner (thiz-rulebook.md, chapter 2 "Psychokinesis").
-// Decision: /attack (another module) does not yet add the thrown-weapon bonus, so each
-// Psychokinesis casting reminds the player of it; /attack should add
-// `psychokinesis_attack_bonus(learned Psychokinesis, weapon is thrown)` to the attack rating.
+// `/attack` adds the thrown-weapon bonus itself (a missile attack with a weapon marked `thrown`);
+// each casting still says it, so a player learns what the skill gives.
 fn psychokinesis_line(level: Level, rating: i32) -> Option<String> {
     let bonus = psychokinesis_attack_bonus(Some(rating), true);
     let momentum = psychokinesis_momentum(level)?;
