@@ -492,6 +492,7 @@ fn cast(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
                 wound,
                 terror_d4: None,
                 terror_turns: None,
+                touch: None,
             }),
         )?;
         if !step.cast {
@@ -628,6 +629,7 @@ fn terror(
                 wound: None,
                 terror_d4: d4,
                 terror_turns: turns,
+                touch: None,
             }),
         )?;
         // A Terror check is a resolution check: luck may roll it again (chapter 10, "Luck").
