@@ -30,6 +30,10 @@ pub struct ThizSheet {
     /// Sessions played. 0 while the character is being made: the creation limits apply. From the
     /// first session on, skills grow by advancement (chapter 10) and validation checks that.
     pub sessions: u32,
+    /// Specials gained by training with a tutor, each "Skill: its narrow use"
+    /// ("Artisan (Goldsmithing): rings"): +3 to that use (chapter 10, "Training").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub specials: Vec<String>,
 }
 
 impl ThizSheet {

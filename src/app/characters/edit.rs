@@ -179,13 +179,14 @@ pub(super) fn set(ctx: &Ctx<'_>, name: &str, field: &str, value: &str) -> AppRes
 /// `sheets_lock_when_approved` is on): what the creation rules and the points count, which
 /// advancement changes. A player still sets the descriptive ones (homeland, parents, notes)
 /// and what a figure wears (TFT armor and shield).
-pub(super) const LOCKED_FIELDS: [&str; 14] = [
+pub(super) const LOCKED_FIELDS: [&str; 15] = [
     "parent_skill",
     "weaknesses",
     "quirks",
     "missing_limb",
     "handedness",
     "sessions",
+    "specials",
     "st",
     "dx",
     "iq",

@@ -952,6 +952,50 @@ fn quirks_record_the_side_chosen_for_them() {
     );
 }
 
+/// thiz-rulebook.md, chapter 10 "Training" (a Special, +3 to one use, in a skill the character
+/// has) and chapter 7 (one Special per Magic Skill): `/character set field:specials` records
+/// "Skill: use", shows them, and validate names what breaks those.
+#[test]
+fn specials_are_recorded_shown_and_validated() {
+    let w = world();
+    legal_vexa(&w);
+    w.set(
+        &ann(),
+        "Vexa",
+        "specials",
+        "appraise: gems, forgery:  signatures",
+    );
+    let shown = w.ok(&ann(), &["show"], &[("name", "Vexa")]);
+    assert_eq!(
+        field(&shown, "Specials (+3 each)"),
+        Some(r"Appraise\: gems, Forgery\: signatures")
+    );
+    assert!(problems(&w).contains("no problems"), "{}", problems(&w));
+    for (typed, says) in [
+        ("Appraise gems", "written as the skill, a colon and the use"),
+        ("Juggling: balls", "Juggling"),
+        ("Appraise:", "1 to 40 characters"),
+        ("Appraise: gems (cut)", "cannot hold brackets"),
+    ] {
+        let bad = [("name", "Vexa"), ("field", "specials"), ("value", typed)];
+        w.refused(&ann(), &["set"], &bad, says);
+    }
+    w.skill(&ann(), "Vexa", "Elementalism", "1");
+    w.set(
+        &ann(),
+        "Vexa",
+        "specials",
+        "Climbing: cliffs, Elementalism: fire, Elementalism: storms",
+    );
+    let text = problems(&w);
+    for breach in [
+        "a Special in Climbing needs the skill, which the sheet does not have",
+        "Elementalism has 2 Specials; a Magic Skill holds one",
+    ] {
+        assert!(text.contains(breach), "{breach} missing: {text}");
+    }
+}
+
 #[test]
 fn validate_rules_out_what_phobia_and_tin_ear_forbid() {
     // thiz-rulebook.md, chapter 3 "Phobia" and "Tin Ear"; chapter 4 "Quirks" (a barred skill bars

@@ -12,6 +12,7 @@ use crate::rules::tft::character::{
     self as tft_char, Attributes, Encumbrance, SheetPoints, Talent,
 };
 use crate::rules::tft::gear;
+use crate::rules::thiz::advancement::special_breaches;
 use crate::rules::thiz::creation::{self, Draft};
 use crate::rules::thiz::skills::{GeneralRatings, SkillId};
 use crate::rules::thiz::traits::{Quirk, QuirkChoice, Weakness};
@@ -70,6 +71,21 @@ fn unchosen_quirks(sheet: &ThizSheet) -> Vec<String> {
                 names[0]
             ))
         })
+        .collect()
+}
+
+/// Chapter 10 "Training" and chapter 7: a Special is in a skill the character has, and a Magic
+/// Skill holds one (`rules::thiz::advancement::special_breaches`).
+fn special_problems(sheet: &ThizSheet, skills: &[SkillRow]) -> Vec<String> {
+    let specials: Vec<SkillId> = sheet
+        .specials
+        .iter()
+        .filter_map(|s| fields::parse_special(s).map(|(id, _)| id))
+        .collect();
+    let known: Vec<SkillId> = skill_ids(skills).into_iter().map(|(id, _)| id).collect();
+    special_breaches(&specials, &known)
+        .iter()
+        .map(ToString::to_string)
         .collect()
 }
 
@@ -149,6 +165,7 @@ pub(super) fn problems(l: &Loaded, house_rules: bool) -> Vec<String> {
                 .map(ToString::to_string)
                 .collect();
             found.extend(unchosen_quirks(s));
+            found.extend(special_problems(s, &l.skills));
             found
         }
         Sheet::Tft(s) if house_rules => tft_problems(s, npc),
@@ -376,6 +393,9 @@ fn thiz_fields(s: &ThizSheet, l: &Loaded) -> AppResult<Vec<Field>> {
         field("Weaknesses", joined(&s.weaknesses), true),
         field("Quirks", joined(&s.quirks), true),
     ];
+    if !s.specials.is_empty() {
+        out.push(field("Specials (+3 each)", joined(&s.specials), false));
+    }
     if !background.is_empty() {
         out.push(field("Background", background.join("\n"), false));
     }

@@ -18,8 +18,8 @@ use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::thiz::advancement::{
     Craft, CraftState, Income, MAX_CRAFT_TARGET, MAX_SESSION_POINTS, NEW_SKILL_COST,
-    NEW_SKILL_RATING, Pace, SkillUse, Study, can_tutor, craft_rating, raise_cost, session_award,
-    sleepless_days, study_time, work_week,
+    NEW_SKILL_RATING, Pace, SPECIAL_BONUS, SkillUse, Study, can_tutor, craft_rating, raise_cost,
+    session_award, sleepless_days, study_time, work_week,
 };
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::Quirk;
@@ -275,16 +275,26 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AdvanceArgs) -> AppResult<Reply> {
                 Study::MagicSpecial => "a Special in a Magic Skill",
                 Study::MundaneSpecial => "a Special in a skill",
             };
+            let mut fields = vec![field(
+                "Time",
+                format!(
+                    "{} days with a tutor · on the road +{} · Quick Study −{}",
+                    t.base_days, t.travel_extra_days, t.quick_study_saving_days
+                ),
+            )];
+            // Chapter 10 "Training": a Special is usually +3 to one narrow use of the skill.
+            if *study != Study::NewMagicSkill {
+                fields.push(field(
+                    "Afterwards",
+                    format!(
+                        "record it with /character set field:specials value:\"Skill: its use\"; /check situation:special adds its +{SPECIAL_BONUS}"
+                    ),
+                ));
+            }
             Ok(info(
                 format!("{}: studying {what}", escape(&tc.character.name)),
                 format!("**{} days** ({weeks} weeks and {days} days)", t.total_days),
-                vec![field(
-                    "Time",
-                    format!(
-                        "{} days with a tutor · on the road +{} · Quick Study −{}",
-                        t.base_days, t.travel_extra_days, t.quick_study_saving_days
-                    ),
-                )],
+                fields,
             ))
         }
         AdvanceArgs::Craft {
@@ -878,6 +888,13 @@ mod tests {
         kit.sheet(vexa, r#"{"quirks": ["Quick Study"]}"#);
         let quick = train(&[("study", "magic_skill")]);
         assert!(description(&quick).contains("120 days"), "{quick:?}");
+        // Chapter 10 "Training": a Special's +3 is reachable, and the reply says how.
+        assert!(!quick.all_text().contains("field:specials"), "{quick:?}");
+        assert!(
+            ok.all_text()
+                .contains("/check situation:special adds its +3"),
+            "{ok:?}"
+        );
     }
 
     fn description(reply: &Reply) -> String {

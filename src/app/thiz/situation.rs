@@ -25,6 +25,7 @@ use crate::app::text::escape;
 use crate::app::{AppResult, user};
 use crate::rules::dice::DieSource;
 use crate::rules::thiz::Level;
+use crate::rules::thiz::advancement::SPECIAL_BONUS;
 use crate::rules::thiz::bars::{Traits, skill_bar};
 use crate::rules::thiz::skills::special::trail_modifier;
 use crate::rules::thiz::skills::{SkillId, SkillKind};
@@ -60,10 +61,12 @@ pub enum Circumstance {
     /// The trail a Tracking check follows is of mundane animals, magical creatures or human
     /// beings (what Expert Tracker's choice asks).
     Quarry(QuirkChoice),
+    /// The check is the narrow use a Special on the sheet helps (chapter 10, "Training").
+    Special,
 }
 
 /// Each circumstance: its word, and what it takes to matter (for the refusal).
-const CIRCUMSTANCES: [(Circumstance, &str, &str); 16] = [
+const CIRCUMSTANCES: [(Circumstance, &str, &str); 17] = [
     (
         Circumstance::City,
         "city",
@@ -143,6 +146,11 @@ const CIRCUMSTANCES: [(Circumstance, &str, &str); 16] = [
         Circumstance::Quarry(QuirkChoice::HumanBeings),
         "human_beings",
         "a Tracking check with trail_hours, with Expert Tracker",
+    ),
+    (
+        Circumstance::Special,
+        "special",
+        "the use of a skill a Special on the sheet helps (/character set field:specials)",
     ),
 ];
 
@@ -303,7 +311,7 @@ fn timed(name: &str, p: TimedPenalty, die: u32, since: &str) -> ((String, i32), 
 /// that last a rolled time.
 pub fn before(
     tc: &ThizChar,
-    kind: Option<SkillKind>,
+    (kind, skill): (Option<SkillKind>, Option<&str>),
     s: &Conditions,
     dice: &mut impl DieSource,
 ) -> AppResult<Before> {
@@ -385,6 +393,7 @@ pub fn before(
                         && (has_quirk(Quirk::ForgivingFans)
                             || has_quirk(Quirk::PolarizingPersonality))
                 }
+                Circumstance::Special => special(tc, skill, &mut out),
                 // Read by `trail` below, where Expert Tracker's choice meets it.
                 Circumstance::Quarry(_) => {
                     kind == Some(SkillKind::Tracking)
@@ -401,6 +410,32 @@ pub fn before(
     dependence(tc, s, &mut out)?;
     trail(tc, kind, s, &mut out)?;
     Ok(out)
+}
+
+/// Chapter 10 "Training": a Special gives +3 to the narrow use it was trained for. The player
+/// names that use with `situation:special`; the rating line says which Special counted. `false`
+/// when the sheet holds no Special in `skill`.
+fn special(tc: &ThizChar, skill: Option<&str>, out: &mut Before) -> bool {
+    let Some(skill) = skill else {
+        return false;
+    };
+    let key = crate::store::characters::name_key(skill);
+    let uses: Vec<&str> = tc
+        .sheet
+        .specials
+        .iter()
+        .filter_map(|s| fields::parse_special(s))
+        .filter(|(id, _)| crate::store::characters::name_key(&id.to_string()) == key)
+        .map(|(_, what)| what)
+        .collect();
+    if uses.is_empty() {
+        return false;
+    }
+    out.modifiers.push((
+        format!("Special ({})", escape(&uses.join(" or "))),
+        SPECIAL_BONUS,
+    ));
+    true
 }
 
 /// The choice recorded for `quirk` on the sheet ("Expert Tracker (human beings)"), if any.
@@ -951,6 +986,54 @@ mod tests {
             &[("skill", "Tracking"), ("situation", "human_beings")],
             "changes nothing",
         );
+    }
+
+    /// thiz-rulebook.md, chapter 10 "Training": a Special gives +3 to its narrow use of the skill.
+    /// `situation:special` adds it to a check of that skill (its instance: Goldsmithing, not
+    /// Pottery), and only when named.
+    #[test]
+    fn a_special_adds_three_to_its_use_when_named() {
+        let kit = vexa(
+            1,
+            r#"{"specials": ["Artisan (Goldsmithing): rings", "Artisan (Goldsmithing): chains"]}"#,
+            &[("Artisan (Goldsmithing)", 2), ("Artisan (Pottery)", 2)],
+        );
+        let rating =
+            |opts: &[(&str, &str)]| field(&kit.run(&kit.player(), &["check"], opts), "Rating");
+        let cases: [(&[(&str, &str)], &str); 3] = [
+            (
+                &[
+                    ("skill", "artisan (goldsmithing)"),
+                    ("situation", "special"),
+                ],
+                "Artisan (Goldsmithing) 2 · Special (rings or chains) +3 → 5",
+            ),
+            (
+                &[("skill", "Artisan (Goldsmithing)")],
+                "Artisan (Goldsmithing) 2 → 2",
+            ),
+            (&[("skill", "Artisan (Pottery)")], "Artisan (Pottery) 2 → 2"),
+        ];
+        for (opts, want) in cases {
+            let got = rating(opts);
+            assert!(got.contains(&escape_parens(want)), "{opts:?}: {got}");
+        }
+        refused(
+            &kit,
+            &[("skill", "Artisan (Pottery)"), ("situation", "special")],
+            "situation:special changes nothing for this check",
+        );
+        refused(
+            &kit,
+            &[("rating", "2"), ("situation", "special")],
+            "situation:special changes nothing",
+        );
+    }
+
+    /// The rating line escapes a skill's brackets for Discord.
+    fn escape_parens(s: &str) -> String {
+        let (skill, rest) = s.split_once(" 2").unwrap();
+        format!("{} 2{rest}", crate::app::text::escape(skill))
     }
 
     /// Chapter 4 "Celestial Guidance": +3 to Navigation in the time chosen; the rating line
