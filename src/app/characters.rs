@@ -423,6 +423,7 @@ fn parse_gear(inv: &Invocation) -> AppResult<CharacterCommand> {
             "missile",
             "family",
             "missile_kind",
+            "thrown",
             "quality",
         ],
     )?;
@@ -440,6 +441,7 @@ fn parse_gear(inv: &Invocation) -> AppResult<CharacterCommand> {
         missile_kind: o
             .text("missile_kind")
             .map(|k| k.trim().to_ascii_lowercase()),
+        thrown: o.text("thrown").map(|_| o.flag("thrown")).transpose()?,
         quality: o.text("quality").map(|q| q.trim().to_ascii_lowercase()),
     };
     let change = match action.as_str() {

@@ -30,6 +30,10 @@ pub struct ThizSheet {
     /// Sessions played. 0 while the character is being made: the creation limits apply. From the
     /// first session on, skills grow by advancement (chapter 10) and validation checks that.
     pub sessions: u32,
+    /// Specials gained by training with a tutor, each "Skill: its narrow use"
+    /// ("Artisan (Goldsmithing): rings"): +3 to that use (chapter 10, "Training").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub specials: Vec<String>,
 }
 
 impl ThizSheet {
@@ -159,11 +163,13 @@ use super::AppError;
 
 /// Equipment kinds in the `equipment` table, with the numbers each keeps in `stats_json`.
 ///
-/// THIZ: `weapon` {"attack_bonus": i32, "missile": bool}; `armor` {"armor_bonus": i32,
+/// THIZ: `weapon` {"attack_bonus": i32, "missile": bool, "thrown": bool}; `armor` {"armor_bonus": i32,
 /// "locations": ["head", "chest", …]}; `shield` {"armor_bonus": i32}.
 /// TFT: `weapon` (the name is a row of the weapon table; {"quality": "fine+2"…, "broken": bool,
 /// "dropped": bool});
 /// armor and shield are on the sheet. Anything else is `item` {}.
+// One flag per stat the stored JSON keeps; each kind of item reads its own.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ItemStats {
@@ -179,6 +185,10 @@ pub struct ItemStats {
     /// suggested Attack Bonus stands when none is given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missile_kind: Option<String>,
+    /// THIZ weapon made to be thrown (a javelin, a throwing knife): a missile attack with it is a
+    /// thrown attack, which Psychokinesis helps (thiz-rulebook.md, chapter 2).
+    #[serde(skip_serializing_if = "is_false")]
+    pub thrown: bool,
     /// TFT weapon broken by an attack's break result: refused until replaced or repaired
     /// (`/tft repair`).
     #[serde(skip_serializing_if = "is_false")]

@@ -256,13 +256,14 @@ pub(super) fn set(ctx: &Ctx<'_>, name: &str, pairs: &[(String, String)]) -> AppR
 /// `sheets_lock_when_approved` is on): what the creation rules and the points count, which
 /// advancement changes. A player still sets the descriptive ones (homeland, parents, notes)
 /// and what a figure wears (TFT armor and shield).
-pub(super) const LOCKED_FIELDS: [&str; 14] = [
+pub(super) const LOCKED_FIELDS: [&str; 15] = [
     "parent_skill",
     "weaknesses",
     "quirks",
     "missing_limb",
     "handedness",
     "sessions",
+    "specials",
     "st",
     "dx",
     "iq",
@@ -421,6 +422,7 @@ fn refuse_numbers(numbers: &GearNumbers, allowed: &[&str], what: &str) -> AppRes
         ("missile", numbers.missile.is_some()),
         ("family", numbers.family.is_some()),
         ("missile_kind", numbers.missile_kind.is_some()),
+        ("thrown", numbers.thrown.is_some()),
         ("quality", numbers.quality.is_some()),
     ];
     match given
@@ -444,6 +446,17 @@ fn weapon_quality(weapon: &str, typed: &str) -> AppResult<Option<String>> {
     let row = gear::weapon(weapon).map_err(|e| unchanged(&e.to_string()))?;
     quality.check(row).map_err(|e| unchanged(&e.to_string()))?;
     Ok((quality != Quality::Plain).then(|| quality.name().to_owned()))
+}
+
+/// Whether a THIZ weapon is marked thrown. A thrown weapon is the missile itself, so it shoots
+/// nothing: `missile_kind` beside it is refused.
+fn thrown(n: &GearNumbers) -> AppResult<bool> {
+    if n.thrown == Some(true) && n.missile_kind.is_some() {
+        return Err(unchanged(
+            "missile_kind is what a missile weapon shoots; a thrown weapon is the missile itself, so give thrown or missile_kind, not both",
+        ));
+    }
+    Ok(n.thrown.unwrap_or(false))
 }
 
 /// A missile weapon's kind as typed.
@@ -494,9 +507,16 @@ pub(super) fn item_row(
         (System::Thiz, ItemKind::Weapon) => {
             refuse_numbers(
                 n,
-                &["attack_bonus", "missile", "family", "missile_kind"],
+                &[
+                    "attack_bonus",
+                    "missile",
+                    "family",
+                    "missile_kind",
+                    "thrown",
+                ],
                 "a weapon",
             )?;
+            stats.thrown = thrown(n)?;
             stats.missile = n.missile.unwrap_or(false) || n.missile_kind.is_some();
             // thiz-rulebook.md, "Combat Equipment": a missile's suggested Attack Bonus by what it
             // shoots, unless the referee gives one.

@@ -15,7 +15,7 @@ use crate::rules::tft::character::{SheetTalent, Talent, talent_info};
 use crate::rules::tft::gear;
 use crate::rules::thiz::Location;
 use crate::rules::thiz::skills::SkillId;
-use crate::rules::thiz::traits::{Limb, Quirk, Weakness};
+use crate::rules::thiz::traits::{Limb, Quirk, QuirkChoice, Weakness};
 
 /// Longest character name, in characters.
 pub const MAX_NAME_CHARS: usize = 64;
@@ -37,7 +37,7 @@ pub const MAX_MA: i64 = 50;
 pub const MAX_XP: i64 = 1_000_000_000;
 
 /// The fields `set` accepts, per system.
-pub const THIZ_FIELDS: [&str; 9] = [
+pub const THIZ_FIELDS: [&str; 10] = [
     "homeland",
     "parents",
     "parent_skill",
@@ -47,6 +47,7 @@ pub const THIZ_FIELDS: [&str; 9] = [
     "handedness",
     "notes",
     "sessions",
+    "specials",
 ];
 pub const TFT_FIELDS: [&str; 11] = [
     "st", "dx", "iq", "sp", "ma", "talents", "spells", "xp", "armor", "shield", "notes",
@@ -260,13 +261,77 @@ pub fn weakness_subject(stored: &str) -> Option<&str> {
     name_and_subject(stored).1.filter(|s| !s.is_empty())
 }
 
-/// A THIZ quirk as stored: its rulebook name.
+/// A THIZ quirk as stored: its rulebook name, with the subject chosen for it in brackets where
+/// chapter 4 has the player choose one ("Celestial Guidance (night)").
 pub fn quirk(entry: &str) -> Result<String, String> {
-    Quirk::from_name(entry)
-        .map(|q| q.name().to_owned())
-        .ok_or_else(|| {
-            format!("there is no quirk called \"{}\" (the names of the rulebook's chapter 4 are accepted)", escape(entry.trim()))
-        })
+    let (name, subj) = name_and_subject(entry);
+    let q = Quirk::from_name(name).ok_or_else(|| {
+        format!(
+            "there is no quirk called \"{}\" (the names of the rulebook's chapter 4 are accepted)",
+            escape(name)
+        )
+    })?;
+    let options = || {
+        q.choices()
+            .iter()
+            .map(|c| format!("{} ({})", q.name(), c.name()))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    match subj {
+        None => Ok(q.name().to_owned()),
+        Some(_) if q.choices().is_empty() => Err(format!(
+            "{} is taken without a choice in brackets; write it as {}",
+            q.name(),
+            q.name()
+        )),
+        Some(s) => QuirkChoice::parse(q, s)
+            .map(|c| format!("{} ({})", q.name(), c.name()))
+            .ok_or_else(|| {
+                format!(
+                    "{} is taken for one of its choices, not \"{}\": write {}",
+                    q.name(),
+                    escape(s),
+                    options()
+                )
+            }),
+    }
+}
+
+/// A THIZ Special as stored: "Skill: its use", the skill in its canonical spelling
+/// ("artisan (goldsmithing): rings" → "Artisan (Goldsmithing): rings").
+pub fn special(entry: &str) -> Result<String, String> {
+    let Some((skill_part, use_part)) = entry.split_once(':') else {
+        return Err(format!(
+            "a Special is written as the skill, a colon and the use it helps, like \"Artisan (Goldsmithing): rings\"; you gave \"{}\"",
+            escape(entry.trim())
+        ));
+    };
+    let id = skill(skill_part)?;
+    let what = use_part.split_whitespace().collect::<Vec<_>>().join(" ");
+    let len = what.chars().count();
+    if len == 0 || len > MAX_SUBJECT_CHARS {
+        return Err(format!(
+            "{id}: the use a Special helps is 1 to {MAX_SUBJECT_CHARS} characters, like \"rings\" or \"disarming\""
+        ));
+    }
+    if what.chars().any(|c| c.is_control() || "()[]:".contains(c)) {
+        return Err(format!(
+            "{id}: the use a Special helps cannot hold brackets or colons"
+        ));
+    }
+    Ok(format!("{id}: {what}"))
+}
+
+/// The skill and the use of a stored Special ("Artisan (Goldsmithing): rings").
+pub fn parse_special(stored: &str) -> Option<(SkillId, &str)> {
+    let (skill_part, use_part) = stored.split_once(':')?;
+    Some((SkillId::parse(skill_part.trim()).ok()?, use_part.trim()))
+}
+
+/// The quirk a stored entry names, its choice ignored.
+pub fn parse_quirk(stored: &str) -> Option<Quirk> {
+    Quirk::from_name(name_and_subject(stored).0)
 }
 
 /// A THIZ skill as a player types it.
@@ -511,6 +576,7 @@ pub fn describe(sheet: &Sheet, field: &str) -> String {
         (Sheet::Thiz(s), "handedness") => opt(&s.handedness),
         (Sheet::Thiz(s), "notes") => opt(&s.notes),
         (Sheet::Thiz(s), "sessions") => s.sessions.to_string(),
+        (Sheet::Thiz(s), "specials") => many(&s.specials),
         (Sheet::Tft(s), "st") => s.st.to_string(),
         (Sheet::Tft(s), "dx") => s.dx.to_string(),
         (Sheet::Tft(s), "iq") => s.iq.to_string(),
@@ -537,6 +603,7 @@ fn apply_thiz(s: &mut ThizSheet, field: &str, value: &str) -> Result<(), String>
         "handedness" => s.handedness = optional(value, handedness)?,
         "notes" => s.notes = optional(value, notes)?,
         "sessions" => s.sessions = sessions(value)?,
+        "specials" => s.specials = list("specials", value, special)?,
         other => {
             return Err(format!(
                 "a THIZ sheet has no field \"{}\"; the fields are {}",
@@ -603,6 +670,7 @@ pub fn normalize(sheet: &Sheet) -> Result<Sheet, String> {
                 .map_err(at("handedness"))?,
             notes: each_optional(s.notes.as_ref(), notes).map_err(at("notes"))?,
             sessions: sessions(&s.sessions.to_string()).map_err(at("sessions"))?,
+            specials: checked_list("specials", &s.specials, special).map_err(at("specials"))?,
         }),
         Sheet::Tft(s) => {
             let within = |field: &'static str, v: i64, min: i64, max: i64| {

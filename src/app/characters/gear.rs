@@ -59,6 +59,8 @@ pub struct GearNumbers {
     pub family: Option<String>,
     /// What a THIZ missile weapon shoots: low, piercing, high or armour-piercing.
     pub missile_kind: Option<String>,
+    /// A THIZ weapon made to be thrown.
+    pub thrown: Option<bool>,
     /// How well a TFT weapon was made: plain, good, fine, fine+1, fine+2, fine-dx+1, fine-dx+2
     /// (tft-house-rules.txt, "Fine Weapons", "Good Weapons").
     pub quality: Option<String>,

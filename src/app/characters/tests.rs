@@ -680,6 +680,59 @@ fn skill_sets_and_removes_ratings() {
     );
 }
 
+/// thiz-rulebook.md, chapter 2 "Psychokinesis" needs to know a weapon is thrown: `thrown:true`
+/// marks a THIZ weapon, is shown on the sheet, and is refused on other kinds and beside
+/// missile_kind (what a launcher shoots).
+#[test]
+fn gear_marks_a_thiz_weapon_thrown() {
+    let w = world();
+    w.create(&ann(), "Vexa", "thiz");
+    w.gear(
+        &ann(),
+        "Vexa",
+        &[
+            ("action", "add"),
+            ("item", "Javelin"),
+            ("kind", "weapon"),
+            ("attack_bonus", "2"),
+            ("thrown", "true"),
+        ],
+    );
+    let items = w.items("Vexa");
+    let stats = serde_json::from_str::<ItemStats>(&items[0].stats_json).unwrap();
+    assert_eq!(
+        (stats.attack_bonus, stats.thrown, stats.missile),
+        (2, true, false)
+    );
+    let shown = w.ok(&ann(), &["show"], &[("name", "Vexa")]);
+    assert!(
+        field(&shown, "Equipment")
+            .unwrap()
+            .contains("Javelin (weapon, +2 attack, thrown)"),
+        "{shown:?}"
+    );
+    let g = |rest: Opts<'static>| [&[("name", "Vexa"), ("action", "add")][..], rest].concat();
+    w.refuse_all(
+        &ann(),
+        &["gear"],
+        &[
+            (
+                &g(&[("item", "Cap"), ("kind", "armor"), ("thrown", "true")]),
+                "thrown does not apply to armor",
+            ),
+            (
+                &g(&[
+                    ("item", "Sling"),
+                    ("kind", "weapon"),
+                    ("thrown", "true"),
+                    ("missile_kind", "low"),
+                ]),
+                "give thrown or missile_kind, not both",
+            ),
+        ],
+    );
+}
+
 #[test]
 fn gear_adds_and_removes_thiz_items() {
     let w = world();
@@ -879,6 +932,109 @@ fn validate_charges_quirks_what_chapter_4_prices() {
         "{}",
         problems(&w)
     );
+}
+
+/// thiz-rulebook.md, chapter 4 "Celestial Guidance" (day or night) and "Expert Tracker" (mundane
+/// animals, magical creatures or human beings): `/character set` records the choice in brackets,
+/// refuses any other subject and a subject on a quirk that takes none; validate asks for a
+/// missing choice.
+#[test]
+fn quirks_record_the_side_chosen_for_them() {
+    let w = world();
+    legal_vexa(&w);
+    w.skill(&ann(), "Vexa", "Appraise", "1");
+    w.skill(&ann(), "Vexa", "Navigation", "1");
+    w.skill(&ann(), "Vexa", "Tracking", "1");
+    let cases = [
+        (
+            "celestial guidance (Night)",
+            r"Celestial Guidance \(night\)",
+        ),
+        ("Celestial Guidance [day]", r"Celestial Guidance \(day\)"),
+        (
+            "Expert Tracker (humans)",
+            r"Expert Tracker \(human beings\)",
+        ),
+        (
+            "expert tracker: magical creatures",
+            r"Expert Tracker \(magical creatures\)",
+        ),
+    ];
+    for (typed, stored) in cases {
+        w.set(&ann(), "Vexa", "quirks", typed);
+        let shown = w.ok(&ann(), &["show"], &[("name", "Vexa")]);
+        assert_eq!(field(&shown, "Quirks"), Some(stored), "{typed}");
+    }
+    assert!(problems(&w).contains("no problems"), "{}", problems(&w));
+    for (typed, says) in [
+        (
+            "Celestial Guidance (dusk)",
+            "Celestial Guidance is taken for one of its choices, not",
+        ),
+        (
+            "Expert Tracker (night)",
+            "write Expert Tracker (mundane animals) or Expert Tracker (magical creatures) or Expert Tracker (human beings)",
+        ),
+        (
+            "Light Touch (rings)",
+            "Light Touch is taken without a choice in brackets",
+        ),
+    ] {
+        let bad = [("name", "Vexa"), ("field", "quirks"), ("value", typed)];
+        w.refused(&ann(), &["set"], &bad, says);
+    }
+    w.set(&ann(), "Vexa", "quirks", "Celestial Guidance");
+    let text = problems(&w);
+    assert!(
+        text.contains(
+            "Celestial Guidance is taken for one of day, night, and the sheet records none"
+        ),
+        "{text}"
+    );
+}
+
+/// thiz-rulebook.md, chapter 10 "Training" (a Special, +3 to one use, in a skill the character
+/// has) and chapter 7 (one Special per Magic Skill): `/character set field:specials` records
+/// "Skill: use", shows them, and validate names what breaks those.
+#[test]
+fn specials_are_recorded_shown_and_validated() {
+    let w = world();
+    legal_vexa(&w);
+    w.set(
+        &ann(),
+        "Vexa",
+        "specials",
+        "appraise: gems, forgery:  signatures",
+    );
+    let shown = w.ok(&ann(), &["show"], &[("name", "Vexa")]);
+    assert_eq!(
+        field(&shown, "Specials (+3 each)"),
+        Some(r"Appraise\: gems, Forgery\: signatures")
+    );
+    assert!(problems(&w).contains("no problems"), "{}", problems(&w));
+    for (typed, says) in [
+        ("Appraise gems", "written as the skill, a colon and the use"),
+        ("Juggling: balls", "Juggling"),
+        ("Appraise:", "1 to 40 characters"),
+        ("Appraise: gems (cut)", "cannot hold brackets"),
+    ] {
+        let bad = [("name", "Vexa"), ("field", "specials"), ("value", typed)];
+        w.refused(&ann(), &["set"], &bad, says);
+    }
+    w.skill(&ann(), "Vexa", "Elementalism", "1");
+    w.set(
+        &ann(),
+        "Vexa",
+        "specials",
+        "Climbing: cliffs, Elementalism: fire, Elementalism: storms",
+    );
+    let text = problems(&w);
+    for breach in [
+        "a Special in Climbing needs the skill, which the sheet does not have",
+        "Elementalism has 2 Specials; a Magic Skill holds one",
+    ] {
+        assert!(text.contains(breach), "{breach} missing: {text}");
+    }
 }
 
 #[test]
@@ -1149,6 +1305,13 @@ fn export_then_import_round_trips_a_thiz_character() {
         ("attack_bonus", "1"),
     ];
     w.gear(&ann(), "Vexa", &sword);
+    let javelin = [
+        ("action", "add"),
+        ("item", "Javelin"),
+        ("kind", "weapon"),
+        ("thrown", "true"),
+    ];
+    w.gear(&ann(), "Vexa", &javelin);
     let id = w.character("Vexa").id;
     let wound = WoundRow {
         location: "Head".into(),
@@ -1169,6 +1332,8 @@ fn export_then_import_round_trips_a_thiz_character() {
     assert_eq!(json["system"], "thiz");
     assert_eq!(json["skills"][0]["skill"], "Weapon Skill (Sword)");
     assert_eq!(json["wounds"][0]["count"], 2);
+    assert_eq!(json["equipment"][1]["stats"]["thrown"], true);
+    assert!(json["equipment"][0]["stats"].get("thrown").is_none());
     assert!(json.get("hits").is_none() && json.get("npc").is_none());
     w.refused(
         &bob(),

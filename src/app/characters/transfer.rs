@@ -91,6 +91,8 @@ pub struct FileStats {
     pub family: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missile_kind: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub thrown: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -124,6 +126,7 @@ pub(super) fn to_file(l: &Loaded) -> CharacterFile {
                     quality: s.quality,
                     family: s.family,
                     missile_kind: s.missile_kind,
+                    thrown: s.thrown,
                 },
             }
         })
@@ -364,6 +367,7 @@ fn check_items(
             missile: s.missile.then_some(true),
             family: s.family.clone(),
             missile_kind: s.missile_kind.clone(),
+            thrown: s.thrown.then_some(true),
             quality: s.quality.clone(),
         };
         let bonus = MAX_BONUS as i32;

@@ -12,9 +12,10 @@ use crate::rules::tft::character::{
     self as tft_char, Attributes, Encumbrance, SheetPoints, Talent,
 };
 use crate::rules::tft::gear;
+use crate::rules::thiz::advancement::special_breaches;
 use crate::rules::thiz::creation::{self, Draft};
 use crate::rules::thiz::skills::{GeneralRatings, SkillId};
-use crate::rules::thiz::traits::{Quirk, Weakness};
+use crate::rules::thiz::traits::{Quirk, QuirkChoice, Weakness};
 use crate::store::characters::{self, Character, Item, SkillRow, WoundRow};
 use crate::store::guilds::System;
 use crate::store::{Conn, GuildId};
@@ -50,6 +51,44 @@ fn skill_ids(skills: &[SkillRow]) -> Vec<(SkillId, i32)> {
         .collect()
 }
 
+/// Chapter 4: Celestial Guidance and Expert Tracker are taken for a chosen time or kind of
+/// creature; one listed without its choice gives nothing until the choice is recorded.
+fn unchosen_quirks(sheet: &ThizSheet) -> Vec<String> {
+    sheet
+        .quirks
+        .iter()
+        .filter_map(|entry| {
+            let q = Quirk::from_entry(entry)?;
+            if q.choices().is_empty() || QuirkChoice::of_entry(entry).is_some() {
+                return None;
+            }
+            let names: Vec<&str> = q.choices().iter().map(|c| c.name()).collect();
+            Some(format!(
+                "{} is taken for one of {}, and the sheet records none: set it as \"{} ({})\" or the like",
+                q.name(),
+                names.join(", "),
+                q.name(),
+                names[0]
+            ))
+        })
+        .collect()
+}
+
+/// Chapter 10 "Training" and chapter 7: a Special is in a skill the character has, and a Magic
+/// Skill holds one (`rules::thiz::advancement::special_breaches`).
+fn special_problems(sheet: &ThizSheet, skills: &[SkillRow]) -> Vec<String> {
+    let specials: Vec<SkillId> = sheet
+        .specials
+        .iter()
+        .filter_map(|s| fields::parse_special(s).map(|(id, _)| id))
+        .collect();
+    let known: Vec<SkillId> = skill_ids(skills).into_iter().map(|(id, _)| id).collect();
+    special_breaches(&specials, &known)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
 /// The THIZ creation draft a sheet stands for.
 pub(super) fn draft(sheet: &ThizSheet, skills: &[SkillRow]) -> Draft {
     Draft {
@@ -62,7 +101,7 @@ pub(super) fn draft(sheet: &ThizSheet, skills: &[SkillRow]) -> Draft {
         quirks: sheet
             .quirks
             .iter()
-            .filter_map(|q| Quirk::from_name(q))
+            .filter_map(|q| Quirk::from_entry(q))
             .collect(),
         parent_skill: sheet
             .parent_skill
@@ -122,10 +161,13 @@ pub(super) fn problems(l: &Loaded, house_rules: bool) -> Vec<String> {
             } else {
                 s.stage()
             };
-            creation::validate_at(&draft(s, &l.skills), stage)
+            let mut found: Vec<String> = creation::validate_at(&draft(s, &l.skills), stage)
                 .iter()
                 .map(ToString::to_string)
-                .collect()
+                .collect();
+            found.extend(unchosen_quirks(s));
+            found.extend(special_problems(s, &l.skills));
+            found
         }
         Sheet::Tft(s) if house_rules => tft_problems(s, npc),
         // tft-house-rules.txt, "Skill Points": SP are the house rules'. Without them a sheet
@@ -277,6 +319,9 @@ fn equipment_line(item: &Item) -> String {
     if stats.missile {
         notes.push("missile".to_owned());
     }
+    if stats.thrown {
+        notes.push("thrown".to_owned());
+    }
     if let Some(q) = &stats.quality {
         notes.push(quality_note(q));
     }
@@ -369,6 +414,9 @@ fn thiz_fields(s: &ThizSheet, l: &Loaded) -> AppResult<Vec<Field>> {
         field("Weaknesses", joined(&s.weaknesses), true),
         field("Quirks", joined(&s.quirks), true),
     ];
+    if !s.specials.is_empty() {
+        out.push(field("Specials (+3 each)", joined(&s.specials), false));
+    }
     if !background.is_empty() {
         out.push(field("Background", background.join("\n"), false));
     }

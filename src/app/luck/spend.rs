@@ -110,7 +110,7 @@ fn has_everlasting(c: &Character) -> AppResult<bool> {
         .thiz()?
         .quirks
         .iter()
-        .any(|q| Quirk::from_name(q) == Some(Quirk::LuckEverlasting)))
+        .any(|q| Quirk::from_entry(q) == Some(Quirk::LuckEverlasting)))
 }
 
 /// Who may press a character's "Spend luck" button: its player; for an NPC, a GM.
@@ -1114,7 +1114,7 @@ fn quirk_spend(
         .thiz()?
         .quirks
         .iter()
-        .any(|q| Quirk::from_name(q) == Some(quirk));
+        .any(|q| Quirk::from_entry(q) == Some(quirk));
     if !has {
         return Err(user(format!(
             "kind:{} is for characters with the {quirk} quirk, and {name} does not have it.",

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::movement::{Planned, finish, has_quirk, load, pick};
 use super::shared::{INPUT_LIMIT, int, level_text, mode, tone};
+use super::situation::bar_reason;
 use super::stats::{ThizChar, describe_base};
 use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Field, Reply, Tone};
@@ -17,8 +18,8 @@ use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::thiz::advancement::{
     Craft, CraftState, Income, MAX_CRAFT_TARGET, MAX_SESSION_POINTS, NEW_SKILL_COST,
-    NEW_SKILL_RATING, Pace, SkillUse, Study, can_tutor, craft_rating, raise_cost, session_award,
-    sleepless_days, study_time, work_week,
+    NEW_SKILL_RATING, Pace, SPECIAL_BONUS, SkillUse, Study, can_tutor, craft_rating, raise_cost,
+    session_award, sleepless_days, study_time, work_week,
 };
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::Quirk;
@@ -274,16 +275,26 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &AdvanceArgs) -> AppResult<Reply> {
                 Study::MagicSpecial => "a Special in a Magic Skill",
                 Study::MundaneSpecial => "a Special in a skill",
             };
+            let mut fields = vec![field(
+                "Time",
+                format!(
+                    "{} days with a tutor · on the road +{} · Quick Study −{}",
+                    t.base_days, t.travel_extra_days, t.quick_study_saving_days
+                ),
+            )];
+            // Chapter 10 "Training": a Special is usually +3 to one narrow use of the skill.
+            if *study != Study::NewMagicSkill {
+                fields.push(field(
+                    "Afterwards",
+                    format!(
+                        "record it with /character set field:specials value:\"Skill: its use\"; /check situation:special adds its +{SPECIAL_BONUS}"
+                    ),
+                ));
+            }
             Ok(info(
                 format!("{}: studying {what}", escape(&tc.character.name)),
                 format!("**{} days** ({weeks} weeks and {days} days)", t.total_days),
-                vec![field(
-                    "Time",
-                    format!(
-                        "{} days with a tutor · on the road +{} · Quick Study −{}",
-                        t.base_days, t.travel_extra_days, t.quick_study_saving_days
-                    ),
-                )],
+                fields,
             ))
         }
         AdvanceArgs::Craft {
@@ -494,16 +505,36 @@ fn spend(
     let tc = load(ctx, tx, character)?;
     let id = parse_skill(skill)?;
     let name = id.to_string();
+    // thiz-rulebook.md, chapter 3 "Phobia" and "Tin Ear" (and the other bars of
+    // `rules::thiz::bars`): a skill the sheet rules out cannot be learnt, nor raised, since it
+    // could never be tested.
+    if let Some(why) = bar_reason(&tc, &id) {
+        return Err(user(format!(
+            "{} cannot {} {}: it is ruled out by {}. No points were spent.",
+            escape(&tc.character.name),
+            if tc.learned(&id).is_some() {
+                "raise"
+            } else {
+                "learn"
+            },
+            escape(&name),
+            escape(&why)
+        )));
+    }
     let (cost, from, to) = match tc.learned(&id) {
         Some(from) => {
             let to = rating.unwrap_or(from.saturating_add(1));
             let cost = raise_cost(from, to).map_err(|e| user(format!("{e}.")))?;
             (cost, Some(from), to)
         }
-        // Decision: a new Magic Skill costs months with a tutor, not points, so it is not sold here.
+        // Decision: a new Magic Skill costs its 5 points like any new skill (thiz-rulebook.md,
+        // chapter 7 "Learning New Magic Skills") but also a tutor of 7 and months of study, which
+        // this command cannot check; `/magic learn … finished:true` checks the tutor and charges
+        // the points, so the skill is sent there.
         None if id.is_magic() => {
             return Err(user(format!(
-                "{} is a Magic Skill: it is learnt from a tutor over months (/advance train study:magic_skill), not bought.",
+                "{} is a Magic Skill: it needs a tutor and months of study besides its {NEW_SKILL_COST} points; when the study is done, /magic learn skill:{} tutor_rating:N finished:true charges the points and writes it.",
+                escape(&name),
                 escape(&name)
             )));
         }
@@ -778,6 +809,68 @@ mod tests {
         assert!(down.content.contains("only be raised"), "{down:?}");
     }
 
+    /// thiz-rulebook.md, chapter 3 "Phobia" (a fear of heights precludes Climbing, of water
+    /// Swimming) and "Tin Ear" (no skill of the musical arts): `/advance spend` refuses them with
+    /// the reason and spends nothing, and still sells the skills next to them.
+    #[test]
+    fn spending_refuses_what_a_phobia_or_tin_ear_rules_out() {
+        let cases = [
+            ("Phobia (heights)", "Climbing", Some("a phobia of heights")),
+            ("Phobia (heights)", "Swimming", None),
+            ("Phobia (water)", "Swimming", Some("a phobia of water")),
+            ("Phobia (water)", "Climbing", None),
+            ("Tin Ear", "Artisan (Music)", Some("the Tin Ear weakness")),
+            ("Tin Ear", "Artisan (Goldsmithing)", None),
+        ];
+        for (weakness, skill, barred) in cases {
+            let kit = Kit::new(1);
+            let vexa = kit.thiz("Vexa", kit.player_id(), false);
+            kit.sheet(vexa, &format!(r#"{{"weaknesses": ["{weakness}"]}}"#));
+            kit.run(
+                &kit.gm(),
+                &["advance", "points"],
+                &[("character", "Vexa"), ("heavy", "1")],
+            );
+            let reply = kit.run(&kit.player(), &["advance", "spend"], &[("skill", skill)]);
+            if let Some(why) = barred {
+                assert_eq!(reply.visibility, Visibility::Ephemeral, "{skill}");
+                assert_eq!(
+                    reply.content,
+                    format!(
+                        "Vexa cannot learn {}: it is ruled out by {why}. No points were spent.",
+                        escape(skill)
+                    )
+                );
+                assert_eq!(points(&kit, vexa), 6, "{weakness} {skill}");
+                assert!(skills(&kit, vexa).is_empty(), "{weakness} {skill}");
+            } else {
+                assert_eq!(points(&kit, vexa), 1, "{weakness} {skill}: {reply:?}");
+                assert_eq!(skills(&kit, vexa), [(skill.to_owned(), 1)]);
+            }
+        }
+        // A barred skill already on the sheet is not raised either.
+        let kit = Kit::new(1);
+        let vexa = kit.thiz("Vexa", kit.player_id(), false);
+        kit.skill(vexa, "Climbing", 2);
+        kit.sheet(vexa, r#"{"weaknesses": ["Phobia (heights)"]}"#);
+        kit.run(
+            &kit.gm(),
+            &["advance", "points"],
+            &[("character", "Vexa"), ("light", "1")],
+        );
+        let reply = kit.run(
+            &kit.player(),
+            &["advance", "spend"],
+            &[("skill", "Climbing")],
+        );
+        assert!(
+            reply.content.starts_with("Vexa cannot raise Climbing"),
+            "{reply:?}"
+        );
+        assert_eq!(points(&kit, vexa), 2);
+        assert_eq!(skills(&kit, vexa), [("Climbing".to_owned(), 2)]);
+    }
+
     #[test]
     fn study_time_with_a_tutor() {
         // "Training": a tutor needs 7; a new Magic Skill takes 6 months, a third more on the
@@ -795,6 +888,13 @@ mod tests {
         kit.sheet(vexa, r#"{"quirks": ["Quick Study"]}"#);
         let quick = train(&[("study", "magic_skill")]);
         assert!(description(&quick).contains("120 days"), "{quick:?}");
+        // Chapter 10 "Training": a Special's +3 is reachable, and the reply says how.
+        assert!(!quick.all_text().contains("field:specials"), "{quick:?}");
+        assert!(
+            ok.all_text()
+                .contains("/check situation:special adds its +3"),
+            "{ok:?}"
+        );
     }
 
     fn description(reply: &Reply) -> String {

@@ -45,6 +45,7 @@ use crate::rules::thiz::combat::{
     AdjustedAttack, Aim, AttackInput, AttackKind, BurstWeapon, Sight, Vision, adjusted_attack,
     burst_wounds, roll_attack, trained_for_war_rating, two_weapon_ratings, unarmed_can_damage,
 };
+use crate::rules::thiz::magic::psychokinesis_attack_bonus;
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::{Quirk, Weakness, unlucky_mishap};
 use crate::rules::thiz::wounds::{AddedWound, DamageKind, LocationWounds, WoundSheet, take_hit};
@@ -317,6 +318,22 @@ fn attack_penalty(
     att.check_penalty(Some(kind), hand)
 }
 
+/// thiz-rulebook.md, chapter 2 "Psychokinesis": +2 to attack with a thrown weapon, that is a
+/// missile attack with a weapon the sheet marks `thrown` (a dagger kept for melee is thrown only
+/// when the attack says missile), for a character with the skill; noted when it applies.
+fn thrown_bonus(att: &ThizChar, thrown: bool, notes: &mut Vec<String>) -> AppResult<i32> {
+    let psychokinesis = SkillId::single(SkillKind::Psychokinesis)
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("{e}")))?;
+    let bonus = psychokinesis_attack_bonus(att.learned(&psychokinesis), thrown);
+    if bonus != 0 {
+        notes.push(format!(
+            "Psychokinesis: {} to hit with a thrown weapon (in the modifier).",
+            signed(bonus)
+        ));
+    }
+    Ok(bonus)
+}
+
 /// How each side sees (thiz-rulebook.md, "Sight"; "Night-Blind" counts only at night).
 fn sights(att: &ThizChar, tgt: &ThizChar, sight: Option<SightOpt>) -> (Vision, Vision) {
     let night = |c: &ThizChar| {
@@ -434,6 +451,7 @@ fn plan(
         ));
     }
     let wound_penalty = attack_penalty(att, a, weapon.is_some(), &mut notes)?;
+    let thrown_bonus = thrown_bonus(att, missile && stats.thrown, &mut notes)?;
     let (attacker_sight, target_sight) = sights(att, tgt, a.sight);
     let mut skill_text = describe_base(&escape(&skill.to_string()), &base);
     if skill_rating != base.rating.0 {
@@ -445,7 +463,7 @@ fn plan(
         weapon_bonus: stats.attack_bonus,
         strength: clamp_input(att.learned(&strength_id).unwrap_or(0)),
         defence: clamp_input(speed + tgt.wounds.effects().speed_check()),
-        modifier: clamp_input(a.modifier + wound_penalty),
+        modifier: clamp_input(a.modifier + wound_penalty + thrown_bonus),
         defend: 0,
         missile,
         aimed: aimed.map(|l| l.name().to_owned()),
@@ -1384,6 +1402,53 @@ mod tests {
             Some((crate::store::CharacterId(2), Location::Chest, hit))
         );
         assert_eq!(wound_from_hit(hit, Level::Failure), Some(hit));
+    }
+
+    /// thiz-rulebook.md, chapter 2 "Psychokinesis": +2 to attacks with a thrown weapon for a
+    /// character with the skill (rating 1 or more). Thrown: a missile attack with a weapon the
+    /// sheet marks `thrown`; the same javelin in melee, a bow, or no Psychokinesis get nothing.
+    #[test]
+    fn psychokinesis_adds_two_to_a_thrown_weapon_only() {
+        let cases: [(Option<i64>, &str, bool, bool); 6] = [
+            (Some(1), "Javelin", true, true),
+            (Some(6), "Javelin", true, true),
+            (Some(0), "Javelin", true, false),
+            (None, "Javelin", true, false),
+            (Some(1), "Javelin", false, false),
+            (Some(1), "Bow", true, false),
+        ];
+        for (pk, weapon, missile, bonus) in cases {
+            let kit = Kit::new(1);
+            fighters(&kit);
+            let vexa = crate::store::CharacterId(1);
+            kit.item(
+                vexa,
+                "weapon",
+                "Javelin",
+                r#"{"attack_bonus": 2, "thrown": true}"#,
+            );
+            if let Some(r) = pk {
+                kit.skill(vexa, "Psychokinesis", r);
+            }
+            let mut opts = vec![
+                ("attacker", "Vexa"),
+                ("target", "Bran"),
+                ("weapon", weapon),
+                ("location", "chest"),
+            ];
+            if missile {
+                opts.push(("missile", "true"));
+            }
+            let reply = kit.run(&kit.player(), &["attack"], &opts);
+            let text = reply.all_text();
+            let case = format!("{pk:?} {weapon} missile {missile}");
+            assert_eq!(
+                text.contains("Psychokinesis: +2 to hit with a thrown weapon"),
+                bonus,
+                "{case}: {text}"
+            );
+            assert_eq!(text.contains("modifier +2"), bonus, "{case}: {text}");
+        }
     }
 
     #[test]

@@ -189,7 +189,7 @@ impl Skill {
             .sheet
             .quirks
             .iter()
-            .any(|q| Quirk::from_name(q) == Some(Quirk::TriageSpecialist));
+            .any(|q| Quirk::from_entry(q) == Some(Quirk::TriageSpecialist));
         Ok(Skill {
             text: describe_base(&escape(&id.to_string()), &base),
             base,

@@ -154,7 +154,7 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
     let unlucky = tc.has_weakness(Weakness::Unlucky);
     let who = Some((tc.character.id, tc.character.name.clone()));
     if let Some(rating) = a.rating {
-        let before = situation::before(&tc, None, &a.conditions, &mut ctx.dice())?;
+        let before = situation::before(&tc, (None, None), &a.conditions, &mut ctx.dice())?;
         return Ok(Plan {
             character: who,
             subject: format!("rating {rating}"),
@@ -210,7 +210,7 @@ fn plan(ctx: &Ctx<'_>, conn: &crate::store::Conn, a: &CheckArgs) -> AppResult<Pl
         }
     };
     let wound_penalty = tc.check_penalty(kind, a.hand)?;
-    let before = situation::before(&tc, kind, &a.conditions, &mut ctx.dice())?;
+    let before = situation::before(&tc, (kind, Some(&skill)), &a.conditions, &mut ctx.dice())?;
     Ok(Plan {
         character: who,
         subject: skill.clone(),

@@ -35,8 +35,8 @@ use crate::rules::thiz::check::{CheckInput, resolve_check};
 use crate::rules::thiz::hazards::{
     AirlessTurn, Breath, ChartRoll, DEADLY_FALL_FEET, FALL_SOAK, FIRE_RATINGS, FIRE_SOAK,
     FallOutcome, MAX_FALL_FEET, POISON_LOCATION, QuarterTime, SAFE_FALL_FEET, SUFFOCATION_LOCATION,
-    Soak, Surface, TimeUnit, WATER_RATINGS, WaterSituation, afloat_check, afloat_rating, fall,
-    fire_attack, needs_afloat_check, poison,
+    Soak, Surface, TimeUnit, WATER_RATINGS, WaterSituation, afloat_check, afloat_check_due,
+    afloat_rating, fall, fire_attack, needs_afloat_check, poison,
 };
 use crate::rules::thiz::skills::SkillKind;
 use crate::rules::thiz::traits::{Quirk, Weakness, unlucky_mishap};
@@ -747,8 +747,27 @@ fn swimming(
             water_rating: water,
         }),
     };
-    if called.is_some_and(|s| !needs_afloat_check(s)) {
-        return Ok(None);
+    // thiz-rulebook.md, "Open Water": armour on the sheet is swimming in armour, which calls
+    // for the check whatever situation was typed.
+    // Decision: a shield alone is not armour worn (it is held, and can be let go), so it does not
+    // make the check due; its bonus still counts in the rating below, as "highest Armor Bonus".
+    let worn: Option<String> = run
+        .tc
+        .items_of("armor")
+        .max_by_key(|(_, s)| s.armor_bonus)
+        .map(|(i, _)| i.name.clone());
+    if let Some(s) = called {
+        if !afloat_check_due(s, worn.is_some()) {
+            return Ok(None);
+        }
+        if let (false, Some(name)) = (needs_afloat_check(s), &worn) {
+            let line = format!(
+                "Swimming in armour calls for the check: {} wears {}.",
+                run.who(),
+                screen::npc(run.tc.character.npc, escape(name))
+            );
+            run.lines.push(line);
+        }
     }
     let tc = &run.tc;
     let swim = tc.base_of(SkillKind::Swimming)?;
@@ -1124,6 +1143,88 @@ pub(super) mod tests {
             assert_eq!(check.adjusted, 6);
             assert_eq!(e.description.contains("stays afloat"), afloat, "{e:?}");
             assert_eq!(e.description.contains("under water"), !afloat, "{e:?}");
+        }
+    }
+
+    /// thiz-rulebook.md, "Open Water": swimming in armour calls for a check, so armour on the
+    /// sheet makes one due where the typed situation alone would not (water 9 at the start of a
+    /// swim, a dive of 20 feet); at 10 the water calls for it either way.
+    #[test]
+    fn armour_on_the_sheet_makes_the_afloat_check_due() {
+        // (options, armour on the sheet, the base rating of the check rolled, or None: refused
+        // with no roll; whether the reply says the armour called for it). Swimming 6, doubled 12.
+        type Case<'a> = (&'a [(&'a str, &'a str)], bool, Option<i32>, bool);
+        let cases: [Case<'_>; 6] = [
+            (
+                &[("water", "9"), ("situation", "start_swim")],
+                false,
+                None,
+                false,
+            ),
+            (
+                &[("water", "9"), ("situation", "start_swim")],
+                true,
+                Some(1),
+                true,
+            ),
+            (
+                &[("water", "10"), ("situation", "start_swim")],
+                false,
+                Some(2),
+                false,
+            ),
+            (
+                &[("water", "10"), ("situation", "start_swim")],
+                true,
+                Some(0),
+                false,
+            ),
+            (
+                &[("water", "0"), ("situation", "dive"), ("height", "20")],
+                false,
+                None,
+                false,
+            ),
+            (
+                &[("water", "0"), ("situation", "dive"), ("height", "20")],
+                true,
+                Some(10),
+                true,
+            ),
+        ];
+        for (opts, armoured, base, says) in cases {
+            let kit = Kit::new(5);
+            let id = vexa(&kit);
+            kit.skill(id, "Swimming", 6);
+            if armoured {
+                kit.item(
+                    id,
+                    "armor",
+                    "Bronze Cuirass",
+                    r#"{"armor_bonus": 2, "locations": ["chest", "gut"]}"#,
+                );
+            }
+            let reply = kit.run(&kit.player(), &["hazard", "water"], opts);
+            let case = format!("{opts:?} armour {armoured}");
+            if let Some(base) = base {
+                assert_eq!(kit.roll_count(), 1, "{case}");
+                assert_eq!(last(&kit).check.unwrap().base, base, "{case}");
+                let text = reply.all_text();
+                assert_eq!(
+                    text.contains(
+                        "Swimming in armour calls for the check: Vexa wears Bronze Cuirass."
+                    ),
+                    says,
+                    "{case}: {text}"
+                );
+            } else {
+                assert_eq!(kit.roll_count(), 0, "{case}");
+                assert_eq!(reply.visibility, Visibility::Ephemeral, "{case}");
+                assert!(
+                    reply.content.contains("needs no check"),
+                    "{case}: {reply:?}"
+                );
+            }
         }
     }
 

@@ -14,7 +14,8 @@
 //! - A Summoning roll of 96–100 is shown to whoever sees the roll: the creature's fury is not a
 //!   secret the rulebook keeps.
 //! - `/magic learn` answers the terms of study; `finished:true` (the study done) writes the skill
-//!   at its starting rating. The sheet keeps no course under way, so "one Magic Skill at a time"
+//!   at its starting rating and charges its 5 skill points then, refusing (and writing nothing)
+//!   when fewer are unspent. The sheet keeps no course under way, so "one Magic Skill at a time"
 //!   is the table's to keep.
 
 use std::fmt::Write as _;
@@ -41,7 +42,7 @@ use crate::rules::thiz::magic::{
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::Quirk;
 use crate::rules::thiz::{Level, Location, Rating};
-use crate::store::{Conn, RollId, characters, rolls};
+use crate::store::{Conn, RollId, advancement, characters, rolls};
 
 /// The farthest a Void-Touched character may be said to stand, in feet.
 pub const MAX_VOID_FEET: i64 = 10_000;
@@ -491,6 +492,7 @@ fn cast(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
                 wound,
                 terror_d4: None,
                 terror_turns: None,
+                touch: None,
             }),
         )?;
         if !step.cast {
@@ -512,9 +514,8 @@ fn cast(ctx: &Ctx<'_>, a: &MagicArgs) -> AppResult<Reply> {
 
 /// Psychokinesis: the momentum this check's level moves, and the thrown-weapon bonus the skill
 /// gives its practitioner (thiz-rulebook.md, chapter 2 "Psychokinesis").
-// Decision: /attack (another module) does not yet add the thrown-weapon bonus, so each
-// Psychokinesis casting reminds the player of it; /attack should add
-// `psychokinesis_attack_bonus(learned Psychokinesis, weapon is thrown)` to the attack rating.
+// `/attack` adds the thrown-weapon bonus itself (a missile attack with a weapon marked `thrown`);
+// each casting still says it, so a player learns what the skill gives.
 fn psychokinesis_line(level: Level, rating: i32) -> Option<String> {
     let bonus = psychokinesis_attack_bonus(Some(rating), true);
     let momentum = psychokinesis_momentum(level)?;
@@ -628,6 +629,7 @@ fn terror(
                 wound: None,
                 terror_d4: d4,
                 terror_turns: turns,
+                touch: None,
             }),
         )?;
         // A Terror check is a resolution check: luck may roll it again (chapter 10, "Luck").
@@ -668,6 +670,14 @@ fn learn(
         };
         let terms = learn_magic_skill(tutor_rating, student)
             .map_err(|e| user(format!("{who} cannot learn {}: {e}.", escape(&skill_name))))?;
+        // thiz-rulebook.md, chapter 3 "Phobia": a fear of magic rules the Magic Skills out.
+        if let Some(why) = super::situation::bar_reason(&tc, &id) {
+            return Err(user(format!(
+                "{who} cannot learn {}: it is ruled out by {}.",
+                escape(&skill_name),
+                escape(&why)
+            )));
+        }
         let study = terms.study;
         let mut how = format!("{} days", study.base_days);
         if study.travel_extra_days > 0 {
@@ -677,8 +687,20 @@ fn learn(
             let _ = write!(how, " − {} Quick Study", study.quick_study_saving_days);
         }
         let (weeks, days) = study.weeks_and_days();
+        let mut kept = advancement::get(tx, ctx.caller.guild, tc.character.id)?;
+        let cost = i64::from(terms.cost);
+        if finished && kept.skill_points < cost {
+            return Err(user(format!(
+                "{who} has {} unspent skill points; learning {} costs {cost}. Nothing was written.",
+                kept.skill_points,
+                escape(&skill_name)
+            )));
+        }
         let mut lines = vec![
-            format!("Cost: {} skill points.", terms.cost),
+            format!(
+                "Cost: {} skill points ({who} has {} unspent).",
+                terms.cost, kept.skill_points
+            ),
             format!(
                 "Study: every day with a tutor, {how} = {} days ({weeks} weeks {days} days); one Magic Skill at a time.",
                 study.total_days
@@ -691,6 +713,10 @@ fn learn(
             ),
         ];
         if finished {
+            // thiz-rulebook.md, chapter 7 "Learning New Magic Skills": the study ends with the
+            // skill, bought like any new skill for its points (chapter 10).
+            kept.skill_points -= cost;
+            advancement::put(tx, ctx.caller.guild, tc.character.id, &kept)?;
             characters::set_skill(
                 tx,
                 ctx.caller.guild,
@@ -699,9 +725,10 @@ fn learn(
                 i64::from(terms.starting_rating),
             )?;
             lines.push(format!(
-                "Written on the sheet: {} {}. Add the weakness with /character set.",
+                "Written on the sheet: {} {}, for {cost} skill points ({} unspent). Add the weakness with /character set.",
                 escape(&skill_name),
-                terms.starting_rating
+                terms.starting_rating,
+                kept.skill_points
             ));
         }
         let reply = embed_reply(
@@ -994,7 +1021,10 @@ mod tests {
         );
         let terms = learn(&[("skill", "Druidism"), ("tutor_rating", "7")]);
         let text = terms.embeds[0].description.clone();
-        assert!(text.contains("Cost: 5 skill points."), "{text}");
+        assert!(
+            text.contains("Cost: 5 skill points (Mira has 0 unspent)."),
+            "{text}"
+        );
         assert!(text.contains("= 180 days"), "{text}");
         let road = learn(&[
             ("skill", "Druidism"),
@@ -1015,6 +1045,7 @@ mod tests {
                 .len()
         };
         assert_eq!(skills(&kit), 1, "terms alone write nothing");
+        give_points(&kit, id, 5);
         learn(&[
             ("skill", "Druidism"),
             ("tutor_rating", "7"),
@@ -1026,10 +1057,89 @@ mod tests {
             again.content.contains("already knows Druidism"),
             "{again:?}"
         );
-        kit.sheet(id, r#"{"quirks": ["Void-Touched"]}"#);
+        // Chapter 3 "Phobia": a fear of magic rules every Magic Skill out (bars::PHOBIAS).
+        kit.sheet(id, r#"{"weaknesses": ["Phobia (magic)"]}"#);
+        give_points(&kit, id, 5);
+        let afraid = learn(&[
+            ("skill", "Insight"),
+            ("tutor_rating", "9"),
+            ("finished", "true"),
+        ]);
+        assert_eq!(
+            afraid.content,
+            "Mira cannot learn Insight: it is ruled out by a phobia of magic."
+        );
+        assert_eq!((skills(&kit), points(&kit, id)), (2, 5));
+        kit.sheet(id, r#"{"weaknesses": [], "quirks": ["Void-Touched"]}"#);
         let void = learn(&[("skill", "Insight"), ("tutor_rating", "9")]);
         assert!(void.content.contains("Void-Touched"), "{void:?}");
         assert_eq!(kit.roll_count(), 0);
+    }
+
+    fn give_points(kit: &Kit, id: CharacterId, points: i64) {
+        kit.app
+            .store
+            .write(|c| {
+                advancement::put(
+                    c,
+                    crate::app::thiz::testkit::GUILD,
+                    id,
+                    &advancement::Advancement {
+                        skill_points: points,
+                        craft_json: None,
+                    },
+                )
+            })
+            .unwrap();
+    }
+
+    fn points(kit: &Kit, id: CharacterId) -> i64 {
+        kit.app
+            .store
+            .read(|c| advancement::get(c, crate::app::thiz::testkit::GUILD, id))
+            .unwrap()
+            .skill_points
+    }
+
+    /// thiz-rulebook.md, chapter 7 "Learning New Magic Skills": the skill costs 5 skill points
+    /// besides the tutor and the months. 4 unspent is refused with nothing written; 5 and 6
+    /// learn it and leave 0 and 1.
+    #[test]
+    fn finishing_a_magic_skill_charges_five_points() {
+        for (unspent, learns, left) in [(0, false, 0), (4, false, 4), (5, true, 0), (6, true, 1)] {
+            let kit = Kit::new(1);
+            let id = mage(&kit, "Stealth", 3);
+            give_points(&kit, id, unspent);
+            let reply = kit.run(
+                &kit.player(),
+                &["magic", "learn"],
+                &[
+                    ("skill", "Druidism"),
+                    ("tutor_rating", "7"),
+                    ("finished", "true"),
+                ],
+            );
+            let known = kit
+                .app
+                .store
+                .read(|c| characters::skills(c, crate::app::thiz::testkit::GUILD, id))
+                .unwrap()
+                .iter()
+                .any(|s| s.skill == "Druidism");
+            assert_eq!(known, learns, "{unspent}: {reply:?}");
+            assert_eq!(points(&kit, id), left, "{unspent}");
+            if learns {
+                assert!(reply.all_text().contains("for 5 skill points"), "{reply:?}");
+            } else {
+                assert_eq!(reply.visibility, Visibility::Ephemeral, "{unspent}");
+                assert!(
+                    reply.content.contains(&format!(
+                        "Mira has {unspent} unspent skill points; learning Druidism costs 5"
+                    )),
+                    "{reply:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -32,7 +32,7 @@ use crate::rules::thiz::movement::{
     movement_rate, movement_rating, sprint_endurance, swim_jog_endurance, travel_day, vehicle_rate,
 };
 use crate::rules::thiz::skills::{General, SkillId, SkillKind};
-use crate::rules::thiz::traits::{Quirk, Weakness};
+use crate::rules::thiz::traits::{Quirk, QuirkChoice, Weakness};
 use crate::rules::thiz::{Location, Rating};
 use crate::store::Conn;
 
@@ -844,8 +844,8 @@ fn travel(ctx: &Ctx<'_>, tx: &Conn, a: &MoveArgs) -> AppResult<Reply> {
     let p = Planned::skill(tc, SkillKind::Navigation, modifier.saturating_add(bonus))?;
     let out = roll_check(&p.input, &mut ctx.dice()).map_err(|e| user(format!("{e}.")))?;
     let mut line = p.line(&out);
-    if bonus != 0 {
-        let _ = write!(line, "\nCelestial Guidance: {}", signed(bonus));
+    if let Some(l) = celestial_line(tc, bonus) {
+        line.push_str(&l);
     }
     fields.push(field("Navigation", line));
     let found = if out.is_success() {
@@ -873,17 +873,27 @@ fn travel(ctx: &Ctx<'_>, tx: &Conn, a: &MoveArgs) -> AppResult<Reply> {
     )
 }
 
+/// The line Celestial Guidance adds to a Navigation check: its bonus, or why a quirk without its
+/// chosen time gave none.
+fn celestial_line(tc: &ThizChar, bonus: i32) -> Option<String> {
+    if bonus != 0 {
+        Some(format!("\nCelestial Guidance: {}", signed(bonus)))
+    } else if celestial_time(tc).is_none() && has_quirk(tc, Quirk::CelestialGuidance) {
+        Some("\nCelestial Guidance gives nothing until its time is chosen: /character set field:quirks value:\"Celestial Guidance (day)\" (or night).".to_owned())
+    } else {
+        None
+    }
+}
+
 /// The time of day a Celestial Guidance quirk on the sheet was chosen for.
 fn celestial_time(tc: &ThizChar) -> Option<TimeOfDay> {
-    quirk_subject(tc, Quirk::CelestialGuidance).map(|q| {
-        // Decision: Celestial Guidance names its time in brackets ("(night)"); without one it is
-        // the day's sky.
-        if q.to_ascii_lowercase().contains("night") {
-            TimeOfDay::Night
-        } else {
-            TimeOfDay::Day
-        }
-    })
+    // thiz-rulebook.md, chapter 4 "Celestial Guidance": the player chooses day or night, and
+    // only that time gets the bonus. Decision: a quirk listed without its choice gives neither
+    // (`/character validate` asks for the choice); guessing one side would favour it.
+    match quirk_subject(tc, Quirk::CelestialGuidance).and_then(QuirkChoice::of_entry)? {
+        QuirkChoice::Night => Some(TimeOfDay::Night),
+        _ => Some(TimeOfDay::Day),
+    }
 }
 
 /// The check of a Pilot skill at a pace.
@@ -1531,6 +1541,26 @@ mod tests {
         assert_eq!(logged(&kit).checks[0].modifier, 3);
         let cloudy = run(&[("navigate", "night")]);
         assert!(!cloudy.all_text().contains("Celestial"));
+        // Chapter 4 "Celestial Guidance": only the time chosen gets the +3; a quirk without its
+        // choice gets neither and the reply says how to record it.
+        for (quirk, time, bonus) in [
+            ("Celestial Guidance (day)", "day", 3),
+            ("Celestial Guidance (day)", "night", 0),
+            ("Celestial Guidance (night)", "day", 0),
+            ("Celestial Guidance", "day", 0),
+            ("Celestial Guidance", "night", 0),
+        ] {
+            kit.sheet(vexa, &format!(r#"{{"quirks": ["{quirk}"]}}"#));
+            let reply = run(&[("navigate", time), ("sky", "true")]);
+            assert_eq!(logged(&kit).checks[0].modifier, bonus, "{quirk} {time}");
+            assert_eq!(
+                reply
+                    .all_text()
+                    .contains("gives nothing until its time is chosen"),
+                !quirk.contains('('),
+                "{quirk} {time}: {reply:?}"
+            );
+        }
     }
 
     #[test]

@@ -504,6 +504,10 @@ pub struct MagicRecord {
     /// A failed Terror check: the d4 and the turns of Terror.
     pub terror_d4: Option<u32>,
     pub terror_turns: Option<u32>,
+    /// A Reiki strike's Unarmed Combat check to touch the target, when it hit and the Reiki check
+    /// (`check`) followed; a strike whose touch missed logs that check as `check` alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub touch: Option<CheckRecord>,
 }
 
 /// Reads a level as players write it ("green", "Black"); `None` for anything else.

@@ -25,14 +25,15 @@ use crate::app::text::escape;
 use crate::app::{AppResult, user};
 use crate::rules::dice::DieSource;
 use crate::rules::thiz::Level;
+use crate::rules::thiz::advancement::SPECIAL_BONUS;
 use crate::rules::thiz::bars::{Traits, skill_bar};
 use crate::rules::thiz::skills::special::trail_modifier;
 use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::traits::{
-    Quirk, Situation, TimedPenalty, Weakness, allergy_rash, allergy_swollen_eyes,
+    Quirk, QuirkChoice, Situation, TimedPenalty, Weakness, allergy_rash, allergy_swollen_eyes,
     berserk_check_bonus, color_blind_modifier, compulsion_penalty, dependence_penalty,
-    dependence_recovery, dependence_toughness_loss, dependent_penalty, fame_check_succeeds,
-    phobia_combat_modifier, quirk_bonus, restless_sleep_penalty,
+    dependence_recovery, dependence_toughness_loss, dependent_penalty, expert_tracker_applies,
+    fame_check_succeeds, phobia_combat_modifier, quirk_bonus, restless_sleep_penalty,
 };
 
 use super::stats::ThizChar;
@@ -57,10 +58,15 @@ pub enum Circumstance {
     AllergenSkin,
     AllergenSwallowed,
     Fame,
+    /// The trail a Tracking check follows is of mundane animals, magical creatures or human
+    /// beings (what Expert Tracker's choice asks).
+    Quarry(QuirkChoice),
+    /// The check is the narrow use a Special on the sheet helps (chapter 10, "Training").
+    Special,
 }
 
 /// Each circumstance: its word, and what it takes to matter (for the refusal).
-const CIRCUMSTANCES: [(Circumstance, &str, &str); 13] = [
+const CIRCUMSTANCES: [(Circumstance, &str, &str); 17] = [
     (
         Circumstance::City,
         "city",
@@ -125,6 +131,26 @@ const CIRCUMSTANCES: [(Circumstance, &str, &str); 13] = [
         Circumstance::Fame,
         "fame",
         "a check against Fame, with Forgiving Fans or Polarizing Personality",
+    ),
+    (
+        Circumstance::Quarry(QuirkChoice::MundaneAnimals),
+        "mundane_animals",
+        "a Tracking check with trail_hours, with Expert Tracker",
+    ),
+    (
+        Circumstance::Quarry(QuirkChoice::MagicalCreatures),
+        "magical_creatures",
+        "a Tracking check with trail_hours, with Expert Tracker",
+    ),
+    (
+        Circumstance::Quarry(QuirkChoice::HumanBeings),
+        "human_beings",
+        "a Tracking check with trail_hours, with Expert Tracker",
+    ),
+    (
+        Circumstance::Special,
+        "special",
+        "the use of a skill a Special on the sheet helps (/character set field:specials)",
     ),
 ];
 
@@ -214,12 +240,25 @@ fn quirks(tc: &ThizChar) -> Vec<Quirk> {
     tc.sheet
         .quirks
         .iter()
-        .filter_map(|q| Quirk::from_name(q))
+        .filter_map(|q| Quirk::from_entry(q))
         .collect()
 }
 
 /// Why the sheet rules `skill` out, phrased for a refusal; `None` when it may be tested.
 pub fn barred(tc: &ThizChar, skill: &SkillId) -> Option<String> {
+    bar_reason(tc, skill).map(|why| {
+        format!(
+            "{} cannot test {}: it is ruled out by {}.",
+            escape(&tc.character.name),
+            escape(&skill.to_string()),
+            escape(&why)
+        )
+    })
+}
+
+/// What on the sheet rules `skill` out ("the Tin Ear weakness", "a phobia of heights"), unescaped;
+/// `None` when nothing does. The same reading `/check` and `/advance` refuse by.
+pub fn bar_reason(tc: &ThizChar, skill: &SkillId) -> Option<String> {
     let weaknesses: Vec<Weakness> = tc
         .sheet
         .weaknesses
@@ -245,14 +284,7 @@ pub fn barred(tc: &ThizChar, skill: &SkillId) -> Option<String> {
             .as_deref()
             .and_then(fields::parse_limb),
     };
-    skill_bar(&traits, skill).map(|why| {
-        format!(
-            "{} cannot test {}: it is ruled out by {}.",
-            escape(&tc.character.name),
-            escape(&skill.to_string()),
-            escape(&why)
-        )
-    })
+    skill_bar(&traits, skill)
 }
 
 /// "situation:city changes nothing for this check (it counts for …)".
@@ -279,7 +311,7 @@ fn timed(name: &str, p: TimedPenalty, die: u32, since: &str) -> ((String, i32), 
 /// that last a rolled time.
 pub fn before(
     tc: &ThizChar,
-    kind: Option<SkillKind>,
+    (kind, skill): (Option<SkillKind>, Option<&str>),
     s: &Conditions,
     dice: &mut impl DieSource,
 ) -> AppResult<Before> {
@@ -304,8 +336,19 @@ pub fn before(
                 Some(k) if has_quirk(quirk) => quirk_bonus(quirk, k, situation),
                 _ => 0,
             };
+            // Chapter 4 "Celestial Guidance": the bonus is for the time chosen, so the rating
+            // line names it ("Celestial Guidance (night)"); without a choice there is none.
+            let named = if quirk.choices().is_empty() {
+                quirk.name().to_owned()
+            } else if let Some(choice) = quirk_choice(tc, quirk) {
+                format!("{} ({})", quirk.name(), choice.name())
+            } else if bonus != 0 {
+                return Err(unchosen(quirk));
+            } else {
+                quirk.name().to_owned()
+            };
             if bonus != 0 {
-                out.modifiers.push((quirk.name().to_owned(), bonus));
+                out.modifiers.push((named, bonus));
             }
             bonus != 0
         } else {
@@ -350,6 +393,13 @@ pub fn before(
                         && (has_quirk(Quirk::ForgivingFans)
                             || has_quirk(Quirk::PolarizingPersonality))
                 }
+                Circumstance::Special => special(tc, skill, &mut out),
+                // Read by `trail` below, where Expert Tracker's choice meets it.
+                Circumstance::Quarry(_) => {
+                    kind == Some(SkillKind::Tracking)
+                        && s.trail_hours.is_some()
+                        && has_quirk(Quirk::ExpertTracker)
+                }
                 _ => false,
             }
         };
@@ -358,8 +408,57 @@ pub fn before(
         }
     }
     dependence(tc, s, &mut out)?;
-    trail(kind, s, has_quirk(Quirk::ExpertTracker), &mut out)?;
+    trail(tc, kind, s, &mut out)?;
     Ok(out)
+}
+
+/// Chapter 10 "Training": a Special gives +3 to the narrow use it was trained for. The player
+/// names that use with `situation:special`; the rating line says which Special counted. `false`
+/// when the sheet holds no Special in `skill`.
+fn special(tc: &ThizChar, skill: Option<&str>, out: &mut Before) -> bool {
+    let Some(skill) = skill else {
+        return false;
+    };
+    let key = crate::store::characters::name_key(skill);
+    let uses: Vec<&str> = tc
+        .sheet
+        .specials
+        .iter()
+        .filter_map(|s| fields::parse_special(s))
+        .filter(|(id, _)| crate::store::characters::name_key(&id.to_string()) == key)
+        .map(|(_, what)| what)
+        .collect();
+    if uses.is_empty() {
+        return false;
+    }
+    out.modifiers.push((
+        format!("Special ({})", escape(&uses.join(" or "))),
+        SPECIAL_BONUS,
+    ));
+    true
+}
+
+/// The choice recorded for `quirk` on the sheet ("Expert Tracker (human beings)"), if any.
+fn quirk_choice(tc: &ThizChar, quirk: Quirk) -> Option<QuirkChoice> {
+    tc.sheet
+        .quirks
+        .iter()
+        .filter(|q| Quirk::from_entry(q) == Some(quirk))
+        .find_map(|q| QuirkChoice::of_entry(q))
+}
+
+/// The refusal for a quirk whose choice the sheet does not record.
+fn unchosen(quirk: Quirk) -> crate::app::AppError {
+    let options: Vec<String> = quirk
+        .choices()
+        .iter()
+        .map(|c| format!("\"{} ({})\"", quirk.name(), c.name()))
+        .collect();
+    user(format!(
+        "{} counts only for the side chosen for it, and the sheet records none: add it with /character set field:quirks value:{}.",
+        quirk.name(),
+        options.join(" or ")
+    ))
 }
 
 /// A penalty that lasts a rolled time, when the sheet has its weakness: the modifier, and a line
@@ -389,18 +488,54 @@ fn timed_penalty(
     true
 }
 
-/// Tracking: the age of the trail, fresher for an Expert Tracker.
-fn trail(kind: Option<SkillKind>, s: &Conditions, expert: bool, out: &mut Before) -> AppResult<()> {
+/// Tracking: the age of the trail, fresher for an Expert Tracker on the trail of the kind of
+/// creature the quirk was taken for (chapter 4, "Expert Tracker").
+fn trail(
+    tc: &ThizChar,
+    kind: Option<SkillKind>,
+    s: &Conditions,
+    out: &mut Before,
+) -> AppResult<()> {
     if let Some(hours) = s.trail_hours {
         if kind != Some(SkillKind::Tracking) {
             return Err(user(
                 "trail_hours is the age of the trail a Tracking check follows; name skill:Tracking.",
             ));
         }
+        let quarry = s.circumstances.iter().find_map(|c| match c {
+            Circumstance::Quarry(q) => Some(*q),
+            _ => None,
+        });
+        let tracker = quirks(tc).contains(&Quirk::ExpertTracker);
+        let chosen = quirk_choice(tc, Quirk::ExpertTracker);
+        let expert = expert_tracker_applies(chosen, quarry);
+        if tracker && !expert {
+            out.lines.push(match (chosen, quarry) {
+                (None, _) => format!(
+                    "Expert Tracker gives nothing until its kind of creature is chosen: /character set field:quirks value:\"Expert Tracker ({})\" (or {} or {}).",
+                    QuirkChoice::HumanBeings.name(),
+                    QuirkChoice::MundaneAnimals.name(),
+                    QuirkChoice::MagicalCreatures.name()
+                ),
+                (Some(c), None) => format!(
+                    "Expert Tracker ({0}) counts on a trail of {0} only: name it with situation:{1}.",
+                    c.name(),
+                    c.name().replace(' ', "_")
+                ),
+                (Some(c), Some(q)) => format!(
+                    "Expert Tracker ({}) does not help on a trail of {}.",
+                    c.name(),
+                    q.name()
+                ),
+            });
+        }
         let m = trail_modifier(hours, expert);
         if m != 0 {
             let name = if expert {
-                format!("trail {hours} h old, Expert Tracker")
+                format!(
+                    "trail {hours} h old, Expert Tracker ({})",
+                    quarry.map_or("", QuirkChoice::name)
+                )
             } else {
                 format!("trail {hours} h old")
             };
@@ -478,7 +613,7 @@ pub fn after(
             tc.sheet
                 .quirks
                 .iter()
-                .any(|n| Quirk::from_name(n) == Some(q))
+                .any(|n| Quirk::from_entry(n) == Some(q))
         };
         if has(Quirk::ForgivingFans) {
             lines.push(if black {
@@ -734,19 +869,27 @@ mod tests {
     #[test]
     fn a_trail_costs_one_an_hour_and_expert_trackers_three_less() {
         // Chapter 2 "Tracking" (-1 per hour) and chapter 4 "Expert Tracker" (3 hours fresher).
-        let kit = vexa(1, r#"{"quirks": ["Expert Tracker"]}"#, &[("Tracking", 5)]);
+        let kit = vexa(
+            1,
+            r#"{"quirks": ["Expert Tracker (human beings)"]}"#,
+            &[("Tracking", 5)],
+        );
         let rating = |h: &str| {
             field(
                 &kit.run(
                     &kit.player(),
                     &["check"],
-                    &[("skill", "Tracking"), ("trail_hours", h)],
+                    &[
+                        ("skill", "Tracking"),
+                        ("trail_hours", h),
+                        ("situation", "human_beings"),
+                    ],
                 ),
                 "Rating",
             )
         };
         assert!(!rating("3").contains("trail"));
-        assert!(rating("4").contains("trail 4 h old, Expert Tracker -1 → 4"));
+        assert!(rating("4").contains("trail 4 h old, Expert Tracker (human beings) -1 → 4"));
         let plain = vexa(1, "{}", &[("Tracking", 5)]);
         let reply = plain.run(
             &plain.player(),
@@ -759,6 +902,169 @@ mod tests {
             &[("skill", "Stealth"), ("trail_hours", "1")],
             "name skill:Tracking",
         );
+    }
+
+    /// Chapter 4 "Expert Tracker": the player chooses mundane animals, magical creatures or
+    /// human beings, and only trails of that kind count 3 hours fresher. A 4-hour trail: -1 for
+    /// the chosen quarry, -4 for any other, unnamed, or with no choice recorded.
+    #[test]
+    fn expert_tracker_helps_on_the_chosen_quarry_only() {
+        let cases = [
+            (
+                "Expert Tracker (human beings)",
+                Some("human_beings"),
+                "→ 4",
+                "Expert Tracker (human beings) -1",
+            ),
+            (
+                "Expert Tracker (human beings)",
+                Some("mundane_animals"),
+                "→ 1",
+                "does not help on a trail of mundane animals",
+            ),
+            (
+                "Expert Tracker (human beings)",
+                None,
+                "→ 1",
+                "name it with situation:human_beings",
+            ),
+            (
+                "Expert Tracker (magical creatures)",
+                Some("magical_creatures"),
+                "→ 4",
+                "Expert Tracker (magical creatures) -1",
+            ),
+            (
+                "Expert Tracker (mundane animals)",
+                Some("magical_creatures"),
+                "→ 1",
+                "does not help on a trail of magical creatures",
+            ),
+            (
+                "Expert Tracker",
+                Some("human_beings"),
+                "→ 1",
+                "until its kind of creature is chosen",
+            ),
+        ];
+        for (quirk, quarry, total, says) in cases {
+            let kit = vexa(
+                1,
+                &format!(r#"{{"quirks": ["{quirk}"]}}"#),
+                &[("Tracking", 5)],
+            );
+            let mut opts = vec![("skill", "Tracking"), ("trail_hours", "4")];
+            if let Some(q) = quarry {
+                opts.push(("situation", q));
+            }
+            let reply = kit.run(&kit.player(), &["check"], &opts);
+            let text = reply.all_text();
+            assert!(
+                field(&reply, "Rating").contains(total),
+                "{quirk} {quarry:?}: {text}"
+            );
+            assert!(text.contains(says), "{quirk} {quarry:?}: {text}");
+        }
+        // Naming the quarry without the quirk, or without a trail, changes nothing: refused.
+        let plain = vexa(1, "{}", &[("Tracking", 5)]);
+        refused(
+            &plain,
+            &[
+                ("skill", "Tracking"),
+                ("trail_hours", "4"),
+                ("situation", "human_beings"),
+            ],
+            "situation:human_beings changes nothing",
+        );
+        let kit = vexa(
+            1,
+            r#"{"quirks": ["Expert Tracker (human beings)"]}"#,
+            &[("Tracking", 5)],
+        );
+        refused(
+            &kit,
+            &[("skill", "Tracking"), ("situation", "human_beings")],
+            "changes nothing",
+        );
+    }
+
+    /// thiz-rulebook.md, chapter 10 "Training": a Special gives +3 to its narrow use of the skill.
+    /// `situation:special` adds it to a check of that skill (its instance: Goldsmithing, not
+    /// Pottery), and only when named.
+    #[test]
+    fn a_special_adds_three_to_its_use_when_named() {
+        let kit = vexa(
+            1,
+            r#"{"specials": ["Artisan (Goldsmithing): rings", "Artisan (Goldsmithing): chains"]}"#,
+            &[("Artisan (Goldsmithing)", 2), ("Artisan (Pottery)", 2)],
+        );
+        let rating =
+            |opts: &[(&str, &str)]| field(&kit.run(&kit.player(), &["check"], opts), "Rating");
+        let cases: [(&[(&str, &str)], &str); 3] = [
+            (
+                &[
+                    ("skill", "artisan (goldsmithing)"),
+                    ("situation", "special"),
+                ],
+                "Artisan (Goldsmithing) 2 · Special (rings or chains) +3 → 5",
+            ),
+            (
+                &[("skill", "Artisan (Goldsmithing)")],
+                "Artisan (Goldsmithing) 2 → 2",
+            ),
+            (&[("skill", "Artisan (Pottery)")], "Artisan (Pottery) 2 → 2"),
+        ];
+        for (opts, want) in cases {
+            let got = rating(opts);
+            assert!(got.contains(&escape_parens(want)), "{opts:?}: {got}");
+        }
+        refused(
+            &kit,
+            &[("skill", "Artisan (Pottery)"), ("situation", "special")],
+            "situation:special changes nothing for this check",
+        );
+        refused(
+            &kit,
+            &[("rating", "2"), ("situation", "special")],
+            "situation:special changes nothing",
+        );
+    }
+
+    /// The rating line escapes a skill's brackets for Discord.
+    fn escape_parens(s: &str) -> String {
+        let (skill, rest) = s.split_once(" 2").unwrap();
+        format!("{} 2{rest}", crate::app::text::escape(skill))
+    }
+
+    /// Chapter 4 "Celestial Guidance": +3 to Navigation in the time chosen; the rating line
+    /// names it, and a sheet without the choice gets nothing and is told how to record it.
+    #[test]
+    fn celestial_guidance_names_its_chosen_time() {
+        for (quirk, says) in [
+            (
+                "Celestial Guidance (night)",
+                Some("Celestial Guidance (night) +3 → 5"),
+            ),
+            (
+                "Celestial Guidance (day)",
+                Some("Celestial Guidance (day) +3 → 5"),
+            ),
+            ("Celestial Guidance", None),
+        ] {
+            let kit = vexa(
+                1,
+                &format!(r#"{{"quirks": ["{quirk}"]}}"#),
+                &[("Navigation", 2)],
+            );
+            let opts = [("skill", "Navigation"), ("situation", "sky")];
+            match says {
+                Some(line) => {
+                    let reply = kit.run(&kit.player(), &["check"], &opts);
+                    assert!(field(&reply, "Rating").contains(line), "{quirk}: {reply:?}");
+                }
+                None => refused(&kit, &opts, "value:\"Celestial Guidance (day)\" or"),
+            }
+        }
     }
 
     #[test]

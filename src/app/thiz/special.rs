@@ -116,7 +116,7 @@ fn quirks_of(conn: &Conn, guild: GuildId, id: CharacterId) -> AppResult<Vec<Quir
         Sheet::Thiz(s) => s
             .quirks
             .iter()
-            .filter_map(|q| Quirk::from_name(q))
+            .filter_map(|q| Quirk::from_entry(q))
             .collect(),
         Sheet::Tft(_) => Vec::new(),
     })

@@ -1,33 +1,39 @@
 //! `/magic target`: the Magic Skills of chapter 2 that act on another character and carry their
 //! own numbers — a Mentalism attack (against the target's Willpower, a wound of the level that
-//! lifts after 10 + 1d10 minutes of rest), a Reiki strike (against Toughness, a wound of the
-//! level), Reiki healing (one wound of the level's colour or lighter on the named section) and
+//! lifts after 10 + 1d10 minutes of rest), a Reiki strike (a bare-handed touch with Unarmed
+//! Combat first, then Reiki against Toughness, a wound of the level), Reiki healing (one wound of the level's colour or lighter on the named section) and
 //! Psychokinesis on a thing or a moving target (its Speed taken off; the momentum by level).
 //!
 //! Decisions:
 //! - The wound of a Mentalism or Reiki attack lands where the caster aims (`location`, the Chest
 //!   when left out) and counts as any wound: the target's condition follows it, as after an
 //!   attack. The rest that lifts a Mentalism wound is shown; the GM heals it with `/wound heal`.
+//! - A Reiki strike's `modifier` is the Reiki check's; the touch before it is an ordinary
+//!   bare-handed hit with no modifier but the attacker's wounds. A touch that misses ends the
+//!   strike: no Reiki check is rolled.
 //! - Reiki healing needs no opposition; with nothing light enough on that section it is a clear
 //!   answer, not a spent check.
 //! - The check is logged under the caster as a `/magic` record with its input whole; it is not a
 //!   luck reroll, since it writes the target's sheet (as a casting is not).
 
 use super::hazard::{check_record, check_text, embed_reply, field, save_wounds, unlucky_line};
-use super::record::{MagicRecord, ThizRecord, WoundRecord, parse_level};
+use std::fmt::Write as _;
+
+use super::record::{CheckRecord, MagicRecord, ThizRecord, WoundRecord, parse_level};
 use super::shared::{INPUT_LIMIT, int, level_text, mode, parse_location, tone};
-use super::stats::{ThizChar, describe_base};
+use super::stats::{ThizChar, clamp_input, describe_base};
 use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::Reply;
 use crate::app::screen;
-use crate::app::text::escape;
+use crate::app::text::{escape, signed};
 use crate::app::{AppError, AppResult, Ctx, user};
-use crate::rules::dice::DieSource as _;
+use crate::rules::dice::DieSource;
+use crate::rules::thiz::combat::{AttackInput, AttackKind, adjusted_attack};
 use crate::rules::thiz::magic::{
     mentalism_rating, mentalism_wound, psychokinesis_momentum, psychokinesis_rating, reiki_heals,
     reiki_strike_rating, wound_of_level,
 };
-use crate::rules::thiz::skills::SkillKind;
+use crate::rules::thiz::skills::{SkillId, SkillKind};
 use crate::rules::thiz::wounds::DamageKind;
 use crate::rules::thiz::{Level, Location};
 
@@ -148,7 +154,19 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &TargetArgs) -> AppResult<Reply> {
             Use::ReikiHeal => crate::rules::thiz::magic::opposed_rating(skill, 0),
             Use::Psychokinesis => psychokinesis_rating(skill, a.moving.then_some(opposed)),
         };
+        let location = a.location.unwrap_or(Location::Chest);
         let mut dice = ctx.dice();
+        // Chapter 2 "Reiki": the strike must first hit with Unarmed Combat; a miss ends it.
+        let touch = if a.what == Use::ReikiStrike {
+            let t = reiki_touch(&tc, &tg, location, &mut dice)?;
+            if !t.hit {
+                drop(dice);
+                return missed(ctx, tx, a, &tc, &tg, t);
+            }
+            Some(t)
+        } else {
+            None
+        };
         let roll = dice.d100();
         let kind_name = kind.to_string();
         let check = check_record(
@@ -161,7 +179,6 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &TargetArgs) -> AppResult<Reply> {
         )?;
         let level = parse_level(&check.level).unwrap_or(Level::Failure);
         let (who, whom) = (escape(&tc.character.name), escape(&tg.character.name));
-        let location = a.location.unwrap_or(Location::Chest);
         let mut lines = vec![format!("**{}**", level_text(level))];
         let mut wound: Option<WoundRecord> = None;
         let mut sheet = tg.wounds.clone();
@@ -241,22 +258,146 @@ pub(super) fn run(ctx: &Ctx<'_>, a: &TargetArgs) -> AppResult<Reply> {
                 wound,
                 terror_d4: None,
                 terror_turns: None,
+                touch: touch.as_ref().map(|t| t.check.clone()),
             }),
         )?;
-        let fields = vec![field(
+        let npcs = tc.character.npc || tg.character.npc;
+        let mut fields: Vec<_> = touch
+            .iter()
+            .map(|t| field("Unarmed Combat", screen::npc(npcs, check_text(&t.text, &t.check))))
+            .collect();
+        fields.push(field(
             &kind_name,
             // The caster's rating and the target's opposing one: an NPC's on either side is
             // the GM's.
-            screen::npc(
-                tc.character.npc || tg.character.npc,
-                check_text(&format!("{base_text}{versus}"), &check),
-            ),
-        )];
+            screen::npc(npcs, check_text(&format!("{base_text}{versus}"), &check)),
+        ));
         let title = format!("{who} turns {kind_name} on {whom}");
         let full = embed_reply(title, &lines, tone(level), fields);
         let what = format!("{kind_name} on {whom}");
         Ok(ctx.route(a.mode, &what, full).with_gm_lines(&gm_lines))
     })
+}
+
+/// A Reiki strike's Unarmed Combat check to touch the target, and how its rating was made.
+struct Touch {
+    check: CheckRecord,
+    text: String,
+    hit: bool,
+}
+
+/// Chapter 2 "Reiki": before the Reiki check the striker must hit with Unarmed Combat, an
+/// ordinary bare-handed melee attack (chapter 6 "Determining a Hit": Unarmed Combat, or General
+/// Physical, with the Strength bonus, against the target's Speed and the armour where aimed; any
+/// success hits). The attacker's wound penalty for the skill counts, as in `/attack`.
+// Decision: only the touch is Unarmed Combat's; the wound is the Reiki check's, so the rule that
+// bare fists cannot hurt armour without triple its bonus in Strength ("Unarmed Combat") is not
+// applied: the armour makes the touch harder to land, and Reiki then works through it.
+fn reiki_touch(
+    tc: &ThizChar,
+    tg: &ThizChar,
+    location: Location,
+    dice: &mut impl DieSource,
+) -> AppResult<Touch> {
+    let unarmed = tc.base_of(SkillKind::UnarmedCombat)?;
+    let penalty = tc.check_penalty(Some(SkillKind::UnarmedCombat), None)?;
+    let strength = SkillId::single(SkillKind::Strength)
+        .ok()
+        .and_then(|id| tc.learned(&id))
+        .unwrap_or(0);
+    let speed = tg.speed_with_legs(tg.base_of(SkillKind::Speed)?.rating.0)
+        + tg.wounds.effects().speed_check();
+    let armor = tg.armor_at(location)?.total;
+    let adjusted = adjusted_attack(&AttackInput {
+        kind: AttackKind::Melee,
+        skill: clamp_input(unarmed.rating.0),
+        strength: clamp_input(strength),
+        defence: clamp_input(speed),
+        armor: clamp_input(armor),
+        ..AttackInput::default()
+    })
+    .map_err(|e| user(format!("That strike cannot be made: {e}.")))?;
+    let roll = dice.d100();
+    let check = check_record(
+        tc,
+        "Unarmed Combat to touch",
+        Some("Unarmed Combat"),
+        adjusted.rating.0,
+        (0, penalty),
+        roll,
+    )?;
+    let hit = parse_level(&check.level).is_some_and(Level::is_success);
+    let mut text = describe_base("Unarmed Combat", &unarmed);
+    if adjusted.strength_bonus != 0 {
+        let _ = write!(text, " · Strength {}", signed(adjusted.strength_bonus));
+    }
+    let _ = write!(
+        text,
+        " − ({}'s Speed {} · armour {}) = {}",
+        escape(&tg.character.name),
+        adjusted.defence,
+        adjusted.armor,
+        adjusted.rating.0
+    );
+    Ok(Touch { check, text, hit })
+}
+
+/// A Reiki strike whose touch missed: no Reiki check, no wound; the touch is logged and shown.
+fn missed(
+    ctx: &Ctx<'_>,
+    tx: &crate::store::Conn,
+    a: &TargetArgs,
+    tc: &ThizChar,
+    tg: &ThizChar,
+    touch: Touch,
+) -> AppResult<Reply> {
+    let (who, whom) = (escape(&tc.character.name), escape(&tg.character.name));
+    let lines = vec![
+        format!("**{}**", level_text(Level::Failure)),
+        format!("{who}'s touch misses {whom}, so Reiki is not checked."),
+    ];
+    let gm_lines: Vec<String> = unlucky_line(&touch.check, "for Unarmed Combat")
+        .into_iter()
+        .collect();
+    let fields = vec![field(
+        "Unarmed Combat",
+        screen::npc(
+            tc.character.npc || tg.character.npc,
+            check_text(&touch.text, &touch.check),
+        ),
+    )];
+    ctx.log_roll(
+        tx,
+        Some(tc.character.id),
+        "magic target",
+        a.mode,
+        "",
+        &ThizRecord::Magic(MagicRecord {
+            action: "reikistrike".to_owned(),
+            character_id: tc.character.id,
+            character: tc.character.name.clone(),
+            skill: Some("Unarmed Combat".to_owned()),
+            required: None,
+            check: touch.check,
+            void_penalty: 0,
+            casting: None,
+            concentration: None,
+            progress_lost: false,
+            wound: None,
+            terror_d4: None,
+            terror_turns: None,
+            touch: None,
+        }),
+    )?;
+    let full = embed_reply(
+        format!("{who} turns Reiki on {whom}"),
+        &lines,
+        tone(Level::Failure),
+        fields,
+    );
+    Ok(ctx
+        .route(a.mode, &format!("Reiki on {whom}"), full)
+        .with_gm_lines(&gm_lines))
 }
 
 fn internal(e: impl std::fmt::Display) -> AppError {
@@ -327,15 +468,89 @@ mod tests {
         }
     }
 
-    /// chapter 2, "Reiki": the strike checks Reiki 5 − Toughness 3 = 2 and wounds at its level;
-    /// the healing heals one wound of its colour or lighter on the section named.
+    /// chapter 2, "Reiki": the strike first hits with Unarmed Combat (chapter 6, "Determining a
+    /// Hit": Unarmed Combat 4 − (Speed 1 + armour) = 3, or 1 behind Bran's +2 gut plate), and
+    /// only then checks Reiki 5 − Toughness 3 = 2, wounding at its level.
     #[test]
-    fn reiki_strikes_and_heals() {
-        let seed = seed_for(&[&|r| resolve(Rating(2), r) == Level::Yellow]);
-        let kit = world(seed);
-        target(&kit, &[("use", "reiki_strike"), ("location", "gut")]);
-        assert!(bran(&kit).at(Location::Gut).has(Level::Yellow));
+    fn a_reiki_strike_must_touch_before_it_wounds() {
+        // (armour on the gut, touch roll, Reiki roll's level or None: no second check).
+        type Roll = Box<dyn Fn(u32) -> bool>;
+        let touch_at = |rating: i32, hit: bool| -> Roll {
+            Box::new(move |r| resolve(Rating(rating), r).is_success() == hit)
+        };
+        let cases: [(bool, Roll, Option<Level>); 5] = [
+            (false, touch_at(3, true), Some(Level::Yellow)),
+            (false, touch_at(3, true), Some(Level::Failure)),
+            (false, touch_at(3, false), None),
+            // A roll that would touch at 3 but not at 1: the armour turns it.
+            (
+                true,
+                Box::new(|r| {
+                    resolve(Rating(3), r).is_success() && !resolve(Rating(1), r).is_success()
+                }),
+                None,
+            ),
+            (true, touch_at(1, true), Some(Level::Red)),
+        ];
+        for (armoured, touch, reiki) in cases {
+            let reiki_roll = move |r: u32| reiki.is_none_or(|l| resolve(Rating(2), r) == l);
+            let seed = seed_for(&[&*touch, &reiki_roll]);
+            let kit = world(seed);
+            kit.skill(CharacterId(1), "Unarmed Combat", 4);
+            if armoured {
+                kit.item(
+                    CharacterId(2),
+                    "armor",
+                    "Gut plate",
+                    r#"{"armor_bonus": 2, "locations": ["gut"]}"#,
+                );
+            }
+            let reply = target(&kit, &[("use", "reiki_strike"), ("location", "gut")]);
+            let text = reply.all_text();
+            let case = format!("armour {armoured}, Reiki {reiki:?}");
+            let rating = if armoured { 1 } else { 3 };
+            assert!(
+                text.contains(&format!(
+                    "Unarmed Combat 4 − (Bran's Speed 1 · armour {}) = {rating}",
+                    if armoured { 2 } else { 0 }
+                )),
+                "{case}: {text}"
+            );
+            assert_eq!(kit.roll_count(), 1, "{case}");
+            let rec = match ThizRecord::from_json(&kit.last_roll_json().unwrap()) {
+                Some(ThizRecord::Magic(rec)) => rec,
+                other => panic!("{other:?}"),
+            };
+            match reiki {
+                None => {
+                    assert!(
+                        text.contains("touch misses Bran, so Reiki is not checked"),
+                        "{case}: {text}"
+                    );
+                    assert!(!text.contains("Toughness"), "{case}: {text}");
+                    assert_eq!(rec.check.skill.as_deref(), Some("Unarmed Combat"));
+                    assert!(rec.touch.is_none());
+                    assert!(bran(&kit).is_empty(), "{case}");
+                }
+                Some(level) => {
+                    assert!(text.contains("Bran's Toughness 3"), "{case}: {text}");
+                    assert_eq!(rec.check.skill.as_deref(), Some("Reiki"));
+                    assert_eq!(rec.touch.map(|t| t.base), Some(rating));
+                    let sheet = bran(&kit);
+                    if level == Level::Failure {
+                        assert!(sheet.is_empty(), "{case}");
+                    } else {
+                        assert!(sheet.at(Location::Gut).has(level), "{case}: {sheet:?}");
+                    }
+                }
+            }
+        }
+    }
 
+    /// chapter 2, "Reiki": the healing heals one wound of its colour or lighter on the section
+    /// named.
+    #[test]
+    fn reiki_heals() {
         // Healing at Reiki 5: a Green success heals a Green but not a Yellow.
         for (wound, level, healed) in [
             ("green", Level::Green, true),

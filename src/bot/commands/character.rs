@@ -172,6 +172,8 @@ pub async fn character_gear(
     family: Option<String>,
     #[description = "THIZ missile: what it shoots (sets the suggested attack bonus)"]
     missile_kind: Option<MissileKind>,
+    #[description = "THIZ weapon: made to be thrown (a missile attack with it is a throw)"]
+    thrown: Option<bool>,
     #[description = "TFT weapon: how well made (fine: +1 DX; fine+1/+2: damage; fine-dx: both)"]
     quality: Option<WeaponQuality>,
 ) -> Result<(), Error> {
@@ -186,6 +188,7 @@ pub async fn character_gear(
         .opt("missile", missile)
         .opt("family", family)
         .choice("missile_kind", missile_kind)
+        .opt("thrown", thrown)
         .choice("quality", quality);
     invoke(ctx, &["character", "gear"], args).await
 }

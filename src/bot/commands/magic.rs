@@ -139,7 +139,8 @@ pub async fn magic_learn(
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Full time, or on the road (a third longer)"] pace: Option<StudyPace>,
-    #[description = "The study is done: write the skill at rating 1"] finished: Option<bool>,
+    #[description = "The study is done: pay 5 skill points and write the skill at rating 1"]
+    finished: Option<bool>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("skill", skill)

@@ -9,6 +9,7 @@
 use thiserror::Error;
 
 use super::hazards::ChartRoll;
+use super::skills::SkillId;
 use crate::rules::dice::DieSource;
 use crate::rules::thiz::{Level, Rating};
 
@@ -130,6 +131,40 @@ pub const TUTOR_MIN_RATING: i32 = 7;
 pub const SPECIAL_BONUS: i32 = 3;
 /// Days in a month of study.
 pub const DAYS_PER_MONTH: u32 = 30;
+
+/// What is wrong with a character's Specials (chapter 7 "Learning New Magic Skills", chapter 10
+/// "Training").
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SpecialBreach {
+    /// A Special is gained in a skill the character has.
+    #[error("a Special in {0} needs the skill, which the sheet does not have")]
+    SkillUnknown(SkillId),
+    /// A Magic Skill holds one Special; a new one takes the old one's place.
+    #[error("{0} has {1} Specials; a Magic Skill holds one (a new one replaces the old)")]
+    MoreThanOneInMagic(SkillId, usize),
+}
+
+/// The breaches of a character's Specials, each named by its skill, against the skills `known`.
+// Decision: chapter 7 limits a Magic Skill to one Special; chapter 10 sets no such limit for a
+// mundane skill, so several Specials in one mundane skill (a +3 each to different uses) stand.
+pub fn special_breaches(specials: &[SkillId], known: &[SkillId]) -> Vec<SpecialBreach> {
+    let mut out = Vec::new();
+    let mut seen: Vec<&SkillId> = Vec::new();
+    for s in specials {
+        if seen.contains(&s) {
+            continue;
+        }
+        seen.push(s);
+        if !known.contains(s) {
+            out.push(SpecialBreach::SkillUnknown(s.clone()));
+        }
+        let n = specials.iter().filter(|o| *o == s).count();
+        if s.is_magic() && n > 1 {
+            out.push(SpecialBreach::MoreThanOneInMagic(s.clone(), n));
+        }
+    }
+    out
+}
 
 /// Whether someone with `rating` in a skill may teach it.
 pub fn can_tutor(rating: i32) -> bool {
@@ -416,6 +451,34 @@ pub fn sleepless_days(dice: &mut impl DieSource) -> SleeplessRoll {
 mod tests {
     use super::*;
     use crate::rules::dice::ScriptedDice;
+
+    #[test]
+    fn specials_need_their_skill_and_a_magic_skill_holds_one() {
+        // thiz-rulebook.md, chapter 10 "Training" (a Special for any skill the character has)
+        // and chapter 7 "Learning New Magic Skills" (one Special per Magic Skill).
+        let id = |s: &str| SkillId::parse(s).unwrap();
+        let known = [id("Artisan (Goldsmithing)"), id("Elementalism")];
+        let cases: [(&[&str], Vec<SpecialBreach>); 5] = [
+            (&["Artisan (Goldsmithing)"], vec![]),
+            (
+                &["Artisan (Goldsmithing)", "Artisan (Goldsmithing)"],
+                vec![],
+            ),
+            (&["Elementalism"], vec![]),
+            (
+                &["Elementalism", "Elementalism"],
+                vec![SpecialBreach::MoreThanOneInMagic(id("Elementalism"), 2)],
+            ),
+            (
+                &["Artisan (Pottery)"],
+                vec![SpecialBreach::SkillUnknown(id("Artisan (Pottery)"))],
+            ),
+        ];
+        for (specials, want) in cases {
+            let specials: Vec<SkillId> = specials.iter().map(|s| id(s)).collect();
+            assert_eq!(special_breaches(&specials, &known), want, "{specials:?}");
+        }
+    }
     use crate::rules::thiz::chart::row;
 
     #[test]

@@ -319,6 +319,13 @@ pub fn needs_afloat_check(situation: WaterSituation) -> bool {
     }
 }
 
+/// Whether a moment in the water calls for a check once the armour worn is counted: swimming in
+/// armour is one of the extraordinary situations whatever else is going on, so armour makes any
+/// moment in the water one that needs the check.
+pub fn afloat_check_due(situation: WaterSituation, wearing_armour: bool) -> bool {
+    wearing_armour || needs_afloat_check(situation)
+}
+
 /// The rating to stay afloat: twice the better of Swimming and General Physical, less the
 /// highest Armor Bonus worn and the water's rating.
 pub fn afloat_rating(
@@ -742,6 +749,34 @@ mod tests {
         ];
         for (situation, want) in cases {
             assert_eq!(needs_afloat_check(situation), want, "{situation:?}");
+        }
+    }
+
+    #[test]
+    fn armour_worn_makes_the_check_due_in_any_water() {
+        // thiz-rulebook.md, "Open Water": swimming in armour is one of the situations that call
+        // for a check, so below every other threshold armour alone calls for one.
+        use WaterSituation as W;
+        let cases = [
+            (W::StartingSwim { water_rating: 9 }, false, false),
+            (W::StartingSwim { water_rating: 9 }, true, true),
+            (W::StartingSwim { water_rating: 10 }, false, true),
+            (W::StartingTurn { water_rating: 0 }, false, false),
+            (W::StartingTurn { water_rating: 0 }, true, true),
+            (W::StartingTurn { water_rating: 24 }, false, false),
+            (W::StartingTurn { water_rating: 24 }, true, true),
+            (W::StartingTurn { water_rating: 25 }, false, true),
+            (W::Dive { height_feet: 20 }, false, false),
+            (W::Dive { height_feet: 20 }, true, true),
+            (W::SuddenFall, false, true),
+            (W::SwimmingInArmour, true, true),
+        ];
+        for (situation, armour, want) in cases {
+            assert_eq!(
+                afloat_check_due(situation, armour),
+                want,
+                "{situation:?} armour {armour}"
+            );
         }
     }
 

@@ -548,6 +548,82 @@ impl Quirk {
         let k = key(text);
         QUIRKS.iter().find(|q| key(q.name) == k).map(|q| q.quirk)
     }
+
+    /// The quirk of a sheet's entry, its chosen subject in brackets ignored
+    /// ("Celestial Guidance (night)" → Celestial Guidance).
+    pub fn from_entry(entry: &str) -> Option<Quirk> {
+        Quirk::from_name(entry.split(['(', '[', ':']).next().unwrap_or(entry))
+    }
+
+    /// The subjects chapter 4 has the player choose between for this quirk; empty for a quirk
+    /// taken without a choice.
+    pub fn choices(self) -> &'static [QuirkChoice] {
+        use QuirkChoice as C;
+        match self {
+            Quirk::CelestialGuidance => &[C::Day, C::Night],
+            Quirk::ExpertTracker => &[C::MundaneAnimals, C::MagicalCreatures, C::HumanBeings],
+            _ => &[],
+        }
+    }
+}
+
+/// The subject a quirk was taken for, where chapter 4 has the player choose: Celestial Guidance
+/// by day or by night, Expert Tracker for one kind of creature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum QuirkChoice {
+    Day,
+    Night,
+    MundaneAnimals,
+    MagicalCreatures,
+    HumanBeings,
+}
+
+impl QuirkChoice {
+    /// The choice as written on the sheet, in brackets after the quirk.
+    pub fn name(self) -> &'static str {
+        match self {
+            QuirkChoice::Day => "day",
+            QuirkChoice::Night => "night",
+            QuirkChoice::MundaneAnimals => "mundane animals",
+            QuirkChoice::MagicalCreatures => "magical creatures",
+            QuirkChoice::HumanBeings => "human beings",
+        }
+    }
+
+    /// Other words a player may type for it.
+    fn words(self) -> &'static [&'static str] {
+        match self {
+            QuirkChoice::Day => &["day", "sun", "daytime"],
+            QuirkChoice::Night => &["night", "stars", "nighttime"],
+            QuirkChoice::MundaneAnimals => &["mundaneanimals", "animals", "animal"],
+            QuirkChoice::MagicalCreatures => &["magicalcreatures", "magical", "creatures"],
+            QuirkChoice::HumanBeings => &["humanbeings", "humans", "human", "people"],
+        }
+    }
+
+    /// Reads the choice typed for `quirk` (case, spaces and punctuation ignored); `None` when
+    /// it is not one of that quirk's choices.
+    pub fn parse(quirk: Quirk, text: &str) -> Option<QuirkChoice> {
+        let k = key(text);
+        quirk
+            .choices()
+            .iter()
+            .copied()
+            .find(|c| c.words().contains(&k.as_str()))
+    }
+
+    /// The choice recorded in a sheet's entry ("Expert Tracker (human beings)"), if any.
+    pub fn of_entry(entry: &str) -> Option<QuirkChoice> {
+        let quirk = Quirk::from_entry(entry)?;
+        let at = entry.find(['(', '[', ':'])?;
+        QuirkChoice::parse(quirk, &entry[at + 1..])
+    }
+}
+
+/// Expert Tracker: whether the quirk, taken for `chosen`, helps follow a trail of `quarry`; only
+/// the kind of creature chosen is tracked as fresher (chapter 4, "Expert Tracker").
+pub fn expert_tracker_applies(chosen: Option<QuirkChoice>, quarry: Option<QuirkChoice>) -> bool {
+    chosen.is_some() && chosen == quarry
 }
 
 impl fmt::Display for Quirk {
@@ -771,6 +847,59 @@ impl std::str::FromStr for Quirk {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chosen_quirks_read_their_choice_and_only_it() {
+        // thiz-rulebook.md, chapter 4 "Celestial Guidance" (day or night) and "Expert Tracker"
+        // (mundane animals, magical creatures or human beings); other quirks take no choice.
+        use QuirkChoice as C;
+        let cases = [
+            (Quirk::CelestialGuidance, "night", Some(C::Night)),
+            (Quirk::CelestialGuidance, " Day ", Some(C::Day)),
+            (Quirk::CelestialGuidance, "stars", Some(C::Night)),
+            (Quirk::CelestialGuidance, "dusk", None),
+            (Quirk::CelestialGuidance, "human beings", None),
+            (Quirk::ExpertTracker, "Human Beings", Some(C::HumanBeings)),
+            (
+                Quirk::ExpertTracker,
+                "magical creatures",
+                Some(C::MagicalCreatures),
+            ),
+            (Quirk::ExpertTracker, "animals", Some(C::MundaneAnimals)),
+            (Quirk::ExpertTracker, "night", None),
+            (Quirk::Berserk, "night", None),
+        ];
+        for (quirk, typed, want) in cases {
+            assert_eq!(
+                QuirkChoice::parse(quirk, typed),
+                want,
+                "{quirk:?} {typed:?}"
+            );
+        }
+        assert_eq!(Quirk::Berserk.choices(), &[] as &[QuirkChoice]);
+        assert_eq!(
+            Quirk::from_entry("Celestial Guidance (night)"),
+            Some(Quirk::CelestialGuidance)
+        );
+        assert_eq!(
+            QuirkChoice::of_entry("Expert Tracker (human beings)"),
+            Some(C::HumanBeings)
+        );
+        assert_eq!(QuirkChoice::of_entry("Expert Tracker"), None);
+        for (chosen, quarry, applies) in [
+            (Some(C::HumanBeings), Some(C::HumanBeings), true),
+            (Some(C::HumanBeings), Some(C::MundaneAnimals), false),
+            (Some(C::HumanBeings), None, false),
+            (None, Some(C::HumanBeings), false),
+            (None, None, false),
+        ] {
+            assert_eq!(
+                expert_tracker_applies(chosen, quarry),
+                applies,
+                "{chosen:?} {quarry:?}"
+            );
+        }
+    }
     use crate::rules::dice::ScriptedDice;
 
     #[test]
