@@ -51,6 +51,8 @@ pub enum CharacterCommand {
     /// `show [name] [page]`: the public sheet, posted in the channel; `page` of a sheet too long
     /// for one message.
     Show { name: Option<String>, page: usize },
+    /// `use name`: the character the caller acts with in its system from now on.
+    Use { name: String },
     /// `list [page]`: the characters the caller may see.
     List { page: usize },
     /// `set name field value` and/or `fields:"st 12, dx 13"`: (field, value) in order.
@@ -312,6 +314,9 @@ impl CharacterCommand {
                     page: page(&o)?,
                 }
             }
+            "use" => CharacterCommand::Use {
+                name: required_name(&Opts::new(inv, &["name"])?)?,
+            },
             "list" => CharacterCommand::List {
                 page: page(&Opts::new(inv, &["page"])?)?,
             },
@@ -388,6 +393,7 @@ impl CharacterCommand {
             } => edit::create(ctx, &name, system, npc, &edit::Filled { pairs, skills }),
             CharacterCommand::Show { name, page } => view::show(ctx, name.as_deref(), page),
             CharacterCommand::List { page } => view::list(ctx, page),
+            CharacterCommand::Use { name } => edit::use_character(ctx, &name),
             CharacterCommand::Set { name, pairs } => edit::set(ctx, &name, &pairs),
             CharacterCommand::Skill {
                 name,

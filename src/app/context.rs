@@ -286,7 +286,8 @@ impl<'a> Ctx<'a> {
     }
 
     /// The character the caller acts with: the one named (which they must own, unless GM), or
-    /// else their most recently used one.
+    /// else the one they chose with `/character use` for the command's system, or else their
+    /// most recently used one.
     pub fn acting_character(&self, conn: &Conn, name: Option<&str>) -> AppResult<Character> {
         if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
             let c = self.find_character(conn, name)?;
@@ -299,6 +300,16 @@ impl<'a> Ctx<'a> {
             return Ok(c);
         }
         let guild = self.caller.guild;
+        // The character chosen with /character use for the command's system (or, for a
+        // command of no system, the one chosen last).
+        let chosen = match self.system.get() {
+            Some(system) => characters::active(conn, guild, self.caller.user, system)?,
+            None => characters::latest_active(conn, guild, self.caller.user)?,
+        };
+        if let Some(c) = chosen.filter(|c| self.can_act(c)) {
+            self.saw(&c);
+            return Ok(c);
+        }
         let none = || {
             user(
                 "You have no character yet: make one with /character create name:… system:thiz (or tft), or name one with character:…",

@@ -126,6 +126,7 @@ pub const WHO: &[(&str, &str)] = &[
     ("luck spend", "the character's owner"),
     ("luck roll|show|award|set|log", "GM"),
     ("character create|show|list|validate", "anyone (an NPC: GM)"),
+    ("character use", "owner, GM"),
     ("character set|skill|gear|delete|export|import", "owner, GM"),
     ("character restore|approve", "GM"),
     ("wound add|heal", "GM"),

@@ -142,6 +142,71 @@ pub fn owned_by(conn: &Conn, guild: GuildId, owner: UserId) -> Result<Vec<Charac
     rows.into_iter().map(finish).collect()
 }
 
+/// The character `user` chose to act with in `system` (`/character use`, `migrations/13`), if
+/// it still exists.
+pub fn active(
+    conn: &Conn,
+    guild: GuildId,
+    user: UserId,
+    system: System,
+) -> Result<Option<Character>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM characters
+         WHERE guild_id = ?1 AND deleted_at IS NULL AND id = (
+             SELECT character_id FROM active_characters
+             WHERE guild_id = ?1 AND user_id = ?2 AND system = ?3)"
+    );
+    query_opt(conn, &sql, params![guild, user, system.as_str()], from_row)?
+        .map(finish)
+        .transpose()
+}
+
+/// The character `user` chose last with `/character use`, of any system, if it still exists.
+pub fn latest_active(conn: &Conn, guild: GuildId, user: UserId) -> Result<Option<Character>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM characters
+         WHERE guild_id = ?1 AND deleted_at IS NULL AND id IN (
+             SELECT character_id FROM active_characters WHERE guild_id = ?1 AND user_id = ?2)"
+    );
+    let found = query_map(conn, &sql, params![guild, user], from_row)?;
+    let mut chosen: Vec<(i64, Character)> = Vec::new();
+    for c in found {
+        let c = finish(c)?;
+        let at: i64 = query_row(
+            conn,
+            "SELECT set_at FROM active_characters
+             WHERE guild_id = ?1 AND user_id = ?2 AND character_id = ?3",
+            params![guild, user, c.id],
+            |r| r.get(0),
+        )?;
+        chosen.push((at, c));
+    }
+    // The latest choice; of two in the same second, the one set for the later row.
+    Ok(chosen
+        .into_iter()
+        .max_by_key(|(at, c)| (*at, c.id.0))
+        .map(|(_, c)| c))
+}
+
+/// Makes `id` the character `user` acts with in `system`, replacing the one before.
+pub fn set_active(
+    conn: &Conn,
+    guild: GuildId,
+    user: UserId,
+    system: System,
+    id: CharacterId,
+) -> Result<()> {
+    exec(
+        conn,
+        "INSERT INTO active_characters (guild_id, user_id, system, character_id, set_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (guild_id, user_id, system) DO UPDATE SET
+             character_id = excluded.character_id, set_at = excluded.set_at",
+        params![guild, user, system.as_str(), id, now()],
+    )?;
+    Ok(())
+}
+
 /// The owner's most recently used character (NPCs excluded): the first of [`owned_by`], without
 /// reading the others.
 pub fn last_used(conn: &Conn, guild: GuildId, owner: UserId) -> Result<Option<Character>> {
@@ -605,6 +670,56 @@ mod tests {
             assert_eq!(found.name, "Ada");
             assert_eq!(Some(&found), all.first());
             assert_eq!(all.len(), 2, "the NPC is not the owner's to act with");
+        }
+    }
+
+    #[test]
+    fn the_active_character_is_one_per_system_and_a_deleted_one_is_none() {
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            let (guild, other) = (GuildId(7), GuildId(8));
+            let owner = UserId(10);
+            let new = |name, system| NewCharacter {
+                name,
+                system,
+                owner_id: owner,
+                npc: false,
+                sheet_json: "{}",
+            };
+            store
+                .write(|tx| {
+                    let a = create(tx, guild, &new("Ada", System::Thiz))?.expect("fresh");
+                    let b = create(tx, guild, &new("Bo", System::Thiz))?.expect("fresh");
+                    let j = create(tx, guild, &new("Jo", System::Tft))?.expect("fresh");
+                    assert_eq!(active(tx, guild, owner, System::Thiz)?, None);
+                    assert_eq!(latest_active(tx, guild, owner)?, None);
+                    set_active(tx, guild, owner, System::Thiz, a)?;
+                    set_active(tx, guild, owner, System::Thiz, b)?;
+                    set_active(tx, guild, owner, System::Tft, j)?;
+                    let name = |c: Option<Character>| c.map(|c| c.name);
+                    assert_eq!(
+                        name(active(tx, guild, owner, System::Thiz)?).as_deref(),
+                        Some("Bo")
+                    );
+                    assert_eq!(
+                        name(active(tx, guild, owner, System::Tft)?).as_deref(),
+                        Some("Jo")
+                    );
+                    assert_eq!(
+                        name(latest_active(tx, guild, owner)?).as_deref(),
+                        Some("Jo")
+                    );
+                    assert_eq!(active(tx, other, owner, System::Thiz)?, None, "per guild");
+                    assert_eq!(
+                        active(tx, guild, UserId(11), System::Thiz)?,
+                        None,
+                        "per player"
+                    );
+                    soft_delete(tx, guild, b, owner)?;
+                    assert_eq!(active(tx, guild, owner, System::Thiz)?, None, "deleted");
+                    Ok::<_, StoreError>(())
+                })
+                .unwrap_or_else(|e| panic!("{}: {e}", t.name));
         }
     }
 

@@ -339,6 +339,27 @@ pub(super) fn approve(ctx: &Ctx<'_>, name: &str, undo: bool) -> AppResult<Reply>
 }
 
 /// `/character skill name skill rating`: THIZ, owner or GM; 0 removes the skill.
+/// `/character use name`: the caller acts with `name` in its system from now on, wherever a
+/// command names no character (as Avrae's active character); another character named in a
+/// command does not change it.
+pub(super) fn use_character(ctx: &Ctx<'_>, name: &str) -> AppResult<Reply> {
+    let guild = ctx.caller.guild;
+    let c = ctx.app.store.write(|tx| -> AppResult<_> {
+        let c = ctx.acting_character(tx, Some(name))?;
+        characters::set_active(tx, guild, ctx.caller.user, c.system, c.id)?;
+        Ok(c)
+    })?;
+    let system = match c.system {
+        System::Thiz => "THIZ",
+        System::Tft => "TFT",
+    };
+    Ok(Reply::ephemeral(format!(
+        "You now act as {} in {system}: commands that name no character take {}. /character use changes it.",
+        escape(&c.name),
+        if c.npc { "this NPC" } else { "them" }
+    )))
+}
+
 pub(super) fn skill(ctx: &Ctx<'_>, name: &str, skill: &SkillId, rating: i64) -> AppResult<Reply> {
     skills(ctx, name, &[(skill.clone(), rating)])
 }

@@ -2042,3 +2042,63 @@ fn create_takes_fields_and_skills_or_makes_nothing() {
         ],
     );
 }
+
+/// Issue 59: `/character use` picks the character a command without a name takes, per system;
+/// using another one by name does not change it; a deleted one falls back to the last used.
+#[test]
+fn the_character_in_use_is_the_one_a_nameless_command_takes() {
+    let w = world();
+    w.create(&ann(), "Alys", "thiz");
+    w.create(&ann(), "Vexa", "thiz");
+    w.create(&ann(), "Joe", "tft");
+    w.skill(&ann(), "Alys", "Swimming", "3");
+    w.skill(&ann(), "Vexa", "Swimming", "3");
+    let shown = |w: &World| w.ok(&ann(), &["show"], &[]).all_text();
+    // A THIZ check without a character: whose it was, by the name in its reply.
+    let check = |w: &World, name: Option<&str>| {
+        let mut options = vec![("skill", "Swimming")];
+        if let Some(name) = name {
+            options.push(("character", name));
+        }
+        let reply = w.app.handle(
+            &ann(),
+            "i1",
+            Command::parse(&Invocation::new(&["check"], &options)).unwrap(),
+        );
+        reply.all_text()
+    };
+    let said = w.ok(&ann(), &["use"], &[("name", "alys")]);
+    assert_eq!(said.visibility, Visibility::Ephemeral);
+    assert!(
+        said.content.contains("You now act as Alys in THIZ"),
+        "{said:?}"
+    );
+    assert!(shown(&w).contains("Alys"));
+    assert!(check(&w, None).contains("Alys"), "{}", check(&w, None));
+    // Naming another one in a command leaves the choice as it is.
+    assert!(check(&w, Some("Vexa")).contains("Vexa"));
+    assert!(check(&w, None).contains("Alys"), "{}", check(&w, None));
+    // Another system's choice is its own; a command of no system takes the latest choice.
+    w.ok(&ann(), &["use"], &[("name", "Joe")]);
+    assert!(check(&w, None).contains("Alys"), "the THIZ choice stands");
+    assert!(shown(&w).contains("Joe"), "{}", shown(&w));
+    // Someone else's character, or none, is refused and changes nothing.
+    w.create(&bob(), "Bren", "thiz");
+    w.refused(
+        &ann(),
+        &["use"],
+        &[("name", "Bren")],
+        "belongs to another player",
+    );
+    w.refused(&ann(), &["use"], &[("name", "Nobody")], "Nobody");
+    // A deleted choice is passed over: the check takes another THIZ character.
+    w.app
+        .store
+        .write(|tx| {
+            let id = characters::by_name(tx, GUILD, "Alys")?.unwrap().id;
+            characters::soft_delete(tx, GUILD, id, UserId(10))
+        })
+        .unwrap();
+    let after = check(&w, None);
+    assert!(!after.contains("Alys") && after.contains("Vexa"), "{after}");
+}

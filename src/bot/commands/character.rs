@@ -1,4 +1,4 @@
-//! `/character create|show|list|set|skill|gear|validate|delete|restore|approve|export|import`.
+//! `/character create|show|list|use|set|skill|gear|validate|delete|restore|approve|export|import`.
 //!
 //! Besides the wrappers, owns reading an imported sheet file: its size and type are checked
 //! before it is downloaded, and its text must be UTF-8. Must never read or change a sheet itself.
@@ -25,6 +25,7 @@ const DOWNLOAD_LIMIT: Duration = Duration::from_secs(2);
         "character_create",
         "character_show",
         "character_list",
+        "character_use",
         "character_set",
         "character_skill",
         "character_gear",
@@ -95,6 +96,17 @@ pub async fn character_list(
     page: Option<i64>,
 ) -> Result<(), Error> {
     invoke(ctx, &["character", "list"], Args::new().opt("page", page)).await
+}
+
+/// Act as this character from now on, wherever a command names none (one per game system)
+#[poise::command(slash_command, rename = "use")]
+pub async fn character_use(
+    ctx: Context<'_>,
+    #[description = "Your character (a GM: any they run)"]
+    #[autocomplete = "autocomplete::character"]
+    name: String,
+) -> Result<(), Error> {
+    invoke(ctx, &["character", "use"], Args::new().opt("name", name)).await
 }
 
 /// Change fields of a sheet, like st, dx or notes: one, or several with fields:"st 12, dx 13"

@@ -38,6 +38,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "character show",
             "character validate",
             "character list",
+            "character use",
             "character export",
             "character delete",
             "character restore",
@@ -630,6 +631,14 @@ fn character_sheets_from_create_to_import() {
     assert!(text.contains("no longer approved"), "{text}");
     let text = x.text(&bram, "/character set name:Bram field:st value:14");
     assert!(text.contains("st is now 14"), "{text}");
+
+    // Issue 59: a chosen character is the one a command without a name takes.
+    let text = x.text(&alys, "/character use name:Alys");
+    assert!(text.contains("You now act as Alys in THIZ"), "{text}");
+    assert_refusal(
+        &x.run(&alys, "/character use name:Bram"),
+        "belongs to another player",
+    );
 
     let listed = x.run(&alys, "/character list");
     let text = listed.text();
