@@ -3,12 +3,14 @@
 //!
 //! The PostgreSQL database is `referee_test_<pid>_<n>_<time>` on the server named by
 //! `REFEREE_TEST_DATABASE_URL` (default [`DEFAULT_URL`]), created for the test and dropped after
-//! it. When no server answers, the PostgreSQL run is skipped with a loud message on standard
-//! error, except under `CI=true`, where a missing server fails the test.
+//! it. When no server answers, the PostgreSQL run is skipped with a loud message on the
+//! terminal (written past the test harness's capture, with how many were skipped so far), except
+//! under `CI=true`, where a missing server fails the test.
 
 // Test helpers: a failure to set up a test's database panics, as a test's setup does.
 #![allow(clippy::missing_panics_doc)]
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -19,6 +21,14 @@ use super::Store;
 pub const DEFAULT_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
 
 static NEXT: AtomicU64 = AtomicU64::new(0);
+
+/// How many tests of this process found no PostgreSQL server and ran on SQLite alone.
+static SKIPPED: AtomicU64 = AtomicU64::new(0);
+
+/// How many tests of this process skipped PostgreSQL so far (see [`PgTestDb::create`]).
+pub fn skipped() -> u64 {
+    SKIPPED.load(Ordering::Relaxed)
+}
 
 fn unique(prefix: &str) -> String {
     let nanos = std::time::SystemTime::now()
@@ -57,9 +67,15 @@ impl PgTestDb {
                     std::env::var("CI").as_deref() != Ok("true"),
                     "CI=true and no PostgreSQL server answers at {url}: {e}"
                 );
-                eprintln!(
-                    "\n*** POSTGRESQL TESTS DID NOT RUN: no server answers at {} ({e}). Set \
-                     REFEREE_TEST_DATABASE_URL or start one; only SQLite was tested. ***\n",
+                let skipped = SKIPPED.fetch_add(1, Ordering::Relaxed) + 1;
+                // Written to the process's standard error itself, past the test harness's
+                // capture (which `eprintln!` goes to, shown only for a failing test): a skipped
+                // run is seen where `cargo test` is read, never taken for a passing one.
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "\n*** POSTGRESQL TESTS DID NOT RUN: {skipped} so far in this test binary; no \
+                     server answers at {} ({e}). Set REFEREE_TEST_DATABASE_URL or start one; only \
+                     SQLite was tested. ***\n",
                     super::pg::redact(&url)
                 );
                 return None;

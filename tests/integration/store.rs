@@ -1109,3 +1109,49 @@ fn ids_and_encounter_versions_only_rise() {
         assert!(version(2).unwrap() > again, "{name}: another channel's too");
     }
 }
+
+/// Issue 61: with no PostgreSQL server, a test that would have run on it says so on the
+/// terminal, past the harness's capture (which shows `eprintln!` only for a failing test), with
+/// how many were skipped. Runs this very binary again, for one test, against a closed port.
+#[test]
+fn a_postgresql_test_that_did_not_run_says_so_on_the_terminal() {
+    let exe = std::env::current_exe().expect("this test binary");
+    let out = std::process::Command::new(exe)
+        .args([
+            "store::names_are_unique_per_guild_ignoring_case_and_guilds_are_isolated",
+            "--exact",
+            "--test-threads=1",
+        ])
+        .env(
+            "REFEREE_TEST_DATABASE_URL",
+            "postgres://postgres@127.0.0.1:1/postgres",
+        )
+        .env_remove("CI")
+        .output()
+        .expect("run the test binary");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("1 passed"), "{stdout}");
+    assert!(
+        stderr.contains("POSTGRESQL TESTS DID NOT RUN: 1 so far in this test binary"),
+        "the skip reaches the terminal: {stderr}"
+    );
+    // Under CI=true the same run fails instead.
+    let exe = std::env::current_exe().expect("this test binary");
+    let ci = std::process::Command::new(exe)
+        .args([
+            "store::names_are_unique_per_guild_ignoring_case_and_guilds_are_isolated",
+            "--exact",
+        ])
+        .env(
+            "REFEREE_TEST_DATABASE_URL",
+            "postgres://postgres@127.0.0.1:1/postgres",
+        )
+        .env("CI", "true")
+        .output()
+        .expect("run the test binary");
+    assert!(!ci.status.success(), "CI=true and no server must fail");
+}
