@@ -11,7 +11,8 @@ use crate::app::sheet::TftSheet;
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::campaign::{
-    self, Job, JobWeek, JobWeekOptions, Lifestyle, MERCENARY_JOBS, MISC_JOBS, WIZARD_RANKS,
+    self, Job, JobFamily, JobWeek, JobWeekOptions, Lifestyle, MERCENARY_JOBS, MISC_JOBS,
+    OfficerRank, WIZARD_RANKS, lifestyle_cost,
 };
 use crate::rules::tft::character::{Attributes, Talent};
 use crate::rules::tft::gear;
@@ -28,6 +29,12 @@ pub struct JobWeekCommand {
     looking: bool,
     weapon_talents: Option<u32>,
     combat_talents: Option<u32>,
+    /// A mercenary officer's rank (tft-house-rules.txt, "Mercenary Officers").
+    rank: Option<OfficerRank>,
+    /// Arranges food and lodging: a third of the provided lifestyle's cost added to the pay.
+    own_lodging: bool,
+    /// Works from an own shop (tft-house-rules.txt, the jobs' notes on merchants).
+    self_employed: bool,
     mode: RollMode,
 }
 
@@ -41,6 +48,9 @@ impl JobWeekCommand {
                 "looking",
                 "weapon_talents",
                 "combat_talents",
+                "rank",
+                "own_lodging",
+                "self_employed",
                 "mode",
             ],
         )?;
@@ -52,8 +62,29 @@ impl JobWeekCommand {
                 job_names()
             ))
         })?;
+        let rank = o
+            .text("rank")
+            .map(|r| match r.trim().to_ascii_lowercase().as_str() {
+                "sergeant" => Ok(OfficerRank::Sergeant),
+                "lieutenant" => Ok(OfficerRank::Lieutenant),
+                "captain" => Ok(OfficerRank::Captain),
+                _ => Err(user(format!(
+                    "rank must be sergeant, lieutenant or captain; you gave \"{}\".",
+                    escape(r.trim())
+                ))),
+            })
+            .transpose()?;
+        if rank.is_some() && job.family != JobFamily::Mercenary {
+            return Err(user(format!(
+                "rank is a mercenary officer's; {} is not a mercenary job, so nothing was rolled.",
+                job.name
+            )));
+        }
         Ok(Self {
             job,
+            rank,
+            own_lodging: o.flag("own_lodging")?,
+            self_employed: o.flag("self_employed")?,
             character: o.text("character").map(str::to_owned),
             looking: o.flag("looking")?,
             weapon_talents: o.int("weapon_talents", 0, MAX_TALENTS)?.map(|n| n as u32),
@@ -93,9 +124,12 @@ impl JobWeekCommand {
                     "xp": week.xp_total,
                 }),
             )?;
+            let lodging = self
+                .own_lodging
+                .then(|| campaign::provided_lifestyle(self.job, &opts));
             Ok((
                 label,
-                Reply::public("").with_embed(render(&c.name, self.job, &week)),
+                Reply::public("").with_embed(render(&c.name, self.job, &week, lodging)),
             ))
         })?;
         Ok(ctx.route(self.mode, &what, full))
@@ -120,6 +154,9 @@ impl JobWeekCommand {
             .iter()
             .any(|s| s.trim().eq_ignore_ascii_case("aid"));
         opts.looking_for_work = self.looking;
+        opts.mercenary.rank = self.rank;
+        opts.own_lodging = self.own_lodging;
+        opts.self_employed = self.self_employed;
         let (weapons, combat) = talent_counts(sheet);
         // Decision: a sheet that lists spells is a wizard's; hiring out as a mercenary, it earns
         // the wizard's extra $1 and two of its spells count as one combat talent
@@ -219,7 +256,7 @@ fn save_text(s: &SaveOutcome) -> String {
     )
 }
 
-fn week_fields(job: &Job, w: &JobWeek) -> Vec<Field> {
+fn week_fields(job: &Job, w: &JobWeek, own_lodging: Option<Lifestyle>) -> Vec<Field> {
     let mut fields = Vec::new();
     if let Some(find) = &w.find {
         fields.push(field("Roll to find", save_text(find), false));
@@ -268,8 +305,27 @@ fn week_fields(job: &Job, w: &JobWeek) -> Vec<Field> {
     let pay = match &w.pay {
         Some(p) => {
             let mut text = format!("${}", p.total);
+            let mut parts = Vec::new();
             if p.capped {
-                text.push_str(" (the job's most)");
+                parts.push("the job's most".to_owned());
+            }
+            if p.self_employed_extra > 0 {
+                parts.push(format!("${} from an own shop", p.self_employed_extra));
+            }
+            match (p.lodging_extra, own_lodging) {
+                (Some(extra), Some(l)) => parts.push(format!(
+                    "${extra} for lodging on their own: a third of the {} lifestyle's {}",
+                    lifestyle_name(l),
+                    cost_text(l)
+                )),
+                (None, Some(l)) => parts.push(format!(
+                    "nothing added for lodging on their own: the {} lifestyle has no cost in the tables",
+                    lifestyle_name(l)
+                )),
+                _ => {}
+            }
+            if !parts.is_empty() {
+                text = format!("{text} ({})", parts.join("; "));
             }
             text
         }
@@ -286,12 +342,35 @@ fn week_fields(job: &Job, w: &JobWeek) -> Vec<Field> {
     };
     fields.push(field("XP", xp, true));
     if let Some(l) = w.lifestyle {
-        fields.push(field("Lifestyle", lifestyle_name(l), true));
+        fields.push(field(
+            "Lifestyle",
+            format!("{} ({})", lifestyle_name(l), cost_text(l)),
+            true,
+        ));
+    } else if own_lodging.is_some() {
+        fields.push(field(
+            "Lifestyle",
+            "none provided: lodges on their own",
+            true,
+        ));
     }
     fields
 }
 
-fn render(name: &str, job: &Job, w: &JobWeek) -> Embed {
+/// A lifestyle's cost as the house rules' table gives it: "$30 (room $14, board $16)".
+fn cost_text(lifestyle: Lifestyle) -> String {
+    let cost = lifestyle_cost(lifestyle);
+    match (cost.total, cost.room, cost.board) {
+        (Some(total), Some(room), Some(board)) => {
+            format!("${total}: room ${room}, board ${board}")
+        }
+        (Some(total), _, _) => format!("${total}"),
+        _ => "no cost in the tables".to_owned(),
+    }
+}
+
+/// The week's embed; `own_lodging`: the lifestyle the job would have given, when the worker lodges on their own.
+fn render(name: &str, job: &Job, w: &JobWeek, own_lodging: Option<Lifestyle>) -> Embed {
     let (description, tone) = if !w.found {
         ("**No work found** this week.".to_owned(), Tone::Grey)
     } else if w.arrested {
@@ -307,7 +386,7 @@ fn render(name: &str, job: &Job, w: &JobWeek) -> Embed {
         title: format!("{}: a week as {}", escape(name), job.name),
         description,
         tone: Some(tone),
-        fields: week_fields(job, w),
+        fields: week_fields(job, w, own_lodging),
         footer: Some(
             "Nothing was written to the sheet: record the XP and any hits yourself.".to_owned(),
         ),
@@ -342,6 +421,9 @@ mod tests {
             looking: false,
             weapon_talents: None,
             combat_talents: combat,
+            rank: None,
+            own_lodging: false,
+            self_employed: false,
             mode: RollMode::Public,
         };
         for (spells, combat_talents, wizard) in [(0, 1, false), (3, 2, true), (4, 3, true)] {

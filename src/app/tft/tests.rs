@@ -770,6 +770,82 @@ fn a_week_of_work() {
     assert_eq!(w.rolls(), 1);
 }
 
+/// Issue 60: lodging on one's own, an own shop and a mercenary officer's rank are reachable
+/// (tft-house-rules.txt, "Lifestyle", the merchants' note, "Mercenary Officers").
+#[test]
+fn a_week_of_work_with_own_lodging_an_own_shop_or_a_rank() {
+    let w = world();
+    w.tft(
+        "Vexa",
+        ANN,
+        TftSheet {
+            talents: vec!["Literacy".into()],
+            ..fighter(12, 12)
+        },
+    );
+    let r = w.run(
+        ANN,
+        &["tft", "job"],
+        &[("job", "scribe"), ("looking", "no"), ("own_lodging", "yes")],
+    );
+    let pay = field(&r, "Pay");
+    if !pay.starts_with("none") {
+        assert!(
+            pay.contains("for lodging on their own: a third of the"),
+            "{pay}"
+        );
+        assert_eq!(field(&r, "Lifestyle"), "none provided: lodges on their own");
+    }
+    let r = w.run(
+        ANN,
+        &["tft", "job"],
+        &[
+            ("job", "scribe"),
+            ("looking", "no"),
+            ("self_employed", "yes"),
+        ],
+    );
+    let pay = field(&r, "Pay");
+    assert!(
+        pay.starts_with("none") || pay.contains("from an own shop"),
+        "{pay}"
+    );
+    assert!(field(&r, "Lifestyle").contains("room $") || pay.starts_with("none"));
+    // A rank is a mercenary's; anything but the three ranks is refused; nothing is rolled.
+    let before = w.rolls();
+    let r = w.run(
+        ANN,
+        &["tft", "job"],
+        &[("job", "scribe"), ("rank", "captain")],
+    );
+    assert!(refusal(&r).contains("not a mercenary job"), "{r:?}");
+    let r = w.run(
+        ANN,
+        &["tft", "job"],
+        &[("job", "garrison"), ("rank", "general")],
+    );
+    assert!(
+        refusal(&r).contains("sergeant, lieutenant or captain"),
+        "{r:?}"
+    );
+    // A sergeant needs 4 more ST + DX than the Garrison's minimum: refused with the figures.
+    let r = w.run(
+        ANN,
+        &["tft", "job"],
+        &[
+            ("job", "garrison"),
+            ("rank", "sergeant"),
+            ("weapon_talents", "1"),
+        ],
+    );
+    let said = r.all_text();
+    assert!(
+        said.contains("ST + DX") || said.contains("a week as Garrison"),
+        "{said}"
+    );
+    assert!(w.rolls() <= before + 1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // /odds tft
 

@@ -224,24 +224,28 @@ pub async fn tft_bash(
     invoke(ctx, &["tft", "bash"], args).await
 }
 
-/// TFT: a week of a job, every roll shown
+/// TFT: a week of a job
 #[poise::command(slash_command, rename = "job")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn tft_job(
     ctx: Context<'_>,
     // More jobs than Discord's 25 choices, so text; app names them all on a typo.
     #[description = "The job, like Garrison, Scribe or Student"] job: String,
-    #[description = "Who works (default: your latest character)"]
+    #[description = "Who works (default: yours)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
-    #[description = "Still looking for this job: roll to find it first"] looking: Option<bool>,
-    #[description = "Weapon talents, for a mercenary's pay (0 to 50)"]
+    #[description = "Roll to find the job first"] looking: Option<bool>,
+    #[description = "Weapon talents (0 to 50)"]
     #[min = 0]
     #[max = 50]
     weapon_talents: Option<i64>,
-    #[description = "Other combat talents, for a mercenary's pay (0 to 50)"]
+    #[description = "Combat talents (0 to 50)"]
     #[min = 0]
     #[max = 50]
     combat_talents: Option<i64>,
+    #[description = "sergeant, lieutenant or captain"] rank: Option<String>,
+    #[description = "Own lodging (+1/3 lifestyle)"] own_lodging: Option<bool>,
+    #[description = "Own shop (+25% pay)"] self_employed: Option<bool>,
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
 ) -> Result<(), Error> {
     let args = Args::new()
@@ -250,6 +254,9 @@ pub async fn tft_job(
         .opt("looking", looking)
         .opt("weapon_talents", weapon_talents)
         .opt("combat_talents", combat_talents)
+        .opt("rank", rank)
+        .opt("own_lodging", own_lodging)
+        .opt("self_employed", self_employed)
         .choice("mode", mode);
     invoke(ctx, &["tft", "job"], args).await
 }

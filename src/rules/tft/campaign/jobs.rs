@@ -96,8 +96,10 @@ pub struct LifestyleCost {
     pub board: Option<u32>,
 }
 
-// tft-house-rules.txt, "Lifestyles". Decision: the scan keeps the costs of Subsistence, High and
-// Very High only; the other rows are left unknown rather than guessed (a GM sets them).
+// tft-house-rules.txt, "Lifestyles". Decision: the scan prints Subsistence, High and Very High
+// in the table and the Poor, Low-middle, Middle and High-middle rows a page later, displaced
+// under the "Combat" heading ("Poor $30 $14 %16" … "High-middle $100 $63 $37"); each of those
+// rows' room and board add up to its total, so they are read as the table's. Bare has no cost.
 /// The lifestyles and what they cost.
 pub const LIFESTYLES: [LifestyleCost; 8] = [
     LifestyleCost {
@@ -114,27 +116,27 @@ pub const LIFESTYLES: [LifestyleCost; 8] = [
     },
     LifestyleCost {
         lifestyle: Lifestyle::Poor,
-        total: None,
-        room: None,
-        board: None,
+        total: Some(30),
+        room: Some(14),
+        board: Some(16),
     },
     LifestyleCost {
         lifestyle: Lifestyle::LowMiddle,
-        total: None,
-        room: None,
-        board: None,
+        total: Some(45),
+        room: Some(21),
+        board: Some(24),
     },
     LifestyleCost {
         lifestyle: Lifestyle::Middle,
-        total: None,
-        room: None,
-        board: None,
+        total: Some(65),
+        room: Some(35),
+        board: Some(30),
     },
     LifestyleCost {
         lifestyle: Lifestyle::HighMiddle,
-        total: None,
-        room: None,
-        board: None,
+        total: Some(100),
+        room: Some(63),
+        board: Some(37),
     },
     LifestyleCost {
         lifestyle: Lifestyle::High,

@@ -898,7 +898,33 @@ mod tests {
             &o,
             &mut ScriptedDice::new([]),
         );
-        assert_eq!((p.lodging_extra, p.total), (None, 6));
+        // A poor lifestyle ($30) adds $10.
+        assert_eq!((p.lodging_extra, p.total), (Some(10), 16));
+    }
+
+    #[test]
+    fn every_lifestyle_costs_its_room_and_board_and_a_third_rounds_down() {
+        // tft-house-rules.txt, "Lifestyles" (the rows the scan displaced included): (lifestyle,
+        // total, a third added to the pay when lodging on one's own, rounded down).
+        use Lifestyle::{Bare, High, HighMiddle, LowMiddle, Middle, Poor, Subsistence, VeryHigh};
+        let rows = [
+            (Bare, None, None),
+            (Subsistence, Some(15), Some(5)),
+            (Poor, Some(30), Some(10)),
+            (LowMiddle, Some(45), Some(15)),
+            (Middle, Some(65), Some(21)),
+            (HighMiddle, Some(100), Some(33)),
+            (High, Some(140), Some(46)),
+            (VeryHigh, Some(200), Some(66)),
+        ];
+        for (l, total, third) in rows {
+            let c = lifestyle_cost(l);
+            assert_eq!(c.total, total, "{l:?}");
+            assert_eq!(c.total.map(|t| t / 3), third, "{l:?}");
+            if let (Some(t), Some(r), Some(b)) = (c.total, c.room, c.board) {
+                assert_eq!(r + b, t, "{l:?}: room and board make the total");
+            }
+        }
     }
 
     #[test]
