@@ -30,6 +30,7 @@ pub const TABLES: &[&str] = &[
     "id_counters",
     "character_approvals",
     "roll_aliases",
+    "npc_templates",
 ];
 
 /// One value of any column, owned (the copy does not know the columns' types).

@@ -961,6 +961,7 @@ mod gm_view;
 mod hits;
 mod integrity;
 mod players;
+mod quick;
 mod shown;
 mod timed;
 mod trust;
