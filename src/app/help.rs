@@ -247,9 +247,9 @@ switches the house rules.
 other secrets.
 3. `/gm roll expression:1d100` rolls in secret with a public commitment; `/reveal` shows it. \
 `/gm request characters:Gala skill:Perception` asks a player to roll.
-4. NPCs: `/encounter start`, then `/encounter add name:Goblin count:3 skills:\"Speed 4\" \
-weapon:\"Spear +1\"` makes a hidden NPC sheet and three copies; `/npc save name:Goblin` keeps \
-it in the bestiary for `/encounter add npc:Goblin count:4` in the next fight.
+4. NPCs: `/encounter start`, then `/encounter add name:Goblin count:3 weapon:Spear` makes a \
+hidden NPC sheet and three copies (`skills:` and `fields:` fill in more); `/npc save name:Goblin` \
+keeps it in the bestiary for `/encounter add npc:Goblin count:4` in the next fight.
 
 **Who sees a roll** (`mode:`): public; private (you and the GM); blind (the GM only); self (you \
 only). Private and blind need a GM channel.
