@@ -12,8 +12,10 @@
 //!
 //! Layout: [`fields`] (pure checks of typed values), [`gear`] (the gear change's types), `edit` (create, set, skill, gear, delete,
 //! restore),
-//! `view` (show, list, validate), `transfer` (export, import).
+//! `view` (show, list, validate), `transfer` (export, import), [`bestiary`] (quick NPCs and
+//! `/npc save|list|show`).
 
+pub mod bestiary;
 mod edit;
 pub mod fields;
 pub mod gear;
@@ -114,7 +116,7 @@ fn parse_skill(inv: &Invocation) -> AppResult<CharacterCommand> {
         Some(line) if o.text("skill").is_none() && o.text("rating").is_none() => {
             CharacterCommand::Skills {
                 name,
-                list: skill_line(line)?,
+                list: fields::skill_line(line).map_err(user)?,
             }
         }
         Some(_) => {
@@ -161,7 +163,7 @@ fn parse_set(inv: &Invocation) -> AppResult<CharacterCommand> {
         (None, Some(_)) => return Err(user("value needs a field: give field:… with it.")),
     }
     if let Some(line) = o.text("fields") {
-        pairs.extend(field_line(line)?);
+        pairs.extend(fields::field_line(line).map_err(user)?);
     }
     if pairs.is_empty() {
         return Err(user(
@@ -169,96 +171,6 @@ fn parse_set(inv: &Invocation) -> AppResult<CharacterCommand> {
         ));
     }
     Ok(CharacterCommand::Set { name, pairs })
-}
-
-/// The most fields one `fields:` line sets.
-const MAX_FIELD_LINE: usize = 20;
-
-/// `fields:"st 12, dx 13, homeland Iron Hills"`: comma-separated, each a field and its value
-/// (`st 12`, `st: 12` or `st=12`); without commas, `st:12 dx:13 iq:7` (every word a `field:value`).
-/// A value cannot hold a comma here: `field:`/`value:` take any text. Refused whole, naming the
-/// entry that does not read.
-fn field_line(line: &str) -> AppResult<Vec<(String, String)>> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let entries: Vec<&str> = if !line.contains(',') && words.iter().all(|w| w.contains([':', '=']))
-    {
-        words
-    } else {
-        line.split(',')
-            .map(str::trim)
-            .filter(|e| !e.is_empty())
-            .collect()
-    };
-    if entries.is_empty() || entries.len() > MAX_FIELD_LINE {
-        return Err(user(format!(
-            "fields lists 1 to {MAX_FIELD_LINE} fields with their values, comma-separated, like fields:\"st 12, dx 13, iq 7\"."
-        )));
-    }
-    entries
-        .iter()
-        .map(|entry| {
-            let cut = entry
-                .find([':', '=', ' '])
-                .filter(|&i| i > 0)
-                .ok_or_else(|| {
-                    user(format!(
-                        "\"{}\" in fields needs a field and a value, like st 12; nothing was changed.",
-                        escape(entry)
-                    ))
-                })?;
-            let (field, value) = entry.split_at(cut);
-            let value = value[1..].trim_start_matches([':', '=', ' ']).trim();
-            if value.is_empty() {
-                return Err(user(format!(
-                    "\"{}\" in fields has no value; nothing was changed.",
-                    escape(entry)
-                )));
-            }
-            Ok((field.trim().to_owned(), value.to_owned()))
-        })
-        .collect()
-}
-
-/// The most skills one `skills:` line sets.
-const MAX_SKILL_LINE: usize = 25;
-
-/// `skills:"Speed 4, Stealth 3, Weapon Skill (Sword) 2"`: each entry a skill and its rating
-/// (0 to 30, the last word), comma-separated (issue 59: a sheet in one line, not one command a
-/// skill). Refused whole at the first entry that does not read, naming it.
-fn skill_line(line: &str) -> AppResult<Vec<(SkillId, i64)>> {
-    let entries: Vec<&str> = line
-        .split(',')
-        .map(str::trim)
-        .filter(|e| !e.is_empty())
-        .collect();
-    if entries.is_empty() || entries.len() > MAX_SKILL_LINE {
-        return Err(user(format!(
-            "skills lists 1 to {MAX_SKILL_LINE} skills with their ratings, comma-separated, like skills:\"Speed 4, Stealth 3\"."
-        )));
-    }
-    let mut out: Vec<(SkillId, i64)> = Vec::new();
-    for entry in entries {
-        let bad = || {
-            user(format!(
-                "\"{}\" is not a skill and a rating from 0 to 30, like Stealth 3; nothing was changed.",
-                escape(&crate::app::text::truncate(entry, 60))
-            ))
-        };
-        let (skill, rating) = entry.rsplit_once(char::is_whitespace).ok_or_else(bad)?;
-        let rating: i64 = rating.parse().map_err(|_| bad())?;
-        if !(0..=30).contains(&rating) {
-            return Err(bad());
-        }
-        let skill = fields::skill(skill.trim()).map_err(user)?;
-        if out.iter().any(|(s, _)| *s == skill) {
-            return Err(user(format!(
-                "{} is named twice in skills; nothing was changed.",
-                escape(&skill.to_string())
-            )));
-        }
-        out.push((skill, rating));
-    }
-    Ok(out)
 }
 
 fn required_name(o: &Opts<'_>) -> AppResult<String> {
@@ -297,13 +209,15 @@ impl CharacterCommand {
                     npc: o.flag("npc")?,
                     pairs: o
                         .text("fields")
-                        .map(field_line)
-                        .transpose()?
+                        .map(fields::field_line)
+                        .transpose()
+                        .map_err(user)?
                         .unwrap_or_default(),
                     skills: o
                         .text("skills")
-                        .map(skill_line)
-                        .transpose()?
+                        .map(fields::skill_line)
+                        .transpose()
+                        .map_err(user)?
                         .unwrap_or_default(),
                 }
             }

@@ -34,6 +34,8 @@ pub enum Command {
     Encounter(encounter::EncounterCommand),
     /// `/alias …`: saved rolls.
     Aliases(aliases::AliasCommand),
+    /// `/npc …`: the bestiary.
+    Npc(characters::bestiary::NpcCommand),
     /// A command given a roll mode: the mode is checked against the guild's GM channel before
     /// the command runs ([`Ctx::check_mode`]).
     Moded(RollMode, Box<Command>),
@@ -113,6 +115,7 @@ impl Command {
             ["help"] => Command::Help(help::HelpCommand::parse(inv)?),
             ["encounter", ..] => Command::Encounter(encounter::EncounterCommand::parse(inv)?),
             ["alias", ..] => Command::Aliases(aliases::AliasCommand::parse(inv)?),
+            ["npc", ..] => Command::Npc(characters::bestiary::NpcCommand::parse(inv)?),
             ["odds"] => {
                 return Err(user(
                     "/odds needs a system: /odds thiz rating:4, /odds tft target:12 dice:3, or /odds dice expression:4d6kh3",
@@ -159,6 +162,7 @@ impl Command {
             Command::Help(c) => c.run(ctx),
             Command::Encounter(c) => c.run(ctx),
             Command::Aliases(c) => c.run(ctx),
+            Command::Npc(c) => c.run(ctx),
             Command::Moded(mode, c) => {
                 ctx.check_mode(mode)?;
                 c.run(ctx)

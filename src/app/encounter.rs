@@ -28,6 +28,7 @@ use std::fmt::Write as _;
 use self::loaded::{At, Facts, Loaded, load, save};
 use self::state::{Declared, Figure, State, Surprise, Team, TimeUnit, Undo};
 use self::status::{BUTTON_PREFIX, Looks};
+use super::characters::bestiary::{self, Quick};
 use super::invocation::{Invocation, Opts};
 use super::layout::MAX_PAGE;
 use super::reply::Reply;
@@ -58,7 +59,10 @@ pub enum EncounterCommand {
     },
     Add {
         character: Option<String>,
+        /// An NPC sheet, or else a bestiary entry, to copy.
         npc: Option<String>,
+        /// A quick NPC: its name and what fills its sheet (issue 59).
+        quick: Option<(String, Quick)>,
         count: u32,
         side: Option<Team>,
         target: Option<String>,
@@ -149,31 +153,7 @@ impl EncounterCommand {
         }
         Ok(match inv.path[1].as_str() {
             "start" => parse_start(inv)?,
-            "add" => {
-                let o = Opts::new(inv, &["character", "npc", "count", "side", "target"])?;
-                let side = o
-                    .text("side")
-                    .map(|s| Team::parse(s).ok_or_else(|| user("side must be party or foes.")))
-                    .transpose()?;
-                let character = o.text("character").map(|s| s.trim().to_owned());
-                let npc = o.text("npc").map(|s| s.trim().to_owned());
-                if character.is_some() && npc.is_some() {
-                    return Err(user(
-                        "/encounter add takes one of character:… (a character as it is) or npc:… (copies of an NPC sheet, numbered), not both.",
-                    ));
-                }
-                let count = o.int("count", 1, MAX_COUNT)?;
-                if count.is_some() && character.is_some() {
-                    return Err(user("count is for npc:… copies; a character joins once."));
-                }
-                EncounterCommand::Add {
-                    character,
-                    npc,
-                    count: count.unwrap_or(1) as u32,
-                    side,
-                    target: o.text("target").map(|s| s.trim().to_owned()),
-                }
-            }
+            "add" => parse_add(inv)?,
             "remove" => {
                 let o = Opts::new(inv, &["figure"])?;
                 EncounterCommand::Remove {
@@ -315,6 +295,7 @@ impl EncounterCommand {
             EncounterCommand::Add {
                 character,
                 npc,
+                quick,
                 count,
                 side,
                 target,
@@ -324,6 +305,7 @@ impl EncounterCommand {
                 &Adding {
                     character,
                     npc,
+                    quick,
                     count,
                     side,
                     target,
@@ -366,6 +348,66 @@ impl EncounterCommand {
             EncounterCommand::Dying { figure } => tft_dying(ctx, figure),
         }
     }
+}
+
+/// `/encounter add`: a character, copies of an NPC sheet or bestiary entry (`npc:`), or a quick
+/// NPC (`name:` with what fills its sheet) — one of the three.
+fn parse_add(inv: &Invocation) -> AppResult<EncounterCommand> {
+    let o = Opts::new(
+        inv,
+        &[
+            "character",
+            "npc",
+            "name",
+            "count",
+            "side",
+            "target",
+            "skills",
+            "weapon",
+            "armor",
+            "fields",
+            "st",
+            "dx",
+            "iq",
+        ],
+    )?;
+    let side = o
+        .text("side")
+        .map(|s| Team::parse(s).ok_or_else(|| user("side must be party or foes.")))
+        .transpose()?;
+    let character = o.text("character").map(|s| s.trim().to_owned());
+    let npc = o.text("npc").map(|s| s.trim().to_owned());
+    let name = o.text("name").map(bestiary::npc_name).transpose()?;
+    if [character.is_some(), npc.is_some(), name.is_some()]
+        .iter()
+        .filter(|b| **b)
+        .count()
+        > 1
+    {
+        return Err(user(
+            "/encounter add takes one of character:… (a character as it is), npc:… (copies of an NPC sheet or of the bestiary's, numbered) or name:… (a new NPC made in this line), not two.",
+        ));
+    }
+    let sheet = bestiary::Quick::parse(&o)?;
+    if sheet.is_some() && name.is_none() {
+        return Err(user(
+            "skills, weapon, armor, fields, st, dx and iq fill in a new NPC: give its name:… too (npc:… copies a sheet as it is).",
+        ));
+    }
+    let count = o.int("count", 1, MAX_COUNT)?;
+    if count.is_some() && character.is_some() {
+        return Err(user(
+            "count is for npc:… and name:… copies; a character joins once.",
+        ));
+    }
+    Ok(EncounterCommand::Add {
+        character,
+        npc,
+        quick: name.map(|n| (n, sheet.unwrap_or_default())),
+        count: count.unwrap_or(1) as u32,
+        side,
+        target: o.text("target").map(|s| s.trim().to_owned()),
+    })
 }
 
 fn parse_start(inv: &Invocation) -> AppResult<EncounterCommand> {
@@ -616,6 +658,7 @@ fn drop_spawned(conn: &Conn, at: At) -> AppResult<()> {
 struct Adding {
     character: Option<String>,
     npc: Option<String>,
+    quick: Option<(String, Quick)>,
     count: u32,
     side: Option<Team>,
     target: Option<String>,
@@ -647,102 +690,197 @@ fn own_character(ctx: &Ctx<'_>, conn: &Conn, system: System) -> AppResult<Charac
     Ok(mine)
 }
 
-fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {
-    let text = ctx.app.store.write(|tx| -> AppResult<String> {
-        let mut l = load_active(tx, at)?;
-        let system = l.row.system;
-        let mut added: Vec<Character> = Vec::new();
-        if let Some(name) = &a.character {
-            let c = ctx.find_character(tx, name)?;
-            if !ctx.is_gm() && (c.npc || c.owner_id != ctx.caller.user) {
-                return Err(user(format!(
-                    "{} is not your character; a player adds their own, a GM adds anyone.",
-                    escape(&c.name)
-                )));
-            }
-            added.push(c);
-        } else if let Some(name) = &a.npc {
-            ctx.gm()?;
-            let template = ctx.find_character(tx, name)?;
-            if !template.npc {
-                return Err(user(format!(
-                    "{} is a player character; npc:… copies NPC sheets. Add them with character:….",
-                    escape(&template.name)
-                )));
-            }
-            let base = template.name.clone();
-            for _ in 0..a.count {
-                let n = l.state.next_number(&base, |candidate| {
-                    characters::by_name(tx, at.guild, candidate)
-                        .ok()
-                        .flatten()
-                        .is_some()
-                });
-                let name = format!("{base} {n}");
-                let id = encounters::copy_character(tx, at.guild, template.id, &name)?
-                    .ok_or_else(|| user(format!("{} is taken; remove it first.", escape(&name))))?;
-                encounters::add_spawned(tx, at.guild, at.channel, id)?;
-                let c = characters::by_id(tx, at.guild, id)?
-                    .ok_or_else(|| AppError::Internal(anyhow::anyhow!("copy {id} vanished")))?;
-                // Put the new one in now so the next number skips it.
-                l.state.figures.push(figure_of(&c, a.side));
-                added.push(c);
-            }
-            // They were pushed above to number the copies; the loop below adds them properly.
-            let n = added.len();
-            l.state.figures.truncate(l.state.figures.len() - n);
-        } else {
-            added.push(own_character(ctx, tx, system)?);
+/// Numbered copies of `base` ("Goblin 1", "Goblin 2"…), each made by `make` under its name
+/// (`Ok(None)`: the name is taken) and marked as the encounter's own, to go when it ends.
+fn copies(
+    tx: &Conn,
+    at: At,
+    l: &mut Loaded,
+    base: &str,
+    a: &Adding,
+    mut make: impl FnMut(&str) -> AppResult<Option<CharacterId>>,
+) -> AppResult<Vec<Character>> {
+    let mut added: Vec<Character> = Vec::new();
+    for _ in 0..a.count {
+        let n = l.state.next_number(base, |candidate| {
+            characters::by_name(tx, at.guild, candidate)
+                .ok()
+                .flatten()
+                .is_some()
+        });
+        let name = format!("{base} {n}");
+        let id = make(&name)?
+            .ok_or_else(|| user(format!("{} is taken; remove it first.", escape(&name))))?;
+        encounters::add_spawned(tx, at.guild, at.channel, id)?;
+        let c = characters::by_id(tx, at.guild, id)?
+            .ok_or_else(|| AppError::Internal(anyhow::anyhow!("copy {id} vanished")))?;
+        // Put the new one in now so the next number skips it.
+        l.state.figures.push(figure_of(&c, a.side));
+        added.push(c);
+    }
+    // They were pushed above to number the copies; `add` adds them properly.
+    let n = added.len();
+    l.state.figures.truncate(l.state.figures.len() - n);
+    Ok(added)
+}
+
+fn system_name(system: System) -> String {
+    system.as_str().to_uppercase()
+}
+
+/// `npc:…`: copies of the NPC sheet of that name, or else of the bestiary's entry (issue 59:
+/// a GM adds "Goblin" from the bestiary with count:4).
+fn npc_copies(
+    ctx: &Ctx<'_>,
+    tx: &Conn,
+    at: At,
+    l: &mut Loaded,
+    name: &str,
+    a: &Adding,
+) -> AppResult<Vec<Character>> {
+    ctx.gm()?;
+    let system = l.row.system;
+    if let Some(template) = characters::by_name(tx, at.guild, name)? {
+        ctx.saw(&template);
+        if !template.npc {
+            return Err(user(format!(
+                "{} is a player character; npc:… copies NPC sheets. Add them with character:….",
+                escape(&template.name)
+            )));
         }
-        let mut lines = Vec::new();
-        for c in &added {
-            if c.system != system {
-                return Err(user(format!(
-                    "{} is a {} character; this encounter is {}.",
-                    escape(&c.name),
-                    c.system.as_str().to_uppercase(),
-                    system.as_str().to_uppercase()
-                )));
-            }
-            if let Some(f) = l.state.figure(c.id) {
-                if !f.down {
+        return copies(tx, at, l, &template.name, a, |copy| {
+            Ok(encounters::copy_character(tx, at.guild, template.id, copy)?)
+        });
+    }
+    let Some(t) = bestiary::template(ctx, tx, name)? else {
+        return Err(match ctx.find_character(tx, name) {
+            Err(AppError::User(m)) => user(format!(
+                "{m} Nor does the bestiary keep an NPC of that name (/npc list)."
+            )),
+            Err(e) => e,
+            Ok(_) => no_encounter(),
+        });
+    };
+    if t.system != system {
+        return Err(user(format!(
+            "The bestiary's {} is a {} NPC; this encounter is {}.",
+            escape(&t.name),
+            system_name(t.system),
+            system_name(system)
+        )));
+    }
+    copies(tx, at, l, &t.name, a, |copy| {
+        bestiary::make_copy(ctx, tx, &t, copy)
+    })
+}
+
+/// `name:…`: a quick NPC, made as a hidden sheet the GM can reuse, then copied as `npc:` copies
+/// a sheet. Returns the copies and the GM's note of what the sheet holds.
+fn quick_copies(
+    ctx: &Ctx<'_>,
+    tx: &Conn,
+    at: At,
+    l: &mut Loaded,
+    (name, quick): (&str, &Quick),
+    a: &Adding,
+) -> AppResult<(Vec<Character>, String)> {
+    ctx.gm()?;
+    let system = l.row.system;
+    let parts = bestiary::quick_parts(ctx, system, quick)?;
+    let base = bestiary::make_quick(ctx, tx, name, system, &parts)?;
+    let added = copies(tx, at, l, &base.name, a, |copy| {
+        Ok(encounters::copy_character(tx, at.guild, base.id, copy)?)
+    })?;
+    let shown = escape(&base.name);
+    let note = format!(
+        "The hidden NPC sheet {shown} ({}) was made for these copies and stays for reuse (npc:{shown}, /npc save name:{shown}).\n{}",
+        system_name(system),
+        bestiary::summary(system, &parts)?.join("\n")
+    );
+    Ok((added, note))
+}
+
+fn add(ctx: &Ctx<'_>, at: At, a: &Adding) -> AppResult<Reply> {
+    let (text, gm_note) = ctx
+        .app
+        .store
+        .write(|tx| -> AppResult<(String, Option<String>)> {
+            let mut l = load_active(tx, at)?;
+            let system = l.row.system;
+            let mut added: Vec<Character> = Vec::new();
+            let mut gm_note = None;
+            if let Some(name) = &a.character {
+                let c = ctx.find_character(tx, name)?;
+                if !ctx.is_gm() && (c.npc || c.owner_id != ctx.caller.user) {
                     return Err(user(format!(
-                        "{} is in the encounter already.",
+                        "{} is not your character; a player adds their own, a GM adds anyone.",
                         escape(&c.name)
                     )));
                 }
-                let line = rejoin(tx, &mut l.state, system, c)?;
-                lines.push(escape(&line));
-                l.state.event(line);
-                continue;
+                added.push(c);
+            } else if let Some(name) = &a.npc {
+                added = npc_copies(ctx, tx, at, &mut l, name, a)?;
+            } else if let Some((name, quick)) = &a.quick {
+                let (copies, note) = quick_copies(ctx, tx, at, &mut l, (name, quick), a)?;
+                added = copies;
+                gm_note = Some(note);
+            } else {
+                added.push(own_character(ctx, tx, system)?);
             }
-            if l.state.figures.len() >= state::MAX_FIGURES {
-                return Err(user(format!(
-                    "An encounter holds at most {} figures.",
-                    state::MAX_FIGURES
-                )));
+            let mut lines = Vec::new();
+            for c in &added {
+                if c.system != system {
+                    return Err(user(format!(
+                        "{} is a {} character; this encounter is {}.",
+                        escape(&c.name),
+                        c.system.as_str().to_uppercase(),
+                        system.as_str().to_uppercase()
+                    )));
+                }
+                if let Some(f) = l.state.figure(c.id) {
+                    if !f.down {
+                        return Err(user(format!(
+                            "{} is in the encounter already.",
+                            escape(&c.name)
+                        )));
+                    }
+                    let line = rejoin(tx, &mut l.state, system, c)?;
+                    lines.push(escape(&line));
+                    l.state.event(line);
+                    continue;
+                }
+                if l.state.figures.len() >= state::MAX_FIGURES {
+                    return Err(user(format!(
+                        "An encounter holds at most {} figures.",
+                        state::MAX_FIGURES
+                    )));
+                }
+                let mut f = figure_of(c, a.side);
+                if l.state.begun() && system == System::Thiz {
+                    lines.push(join_late(
+                        ctx,
+                        tx,
+                        at,
+                        &l.state,
+                        &mut f,
+                        a.target.as_deref(),
+                    )?);
+                }
+                lines.push(format!("{} joins the {}.", escape(&f.name), f.team.name()));
+                l.state
+                    .event(format!("{} joins the {}.", f.name, f.team.name()));
+                l.state.figures.push(f);
             }
-            let mut f = figure_of(c, a.side);
-            if l.state.begun() && system == System::Thiz {
-                lines.push(join_late(
-                    ctx,
-                    tx,
-                    at,
-                    &l.state,
-                    &mut f,
-                    a.target.as_deref(),
-                )?);
-            }
-            lines.push(format!("{} joins the {}.", escape(&f.name), f.team.name()));
-            l.state
-                .event(format!("{} joins the {}.", f.name, f.team.name()));
-            l.state.figures.push(f);
-        }
-        save(tx, at, &l)?;
-        Ok(lines.join("\n"))
-    })?;
-    // The players' text names figures and sides only; an NPC copy's sheet stays the GM's.
-    Ok(Reply::public(text))
+            save(tx, at, &l)?;
+            Ok((lines.join("\n"), gm_note))
+        })?;
+    // The players' text names figures and sides only; an NPC copy's sheet stays the GM's (a
+    // quick NPC's numbers go to the GM alone, as the ephemeral follow-up).
+    let reply = Reply::public(text);
+    Ok(match gm_note {
+        Some(note) => reply.with_caller_note(&note),
+        None => reply,
+    })
 }
 
 /// A figure that is down and able to act again by its sheet comes back (the answer to

@@ -143,6 +143,7 @@ pub const WHO: &[(&str, &str)] = &[
     ("gm setup", "Manage Server"),
     ("gm rules|hidden|note|roll|request|check", "GM"),
     ("reveal", "GM"),
+    ("npc save|list|show", "GM"),
     ("history", "anyone"),
     ("help", "anyone"),
     ("encounter start|remove|undo|move|timer|end", "GM"),
@@ -216,8 +217,8 @@ pub const FAMILIES: &[Family] = &[
     Family {
         key: "gm",
         label: "GM",
-        about: "Set up the server, keep secrets, roll in secret, ask players to roll.",
-        commands: &["gm", "reveal"],
+        about: "Set up the server, keep secrets, roll in secret, ask players to roll, keep a bestiary.",
+        commands: &["gm", "reveal", "npc"],
     },
 ];
 
@@ -247,8 +248,9 @@ switches the house rules.
 other secrets.
 3. `/gm roll expression:1d100` rolls in secret with a public commitment; `/reveal` shows it. \
 `/gm request characters:Gala skill:Perception` asks a player to roll.
-4. NPCs: `/character create name:Goblin npc:true`, then `/encounter start` and \
-`/encounter add npc:Goblin count:3`.
+4. NPCs: `/encounter start`, then `/encounter add name:Goblin count:3 weapon:Spear` makes a \
+hidden NPC sheet and three copies (`skills:` and `fields:` fill in more); `/npc save name:Goblin` \
+keeps it in the bestiary for `/encounter add npc:Goblin count:4` in the next fight.
 
 **Who sees a roll** (`mode:`): public; private (you and the GM); blind (the GM only); self (you \
 only). Private and blind need a GM channel.

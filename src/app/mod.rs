@@ -32,7 +32,8 @@
 //!   tft/           /tft /tftkit /tftref /odds tft; shared.rs (a TFT sheet's numbers, switches)
 //!   encounter/     /encounter and its status message; loaded.rs (load, save), state.rs,
 //!                  hooks.rs (what the rolls in a fight take and give back)
-//!   characters/    /character; fields.rs (typed values), gear.rs (a gear change)
+//!   characters/    /character, /npc; fields.rs (typed values), gear.rs (a gear change),
+//!                  bestiary.rs (quick NPCs, /npc)
 //!   luck/          /luck and its buttons; button.rs (spend kinds, button ids)
 //!   gm/            /gm; request.rs (/gm request, /gm check)
 //!   rolls/         /roll /gm roll /reveal /history
@@ -46,8 +47,9 @@
 //! - `thiz::record` (characters, encounter, luck), `thiz::stats` and `thiz::care` (encounter,
 //!   luck), `thiz::attack` and `thiz::special` (luck), `thiz::shared` (gm).
 //! - `tft::shared` (characters, encounter); `luck::button` (thiz); `characters::fields` (thiz,
-//!   aliases); `aliases` (rolls: `/roll attack+2` rolls a saved roll; gm: a roll request's
-//!   dice may be each presser's saved roll).
+//!   aliases); `characters::bestiary` (encounter: quick NPCs and the bestiary's copies);
+//!   `aliases` (rolls: `/roll attack+2` rolls a saved roll; gm: a roll request's dice may be
+//!   each presser's saved roll).
 //! - A family that runs another family's command (the encounter's buttons, a roll request) goes
 //!   through the dispatcher, which lends itself: [`Ctx::run_command`], `gm::request::Accepts`.
 
@@ -280,6 +282,7 @@ pub fn reads_only(invocation: &invocation::Invocation) -> bool {
             | ["character", "show" | "list" | "export" | "validate"]
             | ["luck", "show" | "log"]
             | ["alias", "list" | "show"]
+            | ["npc", "list" | "show"]
     )
 }
 

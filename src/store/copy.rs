@@ -31,6 +31,7 @@ pub const TABLES: &[&str] = &[
     "character_approvals",
     "roll_aliases",
     "active_characters",
+    "npc_templates",
 ];
 
 /// One value of any column, owned (the copy does not know the columns' types).

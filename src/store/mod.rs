@@ -76,6 +76,7 @@
 
 pub mod advancement;
 pub mod aliases;
+pub mod bestiary;
 pub mod characters;
 pub mod conditions;
 pub mod copy;

@@ -51,6 +51,7 @@ const SEAMS: &[&str] = &[
     "thiz -> luck::button: a THIZ roll carries luck's reroll button",
     "thiz -> characters::fields: weaknesses are read as /character stored them",
     "aliases -> characters::fields: a saved roll's name is checked and keyed as a character's is",
+    "encounter -> characters::bestiary: /encounter add makes quick NPCs and copies the bestiary's",
     "rolls -> aliases: /roll and /gm roll roll a saved roll by its name",
     "gm -> aliases: a roll request's expression may be each presser's saved roll",
 ];

@@ -150,6 +150,8 @@ impl World {
             );
             w.setup(&w.gm, &["gm", "note"], &[("character", c), ("text", NOTE)]);
         }
+        // The NPC in the bestiary too (issue 59): its name is a secret there as well.
+        w.setup(&w.gm, &["npc", "save"], &[("name", NPC)]);
         w.setup(
             &w.gm,
             &["gm", "roll"],
@@ -337,7 +339,17 @@ fn movement_commands(c: &str) -> Vec<Try> {
 
 #[allow(clippy::too_many_lines)] // One list, read top to bottom: every command a player has.
 fn player_commands() -> Vec<Try> {
-    let mut v = Vec::new();
+    // The bestiary and quick NPCs (issue 59): a GM's alone.
+    let mut v = vec![
+        t(&["npc", "list"], &[]),
+        t(&["npc", "show"], &[("name", NPC)]),
+        t(&["npc", "save"], &[("name", NPC)]),
+        t(&["npc", "save"], &[("name", "Mine"), ("character", NPC)]),
+        t(
+            &["encounter", "add"],
+            &[("name", "Mine"), ("skills", "Speed 4")],
+        ),
+    ];
     for mode in ["public", "private", "blind", "self"] {
         v.push(t(&["roll"], &[("expression", "2d6+1"), ("mode", mode)]));
         v.push(t(&["check"], &[("rating", "4"), ("mode", mode)]));

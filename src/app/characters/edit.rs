@@ -82,7 +82,7 @@ pub(super) struct Filled {
 impl Filled {
     /// A new sheet of `system` with the fields filled in, checked as `/character set` checks
     /// them; the skills checked against the system.
-    fn sheet(&self, ctx: &Ctx<'_>, system: System) -> AppResult<Sheet> {
+    pub(super) fn sheet(&self, ctx: &Ctx<'_>, system: System) -> AppResult<Sheet> {
         let mut sheet = Sheet::new(system);
         let house_rules = crate::app::tft::shared::house_rules(ctx);
         for (field, value) in &self.pairs {

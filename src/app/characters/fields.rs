@@ -10,7 +10,7 @@
 //! [`confusable_key`], as a character's name is.
 
 use crate::app::sheet::{Sheet, TftSheet, ThizSheet};
-use crate::app::text::escape;
+use crate::app::text::{escape, truncate};
 use crate::rules::tft::character::{SheetTalent, Talent, talent_info};
 use crate::rules::tft::gear;
 use crate::rules::thiz::Location;
@@ -540,6 +540,96 @@ fn sessions(raw: &str) -> Result<u32, String> {
 
 fn parent_skill(raw: &str) -> Result<String, String> {
     skill(raw).map(|s| s.to_string())
+}
+
+/// The most fields one `fields:` line sets.
+pub const MAX_FIELD_LINE: usize = 20;
+
+/// `fields:"st 12, dx 13, homeland Iron Hills"`: comma-separated, each a field and its value
+/// (`st 12`, `st: 12` or `st=12`); without commas, `st:12 dx:13 iq:7` (every word a `field:value`).
+/// A value cannot hold a comma here: `field:`/`value:` take any text. Refused whole, naming the
+/// entry that does not read (the reason is a whole sentence, shown as it is).
+pub fn field_line(line: &str) -> Result<Vec<(String, String)>, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let entries: Vec<&str> = if !line.contains(',') && words.iter().all(|w| w.contains([':', '=']))
+    {
+        words
+    } else {
+        line.split(',')
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .collect()
+    };
+    if entries.is_empty() || entries.len() > MAX_FIELD_LINE {
+        return Err(format!(
+            "fields lists 1 to {MAX_FIELD_LINE} fields with their values, comma-separated, like fields:\"st 12, dx 13, iq 7\"."
+        ));
+    }
+    entries
+        .iter()
+        .map(|entry| {
+            let cut = entry
+                .find([':', '=', ' '])
+                .filter(|&i| i > 0)
+                .ok_or_else(|| {
+                    format!(
+                        "\"{}\" in fields needs a field and a value, like st 12; nothing was changed.",
+                        escape(entry)
+                    )
+                })?;
+            let (field, value) = entry.split_at(cut);
+            let value = value[1..].trim_start_matches([':', '=', ' ']).trim();
+            if value.is_empty() {
+                return Err(format!(
+                    "\"{}\" in fields has no value; nothing was changed.",
+                    escape(entry)
+                ));
+            }
+            Ok((field.trim().to_owned(), value.to_owned()))
+        })
+        .collect()
+}
+
+/// The most skills one `skills:` line sets.
+pub const MAX_SKILL_LINE: usize = 25;
+
+/// `skills:"Speed 4, Stealth 3, Weapon Skill (Sword) 2"`: each entry a skill and its rating
+/// (0 to 30, the last word), comma-separated (issue 59: a sheet in one line, not one command a
+/// skill). Refused whole at the first entry that does not read, naming it.
+pub fn skill_line(line: &str) -> Result<Vec<(SkillId, i64)>, String> {
+    let entries: Vec<&str> = line
+        .split(',')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .collect();
+    if entries.is_empty() || entries.len() > MAX_SKILL_LINE {
+        return Err(format!(
+            "skills lists 1 to {MAX_SKILL_LINE} skills with their ratings, comma-separated, like skills:\"Speed 4, Stealth 3\"."
+        ));
+    }
+    let mut out: Vec<(SkillId, i64)> = Vec::new();
+    for entry in entries {
+        let bad = || {
+            format!(
+                "\"{}\" is not a skill and a rating from 0 to 30, like Stealth 3; nothing was changed.",
+                escape(&truncate(entry, 60))
+            )
+        };
+        let (named, rating) = entry.rsplit_once(char::is_whitespace).ok_or_else(bad)?;
+        let rating: i64 = rating.parse().map_err(|_| bad())?;
+        if !(0..=30).contains(&rating) {
+            return Err(bad());
+        }
+        let skill = skill(named.trim())?;
+        if out.iter().any(|(s, _)| *s == skill) {
+            return Err(format!(
+                "{} is named twice in skills; nothing was changed.",
+                escape(&skill.to_string())
+            ));
+        }
+        out.push((skill, rating));
+    }
+    Ok(out)
 }
 
 /// A field's name as `set` knows it: lowercase, with underscores ("Parent skill" → parent_skill).

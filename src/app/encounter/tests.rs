@@ -1013,6 +1013,7 @@ mod gm_view;
 mod hits;
 mod integrity;
 mod players;
+mod quick;
 mod shown;
 mod timed;
 mod trust;

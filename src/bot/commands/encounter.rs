@@ -86,14 +86,15 @@ pub async fn encounter_start(
     invoke(ctx, &["encounter", "start"], args).await
 }
 
-/// Add a character, or (GM) numbered copies of an NPC sheet
+/// Add a character, or (GM) numbered copies of an NPC sheet, the bestiary's, or a new NPC
 #[poise::command(slash_command, rename = "add")]
+#[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn encounter_add(
     ctx: Context<'_>,
     #[description = "A character as it is (default: your own of the encounter's system)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
-    #[description = "GM: an NPC sheet to copy as Name 1, Name 2…"]
+    #[description = "GM: an NPC sheet or the bestiary's NPC to copy as Name 1, Name 2…"]
     #[autocomplete = "autocomplete::character"]
     npc: Option<String>,
     #[description = "How many copies of the NPC (1 to 20)"]
@@ -104,13 +105,45 @@ pub async fn encounter_add(
     #[description = "THIZ, joining a fight under way: the figure it goes for (Preparedness)"]
     #[autocomplete = "autocomplete::character"]
     target: Option<String>,
+    #[description = "GM: a new NPC, made here as a hidden sheet, copied as Name 1, Name 2…"]
+    name: Option<String>,
+    #[description = "New THIZ NPC: skills, like \"Speed 4, Weapon Skill (Sword) 5\""]
+    skills: Option<String>,
+    // A list for a new NPC, not a carried weapon to pick: no autocomplete.
+    #[description = "New NPC: weapons, like \"Sword +2\" (THIZ) or \"broadsword\" (TFT)"]
+    weapon: Option<String>,
+    #[description = "New NPC: armour, like \"Leather +2\" (THIZ) or \"leather\" (TFT)"]
+    armor: Option<String>,
+    #[description = "New NPC: sheet fields, like \"st 12, dx 11, iq 8\" or \"talents Sword\""]
+    fields: Option<String>,
+    // app::characters::fields::MAX_ATTRIBUTE.
+    #[description = "New TFT NPC: ST"]
+    #[min = 1]
+    #[max = 200]
+    st: Option<i64>,
+    #[description = "New TFT NPC: DX"]
+    #[min = 1]
+    #[max = 200]
+    dx: Option<i64>,
+    #[description = "New TFT NPC: IQ"]
+    #[min = 1]
+    #[max = 200]
+    iq: Option<i64>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("character", character)
         .opt("npc", npc)
         .opt("count", count)
         .choice("side", side)
-        .opt("target", target);
+        .opt("target", target)
+        .opt("name", name)
+        .opt("skills", skills)
+        .opt("weapon", weapon)
+        .opt("armor", armor)
+        .opt("fields", fields)
+        .opt("st", st)
+        .opt("dx", dx)
+        .opt("iq", iq);
     invoke(ctx, &["encounter", "add"], args).await
 }
 

@@ -20,6 +20,7 @@ mod luck;
 mod magic;
 mod maneuver;
 mod movement;
+mod npc;
 mod odds;
 mod reveal;
 mod roll;
@@ -58,6 +59,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         encounter::encounter(),
         // GM
         gm::gm(),
+        npc::npc(),
         reveal::reveal(),
         // Admin: `/gm setup` (Manage Server) is a subcommand of `/gm`, where GMs look for it.
     ]

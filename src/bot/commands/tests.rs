@@ -475,7 +475,9 @@ fn character_skill_weapon_and_location_options_autocomplete() {
             let name = text(option, "name");
             let expected = match name.as_str() {
                 "character" | "attacker" | "target" | "holder" | "healer" | "surgeon" | "skill"
-                | "weapon" | "location" | "locations" => option["type"] == STRING,
+                | "location" | "locations" => option["type"] == STRING,
+                // A new NPC's weapons are a list typed for it, not a carried one to pick.
+                "weapon" => option["type"] == STRING && leaf.path() != "encounter add",
                 // The other weapon of a two-weapon attack, the location a shield covers.
                 "pair" | "shield" => leaf.path() == "attack",
                 // The list of characters a GM asks for a roll.

@@ -203,6 +203,17 @@ const GROUPS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "quick NPCs",
+        &[
+            "encounter start",
+            "encounter add",
+            "encounter show",
+            "npc save",
+            "npc list",
+            "npc show",
+        ],
+    ),
+    (
         "encounter",
         &[
             "character create",
@@ -1400,6 +1411,82 @@ fn saved_rolls_are_set_rolled_offered_listed_and_deleted() {
     let line = "/roll expression:attack";
     assert_refusal(&x.run(&alys, line), line);
     x.ran_exactly("saved rolls");
+}
+
+/// Quick NPCs and the bestiary through Discord (issue 59): three bandits made in one line, the
+/// channel told who joined and the GM alone, in an ephemeral follow-up, what their sheet holds
+/// (a skill of 27, a weapon's +7: sentinels); the bestiary saved, listed and shown to the GM,
+/// refused to a player, and copied into the fight; a bad line refused, making nothing.
+#[test]
+fn quick_npcs_join_in_one_line_and_the_bestiary_keeps_them() {
+    let s = Session::start();
+    let x = Script::new(&s);
+    let (alys, gm) = (s.player(10), s.gm(1));
+    x.text(&gm, "/encounter start surprise:none");
+    let line = r#"/encounter add name:Bandit count:3 skills:"Speed 13, Weapon Skill (Sword) 27" weapon:"Sword +7""#;
+    let add = x.run(&gm, line);
+    assert!(!add.ephemeral(), "the channel sees who joined");
+    let text = add.text();
+    assert!(
+        text.contains("Bandit 1 joins the foes.") && text.contains("Bandit 3 joins the foes."),
+        "{text}"
+    );
+    for secret in ["27", "Speed 13", "+7"] {
+        assert!(!text.contains(secret), "{secret} in the channel: {text}");
+    }
+    let note = add.followup(0);
+    assert_eq!(
+        note.body()["flags"].as_u64().map(|f| f & 64),
+        Some(64),
+        "the sheet's numbers come to the GM alone: {}",
+        note.body()
+    );
+    let note = message_text(note.body());
+    assert!(
+        note.contains("27") && note.contains("Sword (weapon, +7)"),
+        "{note}"
+    );
+
+    let line = r#"/encounter add name:Thug skills:"Sped 4""#;
+    assert_refusal(&x.run(&gm, line), line);
+    let line = "/npc list";
+    assert_refusal(&x.run(&alys, line), line);
+    let line = "/npc show name:Bandit";
+    let refused = x.run(&alys, line);
+    assert_refusal(&refused, line);
+    assert!(!refused.text().contains("27"), "{}", refused.text());
+
+    let saved = x.run(&gm, "/npc save name:Raider character:Bandit");
+    assert!(saved.ephemeral(), "the bestiary is the GM's");
+    assert!(
+        saved.text().contains("The bestiary now keeps Raider"),
+        "{}",
+        saved.text()
+    );
+    let list = x.run(&gm, "/npc list");
+    assert!(list.ephemeral());
+    assert!(list.text().contains("**Raider** (THIZ)"), "{}", list.text());
+    let shown = x.run(&gm, "/npc show name:raider");
+    assert!(shown.ephemeral());
+    assert!(shown.text().contains("27"), "{}", shown.text());
+
+    let text = x.text(&gm, "/encounter add npc:Raider count:2");
+    assert!(
+        text.contains("Raider 1 joins the foes.") && text.contains("Raider 2 joins the foes."),
+        "{text}"
+    );
+    let status = x.text(&alys, "/encounter show");
+    assert!(
+        status.contains("Raider 2") && status.contains("Bandit 1"),
+        "{status}"
+    );
+    for secret in ["27", "Speed 13", "+7"] {
+        assert!(
+            !status.contains(secret),
+            "{secret} in a player's status: {status}"
+        );
+    }
+    x.ran_exactly("quick NPCs");
 }
 
 /// A blind roll request answered through Discord by a second user: a refused press by the wrong
