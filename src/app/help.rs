@@ -143,7 +143,7 @@ pub const WHO: &[(&str, &str)] = &[
     ("gm setup", "Manage Server"),
     ("gm rules|hidden|note|roll|request|check", "GM"),
     ("reveal", "GM"),
-    ("npc save|list|show", "GM"),
+    ("npc save|list|show|delete", "GM"),
     ("history", "anyone"),
     ("help", "anyone"),
     ("encounter start|remove|undo|move|timer|end", "GM"),

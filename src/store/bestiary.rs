@@ -102,6 +102,16 @@ pub fn put(conn: &Conn, guild: GuildId, new: &NewTemplate<'_>) -> Result<()> {
     Ok(())
 }
 
+/// Deletes a template; `false` when there was none of that key.
+pub fn delete(conn: &Conn, guild: GuildId, key: &str) -> Result<bool> {
+    let gone = exec(
+        conn,
+        "DELETE FROM npc_templates WHERE guild_id = ?1 AND name_key = ?2",
+        params![guild, key],
+    )?;
+    Ok(gone == 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -467,6 +467,8 @@ pub enum NpcCommand {
     List { page: usize },
     /// `show name`.
     Show { name: String },
+    /// `delete name`: the bestiary forgets it (sheets and copies made from it stay).
+    Delete { name: String },
 }
 
 impl NpcCommand {
@@ -496,9 +498,15 @@ impl NpcCommand {
                     .trim()
                     .to_owned(),
             },
+            "delete" => NpcCommand::Delete {
+                name: Opts::new(inv, &["name"])?
+                    .required("name")?
+                    .trim()
+                    .to_owned(),
+            },
             _ => {
                 return Err(user(format!(
-                    "There is no command {}. /npc takes save, list or show.",
+                    "There is no command {}. /npc takes save, list, show or delete.",
                     escape(&inv.display_path())
                 )));
             }
@@ -516,6 +524,7 @@ impl NpcCommand {
             } => save(ctx, &name, character.as_deref(), replace),
             NpcCommand::List { page } => list(ctx, page),
             NpcCommand::Show { name } => show(ctx, &name),
+            NpcCommand::Delete { name } => delete(ctx, &name),
         }
     }
 }
@@ -582,6 +591,30 @@ fn save(ctx: &Ctx<'_>, name: &str, character: Option<&str>, replace: bool) -> Ap
         ),
     );
     Ok(Reply::ephemeral(lines.join("\n")))
+}
+
+/// `/npc delete name`: the bestiary forgets an NPC; the sheets it was saved from, and copies
+/// already in a fight, are left as they are.
+fn delete(ctx: &Ctx<'_>, name: &str) -> AppResult<Reply> {
+    let guild = ctx.caller.guild;
+    let key = key(name);
+    let gone = ctx.app.store.write(|tx| -> AppResult<_> {
+        let old = bestiary::get(tx, guild, &key)?;
+        if old.is_some() {
+            bestiary::delete(tx, guild, &key)?;
+        }
+        Ok(old)
+    })?;
+    match gone {
+        Some(old) => Ok(Reply::ephemeral(format!(
+            "The bestiary no longer keeps {}. Sheets it was saved from, and copies in a fight, are unchanged.",
+            escape(&old.name)
+        ))),
+        None => Err(user(format!(
+            "The bestiary has no NPC called {}; /npc list shows what it keeps. Nothing was deleted.",
+            escape(name)
+        ))),
+    }
 }
 
 fn list(ctx: &Ctx<'_>, page: usize) -> AppResult<Reply> {

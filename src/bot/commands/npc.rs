@@ -1,4 +1,4 @@
-//! `/npc save|list|show`: the bestiary, a server's NPCs kept under a name (GM only).
+//! `/npc save|list|show|delete`: the bestiary, a server's NPCs kept under a name (GM only).
 
 use crate::bot::autocomplete;
 use crate::bot::invoke::{Args, invoke};
@@ -8,7 +8,7 @@ use crate::bot::{Context, Error};
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("npc_save", "npc_list", "npc_show"),
+    subcommands("npc_save", "npc_list", "npc_show", "npc_delete"),
     subcommand_required
 )]
 // poise wants an async fn, even for a parent Discord never calls.
@@ -55,4 +55,13 @@ pub async fn npc_show(
     #[description = "The bestiary's name for it"] name: String,
 ) -> Result<(), Error> {
     invoke(ctx, &["npc", "show"], Args::new().opt("name", name)).await
+}
+
+/// GM: remove an NPC from the bestiary (its sheets and copies stay)
+#[poise::command(slash_command, rename = "delete")]
+pub async fn npc_delete(
+    ctx: Context<'_>,
+    #[description = "The bestiary's name for it"] name: String,
+) -> Result<(), Error> {
+    invoke(ctx, &["npc", "delete"], Args::new().opt("name", name)).await
 }

@@ -211,6 +211,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "npc save",
             "npc list",
             "npc show",
+            "npc delete",
         ],
     ),
     (
@@ -1486,6 +1487,17 @@ fn quick_npcs_join_in_one_line_and_the_bestiary_keeps_them() {
             "{secret} in a player's status: {status}"
         );
     }
+    // The bestiary forgets it; the copies in the fight stay; a second delete is refused.
+    let gone = x.run(&gm, "/npc delete name:Raider");
+    assert!(gone.ephemeral());
+    assert!(
+        gone.text().contains("no longer keeps Raider"),
+        "{}",
+        gone.text()
+    );
+    assert!(!x.text(&gm, "/npc list").contains("Raider"));
+    assert_refusal(&x.run(&gm, "/npc delete name:Raider"), "delete twice");
+    assert!(x.text(&alys, "/encounter show").contains("Raider 2"));
     x.ran_exactly("quick NPCs");
 }
 

@@ -378,6 +378,33 @@ fn the_bestiary_refuses_what_it_should() {
 /// Players never reach the bestiary or the quick NPCs' numbers: every answer they can receive
 /// (the add, the status, the fight's show, `/npc` of any kind, an attack on a copy) is scanned
 /// for the sentinel numbers, and `/npc` answers a player the same whatever the name.
+/// `/npc delete`: the GM's alone; the bestiary forgets the NPC, the sheet stays; a name it does
+/// not keep is refused, and so is a player, whether the name exists or not.
+#[test]
+fn the_bestiary_forgets_an_npc_the_gm_deletes() {
+    let t = thiz_table(7);
+    t.ok(GM, &["npc", "save"], &[("name", "Goblin")]);
+    for name in ["Goblin", "Nothing"] {
+        let msg = t.refused(ANN, &["npc", "delete"], &[("name", name)]);
+        assert!(!msg.contains(name) || msg.contains("GM"), "{msg}");
+    }
+    let gone = t.ok(GM, &["npc", "delete"], &[("name", "goblin")]);
+    assert_eq!(gone.visibility, Visibility::Ephemeral);
+    assert!(
+        gone.content.contains("no longer keeps Goblin"),
+        "{}",
+        gone.content
+    );
+    let listed = t.ok(GM, &["npc", "list"], &[]).all_text();
+    assert!(listed.contains("The bestiary is empty"), "{listed}");
+    assert!(
+        t.id("Goblin").is_some(),
+        "the sheet it was saved from stays"
+    );
+    let msg = t.refused(GM, &["npc", "delete"], &[("name", "Goblin")]);
+    assert!(msg.contains("no NPC called Goblin"), "{msg}");
+}
+
 #[test]
 fn players_never_read_a_quick_npcs_numbers_or_the_bestiary() {
     let t = thiz_table(7);
