@@ -256,14 +256,14 @@ fn set(ctx: &Ctx<'_>, raw_name: &str, expression: &str, server: bool) -> AppResu
             "Can't save that roll: {e}. A saved roll is dice that /roll reads, like 1d20+5."
         ))
     })?;
-    let key = fields::confusable_key(&name);
+    let key = match_key(&name);
     let guild = ctx.caller.guild;
     let (max, full) = match owner {
         Owner::Server => (MAX_SERVER, "The server has"),
         Owner::Player(_) => (MAX_PLAYER, "You have"),
     };
     let before = ctx.app.store.write(|tx| -> AppResult<Option<AliasRow>> {
-        let before = aliases::get(tx, guild, owner, &key)?;
+        let before = find(&aliases::visible(tx, guild, ctx.caller.user)?, owner, &name);
         if let Some(old) = &before
             && old.name.to_lowercase() != name.to_lowercase()
         {
@@ -287,7 +287,8 @@ fn set(ctx: &Ctx<'_>, raw_name: &str, expression: &str, server: bool) -> AppResu
             &NewAlias {
                 owner,
                 name: &name,
-                key: &key,
+                // A saved roll keeps the key it was stored under (see `match_key`).
+                key: before.as_ref().map_or(&key, |b| &b.key),
                 expression,
                 by: ctx.caller.user,
             },
@@ -312,10 +313,13 @@ fn set(ctx: &Ctx<'_>, raw_name: &str, expression: &str, server: bool) -> AppResu
         ),
     };
     if owner != Owner::Server
-        && let Some(theirs) = ctx
-            .app
-            .store
-            .read(|c| aliases::get(c, guild, Owner::Server, &key))?
+        && let Some(theirs) = ctx.app.store.read(|c| {
+            Ok(find(
+                &aliases::visible(c, guild, ctx.caller.user)?,
+                Owner::Server,
+                &name,
+            ))
+        })?
     {
         let _ = write!(
             out,
@@ -331,7 +335,24 @@ fn set(ctx: &Ctx<'_>, raw_name: &str, expression: &str, server: bool) -> AppResu
 /// saved roll can always be shown and deleted by the name it has).
 fn key_of(raw: &str) -> AppResult<(String, String)> {
     let name = fields::checked_name(raw, "saved roll").map_err(user)?;
-    Ok((fields::confusable_key(&name), name))
+    Ok((match_key(&name), name))
+}
+
+/// The key two saved-roll names are one name under: the confusable skeleton of the name in
+/// capitals, lowercased, so case never matters and a capital I still meets a small l ("Init",
+/// "INIT" and "init" are one name). Rows are matched by this key of their stored name, never by
+/// the key they were stored under: rows saved before it (under the skeleton of the name as
+/// typed, where "Init" and "init" differed) are found by it all the same, with no migration.
+fn match_key(name: &str) -> String {
+    fields::confusable_key(&name.to_uppercase())
+}
+
+/// `owner`'s saved roll among `rows` whose name is `name` (see [`match_key`]).
+fn find(rows: &[AliasRow], owner: Owner, name: &str) -> Option<AliasRow> {
+    let key = match_key(name);
+    rows.iter()
+        .find(|r| r.owner == owner && match_key(&r.name) == key)
+        .cloned()
 }
 
 /// "No saved roll named …", with the nearest names the caller may use.
@@ -350,7 +371,7 @@ fn show(ctx: &Ctx<'_>, raw_name: &str) -> AppResult<Reply> {
         .app
         .store
         .read(|c| aliases::visible(c, ctx.caller.guild, ctx.caller.user))?;
-    let mut found = rows.iter().filter(|r| r.key == key);
+    let mut found = rows.iter().filter(|r| match_key(&r.name) == key);
     let Some(row) = found.next() else {
         return not_found(&name, &rows, "There is");
     };
@@ -375,19 +396,20 @@ fn show(ctx: &Ctx<'_>, raw_name: &str) -> AppResult<Reply> {
 /// `/alias delete`: deletes one of the caller's saved rolls, or (a GM) one of the server's.
 fn delete(ctx: &Ctx<'_>, raw_name: &str, server: bool) -> AppResult<Reply> {
     let owner = owner(ctx, server)?;
-    let (key, name) = key_of(raw_name)?;
+    let (_, name) = key_of(raw_name)?;
     let guild = ctx.caller.guild;
     let gone = ctx.app.store.write(|tx| -> AppResult<Option<AliasRow>> {
-        let row = aliases::get(tx, guild, owner, &key)?;
-        if row.is_some() {
-            aliases::delete(tx, guild, owner, &key)?;
+        let row = find(&aliases::visible(tx, guild, ctx.caller.user)?, owner, &name);
+        if let Some(row) = &row {
+            aliases::delete(tx, guild, owner, &row.key)?;
         }
         Ok(row)
     })?;
     let Some(row) = gone else {
         let (rows, theirs) = ctx.app.store.read(|c| {
             let rows = aliases::visible(c, guild, ctx.caller.user)?;
-            Ok((rows, aliases::get(c, guild, Owner::Server, &key)?))
+            let theirs = find(&rows, Owner::Server, &name);
+            Ok((rows, theirs))
         })?;
         if !server && theirs.is_some() {
             return Err(user(format!(

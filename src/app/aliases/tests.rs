@@ -496,3 +496,48 @@ fn a_gms_secret_roll_names_the_saved_roll_in_the_copy_only() {
     let reply = run(&app, &ann(), &["gm", "roll"], &[("expression", "ambush")]);
     assert_eq!(reply.visibility, Visibility::Ephemeral);
 }
+
+/// A name's case never matters, a capital I included ("Init", "INIT", "init" are one name), and
+/// a saved roll stored under the old key (the skeleton of the name as typed, where "Init" and
+/// "init" differed) is still shown, replaced and deleted by any case.
+#[test]
+fn a_name_with_a_capital_i_is_one_name_in_any_case() {
+    let (_dir, app) = crate::app::temp_app(5);
+    assert!(
+        set(&app, &ann(), "Init", "1d20+2")
+            .all_text()
+            .contains("Saved Init")
+    );
+    let shown = run(&app, &ann(), &["alias", "show"], &[("name", "init")]);
+    assert!(shown.all_text().contains("1d20+2"), "{shown:?}");
+    let again = set(&app, &ann(), "INIT", "1d20+3");
+    assert!(again.all_text().contains("(was `1d20+2`)"), "{again:?}");
+    assert_eq!(everything(&app).len(), 1, "one saved roll, not two");
+    // A row as the old key stored it.
+    app.store
+        .write(|tx| {
+            aliases::put(
+                tx,
+                GUILD,
+                &aliases::NewAlias {
+                    owner: Owner::Player(UserId(10)),
+                    name: "Icy",
+                    key: &crate::app::characters::fields::confusable_key("Icy"),
+                    expression: "2d6",
+                    by: UserId(10),
+                },
+            )
+        })
+        .unwrap();
+    let shown = run(&app, &ann(), &["alias", "show"], &[("name", "icy")]);
+    assert!(shown.all_text().contains("2d6"), "{shown:?}");
+    let replaced = set(&app, &ann(), "ICY", "3d6");
+    assert!(replaced.all_text().contains("(was `2d6`)"), "{replaced:?}");
+    assert_eq!(everything(&app).len(), 2);
+    let gone = run(&app, &ann(), &["alias", "delete"], &[("name", "icy")]);
+    assert!(gone.all_text().contains("Deleted ICY"), "{gone:?}");
+    assert_eq!(everything(&app).len(), 1);
+    // Rolled by any case, as before.
+    let rolled = run(&app, &ann(), &["roll"], &[("expression", "iNiT")]);
+    assert!(rolled.all_text().contains("1d20+3"), "{rolled:?}");
+}
