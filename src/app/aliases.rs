@@ -262,8 +262,13 @@ fn set(ctx: &Ctx<'_>, raw_name: &str, expression: &str, server: bool) -> AppResu
         Owner::Server => (MAX_SERVER, "The server has"),
         Owner::Player(_) => (MAX_PLAYER, "You have"),
     };
-    let before = ctx.app.store.write(|tx| -> AppResult<Option<AliasRow>> {
-        let before = find(&aliases::visible(tx, guild, ctx.caller.user)?, owner, &name);
+    let (before, theirs) = ctx.app.store.write(|tx| -> AppResult<_> {
+        let rows = aliases::visible(tx, guild, ctx.caller.user)?;
+        let before = find(&rows, owner, &name);
+        // The server's of that name, which the caller's own is rolled instead of.
+        let theirs = (owner != Owner::Server)
+            .then(|| find(&rows, Owner::Server, &name))
+            .flatten();
         if let Some(old) = &before
             && old.name.to_lowercase() != name.to_lowercase()
         {
@@ -293,7 +298,7 @@ fn set(ctx: &Ctx<'_>, raw_name: &str, expression: &str, server: bool) -> AppResu
                 by: ctx.caller.user,
             },
         )?;
-        Ok(before)
+        Ok((before, theirs))
     })?;
     let shown = escape(&name);
     let mut out = match (&before, owner) {
@@ -312,15 +317,7 @@ fn set(ctx: &Ctx<'_>, raw_name: &str, expression: &str, server: bool) -> AppResu
             code(expression)
         ),
     };
-    if owner != Owner::Server
-        && let Some(theirs) = ctx.app.store.read(|c| {
-            Ok(find(
-                &aliases::visible(c, guild, ctx.caller.user)?,
-                Owner::Server,
-                &name,
-            ))
-        })?
-    {
+    if let Some(theirs) = theirs {
         let _ = write!(
             out,
             " Yours is rolled instead of the server's {} ({}).",
@@ -443,7 +440,7 @@ fn list(ctx: &Ctx<'_>, page: usize) -> AppResult<Reply> {
         .iter()
         .map(|r| {
             let mut l = line(r);
-            if own.iter().any(|o| o.key == r.key) {
+            if own.iter().any(|o| match_key(&o.name) == match_key(&r.name)) {
                 l.push_str(" (yours is rolled instead)");
             }
             l

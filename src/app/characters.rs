@@ -141,7 +141,6 @@ pub fn field_suggestions(typed: &str) -> Vec<String> {
         .chain(fields::TFT_FIELDS.iter())
         .copied()
         .collect();
-    all.dedup();
     let mut seen = std::collections::BTreeSet::new();
     all.retain(|f| seen.insert(*f) && f.contains(typed.as_str()));
     let (mut first, rest): (Vec<&str>, Vec<&str>) =

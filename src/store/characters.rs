@@ -161,31 +161,20 @@ pub fn active(
         .transpose()
 }
 
-/// The character `user` chose last with `/character use`, of any system, if it still exists.
+/// The character `user` chose last with `/character use`, of any system, if it still exists
+/// (of two chosen in the same second, the later row).
 pub fn latest_active(conn: &Conn, guild: GuildId, user: UserId) -> Result<Option<Character>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM characters
-         WHERE guild_id = ?1 AND deleted_at IS NULL AND id IN (
-             SELECT character_id FROM active_characters WHERE guild_id = ?1 AND user_id = ?2)"
+         WHERE guild_id = ?1 AND deleted_at IS NULL AND id = (
+             SELECT a.character_id FROM active_characters a
+             JOIN characters c ON c.guild_id = a.guild_id AND c.id = a.character_id
+             WHERE a.guild_id = ?1 AND a.user_id = ?2 AND c.deleted_at IS NULL
+             ORDER BY a.set_at DESC, a.character_id DESC LIMIT 1)"
     );
-    let found = query_map(conn, &sql, params![guild, user], from_row)?;
-    let mut chosen: Vec<(i64, Character)> = Vec::new();
-    for c in found {
-        let c = finish(c)?;
-        let at: i64 = query_row(
-            conn,
-            "SELECT set_at FROM active_characters
-             WHERE guild_id = ?1 AND user_id = ?2 AND character_id = ?3",
-            params![guild, user, c.id],
-            |r| r.get(0),
-        )?;
-        chosen.push((at, c));
-    }
-    // The latest choice; of two in the same second, the one set for the later row.
-    Ok(chosen
-        .into_iter()
-        .max_by_key(|(at, c)| (*at, c.id.0))
-        .map(|(_, c)| c))
+    query_opt(conn, &sql, params![guild, user], from_row)?
+        .map(finish)
+        .transpose()
 }
 
 /// Makes `id` the character `user` acts with in `system`, replacing the one before.

@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 
+use super::pool::binomials;
 use super::roll::clamp;
 use super::tree::{BinOp, Dice, Node, Op, Reroll, Roll, Selector, SetOp};
 use super::{DiceError, Limits};
@@ -745,20 +746,6 @@ impl Calc {
             p: state.pop().unwrap_or_default(),
         })
     }
-}
-
-/// Pascal's triangle to `n`, as floating point (C(100, 50) is about 1e29).
-fn binomials(n: usize) -> Vec<Vec<f64>> {
-    let mut rows = vec![vec![1.0]];
-    for i in 1..=n {
-        let prev = &rows[i - 1];
-        let mut row = vec![1.0; i + 1];
-        for k in 1..i {
-            row[k] = prev[k - 1] + prev[k];
-        }
-        rows.push(row);
-    }
-    rows
 }
 
 /// What one die showing `face` adds: 0 if a keep/drop by value drops it, else its successes or

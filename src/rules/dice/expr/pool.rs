@@ -53,7 +53,16 @@ pub(super) fn pool(
         faces,
         plain,
         tails: Vec::new(),
-        binom: binomials(dice.count + dice.extra()),
+        explode,
+        implode: dice.ops.iter().find_map(|op| match op {
+            Op::Implode(sel) => Some(*sel),
+            _ => None,
+        }),
+        adds: dice.ops.iter().find_map(|op| match op {
+            Op::Reroll(Reroll::Add, sel) => Some(*sel),
+            _ => None,
+        }),
+        binom: binomials((dice.count + dice.extra()) as usize),
         budget,
         out: Vec::new(),
     };
@@ -98,6 +107,10 @@ struct Walk<'a> {
     plain: Vec<i64>,
     /// What an exploding die adds after itself, with the chance of each chain.
     tails: Vec<Tail>,
+    /// The group's explosion, implosion and `ra` selectors, read once for every case.
+    explode: Option<Selector>,
+    implode: Option<Selector>,
+    adds: Option<Selector>,
     binom: Vec<Vec<f64>>,
     budget: &'a mut u64,
     out: Vec<BTreeMap<i64, f64>>,
@@ -264,10 +277,7 @@ impl Walk<'_> {
 
     /// The dice that explode, each with every chain it can add (a multiset per face).
     fn exploded(&mut self, kept: &[u32], weight: f64) -> Result<(), DiceError> {
-        let explode = self.dice.ops.iter().find_map(|op| match op {
-            Op::Explode(sel) => Some(*sel),
-            _ => None,
-        });
+        let explode = self.explode;
         let exploding: u32 = kept
             .iter()
             .zip(self.faces)
@@ -327,10 +337,7 @@ impl Walk<'_> {
     /// many dice its implosions subtract.
     fn judged(&mut self, kept: &[u32], pool: &[i64], weight: f64) -> Result<(), DiceError> {
         let dice = self.dice;
-        let implosions: u32 = match dice.ops.iter().find_map(|op| match op {
-            Op::Implode(sel) => Some(*sel),
-            _ => None,
-        }) {
+        let implosions: u32 = match self.implode {
             Some(sel) => kept
                 .iter()
                 .zip(self.faces)
@@ -339,11 +346,7 @@ impl Walk<'_> {
                 .sum(),
             None => 0,
         };
-        let adds = dice.ops.iter().find_map(|op| match op {
-            Op::Reroll(Reroll::Add, sel) => Some(*sel),
-            _ => None,
-        });
-        let triggers = adds.is_some_and(|sel| {
+        let triggers = self.adds.is_some_and(|sel| {
             kept.iter()
                 .zip(self.faces)
                 .any(|(c, (f, _))| *c > 0 && sel.matches(clamp(dice, *f)))
@@ -398,9 +401,16 @@ fn binomial(n: u32, k: u32) -> f64 {
     (0..k).fold(1.0, |acc, i| acc * f64::from(n - i) / f64::from(i + 1))
 }
 
-/// Pascal's triangle to `n`, as floating point.
-fn binomials(n: u32) -> Vec<Vec<f64>> {
-    (0..=n)
-        .map(|row| (0..=row).map(|k| binomial(row, k)).collect())
-        .collect()
+/// Pascal's triangle to `n`, as floating point (C(100, 50) is about 1e29); `dist` uses it too.
+pub(super) fn binomials(n: usize) -> Vec<Vec<f64>> {
+    let mut rows = vec![vec![1.0]];
+    for i in 1..=n {
+        let prev = &rows[i - 1];
+        let mut row = vec![1.0; i + 1];
+        for k in 1..i {
+            row[k] = prev[k - 1] + prev[k];
+        }
+        rows.push(row);
+    }
+    rows
 }
