@@ -1748,6 +1748,17 @@ pub fn suggest_targets(
         guild: caller.guild,
         channel,
     };
+    // A list of targets ("Orc 1, Or"): the last name is completed, after those already typed.
+    let (done, last) = match typed.rsplit_once(',') {
+        Some((done, last)) => (Some(done.trim_end()), last),
+        None => (None, typed),
+    };
+    let named: Vec<String> = done
+        .into_iter()
+        .flat_map(|d| d.split(','))
+        .map(|n| n.trim().to_lowercase())
+        .collect();
+    let typed = last;
     let want = typed.trim().to_lowercase();
     let mut out: Vec<String> = app
         .store
@@ -1772,15 +1783,24 @@ pub fn suggest_targets(
     for name in app.suggest(
         caller,
         crate::app::suggest::Suggest::Character,
-        typed,
+        typed.trim(),
         &context,
     ) {
         if !out.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
             out.push(name);
         }
     }
+    out.retain(|n| !named.contains(&n.to_lowercase()));
     out.truncate(25);
-    out
+    match done {
+        // A choice's value is at most 100 characters (Discord); a longer list is left out.
+        Some(done) => out
+            .into_iter()
+            .map(|n| format!("{done}, {n}"))
+            .filter(|v| v.chars().count() <= 100)
+            .collect(),
+        None => out,
+    }
 }
 
 /// What the channel's status message should show, when it differs from what it shows.

@@ -285,6 +285,39 @@ impl Reply {
         }
     }
 
+    /// Several replies as one message, in order: what one command resolving several things (an
+    /// attack on several targets) sends. Their texts follow one another (a line two parts share,
+    /// such as "no GM channel is set", is said once), embeds and buttons are put side by side, and
+    /// each copy (the GM's, the caller's, the channel notice) joins its parts' copies the same
+    /// way. The parts come from one command under one roll mode, so they share a visibility; the
+    /// message is ephemeral if any part is. `None` for no parts.
+    pub fn join(parts: Vec<Reply>) -> Option<Reply> {
+        let mut parts = parts.into_iter();
+        let mut out = parts.next()?;
+        for part in parts {
+            let mut lines: Vec<&str> = out.content.lines().collect();
+            for line in part.content.lines() {
+                if line.trim().is_empty() || !lines.contains(&line) {
+                    lines.push(line);
+                }
+            }
+            out.content = lines.join("\n");
+            out.embeds.extend(part.embeds);
+            out.buttons.extend(part.buttons);
+            if part.visibility == Visibility::Ephemeral {
+                out.visibility = Visibility::Ephemeral;
+            }
+            out.gm_copy = join_copies(out.gm_copy.take(), part.gm_copy);
+            out.gm_channel = out.gm_channel.or(part.gm_channel);
+            out.file = out.file.take().or(part.file);
+            out.update = out.update.take().or(part.update);
+            out.caller_copy = join_copies(out.caller_copy.take(), part.caller_copy);
+            out.notice = join_copies(out.notice.take(), part.notice);
+            out.mention = out.mention.or(part.mention);
+        }
+        Some(out)
+    }
+
     /// Every piece of text the caller receives: the reply without its GM copy (which goes to
     /// the GM channel), with the updated message it may carry (which the whole channel sees).
     /// Tests scan this for secrets.
@@ -367,6 +400,14 @@ impl Reply {
     }
 }
 
+/// Two optional copies as one ([`Reply::join`]).
+fn join_copies(a: Option<Box<Reply>>, b: Option<Box<Reply>>) -> Option<Box<Reply>> {
+    match (a, b) {
+        (Some(a), Some(b)) => Reply::join(vec![*a, *b]).map(Box::new),
+        (a, b) => a.or(b),
+    }
+}
+
 impl Tone {
     /// The embed colour Discord shows for this tone (0xRRGGBB).
     pub fn color(self) -> u32 {
@@ -416,6 +457,47 @@ mod tests {
         // A picture is named; its bytes are no text to scan.
         let chart = Reply::public("c").with_binary_file("odds.png", vec![0x89, b'4', b'2']);
         assert_eq!(chart.all_text(), "c\nodds.png");
+    }
+
+    #[test]
+    fn joined_replies_keep_every_part_in_order_and_say_a_shared_line_once() {
+        let embed = |t: &str| Embed {
+            title: t.into(),
+            ..Embed::default()
+        };
+        let button = |id: &str| Button {
+            custom_id: id.into(),
+            label: id.into(),
+            disabled: false,
+        };
+        let first = Reply::public("A is struck.\nNo GM channel is set.")
+            .with_embed(embed("on A"))
+            .with_button(button("luck:1"))
+            .with_gm_lines(&["A's secret".to_owned()]);
+        let second = Reply::public("B is struck.\nNo GM channel is set.")
+            .with_embed(embed("on B"))
+            .with_button(button("luck:2"))
+            .with_caller_note("only for you");
+        let joined = Reply::join(vec![first, second]).unwrap();
+        assert_eq!(
+            joined.content,
+            "A is struck.\nNo GM channel is set.\nB is struck."
+        );
+        let titles: Vec<&str> = joined.embeds.iter().map(|e| e.title.as_str()).collect();
+        assert_eq!(titles, ["on A", "on B"]);
+        let ids: Vec<&str> = joined
+            .buttons
+            .iter()
+            .map(|b| b.custom_id.as_str())
+            .collect();
+        assert_eq!(ids, ["luck:1", "luck:2"]);
+        assert_eq!(joined.gm_copy.unwrap().content, "A's secret");
+        assert!(joined.caller_copy.unwrap().content.contains("only for you"));
+        assert_eq!(joined.visibility, Visibility::Public);
+        // An ephemeral part keeps the message to the caller; no parts make no message.
+        let quiet = Reply::join(vec![Reply::public("x"), Reply::ephemeral("y")]).unwrap();
+        assert_eq!(quiet.visibility, Visibility::Ephemeral);
+        assert_eq!(Reply::join(Vec::new()), None);
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod maneuver;
 pub mod movement;
 mod odds;
 pub mod record;
+mod several;
 pub mod shared;
 mod situation;
 pub mod special;

@@ -100,6 +100,39 @@ pub(crate) fn target(ctx: &Ctx<'_>, conn: &Conn, name: &str) -> AppResult<Charac
     characters::by_id(conn, at.guild, f.id)?.ok_or(refusal)
 }
 
+/// The most targets one attack command takes (each is one attack, one embed in the message).
+pub(crate) const MAX_TARGETS: usize = 5;
+
+/// The targets an attack's `target` names: one name, or several separated by commas (a name
+/// never holds a comma, `characters::fields::character_name`), each once.
+pub(crate) fn target_list(raw: &str) -> AppResult<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for name in raw.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if out
+            .iter()
+            .any(|o| characters::name_key(o) == characters::name_key(name))
+        {
+            return Err(user(format!(
+                "target names {} twice; name each target once.",
+                escape(name)
+            )));
+        }
+        out.push(name.to_owned());
+    }
+    if out.is_empty() {
+        return Err(user(
+            "Name the target: a character, or several separated by commas (\"Goblin 1, Goblin 2\").",
+        ));
+    }
+    if out.len() > MAX_TARGETS {
+        return Err(user(format!(
+            "One attack command takes at most {MAX_TARGETS} targets; {} were named.",
+            out.len()
+        )));
+    }
+    Ok(out)
+}
+
 /// Refuses a player's attack (a blow, a bash, a missile spell) on another player's character
 /// unless both are figures of this channel's encounter: a player acts on their own figure, and
 /// on another's only in a fight the table is playing (SPEC §3), unless the table's switch
@@ -387,6 +420,8 @@ pub(crate) struct TftTurn {
     pub multiplier: Option<u32>,
     /// Attack rolls the attacker made earlier this turn.
     pub rolls_this_turn: u32,
+    /// The attacker is a figure of this channel's TFT encounter, which counts its rolls.
+    pub counted: bool,
 }
 
 /// Before a TFT attack: the turn check, the declared options, the round's counts, and the
@@ -397,7 +432,7 @@ pub(crate) fn tft_before(
     conn: &Conn,
     attacker: CharacterId,
     target: CharacterId,
-    actions_given: Option<u32>,
+    (actions_given, shooting_twice): (Option<u32>, bool),
 ) -> AppResult<TftTurn> {
     let Some((at, l)) = here(ctx, conn)? else {
         return Ok(TftTurn::default());
@@ -407,7 +442,10 @@ pub(crate) fn tft_before(
     }
     in_turn(ctx, &l, attacker)?;
     free_to_act(ctx, &l, attacker)?;
-    let mut turn = TftTurn::default();
+    let mut turn = TftTurn {
+        counted: l.state.figure(attacker).is_some(),
+        ..TftTurn::default()
+    };
     if let Some(t) = l.state.figure(target) {
         turn.guard = t
             .declared
@@ -434,7 +472,7 @@ pub(crate) fn tft_before(
                 meta.multiplier
             )));
         }
-        one_action(ctx, &l, a, Some(meta.actions))?;
+        one_action(ctx, &l, a, Some(meta.actions), shooting_twice)?;
         turn.multiplier = (meta.multiplier > 0).then_some(meta.multiplier);
     } else if actions_given.is_some_and(|g| g > 0) && l.state.begun() {
         return Err(user(format!(
@@ -442,7 +480,7 @@ pub(crate) fn tft_before(
             escape(&a.name)
         )));
     } else {
-        one_action(ctx, &l, a, None)?;
+        one_action(ctx, &l, a, None, shooting_twice)?;
     }
     Ok(turn)
 }
@@ -453,13 +491,26 @@ pub(crate) fn tft_before(
 /// turn it is is refused; a GM's goes ahead, and its after-hook says so ([`gm_call`]). Before
 /// the fight begins, or for a figure whose turn it is not (a player was refused that already by
 /// [`in_turn`]), nothing is counted.
-fn one_action(ctx: &Ctx<'_>, l: &Loaded, a: &Figure, meta: Option<u32>) -> AppResult<()> {
+///
+/// A bow fast enough to shoot twice (tft-rules-summary.md, "MISSILE WEAPONS": two shots a round
+/// at the adjDX its row names) shoots both in one missile-weapon action: the second shot of a
+/// turn whose first was also declared `shooting-twice` is one more roll, not one more action.
+fn one_action(
+    ctx: &Ctx<'_>,
+    l: &Loaded,
+    a: &Figure,
+    meta: Option<u32>,
+    shooting_twice: bool,
+) -> AppResult<()> {
     if ctx.is_gm() || !l.state.begun() || l.state.current().is_none_or(|f| f.id != a.id) {
         return Ok(());
     }
+    let second_shot = u32::from(shooting_twice && a.twice);
     match meta {
-        Some(actions) if a.rolls_this_turn >= actions => Err(user(too_many(a, actions))),
-        None if a.rolls_this_turn >= 1 => Err(user(format!(
+        Some(actions) if a.rolls_this_turn >= actions + second_shot => {
+            Err(user(too_many(a, actions)))
+        }
+        None if a.rolls_this_turn > second_shot => Err(user(format!(
             "{} has already acted this turn, and TFT gives a figure one action a turn (more only with multiple actions declared: /encounter declare actions:2). /encounter next passes the turn.",
             escape(&a.name)
         ))),
@@ -480,9 +531,10 @@ fn gm_call(a: &Figure, allowed: u32, rule: &str) -> Option<String> {
     })
 }
 
-/// What TFT allows a figure in its turn: its declared meta-option's actions, else one.
-fn tft_allowed(a: &Figure) -> u32 {
-    super::tft::meta_of(a).map_or(1, |m| m.actions)
+/// What TFT allows a figure in its turn: its declared meta-option's actions, else one; and one
+/// roll more for the second shot of a bow shooting twice ([`one_action`]).
+fn tft_allowed(a: &Figure, shooting_twice: bool) -> u32 {
+    super::tft::meta_of(a).map_or(1, |m| m.actions) + u32::from(shooting_twice && a.twice)
 }
 
 fn too_many(a: &Figure, actions: u32) -> String {
@@ -526,7 +578,7 @@ fn declared_meta(
         return Ok(None);
     };
     let meta = super::tft::meta_of(a);
-    one_action(ctx, &l, a, meta.map(|m| m.actions))?;
+    one_action(ctx, &l, a, meta.map(|m| m.actions), false)?;
     Ok(meta)
 }
 
@@ -671,7 +723,7 @@ pub(crate) fn tft_cast_after(
     if current == Some(caster) {
         lines.extend(gm_call(
             a,
-            tft_allowed(a),
+            tft_allowed(a, false),
             "TFT gives a figure one action a turn",
         ));
     }
@@ -793,6 +845,8 @@ pub(crate) struct TftBlow {
     /// The weapon shot must be reloaded: its name and the turns it takes, the shot's included
     /// (a crossbow, tft-rules-summary.md, "MISSILE WEAPONS").
     pub reload: Option<(&'static str, u32)>,
+    /// The shot was declared one of two this turn (`adjust:shooting-twice`).
+    pub shooting_twice: bool,
 }
 
 /// After a TFT attack: the attacker has acted (its hits since its last action start again)
@@ -812,7 +866,15 @@ pub(crate) fn tft_after(ctx: &Ctx<'_>, conn: &Conn, blow: &TftBlow) -> AppResult
     let mut call = None;
     if let Some(a) = l.state.figure_mut(attacker) {
         if current == Some(attacker) {
-            call = gm_call(a, tft_allowed(a), "TFT gives a figure one action a turn");
+            call = gm_call(
+                a,
+                tft_allowed(a, blow.shooting_twice),
+                "TFT gives a figure one action a turn",
+            );
+        }
+        // The turn's first roll, declared one of two shots, lets a second shot follow.
+        if a.rolls_this_turn == 0 {
+            a.twice = blow.shooting_twice;
         }
         a.rolls_this_turn += 1;
         a.hits_since = 0;

@@ -174,6 +174,10 @@ pub struct Figure {
     /// THIZ: one attack a turn, two with two weapons).
     #[serde(default)]
     pub rolls_this_turn: u32,
+    /// TFT: this turn's first roll was the first of a bow's two shots (`shooting-twice`), so a
+    /// second shot may follow in the same action.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub twice: bool,
 }
 
 impl Figure {
@@ -196,6 +200,7 @@ impl Figure {
             acted: false,
             meta: None,
             rolls_this_turn: 0,
+            twice: false,
         }
     }
 }

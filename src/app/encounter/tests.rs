@@ -739,7 +739,7 @@ fn tft_hits_since_the_last_action_cost_two_adj_dx_from_five() {
                 let caller = caller(GM);
                 let mut ctx = crate::app::Ctx::new(&t.app, &caller, "x").unwrap();
                 ctx.channel = Some(CH);
-                Ok(super::hooks::tft_before(&ctx, c, kara, orc, None))
+                Ok(super::hooks::tft_before(&ctx, c, kara, orc, (None, false)))
             })
             .unwrap()
             .unwrap();
@@ -1014,6 +1014,7 @@ mod hits;
 mod integrity;
 mod players;
 mod quick;
+mod several;
 mod shown;
 mod timed;
 mod trust;

@@ -134,6 +134,7 @@ fn new_round(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> 
         f.acted = false;
         f.meta = None;
         f.rolls_this_turn = 0;
+        f.twice = false;
         f.declared = None;
     }
     refresh(state, facts, true);
@@ -271,6 +272,7 @@ fn pick_next(state: &mut State, facts: &AllFacts, dice: &mut impl DieSource) -> 
     state.turn = state.order.len() - 1;
     if let Some(f) = state.figure_mut(id) {
         f.rolls_this_turn = 0;
+        f.twice = false;
     }
     Ok(true)
 }

@@ -333,6 +333,7 @@ fn start_turn(state: &mut State) {
         return;
     };
     f.rolls_this_turn = 0;
+    f.twice = false;
     if matches!(
         f.declared,
         Some(super::state::Declared::Defend | super::state::Declared::Wait)
@@ -397,6 +398,7 @@ pub fn act_on_wait(
         f.declared = None;
         // The turn it takes now (or at the end of the pass) is a new one.
         f.rolls_this_turn = 0;
+        f.twice = false;
     }
     let detail = format!(
         "Reflexes {}: rolled {} ({}; {} or better acts first)",

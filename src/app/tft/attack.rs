@@ -6,6 +6,7 @@ pub(crate) mod adjust;
 mod encounter;
 mod house;
 mod render;
+mod several;
 
 pub(super) use render::{breakdown, outcome_name, outcome_tone, table_text};
 
@@ -23,8 +24,8 @@ use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user, weapons};
 use crate::rules::dice::DieSource as _;
 use crate::rules::tft::attack::{
-    Adjustment, AttackKind, AttackSetup, AttackSpec, DefendAndAttack, Mishap, ParryShield,
-    PreciseTarget, Technique,
+    Adjustment, AttackKind, AttackSetup, AttackSpec, AttackTableSettings, DefendAndAttack, Mishap,
+    ParryShield, PreciseTarget, Technique,
 };
 use crate::rules::tft::character::Talent;
 use crate::rules::tft::damage::{
@@ -36,6 +37,7 @@ use crate::rules::tft::injury::AttributeRoll;
 use crate::rules::tft::odds::attack_odds;
 use crate::rules::tft::resolve::resolve_attack;
 use crate::rules::tft::{Multiplier, injury, multi};
+use crate::store::Conn;
 use crate::store::characters::{self, Character, Item};
 
 /// The largest free modifier either way (the attack rules' own limit).
@@ -96,6 +98,9 @@ pub struct Attack {
     extras: adjust::Extras,
     /// The guild plays with Bill Seurer's house rules (read when the attack runs).
     house_rules: bool,
+    /// Attacks of this same command before this one, outside an encounter (which counts them
+    /// itself): each is one earlier roll for a shot or a throw (`several`).
+    earlier: u32,
 }
 
 const OPTIONS: [&str; 17] = [
@@ -214,173 +219,189 @@ impl Attack {
                 .transpose()?
                 .unwrap_or_default(),
             house_rules: true,
+            earlier: 0,
         })
     }
 
-    #[allow(clippy::too_many_lines)] // One transaction, read top to bottom: roll, write, reply.
     fn run_turn(mut self, ctx: &Ctx<'_>, turn: &TftTurn) -> AppResult<Reply> {
         let (settings, house_rules) = table_settings(ctx);
         self.house_rules = house_rules;
-        let guild = ctx.caller.guild;
-        let (what, full) = ctx.app.store.write(|tx| -> AppResult<(String, Reply)> {
-            let attacker = ctx.acting_character(tx, Some(&self.attacker))?;
-            // In an encounter, a player may name one of its NPCs (whose numbers stay hidden).
-            let target = hooks::target(ctx, tx, &self.target)?;
-            hooks::may_strike(ctx, tx, &attacker, &target)?;
-            let a_sheet = tft_sheet(&attacker)?;
-            let t_sheet = tft_sheet(&target)?;
-            state::ready_to_attack(tx, guild, &attacker, &a_sheet)?;
-            let items = characters::items(tx, guild, attacker.id)?;
-            let st_less = a_sheet.st - self.attack_st(&attacker, &a_sheet)?;
-            let chosen = choose_weapon(&attacker, &items, self.weapon.as_deref(), st_less)?;
-            let chosen = self.without_house_rules(chosen)?;
-            if !self.house_rules {
-                super::shared::house_gear(&attacker, &a_sheet)?;
-                super::shared::house_gear(&target, &t_sheet)?;
-            }
-            let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet, self.house_rules)?;
-            let adjustments = more(
-                self.adjustments(&chosen, &attacker, &a_sheet)?,
-                turn,
-                &chosen,
-            );
-            let mut spec = AttackSpec {
-                dx: a_sheet.dx,
-                armor_dx,
-                shield_dx,
-                technique: Technique::Normal,
-                adjustments: self.plain_adjustments(adjustments)?,
-            };
-            // The plain adjDX decides whether the archer may shoot twice or take a good shot.
-            let plain = spec.setup().map_err(user)?;
-            spec.technique = self.technique(&chosen, &attacker, &a_sheet, &plain)?;
-            let reload = reload_turns(&chosen, plain.adj_dx, a_sheet.st);
-            if let Some((weapon, _)) = reload {
-                hooks::tft_reloading(ctx, tx, attacker.id, weapon)?;
-            }
-            let setup = spec.setup().map_err(user)?;
-            let attacker_st = self.attack_st(&attacker, &a_sheet)?;
-            let blow = self.blow(&chosen, attacker_st, setup.technique);
-            // Refuse what the damage rules would refuse before any die is rolled.
-            check_striker(&blow.striker, attacker_st, a_sheet.st)?;
-            injury::reaction_thresholds(t_sheet.st).map_err(user)?;
-            let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
-            let struck = Target {
-                defence: self.defence(&target, &t_sheet, ctx.is_gm())?,
-                st: t_sheet.st,
-                st_left: st_left(&t_sheet, hits_before, fatigue),
-                earlier_hits: turn.earlier_hits,
-                acrobatics_adj_dx: acrobatics(&target, &t_sheet, self.house_rules)?,
-            };
-            let aimed = self.aimed(&chosen);
-            let (res, breakage, self_damage, lance) = {
-                let mut dice = ctx.dice();
-                let res = resolve_attack(&mut dice, &setup, settings, &blow, &struck, house_rules)
-                    .map_err(user)?;
-                let mishap = chosen.kind().mishap(res.roll.outcome);
-                let breakage = (mishap == Mishap::WeaponBreaks)
-                    .then(|| chosen.quality.roll_breakage(&mut dice));
-                // tft-rules-summary.md, "ROLLING TO HIT": bare hands on 17 or 18 miss and do 1d
-                // to the attacker. Decision: the attacker hurts itself, so its armor stops none.
-                let self_damage = (mishap == Mishap::SelfDamage).then(|| dice.roll(6));
-                let rider = (a_sheet.st, a_sheet.dx + armor_dx + shield_dx);
-                let lance = self.keep_lance(res.roll.is_hit(), &chosen, rider, &mut dice);
-                (res, breakage, self_damage, lance)
-            };
-            let new_hits = res.damage.as_ref().map_or(0, |d| i64::from(d.applied.hits));
-            let aimed_effects = aimed
-                .filter(|_| res.roll.is_hit())
-                .map(|t| (t, t.effects(new_hits as u32)));
-            if new_hits > 0 {
-                characters::set_tft_damage(tx, guild, target.id, hits_before + new_hits, fatigue)?;
-            }
-            state::record_blow(tx, guild, &target, &t_sheet, res.damage.as_ref())?;
-            let down = res.damage.as_ref().is_some_and(|d| {
-                d.after.knocked_down || d.applied.condition != injury::Condition::Conscious
-            });
-            let lines = hooks::tft_after(
-                ctx,
-                tx,
-                &hooks::TftBlow {
-                    attacker: attacker.id,
-                    target: target.id,
-                    hits: new_hits as i32,
-                    target_st: t_sheet.st,
-                    down,
-                    reload,
-                },
-            )?;
-            if breakage.is_some_and(|b| b.broken) {
-                state::record_break(tx, guild, &attacker, chosen.item)?;
-            }
-            if chosen.kind().mishap(res.roll.outcome) == Mishap::DropWeapon {
-                state::record_drop(tx, guild, &attacker, chosen.item)?;
-            }
-            let mut lines = lines;
-            lines.extend(hurt_self(ctx, tx, attacker.id, a_sheet.st, self_damage)?);
-            let label = format!("{} attacks {}", attacker.name, target.name);
-            ctx.log_roll(
-                tx,
-                Some(attacker.id),
-                "tft attack",
-                self.mode,
-                &label,
-                &json!({
-                    "attacker": attacker.id,
-                    "target": target.id,
-                    "weapon": chosen.name,
-                    "adj_dx": setup.adj_dx,
-                    "dice": setup.dice,
-                    "faces": res.roll.faces,
-                    "total": res.roll.total,
-                    "outcome": self_damage
-                        .map_or(outcome_name(res.roll.outcome), |_| render::SELF_DAMAGE),
-                    "before_armor": res.damage.as_ref().map(|d| d.damage.before_armor),
-                    "hits": new_hits,
-                    "hits_taken": hits_before + new_hits,
-                    "weapon_broken": breakage.map(|b| b.broken),
-                    "self_damage": self_damage,
-                    "lance_kept": lance.as_ref().map(|l| l.success),
-                    "doubled_outright": res.roll.doubled_outright(),
-                    "aim": aimed.map(|t| format!("{t:?}")),
-                }),
-            )?;
-            let shown = render::Shown {
-                attacker: &attacker.name,
-                target: &target.name,
-                weapon: &chosen.name,
-                weapon_note: chosen.note.as_deref(),
-                setup: &setup,
-                res: &res,
-                breakage,
-                self_damage,
-                target_st: t_sheet.st,
-                hits_before,
-                lance: lance.as_ref(),
-                hit_chance: attack_odds(&setup, settings).ok().map(|o| o.hit_percent()),
-                aimed: aimed_effects.as_ref(),
-                doubled_outright: res.roll.doubled_outright(),
-                npcs: (attacker.npc, target.npc),
-            };
-            // A target left below 0 ST is offered its dying roll (`/tft dying`) as a button.
-            let dying = res
-                .damage
-                .as_ref()
-                .is_some_and(|d| d.applied.condition == injury::Condition::Dying);
-            let mut reply = hooks::with_lines(
-                Reply::public("").with_embed(render::embed(&shown)),
-                RollMode::Public,
-                &lines,
-            );
-            if dying {
-                // An NPC's dying roll is the GM's: its button reaches the GM alone.
-                let mut button = crate::app::encounter::status::tft_dying_button(target.id);
-                button.label = screen::npc(target.npc, button.label);
-                reply = reply.with_button(button);
-            }
-            Ok((format!("an attack on {}", escape(&target.name)), reply))
-        })?;
+        let (what, full) = ctx
+            .app
+            .store
+            .write(|tx| self.resolve(ctx, tx, turn, settings))?;
         Ok(ctx.route(self.mode, &what, full))
+    }
+
+    /// One attack, rolled and written in `tx`: what the reply names it ("an attack on Orc")
+    /// and the reply before it is routed by its mode.
+    #[allow(clippy::too_many_lines)] // One attack, read top to bottom: roll, write, reply.
+    fn resolve(
+        &self,
+        ctx: &Ctx<'_>,
+        tx: &Conn,
+        turn: &TftTurn,
+        settings: AttackTableSettings,
+    ) -> AppResult<(String, Reply)> {
+        let house_rules = self.house_rules;
+        let guild = ctx.caller.guild;
+        let attacker = ctx.acting_character(tx, Some(&self.attacker))?;
+        // In an encounter, a player may name one of its NPCs (whose numbers stay hidden).
+        let target = hooks::target(ctx, tx, &self.target)?;
+        hooks::may_strike(ctx, tx, &attacker, &target)?;
+        let a_sheet = tft_sheet(&attacker)?;
+        let t_sheet = tft_sheet(&target)?;
+        state::ready_to_attack(tx, guild, &attacker, &a_sheet)?;
+        let items = characters::items(tx, guild, attacker.id)?;
+        let st_less = a_sheet.st - self.attack_st(&attacker, &a_sheet)?;
+        let chosen = choose_weapon(&attacker, &items, self.weapon.as_deref(), st_less)?;
+        let chosen = self.without_house_rules(chosen)?;
+        if !self.house_rules {
+            super::shared::house_gear(&attacker, &a_sheet)?;
+            super::shared::house_gear(&target, &t_sheet)?;
+        }
+        let (armor_dx, shield_dx) = gear_dx(&attacker, &a_sheet, self.house_rules)?;
+        let adjustments = more(
+            self.adjustments(&chosen, &attacker, &a_sheet)?,
+            turn,
+            &chosen,
+        );
+        let mut spec = AttackSpec {
+            dx: a_sheet.dx,
+            armor_dx,
+            shield_dx,
+            technique: Technique::Normal,
+            adjustments: self.plain_adjustments(adjustments)?,
+        };
+        // The plain adjDX decides whether the archer may shoot twice or take a good shot.
+        let plain = spec.setup().map_err(user)?;
+        spec.technique = self.technique(&chosen, &attacker, &a_sheet, &plain)?;
+        let reload = reload_turns(&chosen, plain.adj_dx, a_sheet.st);
+        if let Some((weapon, _)) = reload {
+            hooks::tft_reloading(ctx, tx, attacker.id, weapon)?;
+        }
+        let setup = spec.setup().map_err(user)?;
+        let attacker_st = self.attack_st(&attacker, &a_sheet)?;
+        let blow = self.blow(&chosen, attacker_st, setup.technique);
+        // Refuse what the damage rules would refuse before any die is rolled.
+        check_striker(&blow.striker, attacker_st, a_sheet.st)?;
+        injury::reaction_thresholds(t_sheet.st).map_err(user)?;
+        let (hits_before, fatigue) = characters::tft_damage(tx, guild, target.id)?;
+        let struck = Target {
+            defence: self.defence(&target, &t_sheet, ctx.is_gm())?,
+            st: t_sheet.st,
+            st_left: st_left(&t_sheet, hits_before, fatigue),
+            earlier_hits: turn.earlier_hits,
+            acrobatics_adj_dx: acrobatics(&target, &t_sheet, self.house_rules)?,
+        };
+        let aimed = self.aimed(&chosen);
+        let (res, breakage, self_damage, lance) = {
+            let mut dice = ctx.dice();
+            let res = resolve_attack(&mut dice, &setup, settings, &blow, &struck, house_rules)
+                .map_err(user)?;
+            let mishap = chosen.kind().mishap(res.roll.outcome);
+            let breakage =
+                (mishap == Mishap::WeaponBreaks).then(|| chosen.quality.roll_breakage(&mut dice));
+            // tft-rules-summary.md, "ROLLING TO HIT": bare hands on 17 or 18 miss and do 1d
+            // to the attacker. Decision: the attacker hurts itself, so its armor stops none.
+            let self_damage = (mishap == Mishap::SelfDamage).then(|| dice.roll(6));
+            let rider = (a_sheet.st, a_sheet.dx + armor_dx + shield_dx);
+            let lance = self.keep_lance(res.roll.is_hit(), &chosen, rider, &mut dice);
+            (res, breakage, self_damage, lance)
+        };
+        let new_hits = res.damage.as_ref().map_or(0, |d| i64::from(d.applied.hits));
+        let aimed_effects = aimed
+            .filter(|_| res.roll.is_hit())
+            .map(|t| (t, t.effects(new_hits as u32)));
+        if new_hits > 0 {
+            characters::set_tft_damage(tx, guild, target.id, hits_before + new_hits, fatigue)?;
+        }
+        state::record_blow(tx, guild, &target, &t_sheet, res.damage.as_ref())?;
+        let down = res.damage.as_ref().is_some_and(|d| {
+            d.after.knocked_down || d.applied.condition != injury::Condition::Conscious
+        });
+        let lines = hooks::tft_after(
+            ctx,
+            tx,
+            &hooks::TftBlow {
+                attacker: attacker.id,
+                target: target.id,
+                hits: new_hits as i32,
+                target_st: t_sheet.st,
+                down,
+                reload,
+                shooting_twice: self.extras.shooting_twice,
+            },
+        )?;
+        if breakage.is_some_and(|b| b.broken) {
+            state::record_break(tx, guild, &attacker, chosen.item)?;
+        }
+        if chosen.kind().mishap(res.roll.outcome) == Mishap::DropWeapon {
+            state::record_drop(tx, guild, &attacker, chosen.item)?;
+        }
+        let mut lines = lines;
+        lines.extend(hurt_self(ctx, tx, attacker.id, a_sheet.st, self_damage)?);
+        let label = format!("{} attacks {}", attacker.name, target.name);
+        ctx.log_roll(
+            tx,
+            Some(attacker.id),
+            "tft attack",
+            self.mode,
+            &label,
+            &json!({
+                "attacker": attacker.id,
+                "target": target.id,
+                "weapon": chosen.name,
+                "adj_dx": setup.adj_dx,
+                "dice": setup.dice,
+                "faces": res.roll.faces,
+                "total": res.roll.total,
+                "outcome": self_damage
+                    .map_or(outcome_name(res.roll.outcome), |_| render::SELF_DAMAGE),
+                "before_armor": res.damage.as_ref().map(|d| d.damage.before_armor),
+                "hits": new_hits,
+                "hits_taken": hits_before + new_hits,
+                "weapon_broken": breakage.map(|b| b.broken),
+                "self_damage": self_damage,
+                "lance_kept": lance.as_ref().map(|l| l.success),
+                "doubled_outright": res.roll.doubled_outright(),
+                "aim": aimed.map(|t| format!("{t:?}")),
+            }),
+        )?;
+        let shown = render::Shown {
+            attacker: &attacker.name,
+            target: &target.name,
+            weapon: &chosen.name,
+            weapon_note: chosen.note.as_deref(),
+            setup: &setup,
+            res: &res,
+            breakage,
+            self_damage,
+            target_st: t_sheet.st,
+            hits_before,
+            lance: lance.as_ref(),
+            hit_chance: attack_odds(&setup, settings).ok().map(|o| o.hit_percent()),
+            aimed: aimed_effects.as_ref(),
+            doubled_outright: res.roll.doubled_outright(),
+            npcs: (attacker.npc, target.npc),
+        };
+        // A target left below 0 ST is offered its dying roll (`/tft dying`) as a button.
+        let dying = res
+            .damage
+            .as_ref()
+            .is_some_and(|d| d.applied.condition == injury::Condition::Dying);
+        let mut reply = hooks::with_lines(
+            Reply::public("").with_embed(render::embed(&shown)),
+            RollMode::Public,
+            &lines,
+        );
+        if dying {
+            // An NPC's dying roll is the GM's: its button reaches the GM alone.
+            let mut button = crate::app::encounter::status::tft_dying_button(target.id);
+            button.label = screen::npc(target.npc, button.label);
+            reply = reply.with_button(button);
+        }
+        Ok((format!("an attack on {}", escape(&target.name)), reply))
     }
 
     /// tft-house-rules.txt, "Lance and Pike Rules": a rider whose lance charge hits rolls 3d
@@ -639,8 +660,9 @@ impl Attack {
         if let Some(target) = self.aimed(chosen) {
             out.push(Adjustment::Precise(target));
         }
-        if self.prior > 0 {
-            out.push(Adjustment::EarlierRollsThisTurn(self.prior));
+        let prior = self.prior + if shot { self.earlier } else { 0 };
+        if prior > 0 {
+            out.push(Adjustment::EarlierRollsThisTurn(prior));
         }
         if let Some(multiplier) = self.actions {
             out.push(Adjustment::MultipleActions { multiplier });

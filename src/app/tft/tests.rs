@@ -3209,6 +3209,76 @@ fn a_good_shot_replaces_the_second_shot_and_a_slings_wait_earns_nothing() {
     assert_eq!(w.rolls(), 3);
 }
 
+/// Issue 59, item 6, outside a fight: a bow shooting twice strikes two targets, the second
+/// shot one earlier roll down (tft-house-rules-combat.txt, "Rolling to Miss and Multiple Rolls
+/// to Hit"); multiple actions give one attack each (tft-multiple-actions.txt, `actions:1`
+/// for two, each with the variant's extra die); a player's more is refused and rolls nothing;
+/// a GM's goes ahead and says it was the GM's call.
+#[test]
+fn several_targets_take_the_attacks_the_rules_give() {
+    let w = world();
+    let ann = w.tft("Vexa", ANN, fighter(12, 30));
+    w.give(ann, "weapon", "longbow", "{}");
+    w.tft("Brom", BOB, fighter(60, 12));
+    w.tft("Cato", BOB, fighter(60, 12));
+    let attack = |user: u64, targets: &str, extra: &[(&'static str, &'static str)]| {
+        let mut opts = vec![("attacker", "Vexa"), ("target", targets)];
+        opts.extend_from_slice(extra);
+        w.run(user, &["tft", "attack"], &opts)
+    };
+    let bow = [("weapon", "longbow"), ("range", "5")];
+    let twice = [bow[0], bow[1], ("adjust", "shooting-twice")];
+    for (extra, says) in [
+        (&bow[..], "may strike 1 attack, not 2 targets"),
+        (
+            &[("weapon", "hands")][..],
+            "may strike 1 attack, not 2 targets",
+        ),
+    ] {
+        let r = attack(ANN, "Brom, Cato", extra);
+        assert!(refusal(&r).contains(says), "{r:?}");
+    }
+    let r = attack(ANN, "Brom, Cato, Vexa", &twice);
+    assert!(refusal(&r).contains("may strike 2 attacks, not 3"), "{r:?}");
+    assert_eq!(w.rolls(), 0, "refusals roll nothing");
+
+    let r = attack(ANN, "Brom, Cato", &twice);
+    assert_eq!(r.embeds.len(), 2, "{r:?}");
+    let adj = |i: usize| {
+        r.embeds[i]
+            .fields
+            .iter()
+            .find(|f| f.name == "adjDX")
+            .unwrap()
+            .value
+            .clone()
+    };
+    assert!(!adj(0).contains("earlier roll"), "{}", adj(0));
+    assert!(adj(1).contains("1 earlier roll this turn"), "{}", adj(1));
+    assert_eq!(w.rolls(), 2);
+
+    // Two declared actions: two blows, each on the variant's terms (no earlier-roll penalty
+    // for blows in hand: it is the archer's, thrower's and caster's).
+    let r = attack(ANN, "Brom, Cato", &[("weapon", "hands"), ("actions", "1")]);
+    assert_eq!(r.embeds.len(), 2, "{r:?}");
+    for e in &r.embeds {
+        let adj = &e.fields.iter().find(|f| f.name == "adjDX").unwrap().value;
+        assert!(adj.contains("multiple actions"), "{adj}");
+        assert!(!adj.contains("earlier roll"), "{adj}");
+    }
+    assert_eq!(w.rolls(), 4);
+
+    // The GM may strike more; the message says whose call it was.
+    let r = attack(GM, "Brom, Cato", &[("weapon", "hands")]);
+    assert_eq!(r.embeds.len(), 2, "{r:?}");
+    assert!(
+        r.content
+            .starts_with("GM's call: 2 targets, where this turn gives 1 attack"),
+        "{r:?}"
+    );
+    assert_eq!(w.rolls(), 6);
+}
+
 #[test]
 fn autocomplete_lists_are_accepted_values() {
     let t = crate::app::tft::talent_suggestions("Sword, acro");

@@ -739,77 +739,88 @@ fn wound_record(w: AddedWound) -> WoundRecord {
 
 /// Runs `/attack`.
 pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
-    ctx.app.store.write(|tx| {
-        let named = hooks::attacker_name(ctx, tx, &a.attacker)?;
-        let attacker = ctx.acting_character(tx, Some(&named))?;
-        // In an encounter, a player may name one of its NPCs (whose numbers stay hidden).
-        let target = hooks::target(ctx, tx, &a.target)?;
-        if attacker.id == target.id {
-            return Err(user(format!(
-                "{} cannot attack themselves; name another target.",
-                escape(&attacker.name)
-            )));
-        }
-        hooks::may_strike(ctx, tx, &attacker, &target)?;
-        let npcs = Npcs::of(&attacker, &target);
-        let att = ThizChar::load(tx, attacker, "/attack")?;
-        let tgt = ThizChar::load(tx, target, "/attack")?;
-        // A dying, unconscious or dead character cannot attack (thiz-rulebook.md, "Damage").
-        att.able_to_act()?;
-        // The encounter's turn and the target's declared Defend and Prone.
-        let turn = hooks::thiz_before(ctx, tx, att.character.id, tgt.character.id, a.second)?;
-        let (a, defend) = &thiz_args(a, &turn, &tgt)?;
-        let (mut plan, weapon) = plan(ctx, tx, &att, &tgt, a)?;
-        plan.defend = *defend;
-        let mut rec = blank_record(&att.character, &tgt.character, weapon, plan.clone());
-        let mut sheet = tgt.wounds.clone();
-        {
-            let mut dice = ctx.dice();
-            strike(&mut rec, &plan, &mut dice)?;
-            take(&mut rec, &plan, &mut sheet, &mut dice)?;
-        }
-        if !rec.changes.is_empty() {
-            characters::set_wounds(
-                tx,
-                ctx.caller.guild,
-                tgt.character.id,
-                &rows_from_sheet(&sheet),
-            )?;
-        }
-        rec.condition = tgt
-            .record_wounds(tx, &sheet, damage_kind(&plan))?
-            .map(|c| c.name().to_owned());
-        let roll_id = ctx.log_roll(
+    let targets = hooks::target_list(&a.target)?;
+    if targets.len() > 1 {
+        return super::several::run(ctx, a, &targets);
+    }
+    let one = AttackArgs {
+        target: targets[0].clone(),
+        ..a.clone()
+    };
+    ctx.app.store.write(|tx| run_in(ctx, tx, &one))
+}
+
+/// One attack, rolled and written in `tx`, its reply routed by its mode.
+pub(super) fn run_in(ctx: &Ctx<'_>, tx: &Conn, a: &AttackArgs) -> AppResult<Reply> {
+    let named = hooks::attacker_name(ctx, tx, &a.attacker)?;
+    let attacker = ctx.acting_character(tx, Some(&named))?;
+    // In an encounter, a player may name one of its NPCs (whose numbers stay hidden).
+    let target = hooks::target(ctx, tx, &a.target)?;
+    if attacker.id == target.id {
+        return Err(user(format!(
+            "{} cannot attack themselves; name another target.",
+            escape(&attacker.name)
+        )));
+    }
+    hooks::may_strike(ctx, tx, &attacker, &target)?;
+    let npcs = Npcs::of(&attacker, &target);
+    let att = ThizChar::load(tx, attacker, "/attack")?;
+    let tgt = ThizChar::load(tx, target, "/attack")?;
+    // A dying, unconscious or dead character cannot attack (thiz-rulebook.md, "Damage").
+    att.able_to_act()?;
+    // The encounter's turn and the target's declared Defend and Prone.
+    let turn = hooks::thiz_before(ctx, tx, att.character.id, tgt.character.id, a.second)?;
+    let (a, defend) = &thiz_args(a, &turn, &tgt)?;
+    let (mut plan, weapon) = plan(ctx, tx, &att, &tgt, a)?;
+    plan.defend = *defend;
+    let mut rec = blank_record(&att.character, &tgt.character, weapon, plan.clone());
+    let mut sheet = tgt.wounds.clone();
+    {
+        let mut dice = ctx.dice();
+        strike(&mut rec, &plan, &mut dice)?;
+        take(&mut rec, &plan, &mut sheet, &mut dice)?;
+    }
+    if !rec.changes.is_empty() {
+        characters::set_wounds(
             tx,
-            Some(att.character.id),
-            "attack",
-            a.mode,
-            "",
-            &ThizRecord::Attack(rec.clone()),
+            ctx.caller.guild,
+            tgt.character.id,
+            &rows_from_sheet(&sheet),
         )?;
-        let mut lines = hooks::thiz_after(
-            ctx,
-            tx,
-            (att.character.id, tgt.character.id),
-            (*defend > 0, a.second),
-            rec.condition.as_deref(),
-        )?;
-        if *defend > 0 {
-            lines.insert(
-                0,
-                format!(
-                    "{} defends: {} (counted on its side of the attack).",
-                    escape(&tgt.character.name),
-                    screen::npc(npcs.target, format!("+{defend} to Speed"))
-                ),
-            );
-        }
-        Ok(hooks::with_lines(
-            routed(ctx, a.mode, &rec, roll_id, None, npcs),
-            a.mode,
-            &lines,
-        ))
-    })
+    }
+    rec.condition = tgt
+        .record_wounds(tx, &sheet, damage_kind(&plan))?
+        .map(|c| c.name().to_owned());
+    let roll_id = ctx.log_roll(
+        tx,
+        Some(att.character.id),
+        "attack",
+        a.mode,
+        "",
+        &ThizRecord::Attack(rec.clone()),
+    )?;
+    let mut lines = hooks::thiz_after(
+        ctx,
+        tx,
+        (att.character.id, tgt.character.id),
+        (*defend > 0, a.second),
+        rec.condition.as_deref(),
+    )?;
+    if *defend > 0 {
+        lines.insert(
+            0,
+            format!(
+                "{} defends: {} (counted on its side of the attack).",
+                escape(&tgt.character.name),
+                screen::npc(npcs.target, format!("+{defend} to Speed"))
+            ),
+        );
+    }
+    Ok(hooks::with_lines(
+        routed(ctx, a.mode, &rec, roll_id, None, npcs),
+        a.mode,
+        &lines,
+    ))
 }
 
 /// Bare fists knock out; anything else can kill (thiz-rulebook.md, "Damage").

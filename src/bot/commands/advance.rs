@@ -65,7 +65,7 @@ pub async fn advance_spend(
     #[description = "The skill to raise or learn"]
     #[autocomplete = "autocomplete::skill"]
     skill: String,
-    #[description = "Whose points (default: your latest character)"]
+    #[description = "Whose points (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "The rating to reach (default one higher; 1 to 30)"]
@@ -85,7 +85,7 @@ pub async fn advance_spend(
 pub async fn advance_train(
     ctx: Context<'_>,
     #[description = "What is studied"] study: Study,
-    #[description = "Who studies (default: your latest character)"]
+    #[description = "Who studies (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Studying while travelling (a third longer)"] road: Option<bool>,
@@ -109,7 +109,7 @@ pub async fn advance_craft(
     #[description = "The Artisan, Trade or Profession skill, for a new piece"]
     #[autocomplete = "autocomplete::skill"]
     skill: Option<String>,
-    #[description = "Who crafts (default: your latest character)"]
+    #[description = "Who crafts (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "A new piece's target score (1 to 1000)"]
@@ -143,7 +143,7 @@ pub async fn advance_work(
     #[description = "The skill worked with"]
     #[autocomplete = "autocomplete::skill"]
     skill: String,
-    #[description = "Who works (default: your latest character)"]
+    #[description = "Who works (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Weeks worked (1 to 12)"]

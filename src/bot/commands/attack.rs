@@ -10,7 +10,7 @@ use crate::bot::{Context, Error};
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn attack(
     ctx: Context<'_>,
-    #[description = "Who is attacked"]
+    #[description = "Who is attacked; with pair, two: \"A, B\" (B is struck with pair)"]
     #[autocomplete = "autocomplete::target"]
     target: String,
     #[description = "Who attacks (default: whose turn it is in this channel's encounter, else your character)"]

@@ -72,7 +72,7 @@ pub async fn character_create(
 #[poise::command(slash_command, rename = "show")]
 pub async fn character_show(
     ctx: Context<'_>,
-    #[description = "Whose sheet (default: your latest character)"]
+    #[description = "Whose sheet (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     name: Option<String>,
     // app::layout::MAX_PAGE.
@@ -209,7 +209,7 @@ pub async fn character_gear(
 #[poise::command(slash_command, rename = "validate")]
 pub async fn character_validate(
     ctx: Context<'_>,
-    #[description = "Whose sheet (default: your latest character)"]
+    #[description = "Whose sheet (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     name: Option<String>,
 ) -> Result<(), Error> {
@@ -272,7 +272,7 @@ pub async fn character_approve(
 #[poise::command(slash_command, rename = "export")]
 pub async fn character_export(
     ctx: Context<'_>,
-    #[description = "Whose sheet (default: your latest character)"]
+    #[description = "Whose sheet (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     name: Option<String>,
 ) -> Result<(), Error> {

@@ -17,7 +17,7 @@ pub async fn check(
     #[min = -40]
     #[max = 40]
     rating: Option<i64>,
-    #[description = "Whose check (default: your latest character)"]
+    #[description = "Whose check (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Added to the rating (-40 to 40)"]

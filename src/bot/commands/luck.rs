@@ -31,7 +31,7 @@ pub async fn luck(_: Context<'_>) -> Result<(), Error> {
 pub async fn luck_spend(
     ctx: Context<'_>,
     #[description = "What the luck is for"] kind: LuckKind,
-    #[description = "Whose luck (default: your latest character)"]
+    #[description = "Whose luck (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Points to spend (a stunt needs them; 1 to 999)"]

@@ -28,7 +28,7 @@ pub async fn magic_target(
     #[description = "Who it is turned on (or healed)"]
     #[autocomplete = "autocomplete::character"]
     target: String,
-    #[description = "Who uses the skill (default: your latest character)"]
+    #[description = "Who uses the skill (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Where a wound lands or is healed (default Chest)"]

@@ -38,7 +38,7 @@ pub async fn movement(_: Context<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, rename = "rate")]
 pub async fn move_rate(
     ctx: Context<'_>,
-    #[description = "Whose rates (default: your latest character)"]
+    #[description = "Whose rates (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Carrying a heavy load (Speed 0)"] heavy: Option<bool>,
@@ -64,7 +64,7 @@ pub async fn move_climb(
     #[min = 1]
     #[max = 10000]
     height: i64,
-    #[description = "Who climbs (default: your latest character)"]
+    #[description = "Who climbs (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "The surface's bonus or penalty (-40 to 40)"]
@@ -86,7 +86,7 @@ pub async fn move_climb(
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn move_travel(
     ctx: Context<'_>,
-    #[description = "Who travels or navigates (default: your latest character)"]
+    #[description = "Who travels or navigates (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "The mount's or traveller's Speed instead of the character's (-40 to 60)"]
@@ -126,7 +126,7 @@ pub async fn move_travel(
 #[poise::command(slash_command, rename = "animal")]
 pub async fn move_animal(
     ctx: Context<'_>,
-    #[description = "Who gives the command (default: your latest character)"]
+    #[description = "Who gives the command (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Added to the rating (-40 to 40)"]
@@ -146,7 +146,7 @@ pub async fn move_animal(
 #[poise::command(slash_command, rename = "spot")]
 pub async fn move_spot(
     ctx: Context<'_>,
-    #[description = "Who looks (default: your latest character)"]
+    #[description = "Who looks (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "In a city"] city: Option<bool>,
@@ -172,7 +172,7 @@ pub async fn move_pilot(
     #[description = "The Pilot skill, like Pilot (Cart)"]
     #[autocomplete = "autocomplete::skill"]
     skill: String,
-    #[description = "Who pilots (default: your latest character)"]
+    #[description = "Who pilots (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "How fast (flat-out costs 3)"] pace: Option<Pace>,
@@ -252,7 +252,7 @@ pub async fn move_near(
     #[autocomplete = "autocomplete::skill"]
     skill: String,
     #[description = "How they meet (default crossing)"] approach: Option<Approach>,
-    #[description = "Who pilots (default: your latest character)"]
+    #[description = "Who pilots (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "How fast (flat-out costs 3)"] pace: Option<Pace>,
@@ -304,7 +304,7 @@ pub async fn move_crash(
     #[min = 0]
     #[max = 60]
     vehicle_speed: i64,
-    #[description = "The occupant (default: your latest character)"]
+    #[description = "The occupant (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Armor Bonus where they were struck (0 to 40)"]

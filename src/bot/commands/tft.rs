@@ -41,7 +41,7 @@ pub async fn tft_save(
     #[min = 1]
     #[max = 12]
     dice: i64,
-    #[description = "Whose roll (default: your latest character)"]
+    #[description = "Whose roll (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Added to the number (-40 to 40)"]
@@ -64,7 +64,7 @@ pub async fn tft_save(
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn tft_attack(
     ctx: Context<'_>,
-    #[description = "Who is attacked"]
+    #[description = "Who is attacked; several: \"A, B\""]
     #[autocomplete = "autocomplete::target"]
     target: String,
     #[description = "Who attacks (default: whose turn it is)"]
@@ -80,7 +80,7 @@ pub async fn tft_attack(
     #[min = 0]
     #[max = 100]
     wait: Option<i64>,
-    #[description = "Distance in hexes, for a missile or thrown weapon (0 to 10000)"]
+    #[description = "Hexes to the target, missile or thrown (0 to 10000)"]
     #[min = 0]
     #[max = 10000]
     range: Option<i64>,
@@ -88,7 +88,7 @@ pub async fn tft_attack(
     #[min = 0]
     #[max = 100]
     prior: Option<i64>,
-    #[description = "The penalty multiplier of multiple actions this turn (1 or 2)"]
+    #[description = "Multiple actions' penalty multiplier (1 or 2)"]
     #[min = 1]
     #[max = 2]
     actions: Option<i64>,
@@ -99,7 +99,7 @@ pub async fn tft_attack(
     modifier: Option<i64>,
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
     #[description = "How the target parries the blow (more hits stopped)"] parry: Option<Parry>,
-    #[description = "The target's neighbours in a shield wall, one stop each (0 to 6)"]
+    #[description = "Neighbours in the target's shield wall (0 to 6)"]
     #[min = 0]
     #[max = 6]
     shield_wall: Option<i64>,
@@ -136,7 +136,7 @@ pub async fn tft_attack(
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn tft_hth(
     ctx: Context<'_>,
-    #[description = "Who tries to close (default: your latest character)"]
+    #[description = "Who tries to close (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Where the attempt comes from (default front)"] facing: Option<Facing>,
@@ -178,7 +178,7 @@ pub async fn tft_hth(
 #[poise::command(slash_command, rename = "dying")]
 pub async fn tft_dying(
     ctx: Context<'_>,
-    #[description = "Who is dying (default: your latest character)"]
+    #[description = "Who is dying (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Who tends the figure"] helper: Option<Helper>,
@@ -295,7 +295,7 @@ pub async fn tft_heal(
 #[poise::command(slash_command, rename = "stand")]
 pub async fn tft_stand(
     ctx: Context<'_>,
-    #[description = "Who stands (default: your latest character)"]
+    #[description = "Who stands (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
 ) -> Result<(), Error> {

@@ -35,7 +35,7 @@ pub async fn tftkit_check(
     #[description = "Words of the situation, like trap, locked or distraction"] case: Option<
         String,
     >,
-    #[description = "Who rolls (default: your latest character)"]
+    #[description = "Who rolls (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "For recognize-spell: the spell's IQ level (1 to 40)"]
@@ -98,7 +98,7 @@ pub async fn tftkit_actions(
     second: i64,
     #[description = "The meta-option to take: its costs and movement"] take: Option<TakeActions>,
     #[description = "The figure is engaged (no movement boost)"] engaged: Option<bool>,
-    #[description = "Who acts (default: your latest character)"]
+    #[description = "Who acts (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
 ) -> Result<(), Error> {
@@ -115,7 +115,7 @@ pub async fn tftkit_actions(
 #[poise::command(slash_command, rename = "miss")]
 pub async fn tftkit_miss(
     ctx: Context<'_>,
-    #[description = "Who shoots (default: your latest character)"]
+    #[description = "Who shoots (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Figures already rolled for by this shooter this turn (0 to 100)"]
@@ -142,7 +142,7 @@ pub async fn tftkit_miss(
 pub async fn tftkit_cast(
     ctx: Context<'_>,
     #[description = "A spell on the caster's sheet"] spell: String,
-    #[description = "Who casts (default: your latest character)"]
+    #[description = "Who casts (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "A missile spell's target (its hits are applied)"]
@@ -184,7 +184,7 @@ pub async fn tftkit_cast(
 #[poise::command(slash_command, rename = "pickup")]
 pub async fn tftkit_pickup(
     ctx: Context<'_>,
-    #[description = "Who picks it up (default: your latest character)"]
+    #[description = "Who picks it up (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "The dropped weapon, as carried (default: the one dropped)"]

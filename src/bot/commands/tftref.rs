@@ -35,7 +35,7 @@ pub async fn tftref_study(
     ctx: Context<'_>,
     // More talents than Discord's 25 choices, so text; app names the bad one.
     #[description = "The talent, like Sword, Climbing or Physicker"] talent: String,
-    #[description = "Who studies (default: your latest character)"]
+    #[description = "Who studies (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Someone who knows the talent teaches"] instructor: Option<bool>,
@@ -130,7 +130,7 @@ pub async fn tftref_spell(
 #[poise::command(slash_command, rename = "ski")]
 pub async fn tftref_ski(
     ctx: Context<'_>,
-    #[description = "Who skis (default: your latest character)"]
+    #[description = "Who skis (default: your character)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,
     #[description = "Going downhill at this many times MA (1 to 20)"]

@@ -319,6 +319,12 @@ fn target_suggestions_put_the_encounters_figures_first() {
     assert!(!names.iter().any(|n| n == "Goblin"));
     let elsewhere = crate::app::encounter::suggest_targets(&t.app, &caller(ANN), CH + 1, "gob");
     assert!(elsewhere.is_empty());
+    // Issue 59: a list of targets completes its last name, after those typed, not offered again.
+    t.ok(GM, &["encounter", "add"], &[("npc", "Goblin")]);
+    let more = crate::app::encounter::suggest_targets(&t.app, &caller(ANN), CH, "Goblin 1, gob");
+    assert!(more.contains(&"Goblin 1, Goblin 2".to_owned()), "{more:?}");
+    assert!(more.iter().all(|n| n.starts_with("Goblin 1, ")), "{more:?}");
+    assert!(!more.contains(&"Goblin 1, Goblin 1".to_owned()), "{more:?}");
 }
 
 /// A TFT wizard in a fight: the movement boost in hexes, and a spell among several actions.

@@ -15,6 +15,11 @@ use crate::store::Conn;
 impl Attack {
     /// Runs `/tft attack`, with what the channel's encounter adds.
     pub fn run(mut self, ctx: &Ctx<'_>) -> AppResult<Reply> {
+        let targets = hooks::target_list(&self.target)?;
+        if targets.len() > 1 {
+            return self.run_several(ctx, &targets);
+        }
+        self.target.clone_from(&targets[0]);
         let turn = ctx
             .app
             .store
@@ -23,11 +28,17 @@ impl Attack {
     }
 
     /// Fills the options the encounter knows and the caller left out.
-    fn prepare(&mut self, ctx: &Ctx<'_>, conn: &Conn) -> AppResult<TftTurn> {
+    pub(super) fn prepare(&mut self, ctx: &Ctx<'_>, conn: &Conn) -> AppResult<TftTurn> {
         self.attacker = hooks::attacker_name(ctx, conn, &self.attacker)?;
         let attacker = ctx.acting_character(conn, Some(&self.attacker))?;
         let target = hooks::target(ctx, conn, &self.target)?;
-        let turn = hooks::tft_before(ctx, conn, attacker.id, target.id, self.actions)?;
+        let turn = hooks::tft_before(
+            ctx,
+            conn,
+            attacker.id,
+            target.id,
+            (self.actions, self.extras.shooting_twice),
+        )?;
         if self.guard.is_none() {
             self.guard = match turn.guard {
                 Some(Declared::Defending) => Some(Guard::Defending),
