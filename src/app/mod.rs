@@ -330,6 +330,9 @@ pub fn fault_message(fault: Fault, path: &str) -> String {
         Fault::Missing => format!(
             "The bot's database file was removed, so nothing was saved: the server operator must put `{path}` back (from a backup), or restart the bot to begin an empty one."
         ),
+        Fault::Unreachable => format!(
+            "The bot cannot reach its database server, so nothing was saved: the server operator must start `{path}` again or let it take connections. The bot reconnects by itself once it answers."
+        ),
     }
 }
 

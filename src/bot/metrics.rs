@@ -453,7 +453,7 @@ mod tests {
 
     #[test]
     fn each_answer_maps_to_its_outcome() {
-        let faults = [Fault::ReadOnly, Fault::Full, Fault::Missing]
+        let faults = [Fault::ReadOnly, Fault::Full, Fault::Missing, Fault::Unreachable]
             .map(|f| crate::app::fault_message(f, "/var/lib/referee/db.sqlite3"));
         #[rustfmt::skip]
         let cases: Vec<(Result<Reply, Reply>, Outcome)> = vec![
@@ -468,6 +468,7 @@ mod tests {
             (Err(Reply::ephemeral(faults[0].clone())), Outcome::Error),
             (Err(Reply::ephemeral(faults[1].clone())), Outcome::Error),
             (Err(Reply::ephemeral(faults[2].clone())), Outcome::Error),
+            (Err(Reply::ephemeral(faults[3].clone())), Outcome::Error),
             // A refusal that merely mentions the server's operator is still a refusal.
             (Err(Reply::ephemeral("Ask the server operator.")), Outcome::Refused),
         ];

@@ -57,6 +57,9 @@ pub enum Fault {
     Full,
     /// The file was removed or replaced while the bot had it open, or is not there.
     Missing,
+    /// The database server (PostgreSQL) does not answer or refuses connections: stopped,
+    /// restarting, or not accepting connections to the database.
+    Unreachable,
 }
 
 impl std::fmt::Display for Fault {
@@ -65,6 +68,7 @@ impl std::fmt::Display for Fault {
             Fault::ReadOnly => "the file is read-only",
             Fault::Full => "the disk is full",
             Fault::Missing => "the file was removed",
+            Fault::Unreachable => "the database server cannot be reached",
         })
     }
 }

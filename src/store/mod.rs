@@ -122,6 +122,8 @@ impl StoreError {
         match self {
             StoreError::Unavailable(f) => Some(*f),
             StoreError::Sqlite(e) => sqlite::sqlite_fault(e),
+            StoreError::Postgres(e) => pg::pg_fault(e),
+            StoreError::Pool(e) => pg::pool_fault(e),
             StoreError::Migration(rusqlite_migration::Error::RusqliteError { err, .. }) => {
                 sqlite::sqlite_fault(err)
             }
@@ -132,7 +134,9 @@ impl StoreError {
     /// Whether the write lock was not had in time (nothing was written).
     pub fn is_busy(&self) -> bool {
         match self {
-            StoreError::Busy | StoreError::TurnedAway | StoreError::Pool(_) => true,
+            StoreError::Busy | StoreError::TurnedAway => true,
+            // Every connection in use past the deadline; one that could not be made is a fault.
+            StoreError::Pool(e) => pg::pool_fault(e).is_none(),
             StoreError::Sqlite(e) => sqlite::is_busy(e),
             StoreError::Postgres(e) => pg::is_busy(e),
             StoreError::Migration(rusqlite_migration::Error::RusqliteError { err, .. }) => {

@@ -91,6 +91,36 @@ pub(super) fn is_busy(e: &postgres::Error) -> bool {
     })
 }
 
+/// The fault a PostgreSQL error shows: [`Fault::Unreachable`] when the connection is gone (the
+/// server stopped, restarted or ended the session) or the server will not take one (starting
+/// up or shutting down, too many connections, the database closed to connections).
+pub(super) fn pg_fault(e: &postgres::Error) -> Option<super::Fault> {
+    use postgres::error::SqlState;
+    let refused = e.code().is_some_and(|c| {
+        *c == SqlState::ADMIN_SHUTDOWN
+            || *c == SqlState::CRASH_SHUTDOWN
+            || *c == SqlState::CANNOT_CONNECT_NOW
+            || *c == SqlState::TOO_MANY_CONNECTIONS
+            || *c == SqlState::CONNECTION_EXCEPTION
+            || *c == SqlState::CONNECTION_FAILURE
+            || *c == SqlState::SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION
+            // "database … is not currently accepting connections"
+            || *c == SqlState::OBJECT_NOT_IN_PREREQUISITE_STATE && e.to_string().contains("accepting connections")
+    });
+    (refused || e.is_closed() || e.code().is_none() && e.as_db_error().is_none())
+        .then_some(super::Fault::Unreachable)
+}
+
+/// The fault a pool's timeout shows: r2d2 names the last error of a connection it tried to make
+/// ("timed out waiting for connection: connection refused"), which is [`Fault::Unreachable`];
+/// without one, every connection was merely in use (busy).
+pub(super) fn pool_fault(e: &r2d2::Error) -> Option<super::Fault> {
+    let text = e.to_string();
+    text.split_once(": ")
+        .is_some_and(|(_, cause)| !cause.is_empty())
+        .then_some(super::Fault::Unreachable)
+}
+
 /// `url` without its password, for messages and logs.
 pub fn redact(url: &str) -> String {
     let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
@@ -231,7 +261,10 @@ impl Postgres {
         let pooled = self
             .pool
             .get_timeout(wait.max(Duration::from_millis(1)))
-            .map_err(|_| StoreError::Busy)?;
+            .map_err(|e| match pool_fault(&e) {
+                Some(_) => StoreError::Pool(e),
+                None => StoreError::Busy,
+            })?;
         let conn = Conn::postgres(pooled);
         let ms = deadline
             .saturating_duration_since(Instant::now())
