@@ -80,6 +80,8 @@ pub mod bestiary;
 pub mod characters;
 pub mod conditions;
 pub mod copy;
+#[cfg(test)]
+mod distribution_tests;
 pub mod encounters;
 mod error;
 pub mod guilds;
