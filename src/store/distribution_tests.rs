@@ -625,25 +625,32 @@ struct Reference {
     inserted: Option<Vec<String>>,
 }
 
+/// A `guild_id` column in a comparison.
+#[derive(Debug)]
+struct GuildColumn {
+    /// Its qualifier (`o` in `o.guild_id`).
+    qualifier: Option<String>,
+}
+
 /// A comparison with a `guild_id` column on one side.
 #[derive(Debug)]
 struct GuildTest {
-    /// The column's qualifier (`o` in `o.guild_id`).
-    qualifier: Option<String>,
+    column: GuildColumn,
     scope: usize,
-    /// The other side, when it is another `guild_id` column (a join), with its qualifier.
-    joined: Option<Option<String>>,
+    /// The other side, when it is another `guild_id` column (a join).
+    joined: Option<GuildColumn>,
 }
 
-fn guild_column(t: Option<&Token>) -> Option<Option<String>> {
+fn guild_column(t: Option<&Token>) -> Option<GuildColumn> {
     let Some(Token::Word(w)) = t else {
         return None;
     };
     match w.rsplit_once('.') {
-        Some((q, c)) if c.eq_ignore_ascii_case("guild_id") => {
-            (!q.eq_ignore_ascii_case("excluded")).then(|| Some(q.to_owned()))
-        }
-        None if w.eq_ignore_ascii_case("guild_id") => Some(None),
+        Some((q, c)) if c.eq_ignore_ascii_case("guild_id") => (!q.eq_ignore_ascii_case("excluded"))
+            .then(|| GuildColumn {
+                qualifier: Some(q.to_owned()),
+            }),
+        None if w.eq_ignore_ascii_case("guild_id") => Some(GuildColumn { qualifier: None }),
         _ => None,
     }
 }
@@ -668,10 +675,8 @@ fn analyse(sql: &str) -> (Vec<Reference>, Vec<GuildTest>) {
                     stack.push(scope);
                 }
             }
-            Token::Punct(')') => {
-                if stack.len() > 1 {
-                    stack.pop();
-                }
+            Token::Punct(')') if stack.len() > 1 => {
+                stack.pop();
             }
             Token::Word(w)
                 if ["UNION", "INTERSECT", "EXCEPT"].contains(&w.to_ascii_uppercase().as_str()) =>
@@ -692,40 +697,19 @@ fn analyse(sql: &str) -> (Vec<Reference>, Vec<GuildTest>) {
                 continue;
             }
             Token::Word(w) if w.eq_ignore_ascii_case("INTO") => {
-                if let Some(Token::Word(table)) = toks.get(i + 1) {
-                    let mut columns = Vec::new();
-                    let mut j = i + 2;
-                    if toks.get(j) == Some(&Token::Punct('(')) {
-                        j += 1;
-                        while let Some(t) = toks.get(j) {
-                            j += 1;
-                            match t {
-                                Token::Punct(')') => break,
-                                Token::Word(c) => columns.push(c.clone()),
-                                _ => {}
-                            }
-                        }
-                    }
-                    refs.push(Reference {
-                        table: table.clone(),
-                        alias: None,
-                        scope,
-                        inserted: Some(columns),
-                    });
-                    i = j;
-                    continue;
-                }
+                i = read_insert(&toks, i + 1, scope, &mut refs);
+                continue;
             }
             Token::Punct('=') => {
                 let left = guild_column(i.checked_sub(1).and_then(|l| toks.get(l)));
                 match (left, guild_column(toks.get(i + 1))) {
-                    (Some(qualifier), joined @ Some(_)) => tests.push(GuildTest {
-                        qualifier,
+                    (Some(column), joined @ Some(_)) => tests.push(GuildTest {
+                        column,
                         scope,
                         joined,
                     }),
-                    (Some(qualifier), None) | (None, Some(qualifier)) => tests.push(GuildTest {
-                        qualifier,
+                    (Some(column), None) | (None, Some(column)) => tests.push(GuildTest {
+                        column,
                         scope,
                         joined: None,
                     }),
@@ -733,9 +717,9 @@ fn analyse(sql: &str) -> (Vec<Reference>, Vec<GuildTest>) {
                 }
             }
             Token::Word(w) if w.eq_ignore_ascii_case("IN") => {
-                if let Some(q) = guild_column(i.checked_sub(1).and_then(|l| toks.get(l))) {
+                if let Some(column) = guild_column(i.checked_sub(1).and_then(|l| toks.get(l))) {
                     tests.push(GuildTest {
-                        qualifier: q,
+                        column,
                         scope,
                         joined: None,
                     });
@@ -746,6 +730,34 @@ fn analyse(sql: &str) -> (Vec<Reference>, Vec<GuildTest>) {
         i += 1;
     }
     (refs, tests)
+}
+
+/// Reads an INSERT's target from `toks[i]` on (`t (a, b, …)`, or `t` alone); returns where
+/// reading goes on.
+fn read_insert(toks: &[Token], mut i: usize, scope: usize, refs: &mut Vec<Reference>) -> usize {
+    let Some(Token::Word(table)) = toks.get(i) else {
+        return i;
+    };
+    i += 1;
+    let mut columns = Vec::new();
+    if toks.get(i) == Some(&Token::Punct('(')) {
+        i += 1;
+        while let Some(t) = toks.get(i) {
+            i += 1;
+            match t {
+                Token::Punct(')') => break,
+                Token::Word(c) => columns.push(c.clone()),
+                _ => {}
+            }
+        }
+    }
+    refs.push(Reference {
+        table: table.clone(),
+        alias: None,
+        scope,
+        inserted: Some(columns),
+    });
+    i
 }
 
 /// Reads the table references from `toks[i]` on (`a`, `a x`, `a AS x`, separated by commas);
@@ -793,7 +805,7 @@ enum Owner {
 /// the schema has no such table).
 fn guild_filter_problem(sql: &str, owner: &dyn Fn(&str) -> Option<Owner>) -> Option<String> {
     let (refs, tests) = analyse(sql);
-    let owned = |r: &Reference| -> Result<bool, String> {
+    let guild_owned = |r: &Reference| -> Result<bool, String> {
         if r.table.starts_with('{') {
             return Ok(true); // A format argument: any table, so held to the rule.
         }
@@ -810,7 +822,7 @@ fn guild_filter_problem(sql: &str, owner: &dyn Fn(&str) -> Option<Owner>) -> Opt
         }
     };
     // Which references a comparison's column may belong to.
-    let covers = |q: &Option<String>, scope: usize, r: &Reference| match q {
+    let covers = |c: &GuildColumn, scope: usize, r: &Reference| match &c.qualifier {
         Some(q) => r.alias.as_deref() == Some(q.as_str()) || (r.alias.is_none() && r.table == *q),
         None => r.scope == scope,
     };
@@ -819,7 +831,7 @@ fn guild_filter_problem(sql: &str, owner: &dyn Fn(&str) -> Option<Owner>) -> Opt
         if r.inserted.is_none()
             && tests
                 .iter()
-                .any(|t| t.joined.is_none() && covers(&t.qualifier, t.scope, r))
+                .any(|t| t.joined.is_none() && covers(&t.column, t.scope, r))
         {
             pinned.insert(n);
         }
@@ -829,12 +841,12 @@ fn guild_filter_problem(sql: &str, owner: &dyn Fn(&str) -> Option<Owner>) -> Opt
         let before = pinned.len();
         for t in &tests {
             let Some(other) = &t.joined else { continue };
-            let side = |q: &Option<String>| -> Vec<usize> {
+            let side = |c: &GuildColumn| -> Vec<usize> {
                 (0..refs.len())
-                    .filter(|n| refs[*n].inserted.is_none() && covers(q, t.scope, &refs[*n]))
+                    .filter(|n| refs[*n].inserted.is_none() && covers(c, t.scope, &refs[*n]))
                     .collect()
             };
-            let (a, b) = (side(&t.qualifier), side(other));
+            let (a, b) = (side(&t.column), side(other));
             if a.iter().any(|n| pinned.contains(n)) || b.iter().any(|n| pinned.contains(n)) {
                 pinned.extend(a.into_iter().chain(b));
             }
@@ -844,21 +856,20 @@ fn guild_filter_problem(sql: &str, owner: &dyn Fn(&str) -> Option<Owner>) -> Opt
         }
     }
     for (n, r) in refs.iter().enumerate() {
-        match owned(r) {
+        match guild_owned(r) {
             Err(e) => return Some(e),
             Ok(false) => {}
             Ok(true) => match &r.inserted {
                 Some(columns) if !columns.iter().any(|c| c == "guild_id") => {
                     return Some(format!("inserts into {} without naming guild_id", r.table));
                 }
-                Some(_) => {}
                 None if !pinned.contains(&n) => {
                     return Some(format!(
                         "reads or writes {} without a guild_id filter",
                         r.table
                     ));
                 }
-                None => {}
+                Some(_) | None => {}
             },
         }
     }

@@ -8,6 +8,9 @@
 //! ([`retry_later`]) and marks one Discord refused for good ([`failed`]); the GM is told of those
 //! once ([`take_failures`]). Rows left by a process that died are picked up at the next start
 //! ([`recover`]). The row id is global and never reused: it doubles as the message's nonce.
+//! A row is still named by its guild and its id (the key on PostgreSQL is `(guild_id, id)`,
+//! migration 15), so every statement on one row stays on its guild's shard of a cluster
+//! sharded by guild (`docs/scale-out.md`); the sweeps across guilds are named there.
 
 use super::{
     Conn, GuildId, Result, RollId, exec, insert_returning, now, params, query_map, query_opt,
