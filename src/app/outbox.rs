@@ -109,6 +109,7 @@ impl App {
                 }),
                 Err(e) => {
                     self.outbox_failed(
+                        item.guild,
                         item.id,
                         &format!("the stored copy is corrupt: {e}"),
                         false,
@@ -124,24 +125,46 @@ impl App {
         Ok(self.store.read(outbox::next_due)?)
     }
 
-    /// Discord has the copy: forget it.
-    pub fn outbox_delivered(&self, id: i64) -> AppResult<()> {
-        Ok(self.store.write(|c| outbox::delivered(c, id))?)
+    // The three below write one guild's rows (a delivery's own), declared so
+    // (`store::in_guild`): on PostgreSQL they take that guild's write lock, not the whole
+    // database's.
+
+    /// Discord has the copy (row `id` of `guild`): forget it.
+    pub fn outbox_delivered(&self, guild: GuildId, id: i64) -> AppResult<()> {
+        crate::store::in_guild(guild, || {
+            Ok(self.store.write(|c| outbox::delivered(c, guild, id))?)
+        })
     }
 
     /// Discord failed for now: try again at `next_at_ms`.
-    pub fn outbox_retry(&self, id: i64, next_at_ms: i64, error: &str) -> AppResult<()> {
-        Ok(self
-            .store
-            .write(|c| outbox::retry_later(c, id, next_at_ms, error))?)
+    pub fn outbox_retry(
+        &self,
+        guild: GuildId,
+        id: i64,
+        next_at_ms: i64,
+        error: &str,
+    ) -> AppResult<()> {
+        crate::store::in_guild(guild, || {
+            Ok(self
+                .store
+                .write(|c| outbox::retry_later(c, guild, id, next_at_ms, error))?)
+        })
     }
 
     /// Discord refused for good: never try again; the guild's GM will be told. With
     /// `whole_channel`, every copy waiting for that channel fails too. Returns how many failed.
-    pub fn outbox_failed(&self, id: i64, error: &str, whole_channel: bool) -> AppResult<usize> {
-        Ok(self
-            .store
-            .write(|c| outbox::failed(c, id, error, whole_channel))?)
+    pub fn outbox_failed(
+        &self,
+        guild: GuildId,
+        id: i64,
+        error: &str,
+        whole_channel: bool,
+    ) -> AppResult<usize> {
+        crate::store::in_guild(guild, || {
+            Ok(self
+                .store
+                .write(|c| outbox::failed(c, guild, id, error, whole_channel))?)
+        })
     }
 
     /// Guilds whose GM has not yet been told of a failed copy.

@@ -223,8 +223,10 @@ impl Task {
         };
         match outcome {
             Sent::Done => {
-                self.app("recording a delivery", move |app| app.outbox_delivered(id))
-                    .await;
+                self.app("recording a delivery", move |app| {
+                    app.outbox_delivered(guild, id)
+                })
+                .await;
                 true
             }
             Sent::Retry(why) => {
@@ -237,7 +239,7 @@ impl Task {
                 tracing::warn!(%guild, channel, attempts = attempts + 1, %why, ?wait, took = ?started.elapsed(),
                     "outbox: a GM channel copy failed; will retry");
                 self.app("scheduling a retry", move |app| {
-                    app.outbox_retry(id, next, &why)
+                    app.outbox_retry(guild, id, next, &why)
                 })
                 .await;
                 false
@@ -246,7 +248,7 @@ impl Task {
                 let (reason, whole_channel) = refusal(status, code, &why);
                 let failed = self
                     .app("recording a failure", move |app| {
-                        app.outbox_failed(id, &reason, whole_channel)
+                        app.outbox_failed(guild, id, &reason, whole_channel)
                     })
                     .await;
                 // After the write, so a GM command that sees the flag finds the failure.

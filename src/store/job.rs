@@ -18,7 +18,7 @@ pub struct Job {
     pub read_only: bool,
     /// The guild whose data the job writes ([`in_guild`]): on PostgreSQL its writes lock that
     /// guild alone, so jobs of other guilds write beside them. `None` (a job of no one guild:
-    /// the outbox's delivery, a copy) locks the whole database.
+    /// the outbox's recovery at start-up, a copy) locks the whole database.
     pub guild: Option<GuildId>,
     /// A log-only roll may go to the roll journal (`super::journal`) instead of a write: set
     /// with `read_only`, so that anything else the job would write stops it first.

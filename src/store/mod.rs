@@ -8,7 +8,9 @@
 //!
 //! Owns the schema (`migrations/`, applied at start-up and by `referee migrate`), connections,
 //! transactions, and the per-guild partitioning: every per-guild table leads its key with
-//! `guild_id` and every query here filters on it. Hidden values (luck, the ledger, GM notes, hidden
+//! `guild_id` and every query here filters on it, but for a few named cross-guild ones
+//! (`distribution_tests` checks both; `docs/scale-out.md` says what a sharded cluster makes of
+//! them). Hidden values (luck, the ledger, GM notes, hidden
 //! keys, secret roll results) are read only through [`secrets`], whose functions the `app` layer
 //! calls for a verified GM. Never decides permissions and never formats replies.
 //!
@@ -80,6 +82,8 @@ pub mod bestiary;
 pub mod characters;
 pub mod conditions;
 pub mod copy;
+#[cfg(test)]
+mod distribution_tests;
 pub mod encounters;
 mod error;
 pub mod guilds;

@@ -8,6 +8,9 @@
 //! ([`retry_later`]) and marks one Discord refused for good ([`failed`]); the GM is told of those
 //! once ([`take_failures`]). Rows left by a process that died are picked up at the next start
 //! ([`recover`]). The row id is global and never reused: it doubles as the message's nonce.
+//! A row is still named by its guild and its id (the key on PostgreSQL is `(guild_id, id)`,
+//! migration 15), so every statement on one row stays on its guild's shard of a cluster
+//! sharded by guild (`docs/scale-out.md`); the sweeps across guilds are named there.
 
 use super::{
     Conn, GuildId, Result, RollId, exec, insert_returning, now, params, query_map, query_opt,
@@ -114,8 +117,9 @@ pub fn settle(
         Some(id) => {
             exec(
                 conn,
-                "UPDATE outbox SET channel_id = ?2, body = ?3, ready = 1 WHERE id = ?1",
-                params![id, channel as i64, body],
+                "UPDATE outbox SET channel_id = ?3, body = ?4, ready = 1
+                 WHERE guild_id = ?1 AND id = ?2",
+                params![guild, id, channel as i64, body],
             )?;
             exec(
                 conn,
@@ -183,27 +187,39 @@ pub fn next_due(conn: &Conn) -> Result<Option<i64>> {
     )
 }
 
-/// Removes a row Discord accepted.
-pub fn delivered(conn: &Conn, id: i64) -> Result<()> {
-    exec(conn, "DELETE FROM outbox WHERE id = ?1", params![id])?;
+/// Removes a row Discord accepted (row `id` of `guild`: an [`Item`]'s own).
+pub fn delivered(conn: &Conn, guild: GuildId, id: i64) -> Result<()> {
+    exec(
+        conn,
+        "DELETE FROM outbox WHERE guild_id = ?1 AND id = ?2",
+        params![guild, id],
+    )?;
     Ok(())
 }
 
 /// Counts a failed attempt of row `id` and puts it, and every later row of its channel, off
 /// until `next_at_ms`: a channel's copies keep their order, and one failing channel is asked
 /// once per backoff, not once per copy.
-pub fn retry_later(conn: &Conn, id: i64, next_at_ms: i64, error: &str) -> Result<()> {
+pub fn retry_later(
+    conn: &Conn,
+    guild: GuildId,
+    id: i64,
+    next_at_ms: i64,
+    error: &str,
+) -> Result<()> {
     exec(
         conn,
-        "UPDATE outbox SET attempts = attempts + 1, next_at_ms = ?2, last_error = ?3 WHERE id = ?1",
-        params![id, next_at_ms, error],
+        "UPDATE outbox SET attempts = attempts + 1, next_at_ms = ?3, last_error = ?4
+         WHERE guild_id = ?1 AND id = ?2",
+        params![guild, id, next_at_ms, error],
     )?;
     exec(
         conn,
-        "UPDATE outbox SET next_at_ms = CASE WHEN next_at_ms > ?2 THEN next_at_ms ELSE ?2 END
-         WHERE channel_id = (SELECT channel_id FROM outbox WHERE id = ?1) AND id > ?1
-           AND failed_at IS NULL",
-        params![id, next_at_ms],
+        "UPDATE outbox SET next_at_ms = CASE WHEN next_at_ms > ?3 THEN next_at_ms ELSE ?3 END
+         WHERE guild_id = ?1
+           AND channel_id = (SELECT o.channel_id FROM outbox AS o WHERE o.guild_id = ?1 AND o.id = ?2)
+           AND id > ?2 AND failed_at IS NULL",
+        params![guild, id, next_at_ms],
     )?;
     Ok(())
 }
@@ -211,20 +227,27 @@ pub fn retry_later(conn: &Conn, id: i64, next_at_ms: i64, error: &str) -> Result
 /// Marks a row Discord refused for good: it is never tried again, and its guild's GM is told.
 /// With `whole_channel` (the channel is gone or closed to the bot), every copy waiting for that
 /// channel fails with it. Returns how many rows failed.
-pub fn failed(conn: &Conn, id: i64, error: &str, whole_channel: bool) -> Result<usize> {
+pub fn failed(
+    conn: &Conn,
+    guild: GuildId,
+    id: i64,
+    error: &str,
+    whole_channel: bool,
+) -> Result<usize> {
     let one = exec(
         conn,
-        "UPDATE outbox SET attempts = attempts + 1, failed_at = ?2, last_error = ?3
-         WHERE id = ?1 AND failed_at IS NULL",
-        params![id, now(), error],
+        "UPDATE outbox SET attempts = attempts + 1, failed_at = ?3, last_error = ?4
+         WHERE guild_id = ?1 AND id = ?2 AND failed_at IS NULL",
+        params![guild, id, now(), error],
     )?;
     let rest = if whole_channel {
         exec(
             conn,
-            "UPDATE outbox SET failed_at = ?2, last_error = ?3
-             WHERE channel_id = (SELECT channel_id FROM outbox WHERE id = ?1)
+            "UPDATE outbox SET failed_at = ?3, last_error = ?4
+             WHERE guild_id = ?1
+               AND channel_id = (SELECT o.channel_id FROM outbox AS o WHERE o.guild_id = ?1 AND o.id = ?2)
                AND failed_at IS NULL AND ready = 1",
-            params![id, now(), error],
+            params![guild, id, now(), error],
         )?
     } else {
         0
@@ -356,14 +379,14 @@ mod tests {
             stamp(second, 2_000);
             assert_eq!(store.read(oldest_waiting).expect("read"), Some(1_000));
             store
-                .write(|c| failed(c, first, "403", false))
+                .write(|c| failed(c, G, first, "403", false))
                 .expect("fail the first");
             assert_eq!(
                 store.read(oldest_waiting).expect("read"),
                 Some(2_000),
                 "a failed row no longer waits"
             );
-            store.write(|c| delivered(c, second)).expect("deliver");
+            store.write(|c| delivered(c, G, second)).expect("deliver");
             assert_eq!(store.read(oldest_waiting).expect("read"), None);
         }
     }
@@ -440,15 +463,41 @@ mod tests {
                 .expect("settle");
             let id = due_now(store)[0].id;
             store
-                .write(|c| retry_later(c, id, 1_000, "500"))
+                .write(|c| retry_later(c, G, id, 1_000, "500"))
                 .expect("retry");
             assert!(store.read(|c| due(c, 999, 0, 10)).unwrap().is_empty());
             let items = store.read(|c| due(c, 1_000, 0, 10)).unwrap();
             assert_eq!(items[0].attempts, 1);
             assert_eq!(store.read(next_due).unwrap(), Some(1_000));
-            store.write(|c| delivered(c, id)).expect("delivered");
+            store.write(|c| delivered(c, G, id)).expect("delivered");
             assert_eq!(store.read(depth).unwrap(), Depth::default());
             assert_eq!(store.read(next_due).unwrap(), None);
+        }
+    }
+
+    /// Issue 61: a row is named by its guild and its id, so a call naming another guild with
+    /// the id changes nothing.
+    #[test]
+    fn a_row_is_reached_only_through_its_own_guild() {
+        for t in crate::store::testdb::backends() {
+            let store = &t.store;
+            store
+                .write(|c| settle(c, G, "i7", Some((5, "x"))))
+                .expect("settle");
+            let id = due_now(store)[0].id;
+            let other = GuildId(8);
+            store
+                .write(|c| {
+                    delivered(c, other, id)?;
+                    retry_later(c, other, id, 9_000, "500")?;
+                    failed(c, other, id, "403", true)
+                })
+                .expect("other guild");
+            let items = due_now(store);
+            assert_eq!(items.len(), 1, "{}: still there", t.name);
+            assert_eq!(items[0].attempts, 0, "{}: untouched", t.name);
+            store.write(|c| delivered(c, G, id)).expect("delivered");
+            assert!(due_now(store).is_empty(), "{}", t.name);
         }
     }
 
@@ -463,7 +512,7 @@ mod tests {
             }
             for item in due_now(store) {
                 store
-                    .write(|c| failed(c, item.id, "403 Missing Access", false))
+                    .write(|c| failed(c, item.guild, item.id, "403 Missing Access", false))
                     .expect("failed");
             }
             assert!(due_now(store).is_empty());
@@ -523,7 +572,7 @@ mod tests {
             }
             let items = due_now(store);
             store
-                .write(|c| retry_later(c, items[0].id, 5_000, "500"))
+                .write(|c| retry_later(c, G, items[0].id, 5_000, "500"))
                 .expect("retry");
             let due: Vec<String> = store
                 .read(|c| due(c, 4_999, 0, 10))
@@ -537,7 +586,7 @@ mod tests {
                 "channel 5 waits, channel 6 does not"
             );
             let n = store
-                .write(|c| failed(c, items[0].id, "403", true))
+                .write(|c| failed(c, G, items[0].id, "403", true))
                 .expect("failed");
             assert_eq!(n, 2, "both copies for channel 5");
             assert_eq!(due_now(store).len(), 1);

@@ -11,8 +11,9 @@
 //!   and conditional decrement, an encounter's version check, a request's claim) stays as safe as
 //!   on SQLite — across processes too — while writes of other guilds go on beside it (issue 33).
 //!   Each guild's write also holds the database-wide lock ([`WRITE_LOCK`]) shared; a write
-//!   declared for no guild (the outbox's delivery, which spans guilds) takes it exclusively, so
-//!   it runs alone. The outbox's ids are the database's own (an identity column), not `MAX + 1`. The wait for the lock honours the job's deadline (`lock_timeout`), past which
+//!   declared for no guild (the outbox's recovery at start-up, which spans guilds) takes it
+//!   exclusively, so it runs alone. (`docs/scale-out.md` says what these locks become on a
+//!   cluster sharded by guild.) The outbox's ids are the database's own (an identity column), not `MAX + 1`. The wait for the lock honours the job's deadline (`lock_timeout`), past which
 //!   the write is [`StoreError::Busy`] and nothing was written. Readers never wait for it.
 //! - A failed statement ends the write on PostgreSQL (the transaction is aborted): a store
 //!   function that fails fails its whole write, which is rolled back.

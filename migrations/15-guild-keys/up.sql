@@ -1,0 +1,9 @@
+-- Every guild-owned table keyed with guild_id first (issue 61, item 5: ready to distribute by
+-- guild; docs/scale-out.md). PostgreSQL's twin rebuilds the outbox's key as (guild_id, id).
+--
+-- Nothing changes on SQLite. The outbox keeps `id INTEGER PRIMARY KEY AUTOINCREMENT`: only a
+-- rowid key can be AUTOINCREMENT, which is what keeps its ids unique and never reused (they are
+-- messages' nonces), and a SQLite file is one machine's, never distributed. Every statement on
+-- an outbox row names its guild as well as its id (src/store/outbox.rs), and `referee migrate
+-- --to` carries the rows to PostgreSQL, where the key leads with guild_id.
+-- Never edited once shipped.
