@@ -31,6 +31,7 @@ mod save;
 pub mod shared;
 mod ski;
 mod spell;
+mod staff;
 mod state;
 mod study;
 #[cfg(test)]
@@ -107,7 +108,7 @@ pub enum TftCommand {
     Actions(actions::Actions),
     /// `/tftkit miss`: a shooter's roll to miss a figure in the line of fire.
     Miss(miss::Miss),
-    /// `/tftkit cast`: a spell cast from the sheet, its ST paid as fatigue.
+    /// `/tftkit cast`: a spell cast from the sheet, its ST paid as fatigue or from a staff.
     Cast(cast::Cast),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
@@ -117,6 +118,8 @@ pub enum TftCommand {
     Stand(state::Stand),
     /// `/tftkit pickup`: a dropped weapon picked up.
     Pickup(state::Pickup),
+    /// `/tftkit staff`: a staff refilled with mana, by fatigue or contemplation.
+    Staff(staff::Refilling),
     /// `/tft repair`: a broken weapon mended (GM).
     Repair(state::Repair),
     /// `/tft condition`: a GM's correction of hits, fatigue and states.
@@ -147,7 +150,7 @@ const SUBCOMMANDS: &str =
 /// The look-ups' subcommands (`/tftref`), for messages.
 const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount, price, time";
 /// The `/tftkit` subcommands, for messages.
-const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss, cast, pickup";
+const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss, cast, pickup, staff";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -167,6 +170,7 @@ impl TftCommand {
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
             ["tftkit", "pickup"] => TftCommand::Pickup(state::Pickup::parse(inv)?),
+            ["tftkit", "staff"] => TftCommand::Staff(staff::Refilling::parse(inv)?),
             ["tft", "repair"] => TftCommand::Repair(state::Repair::parse(inv)?),
             ["tft", "condition"] => TftCommand::Condition(state::SetCondition::parse(inv)?),
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
@@ -242,6 +246,7 @@ impl TftCommand {
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),
             TftCommand::Pickup(c) => c.run(ctx),
+            TftCommand::Staff(c) => c.run(ctx),
             TftCommand::Repair(c) => c.run(ctx),
             TftCommand::Condition(c) => c.run(ctx),
             TftCommand::Odds(c) => Ok(c.run(ctx)),

@@ -117,6 +117,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tftkit actions",
             "tftkit miss",
             "tftkit cast",
+            "tftkit staff",
             "tft reaction",
         ],
     ),
@@ -1021,6 +1022,22 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     );
     assert!(
         text.contains("Tor casts Light") && text.contains("Caster: pays 1 ST as fatigue: 12 → 11"),
+        "{text}"
+    );
+    // Tor's staff (tft-rules-summary.md, MANA): the spell's ST from its mana, then refilled.
+    x.text(&alys, "/character set name:Tor field:mana value:3");
+    let text = x.text(
+        &alys,
+        "/tftkit cast spell:Light character:Tor kind:special st:1 mana:1",
+    );
+    assert!(
+        text.contains("pays 1 ST from the staff's mana (3 → 2 stored) and 0 ST as fatigue"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tftkit staff by:contemplation character:Tor");
+    assert!(
+        text.contains("1 point of mana put back by 1 half day of contemplation")
+            && text.contains("Staff: 2 → 3 stored, of 3"),
         "{text}"
     );
 
