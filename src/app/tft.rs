@@ -36,6 +36,7 @@ mod state;
 mod study;
 #[cfg(test)]
 mod tests;
+mod thief;
 
 use super::invocation::Invocation;
 use super::reply::Reply;
@@ -112,6 +113,8 @@ pub enum TftCommand {
     Cast(cast::Cast),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
+    /// `/tft job job:thief`: a thief's week as far as the house rules' scan can be read.
+    ThiefWeek(thief::ThiefWeek),
     /// `/tft heal`: hits and fatigue taken off (GM).
     Heal(state::Heal),
     /// `/tft stand`: up from a knockdown.
@@ -144,6 +147,13 @@ pub enum TftCommand {
     Spell(spell::Spell),
 }
 
+/// `/tft job job:thief` (or `thieves`): the thieves' week, whose table the scan lost.
+fn is_thief(inv: &Invocation) -> bool {
+    inv.options
+        .iter()
+        .any(|(k, v)| k == "job" && thief::NAMES.contains(&v.trim().to_ascii_lowercase().as_str()))
+}
+
 /// The subcommands, for messages.
 const SUBCOMMANDS: &str =
     "save, attack, hth, dying, bash, job, heal, stand, repair, condition, reaction";
@@ -166,6 +176,7 @@ impl TftCommand {
             ["tftkit", "actions"] => TftCommand::Actions(actions::Actions::parse(inv)?),
             ["tftkit", "miss"] => TftCommand::Miss(miss::Miss::parse(inv)?),
             ["tftkit", "cast"] => TftCommand::Cast(cast::Cast::parse(inv)?),
+            ["tft", "job"] if is_thief(inv) => TftCommand::ThiefWeek(thief::ThiefWeek::parse(inv)?),
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
@@ -213,7 +224,7 @@ impl TftCommand {
             // tft-house-rules-combat.txt, "Shield Bash" and "Shield Rush".
             TftCommand::Dying(_) => Some("The dying roll (Death and Dying)"),
             TftCommand::Bash(_) => Some("The shield bash and rush"),
-            TftCommand::Job(_) => Some("A week of a job"),
+            TftCommand::Job(_) | TftCommand::ThiefWeek(_) => Some("A week of a job"),
             TftCommand::Study(_) => Some("Talent study (Learning New Talents)"),
             TftCommand::Ski(_) => Some("Skiing"),
             TftCommand::Mount(_) => Some("Riding and mounted combat"),
@@ -243,6 +254,7 @@ impl TftCommand {
             TftCommand::Miss(c) => c.run(ctx),
             TftCommand::Cast(c) => c.run(ctx),
             TftCommand::Job(c) => c.run(ctx),
+            TftCommand::ThiefWeek(c) => c.run(ctx),
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),
             TftCommand::Pickup(c) => c.run(ctx),

@@ -770,6 +770,90 @@ fn a_week_of_work() {
     assert_eq!(w.rolls(), 1);
 }
 
+/// Issue 60: a thief's week reaches what tft-house-rules.txt's "Thieves" still gives — the risk
+/// reduction and pay increase from the sheet, the risk roll, the 3d/IQ arrest roll — and says
+/// the table's numbers are the GM's; what needs those numbers is refused, rolling nothing.
+#[test]
+fn a_thiefs_week_makes_the_rolls_the_scan_left() {
+    let w = world();
+    // "Thieves": Master Thief 3/4 (+$3), Climbing 1/4 (+$1), MA 12 1/2: 1 1/2, fractions
+    // dropped: +1. Without Climbing: 1 1/4, still +1; without Master Thief: 3/4, +0.
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["Master Thief", "Climbing"],
+            "+1 1/2 in all: the upper risk number +1",
+            "+$4",
+        ),
+        (
+            &["Master Thief"],
+            "+1 1/4 in all: the upper risk number +1",
+            "+$3",
+        ),
+        (
+            &["Climbing"],
+            "+3/4 in all: the upper risk number +0",
+            "+$1",
+        ),
+    ];
+    for (i, (talents, reduction, pay)) in cases.iter().enumerate() {
+        let name = format!("Nim{i}");
+        w.tft(
+            &name,
+            ANN,
+            TftSheet {
+                talents: talents.iter().map(|t| (*t).to_owned()).collect(),
+                ma: Some(12),
+                ..fighter(10, 12)
+            },
+        );
+        let r = w.run(
+            ANN,
+            &["tft", "job"],
+            &[("job", "Thief"), ("character", &name)],
+        );
+        assert_eq!(r.embeds[0].title, format!("{name}: a week as a thief"));
+        assert!(
+            r.embeds[0].description.contains("unreadable in the scan"),
+            "{r:?}"
+        );
+        let red = field(&r, "Risk reduction");
+        assert!(
+            red.contains("MA 12 +1/2") && red.contains(reduction),
+            "{red}"
+        );
+        assert!(field(&r, "Pay increase").starts_with(pay), "{r:?}");
+        assert!(field(&r, "Risk").starts_with("3d: "), "{r:?}");
+        assert!(
+            field(&r, "Arrest (only after a disaster)").contains("against IQ 10: "),
+            "{r:?}"
+        );
+    }
+    assert_eq!(w.rolls(), 3);
+    for (opt, says) in [
+        ("looking", "its roll to find"),
+        ("own_lodging", "its lifestyle"),
+        ("rank", "rank is a mercenary's"),
+    ] {
+        let value = if opt == "rank" { "captain" } else { "true" };
+        let r = w.run(
+            ANN,
+            &["tft", "job"],
+            &[("job", "thieves"), ("character", "Nim0"), (opt, value)],
+        );
+        assert!(refusal(&r).contains(says), "{opt}: {}", r.content);
+    }
+    let r = w.run(ANN, &["tft", "job"], &[("job", "juggler")]);
+    assert!(refusal(&r).contains(", thief."), "{}", r.content);
+    w.set_rule("tft_house_rules", false);
+    let r = w.run(
+        ANN,
+        &["tft", "job"],
+        &[("job", "thief"), ("character", "Nim0")],
+    );
+    assert!(refusal(&r).contains("tft_house_rules"), "{}", r.content);
+    assert_eq!(w.rolls(), 3);
+}
+
 /// Issue 60: lodging on one's own, an own shop and a mercenary officer's rank are reachable
 /// (tft-house-rules.txt, "Lifestyle", the merchants' note, "Mercenary Officers").
 #[test]

@@ -1073,6 +1073,12 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     let text = x.text(&alys, "/tft job job:Garrison character:Tor");
     assert!(text.contains("Tor: a week as Garrison"), "{text}");
     assert!(text.contains("Pay: $"), "{text}");
+    let text = x.text(&alys, "/tft job job:thief character:Tor");
+    assert!(
+        text.contains("Tor: a week as a thief")
+            && text.contains("Arrest (only after a disaster): 3d"),
+        "{text}"
+    );
 
     // Only a figure at 0 ST or below rolls to live; no command deals hits on demand, so the
     // dying figure comes from a sheet file with its hits taken.
