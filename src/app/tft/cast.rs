@@ -170,7 +170,7 @@ impl Cast {
                     "Caster",
                     paid_text(
                         caster.npc,
-                        Paid {
+                        &Paid {
                             payment,
                             staff,
                             left,
@@ -394,7 +394,7 @@ impl Cast {
                     "Caster",
                     paid_text(
                         caster.npc,
-                        Paid {
+                        &Paid {
                             payment,
                             staff,
                             left: st_left(&sheet, hits, fatigue),
@@ -487,7 +487,7 @@ struct Paid {
 /// (5 → 3 stored) and 1 ST as fatigue: 12 → 11 ST left": what the caster paid is the spell's,
 /// the ST and mana it had and has left are its sheet's (an NPC's the GM's); that it falls
 /// everyone sees.
-fn paid_text(npc: bool, p: Paid, falls: bool) -> String {
+fn paid_text(npc: bool, p: &Paid, falls: bool) -> String {
     let st = screen::npc(npc, format!("{} → {} ST left", p.left, p.left_after));
     let fell = if falls { " and falls" } else { "" };
     match p.staff {

@@ -844,6 +844,32 @@ fn a_thiefs_week_makes_the_rolls_the_scan_left() {
     }
     let r = w.run(ANN, &["tft", "job"], &[("job", "juggler")]);
     assert!(refusal(&r).contains(", thief."), "{}", r.content);
+    // An NPC thief's IQ, MA and the reduction they give are the GM's (app::screen).
+    w.add(
+        "Fence",
+        GM,
+        true,
+        &Sheet::Tft(TftSheet {
+            talents: vec!["Spying".into()],
+            ..fighter(10, 12)
+        }),
+    );
+    let r = w.run(
+        GM,
+        &["tft", "job"],
+        &[("job", "thief"), ("character", "Fence")],
+    );
+    let all = r.all_text();
+    assert!(
+        all.contains("Spying +3/4, +$1") && all.contains("IQ 10"),
+        "{all}"
+    );
+    let player = crate::app::screen::screened(&r).all_text();
+    assert!(
+        !player.contains("Spying") && !player.contains("IQ 10"),
+        "{player}"
+    );
+    assert!(player.contains("3d: "), "{player}");
     w.set_rule("tft_house_rules", false);
     let r = w.run(
         ANN,
@@ -851,7 +877,7 @@ fn a_thiefs_week_makes_the_rolls_the_scan_left() {
         &[("job", "thief"), ("character", "Nim0")],
     );
     assert!(refusal(&r).contains("tft_house_rules"), "{}", r.content);
-    assert_eq!(w.rolls(), 3);
+    assert_eq!(w.rolls(), 4);
 }
 
 /// Issue 60: lodging on one's own, an own shop and a mercenary officer's rank are reachable

@@ -10,6 +10,7 @@ use serde_json::json;
 use super::shared::{faces, field, tft_sheet};
 use crate::app::invocation::{Invocation, Opts, RollMode};
 use crate::app::reply::{Embed, Reply, Tone};
+use crate::app::screen;
 use crate::app::text::escape;
 use crate::app::{AppResult, Ctx, user};
 use crate::rules::tft::campaign::{self, THIEF_TALENT_FACTORS};
@@ -87,75 +88,99 @@ impl ThiefWeek {
                 .iter()
                 .filter(|f| talents.contains(&f.talent))
                 .map(|f| {
-                    let mut s = format!("{} {}", f.talent, quarters(f.quarters));
-                    if f.pay > 0 {
-                        s.push_str(&format!(", +${}", f.pay));
-                    }
-                    s
+                    let pay = if f.pay > 0 {
+                        format!(", +${}", f.pay)
+                    } else {
+                        String::new()
+                    };
+                    format!("{} {}{pay}", f.talent, quarters(f.quarters))
                 })
                 .chain(std::iter::once(format!(
                     "MA {ma} {}",
                     quarters(campaign::ma_quarters(ma))
                 )))
                 .collect();
-            let arrest = &rolls.arrest;
-            let embed = Embed {
-                title: format!("{}: {label}", escape(&c.name)),
-                description: "The thieves' table in tft-house-rules.txt (\"Thieves\") is unreadable in the scan: the jobs, their risk numbers (and the most a reduction may raise them to), pay, experience, weeks, lifestyle and damage are the GM's. What the rules still give is below.".to_owned(),
-                tone: Some(Tone::Info),
-                fields: vec![
-                    field(
-                        "Risk reduction",
-                        format!(
-                            "{} = {} in all: the upper risk number {} (fractions dropped), never past the job's number in parentheses",
-                            counted.join(" · "),
-                            quarters(adj.quarters),
-                            signed(adj.risk_shift)
-                        ),
-                        false,
-                    ),
-                    field(
-                        "Pay increase",
-                        format!("+${}, at most half the job's fixed pay", adj.pay_increase),
-                        false,
-                    ),
-                    field(
-                        "Risk",
-                        format!(
-                            "3d: {} = {}: a disaster at the job's upper risk number {} or more",
-                            faces(&rolls.risk_faces),
-                            rolls.risk_roll,
-                            signed(adj.risk_shift)
-                        ),
-                        false,
-                    ),
-                    field(
-                        "Arrest (only after a disaster)",
-                        format!(
-                            "3d: {} = {} against IQ {}: {}",
-                            faces(&arrest.faces),
-                            arrest.total,
-                            arrest.target,
-                            if arrest.succeeded() {
-                                "not arrested"
-                            } else {
-                                "arrested (and paid nothing)"
-                            }
-                        ),
-                        false,
-                    ),
-                ],
-                footer: Some(
-                    "Nothing was written to the sheet: the GM records the experience, any hits and the pay."
-                        .to_owned(),
-                ),
-            };
+            let embed = render(&c.name, c.npc, &label, &counted, adj, &rolls);
             Ok((
                 format!("{}'s week", escape(&c.name)),
                 Reply::public("").with_embed(embed),
             ))
         })?;
         Ok(ctx.route(self.mode, &what, full))
+    }
+}
+
+/// The thief's week as an embed: the reductions counted, the rolls, and what the GM supplies.
+/// An NPC's talents, MA and IQ, and the reduction that follows from them, are the GM's
+/// (`app::screen`); the dice are everyone's.
+fn render(
+    name: &str,
+    npc: bool,
+    label: &str,
+    counted: &[String],
+    adj: campaign::ThiefAdjustment,
+    rolls: &campaign::ThiefRolls,
+) -> Embed {
+    let arrest = &rolls.arrest;
+    Embed {
+        title: format!("{}: {label}", escape(name)),
+        description: "The thieves' table in tft-house-rules.txt (\"Thieves\") is unreadable in the scan: the jobs, their risk numbers (and the most a reduction may raise them to), pay, experience, weeks, lifestyle and damage are the GM's. What the rules still give is below.".to_owned(),
+        tone: Some(Tone::Info),
+        fields: vec![
+            field(
+                "Risk reduction",
+                format!(
+                    "{} (fractions dropped), never past the job's number in parentheses",
+                    screen::npc(
+                        npc,
+                        format!(
+                            "{} = {} in all: the upper risk number {}",
+                            counted.join(" · "),
+                            quarters(adj.quarters),
+                            signed(adj.risk_shift)
+                        )
+                    )
+                ),
+                false,
+            ),
+            field(
+                "Pay increase",
+                format!(
+                    "{}, at most half the job's fixed pay",
+                    screen::npc(npc, format!("+${}", adj.pay_increase))
+                ),
+                false,
+            ),
+            field(
+                "Risk",
+                format!(
+                    "3d: {} = {}: a disaster at the job's upper risk number {} or more",
+                    faces(&rolls.risk_faces),
+                    rolls.risk_roll,
+                    screen::npc(npc, signed(adj.risk_shift))
+                ),
+                false,
+            ),
+            field(
+                "Arrest (only after a disaster)",
+                format!(
+                    "3d: {} = {} against {}: {}",
+                    faces(&arrest.faces),
+                    arrest.total,
+                    screen::npc(npc, format!("IQ {}", arrest.target)),
+                    if arrest.succeeded() {
+                        "not arrested"
+                    } else {
+                        "arrested (and paid nothing)"
+                    }
+                ),
+                false,
+            ),
+        ],
+        footer: Some(
+            "Nothing was written to the sheet: the GM records the experience, any hits and the pay."
+                .to_owned(),
+        ),
     }
 }
 
