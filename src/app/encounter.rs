@@ -1327,7 +1327,14 @@ fn declare(
 /// carried weapon needs more ST than is left could only be refused at each attack.
 // Decision: the check is of weapons (the first the figure can use, `app::weapons`, as the
 // attack's default is); a figure that carries none fights bare-handed, which needs no ST, and a
-// figure that knows spells may declare them for its spells (a spell costs IQ, not ST).
+// figure that knows spells may declare them for its spells (a spell costs IQ, not ST), whatever
+// it carries or wears. tft-multiple-actions.txt's "Action Penalties" give a spell among several
+// actions -4 IQ and one more die and nothing else; tft-rules-summary.md's "CAST SPELL" options
+// let a figure "attempt any spell" with no word on what is in its hands, its armor counts only
+// in adjDX, and MANA names a staff without making it a condition of casting. So no weapon, staff
+// or armor limits a caster's declaration; its spells are checked as they are cast (the IQ after
+// the penalty, `/tftkit cast`), and an attack among the actions is refused then if no weapon
+// can be swung at the ST left.
 fn weapon_for_actions(
     conn: &crate::store::Conn,
     c: &Character,

@@ -118,7 +118,7 @@ pub const WHO: &[(&str, &str)] = &[
     ("tft dying|job|repair|condition", "GM"),
     ("tft heal", "GM; an owner for their own figure's potions"),
     ("tftkit check|actions|miss|cast", "player, GM"),
-    ("tftkit pickup", "owner, GM"),
+    ("tftkit pickup|staff", "owner, GM"),
     ("tftkit gear", "anyone"),
     ("tftref study|ski", "player, GM"),
     ("tftref called|spell|mount|price|time", "anyone"),

@@ -75,6 +75,29 @@ pub struct TftSheet {
     /// Lived through the roll to live: out cold at 0 ST, no further roll until hurt again.
     #[serde(skip_serializing_if = "is_false")]
     pub stable: bool,
+    /// The mana the figure's staff holds at most (tft-rules-summary.md, "SECONDARY ATTRIBUTES",
+    /// MANA); 0: no staff. The GM's number: the sources give no staff's size.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub mana: u32,
+    /// Mana spent from the staff and not yet put back (`/tftkit cast mana:`, `/tftkit staff`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub mana_spent: u32,
+}
+
+impl TftSheet {
+    /// The figure's staff, for `rules::tft::mana`.
+    pub fn staff(&self) -> crate::rules::tft::mana::Staff {
+        crate::rules::tft::mana::Staff {
+            mana: self.mana,
+            spent: self.mana_spent,
+        }
+    }
+}
+
+// serde's skip_serializing_if takes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 // serde's skip_serializing_if takes a reference.
@@ -101,6 +124,8 @@ impl Default for TftSheet {
             knocked_down: false,
             dead: false,
             stable: false,
+            mana: 0,
+            mana_spent: 0,
         }
     }
 }

@@ -31,10 +31,12 @@ mod save;
 pub mod shared;
 mod ski;
 mod spell;
+mod staff;
 mod state;
 mod study;
 #[cfg(test)]
 mod tests;
+mod thief;
 
 use super::invocation::Invocation;
 use super::reply::Reply;
@@ -107,16 +109,20 @@ pub enum TftCommand {
     Actions(actions::Actions),
     /// `/tftkit miss`: a shooter's roll to miss a figure in the line of fire.
     Miss(miss::Miss),
-    /// `/tftkit cast`: a spell cast from the sheet, its ST paid as fatigue.
+    /// `/tftkit cast`: a spell cast from the sheet, its ST paid as fatigue or from a staff.
     Cast(cast::Cast),
     /// `/tft job`: a week of work.
     Job(job::JobWeekCommand),
+    /// `/tft job job:thief`: a thief's week as far as the house rules' scan can be read.
+    ThiefWeek(thief::ThiefWeek),
     /// `/tft heal`: hits and fatigue taken off (GM).
     Heal(state::Heal),
     /// `/tft stand`: up from a knockdown.
     Stand(state::Stand),
     /// `/tftkit pickup`: a dropped weapon picked up.
     Pickup(state::Pickup),
+    /// `/tftkit staff`: a staff refilled with mana, by fatigue or contemplation.
+    Staff(staff::Refilling),
     /// `/tft repair`: a broken weapon mended (GM).
     Repair(state::Repair),
     /// `/tft condition`: a GM's correction of hits, fatigue and states.
@@ -141,13 +147,20 @@ pub enum TftCommand {
     Spell(spell::Spell),
 }
 
+/// `/tft job job:thief` (or `thieves`): the thieves' week, whose table the scan lost.
+fn is_thief(inv: &Invocation) -> bool {
+    inv.options
+        .iter()
+        .any(|(k, v)| k == "job" && thief::NAMES.contains(&v.trim().to_ascii_lowercase().as_str()))
+}
+
 /// The subcommands, for messages.
 const SUBCOMMANDS: &str =
     "save, attack, hth, dying, bash, job, heal, stand, repair, condition, reaction";
 /// The look-ups' subcommands (`/tftref`), for messages.
 const REF_SUBCOMMANDS: &str = "study, called, spell, ski, mount, price, time";
 /// The `/tftkit` subcommands, for messages.
-const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss, cast, pickup";
+const KIT_SUBCOMMANDS: &str = "check, gear, actions, miss, cast, pickup, staff";
 
 impl TftCommand {
     pub fn parse(inv: &Invocation) -> AppResult<Self> {
@@ -163,10 +176,12 @@ impl TftCommand {
             ["tftkit", "actions"] => TftCommand::Actions(actions::Actions::parse(inv)?),
             ["tftkit", "miss"] => TftCommand::Miss(miss::Miss::parse(inv)?),
             ["tftkit", "cast"] => TftCommand::Cast(cast::Cast::parse(inv)?),
+            ["tft", "job"] if is_thief(inv) => TftCommand::ThiefWeek(thief::ThiefWeek::parse(inv)?),
             ["tft", "job"] => TftCommand::Job(job::JobWeekCommand::parse(inv)?),
             ["tft", "heal"] => TftCommand::Heal(state::Heal::parse(inv)?),
             ["tft", "stand"] => TftCommand::Stand(state::Stand::parse(inv)?),
             ["tftkit", "pickup"] => TftCommand::Pickup(state::Pickup::parse(inv)?),
+            ["tftkit", "staff"] => TftCommand::Staff(staff::Refilling::parse(inv)?),
             ["tft", "repair"] => TftCommand::Repair(state::Repair::parse(inv)?),
             ["tft", "condition"] => TftCommand::Condition(state::SetCondition::parse(inv)?),
             ["odds", "tft"] => TftCommand::Odds(odds::Odds::parse(inv)?),
@@ -209,7 +224,7 @@ impl TftCommand {
             // tft-house-rules-combat.txt, "Shield Bash" and "Shield Rush".
             TftCommand::Dying(_) => Some("The dying roll (Death and Dying)"),
             TftCommand::Bash(_) => Some("The shield bash and rush"),
-            TftCommand::Job(_) => Some("A week of a job"),
+            TftCommand::Job(_) | TftCommand::ThiefWeek(_) => Some("A week of a job"),
             TftCommand::Study(_) => Some("Talent study (Learning New Talents)"),
             TftCommand::Ski(_) => Some("Skiing"),
             TftCommand::Mount(_) => Some("Riding and mounted combat"),
@@ -239,9 +254,11 @@ impl TftCommand {
             TftCommand::Miss(c) => c.run(ctx),
             TftCommand::Cast(c) => c.run(ctx),
             TftCommand::Job(c) => c.run(ctx),
+            TftCommand::ThiefWeek(c) => c.run(ctx),
             TftCommand::Heal(c) => c.run(ctx),
             TftCommand::Stand(c) => c.run(ctx),
             TftCommand::Pickup(c) => c.run(ctx),
+            TftCommand::Staff(c) => c.run(ctx),
             TftCommand::Repair(c) => c.run(ctx),
             TftCommand::Condition(c) => c.run(ctx),
             TftCommand::Odds(c) => Ok(c.run(ctx)),

@@ -24,6 +24,15 @@ pub enum System {
     Tft,
 }
 
+/// How `/tftkit staff` refills a staff's mana.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum StaffRefill {
+    #[name = "fatigue"]
+    Fatigue,
+    #[name = "contemplation"]
+    Contemplation,
+}
+
 /// Which of the GM settings `/gm setup` clears.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum SetupClear {

@@ -256,7 +256,7 @@ pub(super) fn set(ctx: &Ctx<'_>, name: &str, pairs: &[(String, String)]) -> AppR
 /// `sheets_lock_when_approved` is on): what the creation rules and the points count, which
 /// advancement changes. A player still sets the descriptive ones (homeland, parents, notes)
 /// and what a figure wears (TFT armor and shield).
-pub(super) const LOCKED_FIELDS: [&str; 15] = [
+pub(super) const LOCKED_FIELDS: [&str; 16] = [
     "parent_skill",
     "weaknesses",
     "quirks",
@@ -272,6 +272,7 @@ pub(super) const LOCKED_FIELDS: [&str; 15] = [
     "talents",
     "spells",
     "xp",
+    "mana",
 ];
 
 /// Refuses a player's change of `what` on an approved sheet while the guild holds approved

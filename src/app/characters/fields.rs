@@ -35,6 +35,8 @@ pub const MAX_ATTRIBUTE: i64 = 200;
 pub const MAX_SP: i64 = 50;
 pub const MAX_MA: i64 = 50;
 pub const MAX_XP: i64 = 1_000_000_000;
+/// TFT mana a staff holds at most (`rules::tft::mana::MAX_MANA`).
+pub const MAX_MANA: i64 = crate::rules::tft::mana::MAX_MANA as i64;
 
 /// The fields `set` accepts, per system.
 pub const THIZ_FIELDS: [&str; 10] = [
@@ -49,8 +51,8 @@ pub const THIZ_FIELDS: [&str; 10] = [
     "sessions",
     "specials",
 ];
-pub const TFT_FIELDS: [&str; 11] = [
-    "st", "dx", "iq", "sp", "ma", "talents", "spells", "xp", "armor", "shield", "notes",
+pub const TFT_FIELDS: [&str; 12] = [
+    "st", "dx", "iq", "sp", "ma", "talents", "spells", "xp", "armor", "shield", "notes", "mana",
 ];
 
 /// A value that clears a field.
@@ -678,7 +680,18 @@ pub fn describe(sheet: &Sheet, field: &str) -> String {
         (Sheet::Tft(s), "armor") => opt(&s.armor),
         (Sheet::Tft(s), "shield") => opt(&s.shield),
         (Sheet::Tft(s), "notes") => opt(&s.notes),
+        (Sheet::Tft(s), "mana") => mana_text(s),
         _ => String::new(),
+    }
+}
+
+/// "5 (3 stored)": a staff's M and the mana in it now; "none" without a staff.
+pub fn mana_text(s: &TftSheet) -> String {
+    let staff = s.staff();
+    if staff.mana == 0 {
+        "none".to_owned()
+    } else {
+        format!("{} ({} stored)", staff.mana, staff.stored())
     }
 }
 
@@ -720,6 +733,15 @@ fn apply_tft(s: &mut TftSheet, field: &str, value: &str) -> Result<(), String> {
         "armor" => s.armor = optional(value, armor)?,
         "shield" => s.shield = optional(value, shield)?,
         "notes" => s.notes = optional(value, notes)?,
+        // A staff set (or set again) is full: setting it is how a GM gives or restores one.
+        "mana" => {
+            s.mana = if is_clear(value) {
+                0
+            } else {
+                number("mana", value, 0, MAX_MANA)? as u32
+            };
+            s.mana_spent = 0;
+        }
         other => {
             return Err(format!(
                 "a TFT sheet has no field \"{}\"; the fields are {}",
@@ -774,6 +796,8 @@ pub fn normalize(sheet: &Sheet) -> Result<Sheet, String> {
                 within("ma", ma.into(), 0, MAX_MA)?;
             }
             within("xp", s.xp, 0, MAX_XP)?;
+            within("mana", s.mana.into(), 0, MAX_MANA)?;
+            within("mana_spent", s.mana_spent.into(), 0, MAX_MANA)?;
             Sheet::Tft(TftSheet {
                 talents: checked_list("talents", &s.talents, talent).map_err(at("talents"))?,
                 spells: checked_list("spells", &s.spells, spell).map_err(at("spells"))?,

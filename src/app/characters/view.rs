@@ -477,7 +477,7 @@ fn tft_fields(s: &TftSheet, l: &Loaded) -> Vec<Field> {
         ));
     }
     let (hits, fatigue) = l.damage;
-    vec![
+    let mut fields = vec![
         field(
             "Attributes",
             format!("ST {} · DX {} · IQ {} · SP {}", s.st, s.dx, s.iq, s.sp),
@@ -514,7 +514,12 @@ fn tft_fields(s: &TftSheet, l: &Loaded) -> Vec<Field> {
             ),
             false,
         ),
-    ]
+    ];
+    // tft-rules-summary.md, "SECONDARY ATTRIBUTES": the staff's mana, shown only with a staff.
+    if s.mana > 0 {
+        fields.insert(4, field("Mana", super::fields::mana_text(s), true));
+    }
+    fields
 }
 
 /// The public sheet as an embed; `problems` adds the "Needs fixing" line (owner and GM only).

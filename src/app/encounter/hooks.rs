@@ -34,6 +34,13 @@ pub(crate) fn here(ctx: &Ctx<'_>, conn: &Conn) -> AppResult<Option<(At, Loaded)>
     Ok(load(conn, at)?.filter(|l| !l.row.ended).map(|l| (at, l)))
 }
 
+/// Whether `who` is a figure of the TFT or THIZ fight under way in the caller's channel (begun
+/// or not, while it has not ended): what takes hours, such as refilling a staff by
+/// contemplation, waits for its end.
+pub(crate) fn in_fight(ctx: &Ctx<'_>, conn: &Conn, who: CharacterId) -> AppResult<bool> {
+    Ok(here(ctx, conn)?.is_some_and(|(_, l)| l.state.figure(who).is_some()))
+}
+
 /// [`here`] as stored: the figures' down flags as the last change left them, not yet read
 /// again from the sheets (an attack's own hook takes its target out, in its own words).
 fn here_as_stored(ctx: &Ctx<'_>, conn: &Conn) -> AppResult<Option<(At, Loaded)>> {

@@ -1,7 +1,7 @@
-//! `/tftkit cast spell [character] [target] [st] [kind] [distance] [damage] [modifier] [mode]`:
-//! a spell cast from the caster's sheet — the roll against adjDX, the ST it costs paid as
-//! fatigue on the sheet, a missile spell's range and damage against the target — in one
-//! transaction with the roll's log entry.
+//! `/tftkit cast spell [character] [target] [st] [kind] [distance] [damage] [modifier] [mode]
+//! [renew] [mana]`: a spell cast from the caster's sheet — the roll against adjDX, the ST it costs
+//! paid as fatigue on the sheet or (`mana:`) from the staff's mana, a missile spell's range and
+//! damage against the target — in one transaction with the roll's log entry.
 //!
 //! Every number comes from `rules::tft` (the attack table and adjustments, `casting`, the
 //! damage rules); this file reads the sheets and writes what the cast did.
@@ -20,6 +20,7 @@ use crate::rules::tft::attack::{Adjustment, AttackSpec, Technique};
 use crate::rules::tft::casting::{CastOutcome, cast_outcome, may_cast};
 use crate::rules::tft::character::{NEW_SPELLS, SpellInfo, SpellKind, SpellUpkeep, Talent};
 use crate::rules::tft::damage::{Blow, DamageResolution, Precise, Striker, Target, resolve_damage};
+use crate::rules::tft::mana::{self, Payment, Staff};
 use crate::rules::tft::{Dice, Multiplier};
 use crate::store::characters;
 
@@ -49,6 +50,8 @@ pub struct Cast {
     mode: RollMode,
     /// Renew a continuing spell that lapsed this round instead of casting (no roll).
     renew: bool,
+    /// ST paid from the staff's mana instead of fatigue (tft-rules-summary.md, MANA).
+    mana: u32,
 }
 
 impl Cast {
@@ -66,6 +69,7 @@ impl Cast {
                 "modifier",
                 "mode",
                 "renew",
+                "mana",
             ],
         )?;
         let spell = o.required("spell")?.trim().to_owned();
@@ -97,6 +101,7 @@ impl Cast {
             modifier: o.int("modifier", -MAX_MODIFIER, MAX_MODIFIER)?.unwrap_or(0) as i32,
             mode: o.mode()?,
             renew: o.flag("renew")?,
+            mana: o.int("mana", 1, MAX_ST)?.map_or(0, |n| n as u32),
         })
     }
 
@@ -113,7 +118,7 @@ impl Cast {
             || self.modifier != 0
         {
             return Err(user(
-                "renew:true takes only spell, character and mode: renewing costs the spell's upkeep and rolls nothing.",
+                "renew:true takes only spell, character, mana and mode: renewing costs the spell's upkeep and rolls nothing.",
             ));
         }
         let (_, house_rules) = table_settings(ctx);
@@ -140,7 +145,8 @@ impl Cast {
                 })?;
             let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
             let left = st_left(&sheet, hits, fatigue);
-            if i64::from(upkeep) > i64::from(left) {
+            draw_check(&caster, &sheet, &known, self.mana, upkeep)?;
+            if i64::from(upkeep - self.mana) > i64::from(left) {
                 return Err(user(format!(
                     "{} has too little ST left to renew {} ({upkeep} ST).",
                     escape(&caster.name),
@@ -148,19 +154,30 @@ impl Cast {
                 )));
             }
             let line = crate::app::encounter::hooks::tft_renew(ctx, tx, caster.id, &known, upkeep)?;
-            let fatigue_after = fatigue + i64::from(upkeep);
+            let payment = mana::pay(upkeep, self.mana);
+            let fatigue_after = fatigue + i64::from(payment.fatigue);
             characters::set_tft_damage(tx, guild, caster.id, hits, fatigue_after)?;
             let left_after = st_left(&sheet, hits, fatigue_after);
             if left_after <= 0 {
                 state::record_fall(tx, guild, &caster)?;
             }
+            let staff = super::staff::spend_mana(tx, guild, caster.id, payment.mana)?;
             let embed = Embed {
                 title: format!("{} renews {}", escape(&caster.name), escape(&known)),
                 description: line,
                 tone: Some(Tone::Info),
                 fields: vec![field(
                     "Caster",
-                    paid_text(caster.npc, upkeep, left, left_after, left_after <= 0),
+                    paid_text(
+                        caster.npc,
+                        &Paid {
+                            payment,
+                            staff,
+                            left,
+                            left_after,
+                        },
+                        left_after <= 0,
+                    ),
                     false,
                 )],
                 footer: None,
@@ -216,7 +233,10 @@ impl Cast {
             let left = st_left(&sheet, hits, fatigue);
             // In an encounter: the turn, and the declared multiple actions' IQ and dice.
             let turn = crate::app::encounter::hooks::tft_cast_before(ctx, tx, caster.id)?;
-            may_cast(left, sheet.iq - turn.iq_penalty, info.map(|i| i.iq), cost).map_err(|e| {
+            draw_check(&caster, &sheet, &known, self.mana, cost)?;
+            // What the staff pays is not fatigue: only the rest needs the ST left.
+            let from_st = cost - self.mana;
+            may_cast(left, sheet.iq - turn.iq_penalty, info.map(|i| i.iq), from_st).map_err(|e| {
                 user(format!("{} cannot cast {}: {e}.", escape(&caster.name), escape(&known)))
             })?;
             let (armor_dx, shield_dx) = gear_dx(&caster, &sheet, house_rules)?;
@@ -308,12 +328,15 @@ impl Cast {
             lines.extend(target_lines);
             // The caster pays, read again in case it struck itself.
             let (hits, fatigue) = characters::tft_damage(tx, guild, caster.id)?;
-            let fatigue_after = fatigue + i64::from(outcome.st_paid);
+            let payment = mana::pay(outcome.st_paid, self.mana);
+            let fatigue_after = fatigue + i64::from(payment.fatigue);
             characters::set_tft_damage(tx, guild, caster.id, hits, fatigue_after)?;
             let caster_left = st_left(&sheet, hits, fatigue_after);
             if outcome.caster_falls || caster_left <= 0 {
                 state::record_fall(tx, guild, &caster)?;
             }
+            // Last, on the sheet as it is now (a fall above rewrote it).
+            let staff = super::staff::spend_mana(tx, guild, caster.id, payment.mana)?;
             let label = format!("{} casts {}", caster.name, known);
             ctx.log_roll(
                 tx,
@@ -331,6 +354,7 @@ impl Cast {
                     "outcome": outcome_name(roll.outcome),
                     "works": outcome.works,
                     "st_paid": outcome.st_paid,
+                    "mana_paid": payment.mana,
                     "fatigue": fatigue_after,
                     "target": target.as_ref().map(|(t, _)| t.id),
                     "hits": struck.as_ref().map(|s| s.res.applied.hits),
@@ -370,9 +394,12 @@ impl Cast {
                     "Caster",
                     paid_text(
                         caster.npc,
-                        outcome.st_paid,
-                        st_left(&sheet, hits, fatigue),
-                        caster_left,
+                        &Paid {
+                            payment,
+                            staff,
+                            left: st_left(&sheet, hits, fatigue),
+                            left_after: caster_left,
+                        },
                         outcome.caster_falls || caster_left <= 0,
                     ),
                     false,
@@ -447,14 +474,53 @@ struct Struck {
     res: DamageResolution,
 }
 
-/// "pays 3 ST as fatigue: 12 → 9 ST left": what the caster paid is the spell's, the ST it had
-/// and has left are its sheet's (an NPC's the GM's); that it falls everyone sees.
-fn paid_text(npc: bool, paid: u32, left: i32, left_after: i32, falls: bool) -> String {
-    format!(
-        "pays {paid} ST as fatigue: {}{}",
-        screen::npc(npc, format!("{left} → {left_after} ST left")),
-        if falls { " and falls" } else { "" }
-    )
+/// What a caster paid for a spell, and from where.
+struct Paid {
+    payment: Payment,
+    /// The staff before and after, when mana was drawn.
+    staff: Option<(Staff, Staff)>,
+    left: i32,
+    left_after: i32,
+}
+
+/// "pays 3 ST as fatigue: 12 → 9 ST left", or with mana drawn "pays 2 ST from the staff's mana
+/// (5 → 3 stored) and 1 ST as fatigue: 12 → 11 ST left": what the caster paid is the spell's,
+/// the ST and mana it had and has left are its sheet's (an NPC's the GM's); that it falls
+/// everyone sees.
+fn paid_text(npc: bool, p: &Paid, falls: bool) -> String {
+    let st = screen::npc(npc, format!("{} → {} ST left", p.left, p.left_after));
+    let fell = if falls { " and falls" } else { "" };
+    match p.staff {
+        Some((before, after)) => format!(
+            "pays {} ST from the staff's mana {} and {} ST as fatigue: {st}{fell}",
+            p.payment.mana,
+            screen::npc(
+                npc,
+                format!("({} → {} stored)", before.stored(), after.stored())
+            ),
+            p.payment.fatigue,
+        ),
+        None => format!("pays {} ST as fatigue: {st}{fell}", p.payment.fatigue),
+    }
+}
+
+/// Refuses, before any die is rolled, `wanted` mana for a spell costing `cost` that the staff
+/// on the caster's sheet cannot give.
+fn draw_check(
+    caster: &crate::store::characters::Character,
+    sheet: &crate::app::sheet::TftSheet,
+    spell: &str,
+    wanted: u32,
+    cost: u32,
+) -> AppResult<()> {
+    // A refusal is the caller's alone, and only a GM acts for an NPC.
+    mana::check_spend(sheet.staff(), wanted, cost).map_err(|e| {
+        user(format!(
+            "{} cannot draw {wanted} mana for {}: {e}. Nothing was rolled.",
+            escape(&caster.name),
+            escape(spell)
+        ))
+    })
 }
 
 /// The damage a missile spell did, as `/tft attack` shows a blow's: the dice for everyone, the

@@ -183,7 +183,7 @@ fn restat(
     Ok(())
 }
 
-fn save_sheet(
+pub(super) fn save_sheet(
     conn: &Conn,
     guild: GuildId,
     c: &Character,

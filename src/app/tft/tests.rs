@@ -770,6 +770,116 @@ fn a_week_of_work() {
     assert_eq!(w.rolls(), 1);
 }
 
+/// Issue 60: a thief's week reaches what tft-house-rules.txt's "Thieves" still gives — the risk
+/// reduction and pay increase from the sheet, the risk roll, the 3d/IQ arrest roll — and says
+/// the table's numbers are the GM's; what needs those numbers is refused, rolling nothing.
+#[test]
+fn a_thiefs_week_makes_the_rolls_the_scan_left() {
+    let w = world();
+    // "Thieves": Master Thief 3/4 (+$3), Climbing 1/4 (+$1), MA 12 1/2: 1 1/2, fractions
+    // dropped: +1. Without Climbing: 1 1/4, still +1; without Master Thief: 3/4, +0.
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["Master Thief", "Climbing"],
+            "+1 1/2 in all: the upper risk number +1",
+            "+$4",
+        ),
+        (
+            &["Master Thief"],
+            "+1 1/4 in all: the upper risk number +1",
+            "+$3",
+        ),
+        (
+            &["Climbing"],
+            "+3/4 in all: the upper risk number +0",
+            "+$1",
+        ),
+    ];
+    for (i, (talents, reduction, pay)) in cases.iter().enumerate() {
+        let name = format!("Nim{i}");
+        w.tft(
+            &name,
+            ANN,
+            TftSheet {
+                talents: talents.iter().map(|t| (*t).to_owned()).collect(),
+                ma: Some(12),
+                ..fighter(10, 12)
+            },
+        );
+        let r = w.run(
+            ANN,
+            &["tft", "job"],
+            &[("job", "Thief"), ("character", &name)],
+        );
+        assert_eq!(r.embeds[0].title, format!("{name}: a week as a thief"));
+        assert!(
+            r.embeds[0].description.contains("unreadable in the scan"),
+            "{r:?}"
+        );
+        let red = field(&r, "Risk reduction");
+        assert!(
+            red.contains("MA 12 +1/2") && red.contains(reduction),
+            "{red}"
+        );
+        assert!(field(&r, "Pay increase").starts_with(pay), "{r:?}");
+        assert!(field(&r, "Risk").starts_with("3d: "), "{r:?}");
+        assert!(
+            field(&r, "Arrest (only after a disaster)").contains("against IQ 10: "),
+            "{r:?}"
+        );
+    }
+    assert_eq!(w.rolls(), 3);
+    for (opt, says) in [
+        ("looking", "its roll to find"),
+        ("own_lodging", "its lifestyle"),
+        ("rank", "rank is a mercenary's"),
+    ] {
+        let value = if opt == "rank" { "captain" } else { "true" };
+        let r = w.run(
+            ANN,
+            &["tft", "job"],
+            &[("job", "thieves"), ("character", "Nim0"), (opt, value)],
+        );
+        assert!(refusal(&r).contains(says), "{opt}: {}", r.content);
+    }
+    let r = w.run(ANN, &["tft", "job"], &[("job", "juggler")]);
+    assert!(refusal(&r).contains(", thief."), "{}", r.content);
+    // An NPC thief's IQ, MA and the reduction they give are the GM's (app::screen).
+    w.add(
+        "Fence",
+        GM,
+        true,
+        &Sheet::Tft(TftSheet {
+            talents: vec!["Spying".into()],
+            ..fighter(10, 12)
+        }),
+    );
+    let r = w.run(
+        GM,
+        &["tft", "job"],
+        &[("job", "thief"), ("character", "Fence")],
+    );
+    let all = r.all_text();
+    assert!(
+        all.contains("Spying +3/4, +$1") && all.contains("IQ 10"),
+        "{all}"
+    );
+    let player = crate::app::screen::screened(&r).all_text();
+    assert!(
+        !player.contains("Spying") && !player.contains("IQ 10"),
+        "{player}"
+    );
+    assert!(player.contains("3d: "), "{player}");
+    w.set_rule("tft_house_rules", false);
+    let r = w.run(
+        ANN,
+        &["tft", "job"],
+        &[("job", "thief"), ("character", "Nim0")],
+    );
+    assert!(refusal(&r).contains("tft_house_rules"), "{}", r.content);
+    assert_eq!(w.rolls(), 4);
+}
+
 /// Issue 60: lodging on one's own, an own shop and a mercenary officer's rank are reachable
 /// (tft-house-rules.txt, "Lifestyle", the merchants' note, "Mercenary Officers").
 #[test]
@@ -3398,6 +3508,190 @@ fn a_cast_pays_its_st_as_fatigue() {
         assert!(field(&r, "Caster").starts_with(&format!("pays {} ST", if works { 4 } else { 1 })));
     }
     assert_eq!(w.rolls(), 8);
+}
+
+/// A wizard with a staff of `mana` of which `spent` are used.
+fn staffed(st: i32, spells: &[&str], mana: u32, spent: u32) -> TftSheet {
+    TftSheet {
+        mana,
+        mana_spent: spent,
+        ..wizard(st, 12, spells)
+    }
+}
+
+#[test]
+fn a_staff_pays_a_spell_and_refuses_what_it_cannot_give() {
+    // tft-rules-summary.md, "SECONDARY ATTRIBUTES", MANA: mana casts spells "as if it was
+    // fatigue". A Fireball of 3 ST always costs its ST (a missile spell), so each case is exact.
+    let w = world();
+    let zed = w.tft("Zed", ANN, staffed(2, &["Fireball"], 3, 0));
+    w.tft("Ida", ANN, staffed(10, &["Fireball"], 0, 0));
+    w.tft("Uma", ANN, staffed(10, &["Fireball"], 3, 2));
+    let cast = |who: &str, mana: &str| {
+        let mut opts = vec![
+            ("character", who),
+            ("spell", "Fireball"),
+            ("kind", "missile"),
+            ("st", "3"),
+        ];
+        if !mana.is_empty() {
+            opts.push(("mana", mana));
+        }
+        w.run(ANN, &["tftkit", "cast"], &opts)
+    };
+    let refused: &[(&str, &str, &str)] = &[
+        // The ST left counts only what the staff does not pay: 3 from 2 ST is refused, 2 is not.
+        ("Zed", "", "costs 3 ST and the caster has 2 left"),
+        ("Zed", "4", "at most 3 of it can come from the staff"),
+        ("Ida", "1", "no staff holding mana"),
+        ("Uma", "2", "the staff holds 1 mana, not 2"),
+    ];
+    for (who, mana, says) in refused {
+        let r = cast(who, mana);
+        assert!(refusal(&r).contains(says), "{who} {mana}: {}", r.content);
+    }
+    assert_eq!(w.rolls(), 0);
+    assert_eq!((w.damage(zed), w.sheet(zed).mana_spent), ((0, 0), 0));
+    // Both sides of the ST left: 1 from the staff leaves 2 ST of fatigue, all Zed has.
+    let r = cast("Zed", "1");
+    assert_eq!(
+        field(&r, "Caster"),
+        "pays 1 ST from the staff's mana (3 → 2 stored) and 2 ST as fatigue: 2 → 0 ST left and falls"
+    );
+    assert_eq!((w.damage(zed), w.sheet(zed).mana_spent), ((0, 2), 1));
+    assert!(w.sheet(zed).knocked_down, "the fall kept the staff's count");
+    // Uma's last point, all of a 1 ST spell: no fatigue.
+    let uma = w.tft("Una", ANN, staffed(10, &["Light"], 3, 2));
+    let r = w.run(
+        ANN,
+        &["tftkit", "cast"],
+        &[
+            ("character", "Una"),
+            ("spell", "Light"),
+            ("kind", "special"),
+            ("st", "1"),
+            ("mana", "1"),
+        ],
+    );
+    assert!(
+        field(&r, "Caster").starts_with("pays 1 ST from the staff's mana (1 → 0 stored) and 0 ST"),
+        "{r:?}"
+    );
+    assert_eq!((w.damage(uma), w.sheet(uma).mana_spent), ((0, 0), 3));
+}
+
+#[test]
+fn a_staff_refills_by_fatigue_or_contemplation() {
+    // tft-rules-summary.md, "SECONDARY ATTRIBUTES", MANA: a point for 5 ST of fatigue or a half
+    // day of contemplation, never past the staff's M; fatigue down to 0 ST, not below.
+    let w = world();
+    let zed = w.tft("Zed", ANN, staffed(12, &["Light"], 3, 3));
+    let refill = |user: u64, by: &str, points: &str| {
+        w.run(
+            user,
+            &["tftkit", "staff"],
+            &[("character", "Zed"), ("by", by), ("points", points)],
+        )
+    };
+    let r = refill(ANN, "fatigue", "2");
+    assert_eq!(
+        r.embeds[0].description,
+        "2 points of mana put back by 10 ST of fatigue."
+    );
+    assert_eq!(field(&r, "Staff"), "0 → 2 stored, of 3");
+    assert_eq!(field(&r, "ST"), "12 → 2 ST left");
+    assert_eq!((w.damage(zed), w.sheet(zed).mana_spent), ((0, 10), 1));
+    let refused: &[(u64, &str, &str, &str)] = &[
+        (
+            ANN,
+            "fatigue",
+            "1",
+            "1 mana costs 5 ST of fatigue and the figure has 2 ST left",
+        ),
+        (
+            ANN,
+            "contemplation",
+            "2",
+            "room for 1 more mana (it holds 2 of 3)",
+        ),
+        (
+            ANN,
+            "prayer",
+            "1",
+            "by must be one of fatigue, contemplation",
+        ),
+        (BOB, "contemplation", "1", "belongs to another player"),
+    ];
+    for (user, by, points, says) in refused {
+        let r = refill(*user, by, points);
+        assert!(refusal(&r).contains(says), "{by} {points}: {}", r.content);
+    }
+    assert_eq!((w.damage(zed), w.sheet(zed).mana_spent), ((0, 10), 1));
+    let r = refill(ANN, "contemplation", "1");
+    assert_eq!(
+        r.embeds[0].description,
+        "1 point of mana put back by 1 half day of contemplation."
+    );
+    assert_eq!(w.sheet(zed).mana_spent, 0);
+    let r = refill(ANN, "contemplation", "1");
+    assert!(
+        refusal(&r).contains("the staff is full (3 mana)"),
+        "{}",
+        r.content
+    );
+    // Exactly the ST left is enough: Ida has 5 and falls.
+    let ida = w.tft("Ida", ANN, staffed(5, &["Light"], 2, 2));
+    let r = w.run(
+        ANN,
+        &["tftkit", "staff"],
+        &[("character", "Ida"), ("by", "fatigue")],
+    );
+    assert_eq!(field(&r, "ST"), "5 → 0 ST left, and falls");
+    assert!(w.sheet(ida).knocked_down);
+    assert_eq!(w.sheet(ida).mana_spent, 1);
+}
+
+/// An NPC's staff is one of its numbers: what it holds is marked as the GM's in a cast and in a
+/// refill (`app::screen`); what the spell cost is the spell's, and stays.
+#[test]
+fn an_npcs_mana_is_marked_as_the_gms() {
+    let w = world();
+    w.add("Vexa", GM, true, &Sheet::Tft(staffed(30, &["Light"], 7, 0)));
+    let gm = caller(GM);
+    let ctx = crate::app::Ctx::new(&w.app, &gm, "i1").unwrap();
+    let run = |path: &[&str], opts: &[(&str, &str)]| {
+        Command::parse(&Invocation::new(path, opts))
+            .unwrap()
+            .run(&ctx)
+            .unwrap()
+    };
+    let cast = run(
+        &["tftkit", "cast"],
+        &[
+            ("character", "Vexa"),
+            ("spell", "Light"),
+            ("kind", "special"),
+            ("st", "1"),
+            ("mana", "1"),
+        ],
+    );
+    assert!(cast.all_text().contains("(7 → 6 stored)"), "{cast:?}");
+    let player = crate::app::screen::screened(&cast).all_text();
+    assert!(!player.contains("→ 6"), "{player}");
+    assert!(
+        player.contains("pays 1 ST from the staff's mana"),
+        "{player}"
+    );
+    let refill = run(
+        &["tftkit", "staff"],
+        &[("character", "Vexa"), ("by", "contemplation")],
+    );
+    let player = crate::app::screen::screened(&refill).all_text();
+    assert!(
+        refill.all_text().contains("6 → 7 stored, of 7"),
+        "{refill:?}"
+    );
+    assert!(!player.contains("of 7"), "{player}");
 }
 
 #[test]

@@ -230,7 +230,7 @@ pub async fn tft_bash(
 pub async fn tft_job(
     ctx: Context<'_>,
     // More jobs than Discord's 25 choices, so text; app names them all on a typo.
-    #[description = "The job, like Garrison, Scribe or Student"] job: String,
+    #[description = "The job, like Garrison, Scribe or thief"] job: String,
     #[description = "Who works (default: yours)"]
     #[autocomplete = "autocomplete::character"]
     character: Option<String>,

@@ -1,12 +1,12 @@
-//! `/tftkit check|gear|actions|miss|cast|pickup`: The Fantasy Trip's table aids beside `/tft` (Discord caps
+//! `/tftkit check|gear|actions|miss|cast|pickup|staff`: The Fantasy Trip's table aids beside `/tft` (Discord caps
 //! one command, its subcommands and options at 4000 characters, and `/tft` is near it).
 
 use crate::bot::autocomplete;
-use crate::bot::choices::{CommonCheck, Mode, SpellKind, TakeActions};
+use crate::bot::choices::{CommonCheck, Mode, SpellKind, StaffRefill, TakeActions};
 use crate::bot::invoke::{Args, invoke};
 use crate::bot::{Context, Error};
 
-/// The Fantasy Trip: common checks, gear, multiple actions, rolls to miss, casting, picking up
+/// The Fantasy Trip: common checks, gear, multiple actions, rolls to miss, casting, staffs, pickup
 #[poise::command(
     slash_command,
     guild_only,
@@ -16,7 +16,8 @@ use crate::bot::{Context, Error};
         "tftkit_actions",
         "tftkit_miss",
         "tftkit_cast",
-        "tftkit_pickup"
+        "tftkit_pickup",
+        "tftkit_staff"
     ),
     subcommand_required
 )]
@@ -136,7 +137,7 @@ pub async fn tftkit_miss(
     invoke(ctx, &["tftkit", "miss"], args).await
 }
 
-/// TFT casting: a spell from the sheet, its ST paid as fatigue
+/// TFT casting: a spell from the sheet, its ST paid as fatigue or from a staff's mana
 #[poise::command(slash_command, rename = "cast")]
 #[allow(clippy::too_many_arguments)] // one parameter per Discord option
 pub async fn tftkit_cast(
@@ -165,6 +166,10 @@ pub async fn tftkit_cast(
     #[description = "Who sees the roll (default public)"] mode: Option<Mode>,
     #[description = "In a fight: keep up a continuing spell that lapsed this round, for its upkeep"]
     renew: Option<bool>,
+    #[description = "ST paid from the staff's mana instead of fatigue (1 to 100)"]
+    #[min = 1]
+    #[max = 100]
+    mana: Option<i64>,
 ) -> Result<(), Error> {
     let args = Args::new()
         .opt("spell", spell)
@@ -176,7 +181,8 @@ pub async fn tftkit_cast(
         .opt("damage", damage)
         .opt("modifier", modifier)
         .choice("mode", mode)
-        .opt("renew", renew);
+        .opt("renew", renew)
+        .opt("mana", mana);
     invoke(ctx, &["tftkit", "cast"], args).await
 }
 
@@ -195,4 +201,25 @@ pub async fn tftkit_pickup(
         .opt("character", character)
         .opt("weapon", weapon);
     invoke(ctx, &["tftkit", "pickup"], args).await
+}
+
+/// TFT: refill a staff's mana, a point for 5 ST of fatigue or a half day of contemplation
+#[poise::command(slash_command, rename = "staff")]
+pub async fn tftkit_staff(
+    ctx: Context<'_>,
+    #[description = "5 ST of fatigue a point, or a half day of contemplation a point"]
+    by: StaffRefill,
+    #[description = "Points of mana put back (default 1) (1 to 100)"]
+    #[min = 1]
+    #[max = 100]
+    points: Option<i64>,
+    #[description = "Whose staff (default: your latest character)"]
+    #[autocomplete = "autocomplete::character"]
+    character: Option<String>,
+) -> Result<(), Error> {
+    let args = Args::new()
+        .choice("by", Some(by))
+        .opt("points", points)
+        .opt("character", character);
+    invoke(ctx, &["tftkit", "staff"], args).await
 }

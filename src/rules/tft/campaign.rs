@@ -33,6 +33,6 @@ pub use thieves::{
 };
 pub use week::{
     Disaster, JobError, JobRequirement, JobWeek, JobWeekOptions, MercenaryOptions, Mount,
-    PayBreakdown, RiskOdds, check_requirements, find_roll, provided_lifestyle, risk_odds,
-    run_job_week, weekly_pay, wizard_combat_talents,
+    PayBreakdown, RiskOdds, ThiefRolls, check_requirements, find_roll, provided_lifestyle,
+    risk_odds, run_job_week, thief_rolls, weekly_pay, wizard_combat_talents,
 };

@@ -12,6 +12,7 @@ pub mod character;
 pub mod damage;
 pub mod gear;
 pub mod injury;
+pub mod mana;
 pub mod multi;
 pub mod odds;
 pub mod resolve;

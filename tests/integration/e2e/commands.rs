@@ -117,6 +117,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "tftkit actions",
             "tftkit miss",
             "tftkit cast",
+            "tftkit staff",
             "tft reaction",
         ],
     ),
@@ -1023,6 +1024,22 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
         text.contains("Tor casts Light") && text.contains("Caster: pays 1 ST as fatigue: 12 → 11"),
         "{text}"
     );
+    // Tor's staff (tft-rules-summary.md, MANA): the spell's ST from its mana, then refilled.
+    x.text(&alys, "/character set name:Tor field:mana value:3");
+    let text = x.text(
+        &alys,
+        "/tftkit cast spell:Light character:Tor kind:special st:1 mana:1",
+    );
+    assert!(
+        text.contains("pays 1 ST from the staff's mana (3 → 2 stored) and 0 ST as fatigue"),
+        "{text}"
+    );
+    let text = x.text(&alys, "/tftkit staff by:contemplation character:Tor");
+    assert!(
+        text.contains("1 point of mana put back by 1 half day of contemplation")
+            && text.contains("Staff: 2 → 3 stored, of 3"),
+        "{text}"
+    );
 
     // A 17 drops and an 18 breaks the weapon that rolled it, so this attack takes a dagger from
     // the table (nothing carried to mark) and the Broadsword attack below always runs.
@@ -1056,6 +1073,12 @@ fn tft_saves_attacks_hth_dying_bash_jobs_and_figures_that_fall() {
     let text = x.text(&alys, "/tft job job:Garrison character:Tor");
     assert!(text.contains("Tor: a week as Garrison"), "{text}");
     assert!(text.contains("Pay: $"), "{text}");
+    let text = x.text(&alys, "/tft job job:thief character:Tor");
+    assert!(
+        text.contains("Tor: a week as a thief")
+            && text.contains("Arrest (only after a disaster): 3d"),
+        "{text}"
+    );
 
     // Only a figure at 0 ST or below rolls to live; no command deals hits on demand, so the
     // dying figure comes from a sheet file with its hits taken.

@@ -181,6 +181,112 @@ fn declaring_actions_no_carried_weapon_can_make_is_refused() {
     }
 }
 
+/// tft-multiple-actions.txt, "Action Penalties", puts a spell among several actions at IQ − 4
+/// and one more die, and neither it nor tft-rules-summary.md ("CAST SPELL", the armor table,
+/// MANA) ties a caster's actions to what it carries: a figure that knows spells declares two or
+/// three actions with a Broadsword it cannot swing at ST − 4, in plate, with or without a staff,
+/// as it declares them with nothing; the same figure without spells is refused (above).
+#[test]
+fn a_caster_declares_actions_whatever_it_carries() {
+    for (armor, weapons, mana, actions) in [
+        (None, &[][..], 0, "2"),
+        (Some("Plate"), &["Broadsword"][..], 0, "2"),
+        (Some("Plate"), &["Broadsword", "Quarterstaff"][..], 5, "2"),
+        (None, &["Broadsword"][..], 5, "3"),
+    ] {
+        let t = Table::new(21);
+        let kara = t.character(
+            "Kara",
+            System::Tft,
+            ANN,
+            false,
+            &Sheet::Tft(TftSheet {
+                st: 12,
+                dx: 40,
+                iq: 14,
+                spells: vec!["Light".to_owned()],
+                armor: armor.map(str::to_owned),
+                mana,
+                ..TftSheet::default()
+            })
+            .to_json(),
+        );
+        for w in weapons {
+            t.give(kara, "weapon", w, "{}");
+        }
+        t.character(
+            "Orc",
+            System::Tft,
+            GM,
+            true,
+            &Sheet::Tft(TftSheet::default()).to_json(),
+        );
+        t.ok(GM, &["encounter", "start"], &[("system", "tft")]);
+        t.ok(ANN, &["encounter", "add"], &[("character", "Kara")]);
+        t.ok(GM, &["encounter", "add"], &[("npc", "Orc")]);
+        t.ok(GM, &["encounter", "next"], &[]);
+        play_to(&t, "Kara");
+        let r = t.ok(ANN, &["encounter", "declare"], &[("actions", actions)]);
+        assert!(
+            r.content.starts_with("Kara declares"),
+            "{armor:?} {weapons:?}: {r:?}"
+        );
+    }
+}
+
+/// Refilling a staff is no action of a turn (tft-rules-summary.md, MANA; a half day of
+/// contemplation is hours): a player's figure in the channel's fight refills after it, and the
+/// refusal changes nothing; a GM may rule otherwise, and the reply says so.
+#[test]
+fn a_staff_is_not_refilled_in_the_fight() {
+    let t = Table::new(21);
+    let kara = t.character(
+        "Kara",
+        System::Tft,
+        ANN,
+        false,
+        &Sheet::Tft(TftSheet {
+            st: 12,
+            dx: 16,
+            mana: 3,
+            mana_spent: 1,
+            ..TftSheet::default()
+        })
+        .to_json(),
+    );
+    t.character(
+        "Orc",
+        System::Tft,
+        GM,
+        true,
+        &Sheet::Tft(TftSheet::default()).to_json(),
+    );
+    t.ok(GM, &["encounter", "start"], &[("system", "tft")]);
+    t.ok(ANN, &["encounter", "add"], &[("character", "Kara")]);
+    t.ok(GM, &["encounter", "add"], &[("npc", "Orc")]);
+    for by in ["fatigue", "contemplation"] {
+        let r = t.refused(ANN, &["tftkit", "staff"], &[("by", by)]);
+        assert!(r.contains("Kara is in the fight here"), "{r}");
+    }
+    let spent = |t: &Table| {
+        let c = t
+            .app
+            .store
+            .read(|c| characters::by_id(c, G, kara))
+            .unwrap()
+            .unwrap();
+        Sheet::of(&c).unwrap().tft().unwrap().mana_spent
+    };
+    assert_eq!(spent(&t), 1);
+    let r = t.ok(
+        GM,
+        &["tftkit", "staff"],
+        &[("character", "Kara"), ("by", "contemplation")],
+    );
+    assert!(r.all_text().contains("GM's call"), "{r:?}");
+    assert_eq!(spent(&t), 0);
+}
+
 /// Issue 32: a player's `/tft attack` during an NPC's turn names whose turn it is, not a
 /// character the player cannot see; the status footer names TFT's attack command.
 #[test]

@@ -495,6 +495,30 @@ pub fn run_job_week(
     })
 }
 
+/// A thief's week when the job's row is not known: tft-house-rules.txt prints the thieves' table
+/// ("Thieves") through OCR that lost its names, risk numbers, pay, experience and weeks, so only
+/// the rolls can be made: the 3d risk roll, then the 3d/IQ roll against arrest, which counts
+/// only when the GM reads the risk roll as a disaster (at or above the job's upper risk number
+/// plus the thief's [`super::thieves::thief_adjustment`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThiefRolls {
+    pub risk_faces: Vec<u32>,
+    pub risk_roll: u32,
+    pub arrest: SaveOutcome,
+}
+
+/// Rolls a thief's week without its job's row, for a thief of `iq`: risk first, then arrest,
+/// the order [`run_job_week`] rolls them in.
+pub fn thief_rolls(iq: u32, dice: &mut impl DieSource) -> ThiefRolls {
+    let risk_faces = dice.d6s(3);
+    let risk_roll = risk_faces.iter().sum();
+    ThiefRolls {
+        risk_faces,
+        risk_roll,
+        arrest: roll_save(3, iq.min(200) as i32, dice),
+    }
+}
+
 fn roll_save(n: u32, target: i32, dice: &mut impl DieSource) -> SaveOutcome {
     // The dice counts here come from the tables (2 to 5) and targets from attributes, both inside
     // what save_roll accepts; clamp the target so an absurd attribute cannot make it refuse.
@@ -771,6 +795,34 @@ mod tests {
         assert_eq!(provided_lifestyle(job("Guard 1"), &o), Lifestyle::LowMiddle);
         o.mercenary.rank = Some(OfficerRank::Captain);
         assert_eq!(provided_lifestyle(job("Guard 1"), &o), Lifestyle::Middle);
+    }
+
+    #[test]
+    fn a_thiefs_rolls_without_the_row_risk_then_arrest_against_iq() {
+        // tft-house-rules.txt, "Thieves": a 3d/IQ roll against arrest; a saving roll's automatic
+        // results hold (3d: 5 or less succeeds, 16 or more fails, whatever the IQ).
+        use crate::rules::tft::saves::SaveResult as R;
+        let cases = [
+            // (risk faces, arrest faces, IQ) → (risk roll, arrest result)
+            ([6, 6, 5], [4, 4, 4], 12, 17, R::Success),
+            ([1, 1, 1], [4, 4, 5], 12, 3, R::Failure),
+            ([3, 3, 3], [6, 6, 6], 30, 9, R::AutomaticFailure),
+            ([3, 3, 3], [6, 5, 5], 30, 9, R::AutomaticFailure),
+            ([3, 3, 3], [5, 5, 5], 30, 9, R::Success),
+            ([3, 3, 3], [1, 2, 2], 4, 9, R::AutomaticSuccess),
+            ([3, 3, 3], [2, 2, 2], 4, 9, R::Failure),
+        ];
+        for (risk, arrest, iq, total, result) in cases {
+            let mut dice = ScriptedDice::new(risk.into_iter().chain(arrest));
+            let r = thief_rolls(iq, &mut dice);
+            assert_eq!((r.risk_faces, r.risk_roll), (risk.to_vec(), total));
+            assert_eq!(
+                (r.arrest.target, r.arrest.result),
+                (iq as i32, result),
+                "{arrest:?} vs {iq}"
+            );
+            assert_eq!(dice.remaining(), 0);
+        }
     }
 
     fn thief_job() -> Job {
