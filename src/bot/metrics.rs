@@ -453,8 +453,13 @@ mod tests {
 
     #[test]
     fn each_answer_maps_to_its_outcome() {
-        let faults = [Fault::ReadOnly, Fault::Full, Fault::Missing, Fault::Unreachable]
-            .map(|f| crate::app::fault_message(f, "/var/lib/referee/db.sqlite3"));
+        let faults = [
+            Fault::ReadOnly,
+            Fault::Full,
+            Fault::Missing,
+            Fault::Unreachable,
+        ]
+        .map(|f| crate::app::fault_message(f, "/var/lib/referee/db.sqlite3"));
         #[rustfmt::skip]
         let cases: Vec<(Result<Reply, Reply>, Outcome)> = vec![
             (Ok(Reply::public("You rolled 7.")), Outcome::Ok),

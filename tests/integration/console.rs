@@ -10,7 +10,7 @@ fn no_config_here() -> &'static std::path::Path {
         .path()
 }
 
-fn referee() -> Command {
+pub(crate) fn referee() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_referee"));
     // No configuration file or environment from the developer's machine leaks into the test.
     c.env_remove("DISCORD_TOKEN")

@@ -3,6 +3,8 @@
 //! - `e2e`: the real `referee run` against the fake Discord — start, registration, commands.
 //! - `fake`: a fake Discord (REST + gateway on 127.0.0.1) for end-to-end tests, and its own tests.
 //! - `console`: the real binary — console over stdin, migrate, backup, --help.
+//! - `db_outage`: the database failing under three console processes — a PostgreSQL server
+//!   stopped and started, or refusing connections; SQLite's disk full and freed.
 //! - `faults`: the database under faults — a held write lock, read-only, full, removed — and recovery.
 //! - `fuzz`: random input through `app` — no panic, clean refusals that change nothing, no secret.
 //! - `layout`: the linker script that packs the start-up code of optimised builds (`link/`).
@@ -12,6 +14,7 @@
 //! - `store`: the SQLite store on an on-disk database — migrations, WAL, backup, atomic luck.
 
 mod console;
+mod db_outage;
 mod e2e;
 mod fake;
 mod faults;
