@@ -49,6 +49,7 @@ mod lifecycle;
 mod malformed;
 mod metrics;
 mod modes;
+mod nginx;
 mod overload;
 mod roll;
 mod secrecy;

@@ -27,14 +27,14 @@ use crate::fake::{FakeDiscord, Request, TIMEOUT};
 const START: Duration = Duration::from_mins(1);
 
 /// One `referee serve` process and its port.
-struct Worker {
-    process: BotProcess,
-    port: u16,
+pub(super) struct Worker {
+    pub(super) process: BotProcess,
+    pub(super) port: u16,
 }
 
 /// Starts `referee serve` on a free port over the database `url`, with `args` after the mode
 /// and `env` set.
-fn spawn_worker(
+pub(super) fn spawn_worker(
     fake: &FakeDiscord,
     dir: &std::path::Path,
     name: &str,
@@ -63,7 +63,7 @@ fn spawn_worker(
 }
 
 /// Waits for the worker's "listening" line and reads its port.
-fn listening(process: BotProcess) -> Worker {
+pub(super) fn listening(process: BotProcess) -> Worker {
     let log = process.wait_stderr("serve: listening for interactions", START);
     let port = log
         .lines()
@@ -79,14 +79,14 @@ fn listening(process: BotProcess) -> Worker {
 }
 
 /// One interaction and the response that answered it.
-struct Answered {
-    built: Built,
-    worker: usize,
-    response: Value,
+pub(super) struct Answered {
+    pub(super) built: Built,
+    pub(super) worker: usize,
+    pub(super) response: Value,
 }
 
 impl Answered {
-    fn kind(&self) -> u64 {
+    pub(super) fn kind(&self) -> u64 {
         self.response["type"].as_u64().unwrap_or(0)
     }
 
@@ -97,27 +97,30 @@ impl Answered {
 
 /// The load balancer: each interaction to the next worker in turn, passing over a worker that
 /// refuses the connection.
-struct Client<'f> {
+pub(super) struct Client<'f> {
     fake: &'f FakeDiscord,
     ports: Vec<u16>,
     next: usize,
     signer: Signer,
-    answered: Vec<Answered>,
+    pub(super) answered: Vec<Answered>,
+    /// The path interactions are posted to (a worker takes any; a proxy routes one).
+    pub(super) path: &'static str,
 }
 
 impl<'f> Client<'f> {
-    fn new(fake: &'f FakeDiscord, ports: Vec<u16>) -> Self {
+    pub(super) fn new(fake: &'f FakeDiscord, ports: Vec<u16>) -> Self {
         Self {
             fake,
             ports,
             next: 0,
             signer: Signer::test(),
             answered: Vec::new(),
+            path: "/",
         }
     }
 
     /// Sends `built` to the next live worker; returns its index and response.
-    fn send(&mut self, built: Built) -> &Answered {
+    pub(super) fn send(&mut self, built: Built) -> &Answered {
         let mut built = built;
         for _ in 0..self.ports.len() {
             let worker = self.next;
@@ -143,7 +146,7 @@ impl<'f> Client<'f> {
         self.fake.expect_http(&built.token);
         let body = serde_json::to_vec(&built.json).expect("JSON");
         let headers = self.signer.headers(&body);
-        let reply = match request(self.ports[worker], "POST", "/", &headers, &body) {
+        let reply = match request(self.ports[worker], "POST", self.path, &headers, &body) {
             Ok(reply) => reply,
             Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => return Err(built),
             Err(e) => panic!("worker {worker} failed interaction {}: {e}", built.id),
@@ -161,7 +164,7 @@ impl<'f> Client<'f> {
 }
 
 /// The index of `choice` among the choices of `/command … option` as registered.
-fn choice(commands: &[Value], path: &[&str], option: &str, choice: &str) -> i64 {
+pub(super) fn choice(commands: &[Value], path: &[&str], option: &str, choice: &str) -> i64 {
     let mut node = commands
         .iter()
         .find(|c| c["name"] == path[0])
@@ -184,7 +187,12 @@ fn choice(commands: &[Value], path: &[&str], option: &str, choice: &str) -> i64 
         .unwrap_or_else(|| panic!("no choice {choice} in {choices:?}"))
 }
 
-fn roll(caller: &Caller, expression: &str, mode: Option<i64>, label: Option<&str>) -> Built {
+pub(super) fn roll(
+    caller: &Caller,
+    expression: &str,
+    mode: Option<i64>,
+    label: Option<&str>,
+) -> Built {
     let mut options = vec![string("expression", expression)];
     if let Some(mode) = mode {
         options.push(payload::integer("mode", mode));
@@ -196,7 +204,7 @@ fn roll(caller: &Caller, expression: &str, mode: Option<i64>, label: Option<&str
 }
 
 /// Rows in the roll log.
-fn rolls(url: &str) -> i64 {
+pub(super) fn rolls(url: &str) -> i64 {
     let mut client = postgres::Client::connect(url, postgres::NoTls).expect("connect");
     client
         .query_one("SELECT count(*) FROM rolls", &[])
@@ -215,7 +223,7 @@ fn rest_answers(fake: &FakeDiscord, token: &str) -> (usize, usize) {
 }
 
 /// Waits until the interaction `token` has had `n` successful REST answers.
-fn wait_rest(fake: &FakeDiscord, token: &str, n: usize) {
+pub(super) fn wait_rest(fake: &FakeDiscord, token: &str, n: usize) {
     let what = format!("{n} REST answer(s) to {token}");
     fake.wait_for_n(n, &what, TIMEOUT, |r| {
         r.status == 200
@@ -663,7 +671,7 @@ fn stale_and_unreadable(client: &mut Client<'_>, alice: &Caller) {
 
 /// Each interaction answered once: in its response, or — deferred — by exactly one edit or
 /// follow-up (a public answer's placeholder deleted), a button's rewrite and result apart.
-fn exactly_once(fake: &FakeDiscord, answered: &[Answered]) {
+pub(super) fn exactly_once(fake: &FakeDiscord, answered: &[Answered]) {
     for a in answered {
         let token = &a.built.token;
         let (edits, followups) = rest_answers(fake, token);
@@ -707,7 +715,7 @@ fn exactly_once(fake: &FakeDiscord, answered: &[Answered]) {
 }
 
 /// The commands the registering worker put, once it has.
-fn registration(fake: &FakeDiscord) -> Vec<Value> {
+pub(super) fn registration(fake: &FakeDiscord) -> Vec<Value> {
     fake.wait_for("the registration", TIMEOUT, is_registration)
         .body()
         .as_array()
