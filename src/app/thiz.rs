@@ -112,7 +112,7 @@ impl ThizCommand {
     pub fn run(self, ctx: &Ctx<'_>) -> AppResult<Reply> {
         match self {
             ThizCommand::Check(a) => check::run(ctx, &a),
-            ThizCommand::Attack(a) => attack::run(ctx, &a),
+            ThizCommand::Attack(a) => several::run(ctx, &a),
             ThizCommand::See(id) => attack::see(ctx, id),
             ThizCommand::Wound(a) => wound::run(ctx, &a),
             ThizCommand::Maneuver(a) => maneuver::run(ctx, &a),

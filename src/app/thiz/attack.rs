@@ -738,18 +738,6 @@ fn wound_record(w: AddedWound) -> WoundRecord {
 }
 
 /// Runs `/attack`.
-pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
-    let targets = hooks::target_list(&a.target)?;
-    if targets.len() > 1 {
-        return super::several::run(ctx, a, &targets);
-    }
-    let one = AttackArgs {
-        target: targets[0].clone(),
-        ..a.clone()
-    };
-    ctx.app.store.write(|tx| run_in(ctx, tx, &one))
-}
-
 /// One attack, rolled and written in `tx`, its reply routed by its mode.
 pub(super) fn run_in(ctx: &Ctx<'_>, tx: &Conn, a: &AttackArgs) -> AppResult<Reply> {
     let named = hooks::attacker_name(ctx, tx, &a.attacker)?;

@@ -1,4 +1,4 @@
-//! `/attack` on several targets (issue 59, item 6): `target:"Bandit 1, Bandit 2"`.
+//! `/attack`, on one target or on several (issue 59, item 6): `target:"Bandit 1, Bandit 2"`.
 //!
 //! THIZ gives a turn one action (thiz-rulebook.md, "Determining Initiative and Initiative
 //! Passes"), and burst or full-auto fire lays its extra wounds on its one target ("Burst/Full-
@@ -16,13 +16,22 @@
 //! nothing, since both are one transaction.
 
 use super::attack::{AttackArgs, run_in};
+use crate::app::encounter::hooks;
 use crate::app::reply::Reply;
 use crate::app::text::truncate;
 use crate::app::{AppResult, Ctx, user};
 
-/// Runs `/attack` on each of `targets` (two or more) in turn, as one message.
-pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs, targets: &[String]) -> AppResult<Reply> {
-    let (line, attacks) = plan(ctx, a, targets)?;
+/// Runs `/attack`: on its one target, or on each of several in turn, as one message.
+pub(super) fn run(ctx: &Ctx<'_>, a: &AttackArgs) -> AppResult<Reply> {
+    let targets = hooks::target_list(&a.target)?;
+    if let [one] = targets.as_slice() {
+        let one = AttackArgs {
+            target: one.clone(),
+            ..a.clone()
+        };
+        return ctx.app.store.write(|tx| run_in(ctx, tx, &one));
+    }
+    let (line, attacks) = plan(ctx, a, &targets)?;
     ctx.app.store.write(|tx| -> AppResult<Reply> {
         let mut parts: Vec<Reply> = line.into_iter().map(Reply::public).collect();
         for one in &attacks {
