@@ -1305,6 +1305,7 @@ fn report_overload(o: &Outcome) {
 /// Fresh bots' resident memory 2 s after they are connected and registered (kB), printed with
 /// where it is; returns the largest.
 fn idle(which: Bot, setup: Setup, name: &str) -> u64 {
+    let which_bot = which;
     let rig = start_bots(which, setup);
     std::thread::sleep(Duration::from_secs(2));
     let mut largest = 0;
@@ -1337,9 +1338,39 @@ fn idle(which: Bot, setup: Setup, name: &str) -> u64 {
             })
             .collect();
         println!("        {}", parts.join("; "));
+        if matches!(which_bot, Bot::Referee) {
+            layout_covers_start_up(bot.pid());
+        }
         largest = largest.max(rss);
     }
     largest
+}
+
+/// The most of the binary's code (kB) an idle referee may keep resident outside the start-up
+/// layout's packed section (`link/startup-functions.txt`, `build.rs`). Start-up code that the list
+/// no longer names is scattered over the rest of the code, and the kernel maps 64 KB windows
+/// around each page it touches: a stale list showed 8 MB there, a fresh one about 1 MB.
+const IDLE_CODE_OUTSIDE_LAYOUT_KB: u64 = 2048;
+
+/// Fails the run when the idle bot's resident code outside the packed start-up section exceeds
+/// [`IDLE_CODE_OUTSIDE_LAYOUT_KB`]: the list must be made again (`bash
+/// scripts/startup-order.sh`). Measured (the pages present, `/proc/PID/pagemap`), not timed. A
+/// build without the layout (REFEREE_STARTUP_LAYOUT=off, or a bot under a wrapping tool) is only
+/// reported.
+fn layout_covers_start_up(pid: u32) {
+    let Some((inside, outside)) = load_proc::resident_code(pid) else {
+        println!("        resident code: the start-up layout's section was not found (a build without it)");
+        return;
+    };
+    println!(
+        "        resident code: {inside} kB in the start-up layout's section, {outside} kB in the rest (at most {IDLE_CODE_OUTSIDE_LAYOUT_KB} kB)"
+    );
+    if std::env::var_os("REFEREE_LOAD_WRAP").is_none() {
+        assert!(
+            outside <= IDLE_CODE_OUTSIDE_LAYOUT_KB,
+            "idle referee keeps {outside} kB of code resident outside its start-up layout (at most {IDLE_CODE_OUTSIDE_LAYOUT_KB} kB): the list no longer covers what start-up runs; run bash scripts/startup-order.sh"
+        );
+    }
 }
 
 /// Everything the full run measures, for the table.

@@ -298,3 +298,70 @@ pub fn steal_between(samples: &[(Instant, Duration)], from: Instant, to: Instant
     };
     at(to).saturating_sub(at(from))
 }
+
+/// Where `pid`'s resident code is: (kB inside the start-up layout's packed section, kB in the
+/// rest of the binary's code), read from `/proc/PID/pagemap` (a page's "present" bit) over the
+/// binary's executable mapping, the section's bounds from its ELF header (`readelf`). `None`
+/// when either cannot be read (no section: a build without the layout; no pagemap; no readelf).
+pub fn resident_code(pid: u32) -> Option<(u64, u64)> {
+    use std::io::{Read, Seek, SeekFrom};
+    let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok()?;
+    let sections = std::process::Command::new("readelf")
+        .args(["-SW"])
+        .arg(&exe)
+        .output()
+        .ok()?;
+    let sections = String::from_utf8_lossy(&sections.stdout);
+    // "[15] .text.referee_startup PROGBITS 0000000000123000 123000 2f1a20 00 AX 0 0 64"
+    let (addr, size) = sections.lines().find_map(|l| {
+        let at = l.find(".text.referee_startup ")?;
+        let mut f = l[at..].split_whitespace().skip(2);
+        let addr = u64::from_str_radix(f.next()?, 16).ok()?;
+        let _offset = f.next()?;
+        let size = u64::from_str_radix(f.next()?, 16).ok()?;
+        Some((addr, size))
+    })?;
+    // The binary's mappings: its lowest (file offset 0) gives the load address of a PIE, and
+    // the executable one is where its code is.
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).ok()?;
+    let exe_name = exe.to_string_lossy();
+    let mut base = None;
+    let mut code = None;
+    for line in maps.lines().filter(|l| l.ends_with(exe_name.as_ref())) {
+        let mut f = line.split_whitespace();
+        let (range, perms, offset) = (f.next()?, f.next()?, f.next()?);
+        let (start, end) = range.split_once('-')?;
+        let (start, end) = (
+            u64::from_str_radix(start, 16).ok()?,
+            u64::from_str_radix(end, 16).ok()?,
+        );
+        if u64::from_str_radix(offset, 16).ok()? == 0 {
+            base = Some(base.map_or(start, |b: u64| b.min(start)));
+        }
+        if perms.starts_with("r-x") {
+            code = Some((start, end));
+        }
+    }
+    let (base, (start, end)) = (base?, code?);
+    let (packed_start, packed_end) = (base + addr, base + addr + size);
+    let mut pagemap = std::fs::File::open(format!("/proc/{pid}/pagemap")).ok()?;
+    let page = 4096;
+    let pages = usize::try_from((end - start) / page).ok()?;
+    let mut entries = vec![0u8; pages * 8];
+    pagemap.seek(SeekFrom::Start(start / page * 8)).ok()?;
+    pagemap.read_exact(&mut entries).ok()?;
+    let (mut inside, mut outside) = (0, 0);
+    for (i, entry) in entries.chunks_exact(8).enumerate() {
+        let present = u64::from_le_bytes(entry.try_into().ok()?) >> 63 == 1;
+        if !present {
+            continue;
+        }
+        let at = start + i as u64 * page;
+        if at + page > packed_start && at < packed_end {
+            inside += page / 1024;
+        } else {
+            outside += page / 1024;
+        }
+    }
+    Some((inside, outside))
+}
