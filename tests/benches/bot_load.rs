@@ -1360,7 +1360,9 @@ const IDLE_CODE_OUTSIDE_LAYOUT_KB: u64 = 1024;
 /// reported.
 fn layout_covers_start_up(pid: u32) {
     let Some((inside, outside)) = load_proc::resident_code(pid) else {
-        println!("        resident code: the start-up layout's section was not found (a build without it)");
+        println!(
+            "        resident code: the start-up layout's section was not found (a build without it)"
+        );
         return;
     };
     println!(
