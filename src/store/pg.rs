@@ -108,8 +108,10 @@ pub(super) fn pg_fault(e: &postgres::Error) -> Option<super::Fault> {
             // "database … is not currently accepting connections"
             || *c == SqlState::OBJECT_NOT_IN_PREREQUISITE_STATE && e.to_string().contains("accepting connections")
     });
-    (refused || e.is_closed() || e.code().is_none() && e.as_db_error().is_none())
-        .then_some(super::Fault::Unreachable)
+    // A connection that broke (the socket's own error), not a value that failed to convert.
+    let io =
+        std::error::Error::source(e).is_some_and(<dyn std::error::Error>::is::<std::io::Error>);
+    (refused || e.is_closed() || io).then_some(super::Fault::Unreachable)
 }
 
 /// The fault a pool's timeout shows: r2d2 names the last error of a connection it tried to make

@@ -33,16 +33,21 @@ fn did_not_run(test: &str, why: &str) {
     );
 }
 
-/// Runs `program` with `args`, as the `postgres` user when `as_postgres` (PostgreSQL's tools
-/// refuse to run a cluster as root); panics with its output when it fails.
-fn run_tool(as_postgres: bool, program: &Path, args: &[&str]) {
-    let mut c = if as_postgres {
+/// `program`, to be run as the `postgres` user when `as_postgres` (PostgreSQL's tools refuse to
+/// run a cluster as root).
+fn tool(as_postgres: bool, program: &Path) -> Command {
+    if as_postgres {
         let mut c = Command::new("runuser");
         c.args(["-u", "postgres", "--"]).arg(program);
         c
     } else {
         Command::new(program)
-    };
+    }
+}
+
+/// Runs `program` with `args` ([`tool`]); panics with its output when it fails.
+fn run_tool(as_postgres: bool, program: &Path, args: &[&str]) {
+    let mut c = tool(as_postgres, program);
     let out = c
         .args(args)
         .output()
@@ -56,7 +61,8 @@ fn run_tool(as_postgres: bool, program: &Path, args: &[&str]) {
     );
 }
 
-fn is_root() -> bool {
+/// Whether this process runs as root.
+pub(crate) fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()
@@ -206,13 +212,7 @@ impl Cluster {
 
 impl Drop for Cluster {
     fn drop(&mut self) {
-        let _ = Command::new(if self.as_postgres { "runuser" } else { "true" })
-            .args(if self.as_postgres {
-                vec!["-u", "postgres", "--"]
-            } else {
-                vec![]
-            })
-            .arg(self.bin.join("pg_ctl"))
+        let _ = tool(self.as_postgres, &self.bin.join("pg_ctl"))
             .args(["-D", self.data.to_str().unwrap(), "-m", "immediate", "stop"])
             .output();
     }
@@ -404,10 +404,12 @@ fn a_postgresql_server_stopped_or_refusing_gets_clear_answers_and_loses_nothing(
     pg.start();
     all.extend(phase(&mut consoles, &names, "restarted", 20, None));
 
-    // The database refuses new connections and every session is ended.
+    // The database refuses new connections, then every session is ended: two calls, so the
+    // refusal is committed before any session ends (a pool reconnecting at once is refused),
+    // and the second waits until each session has exited, so none can still answer a command.
+    pg.admin("ALTER DATABASE referee ALLOW_CONNECTIONS false");
     pg.admin(
-        "ALTER DATABASE referee ALLOW_CONNECTIONS false; \
-         SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+        "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity \
          WHERE datname = 'referee' AND pid <> pg_backend_pid()",
     );
     all.extend(phase(

@@ -59,13 +59,9 @@ fn runnable(doc: &str, workers: &[u16], port: u16, dir: &Path) -> String {
             line = format!("    listen 127.0.0.1:{port};");
         }
         for (i, worker) in workers.iter().enumerate() {
-            let documented = format!("server 127.0.0.1:{};", 8081 + i);
-            let documented_with = format!("server 127.0.0.1:{} ", 8081 + i);
-            if line.contains(&documented) || line.contains(&documented_with) {
-                line = line.replace(
-                    &format!("127.0.0.1:{}", 8081 + i),
-                    &format!("127.0.0.1:{worker}"),
-                );
+            let documented = format!("server 127.0.0.1:{}", 8081 + i);
+            if line.contains(&documented) {
+                line = line.replace(&documented, &format!("server 127.0.0.1:{worker}"));
                 upstreams += 1;
             }
         }
@@ -79,10 +75,7 @@ fn runnable(doc: &str, workers: &[u16], port: u16, dir: &Path) -> String {
         workers.len()
     );
     let d = dir.display();
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let root = crate::db_outage::is_root();
     format!(
         "{user}worker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
          events {{ worker_connections 256; }}\n\

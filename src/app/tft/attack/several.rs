@@ -15,7 +15,6 @@
 
 use super::super::shared::table_settings;
 use super::Attack;
-use crate::app::encounter::hooks::TftTurn;
 use crate::app::reply::Reply;
 use crate::app::text::{count, escape};
 use crate::app::{AppResult, Ctx, user};
@@ -32,7 +31,7 @@ impl Attack {
                 one.house_rules = house_rules;
                 let turn = one.prepare(ctx, tx)?;
                 if i == 0
-                    && let Some(line) = one.allowance(ctx, targets.len(), &turn)?
+                    && let Some(line) = one.allowance(ctx, targets.len())?
                 {
                     parts.push(Reply::public(line));
                 }
@@ -48,8 +47,9 @@ impl Attack {
     /// Whether this attack may strike `n` targets: the attacks its turn gives (one, one more
     /// for a bow's second shot, one more for each declared multiple action); `Some` line when
     /// a GM strikes more, which says so; a player's is refused with the ways to get more.
-    fn allowance(&self, ctx: &Ctx<'_>, n: usize, turn: &TftTurn) -> AppResult<Option<String>> {
-        let actions = self.actions.or(turn.multiplier).map_or(1, |m| m + 1);
+    fn allowance(&self, ctx: &Ctx<'_>, n: usize) -> AppResult<Option<String>> {
+        // `prepare` filled `actions` from the declared meta-option when it was left out.
+        let actions = self.actions.map_or(1, |m| m + 1);
         let allowed = actions + u32::from(self.extras.shooting_twice);
         if n <= allowed as usize {
             return Ok(None);
